@@ -1,0 +1,155 @@
+"""The shape every rule engine offers, so sessions, replays and tests treat all games alike.
+
+An engine is a mutable game in progress (like python-chess's Board): it owns its seeded
+RNG, accepts actions, returns the events each action caused and keeps the journal of
+every action applied.  It never reads a clock and does no I/O: times arrive as fields of
+actions.  Same options, players, seed and actions give the same game, which is what
+``to_json``/``from_json`` rely on (a saved game is its journal, replayed).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, is_dataclass
+from typing import Any, ClassVar, Generic, TypeVar
+
+from games.codec import decode, encode
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; the message says why, for the player."""
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What a cabinet needs to know about a game before one is created."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    options_type: type
+
+
+@dataclass(frozen=True)
+class Action:
+    """Base of every engine action: who does it."""
+
+    player: int
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base of every engine event: a fact for the display, LEDs, sound and log."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: ``winner`` is a seat index, ``None`` for no winner."""
+
+    winner: int | None
+    reason: str
+
+
+O = TypeVar("O")
+A = TypeVar("A", bound=Action)
+
+
+class Engine(ABC, Generic[O, A]):
+    """A game in progress.  Subclasses implement the rules; this class keeps the journal."""
+
+    spec: ClassVar[GameSpec]
+    action_types: ClassVar[tuple[type, ...]]
+
+    def __init__(self, options: O, players: int, seed: int) -> None:
+        spec = self.spec
+        if not isinstance(options, spec.options_type):
+            raise TypeError(f"{spec.title} needs {spec.options_type.__name__} options, got {options!r}")
+        if not spec.min_players <= players <= spec.max_players:
+            raise ValueError(
+                f"{spec.title} takes {spec.min_players}-{spec.max_players} players, not {players}"
+            )
+        self.options = options
+        self.players = players
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.journal: list[A] = []
+
+    # -- the rules, per game ---------------------------------------------------------
+    @abstractmethod
+    def to_act(self) -> frozenset[int]:
+        """Seats that must act now; several at once for simultaneous choices."""
+
+    @abstractmethod
+    def legal_actions(self, player: int) -> Sequence[A]:
+        """Every action ``player`` may take now (empty when it is not their turn)."""
+
+    @abstractmethod
+    def check(self, action: A) -> None:
+        """Raise :class:`IllegalAction` saying why, if ``action`` is not allowed now."""
+
+    @abstractmethod
+    def _apply(self, action: A) -> tuple[Event, ...]:
+        """Apply a checked action and return the events it caused."""
+
+    @abstractmethod
+    def view(self, player: int) -> Any:
+        """What ``player`` may see (their hand, never another's secret)."""
+
+    @abstractmethod
+    def public_view(self) -> Any:
+        """What everyone may see: the main display and the LED bars."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """The result once the game is over, else ``None``."""
+
+    # -- shared machinery ------------------------------------------------------------
+    def apply(self, action: A) -> tuple[Event, ...]:
+        """Check and apply ``action``; append it to the journal; return its events."""
+        self.check(action)
+        events = self._apply(action)
+        self.journal.append(action)
+        return events
+
+    @property
+    def over(self) -> bool:
+        return self.outcome() is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        options = asdict(self.options) if is_dataclass(self.options) else {}
+        return {
+            "game": self.spec.name,
+            "options": options,
+            "players": self.players,
+            "seed": self.seed,
+            "actions": [encode(a) for a in self.journal],
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Engine[O, A]:
+        if data.get("game") != cls.spec.name:
+            raise ValueError(f"saved game is {data.get('game')!r}, not {cls.spec.name!r}")
+        options = decode(cls.spec.options_type, data["options"])
+        engine = cls(options, data["players"], data["seed"])
+        for raw in data["actions"]:
+            engine.apply(cls.decode_action(raw))
+        return engine
+
+    @classmethod
+    def from_json(cls, text: str) -> Engine[O, A]:
+        return cls.from_dict(json.loads(text))
+
+    @classmethod
+    def decode_action(cls, raw: dict[str, Any]) -> A:
+        by_name = {t.__name__: t for t in cls.action_types}
+        kind = raw.get("type")
+        if kind not in by_name:
+            raise ValueError(f"unknown {cls.spec.name} action type {kind!r}")
+        return decode(by_name[kind], raw)
