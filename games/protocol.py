@@ -34,9 +34,13 @@ class GameSpec:
     options_type: type
 
 
+CABINET = -1
+"""The ``player`` of actions the cabinet itself makes (a reveal time, a batch of slaps)."""
+
+
 @dataclass(frozen=True)
 class Action:
-    """Base of every engine action: who does it."""
+    """Base of every engine action: who does it (a seat, or :data:`CABINET`)."""
 
     player: int
 
