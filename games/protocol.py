@@ -13,7 +13,7 @@ import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, is_dataclass
+from dataclasses import dataclass, is_dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 from games.codec import decode, encode
@@ -124,7 +124,7 @@ class Engine(ABC, Generic[O, A]):
         return self.outcome() is not None
 
     def to_dict(self) -> dict[str, Any]:
-        options = asdict(self.options) if is_dataclass(self.options) else {}
+        options = encode(self.options) if is_dataclass(self.options) else {}
         return {
             "game": self.spec.name,
             "options": options,
