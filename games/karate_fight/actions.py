@@ -1,0 +1,41 @@
+"""What fighters and the cabinet do.  Stamped actions reach the engine in stamp order."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.karate_fight.jan_ken import Sign
+from games.protocol import CABINET, Action
+
+
+@dataclass(frozen=True)
+class PlayTop(Action):
+    """The fighter whose turn it is plays the top card of their pile (button A)."""
+
+    t_us: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class Shown(Action):
+    """The frame showing the last played card was flipped at ``t_us`` (display report).
+
+    From then a Hit that card caused is showing and may be slapped."""
+
+    t_us: int
+    player: int = CABINET
+
+
+@dataclass(frozen=True, kw_only=True)
+class Slaps(Action):
+    """Every fighter who slapped at exactly ``t_us`` (usually one)."""
+
+    t_us: int
+    fighters: tuple[int, ...]
+    player: int = CABINET
+
+
+@dataclass(frozen=True)
+class Throw(Action):
+    """A fighter's secret Jan Ken sign; revealed when every fighter still in it threw."""
+
+    sign: Sign

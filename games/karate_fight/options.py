@@ -1,0 +1,28 @@
+"""Karate Fight options (variants and set-up) and the game spec."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.protocol import GameSpec
+
+DEFAULT_GRACE_US = 500_000
+
+
+@dataclass(frozen=True)
+class KarateOptions:
+    """``grace_us``: after a Hit is won, slaps stamped up to this long after the winning
+    slap are late slaps on that Hit and are ignored, not Coward's Blows.  500 ms covers
+    the slowest runner-up slap of a table of fighters reacting to the same Hit (human
+    reaction times spread over a few hundred ms) and a hand bouncing on the pad, and is
+    shorter than the next card can be drawn, revealed and reacted to.
+
+    ``first_fighter``: who begins the first bout (the fighter left of the dealer).
+
+    ``deal``: a prearranged deal for demos, tutorials and tests: card ids (0..53, top of
+    the pile first) per fighter; cards not dealt are set aside.  ``None``: shuffle the
+    deck with the game's seed and deal it evenly."""
+
+    grace_us: int = DEFAULT_GRACE_US
+    first_fighter: int = 0
+    deal: tuple[tuple[int, ...], ...] | None = None
