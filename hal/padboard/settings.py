@@ -1,0 +1,61 @@
+"""One pad's detector settings as the host sees them (the board keeps the same fields).
+
+Field order, defaults and ranges are ``wire.SETTINGS_FIELDS``: the one table both ends
+share.  Amplitudes are read_u16 counts (0..65535) above the pad's tracked baseline.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+
+from hal.padboard import wire
+
+_D = {name: default for name, default, _lo, _hi in wire.SETTINGS_FIELDS}
+_RANGE = {name: (lo, hi) for name, _d, lo, hi in wire.SETTINGS_FIELDS}
+
+
+@dataclass(frozen=True)
+class PadSettings:
+    """Detector settings of one pad.
+
+    threshold: onset when |sample - baseline| reaches this (set it a safe margin above
+        the noise that ``health`` reports).
+    sensitivity: the peak that maps to velocity 127; a peak at the threshold is 1.
+    curve: velocity curve exponent ×100 (100 linear, < 100 favours soft slaps).
+    scan_us: after an onset, how long the peak is searched for.  Only the velocity and
+        the report latency depend on it, never the stamp.
+    mask_us: no new onset on this pad for this long after one.
+    retrigger_pct, retrigger_decay_us: after the mask, a new onset must also exceed
+        peak × pct/100 × exp(-(time since onset)/decay), which rides above the ring.
+    xtalk_pct, xtalk_window_us: a hit is crosstalk, and dropped, when another pad's hit
+        with an onset within the window is stronger than this hit's peak × 100/pct.
+        0 turns crosstalk cancel off for the pad (and its report latency down to scan_us).
+    baseline_shift: the baseline IIR moves 1/2**shift of the error per sample (10 at
+        4 kHz ≈ a 0.26 s time constant); frozen while a hit is scanned.
+    """
+
+    threshold: int = _D["threshold"]
+    sensitivity: int = _D["sensitivity"]
+    curve: int = _D["curve"]
+    scan_us: int = _D["scan_us"]
+    mask_us: int = _D["mask_us"]
+    retrigger_pct: int = _D["retrigger_pct"]
+    retrigger_decay_us: int = _D["retrigger_decay_us"]
+    xtalk_pct: int = _D["xtalk_pct"]
+    xtalk_window_us: int = _D["xtalk_window_us"]
+    baseline_shift: int = _D["baseline_shift"]
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            lo, hi = _RANGE[f.name]
+            v = getattr(self, f.name)
+            if not isinstance(v, int) or not lo <= v <= hi:
+                raise ValueError(f"{f.name}={v!r} outside {lo}..{hi}")
+
+    def as_dict(self) -> dict[str, int]:
+        """The plain dict the detector and the wire codec take."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, int]) -> PadSettings:
+        return cls(**{f.name: int(d[f.name]) for f in fields(cls)})
