@@ -1,1 +1,2 @@
-"""display package."""
+"""pygame rendering of the cabinet's scenes from plain screen models and game views, and
+the private-display images.  Depends on ``games`` for views only; knows no hardware."""

@@ -1,0 +1,43 @@
+"""Drawing a playing card face: one look for every game's cards (kind colour, big symbol)."""
+
+from __future__ import annotations
+
+import pygame
+
+from display import theme
+from display.text import TextCache
+
+Color = tuple[int, int, int]
+
+
+def card_face(
+    surf: pygame.Surface,
+    text: TextCache,
+    rect: pygame.Rect,
+    symbol: str,
+    label: str,
+    color: Color,
+    edge: Color = theme.WHITE,
+) -> None:
+    """A card with ``symbol`` large in the middle and ``label`` along the bottom."""
+    shadow = rect.move(6, 8)
+    pygame.draw.rect(surf, (0, 0, 0), shadow, border_radius=16)
+    pygame.draw.rect(surf, (250, 248, 240), rect, border_radius=16)
+    inner = rect.inflate(-16, -16)
+    pygame.draw.rect(surf, color, inner, border_radius=12)
+    pygame.draw.rect(surf, edge, rect, width=4, border_radius=16)
+    size = min(rect.height // 2, int(rect.width * 0.9 / max(1, len(symbol) * 0.5)))
+    text.draw(surf, symbol, size, theme.WHITE, (inner.centerx, inner.centery - rect.height // 10), "center", bold=True)
+    label_size = max(18, min(36, int(inner.width * 1.7 / max(4, len(label)))))
+    text.draw(surf, label, label_size, theme.WHITE, (inner.centerx, inner.bottom - 24), "center", bold=True)
+
+
+def card_back(surf: pygame.Surface, rect: pygame.Rect, color: Color) -> None:
+    """A face-down card in a station's colour."""
+    pygame.draw.rect(surf, (0, 0, 0), rect.move(6, 8), border_radius=16)
+    pygame.draw.rect(surf, theme.shade(color, 0.6), rect, border_radius=16)
+    for i in range(0, rect.width + rect.height, 22):
+        a = (rect.x + min(i, rect.width), rect.y + max(0, i - rect.width))
+        b = (rect.x + max(0, i - rect.height), rect.y + min(i, rect.height))
+        pygame.draw.line(surf, theme.shade(color, 0.85), a, b, 6)
+    pygame.draw.rect(surf, theme.GOLD, rect, width=4, border_radius=16)

@@ -1,0 +1,95 @@
+"""Screen models: plain frozen data the cabinet hands the renderer, one per scene.
+
+The cabinet decides what is on screen; the renderer only decides how it looks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+Color = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class StationLook:
+    name: str
+    color: Color
+
+
+@dataclass(frozen=True)
+class AttractScreen:
+    games: tuple[str, ...]
+    featured: int
+    stations: tuple[StationLook, ...]
+    recent: tuple[str, ...]
+    blink: bool
+
+
+@dataclass(frozen=True)
+class SelectScreen:
+    games: tuple[str, ...]
+    blurbs: tuple[str, ...]
+    cursor: int
+    host: StationLook
+
+
+@dataclass(frozen=True)
+class JoinScreen:
+    game: str
+    stations: tuple[StationLook, ...]
+    joined: tuple[bool, ...]
+    min_players: int
+    max_players: int
+    host: StationLook
+
+
+@dataclass(frozen=True)
+class OptionsScreen:
+    game: str
+    items: tuple[tuple[str, str], ...]
+    cursor: int
+    host: StationLook
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A short message for one seat (a refused button, say) shown near that seat."""
+
+    seat: int
+    text: str
+
+
+@dataclass(frozen=True)
+class PlayScreen:
+    """A game in play: ``view`` is the engine's public view; ``events`` the recent engine
+    events with the µs they happened, for animation; ``paused`` explains a pause."""
+
+    game: str
+    title: str
+    seats: tuple[StationLook, ...]
+    view: Any
+    events: tuple[tuple[int, Any], ...]
+    notices: tuple[Notice, ...]
+    now_us: int
+    paused: str | None = None
+
+
+@dataclass(frozen=True)
+class ResultScreen:
+    game: str
+    winner: StationLook | None
+    headline: str
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ServiceScreen:
+    title: str
+    items: tuple[str, ...]
+    cursor: int
+    body: tuple[str, ...]
+    footer: str
+
+
+Screen = AttractScreen | SelectScreen | JoinScreen | OptionsScreen | PlayScreen | ResultScreen | ServiceScreen

@@ -1,0 +1,144 @@
+"""The Punch! play screen: two boxers, their stamina and match wins, the revealed pair."""
+
+from __future__ import annotations
+
+import pygame
+
+from display import theme
+from display.cards import card_back, card_face
+from display.models import PlayScreen
+from display.text import TextCache
+from display.widgets import banner, panel, segment_bar, title_bar
+from games.punch import Card, Phase, PunchPublicView, Rules
+from games.punch.clash import Cause
+from games.punch.events import Break, CardsRevealed, GameEnded, Knockout, MatchEnded, MatchStarted, Redealt, RoundStarted, StaminaChanged
+
+CARD_SYMBOL = {
+    Card.PUNCH_1: "1", Card.PUNCH_2: "2", Card.PUNCH_3: "3",
+    Card.DO_NOTHING: "0", Card.BLOCK: "X", Card.DODGE: "-/*",
+}
+CARD_COLOR = {
+    Card.PUNCH_1: (214, 96, 40), Card.PUNCH_2: (200, 60, 30), Card.PUNCH_3: (170, 20, 20),
+    Card.DO_NOTHING: (110, 110, 120), Card.BLOCK: (40, 90, 180), Card.DODGE: (30, 140, 90),
+}
+CAUSE_TEXT = {Cause.HIT: "hit", Cause.PUNCHED_BACK: "punched back", Cause.REST: "rests", Cause.BREAK: "break"}
+BANNER_US = 1_600_000
+"""How long a banner (ROUND 2, KNOCKOUT!) stays up after its event."""
+
+
+def draw_punch(surf: pygame.Surface, text: TextCache, s: PlayScreen) -> None:
+    v: PunchPublicView = s.view
+    w, h = surf.get_size()
+    surf.fill(theme.BACKGROUND)
+    rules = "Advanced" if v.options.rules is Rules.ADVANCED else "Standard"
+    variant = rules + (" · No Mercy" if v.options.no_mercy else "")
+    centre = f"Match {v.match}  ·  Round {v.round}  ·  Exchange {min(v.exchange, 10)}/10"
+    title_bar(surf, text, s.title, centre, variant)
+
+    for seat in (0, 1):
+        _boxer_panel(surf, text, s, v, seat, pygame.Rect(30 if seat == 0 else w - 430, 90, 400, 520))
+
+    middle = pygame.Rect(450, 90, w - 900, 520)
+    if v.last_reveal is not None:
+        for seat, card in enumerate(v.last_reveal):
+            rect = pygame.Rect(0, 0, 170, 240)
+            rect.center = (middle.centerx + (-100 if seat == 0 else 100), middle.y + 170)
+            card_face(surf, text, rect, CARD_SYMBOL[card], card.label, CARD_COLOR[card], s.seats[seat].color)
+        text.draw(surf, "VS", 48, theme.GOLD, (middle.centerx, middle.y + 170), "center", bold=True)
+    else:
+        for seat in (0, 1):
+            rect = pygame.Rect(0, 0, 170, 240)
+            rect.center = (middle.centerx + (-100 if seat == 0 else 100), middle.y + 170)
+            card_back(surf, rect, s.seats[seat].color)
+    for i, line in enumerate(_effect_lines(s)[:3]):
+        text.draw(surf, line, 38, theme.TEXT, (middle.centerx, middle.y + 340 + i * 44), "center")
+    _phase_hint(surf, text, s, v, h)
+    _banners(surf, text, s)
+    if s.paused:
+        banner(surf, text, "PAUSED", theme.PANEL_EDGE, h // 2 - 40, 110)
+        text.draw(surf, s.paused, 40, theme.WHITE, (w // 2, h // 2 + 50), "center")
+
+
+def _boxer_panel(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: PunchPublicView, seat: int, rect: pygame.Rect) -> None:
+    look = s.seats[seat]
+    panel(surf, rect, theme.shade(look.color, 0.28), look.color)
+    text.draw(surf, look.name.upper(), 72, look.color, (rect.centerx, rect.y + 48), "center", bold=True)
+    needed = v.options.matches_to_win
+    for i in range(needed):
+        cx = rect.centerx + (i - (needed - 1) / 2) * 44
+        won = i < v.match_wins[seat]
+        pygame.draw.circle(surf, theme.GOLD if won else theme.shade(theme.GOLD, 0.25), (round(cx), rect.y + 104), 16)
+    bar = pygame.Rect(rect.x + 36, rect.y + 140, 70, 340)
+    segment_bar(surf, bar, v.stamina[seat], 10, theme.GOOD if v.stamina[seat] > 3 else theme.BAD)
+    text.draw(surf, str(v.stamina[seat]), 170, theme.WHITE, (rect.x + 250, rect.y + 260), "center", bold=True)
+    text.draw(surf, "STAMINA", 32, theme.DIM, (rect.x + 250, rect.y + 350), "center")
+    text.draw(surf, f"{v.hand_sizes[seat]} cards in hand", 30, theme.DIM, (rect.x + 250, rect.y + 392), "center")
+    if v.phase in (Phase.EXCHANGE, Phase.DRAFT):
+        locked = v.locked[seat]
+        label, color = ("LOCKED IN", theme.GOLD) if locked else ("choosing…", theme.DIM)
+        text.draw(surf, label, 44, color, (rect.x + 250, rect.y + 452), "center", bold=locked)
+    for notice in s.notices:
+        if notice.seat == seat:
+            text.draw(surf, notice.text, 34, theme.BAD, (rect.centerx, rect.bottom + 30), "center", bold=True)
+
+
+def _effect_lines(s: PlayScreen) -> list[str]:
+    """What the last reveal did, newest first, in words."""
+    lines: list[str] = []
+    for _t, ev in reversed(s.events):
+        if isinstance(ev, CardsRevealed):
+            break
+        if isinstance(ev, StaminaChanged) and ev.cause is not Cause.BREAK and ev.delta:
+            name = s.seats[ev.player].name
+            sign = f"+{ev.delta}" if ev.delta > 0 else str(ev.delta)
+            lines.append(f"{name} {CAUSE_TEXT[ev.cause]}  {sign}")
+    if not lines and s.events and any(isinstance(e, CardsRevealed) for _t, e in s.events[-3:]):
+        lines.append("No effect")
+    return lines
+
+
+def _phase_hint(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: PunchPublicView, h: int) -> None:
+    w = surf.get_width()
+    if v.phase is Phase.REDEAL:
+        msg = "Re-deal offered: A = re-deal  ·  START = keep"
+    elif v.phase is Phase.DRAFT:
+        msg = "Draft 10 cards on your private screen: A–F add  ·  START = undo / confirm"
+    elif v.phase is Phase.EXCHANGE:
+        msg = "A Punch 1 · B Punch 2 · C Punch 3 · D Do Nothing · E Block · F Dodge"
+    else:
+        msg = ""
+    if msg:
+        text.draw(surf, msg, 34, theme.DIM, (w // 2, h - 40), "center")
+
+
+def _banners(surf: pygame.Surface, text: TextCache, s: PlayScreen) -> None:
+    """The newest banner-worthy event still within its display time."""
+    for t, ev in reversed(s.events):
+        if s.now_us - t > BANNER_US:
+            return
+        message = _banner_text(s, ev)
+        if message is not None:
+            words, color = message
+            banner(surf, text, words, color, surf.get_height() // 2 - 20)
+            return
+
+
+def _banner_text(s: PlayScreen, ev: object) -> tuple[str, tuple[int, int, int]] | None:
+    names = [look.name.upper() for look in s.seats]
+    if isinstance(ev, GameEnded):
+        return f"{names[ev.winner]} WINS THE GAME!", s.seats[ev.winner].color
+    if isinstance(ev, Knockout):
+        return "KNOCKOUT!", s.seats[1 - ev.player].color
+    if isinstance(ev, MatchEnded):
+        if ev.winner is None:
+            return "DRAW — REMATCH!", theme.PANEL_EDGE
+        return f"{names[ev.winner]} TAKES THE MATCH", s.seats[ev.winner].color
+    if isinstance(ev, Break):
+        return f"BREAK  +{ev.rest} STAMINA", theme.PANEL_EDGE
+    if isinstance(ev, RoundStarted):
+        return f"ROUND {ev.round}", theme.PANEL_EDGE
+    if isinstance(ev, MatchStarted):
+        return f"MATCH {ev.match}" + (" (REMATCH)" if ev.replay else ""), theme.PANEL_EDGE
+    if isinstance(ev, Redealt):
+        return f"{names[ev.player]} RE-DEALS", s.seats[ev.player].color
+    return None

@@ -1,0 +1,56 @@
+"""Draws any screen model onto the 1280×720 canvas; games register their play screens."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pygame
+
+from display.models import (
+    AttractScreen,
+    JoinScreen,
+    OptionsScreen,
+    PlayScreen,
+    ResultScreen,
+    Screen,
+    SelectScreen,
+    ServiceScreen,
+)
+from display.punch_screen import draw_punch
+from display.screens import draw_attract, draw_join, draw_options, draw_result, draw_select, draw_service
+from display.text import TextCache
+
+CANVAS = (1280, 720)
+
+PlayDrawer = Callable[[pygame.Surface, TextCache, PlayScreen], None]
+PLAY_SCREENS: dict[str, PlayDrawer] = {"punch": draw_punch}
+
+
+class Renderer:
+    """Renders screen models to a canvas surface (scaled to the window by the caller)."""
+
+    def __init__(self, canvas: pygame.Surface | None = None) -> None:
+        if not pygame.font.get_init():
+            pygame.font.init()
+        self.canvas = canvas if canvas is not None else pygame.Surface(CANVAS)
+        self.text = TextCache()
+
+    def draw(self, screen: Screen) -> pygame.Surface:
+        c, t = self.canvas, self.text
+        if isinstance(screen, PlayScreen):
+            PLAY_SCREENS[screen.game](c, t, screen)
+        elif isinstance(screen, AttractScreen):
+            draw_attract(c, t, screen)
+        elif isinstance(screen, SelectScreen):
+            draw_select(c, t, screen)
+        elif isinstance(screen, JoinScreen):
+            draw_join(c, t, screen)
+        elif isinstance(screen, OptionsScreen):
+            draw_options(c, t, screen)
+        elif isinstance(screen, ResultScreen):
+            draw_result(c, t, screen)
+        elif isinstance(screen, ServiceScreen):
+            draw_service(c, t, screen)
+        else:
+            raise TypeError(f"no renderer for {type(screen).__name__}")
+        return c

@@ -1,0 +1,107 @@
+"""The cabinet's non-game scenes: attract, game select, join, options, result, service."""
+
+from __future__ import annotations
+
+import pygame
+
+from display import theme
+from display.models import AttractScreen, JoinScreen, OptionsScreen, ResultScreen, SelectScreen, ServiceScreen
+from display.text import TextCache
+from display.widgets import banner, key_hint, panel, title_bar
+
+
+def draw_attract(surf: pygame.Surface, text: TextCache, s: AttractScreen) -> None:
+    w, h = surf.get_size()
+    surf.fill(theme.BACKGROUND)
+    for i, look in enumerate(s.stations):
+        pygame.draw.rect(surf, theme.shade(look.color, 0.35), (i * w // len(s.stations), h - 18, w // len(s.stations), 18))
+    text.draw(surf, "RINGSIDE", 150, theme.GOLD, (w // 2, 150), "center", bold=True)
+    text.draw(surf, "four fighting card games · face to face", 38, theme.DIM, (w // 2, 235), "center")
+    box = pygame.Rect(0, 0, 760, 80 + 62 * len(s.games))
+    box.center = (w // 2, 420)
+    panel(surf, box)
+    for i, title in enumerate(s.games):
+        y = box.y + 60 + i * 62
+        color = theme.GOLD if i == s.featured else theme.TEXT
+        text.draw(surf, title, 56 if i == s.featured else 46, color, (box.centerx, y), "center", bold=i == s.featured)
+    if s.blink:
+        text.draw(surf, "PRESS  START", 72, theme.WHITE, (w // 2, h - 110), "center", bold=True)
+    for i, line in enumerate(s.recent[:3]):
+        text.draw(surf, line, 26, theme.DIM, (24, 24 + i * 28))
+
+
+def draw_select(surf: pygame.Surface, text: TextCache, s: SelectScreen) -> None:
+    w, h = surf.get_size()
+    surf.fill(theme.BACKGROUND)
+    title_bar(surf, text, "RINGSIDE", "Choose a game", f"{s.host.name} chooses")
+    for i, (title, blurb) in enumerate(zip(s.games, s.blurbs, strict=True)):
+        rect = pygame.Rect(140, 110 + i * 150, w - 280, 128)
+        chosen = i == s.cursor
+        panel(surf, rect, theme.shade(s.host.color, 0.45) if chosen else theme.PANEL, theme.GOLD if chosen else theme.PANEL_EDGE)
+        text.draw(surf, title, 72, theme.WHITE if chosen else theme.TEXT, (rect.x + 40, rect.y + 44), "midleft", bold=True)
+        text.draw(surf, blurb, 32, theme.TEXT if chosen else theme.DIM, (rect.x + 40, rect.y + 96), "midleft")
+    x = key_hint(surf, text, "A", "previous", (140, h - 44))
+    x = key_hint(surf, text, "B", "next", (x, h - 44))
+    key_hint(surf, text, "S", "START: play", (x, h - 44))
+
+
+def draw_join(surf: pygame.Surface, text: TextCache, s: JoinScreen) -> None:
+    w, h = surf.get_size()
+    surf.fill(theme.BACKGROUND)
+    players = f"{s.min_players} players" if s.min_players == s.max_players else f"{s.min_players}–{s.max_players} players"
+    title_bar(surf, text, s.game, "Join the fight", players)
+    n = len(s.stations)
+    cw = (w - 80) // n
+    for i, (look, joined) in enumerate(zip(s.stations, s.joined, strict=True)):
+        rect = pygame.Rect(40 + i * cw + 12, 130, cw - 24, 380)
+        panel(surf, rect, theme.shade(look.color, 0.55) if joined else theme.PANEL, look.color)
+        text.draw(surf, look.name.upper(), 80, theme.WHITE if joined else look.color, (rect.centerx, rect.y + 90), "center", bold=True)
+        state = "READY!" if joined else "press START"
+        text.draw(surf, state, 56 if joined else 44, theme.GOLD if joined else theme.DIM, (rect.centerx, rect.y + 250), "center", bold=joined)
+    count = sum(s.joined)
+    if count >= s.min_players and s.max_players > s.min_players:
+        msg = f"{s.host.name}: press A to start with {count}"
+    else:
+        msg = f"waiting for {s.min_players - count} more" if count < s.min_players else "starting…"
+    text.draw(surf, msg, 48, theme.TEXT, (w // 2, h - 110), "center")
+
+
+def draw_options(surf: pygame.Surface, text: TextCache, s: OptionsScreen) -> None:
+    w, h = surf.get_size()
+    surf.fill(theme.BACKGROUND)
+    title_bar(surf, text, s.game, "Rules for this fight", f"{s.host.name} chooses")
+    for i, (label, value) in enumerate(s.items):
+        rect = pygame.Rect(200, 130 + i * 120, w - 400, 96)
+        chosen = i == s.cursor
+        panel(surf, rect, theme.shade(s.host.color, 0.45) if chosen else theme.PANEL, theme.GOLD if chosen else theme.PANEL_EDGE)
+        text.draw(surf, label, 48, theme.TEXT, (rect.x + 36, rect.centery), "midleft")
+        text.draw(surf, value, 56, theme.GOLD if chosen else theme.WHITE, (rect.right - 36, rect.centery), "midright", bold=True)
+    x = key_hint(surf, text, "A", "next rule", (200, h - 44))
+    x = key_hint(surf, text, "B", "change", (x, h - 44))
+    key_hint(surf, text, "S", "START: fight!", (x, h - 44))
+
+
+def draw_result(surf: pygame.Surface, text: TextCache, s: ResultScreen) -> None:
+    w, h = surf.get_size()
+    surf.fill(theme.BACKGROUND if s.winner is None else theme.shade(s.winner.color, 0.3))
+    title_bar(surf, text, s.game, "Result")
+    banner(surf, text, s.headline, s.winner.color if s.winner else theme.PANEL_EDGE, 230, 110)
+    for i, line in enumerate(s.lines[:8]):
+        text.draw(surf, line, 40, theme.TEXT, (w // 2, 370 + i * 46), "center")
+    text.draw(surf, "press START", 36, theme.DIM, (w // 2, h - 40), "center")
+
+
+def draw_service(surf: pygame.Surface, text: TextCache, s: ServiceScreen) -> None:
+    w, h = surf.get_size()
+    surf.fill((8, 20, 12))
+    title_bar(surf, text, "SERVICE", s.title, "operator")
+    for i, item in enumerate(s.items):
+        chosen = i == s.cursor
+        rect = pygame.Rect(30, 90 + i * 64, 360, 54)
+        panel(surf, rect, (30, 90, 50) if chosen else theme.PANEL, theme.GOLD if chosen else theme.PANEL_EDGE, 10)
+        text.draw(surf, item, 36, theme.WHITE if chosen else theme.TEXT, (rect.x + 20, rect.centery), "midleft")
+    body = pygame.Rect(420, 90, w - 450, h - 160)
+    panel(surf, body, (10, 14, 12), theme.PANEL_EDGE, 10)
+    for i, line in enumerate(s.body[:22]):
+        text.draw(surf, line, 28, (190, 255, 200), (body.x + 18, body.y + 16 + i * 27))
+    text.draw(surf, s.footer, 28, theme.DIM, (30, h - 36), "midleft")

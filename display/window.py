@@ -1,0 +1,40 @@
+"""The main display: a pygame window (or the dummy driver when headless) that shows the
+renderer's 1280×720 canvas, scaled to the configured size."""
+
+from __future__ import annotations
+
+import os
+
+import pygame
+
+
+def has_screen() -> bool:
+    """True when a desktop session is there to open a window on."""
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def use_headless_drivers() -> None:
+    """Point SDL at its dummy video and audio drivers (before pygame initialises)."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+
+class Window:
+    def __init__(self, size: tuple[int, int], fullscreen: bool = False, title: str = "Ringside") -> None:
+        pygame.display.init()
+        pygame.font.init()
+        flags = pygame.FULLSCREEN if fullscreen else 0
+        self.surface = pygame.display.set_mode(size, flags)
+        pygame.display.set_caption(title)
+        self.size = size
+
+    def present(self, canvas: pygame.Surface) -> None:
+        """Put ``canvas`` on screen and flip; the caller stamps the flip time."""
+        if canvas.get_size() == self.size:
+            self.surface.blit(canvas, (0, 0))
+        else:
+            pygame.transform.smoothscale(canvas, self.size, self.surface)
+        pygame.display.flip()
+
+    def close(self) -> None:
+        pygame.display.quit()

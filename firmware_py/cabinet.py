@@ -1,0 +1,117 @@
+"""The cabinet's main loop: poll the hardware, run the scene, drive the LED bars and
+private displays, render and flip the main display, and report the flip time.
+
+Time is whatever the clock says: real time on the cabinet and in the development window,
+virtual time in the headless exhibition and HIL runs (the same loop, just faster).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+import pygame
+
+from display.models import StationLook
+from display.renderer import Renderer
+from display.window import Window
+from firmware_py.controls import GameControls
+from firmware_py.scenes import Attract, CabinetContext, Play, Scene, Service
+from firmware_py.session import GameSession
+from firmware_py.store import Store
+from hal.clock import Clock
+from hal.config import CabinetConfig
+from hal.events import ServiceEvent
+from hal.sim import SimCabinet
+
+
+def available_games() -> tuple[type[GameControls], ...]:
+    from firmware_py.controls_punch import PunchControls
+
+    return (PunchControls,)
+
+
+class Cabinet:
+    def __init__(
+        self,
+        config: CabinetConfig,
+        hardware: SimCabinet,
+        clock: Clock,
+        store: Store,
+        window: Window | None = None,
+        log: Callable[[str], None] = print,
+        seed: int | None = None,
+        games: tuple[type[GameControls], ...] | None = None,
+    ) -> None:
+        self.config = config
+        self.hw = hardware
+        self.clock = clock
+        self.window = window
+        self.renderer = Renderer()
+        self.frames = 0
+        looks = tuple(StationLook(s.name, s.color) for s in config.stations)
+        settle = max(s.slap.settle_us for s in config.stations)
+        if config.padboard is not None:
+            settle = max(settle, config.padboard.settle_us)
+        self.ctx = CabinetContext(config, store, looks, games or available_games(),
+                                  random.Random(seed), log, settle)
+        now = clock.now_us()
+        self.scene: Scene = self._resume(now) or Attract(self.ctx, now)
+        self._private_size = (config.stations[0].private_display.width, config.stations[0].private_display.height)
+
+    def _resume(self, now_us: int) -> Scene | None:
+        """After a power cut, pick the unfinished game up from its journal."""
+        saved = self.ctx.store.unfinished()
+        if saved is None:
+            return None
+        controls = next((g for g in self.ctx.games if g.spec.name == saved.game), None)
+        if controls is None or max(saved.seats) >= len(self.ctx.looks):
+            self.ctx.store.abandon_game(saved.id, "cannot resume on this cabinet")
+            return None
+        looks = tuple(self.ctx.looks[s] for s in saved.seats)
+        session = GameSession.resume(controls(), saved, looks, self.ctx.store, self.ctx.settle_us)
+        self.ctx.log(f"Resuming {controls.spec.title} #{saved.id} after {len(saved.actions)} recorded actions")
+        return Play(self.ctx, now_us, session)
+
+    def step(self, now_us: int) -> None:
+        """Handle every input up to ``now_us``, advance the scene, update LEDs and OLEDs."""
+        for ev in self.hw.poll(now_us):
+            if isinstance(ev, ServiceEvent):
+                self._service(ev, now_us)
+                continue
+            nxt = self.scene.handle(ev, now_us)
+            if nxt is not None:
+                self.scene = nxt
+        nxt = self.scene.tick(now_us)
+        if nxt is not None:
+            self.scene = nxt
+        self._outputs(now_us)
+
+    def _service(self, ev: ServiceEvent, now_us: int) -> None:
+        if ev.on and not isinstance(self.scene, Service):
+            self.scene = Service(self.ctx, now_us, self.scene)
+        elif not ev.on and isinstance(self.scene, Service):
+            self.ctx.log("SERVICE key off")
+            self.scene = self.scene.underneath
+
+    def _outputs(self, now_us: int) -> None:
+        for station, level in self.scene.led_levels(now_us).items():
+            self.hw.set_led_level(station, level)
+        for station in range(len(self.config.stations)):
+            self.hw.show_private(station, self.scene.private_image(station, self._private_size))
+
+    def render(self) -> pygame.Surface:
+        """Draw the scene; when a window is there, flip it and report the flip time."""
+        now = self.clock.now_us()
+        canvas = self.renderer.draw(self.scene.screen(now))
+        if self.window is not None:
+            self.window.present(canvas)
+        self.frames += 1
+        self.scene.frame_shown(self.clock.now_us(), now)
+        return canvas
+
+    def screenshot(self, path: Path) -> Path:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        pygame.image.save(self.renderer.canvas, str(path))
+        return path

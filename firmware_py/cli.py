@@ -1,0 +1,125 @@
+"""``ringside``: the cabinet's command line.
+
+``ringside run`` starts the cabinet.  On simulated hardware it opens a window with the
+keyboard as the buttons where a screen exists; with no screen it plays a headless
+exhibition match between computer players, logs it and saves screenshots.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+
+from display.window import has_screen, use_headless_drivers
+from hal.config import ConfigError, load_config
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="ringside", description="Ringside arcade cabinet")
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="start the cabinet")
+    run.add_argument("--config", help="cabinet TOML (default: the shipped 2-station config)")
+    run.add_argument("--data", help="data folder (default: the config's cabinet.data_dir)")
+    mode = run.add_mutually_exclusive_group()
+    mode.add_argument("--window", action="store_true", help="development window even without DISPLAY")
+    mode.add_argument("--headless", action="store_true", help="headless exhibition even with a screen")
+    run.add_argument("--game", default="punch", help="game the exhibition plays (default punch)")
+    run.add_argument("--seed", type=int, default=None, help="seed for deterministic exhibitions")
+    run.add_argument("--screenshots", help="folder for exhibition screenshots")
+    args = parser.parse_args(argv)
+
+    try:
+        config = load_config(args.config)
+    except ConfigError as e:
+        print(f"ringside: bad cabinet config: {e}", file=sys.stderr)
+        return 2
+    if args.data:
+        from dataclasses import replace
+
+        config = replace(config, data_dir=Path(args.data).expanduser())
+    if args.command == "run":
+        windowed = args.window or (has_screen() and not args.headless)
+        return run_window(config) if windowed else run_headless(config, args)
+    return 2
+
+
+def _store(config):  # noqa: ANN001, ANN202
+    from firmware_py.store import Store
+
+    return Store(config.data_dir / "ringside.sqlite3")
+
+
+def run_headless(config, args) -> int:  # noqa: ANN001
+    use_headless_drivers()
+    from display.window import Window
+    from firmware_py.cabinet import Cabinet
+    from firmware_py.exhibition import run_exhibition
+    from hal.clock import ManualClock
+    from hal.sim import SimCabinet
+
+    seed = args.seed if args.seed is not None else int(time.time())
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    shots = Path(args.screenshots) if args.screenshots else config.data_dir / "screenshots" / f"exhibition-{stamp}"
+    print(f"Ringside headless exhibition (no screen found): {args.game}, seed {seed}")
+    print(f"data: {config.data_dir}   screenshots: {shots}")
+    clock = ManualClock()
+    sim = SimCabinet(config, clock)
+    store = _store(config)
+    t0 = time.perf_counter()
+
+    def log(line: str) -> None:
+        print(f"[{clock.now_us() / 1e6:8.2f}s] {line}", flush=True)
+
+    cabinet = Cabinet(config, sim, clock, store, Window((config.display.width, config.display.height)), log, seed)
+    try:
+        ok = run_exhibition(cabinet, sim, clock, args.game, seed, shots, fps=config.display.fps)
+    finally:
+        sim.close()
+        store.close()
+    wall = time.perf_counter() - t0
+    print(f"{'finished' if ok else 'DID NOT FINISH'}: {clock.now_us() / 1e6:.0f} s of play in {wall:.1f} s, "
+          f"{cabinet.frames} frames; screenshots in {shots}")
+    return 0 if ok else 1
+
+
+def run_window(config) -> int:  # noqa: ANN001
+    import pygame
+
+    from display.window import Window
+    from firmware_py.cabinet import Cabinet
+    from hal.clock import ManualClock
+    from hal.keyboard import KEYMAP_TEXT, KeyboardInput
+    from hal.sim import SimCabinet
+
+    def real_us() -> int:
+        return time.monotonic_ns() // 1000
+
+    clock = ManualClock(real_us())
+    sim = SimCabinet(config, clock)
+    store = _store(config)
+    window = Window((config.display.width, config.display.height), config.display.fullscreen)
+    cabinet = Cabinet(config, sim, clock, store, window, print)
+    keys = KeyboardInput(sim)
+    print("Ringside on simulated hardware. Keys:\n" + KEYMAP_TEXT)
+    frame = pygame.time.Clock()
+    running = True
+    try:
+        while running:
+            clock.set(max(clock.now_us(), real_us()))
+            for event in pygame.event.get():
+                running = keys.handle(event, clock.now_us()) and running
+            cabinet.step(clock.now_us())
+            cabinet.render()
+            frame.tick(config.display.fps)
+    finally:
+        sim.close()
+        store.close()
+        window.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,92 @@
+"""How a game meets the cabinet: which button does what, what the LED bars and private
+displays show, what is worth recording.  One subclass per game (``controls_<game>.py``);
+the session and scenes only speak to this interface, so adding a game touches nothing
+else in the cabinet.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from PIL import Image
+
+from games.protocol import Action, Engine, Event, GameSpec
+from hal.events import Button
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A press the rules do not allow now, with the words the player sees."""
+
+    seat: int
+    text: str
+
+
+@dataclass(frozen=True)
+class OptionItem:
+    """One line of the options screen: ``field`` of the options dataclass and its choices."""
+
+    label: str
+    field: str
+    choices: tuple[tuple[Any, str], ...]
+
+
+@dataclass(frozen=True)
+class Record:
+    """Something to keep in the store's records table (a match result, a reaction time)."""
+
+    kind: str
+    seat: int | None
+    value: int | None
+    detail: str = ""
+
+
+class GameControls(ABC):
+    spec: ClassVar[GameSpec]
+    engine_type: ClassVar[type[Engine]]
+    blurb: ClassVar[str]
+    judges_time: ClassVar[bool] = False
+    """True when inputs must pass the settle window and reach the engine in stamp order."""
+    uses_slaps: ClassVar[bool] = False
+    """True when a lost slap-pad link must pause the game."""
+
+    options_menu: ClassVar[tuple[OptionItem, ...]] = ()
+
+    def make_options(self, values: dict[str, Any]) -> Any:
+        return self.spec.options_type(**values)
+
+    @abstractmethod
+    def on_button(self, engine: Engine, seat: int, button: Button, t_us: int) -> Action | Refusal | None:
+        """The action a press makes, a refusal saying why not, or None (ignored)."""
+
+    def on_slap(self, engine: Engine, seat: int, t_us: int, velocity: int | None) -> Action | Refusal | None:
+        return None
+
+    def on_frame_shown(self, engine: Engine, t_us: int) -> Action | None:
+        """Called with the flip time of every frame; games that time reveals answer here."""
+        return None
+
+    @abstractmethod
+    def led_level(self, engine: Engine, seat: int) -> float:
+        """0..1 of this seat's LED bar."""
+
+    @abstractmethod
+    def private_image(self, engine: Engine, seat: int, size: tuple[int, int]) -> Image.Image:
+        """This seat's private display: only what that player may see."""
+
+    @abstractmethod
+    def bot_presses(self, engine: Engine, seat: int, action: Action) -> tuple[Button, ...]:
+        """The presses a computer player makes at a station to produce ``action``."""
+
+    def records(self, events: tuple[Event, ...], seats: tuple[int, ...]) -> list[Record]:
+        return []
+
+    @abstractmethod
+    def result_lines(self, engine: Engine, names: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+        """Headline and detail lines for the result screen."""
+
+    @abstractmethod
+    def describe(self, event: Event, names: tuple[str, ...]) -> str | None:
+        """One line for the live log, or None for events not worth a line."""

@@ -1,0 +1,139 @@
+"""The headless exhibition: computer players play a whole game through the full stack.
+
+Bots press the sim backend's mock pins (never the engine directly): press → gpiozero
+edge → debounce → scene/session → journal → engine → display, LED bars and OLEDs.  Time is
+virtual, so a 10-minute match takes seconds, and the same seed plays the same match.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from firmware_py.cabinet import Cabinet
+from firmware_py.scenes import Attract, Join, Options, Play, Result, Select
+from games.bots import RandomBot
+from hal.clock import ManualClock
+from hal.events import Button
+from hal.sim import SimCabinet
+
+PRESS_GAP_US = 150_000
+"""Between two presses of the same bot: humanly quick, well clear of the debounce."""
+
+
+class ExhibitionDriver:
+    """Plays the part of the people at the stations: walks the menus, then lets a
+    RandomBot choose each action and presses the buttons that make it."""
+
+    def __init__(self, cabinet: Cabinet, sim: SimCabinet, game: str, seed: int) -> None:
+        self.cabinet = cabinet
+        self.sim = sim
+        self.game = game
+        self.rng = random.Random(seed)
+        self.bots: dict[int, RandomBot] = {}
+        self.busy_until: dict[int, int] = {}
+        self.seen_scene: object | None = None
+
+    def _press(self, station: int, button: Button, at_us: int) -> int:
+        start = max(at_us, self.busy_until.get(station, 0))
+        self.sim.press(station, button, start)
+        self.busy_until[station] = start + PRESS_GAP_US
+        return start
+
+    def act(self, now_us: int) -> None:
+        scene = self.cabinet.scene
+        new = scene is not self.seen_scene
+        self.seen_scene = scene
+        soon = now_us + 600_000
+        if isinstance(scene, Attract) and new:
+            self._press(0, Button.START, now_us + 1_500_000)
+        elif isinstance(scene, Select) and new:
+            titles = [g.spec.name for g in self.cabinet.ctx.games]
+            for _ in range(titles.index(self.game)):
+                self._press(scene.host, Button.B, soon)
+            self._press(scene.host, Button.START, soon)
+        elif isinstance(scene, Join) and new:
+            others = [s for s in range(len(self.cabinet.config.stations)) if s != scene.host]
+            for s in others[: scene.controls.spec.max_players - 1]:
+                self._press(s, Button.START, soon)
+            if scene.controls.spec.min_players < scene.controls.spec.max_players:
+                self._press(scene.host, Button.A, soon + 400_000)
+        elif isinstance(scene, Options) and new:
+            self._press(scene.host, Button.START, soon)
+        elif isinstance(scene, Play):
+            self._play(scene, now_us)
+
+    def _play(self, scene: Play, now_us: int) -> None:
+        session = scene.session
+        engine = session.engine
+        if engine.over or session.paused:
+            return
+        for seat in sorted(engine.to_act()):
+            if seat < 0:
+                continue
+            station = session.seats[seat]
+            if self.busy_until.get(station, 0) > now_us:
+                continue
+            bot = self.bots.setdefault(seat, RandomBot(self.rng.randrange(2**31)))
+            action = bot.choose(engine, seat)
+            think = self.rng.randrange(300_000, 1_500_000)
+            at = now_us + think
+            for button in session.controls.bot_presses(engine, seat, action):
+                at = self._press(station, button, at) + PRESS_GAP_US
+            self.busy_until[station] = at + 200_000
+
+
+def run_exhibition(
+    cabinet: Cabinet,
+    sim: SimCabinet,
+    clock: ManualClock,
+    game: str = "punch",
+    seed: int = 1,
+    shots_dir: Path | None = None,
+    max_virtual_s: int = 3600,
+    fps: int = 60,
+) -> bool:
+    """Play one game from the attract screen to the result screen.  Returns True when the
+    game finished and the cabinet came back to attract."""
+    driver = ExhibitionDriver(cabinet, sim, game, seed)
+    frame_us = 1_000_000 // fps
+    shots: dict[str, bool] = {}
+    finished = False
+    next_frame = clock.now_us()
+    end = next_frame + max_virtual_s * 1_000_000
+    while next_frame < end:
+        # Step to each scheduled input at its exact µs, and to every frame.
+        due = sim.next_due()
+        t = next_frame if due is None else min(due, next_frame)
+        cabinet.step(t)
+        if t < next_frame:
+            continue
+        driver.act(t)
+        cabinet.render()
+        scene = cabinet.scene
+        if shots_dir is not None:
+            _maybe_shoot(cabinet, scene, shots, shots_dir)
+        if isinstance(scene, Result):
+            finished = True
+        if finished and isinstance(scene, Attract):
+            return True
+        next_frame += frame_us
+    return False
+
+def _maybe_shoot(cabinet: Cabinet, scene: object, shots: dict[str, bool], shots_dir: Path) -> None:
+    """A few screenshots a person would want to look at: each menu, play, the result."""
+    name = type(scene).__name__.lower()
+    if isinstance(scene, Play):
+        recent = scene.session.recent
+        events = [type(e).__name__ for _t, e in recent]
+        if "CardsRevealed" in events[-4:] and "play-reveal" not in shots:
+            name = "play-reveal"
+        elif events and events[-1] in ("Knockout", "MatchEnded", "Break") and f"play-{events[-1].lower()}" not in shots:
+            name = f"play-{events[-1].lower()}"
+        else:
+            return
+    if name in shots:
+        return
+    shots[name] = True
+    path = cabinet.screenshot(shots_dir / f"{len(shots):02d}-{name}.png")
+    cabinet.ctx.log(f"[screenshot] {path}")

@@ -1,0 +1,345 @@
+"""The cabinet's scenes: attract → game select → join → options → play → result → attract,
+and the operator's service menu behind the SERVICE key.
+
+Each scene takes debounced input events and time, and answers with the next scene (or
+None to stay) and a screen model for the renderer.  Only the play scene has a game.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from PIL import Image
+
+from display.models import (
+    AttractScreen,
+    JoinScreen,
+    OptionsScreen,
+    ResultScreen,
+    Screen,
+    SelectScreen,
+    ServiceScreen,
+    StationLook,
+)
+from display.private import text_lines
+from firmware_py.controls import GameControls
+from firmware_py.session import GameSession
+from firmware_py.store import Store
+from hal.config import CabinetConfig
+from hal.events import Button, ButtonEvent, InputEvent, PadLinkEvent, SlapEvent
+
+IDLE_US = 60_000_000
+"""Menus left untouched this long fall back to the attract screen."""
+RESULT_US = 12_000_000
+GAME_OVER_HOLD_US = 3_000_000
+"""The final banner stays this long before the result screen."""
+
+
+@dataclass
+class CabinetContext:
+    config: CabinetConfig
+    store: Store
+    looks: tuple[StationLook, ...]
+    games: tuple[type[GameControls], ...]
+    seeds: random.Random
+    log: Callable[[str], None]
+    settle_us: int
+    recent_inputs: list[str] = field(default_factory=list)
+
+    def station_names(self, stations: tuple[int, ...]) -> tuple[str, ...]:
+        return tuple(self.looks[s].name for s in stations)
+
+
+def pressed(ev: InputEvent, button: Button | None = None) -> bool:
+    return isinstance(ev, ButtonEvent) and ev.pressed and (button is None or ev.button is button)
+
+
+class Scene(ABC):
+    def __init__(self, ctx: CabinetContext, now_us: int) -> None:
+        self.ctx = ctx
+        self.entered_us = now_us
+        self.last_input_us = now_us
+
+    def handle(self, ev: InputEvent, now_us: int) -> Scene | None:
+        if isinstance(ev, ButtonEvent):
+            self.last_input_us = now_us
+        return self.on_input(ev, now_us)
+
+    @abstractmethod
+    def on_input(self, ev: InputEvent, now_us: int) -> Scene | None: ...
+
+    def tick(self, now_us: int) -> Scene | None:
+        if now_us - self.last_input_us > IDLE_US:
+            return Attract(self.ctx, now_us)
+        return None
+
+    @abstractmethod
+    def screen(self, now_us: int) -> Screen: ...
+
+    def frame_shown(self, t_us: int, now_us: int) -> None:
+        """The frame this scene drew was flipped at ``t_us``."""
+
+    def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
+        return text_lines(["RINGSIDE", "", "Press START", "to play"], 0, size)
+
+    def led_levels(self, now_us: int) -> dict[int, float]:
+        return {}
+
+
+class Attract(Scene):
+    def on_input(self, ev: InputEvent, now_us: int) -> Scene | None:
+        if pressed(ev, Button.START):
+            return Select(self.ctx, now_us, host=ev.station)
+        return None
+
+    def tick(self, now_us: int) -> Scene | None:
+        return None
+
+    def screen(self, now_us: int) -> AttractScreen:
+        t = now_us - self.entered_us
+        recent = []
+        for game, station, reason in self.ctx.store.recent_results(3):
+            title = next((g.spec.title for g in self.ctx.games if g.spec.name == game), game)
+            who = self.ctx.looks[station].name if station is not None and station < len(self.ctx.looks) else "nobody"
+            recent.append(f"{title}: {who} won ({reason})")
+        return AttractScreen(
+            games=tuple(g.spec.title for g in self.ctx.games),
+            featured=(t // 3_000_000) % len(self.ctx.games),
+            stations=self.ctx.looks,
+            recent=tuple(recent),
+            blink=(t // 500_000) % 2 == 0,
+        )
+
+    def led_levels(self, now_us: int) -> dict[int, float]:
+        """A slow breathing chase so the cabinet looks alive from across the hall."""
+        phase = ((now_us - self.entered_us) // 100_000) % 20
+        level = (phase if phase <= 10 else 20 - phase) / 10
+        return {s: level for s in range(len(self.ctx.looks))}
+
+
+class Select(Scene):
+    def __init__(self, ctx: CabinetContext, now_us: int, host: int) -> None:
+        super().__init__(ctx, now_us)
+        self.host = host
+        self.cursor = 0
+
+    def on_input(self, ev: InputEvent, now_us: int) -> Scene | None:
+        if not pressed(ev) or ev.station != self.host:
+            return None
+        n = len(self.ctx.games)
+        if ev.button is Button.A:
+            self.cursor = (self.cursor - 1) % n
+        elif ev.button is Button.B:
+            self.cursor = (self.cursor + 1) % n
+        elif ev.button is Button.START:
+            self.ctx.log(f"{self.ctx.looks[self.host].name} chose {self.ctx.games[self.cursor].spec.title}")
+            return Join(self.ctx, now_us, self.ctx.games[self.cursor](), self.host)
+        return None
+
+    def screen(self, now_us: int) -> SelectScreen:
+        return SelectScreen(
+            games=tuple(g.spec.title for g in self.ctx.games),
+            blurbs=tuple(g.blurb for g in self.ctx.games),
+            cursor=self.cursor,
+            host=self.ctx.looks[self.host],
+        )
+
+
+class Join(Scene):
+    def __init__(self, ctx: CabinetContext, now_us: int, controls: GameControls, host: int) -> None:
+        super().__init__(ctx, now_us)
+        self.controls = controls
+        self.host = host
+        self.joined = [s == host for s in range(len(ctx.looks))]
+
+    def on_input(self, ev: InputEvent, now_us: int) -> Scene | None:
+        spec = self.controls.spec
+        if pressed(ev, Button.START) and ev.station != self.host:
+            self.joined[ev.station] = not self.joined[ev.station]
+            self.ctx.log(f"{self.ctx.looks[ev.station].name} {'joins' if self.joined[ev.station] else 'leaves'}")
+        count = sum(self.joined)
+        host_starts = pressed(ev, Button.A) and ev.station == self.host and count >= spec.min_players
+        if count >= spec.max_players or (count == spec.min_players == spec.max_players) or host_starts:
+            stations = tuple(s for s, j in enumerate(self.joined) if j)
+            return Options(self.ctx, now_us, self.controls, stations, self.host)
+        return None
+
+    def screen(self, now_us: int) -> JoinScreen:
+        spec = self.controls.spec
+        return JoinScreen(spec.title, self.ctx.looks, tuple(self.joined), spec.min_players,
+                          min(spec.max_players, len(self.ctx.looks)), self.ctx.looks[self.host])
+
+    def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
+        state = "JOINED" if self.joined[station] else "START to join"
+        return text_lines([self.controls.spec.title, "", state], 2, size)
+
+
+class Options(Scene):
+    def __init__(self, ctx: CabinetContext, now_us: int, controls: GameControls, stations: tuple[int, ...], host: int) -> None:
+        super().__init__(ctx, now_us)
+        self.controls = controls
+        self.stations = stations
+        self.host = host
+        self.cursor = 0
+        self.choice = [0] * len(controls.options_menu)
+
+    def on_input(self, ev: InputEvent, now_us: int) -> Scene | None:
+        if not pressed(ev) or ev.station != self.host:
+            return None
+        menu = self.controls.options_menu
+        if ev.button is Button.A and menu:
+            self.cursor = (self.cursor + 1) % len(menu)
+        elif ev.button is Button.B and menu:
+            self.choice[self.cursor] = (self.choice[self.cursor] + 1) % len(menu[self.cursor].choices)
+        elif ev.button is Button.START:
+            values = {item.field: item.choices[i][0] for item, i in zip(menu, self.choice, strict=True)}
+            return Play.start(self.ctx, now_us, self.controls, self.controls.make_options(values), self.stations)
+        return None
+
+    def screen(self, now_us: int) -> OptionsScreen:
+        items = tuple((item.label, item.choices[i][1]) for item, i in zip(self.controls.options_menu, self.choice, strict=True))
+        return OptionsScreen(self.controls.spec.title, items, self.cursor, self.ctx.looks[self.host])
+
+
+class Play(Scene):
+    def __init__(self, ctx: CabinetContext, now_us: int, session: GameSession) -> None:
+        super().__init__(ctx, now_us)
+        self.session = session
+        self.over_since: int | None = None
+        names = session.names
+        session.listeners.append(self._log_event)
+        self._names = names
+
+    @classmethod
+    def start(cls, ctx: CabinetContext, now_us: int, controls: GameControls, options: Any, stations: tuple[int, ...]) -> Play:
+        seed = ctx.seeds.randrange(2**31)
+        looks = tuple(ctx.looks[s] for s in stations)
+        session = GameSession.start(controls, options, stations, looks, seed, ctx.store, ctx.settle_us)
+        ctx.log(f"== {controls.spec.title} #{session.game_id}: {' vs '.join(session.names)} (seed {seed}, {options})")
+        return cls(ctx, now_us, session)
+
+    def _log_event(self, t_us: int, event: Any) -> None:
+        line = self.session.controls.describe(event, self._names)
+        if line is not None:
+            self.ctx.log(line)
+
+    def on_input(self, ev: InputEvent, now_us: int) -> Scene | None:
+        if isinstance(ev, (ButtonEvent, SlapEvent, PadLinkEvent)):
+            self.session.handle(ev, now_us)
+        if isinstance(ev, PadLinkEvent):
+            self.ctx.log(f"slap pads {'reconnected' if ev.connected else 'DISCONNECTED: game paused'} ({ev.detail})")
+        if self.over_since is not None and pressed(ev, Button.START) and now_us - self.over_since > 500_000:
+            return self._result(now_us)
+        return None
+
+    def tick(self, now_us: int) -> Scene | None:
+        self.session.tick(now_us)
+        if self.session.over:
+            if self.over_since is None:
+                self.over_since = now_us
+            elif now_us - self.over_since >= GAME_OVER_HOLD_US:
+                return self._result(now_us)
+        return None
+
+    def _result(self, now_us: int) -> Scene:
+        headline, lines = self.session.controls.result_lines(self.session.engine, self.session.names)
+        outcome = self.session.engine.outcome()
+        winner = self.session.looks[outcome.winner] if outcome and outcome.winner is not None else None
+        return Result(self.ctx, now_us, ResultScreen(self.session.controls.spec.title, winner, headline, lines))
+
+    def screen(self, now_us: int) -> Screen:
+        return self.session.screen(now_us)
+
+    def frame_shown(self, t_us: int, now_us: int) -> None:
+        self.session.frame_shown(t_us, now_us)
+
+    def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
+        if station in self.session.seat_of:
+            seat = self.session.seat_of[station]
+            return self.session.controls.private_image(self.session.engine, seat, size)
+        return text_lines([self.session.controls.spec.title, "", "Fight in progress"], None, size)
+
+    def led_levels(self, now_us: int) -> dict[int, float]:
+        levels = {s: 0.0 for s in range(len(self.ctx.looks))}
+        levels.update(self.session.led_levels())
+        return levels
+
+
+class Result(Scene):
+    def __init__(self, ctx: CabinetContext, now_us: int, model: ResultScreen) -> None:
+        super().__init__(ctx, now_us)
+        self.model = model
+        ctx.log(f"RESULT: {model.headline} " + " / ".join(model.lines))
+
+    def on_input(self, ev: InputEvent, now_us: int) -> Scene | None:
+        if pressed(ev, Button.START) and now_us - self.entered_us > 1_000_000:
+            return Attract(self.ctx, now_us)
+        return None
+
+    def tick(self, now_us: int) -> Scene | None:
+        return Attract(self.ctx, now_us) if now_us - self.entered_us > RESULT_US else None
+
+    def screen(self, now_us: int) -> ResultScreen:
+        return self.model
+
+
+class Service(Scene):
+    """The operator menu (SERVICE key on).  Station 1's A/B move, START opens.  The scene
+    that was running is kept and resumes when the key is turned off."""
+
+    ITEMS = ("Stats", "Input test", "LED test", "Cabinet")
+
+    def __init__(self, ctx: CabinetContext, now_us: int, underneath: Scene) -> None:
+        super().__init__(ctx, now_us)
+        self.underneath = underneath
+        self.cursor = 0
+        self.inputs: list[str] = []
+        ctx.log("SERVICE key on: operator menu")
+
+    def on_input(self, ev: InputEvent, now_us: int) -> Scene | None:
+        if isinstance(ev, (ButtonEvent, SlapEvent)) and self.ITEMS[self.cursor] == "Input test":
+            what = f"{ev.button.value} {'down' if ev.pressed else 'up'}" if isinstance(ev, ButtonEvent) else f"SLAP v={ev.velocity}"
+            self.inputs = [f"{ev.t_us / 1e6:12.6f}s  {self.ctx.looks[ev.station].name:6}  {what}", *self.inputs][:18]
+        if pressed(ev) and ev.station == 0 and ev.button in (Button.A, Button.B):
+            self.cursor = (self.cursor + (1 if ev.button is Button.B else -1)) % len(self.ITEMS)
+        return None
+
+    def tick(self, now_us: int) -> Scene | None:
+        return None
+
+    def screen(self, now_us: int) -> ServiceScreen:
+        item = self.ITEMS[self.cursor]
+        store = self.ctx.store
+        if item == "Stats":
+            body = ["Games finished:"] + [f"  {g}: {n}" for g, n in sorted(store.games_played().items())]
+            for g in self.ctx.games:
+                wins = store.wins_by_station(g.spec.name)
+                if wins:
+                    body.append(f"{g.spec.title} wins: " + ", ".join(f"{self.ctx.looks[s].name} {n}" for s, n in sorted(wins.items()) if s < len(self.ctx.looks)))
+            fastest = store.fastest("reaction")
+            if fastest:
+                body.append("Fastest reactions:")
+                body += [f"  {self.ctx.looks[s].name if s is not None and s < len(self.ctx.looks) else '?'}: {v} µs  ({at})" for s, v, at in fastest]
+        elif item == "Input test":
+            body = ["Press any button or slap any pad:", *self.inputs]
+        elif item == "LED test":
+            body = ["All LED bars sweep 0 → 10 segments.", "Every segment must light in order."]
+        else:
+            cfg = self.ctx.config
+            body = [f"Cabinet: {cfg.name}", f"Config: {cfg.source}", f"Data: {cfg.data_dir}",
+                    f"Stations: {len(cfg.stations)}", f"Settle window: {self.ctx.settle_us} µs"]
+            body += [f"  {s.name}: slap {s.slap.source}, LED chip {s.led_bar.chip}" for s in cfg.stations]
+        return ServiceScreen(item, self.ITEMS, self.cursor, tuple(body), "Station 1: A/B move · turn the SERVICE key off to leave")
+
+    def led_levels(self, now_us: int) -> dict[int, float]:
+        if self.ITEMS[self.cursor] != "LED test":
+            return {s: 0.0 for s in range(len(self.ctx.looks))}
+        level = ((now_us - self.entered_us) // 300_000 % 11) / 10
+        return {s: level for s in range(len(self.ctx.looks))}
+
+    def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
+        return text_lines(["SERVICE", "", f"Station {station + 1}", self.ctx.looks[station].name], 0, size)

@@ -1,0 +1,169 @@
+"""One game at the cabinet: station inputs in, engine actions through the journal, effects out.
+
+The session maps stations to seats, asks the game's controls what a press means, and —
+for games judged by time — holds stamped inputs in the settle window so the engine sees
+them in stamp order.  Every action is written to the store *before* it is applied and its
+effects shown, so a power cut loses nothing: :meth:`GameSession.resume` replays the journal.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from display.models import Notice, PlayScreen, StationLook
+from firmware_py.controls import GameControls, Refusal
+from firmware_py.settle import SettleBuffer
+from firmware_py.store import SavedGame, Store
+from games.codec import encode
+from games.protocol import Action, Engine, Event, IllegalAction
+from hal.events import ButtonEvent, InputEvent, PadLinkEvent, SlapEvent
+
+NOTICE_US = 1_500_000
+"""How long a refusal stays on screen."""
+
+EventListener = Callable[[int, Event], None]
+
+# Ranks order inputs with equal stamps: the reveal first, then presses, then slaps.
+RANK_SHOWN, RANK_BUTTON, RANK_SLAP = 0, 1, 2
+
+
+class GameSession:
+    def __init__(
+        self,
+        controls: GameControls,
+        engine: Engine,
+        seats: tuple[int, ...],
+        looks: tuple[StationLook, ...],
+        store: Store,
+        game_id: int,
+        settle_us: int = 0,
+    ) -> None:
+        self.controls = controls
+        self.engine = engine
+        self.seats = seats
+        self.seat_of = {station: seat for seat, station in enumerate(seats)}
+        self.looks = looks
+        self.store = store
+        self.game_id = game_id
+        self.buffer = SettleBuffer(settle_us if controls.judges_time else 0)
+        self.recent: deque[tuple[int, Event]] = deque(maxlen=48)
+        self.notices: list[tuple[int, Notice]] = []
+        self.listeners: list[EventListener] = []
+        self.paused: str | None = None
+        self.refusals = 0
+
+    # -- creation ------------------------------------------------------------------------
+    @classmethod
+    def start(cls, controls: GameControls, options: Any, seats: tuple[int, ...], looks: tuple[StationLook, ...],
+              seed: int, store: Store, settle_us: int = 0) -> GameSession:
+        engine = controls.engine_type(options, len(seats), seed)
+        d = engine.to_dict()
+        game_id = store.begin_game(d["game"], d["options"], engine.players, seed, seats)
+        return cls(controls, engine, seats, looks, store, game_id, settle_us)
+
+    @classmethod
+    def resume(cls, controls: GameControls, saved: SavedGame, looks: tuple[StationLook, ...], store: Store,
+               settle_us: int = 0) -> GameSession:
+        """Rebuild a game cut short (power loss) from its journal in the store."""
+        engine = controls.engine_type.from_dict(saved.engine_dict())
+        return cls(controls, engine, saved.seats, looks, store, saved.id, settle_us)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(look.name for look in self.looks)
+
+    # -- inputs --------------------------------------------------------------------------
+    def handle(self, event: InputEvent, now_us: int) -> None:
+        if isinstance(event, PadLinkEvent):
+            if self.controls.uses_slaps:
+                self.paused = None if event.connected else f"Slap pads disconnected ({event.detail or event.source}): reconnecting…"
+            return
+        if self.paused is not None:
+            return
+        seat = self.seat_of.get(event.station) if isinstance(event, (ButtonEvent, SlapEvent)) else None
+        if seat is None:
+            return
+        if isinstance(event, ButtonEvent):
+            if not event.pressed:
+                return
+            result = self.controls.on_button(self.engine, seat, event.button, event.t_us)
+            rank = RANK_BUTTON
+        else:
+            result = self.controls.on_slap(self.engine, seat, event.t_us, event.velocity)
+            rank = RANK_SLAP
+        self._route(result, event.t_us, now_us, rank)
+
+    def frame_shown(self, t_us: int, now_us: int) -> None:
+        """The display flipped a frame at ``t_us``: games that time reveals learn of it."""
+        if self.paused is None:
+            self._route(self.controls.on_frame_shown(self.engine, t_us), t_us, now_us, RANK_SHOWN)
+
+    def _route(self, result: Action | Refusal | None, t_us: int, now_us: int, rank: int) -> None:
+        if isinstance(result, Refusal):
+            self.refuse(result.seat, result.text, now_us)
+        elif result is not None:
+            if self.controls.judges_time:
+                self.buffer.add(t_us, result, now_us, rank)
+            else:
+                self.submit(result, now_us)
+
+    def tick(self, now_us: int) -> None:
+        for t_us, action in self.buffer.release(now_us):
+            self.submit(action, t_us)
+        self.notices = [(until, n) for until, n in self.notices if until > now_us]
+
+    def refuse(self, seat: int, text: str, now_us: int) -> None:
+        self.refusals += 1
+        self.notices = [(u, n) for u, n in self.notices if n.seat != seat]
+        self.notices.append((now_us + NOTICE_US, Notice(seat, text)))
+
+    def submit(self, action: Action, at_us: int) -> tuple[Event, ...]:
+        """Check, journal durably, then apply ``action``; refusals become notices."""
+        if self.engine.over:
+            return ()
+        try:
+            self.engine.check(action)
+        except IllegalAction as e:
+            if action.player >= 0:
+                self.refuse(action.player, str(e), at_us)
+            return ()
+        self.store.append_action(self.game_id, len(self.engine.journal), encode(action))
+        events = self.engine.apply(action)
+        for ev in events:
+            self.recent.append((at_us, ev))
+            for listener in self.listeners:
+                listener(at_us, ev)
+        for rec in self.controls.records(events, self.seats):
+            station = self.seats[rec.seat] if rec.seat is not None and rec.seat >= 0 else None
+            self.store.add_record(self.game_id, rec.kind, station, rec.value, rec.detail)
+        outcome = self.engine.outcome()
+        if outcome is not None:
+            winner = self.seats[outcome.winner] if outcome.winner is not None else None
+            self.store.finish_game(self.game_id, winner, outcome.reason)
+        return events
+
+    # -- outputs -------------------------------------------------------------------------
+    def screen(self, now_us: int) -> PlayScreen:
+        return PlayScreen(
+            game=self.controls.spec.name,
+            title=self.controls.spec.title,
+            seats=self.looks,
+            view=self.engine.public_view(),
+            events=tuple(self.recent),
+            notices=tuple(n for _u, n in self.notices),
+            now_us=now_us,
+            paused=self.paused,
+        )
+
+    def led_levels(self) -> dict[int, float]:
+        """Station → LED bar level."""
+        return {station: self.controls.led_level(self.engine, seat) for seat, station in enumerate(self.seats)}
+
+    def private_images(self, size: tuple[int, int]) -> dict[int, Any]:
+        return {station: self.controls.private_image(self.engine, seat, size) for seat, station in enumerate(self.seats)}
+
+    @property
+    def over(self) -> bool:
+        return self.engine.over and len(self.buffer) == 0

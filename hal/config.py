@@ -1,0 +1,267 @@
+"""The cabinet configuration (TOML): stations, pins, ports, addresses, display size.
+
+Loading validates everything before anything starts; a mistake stops with a
+:class:`ConfigError` that names the key, the value found and what is expected, so an
+operator can fix the file without reading code.  Nothing else in Ringside knows a pin.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from hal.events import Button
+
+HEADER_LINES = range(0, 28)
+"""BCM lines a Pi's 40-pin header offers (gpiochip 0)."""
+
+SLAP_SOURCES = ("gpio-edge", "padboard", "none")
+DISPLAY_DRIVERS = ("ssd1306", "sh1106", "none")
+
+
+class ConfigError(ValueError):
+    """A bad cabinet config: the message names the key, the value and what is expected."""
+
+    def __init__(self, key: str, value: Any, expected: str, source: str = "") -> None:
+        where = f"{source}: " if source else ""
+        super().__init__(f"{where}{key} = {value!r}: expected {expected}")
+        self.key = key
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    width: int
+    height: int
+    fullscreen: bool
+    fps: int
+
+
+@dataclass(frozen=True)
+class LedBarConfig:
+    chip: int
+    pins: tuple[int, ...]
+    pwm: bool
+
+
+@dataclass(frozen=True)
+class PrivateDisplayConfig:
+    driver: str
+    i2c_bus: int
+    address: int
+    width: int = 128
+    height: int = 64
+
+
+@dataclass(frozen=True)
+class SlapConfig:
+    """``settle_us``: the transport's worst skew; the session holds slaps this long."""
+
+    source: str
+    pin: int | None
+    pad: int | None
+    mask_us: int
+    settle_us: int
+
+
+@dataclass(frozen=True)
+class StationConfig:
+    name: str
+    color: tuple[int, int, int]
+    buttons: tuple[tuple[Button, int], ...]
+    led_bar: LedBarConfig
+    private_display: PrivateDisplayConfig
+    slap: SlapConfig
+
+    def button_pin(self, button: Button) -> int:
+        return dict(self.buttons)[button]
+
+
+@dataclass(frozen=True)
+class PadboardConfig:
+    port: str
+    settle_us: int
+
+
+@dataclass(frozen=True)
+class CabinetConfig:
+    name: str
+    data_dir: Path
+    display: DisplayConfig
+    service_pin: int | None
+    stations: tuple[StationConfig, ...]
+    padboard: PadboardConfig | None
+    source: str = ""
+
+
+def default_config_path() -> Path:
+    return Path(str(resources.files("hal") / "data" / "cabinet.toml"))
+
+
+def load_config(path: str | Path | None = None) -> CabinetConfig:
+    """Read and validate a cabinet TOML file (the shipped default when ``path`` is None)."""
+    p = Path(path) if path is not None else default_config_path()
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise ConfigError("config file", str(p), f"a readable TOML file ({e.strerror})") from e
+    return parse_config(text, source=str(p))
+
+
+def parse_config(text: str, source: str = "<config>") -> CabinetConfig:
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError("file", source, f"valid TOML ({e})") from e
+    return _Reader(source).cabinet(raw)
+
+
+class _Reader:
+    """Walks the TOML tree, keeping the dotted key path for error messages."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, key: str, value: Any, expected: str) -> ConfigError:
+        return ConfigError(key, value, expected, self.source)
+
+    def check_table(self, value: Any, key: str, allowed: set[str], required: bool = True) -> dict[str, Any]:
+        if value is None:
+            if required:
+                raise self.fail(key, None, f"a table with keys {', '.join(sorted(allowed))}")
+            return {}
+        if not isinstance(value, dict):
+            raise self.fail(key, value, "a table")
+        for k in value:
+            if k not in allowed:
+                raise self.fail(f"{key}.{k}", value[k], f"no such key; allowed: {', '.join(sorted(allowed))}")
+        return value
+
+    def integer(self, t: dict[str, Any], key: str, name: str, lo: int, hi: int, default: int | None = None) -> int:
+        v = t.get(name, default)
+        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+            raise self.fail(f"{key}.{name}", v, f"an integer from {lo} to {hi}")
+        return v
+
+    def boolean(self, t: dict[str, Any], key: str, name: str, default: bool) -> bool:
+        v = t.get(name, default)
+        if not isinstance(v, bool):
+            raise self.fail(f"{key}.{name}", v, "true or false")
+        return v
+
+    def string(self, t: dict[str, Any], key: str, name: str, default: str | None = None, pattern: str = r".+") -> str:
+        v = t.get(name, default)
+        if not isinstance(v, str) or not re.fullmatch(pattern, v):
+            raise self.fail(f"{key}.{name}", v, f"a string matching {pattern}")
+        return v
+
+    def choice(self, t: dict[str, Any], key: str, name: str, options: tuple[str, ...], default: str | None = None) -> str:
+        v = t.get(name, default)
+        if v not in options:
+            raise self.fail(f"{key}.{name}", v, f"one of {', '.join(options)}")
+        return v
+
+    # -- sections -------------------------------------------------------------------
+    def cabinet(self, raw: dict[str, Any]) -> CabinetConfig:
+        self.check_table(raw, "(top level)", {"cabinet", "display", "service", "station", "padboard"})
+        cab = self.check_table(raw.get("cabinet"), "cabinet", {"name", "data_dir"})
+        name = self.string(cab, "cabinet", "name", pattern=r"[A-Za-z0-9_.-]{1,40}")
+        data_dir = Path(self.string(cab, "cabinet", "data_dir", default="~/.local/share/ringside")).expanduser()
+
+        disp = self.check_table(raw.get("display"), "display", {"width", "height", "fullscreen", "fps"}, required=False)
+        display = DisplayConfig(
+            width=self.integer(disp, "display", "width", 320, 7680, 1280),
+            height=self.integer(disp, "display", "height", 240, 4320, 720),
+            fullscreen=self.boolean(disp, "display", "fullscreen", False),
+            fps=self.integer(disp, "display", "fps", 10, 240, 60),
+        )
+        service = self.check_table(raw.get("service"), "service", {"pin"}, required=False)
+        service_pin = self.integer(service, "service", "pin", 0, 27) if "pin" in service else None
+
+        stations_raw = raw.get("station")
+        if not isinstance(stations_raw, list) or not 2 <= len(stations_raw) <= 4:
+            count = len(stations_raw) if isinstance(stations_raw, list) else stations_raw
+            raise self.fail("station", count, "2 to 4 [[station]] tables")
+        stations = tuple(self.station(s, f"station[{i}]") for i, s in enumerate(stations_raw))
+
+        padboard = None
+        if "padboard" in raw:
+            pb = self.check_table(raw["padboard"], "padboard", {"port", "settle_us"})
+            padboard = PadboardConfig(
+                port=self.string(pb, "padboard", "port"),
+                settle_us=self.integer(pb, "padboard", "settle_us", 100, 100_000, 5000),
+            )
+        if any(s.slap.source == "padboard" for s in stations) and padboard is None:
+            raise self.fail("padboard", None, "a [padboard] table with port = ... (a station uses slap source padboard)")
+
+        config = CabinetConfig(name, data_dir, display, service_pin, stations, padboard, self.source)
+        self.check_pins(config)
+        return config
+
+    def station(self, raw: Any, key: str) -> StationConfig:
+        s = self.check_table(raw, key, {"name", "color", "buttons", "led_bar", "private_display", "slap"})
+        name = self.string(s, key, "name", pattern=r"[A-Za-z0-9 ]{1,12}")
+        color_text = self.string(s, key, "color", pattern=r"#[0-9a-fA-F]{6}")
+        color = (int(color_text[1:3], 16), int(color_text[3:5], 16), int(color_text[5:7], 16))
+
+        b = self.check_table(s.get("buttons"), f"{key}.buttons", {btn.value for btn in Button})
+        buttons = tuple((btn, self.integer(b, f"{key}.buttons", btn.value, 0, 27)) for btn in Button)
+
+        lb = self.check_table(s.get("led_bar"), f"{key}.led_bar", {"chip", "pins", "pwm"})
+        pins = lb.get("pins")
+        if not isinstance(pins, list) or len(pins) != 10 or not all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p <= 27 for p in pins):
+            raise self.fail(f"{key}.led_bar.pins", pins, "a list of 10 line numbers (0-27), bottom segment first")
+        led_bar = LedBarConfig(self.integer(lb, f"{key}.led_bar", "chip", 0, 15, 0), tuple(pins),
+                               self.boolean(lb, f"{key}.led_bar", "pwm", False))
+
+        pd = self.check_table(s.get("private_display"), f"{key}.private_display", {"driver", "i2c_bus", "address", "width", "height"})
+        private = PrivateDisplayConfig(
+            driver=self.choice(pd, f"{key}.private_display", "driver", DISPLAY_DRIVERS),
+            i2c_bus=self.integer(pd, f"{key}.private_display", "i2c_bus", 0, 20, 1),
+            address=self.integer(pd, f"{key}.private_display", "address", 0x03, 0x77, 0x3C),
+            width=self.integer(pd, f"{key}.private_display", "width", 32, 256, 128),
+            height=self.integer(pd, f"{key}.private_display", "height", 16, 128, 64),
+        )
+
+        sl = self.check_table(s.get("slap"), f"{key}.slap", {"source", "pin", "pad", "mask_us", "settle_us"})
+        source = self.choice(sl, f"{key}.slap", "source", SLAP_SOURCES)
+        if source == "gpio-edge" and "pin" not in sl:
+            raise self.fail(f"{key}.slap.pin", None, "the GPIO line of the pad's comparator (source gpio-edge)")
+        if source == "padboard" and "pad" not in sl:
+            raise self.fail(f"{key}.slap.pad", None, "the padboard input 0-3 (source padboard)")
+        slap = SlapConfig(
+            source=source,
+            pin=self.integer(sl, f"{key}.slap", "pin", 0, 27) if "pin" in sl else None,
+            pad=self.integer(sl, f"{key}.slap", "pad", 0, 3) if "pad" in sl else None,
+            mask_us=self.integer(sl, f"{key}.slap", "mask_us", 0, 500_000, 40_000),
+            settle_us=self.integer(sl, f"{key}.slap", "settle_us", 0, 100_000, 2000),
+        )
+        return StationConfig(name, color, buttons, led_bar, private, slap)
+
+    def check_pins(self, config: CabinetConfig) -> None:
+        """Every (chip, line) used once; I2C lines free when an OLED is configured."""
+        used: dict[tuple[int, int], str] = {}
+
+        def claim(chip: int, line: int, key: str) -> None:
+            if (chip, line) in used:
+                raise self.fail(key, line, f"a line not already used by {used[(chip, line)]}")
+            used[(chip, line)] = key
+
+        if any(s.private_display.driver != "none" for s in config.stations):
+            claim(0, 2, "I2C SDA (private displays)")
+            claim(0, 3, "I2C SCL (private displays)")
+        if config.service_pin is not None:
+            claim(0, config.service_pin, "service.pin")
+        for i, s in enumerate(config.stations):
+            for btn, pin in s.buttons:
+                claim(0, pin, f"station[{i}].buttons.{btn.value}")
+            for j, pin in enumerate(s.led_bar.pins):
+                claim(s.led_bar.chip, pin, f"station[{i}].led_bar.pins[{j}]")
+            if s.slap.pin is not None:
+                claim(0, s.slap.pin, f"station[{i}].slap.pin")
+        pads = [s.slap.pad for s in config.stations if s.slap.source == "padboard"]
+        if len(pads) != len(set(pads)):
+            raise self.fail("station[].slap.pad", pads, "each padboard input used by one station only")
