@@ -384,7 +384,8 @@ class Punch(Engine[PunchOptions, PlayCard | Redeal | Draft]):
             self._phase = Phase.OVER
             self._waiting = [False, False]
             self._locked = [None, None]
-            self._outcome = Outcome(winner, f"{SEAT_NAMES[winner]} won {self._wins[winner]} matches")
+            won = self._wins[winner]
+            self._outcome = Outcome(winner, f"{SEAT_NAMES[winner]} won {won} match{'' if won == 1 else 'es'}")
             events.append(GameEnded(winner))
             return
         self._start_match(events, replay=winner is None)
