@@ -231,7 +231,7 @@ class KarateFight(Engine[KarateOptions, KarateAction]):
         if not self.piles[fighter]:
             events.append(OutOfCards(fighter))
         if hit is not None:
-            self.hit = _Hit(hit)
+            self.hit, self.turn = _Hit(hit), None
             return events
         if kind is CardKind.JAN_KEN:
             fighters = tuple(f for f in range(self.players) if self.in_game[f])
@@ -386,7 +386,7 @@ class KarateFight(Engine[KarateOptions, KarateAction]):
         return self._pass_turn(self.turn)
 
     def _start_jan_ken(self, reason: JanKenReason, fighters: tuple[int, ...]) -> list[Event]:
-        self.jan_ken = _JanKen(reason, fighters, fighters)
+        self.jan_ken, self.turn = _JanKen(reason, fighters, fighters), None
         return [JanKenStarted(reason, fighters)]
 
     def _throw(self, action: Throw) -> list[Event]:
