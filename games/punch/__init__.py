@@ -2,6 +2,7 @@
 first to win three matches.  The rules as played here are in docs/rules/punch.md."""
 
 from games.punch.actions import Draft, PlayCard, Redeal
+from games.punch.bot import PunchBot
 from games.punch.cards import CARDS, Card
 from games.punch.clash import Cause
 from games.punch.engine import SEAT_NAMES, SPEC, Punch
@@ -47,6 +48,7 @@ __all__ = [
     "Phase",
     "PlayCard",
     "Punch",
+    "PunchBot",
     "PunchOptions",
     "PunchPlayerView",
     "PunchPublicView",

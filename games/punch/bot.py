@@ -1,0 +1,58 @@
+"""A computer boxer for exhibition play: legal, seeded, and sensible to watch.
+
+It decides from its own view only (its hand and what is on the table), never from the
+opponent's hidden cards, so it is a fair opponent on the cabinet.  Against a random
+opponent no card order does much better than chance (every card is played once per match
+whatever the order), so the bot aims to look like a boxer, not to be strong.
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.punch.actions import Draft, PlayCard, Redeal
+from games.punch.cards import CARDS, HAND_SIZE, Card
+from games.punch.engine import MAX_STAMINA, Punch
+from games.punch.views import Phase, PunchPlayerView
+
+
+class PunchBot:
+    """Re-deals lopsided hands, drafts balanced ones, and plays a card drawn from its hand
+    at random, except that it throws its biggest punch when one punch can knock the opponent
+    out, and does not rest when its stamina is already full."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, engine: Punch, player: int) -> PlayCard | Redeal | Draft:
+        view = engine.view(player)
+        phase = view.public.phase
+        if phase is Phase.REDEAL and view.redeal_offered:
+            return Redeal(player, True)
+        if phase is Phase.DRAFT and view.draft_pool is not None:
+            return Draft(player, self._balanced_hand(view.draft_pool))
+        if phase is Phase.EXCHANGE and view.locked_card is None:
+            return PlayCard(player, self._card(view))
+        raise ValueError(f"player {player} has nothing to do now")
+
+    def _balanced_hand(self, pool: tuple[int, ...]) -> tuple[Card, ...]:
+        """Ten cards taken one at a time from whichever kind has most left, ties by chance."""
+        left = list(pool)
+        hand: list[Card] = []
+        while len(hand) < HAND_SIZE:
+            most = max(left)
+            kind = self.rng.choice([i for i, n in enumerate(left) if n == most])
+            left[kind] -= 1
+            hand.append(CARDS[kind])
+        return tuple(sorted(hand, key=CARDS.index))
+
+    def _card(self, view: PunchPlayerView) -> Card:
+        stamina = view.public.stamina
+        me, opponent = view.player, 1 - view.player
+        held = [card for card, count in zip(CARDS, view.hand) for _ in range(count)]
+        finishers = [card for card in held if card.punch >= stamina[opponent]]
+        if finishers:
+            return max(finishers, key=lambda card: card.punch)
+        if stamina[me] == MAX_STAMINA:
+            held = [card for card in held if card is not Card.DO_NOTHING] or held
+        return self.rng.choice(held)
