@@ -181,8 +181,6 @@ class KarateFight(Engine[KarateOptions, KarateAction]):
         elif isinstance(action, Shown):
             if action.player != CABINET:
                 raise IllegalAction("only the cabinet reports reveals")
-            if not self.awaiting_reveal:
-                raise IllegalAction("no played card is waiting to be shown")
         else:
             if action.player != CABINET:
                 raise IllegalAction("only the cabinet reports slaps")
@@ -288,6 +286,7 @@ class KarateFight(Engine[KarateOptions, KarateAction]):
         raise AssertionError("no fighter left in the game")
 
     def _shown(self, t_us: int) -> list[Event]:
+        """A reveal with nothing awaiting it (the card already ended its bout) is no news."""
         self.awaiting_reveal = False
         if self.hit is None:
             return []
@@ -314,11 +313,11 @@ class KarateFight(Engine[KarateOptions, KarateAction]):
             return events + [self._late_slap(f, t_us) for f in slappers]
         if verdict is Verdict.JAN_KEN:
             return events + [SlapIgnored(f, t_us, IgnoreReason.JAN_KEN, None, None) for f in slappers]
+        standing = {f for f in range(self.players) if self.in_game[f]}
+        can_go_out = {f for f in slappers if self.piles[f]} | (standing - set(slappers))
         for f in slappers:
-            events += self._cowards_blow(f, t_us)
-        if self.master is None:
-            events += self._after_cowards()
-        return events
+            events += self._cowards_blow(f, t_us, can_go_out=bool(can_go_out))
+        return events + self._after_cowards()
 
     def _record_reaction(self, fighter: int, reaction_us: int) -> None:
         best = self.fastest[fighter]
@@ -349,12 +348,16 @@ class KarateFight(Engine[KarateOptions, KarateAction]):
             self._record_reaction(fighter, reaction)
         return SlapIgnored(fighter, t_us, IgnoreReason.GRACE, reaction, t_us - record.won_us)
 
-    def _cowards_blow(self, fighter: int, t_us: int) -> list[Event]:
+    def _cowards_blow(self, fighter: int, t_us: int, can_go_out: bool) -> list[Event]:
+        """``can_go_out`` is false when this stamp's blows would put out every fighter
+        still in: then nobody goes out (there must be someone to win)."""
         pending = self.hit.kind if self.hit is not None else None
         if self.hit is not None:
             self.hit.early.append((fighter, t_us))
         pile = self.piles[fighter]
         if not pile:
+            if not can_go_out:
+                return [CowardsBlow(fighter, t_us, 0, pending)]
             self.in_game[fighter] = False
             return [CowardsBlow(fighter, t_us, 0, pending), FighterOut(fighter)]
         owed = 1 if self.cowards[fighter] == 0 else 2

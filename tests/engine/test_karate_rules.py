@@ -460,12 +460,31 @@ def test_choice_stamps_never_go_back_and_only_the_cabinet_reports_time() -> None
     with pytest.raises(IllegalAction, match="cabinet"):
         e.apply(Slaps(player=1, t_us=2_000, fighters=(1,)))
     e.apply(Shown(t_us=1_000))
-    with pytest.raises(IllegalAction, match="waiting to be shown"):
-        e.apply(Shown(t_us=1_500))
     with pytest.raises(IllegalAction, match="once"):
         e.apply(Slaps(t_us=2_000, fighters=(1, 1)))
     with pytest.raises(IllegalAction, match="seat"):
         e.apply(Slaps(t_us=2_000, fighters=(5,)))
+
+
+def test_choice_a_reveal_after_the_card_ended_its_bout_is_no_news() -> None:
+    e = fight("Td", "jd")
+    e.apply(PlayTop(0, 100))
+    e.apply(Shown(t_us=120))
+    e.apply(PlayTop(1, 200))  # 1's only chance fails: 0 wins at once
+    assert not e.awaiting_reveal
+    assert e.apply(Shown(t_us=220)) == ()
+
+
+def test_choice_cowards_blows_that_would_put_everyone_out_put_no_one_out() -> None:
+    e = fight("dS", "j")
+    play(e)
+    play(e)
+    e.apply(PlayTop(0, e.now + 100))  # 0's last card, a Strike: both piles empty, not yet shown
+    events = slap(e, 0, 1, dt=1)
+    assert events == [CowardsBlow(0, e.now, 0, HitKind.STRIKE), CowardsBlow(1, e.now, 0, HitKind.STRIKE)]
+    assert e.in_game == [True, True]
+    events = slap(e, 1, dt=1)
+    assert FighterOut(1) in events and KarateMaster(0) in events
 
 
 def test_choice_play_may_go_on_before_a_plain_card_is_shown() -> None:
