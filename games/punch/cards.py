@@ -10,45 +10,35 @@ from enum import Enum
 
 
 class Card(Enum):
-    """A playable card; the value is its journal spelling."""
+    """A playable card; the value is its journal spelling.  ``label`` is the text printed
+    on it, ``punch`` its punch value (0 for cards that do not punch), ``index`` its place
+    in :data:`CARDS` (button order) for per-kind count tuples.  They are plain attributes
+    and the hash is the identity's, because the engine reads them on every exchange."""
 
-    PUNCH_1 = "punch1"
-    PUNCH_2 = "punch2"
-    PUNCH_3 = "punch3"
-    DO_NOTHING = "nothing"
-    BLOCK = "block"
-    DODGE = "dodge"
+    label: str
+    punch: int
+    index: int
 
-    @property
-    def label(self) -> str:
-        """Text printed on the card, for displays."""
-        return _LABELS[self]
+    def __new__(cls, value: str, label: str, punch: int) -> Card:
+        card = object.__new__(cls)
+        card._value_ = value
+        card.label = label
+        card.punch = punch
+        card.index = len(cls.__members__)
+        return card
 
-    @property
-    def punch(self) -> int:
-        """The punch value; 0 for cards that do not punch."""
-        return _PUNCH_VALUES[self]
+    __hash__ = object.__hash__
 
-    @property
-    def index(self) -> int:
-        """Position in :data:`CARDS` (button order), for per-kind count tuples."""
-        return _INDEX[self]
+    PUNCH_1 = ("punch1", "Punch 1", 1)
+    PUNCH_2 = ("punch2", "Punch 2", 2)
+    PUNCH_3 = ("punch3", "Punch 3", 3)
+    DO_NOTHING = ("nothing", "Do Nothing", 0)
+    BLOCK = ("block", "Block", 0)
+    DODGE = ("dodge", "Dodge & Punch Back", 0)
 
-
-_LABELS = {
-    Card.PUNCH_1: "Punch 1",
-    Card.PUNCH_2: "Punch 2",
-    Card.PUNCH_3: "Punch 3",
-    Card.DO_NOTHING: "Do Nothing",
-    Card.BLOCK: "Block",
-    Card.DODGE: "Dodge & Punch Back",
-}
-_PUNCH_VALUES = {Card.PUNCH_1: 1, Card.PUNCH_2: 2, Card.PUNCH_3: 3}
-_PUNCH_VALUES.update({c: 0 for c in Card if c not in _PUNCH_VALUES})
 
 CARDS: tuple[Card, ...] = tuple(Card)
 """Every kind in button order."""
-_INDEX = {card: i for i, card in enumerate(CARDS)}
 
 COPIES_PER_KIND = 5
 """A deck holds five of each kind: 30 playable cards (the stamina and boxer cards are
@@ -68,7 +58,7 @@ def counts_of(cards: list[Card] | tuple[Card, ...]) -> tuple[int, ...]:
     """How many of each kind ``cards`` holds, in :data:`CARDS` order."""
     counts = [0] * len(CARDS)
     for card in cards:
-        counts[_INDEX[card]] += 1
+        counts[card.index] += 1
     return tuple(counts)
 
 

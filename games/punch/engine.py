@@ -46,7 +46,6 @@ REDEAL_KIND_COUNT = 4
 
 SPEC = GameSpec(name="punch", title="Punch!", min_players=2, max_players=2, options_type=PunchOptions)
 
-_INDEX = {card: i for i, card in enumerate(CARDS)}
 _PLAYS = tuple(tuple(PlayCard(seat, card) for card in CARDS) for seat in SEATS)
 _REDEAL_CHOICES = tuple((Redeal(seat, True), Redeal(seat, False)) for seat in SEATS)
 _ACTING = {
@@ -187,7 +186,7 @@ class Punch(Engine[PunchOptions, PlayCard | Redeal | Draft]):
         card = action.card
         if not isinstance(card, Card):
             raise IllegalAction(f"{card!r} is not a Punch! card")
-        if not self._hands[player][_INDEX[card]]:
+        if not self._hands[player][card.index]:
             raise IllegalAction(f"You have no {card.label} left")
 
     def _check_redeal(self, action: Redeal) -> None:
@@ -230,7 +229,7 @@ class Punch(Engine[PunchOptions, PlayCard | Redeal | Draft]):
         player = action.player
         card = action.card
         self._locked[player] = card
-        self._hands[player][_INDEX[card]] -= 1
+        self._hands[player][card.index] -= 1
         self._waiting[player] = False
         chosen = CardChosen(player)
         other = self._locked[1 - player]
@@ -328,8 +327,8 @@ class Punch(Engine[PunchOptions, PlayCard | Redeal | Draft]):
         red, blue = self._locked
         cards = (red, blue)
         self._last_reveal = cards
-        self._played[0][_INDEX[red]] += 1
-        self._played[1][_INDEX[blue]] += 1
+        self._played[0][red.index] += 1
+        self._played[1][blue.index] += 1
         events.append(CardsRevealed(cards))
         stamina = self._stamina
         if self.options.no_mercy:
