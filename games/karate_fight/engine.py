@@ -230,6 +230,7 @@ class KarateFight(Engine[KarateOptions, KarateAction]):
             events.append(OutOfCards(fighter))
         if hit is not None:
             self.hit, self.turn = _Hit(hit), None
+            self.attacker = self.chances = None
             return events
         if kind is CardKind.JAN_KEN:
             fighters = tuple(f for f in range(self.players) if self.in_game[f])
@@ -274,7 +275,7 @@ class KarateFight(Engine[KarateOptions, KarateAction]):
 
     def _fallback_winner(self) -> int:
         """Who takes a bout nobody can play on: whoever played the latest card and is
-        still in the game, else the first fighter still in it from the bout's starter."""
+        still in the game, else the first fighter still in it from the one to play."""
         for fighter, _ in reversed(self.played):
             if self.in_game[fighter]:
                 return fighter
@@ -286,9 +287,10 @@ class KarateFight(Engine[KarateOptions, KarateAction]):
         raise AssertionError("no fighter left in the game")
 
     def _shown(self, t_us: int) -> list[Event]:
-        """A reveal with nothing awaiting it (the card already ended its bout) is no news."""
+        """A reveal with nothing awaiting it (the card already ended its bout, or a
+        repeated report) is no news: a Hit's reveal stamp is its first."""
         self.awaiting_reveal = False
-        if self.hit is None:
+        if self.hit is None or self.hit.revealed_us is not None:
             return []
         self.hit.revealed_us = t_us
         early = tuple(Reaction(f, slap - t_us) for f, slap in self.hit.early)
@@ -390,6 +392,7 @@ class KarateFight(Engine[KarateOptions, KarateAction]):
 
     def _start_jan_ken(self, reason: JanKenReason, fighters: tuple[int, ...]) -> list[Event]:
         self.jan_ken, self.turn = _JanKen(reason, fighters, fighters), None
+        self.attacker = self.chances = None
         return [JanKenStarted(reason, fighters)]
 
     def _throw(self, action: Throw) -> list[Event]:

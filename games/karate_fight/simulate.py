@@ -22,7 +22,8 @@ FRAME_US = 16_667
 class RandomFight:
     """Drives ``engine`` with random but plausible inputs.
 
-    ``coward_rate``: chance that a fighter slaps with no Hit showing at a quiet moment.
+    ``coward_rate``: chance that a fighter slaps with no Hit showing (a Coward's Blow,
+    or an ignored slap during Jan Ken).
     ``tie_rate``: chance that the first slaps on a Hit share a stamp (a dead heat)."""
 
     def __init__(self, engine: KarateFight, rng: random.Random, coward_rate: float = 0.03, tie_rate: float = 0.05) -> None:
@@ -43,13 +44,13 @@ class RandomFight:
     def next_actions(self) -> list[KarateAction]:
         """The next few inputs, in stamp order (several for a Hit's slaps)."""
         e, rng = self.engine, self.rng
-        if e.jan_ken is not None:
-            fighter = rng.choice(sorted(e.to_act()))
-            return [Throw(fighter, rng.choice(list(Sign)))]
         if e.hit is not None and e.hit.revealed_us is not None:
             return self._hit_slaps(e.hit.revealed_us)
         if rng.random() < self.coward_rate:
             return [Slaps(t_us=self._later(1, 300_000), fighters=(rng.choice(self._standing()),))]
+        if e.jan_ken is not None:
+            fighter = rng.choice(sorted(e.to_act()))
+            return [Throw(fighter, rng.choice(list(Sign)))]
         if e.awaiting_reveal:
             return [Shown(t_us=self._later(FRAME_US // 2, 2 * FRAME_US))]
         assert e.turn is not None

@@ -94,6 +94,14 @@ def test_a_slap_between_play_and_reveal_is_a_cowards_blow() -> None:
     assert e.hit is not None  # the Hit still stands, waiting to be shown
 
 
+def test_a_repeated_reveal_report_keeps_the_first_stamp() -> None:
+    e = strike_fight(2)
+    e.apply(Shown(t_us=REVEAL_US))
+    assert e.apply(Shown(t_us=REVEAL_US + 16_667)) == ()
+    events = e.apply(Slaps(t_us=REVEAL_US + 20_000, fighters=(1,)))
+    assert HitWon(HitKind.STRIKE, 1, REVEAL_US, REVEAL_US + 20_000, 20_000, by_jan_ken=False) in events
+
+
 def test_a_slap_at_the_reveal_stamp_wins_with_reaction_zero() -> None:
     e = strike_fight(3)
     events = run(e, deliver([(REVEAL_US + 5, REVEAL_US, 2), (REVEAL_US + 10, REVEAL_US, None)], SETTLE_US))

@@ -5,6 +5,7 @@ have a legal move, and a saved fight replays to the same game."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -26,6 +27,7 @@ from games.karate_fight import (
     Reentered,
 )
 from games.karate_fight.simulate import RandomFight
+from games.codec import decode, encode
 from games.protocol import CABINET
 from tests.engine.playout import assert_replays
 
@@ -121,3 +123,13 @@ def test_same_seed_and_actions_give_the_same_fight() -> None:
     b = KarateFight(KarateOptions(), 3, 99)
     events_b = [ev for action in a.journal for ev in b.apply(action)]
     assert events_b == events_a and b.card_places() == a.card_places()
+
+
+def test_actions_events_and_views_are_json_codable() -> None:
+    e = KarateFight(KarateOptions(), 4, seed=5)
+    for action, events in RandomFight(e, random.Random(5), coward_rate=0.1, tie_rate=0.3).run(MAX_ACTIONS):
+        for item in (action, *events):
+            assert decode(type(item), json.loads(json.dumps(encode(item)))) == item
+    view = e.public_view()
+    assert decode(type(view), json.loads(json.dumps(encode(view)))) == view
+    assert KarateFight.decode_action(encode(e.journal[0])) == e.journal[0]
