@@ -42,13 +42,13 @@ def draw_punch(surf: pygame.Surface, text: TextCache, s: PlayScreen) -> None:
     if v.last_reveal is not None:
         for seat, card in enumerate(v.last_reveal):
             rect = pygame.Rect(0, 0, 170, 240)
-            rect.center = (middle.centerx + (-100 if seat == 0 else 100), middle.y + 170)
+            rect.center = (middle.centerx + (-118 if seat == 0 else 118), middle.y + 170)
             card_face(surf, text, rect, CARD_SYMBOL[card], card.label, CARD_COLOR[card], s.seats[seat].color)
         text.draw(surf, "VS", 48, theme.GOLD, (middle.centerx, middle.y + 170), "center", bold=True)
     else:
         for seat in (0, 1):
             rect = pygame.Rect(0, 0, 170, 240)
-            rect.center = (middle.centerx + (-100 if seat == 0 else 100), middle.y + 170)
+            rect.center = (middle.centerx + (-118 if seat == 0 else 118), middle.y + 170)
             card_back(surf, rect, s.seats[seat].color)
     for i, line in enumerate(_effect_lines(s)[:3]):
         text.draw(surf, line, 38, theme.TEXT, (middle.centerx, middle.y + 340 + i * 44), "center")

@@ -59,6 +59,8 @@ class Cabinet:
         now = clock.now_us()
         self.scene: Scene = self._resume(now) or Attract(self.ctx, now)
         self._private_size = (config.stations[0].private_display.width, config.stations[0].private_display.height)
+        self._leds: dict[int, float] = {}
+        self._outputs_for: tuple[object, int] | None = None
 
     def _resume(self, now_us: int) -> Scene | None:
         """After a power cut, pick the unfinished game up from its journal."""
@@ -76,7 +78,8 @@ class Cabinet:
 
     def step(self, now_us: int) -> None:
         """Handle every input up to ``now_us``, advance the scene, update LEDs and OLEDs."""
-        for ev in self.hw.poll(now_us):
+        events = self.hw.poll(now_us)
+        for ev in events:
             if isinstance(ev, ServiceEvent):
                 self._service(ev, now_us)
                 continue
@@ -86,7 +89,7 @@ class Cabinet:
         nxt = self.scene.tick(now_us)
         if nxt is not None:
             self.scene = nxt
-        self._outputs(now_us)
+        self._outputs(now_us, changed=bool(events))
 
     def _service(self, ev: ServiceEvent, now_us: int) -> None:
         if ev.on and not isinstance(self.scene, Service):
@@ -95,11 +98,19 @@ class Cabinet:
             self.ctx.log("SERVICE key off")
             self.scene = self.scene.underneath
 
-    def _outputs(self, now_us: int) -> None:
+    def _outputs(self, now_us: int, changed: bool) -> None:
+        """Drive only what changed: LED levels that moved; the OLED images after an input,
+        a new scene or a new engine action (drawing them is the costly part)."""
         for station, level in self.scene.led_levels(now_us).items():
-            self.hw.set_led_level(station, level)
-        for station in range(len(self.config.stations)):
-            self.hw.show_private(station, self.scene.private_image(station, self._private_size))
+            if self._leds.get(station) != level:
+                self.hw.set_led_level(station, level)
+                self._leds[station] = level
+        session = getattr(self.scene, "session", None)
+        key = (self.scene, len(session.engine.journal) if session is not None else 0)
+        if changed or key != self._outputs_for:
+            self._outputs_for = key
+            for station in range(len(self.config.stations)):
+                self.hw.show_private(station, self.scene.private_image(station, self._private_size))
 
     def render(self) -> pygame.Surface:
         """Draw the scene; when a window is there, flip it and report the flip time."""

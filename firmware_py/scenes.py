@@ -218,7 +218,7 @@ class Play(Scene):
     def start(cls, ctx: CabinetContext, now_us: int, controls: GameControls, options: Any, stations: tuple[int, ...]) -> Play:
         seed = ctx.seeds.randrange(2**31)
         looks = tuple(ctx.looks[s] for s in stations)
-        session = GameSession.start(controls, options, stations, looks, seed, ctx.store, ctx.settle_us)
+        session = GameSession.start(controls, options, stations, looks, seed, ctx.store, ctx.settle_us, now_us)
         ctx.log(f"== {controls.spec.title} #{session.game_id}: {' vs '.join(session.names)} (seed {seed}, {options})")
         return cls(ctx, now_us, session)
 

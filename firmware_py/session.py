@@ -8,6 +8,7 @@ effects shown, so a power cut loses nothing: :meth:`GameSession.resume` replays 
 
 from __future__ import annotations
 
+import sqlite3
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -53,15 +54,19 @@ class GameSession:
         self.listeners: list[EventListener] = []
         self.paused: str | None = None
         self.refusals = 0
+        self.store_errors = 0
+        self.last_store_error = ""
 
     # -- creation ------------------------------------------------------------------------
     @classmethod
     def start(cls, controls: GameControls, options: Any, seats: tuple[int, ...], looks: tuple[StationLook, ...],
-              seed: int, store: Store, settle_us: int = 0) -> GameSession:
+              seed: int, store: Store, settle_us: int = 0, now_us: int = 0) -> GameSession:
         engine = controls.engine_type(options, len(seats), seed)
         d = engine.to_dict()
         game_id = store.begin_game(d["game"], d["options"], engine.players, seed, seats)
-        return cls(controls, engine, seats, looks, store, game_id, settle_us)
+        session = cls(controls, engine, seats, looks, store, game_id, settle_us)
+        session._emit(engine.opening_events, now_us)
+        return session
 
     @classmethod
     def resume(cls, controls: GameControls, saved: SavedGame, looks: tuple[StationLook, ...], store: Store,
@@ -129,12 +134,18 @@ class GameSession:
             if action.player >= 0:
                 self.refuse(action.player, str(e), at_us)
             return ()
-        self.store.append_action(self.game_id, len(self.engine.journal), encode(action))
+        try:
+            self.store.append_action(self.game_id, len(self.engine.journal), encode(action))
+        except sqlite3.Error as e:
+            # Not recorded means not played: showing an effect that a power cut would
+            # lose is worse than asking the player to press again.
+            self.store_errors += 1
+            self.last_store_error = str(e)
+            if action.player >= 0:
+                self.refuse(action.player, "Not recorded: press again", at_us)
+            return ()
         events = self.engine.apply(action)
-        for ev in events:
-            self.recent.append((at_us, ev))
-            for listener in self.listeners:
-                listener(at_us, ev)
+        self._emit(events, at_us)
         for rec in self.controls.records(events, self.seats):
             station = self.seats[rec.seat] if rec.seat is not None and rec.seat >= 0 else None
             self.store.add_record(self.game_id, rec.kind, station, rec.value, rec.detail)
@@ -143,6 +154,12 @@ class GameSession:
             winner = self.seats[outcome.winner] if outcome.winner is not None else None
             self.store.finish_game(self.game_id, winner, outcome.reason)
         return events
+
+    def _emit(self, events: tuple[Event, ...], at_us: int) -> None:
+        for ev in events:
+            self.recent.append((at_us, ev))
+            for listener in self.listeners:
+                listener(at_us, ev)
 
     # -- outputs -------------------------------------------------------------------------
     def screen(self, now_us: int) -> PlayScreen:

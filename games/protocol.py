@@ -81,6 +81,8 @@ class Engine(ABC, Generic[O, A]):
         self.seed = seed
         self.rng = random.Random(seed)
         self.journal: list[A] = []
+        self.opening_events: tuple[Event, ...] = ()
+        """What setting the game up caused (a first deal): there is no action to return it from."""
 
     # -- the rules, per game ---------------------------------------------------------
     @abstractmethod

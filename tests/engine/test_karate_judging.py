@@ -136,11 +136,13 @@ def test_late_slaps_inside_the_grace_are_ignored_after_it_cowards_blows() -> Non
     e.apply(Shown(t_us=REVEAL_US))
     won = REVEAL_US + 150_000
     e.apply(Slaps(t_us=won, fighters=(1,)))
+    places, turn = e.card_places(), e.turn
     events = e.apply(Slaps(t_us=won + 120_000, fighters=(2,)))
     assert events == (SlapIgnored(2, won + 120_000, IgnoreReason.GRACE, 270_000, 120_000),)
     events = e.apply(Slaps(t_us=won + 500_000, fighters=(0,)))
     assert events == (SlapIgnored(0, won + 500_000, IgnoreReason.GRACE, 650_000, 500_000),)
     assert e.public_view().last_hit.reactions == (Reaction(1, 150_000), Reaction(2, 270_000), Reaction(0, 650_000))
+    assert e.card_places() == places and e.turn == turn and e.cowards == [0, 0, 0]  # nothing happened
     events = e.apply(Slaps(t_us=won + 500_001, fighters=(2,)))
     assert of_type(events, CowardsBlow) == [CowardsBlow(2, won + 500_001, 1, None)]
 

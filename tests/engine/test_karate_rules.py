@@ -199,6 +199,20 @@ def test_hit_detection_needs_back_to_back_defenses_and_this_bout_only() -> None:
     assert hit_caused([CardKind.JUMP, d, b, CardKind.EVADE]) is HitKind.PERFECT_DEFENSE
 
 
+def test_counter_is_no_attack_card_for_flurry_or_ultimate_combo() -> None:
+    c, p, k, x = CardKind.CHOP, CardKind.PUNCH, CardKind.KICK, CardKind.COUNTER
+    assert hit_caused([c, p, k, x]) is None
+    assert hit_caused([x, x, x]) is None
+
+
+def test_cowards_blow_cards_under_the_pile_make_no_hit() -> None:
+    e = fight("dde", "bj")
+    play(e)  # 0: dodge
+    slap(e, 0)  # pays its next dodge under the centre pile
+    events = play(e)  # 1: block — not back to back with the paid dodge
+    assert kinds(e.centre) == "ddb" and [p.hit for p in of_type(events, CardPlayed)] == [None]
+
+
 def test_the_first_slap_on_a_hit_wins_the_bout() -> None:
     e = fight("S", "dd", "jj")
     play(e)

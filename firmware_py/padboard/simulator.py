@@ -1,0 +1,287 @@
+"""A padboard that is not there: the real firmware logic behind a pty.
+
+The simulator runs the board's own code (``board.Board`` with ``detector.Detector``
+and the ``wire`` codec) on samples from the piezo signal model, under a board clock
+with its own offset and drift, and talks to the host over a pseudo-terminal through a
+USB-like link: each frame is delayed by a random latency in each direction (in order,
+as USB delivers).  ``port`` is a symlink to the pty, like the udev name of a real
+board, so unplug/replug can swap the pty underneath it.  Faults are scripted:
+garbage bytes, dropped/duplicated/corrupted frames, unplug and replug (which reboots
+the board: new clock origin, sequence numbers from 0, settings reloaded from its
+flash file).
+
+Everything time-dependent is split out for use without a pty or real time:
+:class:`BoardClock`, :class:`UsbJitter` and :func:`detect` (model frames → hits).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import select
+import tempfile
+import threading
+import time
+import tty
+from collections import deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from firmware_py.padboard import settings_store
+from firmware_py.padboard.board import Board
+from firmware_py.padboard.detector import TICKS_MASK, Detector
+from firmware_py.padboard.piezo import ModelSlap, PiezoModel, PiezoPad, peak_for_velocity
+from hal.clock import Clock, MonotonicClock
+from hal.padboard import wire
+
+
+@dataclass(frozen=True)
+class BoardClock:
+    """The board's 1 µs timer as a function of host time: its own origin and drift."""
+
+    offset_us: int = 123_456_789
+    drift_ppm: float = 100.0
+
+    def board_us(self, host_us: float) -> int:
+        """Unwrapped board µs at host time ``host_us``."""
+        return int(self.offset_us + host_us * (1 + self.drift_ppm * 1e-6))
+
+    def host_us(self, board_us: float) -> float:
+        return (board_us - self.offset_us) / (1 + self.drift_ppm * 1e-6)
+
+
+@dataclass(frozen=True)
+class UsbJitter:
+    """One-way USB latencies in µs: a floor plus direction-specific jitter, so the two
+    directions are asymmetric (host→board uniform up to ``out_max_us``; board→host an
+    exponential tail with mean ``back_mean_us``, cut at ``back_max_us``)."""
+
+    floor_us: float = 100.0
+    out_max_us: float = 1900.0
+    back_mean_us: float = 400.0
+    back_max_us: float = 1900.0
+
+    def out_us(self, rng: random.Random) -> float:
+        return self.floor_us + rng.uniform(0.0, self.out_max_us)
+
+    def back_us(self, rng: random.Random) -> float:
+        return self.floor_us + min(rng.expovariate(1.0 / self.back_mean_us), self.back_max_us)
+
+
+def detect(
+    frames: Iterable[tuple[int, Sequence[int]]], settings: Sequence[dict[str, int]]
+) -> list[tuple[int, int, int, int]]:
+    """Run the board's detector over model frames (``PiezoModel.frames``) without any
+    board or link: hits as ``(pad, onset_ticks, velocity, peak)``, ticks wrapped."""
+    det = Detector(len(settings), list(settings))
+    hits: list[tuple[int, int, int, int]] = []
+    for t, samples in frames:
+        hits.extend(det.process(t & TICKS_MASK, samples))
+    return hits
+
+
+@dataclass
+class _Faults:
+    drop: int = 0
+    duplicate: int = 0
+    corrupt: int = 0
+    garbage: list[bytes] = field(default_factory=list)
+
+
+class PadboardSimulator:
+    """A simulated padboard on a pty; ``start()`` runs it on a thread in real time."""
+
+    def __init__(
+        self,
+        pads: int = 2,
+        seed: int = 0,
+        clock_offset_us: int = 123_456_789,
+        drift_ppm: float = 100.0,
+        jitter: UsbJitter = UsbJitter(),
+        pad_models: Sequence[PiezoPad] | None = None,
+        crosstalk: float = 0.2,
+        sample_period_us: int = 250,
+        protocol_version: int = wire.PROTOCOL_VERSION,
+        clock: Clock | None = None,
+    ) -> None:
+        self.pads = pads
+        self.clock = clock or MonotonicClock()
+        self.board_clock = BoardClock(clock_offset_us, drift_ppm)
+        self.jitter = jitter
+        self.sample_period_us = sample_period_us
+        self.protocol_version = protocol_version
+        self._rng = random.Random(seed)
+        self._model = PiezoModel(pad_models or [PiezoPad()] * pads, seed=seed, crosstalk=crosstalk)
+        self._dir = tempfile.mkdtemp(prefix="padboard-sim-")
+        self.port = os.path.join(self._dir, "padboard")
+        self.flash_path = os.path.join(self._dir, settings_store.FILENAME)
+        self._lock = threading.Lock()
+        self._faults = _Faults()
+        self._thread: threading.Thread | None = None
+        self._running = False
+        self._master: int | None = None
+        self._slave: int | None = None
+        self.board: Board
+        self._boot()
+
+    # -- scripting ----------------------------------------------------------------
+
+    def slap(self, pad: int, t_us: int, velocity: int = 64, board_time: bool = False) -> int:
+        """Schedule a slap at host time ``t_us`` (or board µs with ``board_time``) and
+        return its true host time.  Schedule it a few ms ahead: samples already taken
+        are not taken again."""
+        with self._lock:
+            bt = t_us if board_time else self.board_clock.board_us(t_us)
+            peak = peak_for_velocity(velocity, self.board.settings[pad])
+            self._model.add(ModelSlap(pad, bt, peak))
+            return round(self.board_clock.host_us(bt))
+
+    def garbage(self, n: int) -> None:
+        """Write ``n`` random bytes between frames."""
+        with self._lock:
+            self._faults.garbage.append(bytes(self._rng.randrange(256) for _ in range(n)))
+
+    def drop_next(self, n: int = 1) -> None:
+        """Lose the next ``n`` frames on the link (the board still keeps them for RESEND)."""
+        with self._lock:
+            self._faults.drop += n
+
+    def duplicate_next(self, n: int = 1) -> None:
+        with self._lock:
+            self._faults.duplicate += n
+
+    def corrupt_next(self, n: int = 1) -> None:
+        """Flip one bit inside each of the next ``n`` frames."""
+        with self._lock:
+            self._faults.corrupt += n
+
+    def unplug(self) -> None:
+        """Pull the cable: the pty goes away (the host sees an I/O error) and so does
+        the port name, until :meth:`replug`."""
+        with self._lock:
+            self._close_pty()
+
+    def replug(self) -> None:
+        """Plug back in: the board reboots (new clock origin, sequence from 0)."""
+        with self._lock:
+            if self._master is None:
+                self.board_clock = BoardClock(self._rng.randrange(1 << 29), self.board_clock.drift_ppm)
+                self._boot()
+
+    # -- running --------------------------------------------------------------------
+
+    def start(self) -> PadboardSimulator:
+        self._running = True
+        self._thread = threading.Thread(target=self._run, name="padboard-sim", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._running = False
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        with self._lock:
+            self._close_pty()
+        for p in Path(self._dir).iterdir():
+            p.unlink()
+        os.rmdir(self._dir)
+
+    def __enter__(self) -> PadboardSimulator:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def _boot(self) -> None:
+        master, slave = os.openpty()
+        tty.setraw(master)
+        tty.setraw(slave)
+        os.set_blocking(master, False)
+        self._master, self._slave = master, slave
+        tmp = self.port + ".new"
+        os.symlink(os.ttyname(slave), tmp)
+        os.replace(tmp, self.port)
+        self._inbound: deque[tuple[float, bytes]] = deque()
+        self._outbound: deque[tuple[float, bytes]] = deque()
+        self.board = Board(
+            self.pads,
+            self.sample_period_us,
+            self._queue_out,
+            settings_store.load(self.flash_path, self.pads),
+            lambda s: settings_store.save(self.flash_path, s),
+            version=self.protocol_version,
+        )
+        self._next_frame = self.board_clock.board_us(self.clock.now_us())
+
+    def _close_pty(self) -> None:
+        if self._master is None:
+            return
+        for fd in (self._master, self._slave):
+            os.close(fd)
+        self._master = self._slave = None
+        if os.path.lexists(self.port):
+            os.unlink(self.port)
+
+    def _queue_out(self, frame: bytes) -> None:
+        now = self.clock.now_us()
+        due = now + self.jitter.back_us(self._rng)
+        if self._outbound:
+            due = max(due, self._outbound[-1][0])
+        self._outbound.append((due, frame))
+
+    def _run(self) -> None:
+        while self._running:
+            with self._lock:
+                if self._master is not None:
+                    try:
+                        self._step()
+                    except OSError:
+                        self._close_pty()  # the host end went away mid-write: like an unplug
+            time.sleep(0.0003)
+
+    def _step(self) -> None:
+        now = self.clock.now_us()
+        ready, _, _ = select.select([self._master], [], [], 0)
+        if ready:
+            try:
+                data = os.read(self._master, 4096)
+            except BlockingIOError:
+                data = b""
+            if data:
+                due = now + self.jitter.out_us(self._rng)
+                if self._inbound:
+                    due = max(due, self._inbound[-1][0])
+                self._inbound.append((due, data))
+        board_now = self.board_clock.board_us(now)
+        while self._next_frame <= board_now:
+            t = self._next_frame
+            self.board.on_frame(t & TICKS_MASK, self._model.sample(t))
+            self._next_frame += self.sample_period_us
+        while self._inbound and self._inbound[0][0] <= now:
+            _, data = self._inbound.popleft()
+            self.board.on_bytes(data, board_now & TICKS_MASK)
+        out = bytearray()
+        f = self._faults
+        for g in f.garbage:
+            out += g
+        f.garbage.clear()
+        while self._outbound and self._outbound[0][0] <= now:
+            _, frame = self._outbound.popleft()
+            if f.drop:
+                f.drop -= 1
+                continue
+            if f.corrupt:
+                f.corrupt -= 1
+                bad = bytearray(frame)
+                bad[self._rng.randrange(1, len(bad) - 1)] ^= 1 << self._rng.randrange(8)
+                frame = bytes(bad)
+            out += frame
+            if f.duplicate:
+                f.duplicate -= 1
+                out += frame
+        if out:
+            try:
+                os.write(self._master, out)
+            except BlockingIOError:
+                pass  # nobody reading and the pty is full: the bytes are lost, as on USB

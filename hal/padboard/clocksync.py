@@ -1,0 +1,147 @@
+"""Board clock → HAL clock: offset and drift from ping/pong exchanges.
+
+Each ping tells us that the board read its timer (``board``) somewhere between the
+host sending the ping (``send``) and receiving the pong (``recv``).  With the model
+``host = c + k·(board − ref)``, the line must pass above every ``(board, send)``
+point and below every ``(board, recv)`` point.  Only the convex hull of each point
+set can ever bind, and the hull is made of the exchanges with the shortest one-way
+delay in that direction: min-RTT filtering made sharper, since the two directions'
+best exchanges need not be the same ping, and slow round trips never bind at all.
+
+The drift ``k`` is the mean of the two sides' slopes, each the line that hugs its
+hull closest on average over the window (a linear programme, solved by golden-section
+search within ±``max_drift_ppm``); the offset ``c`` is the middle of the band the
+hulls leave at that drift.  A long window (60 s at 10 pings/s) pins the drift well
+enough that the extrapolation to "now" stays within a few µs.  Only a constant
+asymmetry between the two directions' *shortest* delays stays invisible (as to any
+round-trip method): it shifts every stamp by half that asymmetry.
+
+Board ticks wrap (MicroPython's ``ticks_us`` at 2**30); they are extended to an
+unbounded count around the board time predicted for when they arrived.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class PingSample:
+    """One exchange: host send time, extended board ticks, host receive time (µs)."""
+
+    send_us: int
+    board: int
+    recv_us: int
+
+
+class ClockSync:
+    """Fits and applies the board → host mapping; pure, clock-free, thread-unsafe."""
+
+    def __init__(self, tick_bits: int = 30, window: int = 600, max_drift_ppm: float = 300.0) -> None:
+        self.period = 1 << tick_bits
+        self.max_drift = max_drift_ppm * 1e-6
+        self._samples: deque[PingSample] = deque(maxlen=window)
+        self._ref: int | None = None
+        self._c = 0.0
+        self._k = 1.0
+        self._margin = 0.0
+        self.rtt_min_us: int | None = None
+
+    @property
+    def count(self) -> int:
+        return len(self._samples)
+
+    @property
+    def drift_ppm(self) -> float:
+        """How much faster the board's timer runs than the host clock."""
+        return (1 / self._k - 1) * 1e6
+
+    @property
+    def uncertainty_us(self) -> float:
+        """Half the width of the band at the chosen drift: the offset error bound if the
+        drift estimate were exact, and nothing were known about the delays; 0 if the
+        exchanges contradict each other (a board reset mid-window)."""
+        return max(0.0, self._margin / 2)
+
+    def extend(self, ticks: int, near_host_us: int) -> int:
+        """Wrapped board ``ticks`` as an unbounded count, picking the wrap nearest to the
+        board time predicted at host time ``near_host_us``."""
+        if self._ref is None:
+            return ticks
+        predicted = self._ref + (near_host_us - self._c) / self._k
+        return ticks + self.period * round((predicted - ticks) / self.period)
+
+    def add(self, send_us: int, board_ticks: int, recv_us: int) -> None:
+        """Record one ping exchange and refit."""
+        if recv_us < send_us:
+            raise ValueError("pong received before its ping was sent")
+        rtt = recv_us - send_us
+        self.rtt_min_us = rtt if self.rtt_min_us is None else min(self.rtt_min_us, rtt)
+        board = self.extend(board_ticks, (send_us + recv_us) // 2)
+        if self._ref is None:
+            self._ref = board
+            self._c = (send_us + recv_us) / 2
+        self._samples.append(PingSample(send_us, board, recv_us))
+        self._fit()
+
+    def to_host(self, board_ticks: int, near_host_us: int) -> int:
+        """HAL µs of a board stamp that arrived around host time ``near_host_us``."""
+        if self._ref is None:
+            raise RuntimeError("no clock sync yet: no pong received")
+        x = self.extend(board_ticks, near_host_us) - self._ref
+        return round(self._c + self._k * x)
+
+    def _fit(self) -> None:
+        ref = self._ref
+        pts = [(s.send_us, s.recv_us, s.board - ref) for s in self._samples]
+        lows = _hull([(x, t) for t, _r, x in pts], upper=True)
+        highs = _hull([(x, r) for _t, r, x in pts], upper=False)
+        mean_x = sum(p[2] for p in pts) / len(pts)
+
+        def low(k: float) -> float:
+            return max(t - k * x for x, t in lows)
+
+        def high(k: float) -> float:
+            return min(t - k * x for x, t in highs)
+
+        k_low = self._golden(lambda k: low(k) + k * mean_x)
+        k_high = self._golden(lambda k: -(high(k) + k * mean_x))
+        k = (k_low + k_high) / 2
+        lo, hi = low(k), high(k)
+        self._k, self._c, self._margin = k, (lo + hi) / 2, hi - lo
+
+    def _golden(self, f: Callable[[float], float]) -> float:
+        """The k in the allowed drift range that minimises the convex ``f``."""
+        a, b = 1 / (1 + self.max_drift), 1 / (1 - self.max_drift)
+        g = (math.sqrt(5) - 1) / 2
+        k1, k2 = b - g * (b - a), a + g * (b - a)
+        f1, f2 = f(k1), f(k2)
+        while b - a > 1e-10:
+            if f1 > f2:
+                a, k1, f1 = k1, k2, f2
+                k2 = a + g * (b - a)
+                f2 = f(k2)
+            else:
+                b, k2, f2 = k2, k1, f1
+                k1 = b - g * (b - a)
+                f1 = f(k1)
+        return (a + b) / 2
+
+
+def _hull(points: list[tuple[float, float]], upper: bool) -> list[tuple[float, float]]:
+    """Upper (or lower) convex hull of points sorted by x (monotone chain)."""
+    out: list[tuple[float, float]] = []
+    sign = 1 if upper else -1
+    for p in points:
+        while len(out) >= 2:
+            (x1, y1), (x2, y2) = out[-2], out[-1]
+            cross = (x2 - x1) * (p[1] - y1) - (y2 - y1) * (p[0] - x1)
+            if sign * cross >= 0:
+                out.pop()
+            else:
+                break
+        out.append(p)
+    return out

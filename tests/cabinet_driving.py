@@ -1,0 +1,48 @@
+"""Driving a simulated cabinet from tests: press buttons at chosen µs and let time run."""
+
+from __future__ import annotations
+
+from firmware_py.cabinet import Cabinet
+from firmware_py.scenes import Play
+from hal.events import Button
+from hal.sim import SimCabinet
+
+FRAME_US = 16_667
+
+
+def run_for(cabinet: Cabinet, sim: SimCabinet, duration_us: int, render: bool = True) -> None:
+    """Advance virtual time, stepping to every scheduled input and every frame."""
+    clock = sim.clock
+    end = clock.now_us() + duration_us
+    next_frame = clock.now_us()
+    while True:
+        due = sim.next_due()
+        t = min(x for x in (due, next_frame, end) if x is not None)
+        cabinet.step(t)
+        if t == next_frame:
+            if render:
+                cabinet.render()
+            next_frame += FRAME_US
+        if t >= end:
+            return
+
+
+def press(cabinet: Cabinet, sim: SimCabinet, station: int, button: Button, settle_us: int = 200_000) -> None:
+    """Press and release a button now, then let ``settle_us`` pass."""
+    sim.press(station, button, sim.clock.now_us(), hold_us=50_000)
+    run_for(cabinet, sim, settle_us)
+
+
+def start_game(cabinet: Cabinet, sim: SimCabinet, game: str = "punch", option_presses: tuple[Button, ...] = ()) -> Play:
+    """From attract: station 0 picks ``game``, station 1 joins, options, fight."""
+    press(cabinet, sim, 0, Button.START)
+    names = [g.spec.name for g in cabinet.ctx.games]
+    for _ in range(names.index(game)):
+        press(cabinet, sim, 0, Button.B)
+    press(cabinet, sim, 0, Button.START)
+    press(cabinet, sim, 1, Button.START)
+    for b in option_presses:
+        press(cabinet, sim, 0, b)
+    press(cabinet, sim, 0, Button.START)
+    assert isinstance(cabinet.scene, Play), type(cabinet.scene).__name__
+    return cabinet.scene

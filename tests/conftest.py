@@ -1,0 +1,58 @@
+"""Shared fixtures: headless SDL, a fresh cabinet config, a simulated cabinet."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+
+from firmware_py.cabinet import Cabinet  # noqa: E402
+from firmware_py.store import Store  # noqa: E402
+from hal.clock import ManualClock  # noqa: E402
+from hal.config import CabinetConfig, load_config  # noqa: E402
+from hal.sim import SimCabinet  # noqa: E402
+
+ARTIFACTS = Path(os.environ.get("RINGSIDE_TEST_ARTIFACTS", Path(__file__).resolve().parents[1] / "out" / "test-artifacts"))
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> CabinetConfig:
+    from dataclasses import replace
+
+    return replace(load_config(), data_dir=tmp_path / "data")
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock(1_000_000)
+
+
+@pytest.fixture
+def sim(config: CabinetConfig, clock: ManualClock):
+    cabinet = SimCabinet(config, clock)
+    yield cabinet
+    cabinet.close()
+
+
+@pytest.fixture
+def store(config: CabinetConfig):
+    s = Store(config.data_dir / "ringside.sqlite3")
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def cabinet(config: CabinetConfig, sim: SimCabinet, clock: ManualClock, store: Store) -> Cabinet:
+    return Cabinet(config, sim, clock, store, window=None, log=lambda _line: None, seed=7)
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    """Where tests leave PNGs for a person to look at."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS

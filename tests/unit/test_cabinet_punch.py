@@ -1,0 +1,130 @@
+"""Punch! at the simulated cabinet, through the whole stack: mock pins → debounce →
+scenes → session → journal → engine → main display, LED bars and private displays."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from firmware_py.cabinet import Cabinet
+from firmware_py.scenes import Play
+from firmware_py.store import Store
+from games.punch import Card, Phase
+from games.punch.events import CardsRevealed
+from hal.events import ACTION_BUTTONS, Button
+from tests.cabinet_driving import press, run_for, start_game
+
+
+def button_for(card: Card) -> Button:
+    return ACTION_BUTTONS[card.index]
+
+
+def settle_redeals(cabinet, sim, play: Play) -> None:
+    """Keep any offered re-deal so play reaches the first exchange."""
+    while play.session.engine.public_view().phase is Phase.REDEAL:
+        for seat in sorted(play.session.engine.to_act()):
+            press(cabinet, sim, play.session.seats[seat], Button.START)
+
+
+def held_card(play: Play, seat: int) -> Card:
+    hand = play.session.engine.view(seat).hand
+    return next(c for c in Card if hand[c.index] > 0)
+
+
+def missing_card(play: Play, seat: int) -> Card | None:
+    hand = play.session.engine.view(seat).hand
+    return next((c for c in Card if hand[c.index] == 0), None)
+
+
+def play_exchange(cabinet, sim, play: Play) -> tuple[Card, Card]:
+    cards = (held_card(play, 0), held_card(play, 1))
+    press(cabinet, sim, 0, button_for(cards[0]))
+    press(cabinet, sim, 1, button_for(cards[1]))
+    return cards
+
+
+def test_menus_lead_to_a_punch_game_between_the_two_stations(cabinet: Cabinet, sim) -> None:
+    play = start_game(cabinet, sim)
+    assert play.session.seats == (0, 1)
+    assert play.session.engine.public_view().phase in (Phase.REDEAL, Phase.EXCHANGE)
+
+
+def test_secret_choices_revealed_together_and_stamina_on_led_bars(cabinet: Cabinet, sim) -> None:
+    play = start_game(cabinet, sim)
+    settle_redeals(cabinet, sim, play)
+    first = held_card(play, 0)
+    press(cabinet, sim, 0, button_for(first))
+    view = play.session.engine.public_view()
+    assert view.locked == (True, False)
+    assert view.last_reveal is None  # nothing shown until both have chosen
+    assert first.label not in str(play.session.screen(0))  # the main display keeps it secret
+    second = held_card(play, 1)
+    press(cabinet, sim, 1, button_for(second))
+    view = play.session.engine.public_view()
+    assert view.last_reveal == (first, second)
+    assert any(isinstance(e, CardsRevealed) for _t, e in play.session.recent)
+    for seat in (0, 1):
+        lit = sum(1 for level in sim.led_levels(seat) if level > 0)
+        assert lit == view.stamina[seat]
+
+
+def test_a_kind_not_in_hand_is_refused_with_visible_feedback(cabinet: Cabinet, sim) -> None:
+    play = start_game(cabinet, sim)
+    settle_redeals(cabinet, sim, play)
+    for _ in range(10):
+        absent = missing_card(play, 0)
+        if absent is not None:
+            break
+        play_exchange(cabinet, sim, play)
+    assert absent is not None
+    journal = len(play.session.engine.journal)
+    press(cabinet, sim, 0, button_for(absent))
+    assert len(play.session.engine.journal) == journal
+    notices = play.session.screen(sim.clock.now_us()).notices
+    assert [n.seat for n in notices] == [0]
+    assert absent.label.split()[0] in notices[0].text or "no" in notices[0].text.lower()
+
+
+def test_private_display_shows_only_that_players_hand(cabinet: Cabinet, sim) -> None:
+    play = start_game(cabinet, sim)
+    settle_redeals(cabinet, sim, play)
+    run_for(cabinet, sim, 50_000)
+    for station in (0, 1):
+        expected = play.session.controls.private_image(play.session.engine, station, (128, 64))
+        assert sim.private[station].image.tobytes() == expected.convert("1").tobytes()
+    hands = [play.session.engine.view(s).hand for s in (0, 1)]
+    if hands[0] != hands[1]:
+        assert sim.private[0].image.tobytes() != sim.private[1].image.tobytes()
+
+
+def test_action_not_recorded_is_not_played(cabinet: Cabinet, sim, store: Store, monkeypatch) -> None:
+    play = start_game(cabinet, sim)
+    settle_redeals(cabinet, sim, play)
+
+    def disk_full(*_a, **_k):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(store, "append_action", disk_full)
+    before = len(play.session.engine.journal)
+    press(cabinet, sim, 0, button_for(held_card(play, 0)))
+    assert len(play.session.engine.journal) == before
+    assert play.session.store_errors == 1
+    assert [n.text for n in play.session.screen(0).notices] == ["Not recorded: press again"]
+
+
+def test_power_cut_resumes_the_game_where_it_was(config, sim, clock) -> None:
+    path = config.data_dir / "ringside.sqlite3"
+    store = Store(path)
+    cabinet = Cabinet(config, sim, clock, store, log=lambda _l: None, seed=11)
+    play = start_game(cabinet, sim)
+    settle_redeals(cabinet, sim, play)
+    for _ in range(4):
+        play_exchange(cabinet, sim, play)
+    press(cabinet, sim, 0, button_for(held_card(play, 0)))  # a secret choice, locked in
+    before_public = play.session.engine.public_view()
+    before_hands = [play.session.engine.view(s) for s in (0, 1)]
+    # Power cut: nothing is closed or flushed by us; a new process opens the same file.
+    again = Cabinet(config, sim, clock, Store(path), log=lambda _l: None, seed=99)
+    assert isinstance(again.scene, Play)
+    assert again.scene.session.engine.public_view() == before_public
+    assert [again.scene.session.engine.view(s) for s in (0, 1)] == before_hands
+    assert again.scene.session.game_id == play.session.game_id
