@@ -84,9 +84,16 @@ def detect(
 @dataclass
 class _Faults:
     drop: int = 0
+    drop_type: int | None = None
     duplicate: int = 0
+    duplicate_type: int | None = None
     corrupt: int = 0
     garbage: list[bytes] = field(default_factory=list)
+
+
+def _frame_type(frame: bytes) -> int:
+    body = wire.cobs_decode(frame.strip(b"\x00"))
+    return body[0] if body else -1
 
 
 class PadboardSimulator:
@@ -142,14 +149,18 @@ class PadboardSimulator:
         with self._lock:
             self._faults.garbage.append(bytes(self._rng.randrange(256) for _ in range(n)))
 
-    def drop_next(self, n: int = 1) -> None:
-        """Lose the next ``n`` frames on the link (the board still keeps them for RESEND)."""
+    def drop_next(self, n: int = 1, msg_type: int | None = None) -> None:
+        """Lose the next ``n`` frames (of ``msg_type``, e.g. ``wire.SLAP``, if given) on
+        the link; the board still keeps them for RESEND."""
         with self._lock:
             self._faults.drop += n
+            self._faults.drop_type = msg_type
 
-    def duplicate_next(self, n: int = 1) -> None:
+    def duplicate_next(self, n: int = 1, msg_type: int | None = None) -> None:
+        """Deliver the next ``n`` frames (of ``msg_type`` if given) twice."""
         with self._lock:
             self._faults.duplicate += n
+            self._faults.duplicate_type = msg_type
 
     def corrupt_next(self, n: int = 1) -> None:
         """Flip one bit inside each of the next ``n`` frames."""
@@ -268,7 +279,8 @@ class PadboardSimulator:
         f.garbage.clear()
         while self._outbound and self._outbound[0][0] <= now:
             _, frame = self._outbound.popleft()
-            if f.drop:
+            kind = _frame_type(frame)
+            if f.drop and f.drop_type in (None, kind):
                 f.drop -= 1
                 continue
             if f.corrupt:
@@ -277,7 +289,7 @@ class PadboardSimulator:
                 bad[self._rng.randrange(1, len(bad) - 1)] ^= 1 << self._rng.randrange(8)
                 frame = bytes(bad)
             out += frame
-            if f.duplicate:
+            if f.duplicate and f.duplicate_type in (None, kind):
                 f.duplicate -= 1
                 out += frame
         if out:

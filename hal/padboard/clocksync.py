@@ -11,7 +11,9 @@ best exchanges need not be the same ping, and slow round trips never bind at all
 The drift ``k`` is the mean of the two sides' slopes, each the line that hugs its
 hull closest on average over the window (a linear programme, solved by golden-section
 search within ±``max_drift_ppm``); the offset ``c`` is the middle of the band the
-hulls leave at that drift.  A long window (60 s at 10 pings/s) pins the drift well
+hulls leave at that drift.  Until the window spans ``min_span_us`` the drift is not
+estimated but taken from ``prior_drift_ppm`` (the driver passes the last estimate for
+the same board across reconnects).  A long window (60 s at 10 pings/s) pins the drift well
 enough that the extrapolation to "now" stays within a few µs.  Only a constant
 asymmetry between the two directions' *shortest* delays stays invisible (as to any
 round-trip method): it shifts every stamp by half that asymmetry.
@@ -40,9 +42,18 @@ class PingSample:
 class ClockSync:
     """Fits and applies the board → host mapping; pure, clock-free, thread-unsafe."""
 
-    def __init__(self, tick_bits: int = 30, window: int = 600, max_drift_ppm: float = 300.0) -> None:
+    def __init__(
+        self,
+        tick_bits: int = 30,
+        window: int = 600,
+        max_drift_ppm: float = 300.0,
+        prior_drift_ppm: float = 0.0,
+        min_span_us: int = 2_000_000,
+    ) -> None:
         self.period = 1 << tick_bits
         self.max_drift = max_drift_ppm * 1e-6
+        self.prior_k = 1 / (1 + prior_drift_ppm * 1e-6)
+        self.min_span_us = min_span_us
         self._samples: deque[PingSample] = deque(maxlen=window)
         self._ref: int | None = None
         self._c = 0.0
@@ -53,6 +64,11 @@ class ClockSync:
     @property
     def count(self) -> int:
         return len(self._samples)
+
+    @property
+    def span_us(self) -> int:
+        """Board time covered by the window; the drift is estimated once it is long enough."""
+        return self._samples[-1].board - self._samples[0].board if self._samples else 0
 
     @property
     def drift_ppm(self) -> float:
@@ -107,9 +123,12 @@ class ClockSync:
         def high(k: float) -> float:
             return min(t - k * x for x, t in highs)
 
-        k_low = self._golden(lambda k: low(k) + k * mean_x)
-        k_high = self._golden(lambda k: -(high(k) + k * mean_x))
-        k = (k_low + k_high) / 2
+        if self.span_us < self.min_span_us:
+            k = self.prior_k  # a short window cannot tell drift from delay noise
+        else:
+            k_low = self._golden(lambda k: low(k) + k * mean_x)
+            k_high = self._golden(lambda k: -(high(k) + k * mean_x))
+            k = (k_low + k_high) / 2
         lo, hi = low(k), high(k)
         self._k, self._c, self._margin = k, (lo + hi) / 2, hi - lo
 

@@ -1,0 +1,464 @@
+"""The padboard as a slap source: pyserial link, handshake, clock sync, reconnection.
+
+A reader thread owns the port: it blocks in ``read``, stamps every chunk with the HAL
+clock the moment it returns (pong receive times must be tight), decodes frames, pings
+the board ten times a second and hands slaps over to :meth:`PadboardSource.poll`
+through a thread-safe queue.  Board stamps are mapped to HAL µs by :class:`ClockSync`.
+
+Link faults: bad frames are counted and skipped by the decoder; a sequence gap asks
+the board to RESEND what it still has; a repeat of a frame already seen is dropped;
+an I/O error or a silent link (no frame for ``link_timeout_s``) reports
+``PadLinkEvent(connected=False)`` and reconnects with exponential backoff, reporting
+``connected=True`` once a fresh handshake and clock sync succeed.  A board that
+speaks another protocol version raises :class:`ProtocolVersionError` from the
+constructor, or is reported (and retried slowly) if it turns up on a reconnect.
+"""
+
+from __future__ import annotations
+
+import struct
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+import serial
+
+from hal.clock import Clock
+from hal.events import PadLinkEvent, SlapEvent
+from hal.padboard import wire
+from hal.padboard.clocksync import ClockSync
+from hal.padboard.messages import BoardInfo, Health, LinkCounters, PadHealth, PadHit, RawBlock
+from hal.padboard.settings import PadSettings
+
+SOURCE = "padboard"
+
+# A slap reaches poll() at most this long after its stamp: detection holds a hit for
+# its scan time and crosstalk window plus, at worst, another pad's scan (≈4 ms at the
+# default settings), USB adds up to ~2 ms, a busy host or a board loop hiccup ~1 ms,
+# and the clock-sync error is tens of µs.  The session's settle window must cover it.
+DEFAULT_SETTLE_US = 8_000
+
+
+class PadboardError(RuntimeError):
+    """A padboard command failed (link down, no answer, or the board refused it)."""
+
+
+class ProtocolVersionError(PadboardError):
+    """The board speaks another protocol version: its firmware must be reflashed."""
+
+
+@dataclass(frozen=True)
+class LinkTiming:
+    """How the driver paces the link (seconds)."""
+
+    ping_interval_s: float = 0.1
+    sync_pings: int = 8  # pongs collected, 10 ms apart, before a link counts as up
+    handshake_timeout_s: float = 1.0
+    link_timeout_s: float = 1.5
+    backoff_first_s: float = 0.05
+    backoff_max_s: float = 2.0
+    command_timeout_s: float = 1.0
+
+
+class _Waiter:
+    def __init__(self, match: Callable[[int, bytes], bool]) -> None:
+        self.match = match
+        self.done = threading.Event()
+        self.reply: tuple[int, bytes] | None = None
+
+
+class PadboardSource:
+    """Slaps from a padboard on serial ``port`` (implements ``hal.slap_source.SlapSource``).
+
+    ``pad_stations`` maps board pad index → station; hits on unmapped pads still reach
+    ``on_hit`` (calibration) but produce no SlapEvent.  ``on_hit`` and raw-stream
+    callbacks run on the reader thread: keep them short.
+    """
+
+    name = SOURCE
+
+    def __init__(
+        self,
+        port: str,
+        clock: Clock,
+        pad_stations: Mapping[int, int],
+        settle_us: int = DEFAULT_SETTLE_US,
+        timing: LinkTiming = LinkTiming(),
+        baudrate: int = 115200,
+        on_hit: Callable[[PadHit], None] | None = None,
+    ) -> None:
+        self.port = port
+        self.clock = clock
+        self.pad_stations = dict(pad_stations)
+        self.settle_us = settle_us
+        self.timing = timing
+        self.baudrate = baudrate
+        self.on_hit = on_hit
+        self.info: BoardInfo | None = None
+        self.last_error = ""
+        self._events: deque[SlapEvent | PadLinkEvent] = deque()
+        self._ser: serial.Serial | None = None
+        self._write_lock = threading.Lock()
+        self._state_lock = threading.Lock()
+        self._waiters: list[_Waiter] = []
+        self._raw_callback: Callable[[RawBlock], None] | None = None
+        self._counters = LinkCounters()
+        self._decoder = wire.FrameDecoder()
+        self._tx_seq = 0
+        self._closing = threading.Event()
+        self._up = False
+        self._drift_prior_ppm = 0.0
+        self._reset_link()
+        try:
+            self._connect()
+        except ProtocolVersionError:
+            self._close_port()
+            raise
+        except (OSError, serial.SerialException, PadboardError) as e:
+            self._link_down(str(e))
+        self._thread = threading.Thread(target=self._run, name="padboard-reader", daemon=True)
+        self._thread.start()
+
+    # -- SlapSource -------------------------------------------------------------------
+
+    def poll(self, now_us: int) -> list[SlapEvent | PadLinkEvent]:
+        out = []
+        while self._events:
+            out.append(self._events.popleft())
+        return out
+
+    def close(self) -> None:
+        self._closing.set()
+        self._thread.join(timeout=5)
+        self._close_port()
+
+    # -- state for the service menu and calibration -------------------------------
+
+    @property
+    def connected(self) -> bool:
+        return self._up
+
+    @property
+    def counters(self) -> LinkCounters:
+        with self._state_lock:
+            d = self._decoder
+            return replace(
+                self._counters,
+                frames_ok=self._counters.frames_ok + d.frames_ok,
+                bad_frames=self._counters.bad_frames + d.bad_frames,
+                garbage_bytes=self._counters.garbage_bytes + d.garbage_bytes,
+            )
+
+    @property
+    def sync(self) -> ClockSync:
+        """The current connection's clock sync (drift, uncertainty, min RTT)."""
+        return self._sync
+
+    # -- calibration calls (any thread; they block until the board answers) -------
+
+    def read_settings(self, pad: int) -> PadSettings:
+        _, payload = self._request(wire.GET_SETTINGS, bytes([pad]), self._settings_reply(wire.GET_SETTINGS, pad))
+        return PadSettings.from_dict(wire.unpack_settings(payload)[1])
+
+    def write_settings(self, pad: int, settings: PadSettings) -> PadSettings:
+        """Apply settings to a pad now (not saved); returns them as the board applied them."""
+        msg = wire.pack_settings(pad, settings.as_dict())
+        _, payload = self._request(wire.SET_SETTINGS, msg, self._settings_reply(wire.SET_SETTINGS, pad))
+        return PadSettings.from_dict(wire.unpack_settings(payload)[1])
+
+    def save_settings(self) -> None:
+        """Store every pad's current settings in the board's flash (they survive a reboot)."""
+        self._command(wire.SAVE_SETTINGS, b"")
+
+    def request_health(self) -> Health:
+        _, payload = self._request(wire.GET_HEALTH, b"", lambda t, _p: t == wire.HEALTH)
+        frames, dropped, rate_mhz, pads = wire.unpack_health(payload)
+        return Health(
+            t_us=self.clock.now_us(),
+            frames=frames,
+            dropped=dropped,
+            sample_rate_hz=rate_mhz / 1000,
+            pads=tuple(PadHealth(*p) for p in pads),
+        )
+
+    def start_raw(self, pads: Sequence[int], callback: Callable[[RawBlock], None], frames_per_block: int = 16) -> None:
+        """Stream raw samples of ``pads`` to ``callback`` (on the reader thread) as
+        :class:`RawBlock` with HAL-mapped times, until :meth:`stop_raw` or a reconnect."""
+        mask = 0
+        for p in pads:
+            mask |= 1 << p
+        self._raw_callback = callback
+        try:
+            self._command(wire.RAW_START, bytes([mask, frames_per_block]))
+        except PadboardError:
+            self._raw_callback = None
+            raise
+
+    def stop_raw(self) -> None:
+        try:
+            self._command(wire.RAW_STOP, b"")
+        finally:
+            self._raw_callback = None
+
+    def _settings_reply(self, cmd: int, pad: int) -> Callable[[int, bytes], bool]:
+        def match(t: int, p: bytes) -> bool:
+            return (t == wire.SETTINGS and p[:1] == bytes([pad])) or (t == wire.ACK and p[:1] == bytes([cmd]))
+
+        return match
+
+    def _command(self, cmd: int, payload: bytes) -> None:
+        self._request(cmd, payload, lambda t, p: t == wire.ACK and p[:1] == bytes([cmd]))
+
+    def _request(self, cmd: int, payload: bytes, match: Callable[[int, bytes], bool]) -> tuple[int, bytes]:
+        if not self._up:
+            raise PadboardError(f"padboard on {self.port} is not connected")
+        waiter = _Waiter(match)
+        with self._state_lock:
+            self._waiters.append(waiter)
+        try:
+            self._send(cmd, payload)
+            if not waiter.done.wait(self.timing.command_timeout_s):
+                raise PadboardError(f"padboard on {self.port} did not answer command 0x{cmd:02x}")
+        except (OSError, serial.SerialException) as e:
+            raise PadboardError(f"padboard on {self.port}: {e}") from e
+        finally:
+            with self._state_lock:
+                self._waiters.remove(waiter)
+        if waiter.reply is None:
+            raise PadboardError(f"padboard on {self.port} went away during command 0x{cmd:02x}")
+        t, p = waiter.reply
+        if t == wire.ACK and p[1] != wire.OK:
+            raise PadboardError(f"padboard refused command 0x{cmd:02x}: status {p[1]}")
+        return waiter.reply
+
+    # -- link -----------------------------------------------------------------------
+
+    def _reset_link(self) -> None:
+        with self._state_lock:
+            c, d = self._counters, self._decoder
+            self._counters = replace(
+                c,
+                frames_ok=c.frames_ok + d.frames_ok,
+                bad_frames=c.bad_frames + d.bad_frames,
+                garbage_bytes=c.garbage_bytes + d.garbage_bytes,
+            )
+            self._decoder = wire.FrameDecoder()
+        old = getattr(self, "_sync", None)
+        if old is not None and old.span_us >= old.min_span_us:
+            self._drift_prior_ppm = old.drift_ppm  # same crystal after a replug
+        self._sync = ClockSync(prior_drift_ppm=self._drift_prior_ppm)
+        self._last_seq: int | None = None
+        self._missing: dict[int, int] = {}
+        self._pings: dict[int, int] = {}
+        self._token = 0
+        self._unmapped: list[tuple[int, int, int, int, int]] = []
+        self._last_rx_us = self.clock.now_us()
+        self._next_ping_us = 0
+        self.info = None
+
+    def _send(self, msg_type: int, payload: bytes) -> None:
+        ser = self._ser
+        if ser is None:
+            raise PadboardError(f"padboard on {self.port} is not connected")
+        with self._write_lock:
+            ser.write(wire.encode_frame(msg_type, self._tx_seq, payload))
+            self._tx_seq = (self._tx_seq + 1) & 0xFFFF
+
+    def _ping(self) -> None:
+        self._token = (self._token + 1) & 0xFFFFFFFF
+        with self._write_lock:
+            frame = wire.encode_frame(wire.PING, self._tx_seq, struct.pack("<I", self._token))
+            self._tx_seq = (self._tx_seq + 1) & 0xFFFF
+            assert self._ser is not None
+            self._pings[self._token] = self.clock.now_us()
+            self._ser.write(frame)
+        if len(self._pings) > 64:
+            self._pings.pop(next(iter(self._pings)))
+
+    def _connect(self) -> None:
+        """Open, handshake and sync; raises if any of it fails."""
+        self._close_port()
+        self._reset_link()
+        self._ser = serial.Serial(self.port, self.baudrate, timeout=0.05, exclusive=True)
+        self._ser.reset_input_buffer()
+        t = self.timing
+        deadline = time.monotonic() + t.handshake_timeout_s
+        hello_at = 0.0
+        while self.info is None:
+            if time.monotonic() >= deadline:
+                raise PadboardError(f"no answer to HELLO from {self.port}")
+            if time.monotonic() >= hello_at:
+                self._send(wire.HELLO, bytes([wire.PROTOCOL_VERSION]))
+                hello_at = time.monotonic() + t.handshake_timeout_s / 4
+            self._read_once()
+        if self.info.version != wire.PROTOCOL_VERSION:
+            raise ProtocolVersionError(
+                f"padboard on {self.port} runs firmware {self.info.firmware!r} speaking protocol "
+                f"v{self.info.version}; this host speaks v{wire.PROTOCOL_VERSION}: reflash the board "
+                "(firmware_py/padboard/flash.md)"
+            )
+        deadline = time.monotonic() + t.handshake_timeout_s
+        while self._sync.count < t.sync_pings:
+            if time.monotonic() >= deadline:
+                raise PadboardError(f"padboard on {self.port} answered HELLO but not PING")
+            self._ping()
+            pause = time.monotonic() + 0.01
+            while time.monotonic() < pause:
+                self._read_once()
+        self._map_unmapped()
+        self._up = True
+        self.last_error = ""
+
+    def _close_port(self) -> None:
+        self._up = False
+        ser, self._ser = self._ser, None
+        if ser is not None:
+            try:
+                ser.close()
+            except (OSError, serial.SerialException):
+                pass
+
+    def _link_down(self, detail: str) -> None:
+        self._close_port()
+        self.last_error = detail
+        self._events.append(PadLinkEvent(SOURCE, False, self.clock.now_us(), detail))
+        with self._state_lock:
+            for w in self._waiters:
+                w.done.set()  # no reply: the caller's wait ends in a PadboardError
+            self._raw_callback = None
+
+    def _run(self) -> None:
+        backoff = self.timing.backoff_first_s
+        while not self._closing.is_set():
+            if self._ser is None or not self._up:
+                if self._closing.wait(backoff):
+                    break
+                try:
+                    self._connect()
+                except ProtocolVersionError as e:
+                    self._close_port()
+                    if e.args[0] != self.last_error:
+                        self._link_down(e.args[0])
+                    backoff = self.timing.backoff_max_s
+                    continue
+                except (OSError, serial.SerialException, PadboardError) as e:
+                    self._close_port()
+                    self.last_error = str(e)
+                    backoff = min(backoff * 2, self.timing.backoff_max_s)
+                    continue
+                with self._state_lock:
+                    self._counters = replace(self._counters, reconnects=self._counters.reconnects + 1)
+                self._events.append(PadLinkEvent(SOURCE, True, self.clock.now_us(), self.info.firmware if self.info else ""))
+                backoff = self.timing.backoff_first_s
+            try:
+                self._serve()
+            except (OSError, serial.SerialException, PadboardError) as e:
+                self._link_down(str(e) or type(e).__name__)
+
+    def _serve(self) -> None:
+        """Run the connected link until it fails or the source closes."""
+        t = self.timing
+        while not self._closing.is_set():
+            now = self.clock.now_us()
+            if now >= self._next_ping_us:
+                self._ping()
+                self._next_ping_us = now + int(t.ping_interval_s * 1e6)
+            if now - self._last_rx_us > t.link_timeout_s * 1e6:
+                raise PadboardError(f"padboard on {self.port} went silent")
+            self._read_once()
+            self._expire_missing(now)
+
+    def _read_once(self) -> None:
+        ser = self._ser
+        assert ser is not None
+        data = ser.read(max(1, ser.in_waiting))
+        if not data:
+            return
+        now = self.clock.now_us()
+        with self._state_lock:
+            frames = self._decoder.feed(data)
+        for msg_type, seq, payload in frames:
+            self._last_rx_us = now
+            if self._accept(msg_type, seq):
+                self._handle(msg_type, bytes(payload), now)
+
+    def _accept(self, msg_type: int, seq: int) -> bool:
+        """Sequence check: True for a frame seen for the first time."""
+        if msg_type == wire.INFO or self._last_seq is None:
+            self._last_seq = seq
+            self._missing.clear()
+            return True
+        d = wire.seq_delta(seq, self._last_seq)
+        if d == 1:
+            self._last_seq = seq
+            return True
+        if d > 1:
+            now = self.clock.now_us()
+            for k in range(1, d):
+                lost = (self._last_seq + k) & 0xFFFF
+                self._missing[lost] = now
+                if k <= 32:
+                    self._send(wire.RESEND, struct.pack("<H", lost))
+            self._last_seq = seq
+            self._bump(gaps=d - 1)
+            return True
+        if seq in self._missing:
+            del self._missing[seq]
+            self._bump(recovered=1)
+            return True
+        self._bump(duplicates=1)
+        return False
+
+    def _expire_missing(self, now: int) -> None:
+        if self._missing:
+            for s, t in list(self._missing.items()):
+                if now - t > 1_000_000:
+                    del self._missing[s]
+
+    def _bump(self, **delta: int) -> None:
+        with self._state_lock:
+            c = self._counters
+            self._counters = replace(c, **{k: getattr(c, k) + v for k, v in delta.items()})
+
+    def _handle(self, msg_type: int, payload: bytes, now: int) -> None:
+        if msg_type == wire.PONG:
+            token, ticks = struct.unpack("<II", payload)
+            sent = self._pings.pop(token, None)
+            if sent is not None:
+                self._sync.add(sent, ticks, now)
+        elif msg_type == wire.SLAP:
+            pad, vel, onset, peak = wire.unpack_slap(payload)
+            self._unmapped.append((pad, vel, onset, peak, now))
+            if self._sync.count:
+                self._map_unmapped()
+        elif msg_type == wire.INFO:
+            self.info = BoardInfo(*wire.unpack_info(payload))
+        elif msg_type == wire.RAW:
+            cb = self._raw_callback
+            if cb is not None and self._sync.count:
+                cb(self._raw_block(payload, now))
+        with self._state_lock:
+            waiters = [w for w in self._waiters if not w.done.is_set() and w.match(msg_type, payload)]
+        for w in waiters:
+            w.reply = (msg_type, payload)
+            w.done.set()
+
+    def _map_unmapped(self) -> None:
+        for pad, vel, onset, peak, arrived in self._unmapped:
+            t_us = self._sync.to_host(onset, arrived)
+            station = self.pad_stations.get(pad)
+            if station is not None:
+                self._events.append(SlapEvent(station, t_us, vel, SOURCE))
+            if self.on_hit is not None:
+                self.on_hit(PadHit(pad, t_us, vel, peak))
+        self._unmapped.clear()
+
+    def _raw_block(self, payload: bytes, now: int) -> RawBlock:
+        first, pads, frames = wire.unpack_raw(payload)
+        times, ticks = [], first
+        for dt, _ in frames:
+            ticks += dt
+            times.append(self._sync.to_host(ticks, now))
+        return RawBlock(tuple(pads), tuple(times), tuple(s for _, s in frames))
