@@ -11,7 +11,8 @@ the board: new clock origin, sequence numbers from 0, settings reloaded from its
 flash file).
 
 Everything time-dependent is split out for use without a pty or real time:
-:class:`BoardClock`, :class:`UsbJitter` and :func:`detect` (model frames → hits).
+:class:`BoardClock`, :class:`UsbJitter`, :func:`ping_exchange` (one ping in virtual
+time) and :func:`detect` (model frames → hits).
 """
 
 from __future__ import annotations
@@ -67,6 +68,16 @@ class UsbJitter:
 
     def back_us(self, rng: random.Random) -> float:
         return self.floor_us + min(rng.expovariate(1.0 / self.back_mean_us), self.back_max_us)
+
+
+def ping_exchange(
+    board_clock: BoardClock, jitter: UsbJitter, rng: random.Random, send_us: int, tick_bits: int = 30
+) -> tuple[int, int, int]:
+    """One ping in virtual time: ``(send_us, board ticks when read, recv_us)``, as the
+    driver would feed its clock sync, with the board reading its timer on arrival."""
+    arrive = send_us + jitter.out_us(rng)
+    ticks = board_clock.board_us(arrive) & ((1 << tick_bits) - 1)
+    return send_us, ticks, int(arrive + jitter.back_us(rng)) + 1
 
 
 def detect(

@@ -17,6 +17,7 @@ constructor, or is reported (and retried slowly) if it turns up on a reconnect.
 from __future__ import annotations
 
 import struct
+import sys
 import threading
 import time
 from collections import deque
@@ -34,11 +35,13 @@ from hal.padboard.settings import PadSettings
 
 SOURCE = "padboard"
 
-# A slap reaches poll() at most this long after its stamp: detection holds a hit for
+# A slap reaches poll() at most this long after its stamp: the board holds a hit for
 # its scan time and crosstalk window plus, at worst, another pad's scan (≈4 ms at the
-# default settings), USB adds up to ~2 ms, a busy host or a board loop hiccup ~1 ms,
-# and the clock-sync error is tens of µs.  The session's settle window must cover it.
-DEFAULT_SETTLE_US = 8_000
+# default settings), USB adds up to ~2 ms, the reader thread may wait a whole GIL
+# switch interval (5 ms by default) behind a busy main thread, a board loop hiccup
+# ~1 ms, and the clock-sync error is tens of µs.  The session's settle window must
+# cover it; it only delays the verdict, never changes it.
+DEFAULT_SETTLE_US = 7_000 + int(sys.getswitchinterval() * 1_000_000)
 
 
 class PadboardError(RuntimeError):

@@ -1,0 +1,96 @@
+"""The gpio-edge slap source: piezo → comparator → GPIO line, stamped by the kernel.
+
+gpiozero's pin-level ``when_changed(ticks, state)`` is the only hook that carries the
+edge's stamp (on the lgpio factory: the kernel's CLOCK_MONOTONIC event time, in
+seconds), so that is what we use, on the active edge only.  No library debounce: lgpio
+debounce reports the edge late by the debounce period, so ``bounce_time`` is never
+set; a comparator's chatter during one slap is swallowed by our own mask time instead.
+Handlers run on a gpiozero thread on a Pi, so edges go through a queue that
+:meth:`GpioEdgeSource.poll` drains; the handlers are kept referenced here because the
+pin holds them weakly.  There is no velocity on a comparator line.
+"""
+
+from __future__ import annotations
+
+import queue
+import sys
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from gpiozero import InputDevice
+
+from hal.events import PadLinkEvent, SlapEvent
+from hal.gpio import kernel_ticks_to_us
+
+SOURCE = "gpio-edge"
+
+DEFAULT_MASK_US = 25_000
+"""One slap's ring keeps a comparator chattering for a few ms; slaps come ≥ 100 ms apart."""
+
+DEFAULT_SETTLE_US = 1_000 + int(sys.getswitchinterval() * 1_000_000)
+"""An edge is stamped in the kernel's IRQ handler; the lgpio thread then needs the GIL
+to queue it, which a busy main thread (rendering) may hold for a whole switch interval
+(5 ms by default), plus ~1 ms for the kernel and thread wake-up."""
+
+
+class GpioEdgeSource:
+    """Slaps from comparator lines: ``pins`` maps station → GPIO pin on ``pin_factory``.
+
+    ``active_high``: the comparator drives the line high during a slap (pulled down
+    otherwise); False for an open-collector comparator (LM393) pulled up.
+    ``ticks_to_us`` converts the factory's tick value to HAL µs (tests on
+    ``MockFactory`` may supply their own).
+    """
+
+    name = SOURCE
+
+    def __init__(
+        self,
+        pin_factory: Any,
+        pins: Mapping[int, int | str],
+        ticks_to_us: Callable[[float], int] = kernel_ticks_to_us,
+        mask_us: int = DEFAULT_MASK_US,
+        settle_us: int = DEFAULT_SETTLE_US,
+        active_high: bool = True,
+    ) -> None:
+        self.settle_us = settle_us
+        self.mask_us = mask_us
+        self.masked = 0  # edges swallowed by the mask time (chatter, rings)
+        self._ticks_to_us = ticks_to_us
+        self._edges: queue.SimpleQueue[tuple[int, int]] = queue.SimpleQueue()
+        self._last: dict[int, int] = {}
+        self._handlers: list[Callable[[float, bool], None]] = []
+        self._devices: list[InputDevice] = []
+        for station, pin in pins.items():
+            device = InputDevice(pin, pull_up=not active_high, pin_factory=pin_factory)
+            self._devices.append(device)
+            self._watch(device, station, active_high)
+
+    def _watch(self, device: InputDevice, station: int, active_high: bool) -> None:
+        def on_edge(ticks: float, state: bool) -> None:
+            self._edges.put((station, self._ticks_to_us(ticks)))
+
+        device.pin.edges = "rising" if active_high else "falling"
+        device.pin.when_changed = on_edge
+        self._handlers.append(on_edge)
+
+    def poll(self, now_us: int) -> list[SlapEvent | PadLinkEvent]:
+        """Slaps whose edge came at least ``mask_us`` after the previous one's."""
+        out: list[SlapEvent | PadLinkEvent] = []
+        while True:
+            try:
+                station, t_us = self._edges.get_nowait()
+            except queue.Empty:
+                return out
+            last = self._last.get(station)
+            if last is not None and t_us - last < self.mask_us:
+                self.masked += 1
+                continue
+            self._last[station] = t_us
+            out.append(SlapEvent(station, t_us, None, SOURCE))
+
+    def close(self) -> None:
+        for device in self._devices:
+            device.pin.when_changed = None
+            device.close()
+        self._handlers.clear()

@@ -1,0 +1,91 @@
+"""Clock sync in virtual time: asymmetric USB jitter, 100 ppm drift, tick wrap."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from firmware_py.padboard.simulator import BoardClock, UsbJitter, ping_exchange
+from hal.padboard.clocksync import ClockSync
+
+GOAL_P99_US = 50
+
+
+def mapped_errors(
+    drift_ppm: float,
+    seed: int,
+    jitter: UsbJitter = UsbJitter(),
+    tick_bits: int = 30,
+    warmup_s: int = 60,
+    measure_s: int = 60,
+    interval_us: int = 100_000,
+) -> tuple[list[float], ClockSync]:
+    """|mapped − true| HAL µs of board stamps taken at random times between pings."""
+    rng = random.Random(seed)
+    board = BoardClock(offset_us=rng.randrange(1 << 40), drift_ppm=drift_ppm)
+    sync = ClockSync(tick_bits=tick_bits)
+    mask = (1 << tick_bits) - 1
+    errors = []
+    h = 5_000_000
+    for i in range((warmup_s + measure_s) * 1_000_000 // interval_us):
+        sync.add(*ping_exchange(board, jitter, rng, h, tick_bits))
+        h += interval_us
+        if i * interval_us >= warmup_s * 1_000_000:
+            for _ in range(2):
+                true = h - rng.uniform(0, interval_us)
+                arrived = int(true + rng.uniform(2_000, 6_000))  # detection + USB latency
+                errors.append(abs(sync.to_host(board.board_us(true) & mask, arrived) - true))
+    return sorted(errors), sync
+
+
+@pytest.mark.parametrize("drift_ppm", [100.0, -100.0])
+def test_padboard_clocksync_p99_within_goal_under_jitter_and_drift(drift_ppm: float) -> None:
+    errors, sync = mapped_errors(drift_ppm, seed=11)
+    p99 = errors[int(0.99 * (len(errors) - 1))]
+    assert p99 <= GOAL_P99_US, p99
+    assert abs(sync.drift_ppm - drift_ppm) < 2
+
+
+def test_padboard_clocksync_survives_many_tick_wraps() -> None:
+    # 2**22 µs ≈ 4.2 s per wrap: two minutes wrap ~30 times
+    errors, _ = mapped_errors(100.0, seed=5, tick_bits=22)
+    assert errors[-1] <= 2 * GOAL_P99_US
+
+
+def test_padboard_clocksync_short_window_uses_the_prior_drift() -> None:
+    rng = random.Random(2)
+    board = BoardClock(offset_us=777, drift_ppm=100.0)
+    sync = ClockSync(prior_drift_ppm=100.0)
+    for i in range(10):
+        sync.add(*ping_exchange(board, UsbJitter(), rng, 1_000_000 + i * 10_000))
+    assert sync.span_us < sync.min_span_us
+    assert sync.drift_ppm == pytest.approx(100.0)
+    true = 1_500_000  # 400 ms past the last ping
+    assert abs(sync.to_host(board.board_us(true), true) - true) < 1_000
+
+
+class SlowOut(UsbJitter):
+    """Host→board always 400 µs slower than board→host at best."""
+
+    def out_us(self, rng: random.Random) -> float:
+        return 400 + super().out_us(rng)
+
+
+def test_padboard_clocksync_constant_asymmetry_shifts_by_half_of_it() -> None:
+    """The documented limit: a fixed extra one-way delay cannot be seen by round trips."""
+    rng = random.Random(4)
+    board = BoardClock(offset_us=0, drift_ppm=0.0)
+    sync = ClockSync()
+    for i in range(300):
+        sync.add(*ping_exchange(board, SlowOut(), rng, 1_000_000 + i * 100_000))
+    true = 1_000_000 + 300 * 100_000
+    assert sync.to_host(board.board_us(true), true) - true == pytest.approx(-200, abs=30)
+
+
+def test_padboard_clocksync_refuses_impossible_input() -> None:
+    sync = ClockSync()
+    with pytest.raises(RuntimeError, match="no clock sync"):
+        sync.to_host(5, 10)
+    with pytest.raises(ValueError):
+        sync.add(100, 5, 50)
