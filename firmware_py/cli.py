@@ -8,10 +8,15 @@ exhibition match between computer players, logs it and saves screenshots.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from datetime import datetime
 from pathlib import Path
+
+T_START = time.perf_counter()
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+"""Taken as the CLI module loads, so start-up times include every import."""
 
 from display.window import has_screen, use_headless_drivers
 from hal.config import ConfigError, load_config
@@ -29,6 +34,8 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--game", default="punch", help="game the exhibition plays (default punch)")
     run.add_argument("--seed", type=int, default=None, help="seed for deterministic exhibitions")
     run.add_argument("--screenshots", help="folder for exhibition screenshots")
+    selftest = sub.add_parser("selftest", help="check config, buttons, LED bars and displays on simulated hardware")
+    selftest.add_argument("--config", help="cabinet TOML (default: the shipped 2-station config)")
     args = parser.parse_args(argv)
 
     try:
@@ -36,10 +43,15 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as e:
         print(f"ringside: bad cabinet config: {e}", file=sys.stderr)
         return 2
-    if args.data:
+    if getattr(args, "data", None):
         from dataclasses import replace
 
         config = replace(config, data_dir=Path(args.data).expanduser())
+    if args.command == "selftest":
+        use_headless_drivers()
+        from firmware_py.selftest import run_selftest
+
+        return 0 if run_selftest(config, t_start=T_START) else 1
     if args.command == "run":
         windowed = args.window or (has_screen() and not args.headless)
         return run_window(config) if windowed else run_headless(config, args)
