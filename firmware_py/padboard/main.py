@@ -2,8 +2,9 @@
 
 Kept thin on purpose: everything testable lives in board.py, detector.py and wire.py,
 which the host runs too.  This file only owns the hardware: the ADC pins, the 1 µs
-tick timer, the USB CDC byte stream and the flash file.  Hold BOOTSEL while plugging
-the board in to skip it and get the REPL (see flash.md).
+tick timer, the USB CDC byte stream and the flash file.  Press BOOTSEL during the
+first second after power-up to skip it and keep the REPL for mpremote (flash.md):
+once running, Ctrl-C is off, because binary frames may contain 0x03.
 """
 
 import sys
@@ -21,12 +22,21 @@ from board import Board
 # wires to VSYS/3: add 29 here only on boards that bring it out to a pin.
 PINS = (26, 27, 28)
 PERIOD_US = 250  # 4 kHz per pad; the loop reports frames it could not keep up with
+REPL_WINDOW_MS = 1000
+
+
+def wants_repl():
+    start = time.ticks_ms()
+    while time.ticks_diff(time.ticks_ms(), start) < REPL_WINDOW_MS:
+        if rp2.bootsel_button():
+            return True
+    return False
 
 
 def run():
-    if rp2.bootsel_button():
+    if wants_repl():
         return
-    micropython.kbd_intr(-1)  # binary frames may contain 0x03; keep Ctrl-C from firing
+    micropython.kbd_intr(-1)
     adcs = [machine.ADC(machine.Pin(p)) for p in PINS]
     reads = [0] * len(PINS)
     out = sys.stdout.buffer
