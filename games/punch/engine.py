@@ -293,7 +293,7 @@ class Punch(Engine[PunchOptions, PlayCard | Redeal | Draft]):
         self._exchange = 1
         self._locked = [None, None]
         events.append(RoundStarted(round_))
-        if round_ == 99:
+        if round_ == ROUNDS:
             for seat in SEATS:
                 self._deal(seat)
                 events.append(HandDealt(seat, round_, HandSource.LAST_TEN))
