@@ -122,7 +122,10 @@ class PadboardSimulator:
         sample_period_us: int = 250,
         protocol_version: int = wire.PROTOCOL_VERSION,
         clock: Clock | None = None,
+        port: str | None = None,
     ) -> None:
+        """``port``: where to put the port symlink (default: a fresh temporary folder),
+        e.g. the path a cabinet config names."""
         self.pads = pads
         self.clock = clock or MonotonicClock()
         self.board_clock = BoardClock(clock_offset_us, drift_ppm)
@@ -132,7 +135,7 @@ class PadboardSimulator:
         self._rng = random.Random(seed)
         self._model = PiezoModel(pad_models or [PiezoPad()] * pads, seed=seed, crosstalk=crosstalk)
         self._dir = tempfile.mkdtemp(prefix="padboard-sim-")
-        self.port = os.path.join(self._dir, "padboard")
+        self.port = port or os.path.join(self._dir, "padboard")
         self.flash_path = os.path.join(self._dir, settings_store.FILENAME)
         self._lock = threading.Lock()
         self._faults = _Faults()
@@ -308,3 +311,36 @@ class PadboardSimulator:
                 os.write(self._master, out)
             except BlockingIOError:
                 pass  # nobody reading and the pty is full: the bytes are lost, as on USB
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m firmware_py.padboard.simulator``: a simulated board for a cabinet
+    process to use as its padboard port, slapping each pad now and then."""
+    import argparse
+    import signal
+    import sys
+
+    ap = argparse.ArgumentParser(description=main.__doc__)
+    ap.add_argument("--port", default="/tmp/ringside-padboard", help="symlink to create for the config's padboard port")
+    ap.add_argument("--pads", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--slap-every", type=float, default=0.0, metavar="S", help="random slaps every S seconds (0: none)")
+    args = ap.parse_args(argv)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    sim = PadboardSimulator(pads=args.pads, seed=args.seed, port=args.port).start()
+    print(f"padboard simulator on {sim.port} -> {os.readlink(sim.port)}; Ctrl-C to stop", flush=True)
+    rng = random.Random(args.seed)
+    try:
+        while True:
+            time.sleep(args.slap_every or 3600)
+            if args.slap_every:
+                sim.slap(rng.randrange(args.pads), sim.clock.now_us() + 20_000, rng.randrange(20, 127))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sim.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -16,6 +16,7 @@ constructor, or is reported (and retried slowly) if it turns up on a reconnect.
 
 from __future__ import annotations
 
+import logging
 import struct
 import sys
 import threading
@@ -23,6 +24,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import serial
 
@@ -34,6 +36,7 @@ from hal.padboard.messages import BoardInfo, Health, LinkCounters, PadHealth, Pa
 from hal.padboard.settings import PadSettings
 
 SOURCE = "padboard"
+log = logging.getLogger(__name__)
 
 # A slap reaches poll() at most this long after its stamp: the board holds a hit for
 # its scan time and crosstalk window plus, at worst, another pad's scan (≈4 ms at the
@@ -359,6 +362,9 @@ class PadboardSource:
                 self._serve()
             except (OSError, serial.SerialException, PadboardError) as e:
                 self._link_down(str(e) or type(e).__name__)
+            except Exception as e:  # a bug must not leave the cabinet without slaps for good
+                log.exception("padboard reader failed; reconnecting")
+                self._link_down(f"internal error: {e!r}")
 
     def _serve(self) -> None:
         """Run the connected link until it fails or the source closes."""
@@ -385,7 +391,10 @@ class PadboardSource:
         for msg_type, seq, payload in frames:
             self._last_rx_us = now
             if self._accept(msg_type, seq):
-                self._handle(msg_type, bytes(payload), now)
+                try:
+                    self._handle(msg_type, bytes(payload), now)
+                except (struct.error, ValueError, IndexError, UnicodeDecodeError):
+                    self._bump(malformed=1)
 
     def _accept(self, msg_type: int, seq: int) -> bool:
         """Sequence check: True for a frame seen for the first time."""
@@ -441,12 +450,20 @@ class PadboardSource:
         elif msg_type == wire.RAW:
             cb = self._raw_callback
             if cb is not None and self._sync.count:
-                cb(self._raw_block(payload, now))
+                self._call(cb, self._raw_block(payload, now))
         with self._state_lock:
             waiters = [w for w in self._waiters if not w.done.is_set() and w.match(msg_type, payload)]
         for w in waiters:
             w.reply = (msg_type, payload)
             w.done.set()
+
+    @staticmethod
+    def _call(callback: Callable[[Any], None], value: object) -> None:
+        """Run a calibration callback; its failure is logged, never the link's."""
+        try:
+            callback(value)
+        except Exception:
+            log.exception("padboard callback %r failed", callback)
 
     def _map_unmapped(self) -> None:
         for pad, vel, onset, peak, arrived in self._unmapped:
@@ -455,7 +472,7 @@ class PadboardSource:
             if station is not None:
                 self._events.append(SlapEvent(station, t_us, vel, SOURCE))
             if self.on_hit is not None:
-                self.on_hit(PadHit(pad, t_us, vel, peak))
+                self._call(self.on_hit, PadHit(pad, t_us, vel, peak))
         self._unmapped.clear()
 
     def _raw_block(self, payload: bytes, now: int) -> RawBlock:

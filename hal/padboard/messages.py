@@ -69,4 +69,5 @@ class LinkCounters:
     gaps: int = 0  # board frames found missing by sequence number
     recovered: int = 0  # ... of which a RESEND brought back
     duplicates: int = 0  # frames seen twice and dropped the second time
+    malformed: int = 0  # frames with a good CRC but a payload that does not parse
     reconnects: int = 0

@@ -71,3 +71,65 @@ def test_padboard_settings_store_round_trip_and_fallbacks(tmp_path: Path) -> Non
     assert settings_store.load(path, 1)[0]["threshold"] == 65535
     Path(path).write_text("{not json")
     assert settings_store.load(path, 1) == [wire.default_settings()]
+
+
+class BoardHarness:
+    """The board's protocol side without a link: frames in, decoded frames out."""
+
+    def __init__(self, save=None) -> None:
+        from firmware_py.padboard.board import Board
+
+        self.out = wire.FrameDecoder()
+        self.got: list[tuple[int, int, bytes]] = []
+        self.board = Board(2, 250, self._write, [{}, {}], save)
+        self.seq = 0
+
+    def _write(self, frame: bytes) -> None:
+        self.got += [(t, s, bytes(p)) for t, s, p in self.out.feed(frame)]
+
+    def send(self, msg_type: int, payload: bytes = b"", now: int = 0) -> list[tuple[int, int, bytes]]:
+        self.got = []
+        self.board.on_bytes(wire.encode_frame(msg_type, self.seq, payload), now)
+        self.seq += 1
+        return self.got
+
+
+def test_padboard_board_answers_every_command() -> None:
+    h = BoardHarness(save=lambda s: None)
+    [(t, s, p)] = h.send(wire.HELLO, b"\x01")
+    assert (t, s) == (wire.INFO, 0) and wire.unpack_info(p)[:4] == (wire.PROTOCOL_VERSION, 2, 30, 250)
+    [(t, s, p)] = h.send(wire.PING, b"abcd", now=(1 << 30) - 1)
+    assert (t, s, p) == (wire.PONG, 1, b"abcd" + ((1 << 30) - 1).to_bytes(4, "little"))
+    assert h.send(wire.GET_SETTINGS, b"\x05") == [(wire.ACK, 2, bytes([wire.GET_SETTINGS, wire.BAD_PAD, 2, 0]))]
+    assert h.send(wire.SET_SETTINGS, b"\x00\x01")[0][2][1] == wire.BAD_VALUE
+    assert h.send(wire.RAW_START, bytes([0b100, 8]))[0][2][1] == wire.BAD_VALUE  # no pad 2
+    assert h.send(wire.RAW_START, bytes([0b1, 0]))[0][2][1] == wire.BAD_VALUE
+    assert h.send(0x7E)[0][2][:2] == bytes([0x7E, wire.UNKNOWN])
+    assert h.send(wire.SAVE_SETTINGS)[0][2][1] == wire.OK
+    assert h.send(wire.RESEND, (999).to_bytes(2, "little")) == []
+    [(t, s, p)] = h.send(wire.RESEND, (1).to_bytes(2, "little"))
+    assert (t, s) == (wire.PONG, 1)  # the very same frame, original number
+    assert h.send(wire.HELLO, b"\x01")[0][:2] == (wire.INFO, 0)
+
+
+def test_padboard_board_reports_flash_failure() -> None:
+    def broken(_settings: object) -> None:
+        raise OSError(28, "no space")
+
+    h = BoardHarness(save=broken)
+    assert h.send(wire.SAVE_SETTINGS)[0][2][1] == wire.FLASH_ERROR
+
+
+def test_padboard_board_streams_raw_blocks_and_counts_dropped_frames() -> None:
+    h = BoardHarness()
+    h.send(wire.RAW_START, bytes([0b11, 3]))
+    h.got = []
+    for i, t in enumerate([100, 350, 600, 1100]):
+        h.board.on_frame(t, [1000 + i, 2000 + i], missed=1 if t == 1100 else 0)
+    [(t, _s, p)] = h.got
+    assert t == wire.RAW
+    assert wire.unpack_raw(p) == (100, [0, 1], [(0, (1000, 2000)), (250, (1001, 2001)), (250, (1002, 2002))])
+    [(t, _s, p)] = h.send(wire.GET_HEALTH, now=1100)
+    frames, dropped, rate_mhz, pads = wire.unpack_health(p)
+    assert (frames, dropped, len(pads)) == (4, 1, 2)
+    assert rate_mhz == 4 * 10**9 // 1000

@@ -177,3 +177,18 @@ def test_padboard_link_raw_stream_and_health(sim: PadboardSimulator, src: Padboa
     assert health.frames > 0 and health.dropped == 0
     assert 3900 < health.sample_rate_hz < 4100
     assert len(health.pads) == 2 and all(abs(p.baseline - 32768) < 1500 for p in health.pads)
+
+
+def test_padboard_link_simulator_port_at_a_chosen_path(tmp_path) -> None:
+    port = str(tmp_path / "ringside-padboard")
+    with PadboardSimulator(pads=1, clock=CLOCK, port=port) as sim:
+        assert sim.port == port
+        src = PadboardSource(port, CLOCK, {0: 0}, timing=FAST)
+        try:
+            hits = []
+            src.on_hit = hits.append
+            truth = slap_soon(sim, 0, 100)
+            wait_for(lambda: len(hits) == 1)
+            assert hits[0].pad == 0 and hits[0].peak > 20_000 and abs(hits[0].t_us - truth) <= STAMP_TOLERANCE_US
+        finally:
+            src.close()
