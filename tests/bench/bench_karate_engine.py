@@ -80,7 +80,7 @@ def run() -> list[Figure]:
         Figure("full random fights (2–4 fighters)", fights_per_s, "fights/s",
                note=f"median of {len(rates)} runs of {FIGHTS_PER_RUN}; ~{actions_per_fight:,.0f} actions per fight"),
         Figure("engine actions in random fights", fights_per_s * actions_per_fight, "actions/s",
-               note="incl. reveals, slaps and Jan Ken throws"),
+               note="reveals, slaps and Jan Ken throws included; the simulated cabinet's own time counted"),
         Figure("judging accuracy on random near ties", 100 * correct / cases, "% correct", goal="100%",
                note=f"{cases:,} cases, 2–4 fighters, stamps 1–500 µs apart, delays 0–{SETTLE_US // 1000} ms"),
         Figure("judging cases (new fight + reveal + slaps)", judged_per_s, "cases/s",
