@@ -3,7 +3,8 @@
 A slap is a damped sine on top of the pad's bias: it starts at zero at the slap's
 true onset, peaks within the first quarter period and rings down.  Each pad adds
 Gaussian noise and a slow baseline drift; a slap leaks into every other pad, scaled
-by the crosstalk ratio and a little later.  Samples are clamped to the 16-bit range of
+by the crosstalk ratio (one for all pairs, or a matrix ``[from][to]``) and a little
+later.  Samples are clamped to the 16-bit range of
 ``read_u16``, so hard slaps clip like a real front end.  Deterministic for a seed.
 """
 
@@ -61,7 +62,7 @@ class PiezoModel:
         self,
         pads: Sequence[PiezoPad],
         seed: int = 0,
-        crosstalk: float = 0.2,
+        crosstalk: float | Sequence[Sequence[float]] = 0.2,
         crosstalk_delay_us: int = 250,
     ) -> None:
         self.pads = tuple(pads)
@@ -82,7 +83,8 @@ class PiezoModel:
             if j == slap.pad:
                 amp, t0 = slap.peak * self.pads[slap.pad].gain, slap.t_us
             else:
-                amp = slap.peak * self.pads[slap.pad].gain * self.crosstalk * pad.gain
+                ratio = self.crosstalk if isinstance(self.crosstalk, (int, float)) else self.crosstalk[slap.pad][j]
+                amp = slap.peak * self.pads[slap.pad].gain * ratio * pad.gain
                 t0 = slap.t_us + self.crosstalk_delay_us
             if amp > 0:
                 self._active[j].append((float(t0), amp / self._norm(pad), pad))

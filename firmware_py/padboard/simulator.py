@@ -118,7 +118,7 @@ class PadboardSimulator:
         drift_ppm: float = 100.0,
         jitter: UsbJitter = UsbJitter(),
         pad_models: Sequence[PiezoPad] | None = None,
-        crosstalk: float = 0.2,
+        crosstalk: float | Sequence[Sequence[float]] = 0.2,
         sample_period_us: int = 250,
         protocol_version: int = wire.PROTOCOL_VERSION,
         clock: Clock | None = None,

@@ -121,3 +121,12 @@ def test_padboard_detector_velocity_curve_spans_1_to_127_monotonically() -> None
         vs = [velocity(p, 2000, 30000, curve) for p in range(2000, 31000, 250)]
         assert vs[0] == 1 and vs[-1] == 127
         assert all(a <= b for a, b in zip(vs, vs[1:]))
+
+
+def test_padboard_detector_crosstalk_matrix_leaks_one_way_only() -> None:
+    model = PiezoModel([PiezoPad()] * 2, seed=1, crosstalk=[[0.0, 0.6], [0.0, 0.0]])
+    model.add(ModelSlap(1, 20_000, 20_000.0))  # pad 1 leaks nowhere
+    model.add(ModelSlap(0, 120_000, 20_000.0))  # pad 0 leaks 60 % into pad 1
+    det = Detector(2, [PadSettings(xtalk_pct=0).as_dict()] * 2)
+    hits = [h[:2] for t, s in model.frames(0, 200_000, PERIOD) for h in det.process(t, s)]
+    assert [p for p, _ in hits] == [1, 0, 1]

@@ -133,3 +133,26 @@ def test_padboard_board_streams_raw_blocks_and_counts_dropped_frames() -> None:
     frames, dropped, rate_mhz, pads = wire.unpack_health(p)
     assert (frames, dropped, len(pads)) == (4, 1, 2)
     assert rate_mhz == 4 * 10**9 // 1000
+
+
+def test_padboard_board_files_import_flat_as_on_the_board(tmp_path: Path) -> None:
+    """On the board the files sit side by side with no hal package: the fallbacks work."""
+    import shutil
+    import subprocess
+    import sys
+
+    for f in BOARD_FILES:
+        if f.name != "main.py":
+            shutil.copy(f, tmp_path / f.name)
+    script = (
+        "import sys; sys.path.insert(0, %r)\n"
+        "import board, detector, settings_store, wire\n"
+        "assert 'hal' not in sys.modules\n"
+        "out = []\n"
+        "b = board.Board(1, 250, out.append, settings_store.load('nope.json', 1))\n"
+        "b.on_bytes(wire.encode_frame(wire.HELLO, 0, b'\\x01'), 0)\n"
+        "print(wire.FrameDecoder().feed(out[0])[0][0])\n"
+    ) % str(tmp_path)
+    res = subprocess.run([sys.executable, "-I", "-S", "-c", script], capture_output=True, text=True, cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == str(wire.INFO)
