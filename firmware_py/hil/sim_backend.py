@@ -1,0 +1,307 @@
+"""The ``sim`` backend: the real cabinet (:class:`~firmware_py.cabinet.Cabinet`) on the
+sim hardware — gpiozero mock pins for buttons and LED bars, luma dummy OLEDs, the
+dummy SDL video driver — in virtual time.
+
+The loop steps exactly to every scheduled input µs, every checkpoint and every frame,
+as the headless exhibition does: a press scheduled at 1 234 567 µs drives its mock pin
+with the clock at 1 234 567 µs, so the gpio backend stamps the edge with exactly that.
+Nothing here depends on the wall clock, so the same file gives the same result.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections import defaultdict, deque
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from firmware_py.hil.checks import Goldens, NotObservable, evaluate
+from firmware_py.hil.observe import Recorder, image_text, private_text_capture
+from firmware_py.hil.result import Fidelity, ScenarioResult
+from firmware_py.hil.scenario import Input, Scenario, ScenarioError, game_controls, make_options
+from hal.events import ButtonEvent, PadLinkEvent, SlapEvent
+
+NAME = "sim"
+
+
+def load_cabinet_config(scenario: Scenario, data_dir: Path) -> Any:
+    from hal.config import ConfigError, load_config
+
+    try:
+        config = load_config(scenario.config)
+    except ConfigError as e:
+        raise ScenarioError("scenario.config", str(scenario.config), f"a valid cabinet config ({e})", str(scenario.path)) from e
+    n = len(config.stations)
+    for s in scenario.stations:
+        if s >= n:
+            raise ScenarioError("scenario.stations", list(scenario.stations), f"stations of this {n}-station cabinet (0-{n - 1})", str(scenario.path))
+    for i in scenario.inputs:
+        if i.station is not None and i.station >= n:
+            raise ScenarioError(f"input[{i.index}].station", i.station, f"a station of this {n}-station cabinet", str(scenario.path))
+    return replace(config, data_dir=data_dir)
+
+
+class SimProbe:
+    def __init__(self, run: SimRun) -> None:
+        self.run = run
+
+    def led_segments(self, station: int) -> tuple[float, ...]:
+        return self.run.sim.led_levels(station)
+
+    def private_image(self, station: int) -> Any:
+        return self.run.sim.private[station].image
+
+    def private_text(self, station: int) -> tuple[str, ...] | None:
+        text = self.run.rec.private_text.get(station)
+        if text is None:
+            raise NotObservable(f"station {station}'s private display shows an image with no known text")
+        return text
+
+    def screen_rgb(self) -> tuple[tuple[int, int], bytes]:
+        import pygame
+
+        canvas = self.run.cabinet.renderer.canvas
+        return canvas.get_size(), pygame.image.tobytes(canvas, "RGB")
+
+    def scene_name(self) -> str:
+        return type(self.run.cabinet.scene).__name__
+
+    def paused(self) -> bool:
+        session = getattr(self.run.cabinet.scene, "session", None)
+        return session is not None and session.paused is not None
+
+
+class SimRun:
+    """One scenario on the sim backend."""
+
+    def __init__(self, scenario: Scenario, out_dir: Path, update_goldens: bool = False,
+                 log: Callable[[str], None] | None = None, window: bool = True) -> None:
+        self.scenario = scenario
+        self.out_dir = out_dir
+        self.update_goldens = update_goldens
+        self.echo = log
+        self.use_window = window
+        self.rec = Recorder()
+        self.frame_times: set[int] = set()
+        self._hooked: set[int] = set()
+        self.sessions: list[Any] = []
+
+    # -- set-up ----------------------------------------------------------------------
+    def _build(self, data_dir: Path) -> None:
+        from display.window import use_headless_drivers
+
+        use_headless_drivers()
+        from firmware_py.cabinet import Cabinet
+        from firmware_py.store import Store
+        from hal.clock import ManualClock
+        from hal.sim import SimCabinet
+
+        sc = self.scenario
+        self.config = load_cabinet_config(sc, data_dir)
+        self.clock = ManualClock(0)
+        self.sim = SimCabinet(self.config, self.clock)
+        self.store = Store(data_dir / "ringside.sqlite3")
+        self.window = None
+        if self.use_window:
+            from display.window import Window
+
+            self.window = Window((self.config.display.width, self.config.display.height))
+        self.cabinet = Cabinet(self.config, self.sim, self.clock, self.store, self.window, self._log, seed=sc.seed)
+        self._wrap_hardware()
+        if sc.start == "game":
+            self._start_game()
+        self._schedule()
+
+    def _log(self, line: str) -> None:
+        self.rec.log(line)
+        if self.echo is not None:
+            self.echo(f"[{self.clock.now_us() / 1e6:10.6f}s] {line}")
+
+    def _wrap_hardware(self) -> None:
+        sim, rec = self.sim, self.rec
+        poll, show = sim.poll, sim.show_private
+
+        def observed_poll(now_us: int) -> list[Any]:
+            events = poll(now_us)
+            for ev in events:
+                rec.input(now_us, ev)
+            return events
+
+        def observed_show(station: int, image: Any) -> None:
+            rec.private(rec.now_us, station, image_text(image))
+            show(station, image)
+
+        sim.poll = observed_poll  # type: ignore[method-assign]
+        sim.show_private = observed_show  # type: ignore[method-assign]
+
+    def _start_game(self) -> None:
+        """Straight into play: the scenario's game, options and seed, stations → seats."""
+        from firmware_py.scenes import Play
+        from firmware_py.session import GameSession
+
+        sc, ctx = self.scenario, self.cabinet.ctx
+        controls = game_controls(sc.game)()
+        options = make_options(type(controls), sc.options, str(sc.path))
+        looks = tuple(ctx.looks[s] for s in sc.stations)
+        session = GameSession.start(controls, options, sc.stations, looks, sc.seed, ctx.store, ctx.settle_us, 0)
+        ctx.log(f"== {controls.spec.title} #{session.game_id}: {' vs '.join(session.names)} (seed {sc.seed}, {options})")
+        self.cabinet.scene = Play(ctx, 0, session)
+        self._hook_session()
+
+    def _hook_session(self) -> None:
+        session = getattr(self.cabinet.scene, "session", None)
+        if session is None or id(session) in self._hooked:
+            return
+        self._hooked.add(id(session))
+        self.sessions.append(session)
+        for t_us, ev in list(session.recent):
+            self.rec.engine_event(t_us, ev)
+        session.listeners.append(self.rec.engine_event)
+
+    def _schedule(self) -> None:
+        for inp in self.scenario.inputs:
+            self._schedule_input(inp)
+
+    def _schedule_input(self, inp: Input) -> None:
+        sim = self.sim
+        if inp.action in ("press", "release"):
+            assert inp.station is not None and inp.button is not None
+            pin = sim.factories[0].pin(self.config.stations[inp.station].button_pin(inp.button))
+            if inp.action == "press":
+                sim.at(inp.at_us, pin.drive_low)
+                if inp.hold_us:
+                    sim.at(inp.at_us + inp.hold_us, pin.drive_high)
+            else:
+                sim.at(inp.at_us, pin.drive_high)
+        elif inp.action == "slap":
+            assert inp.station is not None
+            sim.slap(inp.station, inp.at_us, inp.velocity, inp.delay_us)
+        elif inp.action == "service":
+            sim.service_key(inp.on, inp.at_us)
+        else:
+            self._padboard_input(inp)
+
+    def _padboard_input(self, inp: Input) -> None:
+        """Unplug, replug and garbage on the padboard link.  With the padboard simulator
+        behind the cabinet (a station with slap source ``padboard``) they go to it; on a
+        cabinet with sim slaps only, unplug/replug are link events of the sim slap source
+        and garbage (which only a serial link can carry) is refused."""
+        padsim = getattr(self.sim, "padboard", None)
+        if padsim is not None:
+            fire = {"unplug": padsim.unplug, "replug": padsim.replug,
+                    "garbage": lambda: padsim.garbage(inp.count)}[inp.action]
+            self.sim.at(inp.at_us, fire)
+            return
+        if inp.action == "garbage":
+            raise ScenarioError(f"input[{inp.index}].garbage", inp.count,
+                                "a cabinet config with a padboard (a station with slap source padboard)", str(self.scenario.path))
+        ev = PadLinkEvent("sim", inp.action == "replug", inp.at_us, "scenario " + inp.action)
+        self.sim.slaps.inject(ev, inp.at_us)
+
+    # -- running --------------------------------------------------------------------------
+    def run(self) -> ScenarioResult:
+        sc = self.scenario
+        result = ScenarioResult(sc.name, sc.path, NAME, length_us=sc.end_us, out_dir=self.out_dir)
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        t0 = time.perf_counter()
+        with tempfile.TemporaryDirectory(prefix="ringside-hil-") as tmp, private_text_capture():
+            try:
+                self._build(Path(tmp))
+                self._loop(result)
+                result.fidelity = self._fidelity()
+                result.frames = self.cabinet.frames
+                shot = self.cabinet.screenshot(self.out_dir / "final.png")
+                result.files.append(str(shot))
+            except ScenarioError as e:
+                result.status, result.message = "error", str(e)
+            finally:
+                self._close()
+        result.wall_s = time.perf_counter() - t0
+        result.engine_events = len(self.rec.events)
+        return result.finish()
+
+    def _loop(self, result: ScenarioResult) -> None:
+        sc, cabinet, sim, rec = self.scenario, self.cabinet, self.sim, self.rec
+        fps = sc.fps or self.config.display.fps
+        frame_us = 1_000_000 // fps
+        goldens = Goldens(sc, self.out_dir, self.update_goldens)
+        probe = SimProbe(self)
+        checkpoints = deque(sc.expects)
+        next_frame, end = 0, sc.end_us
+        stations = range(len(self.config.stations))
+        while True:
+            t = min(next_frame, end)
+            due = sim.next_due()
+            if due is not None and due < t:
+                t = due
+            if checkpoints and checkpoints[0].at_us < t:
+                t = checkpoints[0].at_us
+            rec.now_us = t
+            cabinet.step(t)
+            self._hook_session()
+            for s in stations:
+                rec.led_levels(t, s, sim.led_levels(s))
+            rec.scene_now(t, type(cabinet.scene).__name__)
+            if t == next_frame:
+                cabinet.render()
+                self.frame_times.add(t)
+                next_frame += frame_us
+            while checkpoints and checkpoints[0].at_us == t:
+                for c in evaluate(checkpoints.popleft(), rec, probe, goldens):
+                    result.checks.append(c)
+                    rec.note(t, "check", **c.as_json())
+            if t >= end:
+                return
+
+    def _fidelity(self) -> Fidelity:
+        injected: dict[tuple[Any, ...], list[int]] = defaultdict(list)
+        for i in self.scenario.inputs:
+            if i.action == "press":
+                injected[(i.station, i.button, True)].append(i.at_us)
+                if i.hold_us:
+                    injected[(i.station, i.button, False)].append(i.at_us + i.hold_us)
+            elif i.action == "release":
+                injected[(i.station, i.button, False)].append(i.at_us)
+            elif i.action == "slap":
+                injected[("slap", i.station)].append(i.at_us)
+        seen: dict[tuple[Any, ...], list[int]] = defaultdict(list)
+        for _now, ev in self.rec.inputs_seen:
+            if isinstance(ev, ButtonEvent):
+                seen[(ev.station, ev.button, ev.pressed)].append(ev.t_us)
+            elif isinstance(ev, SlapEvent):
+                seen[("slap", ev.station)].append(ev.t_us)
+        f = Fidelity()
+        for key, stamps in injected.items():
+            got = sorted(seen.get(key, []))
+            for j, want in enumerate(sorted(stamps)):
+                f.inputs += 1
+                if j >= len(got):
+                    f.unmatched += 1
+                    continue
+                err = got[j] - want
+                f.errors.append(err)
+                f.exact += err == 0
+                f.max_error_us = max(f.max_error_us, abs(err))
+        stamps = {t for v in injected.values() for t in v}
+        for session in self.sessions:
+            for action in session.engine.journal:
+                t_us = getattr(action, "t_us", None)
+                if t_us is None or (t_us not in stamps and t_us in self.frame_times):
+                    continue
+                f.actions += 1
+                f.actions_exact += t_us in stamps
+        return f
+
+    def _close(self) -> None:
+        for name in ("sim", "store"):
+            obj = getattr(self, name, None)
+            if obj is not None:
+                try:
+                    obj.close()
+                except Exception:  # noqa: BLE001 - closing after a failure must not hide it
+                    pass
+        if getattr(self, "window", None) is not None:
+            self.window.close()
