@@ -43,8 +43,6 @@ CARDS: tuple[Card, ...] = tuple(Card)
 COPIES_PER_KIND = 5
 """A deck holds five of each kind: 30 playable cards (the stamina and boxer cards are
 tracked by the engine, not dealt)."""
-DECK_COUNTS: tuple[int, ...] = (COPIES_PER_KIND,) * len(CARDS)
-DECK_SIZE = COPIES_PER_KIND * len(CARDS)
 HAND_SIZE = 10
 ROUNDS = 3
 

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from games.protocol import Engine, Event, GameSpec, IllegalAction, Outcome
 from games.punch.actions import PUNCH_ACTIONS, Draft, PlayCard, Redeal
-from games.punch.cards import CARDS, DECK_COUNTS, HAND_SIZE, ROUNDS, Card, cards_of, counts_of, full_deck
+from games.punch.cards import CARDS, HAND_SIZE, ROUNDS, Card, cards_of, counts_of, full_deck
 from games.punch.clash import STANDARD_CLASHES, Cause, clash
 from games.punch.drafts import draftable_hands
 from games.punch.events import (
@@ -117,8 +117,7 @@ class Punch(Engine[PunchOptions, PlayCard | Redeal | Draft]):
         player = action.player
         if player not in SEATS:
             raise IllegalAction(f"There is no seat {player} in Punch!")
-        phase = self._phase
-        if phase is Phase.OVER:
+        if self._phase is Phase.OVER:
             raise IllegalAction("The game is over")
         if kind is PlayCard:
             self._check_play(action)
@@ -192,6 +191,8 @@ class Punch(Engine[PunchOptions, PlayCard | Redeal | Draft]):
     def _check_redeal(self, action: Redeal) -> None:
         if self._phase is not Phase.REDEAL:
             raise IllegalAction(f"There is no re-deal now: {self._phase_wait()}")
+        if not isinstance(action.redeal, bool):
+            raise IllegalAction("Answer a re-deal offer with yes or no")
         if not self._waiting[action.player]:
             raise IllegalAction(
                 "Your hand does not hold 4 of one kind, so you may not re-deal"
