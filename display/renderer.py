@@ -16,6 +16,7 @@ from display.models import (
     SelectScreen,
     ServiceScreen,
 )
+from display.karate_screen import draw_karate
 from display.punch_screen import draw_punch
 from display.screens import draw_attract, draw_join, draw_options, draw_result, draw_select, draw_service
 from display.text import TextCache
@@ -23,7 +24,7 @@ from display.text import TextCache
 CANVAS = (1280, 720)
 
 PlayDrawer = Callable[[pygame.Surface, TextCache, PlayScreen], None]
-PLAY_SCREENS: dict[str, PlayDrawer] = {"punch": draw_punch}
+PLAY_SCREENS: dict[str, PlayDrawer] = {"punch": draw_punch, "karate_fight": draw_karate}
 
 
 class Renderer:

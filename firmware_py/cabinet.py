@@ -27,9 +27,10 @@ from hal.sim import SimCabinet
 
 
 def available_games() -> tuple[type[GameControls], ...]:
+    from firmware_py.controls_karate import KarateControls
     from firmware_py.controls_punch import PunchControls
 
-    return (PunchControls,)
+    return (PunchControls, KarateControls)
 
 
 class Cabinet:

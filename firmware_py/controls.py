@@ -6,6 +6,7 @@ else in the cabinet.
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -79,6 +80,15 @@ class GameControls(ABC):
     @abstractmethod
     def bot_presses(self, engine: Engine, seat: int, action: Action) -> tuple[Button, ...]:
         """The presses a computer player makes at a station to produce ``action``."""
+
+    def coalesce(self, released: list[tuple[int, Action]]) -> list[tuple[int, Action]]:
+        """Merge actions released together from the settle window (stamp order) where
+        the game must see them as one: Karate Fight's slaps with identical stamps."""
+        return released
+
+    def bot_slap_delay(self, engine: Engine, seat: int, rng: random.Random) -> int | None:
+        """For computer players: µs after now to slap this seat's pad, or None."""
+        return None
 
     def records(self, events: tuple[Event, ...], seats: tuple[int, ...]) -> list[Record]:
         return []

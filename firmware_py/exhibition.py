@@ -32,6 +32,7 @@ class ExhibitionDriver:
         self.rng = random.Random(seed)
         self.bots: dict[int, RandomBot] = {}
         self.busy_until: dict[int, int] = {}
+        self.slap_until: dict[int, int] = {}
         self.seen_scene: object | None = None
 
     def _press(self, station: int, button: Button, at_us: int) -> int:
@@ -68,6 +69,14 @@ class ExhibitionDriver:
         engine = session.engine
         if engine.over or session.paused:
             return
+        for seat, station in enumerate(session.seats):
+            if self.slap_until.get(station, 0) > now_us:
+                continue
+            delay = session.controls.bot_slap_delay(engine, seat, self.rng)
+            if delay is not None:
+                transport = self.rng.randrange(0, session.buffer.settle_us + 1)
+                self.sim.slap(station, now_us + delay, velocity=self.rng.randrange(40, 127), delay_us=transport)
+                self.slap_until[station] = now_us + delay + 600_000
         for seat in sorted(engine.to_act()):
             if seat < 0:
                 continue
@@ -120,18 +129,25 @@ def run_exhibition(
         next_frame += frame_us
     return False
 
+NOTABLE = ("CardsRevealed", "Knockout", "MatchEnded", "HitShowing", "HitWon", "CowardsBlow", "DeadHeat",
+           "JanKenStarted", "KarateMaster")
+"""Engine events worth a screenshot (the first of each kind), a moment after they happen."""
+
+
 def _maybe_shoot(cabinet: Cabinet, scene: object, shots: dict[str, bool], shots_dir: Path) -> None:
-    """A few screenshots a person would want to look at: each menu, play, the result."""
+    """A few screenshots a person would want to look at: each menu, notable play, the result."""
     name = type(scene).__name__.lower()
     if isinstance(scene, Play):
         recent = scene.session.recent
-        events = [type(e).__name__ for _t, e in recent]
-        if "CardsRevealed" in events[-4:] and "play-reveal" not in shots:
-            name = "play-reveal"
-        elif events and events[-1] in ("Knockout", "MatchEnded", "Break") and f"play-{events[-1].lower()}" not in shots:
-            name = f"play-{events[-1].lower()}"
-        else:
+        if not recent:
             return
+        t, event = recent[-1]
+        kind = type(event).__name__
+        if kind not in NOTABLE or scene.session.engine.over and kind != "KarateMaster":
+            return
+        if cabinet.clock.now_us() - t < 150_000:
+            return
+        name = f"play-{kind.lower()}"
     if name in shots:
         return
     shots[name] = True

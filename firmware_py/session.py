@@ -115,7 +115,8 @@ class GameSession:
                 self.submit(result, now_us)
 
     def tick(self, now_us: int) -> None:
-        for t_us, action in self.buffer.release(now_us):
+        released = self.buffer.release(now_us)
+        for t_us, action in self.controls.coalesce(released) if released else ():
             self.submit(action, t_us)
         self.notices = [(until, n) for until, n in self.notices if until > now_us]
 

@@ -75,6 +75,8 @@ class StationConfig:
     led_bar: LedBarConfig
     private_display: PrivateDisplayConfig
     slap: SlapConfig
+    input_chip: int = 0
+    """gpiochip of the buttons and a gpio-edge slap line (0: the Pi's header)."""
 
     def button_pin(self, button: Button) -> int:
         return dict(self.buttons)[button]
@@ -202,7 +204,7 @@ class _Reader:
         return config
 
     def station(self, raw: Any, key: str) -> StationConfig:
-        s = self.check_table(raw, key, {"name", "color", "buttons", "led_bar", "private_display", "slap"})
+        s = self.check_table(raw, key, {"name", "color", "input_chip", "buttons", "led_bar", "private_display", "slap"})
         name = self.string(s, key, "name", pattern=r"[A-Za-z0-9 ]{1,12}")
         color_text = self.string(s, key, "color", pattern=r"#[0-9a-fA-F]{6}")
         color = (int(color_text[1:3], 16), int(color_text[3:5], 16), int(color_text[5:7], 16))
@@ -239,7 +241,8 @@ class _Reader:
             mask_us=self.integer(sl, f"{key}.slap", "mask_us", 0, 500_000, 40_000),
             settle_us=self.integer(sl, f"{key}.slap", "settle_us", 0, 100_000, 2000),
         )
-        return StationConfig(name, color, buttons, led_bar, private, slap)
+        input_chip = self.integer(s, key, "input_chip", 0, 15, 0)
+        return StationConfig(name, color, buttons, led_bar, private, slap, input_chip)
 
     def check_pins(self, config: CabinetConfig) -> None:
         """Every (chip, line) used once; I2C lines free when an OLED is configured."""
@@ -257,11 +260,11 @@ class _Reader:
             claim(0, config.service_pin, "service.pin")
         for i, s in enumerate(config.stations):
             for btn, pin in s.buttons:
-                claim(0, pin, f"station[{i}].buttons.{btn.value}")
+                claim(s.input_chip, pin, f"station[{i}].buttons.{btn.value}")
             for j, pin in enumerate(s.led_bar.pins):
                 claim(s.led_bar.chip, pin, f"station[{i}].led_bar.pins[{j}]")
             if s.slap.pin is not None:
-                claim(0, s.slap.pin, f"station[{i}].slap.pin")
+                claim(s.input_chip, s.slap.pin, f"station[{i}].slap.pin")
         pads = [s.slap.pad for s in config.stations if s.slap.source == "padboard"]
         if len(pads) != len(set(pads)):
             raise self.fail("station[].slap.pad", pads, "each padboard input used by one station only")

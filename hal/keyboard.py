@@ -61,6 +61,6 @@ class KeyboardInput:
             if down:
                 self.sim.slap(station, now_us, velocity=100)
             return True
-        pin = self.sim.factories[0].pin(self.sim.config.stations[station].button_pin(button))
+        pin = self.sim.button_pin(station, button)
         self.sim.at(now_us, pin.drive_low if down else pin.drive_high)
         return True

@@ -62,7 +62,7 @@ class SimCabinet:
     def __init__(self, config: CabinetConfig, clock: ManualClock) -> None:
         self.config = config
         self.clock = clock
-        chips = {0} | {s.led_bar.chip for s in config.stations}
+        chips = {0} | {s.led_bar.chip for s in config.stations} | {s.input_chip for s in config.stations}
         self.factories = {chip: MockFactory(pin_class=MockPWMPin) for chip in sorted(chips)}
         self.gpio = GpioCabinet(config, self.factories, ticks_to_us=lambda _ticks: clock.now_us())
         settle = max(s.slap.settle_us for s in config.stations)
@@ -80,9 +80,13 @@ class SimCabinet:
 
     def press(self, station: int, button: Button, t_us: int, hold_us: int = 60_000) -> None:
         """Schedule a press at ``t_us`` and its release ``hold_us`` later."""
-        pin = self.factories[0].pin(self.config.stations[station].button_pin(button))
+        pin = self.button_pin(station, button)
         self.at(t_us, pin.drive_low)
         self.at(t_us + hold_us, pin.drive_high)
+
+    def button_pin(self, station: int, button: Button):  # noqa: ANN201 - a gpiozero MockPin
+        sc = self.config.stations[station]
+        return self.factories[sc.input_chip].pin(sc.button_pin(button))
 
     def service_key(self, on: bool, t_us: int) -> None:
         if self.config.service_pin is None:

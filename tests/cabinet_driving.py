@@ -46,3 +46,10 @@ def start_game(cabinet: Cabinet, sim: SimCabinet, game: str = "punch", option_pr
     press(cabinet, sim, 0, Button.START)
     assert isinstance(cabinet.scene, Play), type(cabinet.scene).__name__
     return cabinet.scene
+
+
+def start_session(cabinet: Cabinet, controls, options, stations: tuple[int, ...]) -> Play:  # noqa: ANN001
+    """Skip the menus: start ``controls``' game with ``options`` between ``stations``."""
+    play = Play.start(cabinet.ctx, cabinet.clock.now_us(), controls, options, stations)
+    cabinet.scene = play
+    return play

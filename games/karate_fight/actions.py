@@ -19,9 +19,13 @@ class PlayTop(Action):
 class Shown(Action):
     """The frame showing the last played card was flipped at ``t_us`` (display report).
 
-    From then a Hit that card caused is showing and may be slapped."""
+    From then a Hit that card caused is showing and may be slapped.  ``cards_played``
+    is how many cards the game had played when that frame was drawn: behind the settle
+    window a newer card may have been applied since, and a frame that did not show it
+    must not reveal it (None: trust the report, as tests and tools may)."""
 
     t_us: int
+    cards_played: int | None = None
     player: int = CABINET
 
 

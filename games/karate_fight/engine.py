@@ -126,6 +126,7 @@ class KarateFight(Engine[KarateOptions, KarateAction]):
         self.fastest: list[int | None] = [None] * players
         self.master: int | None = None
         self.now = 0
+        self.cards_played = 0
         """Latest stamp seen: stamps must never go back."""
         if not self.piles[self.turn]:
             raise ValueError("the first fighter must be dealt at least one card")
@@ -215,6 +216,8 @@ class KarateFight(Engine[KarateOptions, KarateAction]):
         if isinstance(action, PlayTop):
             return tuple(self._play(action.player, action.t_us))
         if isinstance(action, Shown):
+            if action.cards_played is not None and action.cards_played != self.cards_played:
+                return ()  # a frame drawn before the latest card: it revealed nothing new
             return tuple(self._shown(action.t_us))
         return tuple(self._slaps(action.t_us, action.fighters))
 
@@ -223,6 +226,7 @@ class KarateFight(Engine[KarateOptions, KarateAction]):
         kind = kind_of(card)
         self.centre.append(card)
         self.played.append((fighter, kind))
+        self.cards_played += 1
         self.awaiting_reveal = True
         hit = hit_caused([k for _, k in self.played])
         events: list[Event] = [CardPlayed(fighter, card, kind, hit, t_us)]
@@ -471,6 +475,7 @@ class KarateFight(Engine[KarateOptions, KarateAction]):
             chances=self.chances,
             direction=self.direction,
             awaiting_reveal=self.awaiting_reveal,
+            cards_played=self.cards_played,
             hit_showing=showing,
             jan_ken=jan_ken,
             last_hit=self.last_hit.report() if self.last_hit is not None else None,

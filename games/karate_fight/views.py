@@ -72,6 +72,8 @@ class KaratePublicView:
     direction: int
     awaiting_reveal: bool
     """The last card played is not on screen yet."""
+    cards_played: int
+    """Cards played this game: what a display names when it reports a reveal."""
     hit_showing: HitKind | None
     jan_ken: JanKenView | None
     last_hit: HitReport | None

@@ -82,7 +82,7 @@ def _press_to_led(samples: int = 400) -> list[float]:
                 cards = [next(c for c in Card if engine.view(s).hand[c.index]) for s in (0, 1)]
                 press(cabinet, sim, 0, ACTION_BUTTONS[cards[0].index])
                 before = [sim.led_levels(s) for s in (0, 1)]
-                pin = sim.factories[0].pin(config.stations[1].button_pin(ACTION_BUTTONS[cards[1].index]))
+                pin = sim.button_pin(1, ACTION_BUTTONS[cards[1].index])
                 lit_at: list[float] = []
                 real_set = sim.gpio.set_led_level
 

@@ -20,7 +20,7 @@ def test_whole_game_between_computer_players(config, sim, clock, store, tmp_path
     assert store.games_played() == {"punch": 1}
     names = sorted(p.name for p in shots.glob("*.png"))
     assert any("attract" in n for n in names) and any("result" in n for n in names)
-    assert any("play-reveal" in n for n in names)
+    assert any("play-cardsrevealed" in n for n in names)
     assert any("WINS THE GAME" in line for line in lines)
     # The journal in the store replays to the same winner the cabinet announced.
     game_id, = [row[0] for row in store.db.execute("SELECT id FROM games")]

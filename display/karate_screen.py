@@ -1,0 +1,158 @@
+"""The Karate Fight play screen: the card just played big in the centre, every fighter's
+pile and share, the Hit and its judging to the microsecond, Jan Ken."""
+
+from __future__ import annotations
+
+import pygame
+
+from display import theme
+from display.cards import card_back, card_face
+from display.models import PlayScreen
+from display.text import TextCache
+from display.widgets import banner, panel, title_bar
+from games.karate_fight import (
+    CardPlayed,
+    CowardsBlow,
+    DeadHeat,
+    FighterStatus,
+    HitWon,
+    KarateMaster,
+    KaratePublicView,
+    Technique,
+)
+
+TECHNIQUE_COLOR = {Technique.ATTACK: (190, 40, 30), Technique.DEFENSE: (40, 90, 170), Technique.SKILL: (150, 60, 170)}
+BANNER_US = 1_500_000
+HIT_REPORT_US = 4_000_000
+
+
+def _name(enum_value: object) -> str:
+    return str(getattr(enum_value, "value", enum_value)).replace("_", " ").title()
+
+
+def draw_karate(surf: pygame.Surface, text: TextCache, s: PlayScreen) -> None:
+    v: KaratePublicView = s.view
+    w, h = surf.get_size()
+    surf.fill(theme.BACKGROUND)
+    names = [look.name for look in s.seats]
+    if v.master is not None:
+        status = f"{names[v.master]} is Karate Master"
+    elif v.jan_ken is not None:
+        status = "JAN KEN POI!  A rock · B paper · C scissors"
+    elif v.hit_showing is not None and not v.awaiting_reveal:
+        status = "HIT!  SLAP THE PAD!"
+    elif v.turn is not None:
+        status = f"{names[v.turn]}: press A to play"
+    else:
+        status = ""
+    title_bar(surf, text, s.title, status, f"{len(s.seats)} fighters")
+
+    _centre(surf, text, s, v, pygame.Rect(0, 80, w, 400))
+    _fighters(surf, text, s, v, pygame.Rect(20, 490, w - 40, 210))
+    _hit_report(surf, text, s, v, pygame.Rect(w - 420, 90, 400, 300))
+    if v.jan_ken is not None:
+        _jan_ken(surf, text, s, v, pygame.Rect(20, 90, 400, 300))
+    _banner(surf, text, s, v)
+    if s.paused:
+        banner(surf, text, "PAUSED", theme.PANEL_EDGE, h // 2 - 40, 110)
+        text.draw(surf, s.paused, 36, theme.WHITE, (w // 2, h // 2 + 50), "center")
+
+
+def _centre(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: KaratePublicView, area: pygame.Rect) -> None:
+    card = pygame.Rect(0, 0, 230, 320)
+    card.center = (area.centerx, area.y + 200)
+    for i in range(min(len(v.centre) - 1, 6), 0, -1):  # the pile under the top card
+        pygame.draw.rect(surf, (200, 198, 190), card.move(-i * 5, -i * 4), border_radius=16)
+    if v.centre:
+        top = v.centre[-1]
+        played = next((e for _t, e in reversed(s.events) if isinstance(e, CardPlayed)), None)
+        owner = s.seats[played.fighter].color if played is not None else theme.WHITE
+        card_face(surf, text, card, _name(top).upper(), _name(top.technique), TECHNIQUE_COLOR[top.technique], owner)
+    else:
+        card_back(surf, card, theme.PANEL_EDGE)
+    text.draw(surf, f"{len(v.centre)} in the centre", 30, theme.DIM, (card.centerx, card.bottom + 24), "center")
+    if v.chances is not None and v.attacker is not None and v.turn is not None:
+        msg = f"{s.seats[v.turn].name}: {v.chances} chance{'s' if v.chances != 1 else ''} to answer {s.seats[v.attacker].name}"
+        text.draw(surf, msg, 34, theme.GOLD, (card.centerx, card.bottom + 58), "center", bold=True)
+
+
+def _fighters(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: KaratePublicView, area: pygame.Rect) -> None:
+    n = len(v.fighters)
+    cw = area.width // n
+    for f in v.fighters:
+        look = s.seats[f.seat]
+        rect = pygame.Rect(area.x + f.seat * cw + 8, area.y, cw - 16, area.height)
+        turn = v.turn == f.seat and v.master is None
+        panel(surf, rect, theme.shade(look.color, 0.45 if turn else 0.22), theme.GOLD if turn else look.color)
+        text.draw(surf, look.name.upper(), 52, look.color if not turn else theme.WHITE, (rect.x + 20, rect.y + 34), "midleft", bold=True)
+        text.draw(surf, str(f.pile_size), 72, theme.WHITE, (rect.right - 20, rect.y + 38), "midright", bold=True)
+        share = f.pile_size / v.in_play if v.in_play else 0
+        bar = pygame.Rect(rect.x + 20, rect.y + 80, rect.width - 40, 26)
+        for i in range(10):
+            seg = pygame.Rect(bar.x + i * bar.width // 10 + 2, bar.y, bar.width // 10 - 4, bar.height)
+            fill = max(0.0, min(1.0, share * 10 - i))
+            pygame.draw.rect(surf, theme.shade(look.color, 0.3), seg, border_radius=4)
+            if fill > 0:
+                pygame.draw.rect(surf, theme.shade(look.color, 0.4 + 0.6 * fill), seg, border_radius=4)
+        state = {FighterStatus.OUT: "OUT", FighterStatus.OUT_OF_CARDS: "no cards: win a Hit!"}.get(f.status, "")
+        if turn:
+            state = "YOUR TURN: A"
+        text.draw(surf, state, 32, theme.GOLD, (rect.x + 20, rect.y + 134), "midleft", bold=True)
+        best = f"best {f.fastest_us / 1000:.1f} ms" if f.fastest_us is not None else ""
+        coward = f"cowardly ×{f.cowards_blows}" if f.cowards_blows else ""
+        text.draw(surf, "  ".join(x for x in (best, coward) if x), 28, theme.DIM, (rect.x + 20, rect.y + 176), "midleft")
+
+
+def _hit_report(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: KaratePublicView, area: pygame.Rect) -> None:
+    """Who won the last Hit, every fighter's reaction to the µs, and the margin."""
+    report = v.last_hit
+    won = next(((t, e) for t, e in reversed(s.events) if isinstance(e, (HitWon, DeadHeat))), None)
+    if report is None or won is None or s.now_us - won[0] > HIT_REPORT_US:
+        return
+    panel(surf, area, theme.PANEL, theme.GOLD, 14)
+    head = f"{s.seats[report.winner].name.upper()} WINS THE HIT" if report.winner is not None else "DEAD HEAT"
+    text.draw(surf, head, 40, theme.GOLD, (area.centerx, area.y + 30), "center", bold=True)
+    text.draw(surf, _name(report.kind), 30, theme.DIM, (area.centerx, area.y + 64), "center")
+    for i, r in enumerate(report.reactions[:4]):
+        look = s.seats[r.fighter]
+        text.draw(surf, look.name, 34, look.color, (area.x + 20, area.y + 110 + i * 40), "midleft", bold=True)
+        text.draw(surf, f"{r.reaction_us / 1000:.3f} ms", 34, theme.WHITE, (area.right - 20, area.y + 110 + i * 40), "midright")
+    if report.margin_us is not None:
+        text.draw(surf, f"margin {report.margin_us} µs", 32, theme.GOLD, (area.centerx, area.bottom - 26), "center")
+
+
+def _jan_ken(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: KaratePublicView, area: pygame.Rect) -> None:
+    jk = v.jan_ken
+    panel(surf, area, theme.PANEL, theme.GOLD, 14)
+    text.draw(surf, f"JAN KEN — round {jk.round}", 40, theme.GOLD, (area.centerx, area.y + 30), "center", bold=True)
+    for i, f in enumerate(jk.fighters[:4]):
+        look = s.seats[f]
+        if f not in jk.remaining:
+            state = "out"
+        else:
+            state = "thrown" if f in jk.locked else "choosing…"
+        text.draw(surf, look.name, 34, look.color, (area.x + 20, area.y + 90 + i * 44), "midleft", bold=True)
+        text.draw(surf, state, 34, theme.WHITE, (area.right - 20, area.y + 90 + i * 44), "midright")
+    if jk.last_round:
+        last = "  ".join(f"{s.seats[t.fighter].name[0]}:{t.sign.value}" for t in jk.last_round)
+        text.draw(surf, last, 26, theme.DIM, (area.centerx, area.bottom - 24), "center")
+
+
+def _banner(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: KaratePublicView) -> None:
+    y = surf.get_height() // 2 - 60
+    if v.hit_showing is not None and not v.awaiting_reveal and v.jan_ken is None:
+        banner(surf, text, f"HIT! {_name(v.hit_showing).upper()}", theme.BAD, y)
+        return
+    for t, ev in reversed(s.events):
+        if s.now_us - t > BANNER_US:
+            return
+        if isinstance(ev, KarateMaster):
+            banner(surf, text, f"{s.seats[ev.fighter].name.upper()}: KARATE MASTER!", s.seats[ev.fighter].color, y)
+            return
+        if isinstance(ev, CowardsBlow):
+            paid = f"pays {ev.cards_paid} card{'s' if ev.cards_paid != 1 else ''}"
+            banner(surf, text, f"COWARD'S BLOW! {s.seats[ev.fighter].name.upper()} {paid}", s.seats[ev.fighter].color, y, 80)
+            return
+        if isinstance(ev, DeadHeat):
+            banner(surf, text, "DEAD HEAT!  JAN KEN!", theme.PANEL_EDGE, y)
+            return

@@ -1,0 +1,194 @@
+"""Karate Fight at the cabinet: button A plays the top card when it is your turn, the slap
+pad answers Hits (judged by stamp, after the settle window), A/B/C throw rock, paper or
+scissors in a Jan Ken; the LED bar shows each fighter's share of the cards in play."""
+
+from __future__ import annotations
+
+import random
+from itertools import groupby
+
+from PIL import Image
+
+from display.private import text_lines
+from firmware_py.controls import GameControls, Record, Refusal
+from games.karate_fight import (
+    SPEC,
+    BoutWon,
+    CardPlayed,
+    CowardsBlow,
+    DeadHeat,
+    FighterOut,
+    FighterStatus,
+    HitShowing,
+    HitWon,
+    JanKenRound,
+    JanKenStarted,
+    JanKenWon,
+    KarateFight,
+    KarateMaster,
+    KarateOptions,
+    PlayTop,
+    Reentered,
+    Shown,
+    Sign,
+    SlapIgnored,
+    Slaps,
+    Throw,
+)
+from games.protocol import Action, Event
+from hal.events import Button
+
+SIGN_BUTTONS = {Button.A: Sign.ROCK, Button.B: Sign.PAPER, Button.C: Sign.SCISSORS}
+
+
+def card_name(kind) -> str:  # noqa: ANN001 - a CardKind
+    return kind.value.replace("_", " ").title()
+
+
+def hit_name(kind) -> str:  # noqa: ANN001 - a HitKind
+    return kind.value.replace("_", " ").title()
+
+
+class KarateControls(GameControls):
+    spec = SPEC
+    engine_type = KarateFight
+    blurb = "2–4 fighters, blind piles, lightning slaps judged to the microsecond."
+    judges_time = True
+    uses_slaps = True
+
+    def __init__(self) -> None:
+        self._shown_for: int | None = None
+
+    def make_options(self, values: dict) -> KarateOptions:
+        return KarateOptions(**values)
+
+    def on_button(self, engine: KarateFight, seat: int, button: Button, t_us: int) -> Action | Refusal | None:
+        jan_ken = engine.public_view().jan_ken
+        if jan_ken is not None:
+            if button in SIGN_BUTTONS and seat in jan_ken.remaining:
+                return Throw(seat, SIGN_BUTTONS[button])
+            return None
+        if button is Button.A:
+            return PlayTop(seat, t_us)
+        return None
+
+    def on_slap(self, engine: KarateFight, seat: int, t_us: int, velocity: int | None) -> Action:
+        return Slaps(t_us=t_us, fighters=(seat,))
+
+    def on_frame_shown(self, engine: KarateFight, t_us: int) -> Action | None:
+        """Report the first flip after a card was played: from then its Hit is showing."""
+        view = engine.public_view()
+        if not view.awaiting_reveal or self._shown_for == view.cards_played:
+            return None
+        self._shown_for = view.cards_played
+        return Shown(t_us=t_us, cards_played=view.cards_played)
+
+    def coalesce(self, released: list[tuple[int, Action]]) -> list[tuple[int, Action]]:
+        """Slaps with the identical µs stamp become one batch: a dead heat is decided by
+        the engine, never by which slap the process happened to handle first."""
+        out: list[tuple[int, Action]] = []
+        for (t_us, is_slap), group in groupby(released, key=lambda p: (p[0], isinstance(p[1], Slaps))):
+            items = [a for _t, a in group]
+            if is_slap:
+                fighters = tuple(sorted({f for a in items for f in a.fighters}))
+                out.append((t_us, Slaps(t_us=t_us, fighters=fighters)))
+            else:
+                out += [(t_us, a) for a in items]
+        return out
+
+    def led_level(self, engine: KarateFight, seat: int) -> float:
+        v = engine.public_view()
+        return v.fighters[seat].pile_size / v.in_play if v.in_play else 0.0
+
+    def private_image(self, engine: KarateFight, seat: int, size: tuple[int, int]) -> Image.Image:
+        pv = engine.view(seat)
+        v = pv.public
+        me = v.fighters[seat]
+        lines = [f"Fighter {seat + 1}: {me.pile_size} cards"]
+        if v.master is not None:
+            lines += ["", "KARATE MASTER" if v.master == seat else "Fight over"]
+        elif me.status is FighterStatus.OUT:
+            lines += ["", "You are out"]
+        elif v.jan_ken is not None and seat in v.jan_ken.remaining:
+            lines += ["JAN KEN POI!", "A rock B paper", "C scissors",
+                      f"Locked: {pv.own_sign.value}" if pv.own_sign else "Throw now!"]
+        elif v.hit_showing is not None:
+            lines += ["", "HIT!  SLAP!"]
+        elif v.turn == seat:
+            lines += ["", "Your turn:", "A = play top card"]
+        else:
+            lines += ["", "Watch for Hits"]
+        if me.fastest_us is not None:
+            lines = lines[:4] + [f"Best {me.fastest_us / 1000:.1f} ms"]
+        return text_lines(lines, 0, size)
+
+    def bot_presses(self, engine: KarateFight, seat: int, action: Action) -> tuple[Button, ...]:
+        if isinstance(action, PlayTop):
+            return (Button.A,)
+        if isinstance(action, Throw):
+            return (next(b for b, s in SIGN_BUTTONS.items() if s is action.sign),)
+        raise TypeError(f"no presses for {action!r}")
+
+    def bot_slap_delay(self, engine: KarateFight, seat: int, rng: random.Random) -> int | None:
+        """Bots slap a showing Hit after a human reaction time, and now and then lose
+        their nerve and slap at nothing (a Coward's Blow)."""
+        v = engine.public_view()
+        if v.jan_ken is not None or v.master is not None or v.fighters[seat].status is FighterStatus.OUT:
+            return None
+        if v.hit_showing is not None and not v.awaiting_reveal:
+            return rng.randrange(180_000, 420_000)
+        if rng.random() < 0.002:
+            return rng.randrange(0, 100_000)
+        return None
+
+    def records(self, events: tuple[Event, ...], seats: tuple[int, ...]) -> list[Record]:
+        out = []
+        for ev in events:
+            if isinstance(ev, HitWon) and not ev.by_jan_ken:
+                out.append(Record("reaction", ev.winner, ev.reaction_us, ev.kind.value))
+            elif isinstance(ev, DeadHeat):
+                out += [Record("reaction", f, ev.reaction_us, "dead heat") for f in ev.fighters]
+            elif isinstance(ev, SlapIgnored) and ev.reaction_us is not None:
+                out.append(Record("reaction", ev.fighter, ev.reaction_us, "runner-up"))
+        return out
+
+    def result_lines(self, engine: KarateFight, names: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+        v = engine.public_view()
+        outcome = engine.outcome()
+        headline = f"{names[outcome.winner].upper()}: KARATE MASTER" if outcome and outcome.winner is not None else "NO MASTER"
+        lines = [f"{names[f.seat]}: {f.pile_size} cards" + (f", fastest {f.fastest_us / 1000:.3f} ms" if f.fastest_us else "")
+                 for f in v.fighters]
+        return headline, tuple(lines)
+
+    def describe(self, event: Event, names: tuple[str, ...]) -> str | None:
+        if isinstance(event, CardPlayed):
+            hit = f"  -> HIT ({hit_name(event.hit)})" if event.hit else ""
+            return f"{names[event.fighter]} plays {card_name(event.kind).upper()}!{hit}"
+        if isinstance(event, HitShowing):
+            return f"  HIT showing from {event.revealed_us} µs"
+        if isinstance(event, HitWon):
+            how = " (won the Jan Ken)" if event.by_jan_ken else f" in {event.reaction_us} µs"
+            return f"  {names[event.winner]} wins the Hit{how}"
+        if isinstance(event, DeadHeat):
+            return f"  DEAD HEAT at {event.reaction_us} µs: {', '.join(names[f] for f in event.fighters)} -> Jan Ken"
+        if isinstance(event, SlapIgnored):
+            behind = f", {event.behind_us} µs behind" if event.behind_us is not None else ""
+            return f"  {names[event.fighter]} slap ignored ({event.reason.value}{behind})"
+        if isinstance(event, CowardsBlow):
+            return f"  COWARD'S BLOW by {names[event.fighter]}: pays {event.cards_paid} card(s)"
+        if isinstance(event, JanKenStarted):
+            return f"  Jan Ken: {', '.join(names[f] for f in event.fighters)}"
+        if isinstance(event, JanKenRound):
+            signs = ", ".join(f"{names[s.fighter]} {s.sign.value}" for s in event.signs)
+            return f"  Jan Ken round {event.round}: {signs}"
+        if isinstance(event, JanKenWon):
+            return f"  {names[event.winner]} wins the Jan Ken"
+        if isinstance(event, BoutWon):
+            return f"== {names[event.winner]} takes the bout ({event.cards_taken} cards, {event.reason.value.replace('_', ' ')})"
+        if isinstance(event, FighterOut):
+            return f"{names[event.fighter]} is OUT"
+        if isinstance(event, Reentered):
+            return f"{names[event.fighter]} is back in the fight"
+        if isinstance(event, KarateMaster):
+            return f"*** {names[event.fighter]} IS KARATE MASTER ***"
+        return None
