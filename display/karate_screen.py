@@ -62,7 +62,9 @@ def _centre(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: KaratePubli
     card = pygame.Rect(0, 0, 230, 320)
     card.center = (area.centerx, area.y + 200)
     for i in range(min(len(v.centre) - 1, 6), 0, -1):  # the pile under the top card
-        pygame.draw.rect(surf, (200, 198, 190), card.move(-i * 5, -i * 4), border_radius=16)
+        under = card.move(i * 6, i * 5)
+        pygame.draw.rect(surf, (200, 198, 190), under, border_radius=16)
+        pygame.draw.rect(surf, (90, 90, 96), under, width=2, border_radius=16)
     if v.centre:
         top = v.centre[-1]
         played = next((e for _t, e in reversed(s.events) if isinstance(e, CardPlayed)), None)
@@ -139,20 +141,20 @@ def _jan_ken(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: KaratePubl
 
 
 def _banner(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: KaratePublicView) -> None:
-    y = surf.get_height() // 2 - 60
+    y = 150  # above the card's name, so the card stays readable under a banner
     if v.hit_showing is not None and not v.awaiting_reveal and v.jan_ken is None:
-        banner(surf, text, f"HIT! {_name(v.hit_showing).upper()}", theme.BAD, y)
+        banner(surf, text, f"HIT! {_name(v.hit_showing).upper()}", theme.BAD, y, 84)
         return
     for t, ev in reversed(s.events):
         if s.now_us - t > BANNER_US:
             return
         if isinstance(ev, KarateMaster):
-            banner(surf, text, f"{s.seats[ev.fighter].name.upper()}: KARATE MASTER!", s.seats[ev.fighter].color, y)
+            banner(surf, text, f"{s.seats[ev.fighter].name.upper()}: KARATE MASTER!", s.seats[ev.fighter].color, y, 84)
             return
         if isinstance(ev, CowardsBlow):
             paid = f"pays {ev.cards_paid} card{'s' if ev.cards_paid != 1 else ''}"
             banner(surf, text, f"COWARD'S BLOW! {s.seats[ev.fighter].name.upper()} {paid}", s.seats[ev.fighter].color, y, 80)
             return
         if isinstance(ev, DeadHeat):
-            banner(surf, text, "DEAD HEAT!  JAN KEN!", theme.PANEL_EDGE, y)
+            banner(surf, text, "DEAD HEAT!  JAN KEN!", theme.PANEL_EDGE, y, 84)
             return
