@@ -1,12 +1,16 @@
 """The six card kinds of a Punch! deck and the deck's make-up.
 
 Each kind is one button (A..F in declaration order) on a cabinet station, so the order
-of :class:`Card` is part of the interface, and hands are counted in that order.
+of :class:`Card` is part of the interface, and hands are counted in that order.  What is
+printed on the cards (labels, punch values, copies) lives in ``deck.json`` beside this
+module, like every game's card data.
 """
 
 from __future__ import annotations
 
+import json
 from enum import Enum
+from pathlib import Path
 
 
 class Card(Enum):
@@ -19,30 +23,35 @@ class Card(Enum):
     punch: int
     index: int
 
-    def __new__(cls, value: str, label: str, punch: int) -> Card:
-        card = object.__new__(cls)
-        card._value_ = value
-        card.label = label
-        card.punch = punch
-        card.index = len(cls.__members__)
-        return card
-
     __hash__ = object.__hash__
 
-    PUNCH_1 = ("punch1", "Punch 1", 1)
-    PUNCH_2 = ("punch2", "Punch 2", 2)
-    PUNCH_3 = ("punch3", "Punch 3", 3)
-    DO_NOTHING = ("nothing", "Do Nothing", 0)
-    BLOCK = ("block", "Block", 0)
-    DODGE = ("dodge", "Dodge & Punch Back", 0)
+    PUNCH_1 = "punch1"
+    PUNCH_2 = "punch2"
+    PUNCH_3 = "punch3"
+    DO_NOTHING = "nothing"
+    BLOCK = "block"
+    DODGE = "dodge"
 
 
 CARDS: tuple[Card, ...] = tuple(Card)
 """Every kind in button order."""
 
-COPIES_PER_KIND = 5
-"""A deck holds five of each kind: 30 playable cards (the stamina and boxer cards are
-tracked by the engine, not dealt)."""
+
+def _load_deck() -> int:
+    """Give each card its printed label and punch value; return the copies per kind."""
+    data = json.loads(Path(__file__).with_name("deck.json").read_text(encoding="utf-8"))
+    rows = data["cards"]
+    if [row["card"] for row in rows] != [card.value for card in CARDS]:
+        raise ValueError("deck.json must list the six Punch! cards in button order")
+    for index, (card, row) in enumerate(zip(CARDS, rows)):
+        card.label = str(row["label"])
+        card.punch = int(row["punch"])
+        card.index = index
+    return int(data["copies_per_kind"])
+
+
+COPIES_PER_KIND = _load_deck()
+"""A deck holds this many of each kind (5: 30 playable cards)."""
 HAND_SIZE = 10
 ROUNDS = 3
 
