@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any, Protocol
 
 import pygame
 
@@ -22,8 +23,16 @@ from firmware_py.session import GameSession
 from firmware_py.store import Store
 from hal.clock import Clock
 from hal.config import CabinetConfig
-from hal.events import ServiceEvent
-from hal.sim import SimCabinet
+from hal.events import InputEvent, ServiceEvent
+
+
+class CabinetIO(Protocol):
+    """What the loop drives: the simulated cabinet (hal.sim) or the real one (hal.hardware)."""
+
+    def poll(self, now_us: int) -> list[InputEvent]: ...
+    def set_led_level(self, station: int, level: float) -> None: ...
+    def show_private(self, station: int, image: Any) -> None: ...
+    def close(self) -> None: ...
 
 
 def available_games() -> tuple[type[GameControls], ...]:
@@ -37,7 +46,7 @@ class Cabinet:
     def __init__(
         self,
         config: CabinetConfig,
-        hardware: SimCabinet,
+        hardware: CabinetIO,
         clock: Clock,
         store: Store,
         window: Window | None = None,

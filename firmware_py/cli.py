@@ -31,12 +31,26 @@ def main(argv: list[str] | None = None) -> int:
     mode = run.add_mutually_exclusive_group()
     mode.add_argument("--window", action="store_true", help="development window even without DISPLAY")
     mode.add_argument("--headless", action="store_true", help="headless exhibition even with a screen")
+    run.add_argument("--backend", choices=("sim", "gpio"), default="sim",
+                     help="sim: simulated hardware (default); gpio: the real cabinet on a Raspberry Pi")
     run.add_argument("--game", default="punch", help="game the exhibition plays (default punch)")
     run.add_argument("--seed", type=int, default=None, help="seed for deterministic exhibitions")
     run.add_argument("--screenshots", help="folder for exhibition screenshots")
+    run.add_argument("--record", metavar="FILE", help="write each game played as a HIL scenario file (docs/hil.md)")
+    hil = sub.add_parser("hil", help="hardware-in-the-loop scenarios (docs/hil.md)")
+    hil_sub = hil.add_subparsers(dest="hil_command", required=True)
+    hil_run = hil_sub.add_parser("run", help="run scenario files; exit 0 when all pass")
+    hil_run.add_argument("files", nargs="+", metavar="FILE", help="scenario TOML files")
+    hil_run.add_argument("--report-dir", default="out/hil", help="JUnit XML, JSONL logs, screenshots (default out/hil)")
+    hil_run.add_argument("--backend", choices=("sim", "rig"), default="sim", help="sim (default) or rig")
+    hil_run.add_argument("--rig", help="rig TOML for --backend rig (default: $RINGSIDE_RIG)")
+    hil_run.add_argument("--update-goldens", action="store_true", help="(re)write golden PNGs from this run")
+    hil_run.add_argument("-v", "--verbose", action="store_true", help="print the cabinet log as scenarios run")
     selftest = sub.add_parser("selftest", help="check config, buttons, LED bars and displays on simulated hardware")
     selftest.add_argument("--config", help="cabinet TOML (default: the shipped 2-station config)")
     args = parser.parse_args(argv)
+    if args.command == "hil":
+        return run_hil(args)
 
     try:
         config = load_config(args.config)
@@ -53,9 +67,31 @@ def main(argv: list[str] | None = None) -> int:
 
         return 0 if run_selftest(config, t_start=T_START) else 1
     if args.command == "run":
+        if args.backend == "gpio":
+            return run_realtime(config, args, real_hardware=True)
         windowed = args.window or (has_screen() and not args.headless)
-        return run_window(config) if windowed else run_headless(config, args)
+        return run_realtime(config, args, real_hardware=False) if windowed else run_headless(config, args)
     return 2
+
+
+def run_hil(args) -> int:  # noqa: ANN001
+    use_headless_drivers()
+    from firmware_py.hil.runner import run_files
+
+    rig = args.rig or os.environ.get("RINGSIDE_RIG")
+    if args.backend == "rig" and not rig:
+        print("ringside hil: --backend rig needs --rig FILE or RINGSIDE_RIG (docs/hil.md)", file=sys.stderr)
+        return 2
+    code, _ = run_files(args.files, args.backend, Path(args.report_dir), args.update_goldens, rig, verbose=args.verbose)
+    return code
+
+
+def _recorder(cabinet, sim, args):  # noqa: ANN001, ANN202
+    if not getattr(args, "record", None):
+        return None
+    from firmware_py.hil.record import SessionRecorder
+
+    return SessionRecorder.attach(cabinet, sim, args.record)
 
 
 def _store(config):  # noqa: ANN001, ANN202
@@ -86,9 +122,12 @@ def run_headless(config, args) -> int:  # noqa: ANN001
         print(f"[{clock.now_us() / 1e6:8.2f}s] {line}", flush=True)
 
     cabinet = Cabinet(config, sim, clock, store, Window((config.display.width, config.display.height)), log, seed)
+    recorder = _recorder(cabinet, sim, args)
     try:
         ok = run_exhibition(cabinet, sim, clock, args.game, seed, shots, fps=config.display.fps)
     finally:
+        if recorder is not None:
+            recorder.close()
         sim.close()
         store.close()
     wall = time.perf_counter() - t0
@@ -97,37 +136,55 @@ def run_headless(config, args) -> int:  # noqa: ANN001
     return 0 if ok else 1
 
 
-def run_window(config) -> int:  # noqa: ANN001
+def run_realtime(config, args, real_hardware: bool) -> int:  # noqa: ANN001
+    """The cabinet in real time: on a Pi's hardware (``--backend gpio``), or on simulated
+    hardware with the keyboard as the buttons (the development window)."""
     import pygame
 
     from display.window import Window
     from firmware_py.cabinet import Cabinet
-    from hal.clock import ManualClock
-    from hal.keyboard import KEYMAP_TEXT, KeyboardInput
-    from hal.sim import SimCabinet
+    from hal.clock import ManualClock, MonotonicClock
 
-    def real_us() -> int:
-        return time.monotonic_ns() // 1000
-
-    clock = ManualClock(real_us())
-    sim = SimCabinet(config, clock)
     store = _store(config)
     window = Window((config.display.width, config.display.height), config.display.fullscreen)
-    cabinet = Cabinet(config, sim, clock, store, window, print)
-    keys = KeyboardInput(sim)
-    print("Ringside on simulated hardware. Keys:\n" + KEYMAP_TEXT)
+    keys = recorder = None
+    if real_hardware:
+        from hal.hardware import open_hardware
+
+        clock = MonotonicClock()
+        hardware = open_hardware(config, clock)
+        print(f"Ringside on cabinet {config.name} ({config.source})")
+    else:
+        from hal.keyboard import KEYMAP_TEXT, KeyboardInput
+        from hal.sim import SimCabinet
+
+        clock = ManualClock(MonotonicClock().now_us())  # virtual time kept at real time
+        hardware = SimCabinet(config, clock)
+        keys = KeyboardInput(hardware)
+        print("Ringside on simulated hardware. Keys:\n" + KEYMAP_TEXT)
+    cabinet = Cabinet(config, hardware, clock, store, window, print)
+    if keys is not None:
+        recorder = _recorder(cabinet, hardware, args)
     frame = pygame.time.Clock()
     running = True
     try:
         while running:
-            clock.set(max(clock.now_us(), real_us()))
+            if keys is not None:
+                clock.set(max(clock.now_us(), MonotonicClock().now_us()))
             for event in pygame.event.get():
-                running = keys.handle(event, clock.now_us()) and running
+                if keys is not None:
+                    running = keys.handle(event, clock.now_us()) and running
+                elif event.type == pygame.QUIT:
+                    running = False
             cabinet.step(clock.now_us())
             cabinet.render()
             frame.tick(config.display.fps)
+    except KeyboardInterrupt:
+        pass
     finally:
-        sim.close()
+        if recorder is not None:
+            recorder.close()
+        hardware.close()
         store.close()
         window.close()
     return 0

@@ -194,7 +194,7 @@ class _Reader:
             pb = self.check_table(raw["padboard"], "padboard", {"port", "settle_us"})
             padboard = PadboardConfig(
                 port=self.string(pb, "padboard", "port"),
-                settle_us=self.integer(pb, "padboard", "settle_us", 100, 100_000, 5000),
+                settle_us=self.integer(pb, "padboard", "settle_us", 100, 100_000, 12_000),
             )
         if any(s.slap.source == "padboard" for s in stations) and padboard is None:
             raise self.fail("padboard", None, "a [padboard] table with port = ... (a station uses slap source padboard)")
@@ -239,7 +239,7 @@ class _Reader:
             pin=self.integer(sl, f"{key}.slap", "pin", 0, 27) if "pin" in sl else None,
             pad=self.integer(sl, f"{key}.slap", "pad", 0, 3) if "pad" in sl else None,
             mask_us=self.integer(sl, f"{key}.slap", "mask_us", 0, 500_000, 40_000),
-            settle_us=self.integer(sl, f"{key}.slap", "settle_us", 0, 100_000, 2000),
+            settle_us=self.integer(sl, f"{key}.slap", "settle_us", 0, 100_000, 6000),
         )
         input_chip = self.integer(s, key, "input_chip", 0, 15, 0)
         return StationConfig(name, color, buttons, led_bar, private, slap, input_chip)
