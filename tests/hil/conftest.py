@@ -1,0 +1,90 @@
+"""Every scenario file under ``tests/hil/`` becomes pytest items, so ``make test`` runs them:
+
+- ``<file>::sim`` — the scenario on the sim backend (headless, deterministic);
+- ``<file>::rig`` — the same on a real cabinet test rig, marked ``hil`` and skipped
+  unless ``RINGSIDE_RIG`` names a rig config (see docs/hil.md).
+
+A scenario file is any ``*.toml`` here with a ``[scenario]`` table (cabinet configs and
+rig configs beside them are not).  Reports, JSONL logs and screenshots go to
+``out/test-artifacts/hil/<backend>/<scenario>/``.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firmware_py.hil.result import ScenarioResult
+from firmware_py.hil.scenario import ScenarioError, load_scenario
+
+ARTIFACTS = Path(os.environ.get("RINGSIDE_TEST_ARTIFACTS", Path(__file__).resolve().parents[2] / "out" / "test-artifacts")) / "hil"
+RIG_ENV = "RINGSIDE_RIG"
+
+
+def is_scenario_file(path: Path) -> bool:
+    if path.suffix != ".toml":
+        return False
+    try:
+        return "scenario" in tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return True  # let the loader say what is wrong with it
+
+
+def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
+    if is_scenario_file(file_path):
+        return ScenarioFile.from_parent(parent, path=file_path)
+    return None
+
+
+class ScenarioFailed(Exception):
+    def __init__(self, result: ScenarioResult) -> None:
+        super().__init__(result.summary())
+        self.result = result
+
+
+class ScenarioFile(pytest.File):
+    def collect(self) -> Any:
+        yield ScenarioItem.from_parent(self, name="sim", backend="sim")
+        rig = ScenarioItem.from_parent(self, name="rig", backend="rig")
+        rig.add_marker(pytest.mark.hil)
+        yield rig
+
+
+class ScenarioItem(pytest.Item):
+    def __init__(self, *, backend: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.backend = backend
+
+    def runtest(self) -> None:
+        from firmware_py.hil.runner import run_scenario, write_jsonl
+
+        rig = None
+        if self.backend == "rig":
+            rig = os.environ.get(RIG_ENV)
+            if not rig:
+                pytest.skip(f"no cabinet test rig configured: set {RIG_ENV} to a rig TOML (docs/hil.md) on the rig Pi")
+        try:
+            scenario = load_scenario(self.path)
+        except ScenarioError as e:
+            raise ScenarioFailed(ScenarioResult(self.path.stem, self.path, self.backend, "error", message=str(e))) from None
+        result = run_scenario(scenario, self.backend, ARTIFACTS / self.backend, rig_config=rig)
+        write_jsonl(ARTIFACTS / self.backend / "last-summary.jsonl", [result.as_json()])
+        self.user_properties.append(("hil_fidelity", result.fidelity.summary()))
+        if result.status == "skip":
+            pytest.skip(result.message)
+        if result.status != "pass":
+            raise ScenarioFailed(result)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if isinstance(excinfo.value, ScenarioFailed):
+            r = excinfo.value.result
+            where = f"\n      artifacts: {r.out_dir}" if r.out_dir else ""
+            return r.summary() + where
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, 0, f"HIL scenario {self.path.name} [{self.backend}]"
