@@ -1,0 +1,264 @@
+"""Choosing one pad's detector settings from what was captured, like an e-drum module.
+
+Every value comes with a sentence saying why, and with its margin:
+
+- threshold: above the noise peak at rest (reported in dB above it, at least +6 dB) and
+  below the softest prompted slap (at least 6 dB under it).  Inside that room it sits
+  where both margins are equal, raised (if room is left) over the largest crosstalk
+  peak a neighbour's slap put on this pad.
+- sensitivity: the median hard-slap peak (kept under the ADC rail), so a hard slap
+  reads 127.  curve: the exponent that puts the median soft slap at velocity 40.
+- scan time: 1.5 × the slowest rise from onset to peak, one frame added.
+- mask time and retrigger: among masks for which every recorded ring, × 1.5 (3.5 dB,
+  for a harder slap than any recorded), stays under ``max(threshold, peak × pct × exp(−t/decay))`` after the mask, while every real
+  slap of the flurry stays 25 % over it and its gap is ≥ 1.5 × the mask, the pair that
+  re-opens the pad soonest (to a slap at the threshold) after the hardest slap seen.
+- crosstalk: the receiving pad's strongest ratio (its peak ÷ the slapped pad's peak)
+  × 1.5 (+3.5 dB), as a percentage; off (0) when no neighbour's slap, scaled to a
+  full-force slap, could reach this pad's threshold.  The window covers the slowest
+  arrival seen, twice over.
+- baseline: the slowest IIR (largest shift, 10 at most) whose lag behind the drift at
+  rest costs ≤ 10 % more noise peak than the fastest.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from calibration.analysis import RAIL, CrosstalkSeen, Event, NoiseStats, decay_tau_us
+from hal.padboard.settings import PadSettings
+
+NOISE_MARGIN = 2.0  # threshold ≥ noise peak × 2 (+6 dB)
+SOFT_MARGIN = 2.0  # threshold ≤ softest slap ÷ 2 (−6 dB)
+RING_MARGIN = 1.25  # crosstalk over threshold, real flurry slaps over the retrigger line
+RING_SAFETY = 1.5  # a ring under the retrigger line (a harder slap rings longer: +3.5 dB)
+GAP_MARGIN = 1.5
+XTALK_MARGIN = 1.5
+SOFT_VELOCITY = 40
+PCTS = (0, 25, 40, 50, 60, 75, 90, 100)
+DECAYS_MS = tuple(range(2, 41)) + tuple(range(45, 101, 5))
+
+
+def db(ratio: float) -> float:
+    return 20 * math.log10(ratio) if ratio > 0 else float("-inf")
+
+
+@dataclass(frozen=True)
+class PadFit:
+    """The chosen settings of one pad and why."""
+
+    pad: int
+    settings: PadSettings
+    reasons: tuple[str, ...]
+    margins: dict[str, float]
+    warnings: tuple[str, ...] = ()
+    problems: tuple[str, ...] = ()  # the fit could not meet a rule: calibration fails
+    ring_tau_us: float | None = None
+    extra: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def _round_up(x: float, step: int) -> int:
+    return int(math.ceil(x / step) * step)
+
+
+def fit_threshold(noise: NoiseStats, own: Sequence[Event], xt: Sequence[CrosstalkSeen]) -> tuple[int, list[str], dict[str, float], list[str]]:
+    reasons, warnings, problems = [], [], []
+    npk = max(noise.peak, 1)
+    soft_min = min(e.peak for e in own)
+    lo = NOISE_MARGIN * npk
+    hi = soft_min / SOFT_MARGIN
+    xt_max = max((x.peak for x in xt), default=0)
+    if lo <= hi:
+        t = math.sqrt(lo * hi)
+        why = "midway (in dB) between +6 dB over the noise peak and −6 dB under the softest slap"
+        if xt_max * RING_MARGIN > t:
+            t2 = min(hi, xt_max * RING_MARGIN)
+            if t2 > t:
+                t = t2
+                why = (f"raised over the largest crosstalk peak ({xt_max}) with 2 dB to spare" if t2 >= xt_max * RING_MARGIN
+                       else f"raised toward the largest crosstalk peak ({xt_max}) as far as the soft slaps allow; "
+                            "crosstalk cancel drops the rest")
+    else:
+        t = math.sqrt(npk * soft_min)
+        why = "squeezed: soft slaps and noise are less than 12 dB apart, so it sits midway"
+        if soft_min / npk < 2.0:
+            problems.append(f"soft slaps ({soft_min}) barely rise over the noise at rest ({npk}): "
+                            "the pad is too noisy or too insensitive")
+        else:
+            warnings.append(f"only {db(t / npk):.1f} dB over the noise and {db(soft_min / t):.1f} dB under the softest slap")
+    thr = max(1, int(round(t)))
+    margins = {"noise_db": db(thr / npk), "soft_db": db(soft_min / thr)}
+    reasons.append(
+        f"threshold {thr}: {margins['noise_db']:+.1f} dB over the noise peak at rest ({npk}, σ {noise.sigma:.0f}), "
+        f"{margins['soft_db']:.1f} dB under the softest slap ({soft_min}); {why}"
+    )
+    return thr, reasons, margins, warnings + [f"PROBLEM {p}" for p in problems]
+
+
+def fit_velocity(thr: int, soft: Sequence[Event], hard: Sequence[Event]) -> tuple[int, int, list[str], list[str]]:
+    warnings = []
+    hard_peaks = sorted(e.peak for e in hard) or [thr * 8]
+    sens = int(statistics.median(hard_peaks))
+    cap = int(RAIL * 0.97)
+    clipped = sum(1 for e in hard if e.clipped)
+    if sens > cap:
+        sens = cap
+    sens = max(sens, thr + 2)
+    soft_med = statistics.median(e.peak for e in soft) if soft else (thr + sens) / 2
+    x = (soft_med - thr) / (sens - thr)
+    if 0 < x < 1:
+        curve = int(round(100 * math.log((SOFT_VELOCITY - 1) / 126) / math.log(x)))
+        curve = max(25, min(400, curve))
+    else:
+        curve = 100
+        warnings.append("soft and hard slaps were not told apart: linear curve kept")
+    reasons = [
+        f"sensitivity {sens}: the median hard slap ({int(statistics.median(hard_peaks))}, range "
+        f"{hard_peaks[0]}–{hard_peaks[-1]}) reads 127" + (f"; {clipped} of {len(hard)} hard slaps hit the ADC rail" if clipped else ""),
+        f"curve {curve}: the median soft slap ({int(soft_med)}) reads about {SOFT_VELOCITY}",
+    ]
+    return sens, curve, reasons, warnings
+
+
+def fit_scan(own: Sequence[Event], period_us: int) -> tuple[int, str]:
+    rise = max(e.peak_us - e.onset_us for e in own)
+    scan = max(1000, min(8000, _round_up(rise * 1.5 + period_us, 250)))
+    return scan, f"scan {scan / 1000:.2f} ms: the slowest rise from onset to peak took {rise / 1000:.2f} ms (× 1.5)"
+
+
+def _last_violation_ms(env: Sequence[int], peak: int, thr: int, pct: int, decay_ms: int) -> int:
+    """The first ms from which the ring stays under the retrigger line with margin."""
+    last = -1
+    for k, e in enumerate(env):
+        need = e * RING_SAFETY
+        if need < thr:
+            continue
+        line = peak * pct / 100 * math.exp(-k / decay_ms) if pct else 0.0
+        if need >= max(thr, line):
+            last = k
+    return last + 1
+
+
+def fit_mask(
+    thr: int,
+    scan_us: int,
+    rings: Sequence[tuple[int, tuple[int, ...]]],
+    flurry: Sequence[Event],
+) -> tuple[int, int, int, list[str], list[str], dict[str, float]]:
+    """Mask, retrigger pct and decay from ``rings`` (peak, envelope per ms) and the flurry."""
+    pairs = [(a.peak, b.onset_us - a.onset_us, b.peak) for a, b in zip(flurry, flurry[1:])]
+    fastest = min((g for _, g, _ in pairs), default=None)
+    p_ref = max((pk for pk, _ in rings), default=thr)
+    best = None
+    fallback = None
+    for pct in PCTS:
+        for decay in DECAYS_MS if pct else (1,):
+            need = max((_last_violation_ms(env, pk, thr, pct, decay) for pk, env in rings), default=0)
+            mask = max(need * 1000, scan_us + 1000)
+            # how soon after the hardest slap a slap at the threshold counts again
+            line = p_ref * pct / 100 / thr
+            reopen = max(mask, int(decay * 1000 * math.log(line))) if pct and line > 1 else mask
+            cost = (reopen, mask)
+            if fallback is None or cost < fallback[0]:
+                fallback = (cost, mask, pct, decay)
+            ok = all(
+                g >= GAP_MARGIN * mask and p2 >= RING_MARGIN * max(thr, p1 * pct / 100 * math.exp(-g / 1000 / decay) if pct else 0)
+                for p1, g, p2 in pairs
+            )
+            if ok and (best is None or cost < best[0]):
+                best = (cost, mask, pct, decay)
+    warnings = []
+    problems = []
+    if best is None:
+        assert fallback is not None
+        best = fallback
+        problems.append(
+            f"the pad rings longer than the fastest flurry gap allows ({fastest / 1000:.0f} ms): "
+            "fast slaps would be lost; damp the pad (foam under it, tighter mount)"
+        )
+    (reopen, _), mask, pct, decay = best
+    longest = max((_last_violation_ms(env, pk, thr, 0, 1) for pk, env in rings), default=0)
+    reasons = [
+        f"mask {mask / 1000:.0f} ms: every recorded ring stays 3.5 dB under the retrigger line after it "
+        f"(the longest stayed over the threshold for {longest} ms)"
+        + (f"; the fastest real gap in the flurry was {fastest / 1000:.0f} ms ({fastest / mask:.1f}× the mask)" if fastest else ""),
+        (f"retrigger {pct} % of the peak decaying with {decay} ms: rides over the ring after the mask "
+         f"and under every following real slap; after the hardest slap a threshold-level slap counts again "
+         f"after {reopen / 1000:.0f} ms" if pct else "retrigger off: the ring is under the threshold once the mask ends"),
+    ]
+    margins = {"flurry_gap_x_mask": (fastest / mask) if fastest else float("nan")}
+    return mask, pct, decay * 1000 if pct else 15000, reasons, warnings + [f"PROBLEM {p}" for p in problems], margins
+
+
+def fit_crosstalk(thr: int, xt: Sequence[CrosstalkSeen], noise_peak: int = 0) -> tuple[int, int, list[str], list[str]]:
+    warnings: list[str] = []
+    seen = len(xt)
+    xt = [x for x in xt if x.peak > 1.5 * noise_peak]  # the rest is this pad's own noise
+    if seen and not xt:
+        return 0, 2000, [f"crosstalk cancel off: none of {seen} neighbour slaps showed here above the noise"], warnings
+    if not xt:
+        return 50, 2000, ["crosstalk cancel left at 50 %: no neighbour was slapped during calibration"], warnings
+    clear = [x for x in xt if x.peak >= 3 * noise_peak] or xt  # ratios not inflated by this pad's noise
+    near = [x for x in clear if x.peak * RING_MARGIN >= thr / 2] or clear
+    worst = max(near, key=lambda x: x.ratio)
+    # scale each observation to a full-force slap: the source at the rail
+    full = max(x.peak * (RAIL / max(1, x.source_peak)) if x.source_peak < RAIL * 0.9 else x.peak * XTALK_MARGIN for x in xt)
+    reach = [x for x in xt if x.peak * RING_MARGIN >= thr]
+    if full < thr / RING_MARGIN:
+        return 0, 2000, [f"crosstalk cancel off: the strongest neighbour slap put only {max(x.peak for x in xt)} here "
+                         f"(even at full force ≈{int(full)}, 2 dB under the threshold)"], warnings
+    pct = int(math.ceil(worst.ratio * 100 * XTALK_MARGIN))
+    if pct > 100:
+        pct = 100
+        warnings.append(f"crosstalk from pad {worst.source + 1} reaches {worst.ratio:.0%} of the slap itself: "
+                        "move the pads apart or decouple them from the table")
+    slowest = max((x.delay_us for x in xt if x.peak * RING_MARGIN >= thr), default=0)
+    window = max(1000, min(20000, _round_up(2 * slowest + 500, 250)))
+    reasons = [
+        f"crosstalk cancel {pct} %: a slap on pad {worst.source + 1} put {worst.peak} here, {worst.ratio:.0%} of its own "
+        f"peak ({worst.source_peak}); × 1.5 for margin; {len(reach)} of {len(xt)} neighbour slaps reached the threshold",
+        f"crosstalk window {window / 1000:.2f} ms: it arrived at most {slowest / 1000:.2f} ms after the real slap (× 2)",
+    ]
+    return pct, window, reasons, warnings
+
+
+def fit_pad(
+    pad: int,
+    noise: NoiseStats,
+    soft: Sequence[Event],
+    hard: Sequence[Event],
+    flurry: Sequence[Event],
+    xt: Sequence[CrosstalkSeen],
+    base: PadSettings,
+    period_us: int = 250,
+) -> PadFit:
+    own = [*soft, *hard, *flurry]
+    if not own:
+        return PadFit(pad, base, (), {}, (), ("no slaps were seen on this pad",))
+    thr, reasons, margins, warns = fit_threshold(noise, [*soft, *flurry] or own, xt)
+    sens, curve, r2, w2 = fit_velocity(thr, soft, hard)
+    scan, r3 = fit_scan(own, period_us)
+    rings = [(e.peak, e.envelope) for e in own] + [(x.peak, x.envelope) for x in xt if x.peak >= thr]
+    mask, pct, decay, r4, w4, m4 = fit_mask(thr, scan, rings, flurry)
+    xpct, xwin, r5, w5 = fit_crosstalk(thr, xt, noise.peak)
+    settings = PadSettings(
+        threshold=min(thr, 65535), sensitivity=max(2, min(sens, 65535)), curve=curve, scan_us=scan,
+        mask_us=min(mask, 65535), retrigger_pct=pct, retrigger_decay_us=max(100, min(decay, 65535)),
+        xtalk_pct=xpct, xtalk_window_us=xwin, baseline_shift=noise.shift,
+    )
+    floor = max(thr / 4, noise.peak)
+    tau = decay_tau_us([e.envelope for e in own], floor)
+    reasons_all = [*reasons, *r2, r3, *r4, *r5,
+                   f"baseline follow 1/2^{noise.shift} per sample: drift at rest {noise.drift_per_s:.0f} counts/s"]
+    if tau is not None:
+        reasons_all.append(f"the ring decays with τ ≈ {tau / 1000:.1f} ms")
+    warnings = [w for w in [*warns, *w2, *w4, *w5] if not w.startswith("PROBLEM ")]
+    problems = [w[len("PROBLEM "):] for w in [*warns, *w4] if w.startswith("PROBLEM ")]
+    return PadFit(pad, settings, tuple(reasons_all), {**margins, **m4}, tuple(warnings), tuple(problems), tau)

@@ -1,0 +1,69 @@
+"""Fitting every calibrated pad from all the captures of a wizard run.
+
+Every capture records every pad, so the hard slaps on one pad are also the crosstalk
+measurement of all the others ("slaps on each other pad while watching this one").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from calibration.analysis import CrosstalkSeen, Event, NoiseStats, crosstalk_seen, find_events, noise_stats
+from calibration.capture import Capture
+from calibration.diagnosis import Fault, diagnose
+from calibration.fit import PadFit, fit_pad
+from hal.padboard.settings import PadSettings
+
+SHIFTS = (10, 9, 8, 7)
+
+
+def choose_noise(cap: Capture, pad: int, period_us: int) -> NoiseStats:
+    """Noise at the slowest baseline follow whose peak is within 10 % of the best."""
+    stats = [noise_stats(cap.times, cap.samples[pad], s, period_us) for s in SHIFTS]
+    best = min(s.peak for s in stats)
+    return next(s for s in stats if s.peak <= best * 1.1)
+
+
+def events_of(cap: Capture, pad: int, noise: NoiseStats, period_us: int) -> list[Event]:
+    level = max(noise.peak * 1.5, noise.sigma * 6, 8)
+    return find_events(pad, cap.times, cap.samples[pad], level, shift=noise.shift, period_us=period_us)
+
+
+def fit_all(
+    captures: Sequence[Capture],
+    targets: Sequence[int],
+    base: Mapping[int, PadSettings],
+    period_us: int = 250,
+) -> tuple[dict[int, PadFit], dict[int, list[Fault]], dict[int, NoiseStats]]:
+    rest = next(c for c in captures if c.kind == "rest")
+    pads = sorted(rest.samples)
+    noise = {p: choose_noise(rest, p, period_us) for p in pads}
+    prompted = [c for c in captures if c.kind in ("soft", "hard", "flurry", "neighbours") and c.pad is not None]
+    own: dict[int, dict[str, list[Event]]] = {p: {"soft": [], "hard": [], "flurry": []} for p in pads}
+    for c in prompted:
+        if c.kind == "neighbours":
+            continue
+        own[c.pad][c.kind] += events_of(c, c.pad, noise[c.pad], period_us)
+    xt: dict[int, list[CrosstalkSeen]] = {p: [] for p in pads}
+    for c in prompted:
+        if c.kind == "neighbours":
+            slapped = [p for p in pads if p != c.pad]
+        else:
+            slapped = [c.pad]
+        for src in slapped:
+            evs = events_of(c, src, noise[src], period_us) if c.kind == "neighbours" else own_events(c, src, noise, period_us)
+            for p in pads:
+                if p != src:
+                    xt[p] += crosstalk_seen(p, evs, c.times, c.samples[p], noise[p].shift, period_us=period_us)
+    fits: dict[int, PadFit] = {}
+    faults: dict[int, list[Fault]] = {}
+    for p in targets:
+        o = own[p]
+        fits[p] = fit_pad(p, noise[p], o["soft"], o["hard"], o["flurry"], xt[p], base[p], period_us)
+        faults[p] = diagnose(p, noise[p], [*o["soft"], *o["hard"], *o["flurry"]], o["soft"], period_us,
+                             fits[p].settings.threshold if fits[p].ok else None)
+    return fits, faults, noise
+
+
+def own_events(cap: Capture, pad: int, noise: Mapping[int, NoiseStats], period_us: int) -> list[Event]:
+    return events_of(cap, pad, noise[pad], period_us)

@@ -1,0 +1,79 @@
+"""gpio-edge pads: a comparator line gives edges only, so software can set the mask time
+(one slap's chatter must fall inside it) and learn the minimum gap between real slaps.
+
+From the same prompted procedure: edges of slow single slaps are grouped (a group ends
+after 150 ms of quiet); the longest group is the chatter.  The flurry's fastest gap
+between group starts is the fastest real slapping.  mask = 1.5 × chatter + 2 ms, and
+it must stay ≤ fastest gap ÷ 1.5.  The comparator's threshold is a trim pot: false or
+crosstalk edges can only be reported, with what to turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from calibration.capture import Capture
+from hal.padboard.messages import PadHit
+
+
+@dataclass(frozen=True)
+class GpioFit:
+    pad: int
+    mask_us: int
+    chatter_us: int
+    min_gap_us: int | None
+    reasons: tuple[str, ...]
+    problems: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def groups(times: Sequence[int], quiet_us: int) -> list[list[int]]:
+    out: list[list[int]] = []
+    for t in sorted(times):
+        if out and t - out[-1][-1] <= quiet_us:
+            out[-1].append(t)
+        else:
+            out.append([t])
+    return out
+
+
+def fit_gpio(pad: int, singles: Sequence[Capture], flurry: Capture | None) -> GpioFit:
+    single_groups = [g for c in singles for g in groups([h.t_us for h in c.hits_on(pad)], 150_000)]
+    if not single_groups:
+        return GpioFit(pad, 25_000, 0, None, (), (f"no edges from pad {pad + 1} when it was slapped: "
+                                                   "check the comparator's threshold pot and its wiring",))
+    chatter = max(g[-1] - g[0] for g in single_groups)
+    mask = int(chatter * 1.5 + 2000)
+    mask = max(mask, 5000)
+    fastest = None
+    if flurry is not None:
+        fg = groups([h.t_us for h in flurry.hits_on(pad)], max(chatter * 3 // 2, 3000))
+        gaps = [b[0] - a[0] for a, b in zip(fg, fg[1:])]
+        fastest = min(gaps) if gaps else None
+    problems = []
+    if fastest is not None and mask * 1.5 > fastest:
+        problems.append(f"pad {pad + 1} chatters for {chatter / 1000:.0f} ms, too close to the fastest slapping "
+                        f"({fastest / 1000:.0f} ms): raise the comparator's hysteresis or damp the pad")
+    reasons = (
+        f"mask {mask / 1000:.0f} ms: one slap chattered for up to {chatter / 1000:.1f} ms (× 1.5 + 2 ms)",
+        f"minimum gap: the fastest real slaps came {fastest / 1000:.0f} ms apart ({fastest / mask:.1f}× the mask)"
+        if fastest else "minimum gap: no flurry recorded",
+    )
+    return GpioFit(pad, mask, chatter, fastest, reasons, tuple(problems))
+
+
+def apply_mask(cap: Capture, mask_us: dict[int, int]) -> Capture:
+    """The capture as ``GpioEdgeSource`` would report it with these mask times."""
+    last: dict[int, int] = {}
+    kept: list[PadHit] = []
+    for h in sorted(cap.hits, key=lambda h: h.t_us):
+        prev = last.get(h.pad)
+        if prev is not None and h.t_us - prev < mask_us.get(h.pad, 0):
+            continue
+        last[h.pad] = h.t_us
+        kept.append(h)
+    return replace(cap, hits=tuple(kept))

@@ -1,0 +1,165 @@
+"""Named calibration profiles: TOML files under ``<data_dir>/calibration/``.
+
+``<name>.toml`` is the profile in force for that name; saving over it first moves the
+old file to ``history/<name>.<UTC stamp>.toml`` (history is kept, never pruned
+silently).  ``active`` names the profile last pushed to the board.  Every write is
+atomic: a temporary file in the same folder, flushed and fsynced, then renamed over
+the target, and the folder fsynced, so a power cut leaves the old file or the new one,
+never half of one.  Pushing writes each pad's settings to the board and saves them in
+its flash, then reads them back.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from datetime import datetime, timezone
+from pathlib import Path
+
+from hal.padboard.settings import PadSettings
+
+NAME = re.compile(r"[A-Za-z0-9_.-]{1,40}")
+SETTING_NAMES = tuple(f.name for f in fields(PadSettings))
+
+
+class ProfileError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    cabinet: str
+    created: str  # ISO 8601 UTC
+    source: str  # padboard | gpio-edge
+    pads: dict[int, PadSettings] = field(default_factory=dict)
+    gpio_mask_us: dict[int, int] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+
+
+def calibration_dir(data_dir: Path) -> Path:
+    return Path(data_dir) / "calibration"
+
+
+def _q(s: str) -> str:
+    return json.dumps(s, ensure_ascii=False)  # a valid TOML basic string
+
+
+def to_toml(p: Profile) -> str:
+    lines = [
+        "# Ringside slap-pad calibration profile (written by `ringside calibrate`)",
+        f"name = {_q(p.name)}",
+        f"cabinet = {_q(p.cabinet)}",
+        f"created = {_q(p.created)}",
+        f"source = {_q(p.source)}",
+        "notes = [" + ", ".join(_q(n) for n in p.notes) + "]",
+    ]
+    for pad, s in sorted(p.pads.items()):
+        lines += ["", "[[pad]]", f"index = {pad}"]
+        lines += [f"{k} = {v}" for k, v in s.as_dict().items()]
+    for pad, m in sorted(p.gpio_mask_us.items()):
+        lines += ["", "[[gpio]]", f"index = {pad}", f"mask_us = {m}"]
+    return "\n".join(lines) + "\n"
+
+
+def from_toml(text: str, where: str = "<profile>") -> Profile:
+    try:
+        raw = tomllib.loads(text)
+        pads = {}
+        for t in raw.get("pad", []):
+            pads[int(t["index"])] = PadSettings.from_dict({k: t[k] for k in SETTING_NAMES})
+        gpio = {int(t["index"]): int(t["mask_us"]) for t in raw.get("gpio", [])}
+        return Profile(str(raw["name"]), str(raw["cabinet"]), str(raw["created"]), str(raw.get("source", "padboard")),
+                       pads, gpio, tuple(raw.get("notes", ())))
+    except (tomllib.TOMLDecodeError, KeyError, TypeError, ValueError) as e:
+        raise ProfileError(f"{where}: not a calibration profile ({e})") from e
+
+
+def atomic_write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    dfd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(dfd)
+    finally:
+        os.close(dfd)
+
+
+class ProfileStore:
+    def __init__(self, data_dir: Path) -> None:
+        self.dir = calibration_dir(data_dir)
+        self.history_dir = self.dir / "history"
+
+    def path(self, name: str) -> Path:
+        if not NAME.fullmatch(name):
+            raise ProfileError(f"profile name {name!r}: use letters, digits, '.', '_' or '-' (1–40)")
+        return self.dir / f"{name}.toml"
+
+    def save(self, profile: Profile) -> Path:
+        """Write atomically; a profile of the same name moves to history first."""
+        target = self.path(profile.name)
+        if target.exists():
+            old = from_toml(target.read_text(encoding="utf-8"), str(target))
+            stamp = re.sub(r"[^0-9T]", "", old.created)[:15] or "old"
+            dest = self.history_dir / f"{profile.name}.{stamp}.toml"
+            n = 1
+            while dest.exists():
+                dest = self.history_dir / f"{profile.name}.{stamp}-{n}.toml"
+                n += 1
+            atomic_write(dest, target.read_text(encoding="utf-8"))
+        atomic_write(target, to_toml(profile))
+        return target
+
+    def load(self, name: str) -> Profile:
+        p = self.path(name)
+        if not p.exists():
+            have = ", ".join(self.names()) or "none"
+            raise ProfileError(f"no profile named {name!r} in {self.dir} (have: {have})")
+        return from_toml(p.read_text(encoding="utf-8"), str(p))
+
+    def names(self) -> list[str]:
+        return sorted(p.stem for p in self.dir.glob("*.toml")) if self.dir.exists() else []
+
+    def history(self, name: str | None = None) -> list[Path]:
+        if not self.history_dir.exists():
+            return []
+        pat = f"{name}.*.toml" if name else "*.toml"
+        return sorted(self.history_dir.glob(pat))
+
+    def active(self) -> str | None:
+        p = self.dir / "active"
+        return p.read_text(encoding="utf-8").strip() or None if p.exists() else None
+
+    def set_active(self, name: str) -> None:
+        atomic_write(self.dir / "active", name + "\n")
+
+
+def new_profile(name: str, cabinet: str, source: str, pads: Mapping[int, PadSettings] | None = None,
+                gpio_mask_us: Mapping[int, int] | None = None, notes: tuple[str, ...] = (),
+                now: datetime | None = None) -> Profile:
+    t = (now or datetime.now(timezone.utc)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return Profile(name, cabinet, t, source, dict(pads or {}), dict(gpio_mask_us or {}), notes)
+
+
+def push(source, profile: Profile) -> None:  # noqa: ANN001 - any PadSource
+    """Write every pad's settings to the board, save them in its flash, read them back."""
+    if not profile.pads:
+        return
+    for pad, s in sorted(profile.pads.items()):
+        if pad >= source.pads:
+            raise ProfileError(f"profile {profile.name!r} has pad {pad + 1}; the board has {source.pads}")
+        source.write_settings(pad, s)
+    source.save_settings()
+    for pad, s in profile.pads.items():
+        got = source.read_settings(pad)
+        if got != s:
+            raise ProfileError(f"pad {pad + 1} reads back {got}, not the profile's {s}")

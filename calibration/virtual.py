@@ -1,0 +1,155 @@
+"""Virtual pads: a piezo signal model and the board's own detector in virtual time.
+
+Deterministic and fast (no sleeping): ten simulated minutes run in seconds.  The model
+and detector are handed in by the caller (the cabinet passes
+``firmware_py.padboard.piezo.PiezoModel`` and ``firmware_py.padboard.detector.Detector``),
+so this package keeps to its layer and still runs the very code the board runs.
+
+A scripted "operator" schedules slaps with :meth:`VirtualPads.slap` (force in counts
+before the pad's gain); ``slaps`` keeps them as ground truth for tests and benchmarks.
+With ``comparator`` set, the pads are gpio-edge pads: the signal goes through a
+comparator (with hysteresis) instead of the detector, and every rising edge is a hit
+without velocity, as the kernel would stamp it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from calibration.capture import Capture, Recording
+from hal.padboard.messages import PadHit
+from hal.padboard.settings import PadSettings
+
+TICKS_MASK = (1 << 30) - 1
+_HALF = 1 << 29
+
+
+def _ticks_diff(a: int, b: int) -> int:
+    return ((a - b + _HALF) & TICKS_MASK) - _HALF
+
+
+class SignalModel(Protocol):
+    def sample(self, t_us: int) -> list[int]: ...
+
+    def add_slap(self, pad: int, t_us: int, peak: float) -> None: ...
+
+
+class VirtualPads:
+    """``pads`` pads sampled every ``sample_period_us`` from ``model`` into a detector
+    made by ``make_detector(list of settings dicts)``."""
+
+    realtime = False
+
+    def __init__(
+        self,
+        model: SignalModel,
+        make_detector: Callable[[list[dict[str, int]]], Any],
+        pads: int,
+        settings: Sequence[PadSettings] | None = None,
+        sample_period_us: int = 250,
+        start_us: int = 1_000_000,
+        comparator: Sequence[int] | None = None,
+    ) -> None:
+        self.model = model
+        self.pads = pads
+        self.sample_period_us = sample_period_us
+        self.analog = comparator is None
+        self.comparator = tuple(comparator) if comparator is not None else None
+        self._settings = list(settings or [PadSettings()] * pads)
+        self.flash = list(self._settings)
+        self.flash_writes = 0
+        self._det = make_detector([s.as_dict() for s in self._settings])
+        self._t = start_us
+        self.slaps: list[tuple[int, int, float]] = []
+        self.hits: list[PadHit] = []  # every hit ever, for tests
+        self._cmp_base = [-1.0] * pads
+        self._cmp_high = [False] * pads
+
+    # -- the PadSource interface ---------------------------------------------------------
+    def now_us(self) -> int:
+        return self._t
+
+    def read_settings(self, pad: int) -> PadSettings:
+        return self._settings[pad]
+
+    def write_settings(self, pad: int, settings: PadSettings) -> PadSettings:
+        self._settings[pad] = settings
+        self._det.configure(pad, settings.as_dict())
+        return settings
+
+    def save_settings(self) -> None:
+        self.flash = list(self._settings)
+        self.flash_writes += 1
+
+    def begin(self, rec: Recording) -> None:
+        rec.start(self._t)
+
+    def pump(self, rec: Recording | None, until_us: int) -> None:
+        """Simulate every frame before ``until_us``."""
+        period = self.sample_period_us
+        sample = self.model.sample
+        t = self._t
+        times: list[int] = []
+        rows: list[list[int]] = []
+        keep = rec is not None
+        cmp = self.comparator
+        process = self._det.process
+        while t < until_us:
+            s = sample(t)
+            if cmp is None:
+                out = process(t & TICKS_MASK, s)
+                if out:
+                    for pad, onset, vel, peak in out:
+                        hit = PadHit(pad, t - _ticks_diff(t & TICKS_MASK, onset), vel, peak)
+                        self.hits.append(hit)
+                        if rec is not None:
+                            rec.add_hit(hit)
+            else:
+                self._compare(rec, t, s)
+            if keep:
+                times.append(t)
+                rows.append(s)
+                if len(times) >= 256:
+                    rec.add_frames(times, rows)  # type: ignore[union-attr]
+                    times, rows = [], []
+            t += period
+        if keep and times:
+            rec.add_frames(times, rows)  # type: ignore[union-attr]
+        self._t = t
+
+    def end(self, rec: Recording) -> Capture:
+        return rec.capture(self._t)
+
+    # -- scripting ------------------------------------------------------------------------
+    def slap(self, pad: int, t_us: int, force: float) -> None:
+        """A slap at virtual ``t_us`` (not before now) whose first peak is ``force``
+        counts before the pad's gain."""
+        if t_us < self._t:
+            raise ValueError(f"slap at {t_us} µs is in the past (now {self._t} µs)")
+        self.model.add_slap(pad, t_us, force)
+        self.slaps.append((pad, t_us, force))
+
+    def idle(self, duration_us: int) -> None:
+        """Let time pass with nothing recorded (hits still land in ``self.hits``)."""
+        self.pump(None, self._t + duration_us)
+
+    def _compare(self, rec: Recording | None, t: int, s: Sequence[int]) -> None:
+        assert self.comparator is not None
+        for j, x in enumerate(s):
+            base = self._cmp_base[j]
+            if base < 0:
+                base = float(x)
+            dev = x - base
+            level = self.comparator[j]
+            if not self._cmp_high[j] and dev >= level:
+                self._cmp_high[j] = True
+                hit = PadHit(j, t, 0, 0)
+                self.hits.append(hit)
+                if rec is not None:
+                    rec.add_hit(hit)
+            elif self._cmp_high[j] and dev < level // 2:
+                self._cmp_high[j] = False
+            if abs(dev) < level:
+                base += dev / 1024  # the coupling capacitor's slow follow
+            self._cmp_base[j] = base
