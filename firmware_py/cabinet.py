@@ -16,6 +16,7 @@ import pygame
 
 from display.models import StationLook
 from display.renderer import Renderer
+from display.sound import Callouts
 from display.window import Window
 from firmware_py.controls import GameControls
 from firmware_py.scenes import Attract, CabinetContext, Play, Scene, Service
@@ -64,8 +65,9 @@ class Cabinet:
         settle = max(s.slap.settle_us for s in config.stations)
         if config.padboard is not None:
             settle = max(settle, config.padboard.settle_us)
+        callouts = Callouts(config.sound.folder) if config.sound.enabled else None
         self.ctx = CabinetContext(config, store, looks, games or available_games(),
-                                  random.Random(seed), log, settle)
+                                  random.Random(seed), log, settle, callouts)
         now = clock.now_us()
         self.scene: Scene = self._resume(now) or Attract(self.ctx, now)
         self._private_size = (config.stations[0].private_display.width, config.stations[0].private_display.height)

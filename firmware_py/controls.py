@@ -93,6 +93,10 @@ class GameControls(ABC):
     def records(self, events: tuple[Event, ...], seats: tuple[int, ...]) -> list[Record]:
         return []
 
+    def callout(self, event: Event) -> str | None:
+        """The name to call out through the speaker for ``event`` (display.sound)."""
+        return None
+
     @abstractmethod
     def result_lines(self, engine: Engine, names: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
         """Headline and detail lines for the result screen."""

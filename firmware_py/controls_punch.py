@@ -108,6 +108,15 @@ class PunchControls(GameControls):
     def records(self, events: tuple[Event, ...], seats: tuple[int, ...]) -> list[Record]:
         return [Record("match", ev.winner, None, ev.reason.value) for ev in events if isinstance(ev, MatchEnded)]
 
+    def callout(self, event: Event) -> str | None:
+        if isinstance(event, CardsRevealed):
+            return "reveal"
+        if isinstance(event, Knockout):
+            return "knockout"
+        if isinstance(event, GameEnded):
+            return "winner"
+        return None
+
     def result_lines(self, engine: Punch, names: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
         v = engine.public_view()
         outcome = engine.outcome()

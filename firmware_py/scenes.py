@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image
@@ -26,6 +26,7 @@ from display.models import (
     StationLook,
 )
 from display.private import text_lines
+from display.sound import Callouts
 from firmware_py.controls import GameControls
 from firmware_py.session import GameSession
 from firmware_py.store import Store
@@ -48,7 +49,7 @@ class CabinetContext:
     seeds: random.Random
     log: Callable[[str], None]
     settle_us: int
-    recent_inputs: list[str] = field(default_factory=list)
+    callouts: Callouts | None = None
 
     def station_names(self, stations: tuple[int, ...]) -> tuple[str, ...]:
         return tuple(self.looks[s].name for s in stations)
@@ -226,6 +227,10 @@ class Play(Scene):
         line = self.session.controls.describe(event, self._names)
         if line is not None:
             self.ctx.log(line)
+        if self.ctx.callouts is not None:
+            name = self.session.controls.callout(event)
+            if name is not None:
+                self.ctx.callouts.call(name)
 
     def on_input(self, ev: InputEvent, now_us: int) -> Scene | None:
         if isinstance(ev, (ButtonEvent, SlapEvent, PadLinkEvent)):

@@ -89,6 +89,14 @@ class PadboardConfig:
 
 
 @dataclass(frozen=True)
+class SoundConfig:
+    """``folder``: recorded callouts (``<name>.wav``); None uses synthesized cues."""
+
+    enabled: bool
+    folder: Path | None
+
+
+@dataclass(frozen=True)
 class CabinetConfig:
     name: str
     data_dir: Path
@@ -97,6 +105,7 @@ class CabinetConfig:
     stations: tuple[StationConfig, ...]
     padboard: PadboardConfig | None
     source: str = ""
+    sound: SoundConfig = SoundConfig(False, None)
 
 
 def default_config_path() -> Path:
@@ -168,7 +177,7 @@ class _Reader:
 
     # -- sections -------------------------------------------------------------------
     def cabinet(self, raw: dict[str, Any]) -> CabinetConfig:
-        self.check_table(raw, "(top level)", {"cabinet", "display", "service", "station", "padboard"})
+        self.check_table(raw, "(top level)", {"cabinet", "display", "service", "sound", "station", "padboard"})
         cab = self.check_table(raw.get("cabinet"), "cabinet", {"name", "data_dir"})
         name = self.string(cab, "cabinet", "name", pattern=r"[A-Za-z0-9_.-]{1,40}")
         data_dir = Path(self.string(cab, "cabinet", "data_dir", default="~/.local/share/ringside")).expanduser()
@@ -199,7 +208,10 @@ class _Reader:
         if any(s.slap.source == "padboard" for s in stations) and padboard is None:
             raise self.fail("padboard", None, "a [padboard] table with port = ... (a station uses slap source padboard)")
 
-        config = CabinetConfig(name, data_dir, display, service_pin, stations, padboard, self.source)
+        snd = self.check_table(raw.get("sound"), "sound", {"enabled", "folder"}, required=False)
+        folder = self.string(snd, "sound", "folder") if "folder" in snd else None
+        sound = SoundConfig(self.boolean(snd, "sound", "enabled", False), Path(folder).expanduser() if folder else None)
+        config = CabinetConfig(name, data_dir, display, service_pin, stations, padboard, self.source, sound)
         self.check_pins(config)
         return config
 

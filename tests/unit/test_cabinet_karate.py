@@ -158,3 +158,17 @@ def test_pulled_slap_cable_pauses_and_recovers(tmp_path) -> None:
     assert session.paused is None
     press(cabinet, sim, 0, Button.A)
     assert len(session.engine.public_view().centre) == 1
+
+
+def test_card_names_are_called_out_where_a_speaker_is_configured(tmp_path) -> None:
+    from hal.config import SoundConfig
+
+    cfg = replace(load_config(), data_dir=tmp_path, sound=SoundConfig(True, tmp_path / "voices"))
+    (tmp_path / "voices").mkdir()
+    clock = ManualClock(1_000_000)
+    sim = SimCabinet(cfg, clock)
+    cabinet = Cabinet(cfg, sim, clock, Store(tmp_path / "s.sqlite3"), log=lambda _l: None, seed=1)
+    start_session(cabinet, KarateControls(), KarateOptions(deal=deal_for_clumsy_hit(2)), (0, 1))
+    reveal_hit(cabinet, sim, 2)
+    assert cabinet.ctx.callouts.played == ["dodge", "dodge", "hit"]
+    sim.close()
