@@ -169,7 +169,7 @@ class SimRun:
         sim = self.sim
         if inp.action in ("press", "release"):
             assert inp.station is not None and inp.button is not None
-            pin = sim.factories[0].pin(self.config.stations[inp.station].button_pin(inp.button))
+            pin = sim.button_pin(inp.station, inp.button)
             if inp.action == "press":
                 sim.at(inp.at_us, pin.drive_low)
                 if inp.hold_us:
