@@ -30,6 +30,8 @@ class Probe(Protocol):
     def screen_rgb(self) -> tuple[tuple[int, int], bytes]: ...
     def scene_name(self) -> str: ...
     def paused(self) -> bool: ...
+    def engine_events(self) -> None:
+        """Raise :class:`NotObservable` when engine events cannot be seen."""
 
 
 @dataclass
@@ -264,10 +266,16 @@ def evaluate(exp: Expect, rec: Recorder, probe: Probe, g: Goldens) -> list[Check
     """Every part of one checkpoint, now (virtual time ``exp.at_us``)."""
     out: list[CheckResult] = []
     parts: list[tuple[str, Callable[[], list[CheckResult]]]] = []
+    def seen(check: Callable[[Expect, Recorder], CheckResult]) -> Callable[[], list[CheckResult]]:
+        def run() -> list[CheckResult]:
+            probe.engine_events()
+            return [check(exp, rec)]
+        return run
+
     if exp.event is not None:
-        parts.append(("event", lambda: [check_event(exp, rec)]))
+        parts.append(("event", seen(check_event)))
     if exp.events is not None:
-        parts.append(("events", lambda: [check_events(exp, rec)]))
+        parts.append(("events", seen(check_events)))
     if exp.led is not None:
         parts.append(("led", lambda: [check_led(exp, probe)]))
     if exp.private is not None:

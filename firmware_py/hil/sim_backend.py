@@ -77,6 +77,9 @@ class SimProbe:
         session = getattr(self.run.cabinet.scene, "session", None)
         return session is not None and session.paused is not None
 
+    def engine_events(self) -> None:
+        """Every engine event is seen on the sim."""
+
 
 class SimRun:
     """One scenario on the sim backend."""
