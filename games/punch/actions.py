@@ -20,7 +20,8 @@ class PlayCard(Action):
 
 @dataclass(frozen=True)
 class Redeal(Action):
-    """Answer the re-deal offer of a hand holding 4 or 5 of one kind (standard rules)."""
+    """After a deal in rounds 1 and 2 (standard rules): ``False`` keeps the hand (always
+    allowed), ``True`` shows its 4+ kind and re-deals (only for such a hand)."""
 
     redeal: bool
 

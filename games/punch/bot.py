@@ -17,9 +17,10 @@ from games.punch.views import Phase, PunchPlayerView
 
 
 class PunchBot:
-    """Re-deals lopsided hands, drafts balanced ones, and plays a card drawn from its hand
-    at random, except that it throws its biggest punch when one punch can knock the opponent
-    out, and does not rest when its stamina is already full."""
+    """Re-deals every hand it may (4+ of one kind) and keeps the rest, drafts balanced
+    hands, and plays a card drawn from its hand at random, except that it throws its biggest
+    punch when one punch can knock the opponent out, and does not rest when its stamina is
+    already full."""
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
@@ -27,8 +28,8 @@ class PunchBot:
     def choose(self, engine: Punch, player: int) -> PlayCard | Redeal | Draft:
         view = engine.view(player)
         phase = view.public.phase
-        if phase is Phase.REDEAL and view.redeal_offered:
-            return Redeal(player, True)
+        if phase is Phase.REDEAL and player in engine.to_act():
+            return Redeal(player, view.redeal_offered)
         if phase is Phase.DRAFT and view.draft_pool is not None:
             return Draft(player, self._balanced_hand(view.draft_pool))
         if phase is Phase.EXCHANGE and view.locked_card is None:

@@ -27,7 +27,7 @@ from games.punch.events import (
     MatchEnded,
     MatchEndReason,
     MatchStarted,
-    RedealDeclined,
+    HandKept,
     Redealt,
     RoundEnded,
     RoundStarted,
@@ -42,12 +42,15 @@ MAX_STAMINA = 10
 BREAK_REST = {1: 3, 2: 2}
 """Stamina regained in the break after rounds 1 and 2; none after round 3."""
 REDEAL_KIND_COUNT = 4
-"""A hand holding this many (or more) of one kind may be re-dealt, in rounds 1 and 2."""
+"""A hand holding this many (or more) of one kind may be re-dealt, in rounds 1 and 2.
+Every boxer answers after every such deal (keep, or re-deal if allowed), so being asked
+says nothing about a hand."""
 
 SPEC = GameSpec(name="punch", title="Punch!", min_players=2, max_players=2, options_type=PunchOptions)
 
 _PLAYS = tuple(tuple(PlayCard(seat, card) for card in CARDS) for seat in SEATS)
 _REDEAL_CHOICES = tuple((Redeal(seat, True), Redeal(seat, False)) for seat in SEATS)
+_KEEP_ONLY = tuple((Redeal(seat, False),) for seat in SEATS)
 _ACTING = {
     (False, False): frozenset(),
     (True, False): frozenset({0}),
@@ -107,7 +110,9 @@ class Punch(Engine[PunchOptions, PlayCard | Redeal | Draft]):
             plays = _PLAYS[player]
             return tuple(plays[i] for i in range(len(CARDS)) if hand[i])
         if self._phase is Phase.REDEAL:
-            return _REDEAL_CHOICES[player]
+            if _qualifies_for_redeal(self._hands[player]):
+                return _REDEAL_CHOICES[player]
+            return _KEEP_ONLY[player]
         return _draft_actions(player, counts_of(self._decks[player]))
 
     def check(self, action: PlayCard | Redeal | Draft) -> None:
@@ -164,7 +169,11 @@ class Punch(Engine[PunchOptions, PlayCard | Redeal | Draft]):
             player=player,
             hand=tuple(self._hands[player]),
             locked_card=self._locked[player],
-            redeal_offered=self._phase is Phase.REDEAL and self._waiting[player],
+            redeal_offered=(
+                self._phase is Phase.REDEAL
+                and self._waiting[player]
+                and _qualifies_for_redeal(self._hands[player])
+            ),
             deck=deck,
             draft_pool=deck if drafting else None,
         )
@@ -192,12 +201,12 @@ class Punch(Engine[PunchOptions, PlayCard | Redeal | Draft]):
         if self._phase is not Phase.REDEAL:
             raise IllegalAction(f"There is no re-deal now: {self._phase_wait()}")
         if not isinstance(action.redeal, bool):
-            raise IllegalAction("Answer a re-deal offer with yes or no")
+            raise IllegalAction("Answer with re-deal or keep")
         if not self._waiting[action.player]:
+            raise IllegalAction("You have already kept your hand for this round")
+        if action.redeal and not _qualifies_for_redeal(self._hands[action.player]):
             raise IllegalAction(
-                "Your hand does not hold 4 of one kind, so you may not re-deal"
-                if not _qualifies_for_redeal(self._hands[action.player])
-                else "You have already decided on your re-deal"
+                f"Your hand does not hold {REDEAL_KIND_COUNT} of one kind, so you may not re-deal"
             )
 
     def _check_draft(self, action: Draft) -> None:
@@ -252,9 +261,9 @@ class Punch(Engine[PunchOptions, PlayCard | Redeal | Draft]):
             self._deal(player)
             events.append(Redealt(player, shown))
             events.append(HandDealt(player, self._round, HandSource.REDEALT))
-            self._waiting[player] = _qualifies_for_redeal(self._hands[player])
+            # The re-dealer answers again about the new hand (still waiting).
         else:
-            events.append(RedealDeclined(player))
+            events.append(HandKept(player))
             self._waiting[player] = False
         if not any(self._waiting):
             self._begin_exchanges()
@@ -306,11 +315,9 @@ class Punch(Engine[PunchOptions, PlayCard | Redeal | Draft]):
             for seat in SEATS:
                 self._deal(seat)
                 events.append(HandDealt(seat, round_, HandSource.DEALT))
-            self._waiting = [_qualifies_for_redeal(self._hands[seat]) for seat in SEATS]
-            if any(self._waiting):
-                self._phase = Phase.REDEAL
-            else:
-                self._begin_exchanges()
+            # Both boxers answer, qualifying or not, so nothing reveals whose hand could re-deal.
+            self._phase = Phase.REDEAL
+            self._waiting = [True, True]
 
     def _deal(self, player: int) -> None:
         """The top 10 of the deck become the hand (in round 3, that is the whole deck)."""

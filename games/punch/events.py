@@ -60,7 +60,10 @@ class Redealt(Event):
 
 
 @dataclass(frozen=True)
-class RedealDeclined(Event):
+class HandKept(Event):
+    """``player`` keeps the hand just dealt (standard rules, rounds 1 and 2).  Every boxer
+    keeps or re-deals after every such deal, so this says nothing about the hand."""
+
     player: int
 
 

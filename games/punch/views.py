@@ -13,8 +13,10 @@ from games.punch.options import PunchOptions
 
 
 class Phase(Enum):
-    """What the game waits for.  REDEAL: only boxers offered a re-deal act.  DRAFT and
-    EXCHANGE: both boxers choose secretly and simultaneously."""
+    """What the game waits for.  REDEAL (standard rules, rounds 1 and 2): every boxer whose
+    hand was just dealt keeps it or, if it holds 4+ of one kind, re-deals; both are asked
+    whatever their hands hold.  DRAFT and EXCHANGE: both boxers choose secretly and
+    simultaneously."""
 
     REDEAL = "redeal"
     DRAFT = "draft"
@@ -47,7 +49,9 @@ class PunchPublicView:
 class PunchPlayerView:
     """One boxer's private display.  ``hand`` and ``deck`` are counts in Card order;
     ``deck`` is what is left to deal or draft (the owner can work it out anyway);
-    ``draft_pool`` equals it while this boxer still has to draft, else None."""
+    ``draft_pool`` equals it while this boxer still has to draft, else None;
+    ``redeal_offered``: this boxer must still answer in the REDEAL phase and their hand
+    holds 4+ of one kind, so they may re-deal (keeping is always possible)."""
 
     public: PunchPublicView
     player: int

@@ -48,10 +48,18 @@ def test_the_bot_drafts_a_balanced_hand_from_what_is_left() -> None:
     game.check(action)
 
 
-def test_the_bot_takes_every_redeal_and_refuses_to_act_out_of_turn() -> None:
-    game = next(g for g in (Punch(PunchOptions(), 2, s) for s in range(100)) if len(g.to_act()) == 1)
+def test_the_bot_takes_every_redeal_keeps_other_hands_and_refuses_to_act_out_of_turn() -> None:
+    def lopsided(view_hand: tuple[int, ...]) -> bool:
+        return max(view_hand) >= 4
+
+    game = next(
+        g
+        for g in (Punch(PunchOptions(), 2, s) for s in range(1000))
+        if lopsided(g.view(RED).hand) and not lopsided(g.view(BLUE).hand)
+    )
     assert game.public_view().phase is Phase.REDEAL
-    (player,) = game.to_act()
-    assert PunchBot(0).choose(game, player) == Redeal(player, True)
+    assert PunchBot(0).choose(game, RED) == Redeal(RED, True)
+    assert PunchBot(0).choose(game, BLUE) == Redeal(BLUE, False)
+    game.apply(Redeal(BLUE, False))
     with pytest.raises(ValueError, match="nothing to do"):
-        PunchBot(0).choose(game, 1 - player)
+        PunchBot(0).choose(game, BLUE)

@@ -2,8 +2,11 @@
 
 Standard rules, one match to win, seed 0.  The script re-deals in both rounds and the
 match goes the distance, so dealing, re-dealing, every cause of stamina change, both
-breaks and the stamina decision all appear.  If this test fails after a change, the
-change altered what a recorded game replays to: saved games would no longer resume.
+breaks and the stamina decision all appear.  Both boxers answer after every deal of
+rounds 1 and 2: in round 1 Red keeps an ordinary hand, Blue re-deals 4 Punch 3 and 4 Do
+Nothing, then keeps the new hand; in round 2 each re-deals, then keeps.  If this test
+fails after a change, the change altered what a recorded game replays to: saved games
+would no longer resume.
 """
 
 from __future__ import annotations
@@ -17,8 +20,8 @@ from tests.engine.test_punch_support import CODES
 CODE = {card: code for code, card in CODES.items()}
 SEED = 0
 SCRIPT = (
-    "B redeal  NB N1 13 B1 DD 3D 3N DB 2N 22"
-    "  R redeal B redeal  DN 21 3D 23 1B B2 33 B3 12 D2"
+    "R keep  B redeal  B keep  NB N1 13 B1 DD 3D 3N DB 2N 22"
+    "  R redeal  R keep  B redeal  B keep  DN 21 3D 23 1B B2 33 B3 12 D2"
     "  D3 31 B1 12 ND BD 2N 1B NN NB"
 )
 GOLDEN = """
@@ -26,8 +29,10 @@ MatchStarted 1 False
 RoundStarted 1
 HandDealt 0 1 dealt
 HandDealt 1 1 dealt
+HandKept 0
 Redealt 1 3333NNNN
 HandDealt 1 1 redealt
+HandKept 1
 CardChosen 0
 CardChosen 1
 CardsRevealed NB
@@ -72,8 +77,10 @@ HandDealt 0 2 dealt
 HandDealt 1 2 dealt
 Redealt 0 BBBB
 HandDealt 0 2 redealt
+HandKept 0
 Redealt 1 2222
 HandDealt 1 2 redealt
+HandKept 1
 CardChosen 0
 CardChosen 1
 CardsRevealed DN

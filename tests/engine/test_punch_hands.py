@@ -18,8 +18,8 @@ from games.punch import (
     PlayCard,
     Punch,
     PunchOptions,
+    HandKept,
     Redeal,
-    RedealDeclined,
     Redealt,
     RoundStarted,
     Rules,
@@ -44,7 +44,7 @@ def qualifies(hand: tuple[int, ...]) -> bool:
 
 
 def play_first_legal(game: Punch, until: Callable[[Punch], bool]) -> None:
-    """Decline every re-deal and play each boxer's first legal card until ``until``."""
+    """Keep every dealt hand and play each boxer's first legal card until ``until``."""
     while not until(game) and not game.over:
         for player in sorted(game.to_act()):
             actions = game.legal_actions(player)
@@ -68,22 +68,30 @@ def test_faq_five_3_punches_in_round_1_may_be_redealt() -> None:
     old_hand = game.view(RED).hand
     events = game.apply(Redeal(RED, True))
     shown = tuple(card for card, n in zip(CARDS, old_hand) if n >= 4 for _ in range(n))
-    assert events[:2] == (Redealt(RED, shown), HandDealt(RED, 1, HandSource.REDEALT))
+    assert events == (Redealt(RED, shown), HandDealt(RED, 1, HandSource.REDEALT))
     assert shown[:5] == (Card.PUNCH_3,) * 5
     assert sum(game.view(RED).hand) == 10 and conserved(game, RED) == FULL
+    assert game.public_view().phase is Phase.REDEAL and RED in game.to_act()  # asked about the new hand
+
+
+def redeal_choices(game: Punch, player: int) -> set[Redeal]:
+    """What ``player`` may answer now, by the rules: keep always, re-deal only 4+ of a kind."""
+    if qualifies(game.view(player).hand):
+        return {Redeal(player, True), Redeal(player, False)}
+    return {Redeal(player, False)}
 
 
 @pytest.mark.parametrize("seed", range(300))
-def test_round_1_redeal_is_offered_exactly_to_hands_with_4_or_5_of_a_kind(seed: int) -> None:
+def test_round_1_asks_both_boxers_and_only_hands_with_4_or_5_of_a_kind_may_redeal(seed: int) -> None:
     game = Punch(STANDARD, 2, seed)
-    qualifying = {p for p in (RED, BLUE) if qualifies(game.view(p).hand)}
-    assert game.to_act() == (frozenset(qualifying) if qualifying else frozenset({RED, BLUE}))
-    assert game.public_view().phase is (Phase.REDEAL if qualifying else Phase.EXCHANGE)
+    assert game.public_view().phase is Phase.REDEAL
+    assert game.to_act() == frozenset({RED, BLUE})
     for p in (RED, BLUE):
-        assert game.view(p).redeal_offered == (p in qualifying)
+        assert game.view(p).redeal_offered == qualifies(game.view(p).hand)
+        assert set(game.legal_actions(p)) == redeal_choices(game, p)
 
 
-def test_round_2_redeal_is_offered_exactly_to_qualifying_hands() -> None:
+def test_round_2_asks_both_boxers_and_only_qualifying_hands_may_redeal() -> None:
     offers = 0
     for seed in range(150):
         game = Punch(STANDARD, 2, seed)
@@ -92,8 +100,9 @@ def test_round_2_redeal_is_offered_exactly_to_qualifying_hands() -> None:
             continue
         qualifying = {p for p in (RED, BLUE) if qualifies(game.view(p).hand)}
         offers += len(qualifying)
-        assert game.public_view().phase is (Phase.REDEAL if qualifying else Phase.EXCHANGE)
+        assert game.public_view().phase is Phase.REDEAL and game.to_act() == frozenset({RED, BLUE})
         assert {p for p in (RED, BLUE) if game.view(p).redeal_offered} == qualifying
+        assert all(set(game.legal_actions(p)) == redeal_choices(game, p) for p in (RED, BLUE))
         if qualifying:
             player = min(qualifying)
             game.apply(Redeal(player, True))
@@ -132,30 +141,57 @@ def test_redeal_repeats_while_the_new_hand_still_qualifies() -> None:
     game = Punch(STANDARD, 2, seed)
     game.apply(Redeal(RED, True))
     assert game.view(RED).redeal_offered and RED in game.to_act()
+    assert set(game.legal_actions(RED)) == {Redeal(RED, True), Redeal(RED, False)}
     events = game.apply(Redeal(RED, False))
-    assert events == (RedealDeclined(RED),)
-    assert not game.view(RED).redeal_offered
+    assert events == (HandKept(RED),)
+    assert not game.view(RED).redeal_offered and RED not in game.to_act()
 
 
-def test_declining_keeps_the_hand_and_exchanges_start_when_nobody_is_left_to_decide() -> None:
+def test_keeping_keeps_the_hand_and_exchanges_start_when_both_have_answered() -> None:
     seed = standard_seed(lambda g: qualifies(g.view(RED).hand) and not qualifies(g.view(BLUE).hand))
     game = Punch(STANDARD, 2, seed)
     hand = game.view(RED).hand
-    assert game.to_act() == frozenset({RED})
-    game.apply(Redeal(RED, False))
-    assert game.view(RED).hand == hand
+    assert game.to_act() == frozenset({RED, BLUE})
+    assert game.apply(Redeal(RED, False)) == (HandKept(RED),)
+    assert game.view(RED).hand == hand and not game.view(RED).redeal_offered
+    assert game.public_view().phase is Phase.REDEAL and game.to_act() == frozenset({BLUE})
+    with pytest.raises(IllegalAction, match="already kept your hand"):
+        game.check(Redeal(RED, True))
+    assert game.legal_actions(RED) == ()
+    assert game.apply(Redeal(BLUE, False)) == (HandKept(BLUE),)
     assert game.public_view().phase is Phase.EXCHANGE and game.to_act() == frozenset({RED, BLUE})
 
 
-def test_only_a_qualifying_hand_may_redeal_and_nobody_plays_until_decided() -> None:
+def test_a_hand_without_4_of_a_kind_is_still_asked_and_may_only_keep() -> None:
     seed = standard_seed(lambda g: qualifies(g.view(RED).hand) and not qualifies(g.view(BLUE).hand))
     game = Punch(STANDARD, 2, seed)
-    with pytest.raises(IllegalAction, match="does not hold 4 of one kind"):
+    assert BLUE in game.to_act() and not game.view(BLUE).redeal_offered
+    assert game.legal_actions(BLUE) == (Redeal(BLUE, False),)
+    with pytest.raises(IllegalAction, match="Your hand does not hold 4 of one kind, so you may not re-deal"):
         game.check(Redeal(BLUE, True))
     blue_card = next(c for c, n in zip(CARDS, game.view(BLUE).hand) if n)
     with pytest.raises(IllegalAction, match="re-deal decisions"):
         game.check(PlayCard(BLUE, blue_card))
-    assert game.legal_actions(BLUE) == ()
+    game.check(Redeal(BLUE, False))
+
+
+def test_after_a_redeal_into_an_ordinary_hand_the_redealer_must_still_keep_it() -> None:
+    def redeals_into_an_ordinary_hand(game: Punch) -> bool:
+        if not game.view(RED).redeal_offered:
+            return False
+        game.apply(Redeal(RED, True))
+        return not qualifies(game.view(RED).hand)
+
+    seed = standard_seed(redeals_into_an_ordinary_hand)
+    game = Punch(STANDARD, 2, seed)
+    game.apply(Redeal(RED, True))
+    assert game.to_act() == frozenset({RED, BLUE}) and not game.view(RED).redeal_offered
+    assert game.legal_actions(RED) == (Redeal(RED, False),)
+    with pytest.raises(IllegalAction, match="does not hold 4 of one kind"):
+        game.check(Redeal(RED, True))
+    hand = game.view(RED).hand
+    assert game.apply(Redeal(RED, False)) == (HandKept(RED),)
+    assert game.view(RED).hand == hand and game.to_act() == frozenset({BLUE})
 
 
 def test_standard_hands_are_ten_from_the_shuffled_deck_and_decks_differ_by_seed() -> None:
