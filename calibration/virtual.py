@@ -7,6 +7,8 @@ so this package keeps to its layer and still runs the very code the board runs.
 
 A scripted "operator" schedules slaps with :meth:`VirtualPads.slap` (force in counts
 before the pad's gain); ``slaps`` keeps them as ground truth for tests and benchmarks.
+Slaps reach the model just before their time, so thousands can be scheduled at once
+without slowing every sample down.
 With ``comparator`` set, the pads are gpio-edge pads: the signal goes through a
 comparator (with hysteresis) instead of the detector, and every rising edge is a hit
 without velocity, as the kernel would stamp it.
@@ -14,6 +16,7 @@ without velocity, as the kernel would stamp it.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -63,6 +66,7 @@ class VirtualPads:
         self._t = start_us
         self.slaps: list[tuple[int, int, float]] = []
         self.hits: list[PadHit] = []  # every hit ever, for tests
+        self._pending: list[tuple[int, int, int, float]] = []  # handed to the model just in time
         self._cmp_base = [-1.0] * pads
         self._cmp_high = [False] * pads
 
@@ -95,7 +99,11 @@ class VirtualPads:
         keep = rec is not None
         cmp = self.comparator
         process = self._det.process
+        pending = self._pending
         while t < until_us:
+            while pending and pending[0][0] <= t + 10 * period:
+                ts, _, pad, force = heapq.heappop(pending)
+                self.model.add_slap(pad, ts, force)
             s = sample(t)
             if cmp is None:
                 out = process(t & TICKS_MASK, s)
@@ -127,7 +135,7 @@ class VirtualPads:
         counts before the pad's gain."""
         if t_us < self._t:
             raise ValueError(f"slap at {t_us} µs is in the past (now {self._t} µs)")
-        self.model.add_slap(pad, t_us, force)
+        heapq.heappush(self._pending, (t_us, len(self.slaps), pad, force))
         self.slaps.append((pad, t_us, force))
 
     def idle(self, duration_us: int) -> None:
