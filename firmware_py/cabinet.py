@@ -31,6 +31,7 @@ class CabinetIO(Protocol):
     """What the loop drives: the simulated cabinet (hal.sim) or the real one (hal.hardware)."""
 
     def poll(self, now_us: int) -> list[InputEvent]: ...
+    def wait(self, timeout_s: float) -> None: ...
     def set_led_level(self, station: int, level: float) -> None: ...
     def show_private(self, station: int, image: Any) -> None: ...
     def close(self) -> None: ...
@@ -102,6 +103,11 @@ class Cabinet:
         if nxt is not None:
             self.scene = nxt
         self._outputs(now_us, changed=bool(events))
+
+    def next_due(self) -> int | None:
+        """When the game's settle window next releases a held input (None: nothing held)."""
+        session = getattr(self.scene, "session", None)
+        return session.buffer.next_due() if session is not None else None
 
     def _service(self, ev: ServiceEvent, now_us: int) -> None:
         if ev.on and not isinstance(self.scene, Service):

@@ -143,6 +143,7 @@ def run_realtime(config, args, real_hardware: bool) -> int:  # noqa: ANN001
 
     from display.window import Window
     from firmware_py.cabinet import Cabinet
+    from firmware_py.loop import run_realtime as loop
     from hal.clock import ManualClock, MonotonicClock
 
     store = _store(config)
@@ -165,20 +166,19 @@ def run_realtime(config, args, real_hardware: bool) -> int:  # noqa: ANN001
     cabinet = Cabinet(config, hardware, clock, store, window, print)
     if keys is not None:
         recorder = _recorder(cabinet, hardware, args)
-    frame = pygame.time.Clock()
-    running = True
-    try:
-        while running:
+    running = [True]
+
+    def before_step(now: int) -> None:
+        if keys is not None:
+            clock.set(max(clock.now_us(), now))
+        for event in pygame.event.get():
             if keys is not None:
-                clock.set(max(clock.now_us(), MonotonicClock().now_us()))
-            for event in pygame.event.get():
-                if keys is not None:
-                    running = keys.handle(event, clock.now_us()) and running
-                elif event.type == pygame.QUIT:
-                    running = False
-            cabinet.step(clock.now_us())
-            cabinet.render()
-            frame.tick(config.display.fps)
+                running[0] = keys.handle(event, clock.now_us()) and running[0]
+            elif event.type == pygame.QUIT:
+                running[0] = False
+
+    try:
+        loop(cabinet, MonotonicClock().now_us, config.display.fps, lambda: running[0], before_step)
     except KeyboardInterrupt:
         pass
     finally:

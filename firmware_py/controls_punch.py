@@ -86,8 +86,10 @@ class PunchControls(GameControls):
             footer = f"Picked {len(picks)}/10 " + ("START=ok" if len(picks) == HAND_SIZE else "START=undo")
         else:
             cells = [f"{b.value} {SHORT[c]} x{v.hand[c.index]}" for b, c in zip(ACTION_BUTTONS, CARDS)]
-            if pub.phase is Phase.REDEAL and v.redeal_offered:
-                footer = "A=redeal START=keep"
+            if pub.phase is Phase.REDEAL and seat in engine.to_act():
+                footer = "A=redeal START=keep" if v.redeal_offered else "START = keep hand"
+            elif pub.phase is Phase.REDEAL:
+                footer = "Kept: wait"
             elif v.locked_card is not None:
                 footer = f"LOCKED: {v.locked_card.label}"
             elif pub.phase is Phase.OVER:

@@ -112,8 +112,8 @@ def run_exhibition(
     end = next_frame + max_virtual_s * 1_000_000
     while next_frame < end:
         # Step to each scheduled input at its exact µs, and to every frame.
-        due = sim.next_due()
-        t = next_frame if due is None else min(due, next_frame)
+        dues = [d for d in (sim.next_due(), cabinet.next_due()) if d is not None]
+        t = min([next_frame, *dues])
         cabinet.step(t)
         if t < next_frame:
             continue

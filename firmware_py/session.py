@@ -126,7 +126,13 @@ class GameSession:
         self.notices.append((now_us + NOTICE_US, Notice(seat, text)))
 
     def submit(self, action: Action, at_us: int) -> tuple[Event, ...]:
-        """Check, journal durably, then apply ``action``; refusals become notices."""
+        """Check and decide ``action``, record it durably, then show its effects.
+
+        The engine decides first (judging must not wait for the disk); nothing of the
+        decision is shown until the action, its records and any outcome are committed in
+        one transaction.  If that commit fails the engine is rebuilt from the journal
+        without the action, and the player is asked to press again: an effect a power
+        cut would lose is never shown."""
         if self.engine.over:
             return ()
         try:
@@ -135,25 +141,28 @@ class GameSession:
             if action.player >= 0:
                 self.refuse(action.player, str(e), at_us)
             return ()
+        seq = len(self.engine.journal)
+        events = self.engine.apply(action)
+        records = [
+            (rec.kind, self.seats[rec.seat] if rec.seat is not None and rec.seat >= 0 else None, rec.value, rec.detail)
+            for rec in self.controls.records(events, self.seats)
+        ]
+        outcome = self.engine.outcome()
+        finish = None
+        if outcome is not None:
+            finish = (self.seats[outcome.winner] if outcome.winner is not None else None, outcome.reason)
         try:
-            self.store.append_action(self.game_id, len(self.engine.journal), encode(action))
+            self.store.commit_action(self.game_id, seq, encode(action), records, finish)
         except sqlite3.Error as e:
-            # Not recorded means not played: showing an effect that a power cut would
-            # lose is worse than asking the player to press again.
             self.store_errors += 1
             self.last_store_error = str(e)
+            saved = self.engine.to_dict()
+            saved["actions"].pop()
+            self.engine = type(self.engine).from_dict(saved)
             if action.player >= 0:
                 self.refuse(action.player, "Not recorded: press again", at_us)
             return ()
-        events = self.engine.apply(action)
         self._emit(events, at_us)
-        for rec in self.controls.records(events, self.seats):
-            station = self.seats[rec.seat] if rec.seat is not None and rec.seat >= 0 else None
-            self.store.add_record(self.game_id, rec.kind, station, rec.value, rec.detail)
-        outcome = self.engine.outcome()
-        if outcome is not None:
-            winner = self.seats[outcome.winner] if outcome.winner is not None else None
-            self.store.finish_game(self.game_id, winner, outcome.reason)
         return events
 
     def _emit(self, events: tuple[Event, ...], at_us: int) -> None:

@@ -93,7 +93,30 @@ class Store:
 
     def append_action(self, game_id: int, seq: int, action: dict[str, Any]) -> None:
         """Durably record one action (committed before this returns)."""
-        self.db.execute("INSERT INTO actions(game_id, seq, action) VALUES (?,?,?)", (game_id, seq, json.dumps(action)))
+        self.commit_action(game_id, seq, action)
+
+    def commit_action(
+        self,
+        game_id: int,
+        seq: int,
+        action: dict[str, Any],
+        records: list[tuple[str, int | None, int | None, str]] = (),
+        finish: tuple[int | None, str] | None = None,
+    ) -> None:
+        """One action with what it produced — records (kind, station, value, detail) and
+        the game's end (winner station, reason) — in one transaction: one fsync, and
+        never half of it after a power cut."""
+        now = _now()
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("INSERT INTO actions(game_id, seq, action) VALUES (?,?,?)", (game_id, seq, json.dumps(action)))
+            self.db.executemany(
+                "INSERT INTO records(game_id, kind, station, value, detail, at) VALUES (?,?,?,?,?,?)",
+                [(game_id, kind, station, value, detail, now) for kind, station, value, detail in records],
+            )
+            if finish is not None:
+                self.db.execute("UPDATE games SET ended_at=?, winner_station=?, reason=? WHERE id=?",
+                                (now, finish[0], finish[1], game_id))
 
     def finish_game(self, game_id: int, winner_station: int | None, reason: str) -> None:
         self.db.execute("UPDATE games SET ended_at=?, winner_station=?, reason=? WHERE id=?",

@@ -10,6 +10,7 @@ through a queue that :meth:`GpioCabinet.poll` drains on the main loop.
 from __future__ import annotations
 
 import queue
+import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -41,6 +42,8 @@ class GpioCabinet:
         self.config = config
         self._ticks_to_us = ticks_to_us
         self._edges: queue.SimpleQueue[tuple[int, Button | None, bool, int]] = queue.SimpleQueue()
+        self.wake = threading.Event()
+        """Set after every queued edge, so a sleeping main loop wakes for it."""
         self._handlers: list[Callable[[float, bool], None]] = []
         self._inputs: list[InputDevice] = []
         self._debouncers: dict[tuple[int, Button | None], Debouncer] = {}
@@ -58,6 +61,7 @@ class GpioCabinet:
         def on_edge(ticks: float, state: bool) -> None:
             # Active low: the line reads False while the switch is closed.
             self._edges.put((station, button, not state, self._ticks_to_us(ticks)))
+            self.wake.set()
 
         device.pin.edges = "both"
         device.pin.when_changed = on_edge

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import queue
 import sys
+import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -58,6 +59,8 @@ class GpioEdgeSource:
         self.masked = 0  # edges swallowed by the mask time (chatter, rings)
         self._ticks_to_us = ticks_to_us
         self._edges: queue.SimpleQueue[tuple[int, int]] = queue.SimpleQueue()
+        self.wake: threading.Event | None = None
+        """Set after every queued edge, so a sleeping main loop wakes for it."""
         self._last: dict[int, int] = {}
         self._handlers: list[Callable[[float, bool], None]] = []
         self._devices: list[InputDevice] = []
@@ -69,6 +72,8 @@ class GpioEdgeSource:
     def _watch(self, device: InputDevice, station: int, active_high: bool) -> None:
         def on_edge(ticks: float, state: bool) -> None:
             self._edges.put((station, self._ticks_to_us(ticks)))
+            if self.wake is not None:
+                self.wake.set()
 
         device.pin.edges = "rising" if active_high else "falling"
         device.pin.when_changed = on_edge

@@ -21,6 +21,13 @@ class CabinetHardware:
         self.gpio = gpio
         self.sources = sources
         self.private = private
+        for source in sources:
+            source.wake = gpio.wake
+
+    def wait(self, timeout_s: float) -> None:
+        """Sleep until an input arrives on any thread, or ``timeout_s`` passes."""
+        self.gpio.wake.wait(timeout_s)
+        self.gpio.wake.clear()
 
     def poll(self, now_us: int) -> list[InputEvent]:
         events: list[InputEvent] = self.gpio.poll(now_us)

@@ -10,6 +10,7 @@ slap has its own stamp and its own arrival time (to model transport skew).
 from __future__ import annotations
 
 import heapq
+import time
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -107,9 +108,19 @@ class SimCabinet:
         """Fire every scheduled input up to ``now_us``, each at its exact time."""
         while self._schedule and self._schedule[0].t_us <= now_us:
             item = heapq.heappop(self._schedule)
-            self.clock.set(item.t_us)
+            # In virtual time the loop steps to every item, so it fires exactly on time;
+            # a real-time loop may reach it late, and then it fires now.
+            self.clock.set(max(item.t_us, self.clock.now_us()))
             item.fire()
-        self.clock.set(now_us)
+        self.clock.set(max(now_us, self.clock.now_us()))
+
+    def wait(self, timeout_s: float) -> None:
+        """Real-time use (development window): sleep until the next scheduled input or
+        slap arrival, at most ``timeout_s``.  Virtual-time loops never call this."""
+        due = self.next_due()
+        if due is not None:
+            timeout_s = min(timeout_s, max(0.0, (due - time.monotonic_ns() // 1000) / 1_000_000))
+        time.sleep(timeout_s)
 
     # -- the Hardware interface -------------------------------------------------------
     def poll(self, now_us: int) -> list[InputEvent]:

@@ -8,6 +8,7 @@ session holds slaps at least that long before judging them, so arrival order nev
 
 from __future__ import annotations
 
+import threading
 from typing import Protocol
 
 from hal.events import PadLinkEvent, SlapEvent
@@ -16,6 +17,9 @@ from hal.events import PadLinkEvent, SlapEvent
 class SlapSource(Protocol):
     name: str
     settle_us: int
+    wake: threading.Event | None
+    """When set, the source sets it after queuing an event (it may run on another
+    thread), so the main loop can sleep until there is something to do."""
 
     def poll(self, now_us: int) -> list[SlapEvent | PadLinkEvent]:
         """Events that arrived since the last poll, in arrival order (not stamp order)."""

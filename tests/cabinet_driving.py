@@ -16,8 +16,7 @@ def run_for(cabinet: Cabinet, sim: SimCabinet, duration_us: int, render: bool = 
     end = clock.now_us() + duration_us
     next_frame = clock.now_us()
     while True:
-        due = sim.next_due()
-        t = min(x for x in (due, next_frame, end) if x is not None)
+        t = min(x for x in (sim.next_due(), cabinet.next_due(), next_frame, end) if x is not None)
         cabinet.step(t)
         if t == next_frame:
             if render:

@@ -105,6 +105,8 @@ class PadboardSource:
         self.info: BoardInfo | None = None
         self.last_error = ""
         self._events: deque[SlapEvent | PadLinkEvent] = deque()
+        self.wake: threading.Event | None = None
+        """Set after every queued event, so a sleeping main loop wakes for it."""
         self._ser: serial.Serial | None = None
         self._write_lock = threading.Lock()
         self._state_lock = threading.Lock()
@@ -128,6 +130,10 @@ class PadboardSource:
         self._thread.start()
 
     # -- SlapSource -------------------------------------------------------------------
+
+    def _wake_loop(self) -> None:
+        if self.wake is not None:
+            self.wake.set()
 
     def poll(self, now_us: int) -> list[SlapEvent | PadLinkEvent]:
         out = []
@@ -330,6 +336,7 @@ class PadboardSource:
         self._close_port()
         self.last_error = detail
         self._events.append(PadLinkEvent(SOURCE, False, self.clock.now_us(), detail))
+        self._wake_loop()
         with self._state_lock:
             for w in self._waiters:
                 w.done.set()  # no reply: the caller's wait ends in a PadboardError
@@ -357,6 +364,7 @@ class PadboardSource:
                 with self._state_lock:
                     self._counters = replace(self._counters, reconnects=self._counters.reconnects + 1)
                 self._events.append(PadLinkEvent(SOURCE, True, self.clock.now_us(), self.info.firmware if self.info else ""))
+                self._wake_loop()
                 backoff = self.timing.backoff_first_s
             try:
                 self._serve()
@@ -471,6 +479,7 @@ class PadboardSource:
             station = self.pad_stations.get(pad)
             if station is not None:
                 self._events.append(SlapEvent(station, t_us, vel, SOURCE))
+                self._wake_loop()
             if self.on_hit is not None:
                 self._call(self.on_hit, PadHit(pad, t_us, vel, peak))
         self._unmapped.clear()

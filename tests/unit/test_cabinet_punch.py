@@ -103,10 +103,12 @@ def test_action_not_recorded_is_not_played(cabinet: Cabinet, sim, store: Store, 
     def disk_full(*_a, **_k):
         raise sqlite3.OperationalError("database or disk is full")
 
-    monkeypatch.setattr(store, "append_action", disk_full)
+    monkeypatch.setattr(store, "commit_action", disk_full)
     before = len(play.session.engine.journal)
+    view = play.session.engine.public_view()
     press(cabinet, sim, 0, button_for(held_card(play, 0)))
     assert len(play.session.engine.journal) == before
+    assert play.session.engine.public_view() == view  # the decision was rolled back
     assert play.session.store_errors == 1
     assert [n.text for n in play.session.screen(0).notices] == ["Not recorded: press again"]
 
