@@ -36,8 +36,11 @@ def card_back(surf: pygame.Surface, rect: pygame.Rect, color: Color) -> None:
     """A face-down card in a station's colour."""
     pygame.draw.rect(surf, (0, 0, 0), rect.move(6, 8), border_radius=16)
     pygame.draw.rect(surf, theme.shade(color, 0.6), rect, border_radius=16)
+    clip = surf.get_clip()
+    surf.set_clip(rect.inflate(-10, -10))
     for i in range(0, rect.width + rect.height, 22):
         a = (rect.x + min(i, rect.width), rect.y + max(0, i - rect.width))
         b = (rect.x + max(0, i - rect.height), rect.y + min(i, rect.height))
         pygame.draw.line(surf, theme.shade(color, 0.85), a, b, 6)
+    surf.set_clip(clip)
     pygame.draw.rect(surf, theme.GOLD, rect, width=4, border_radius=16)

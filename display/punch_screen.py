@@ -100,7 +100,7 @@ def _effect_lines(s: PlayScreen) -> list[str]:
 def _phase_hint(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: PunchPublicView, h: int) -> None:
     w = surf.get_width()
     if v.phase is Phase.REDEAL:
-        msg = "Re-deal offered: A = re-deal  ·  START = keep"
+        msg = "Look at your hand: START keeps it  ·  A re-deals a hand with 4 of a kind"
     elif v.phase is Phase.DRAFT:
         msg = "Draft 10 cards on your private screen: A–F add  ·  START = undo / confirm"
     elif v.phase is Phase.EXCHANGE:

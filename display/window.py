@@ -20,20 +20,24 @@ def use_headless_drivers() -> None:
 
 
 class Window:
-    def __init__(self, size: tuple[int, int], fullscreen: bool = False, title: str = "Ringside") -> None:
+    def __init__(self, size: tuple[int, int], fullscreen: bool = False, title: str = "Ringside",
+                 strip_height: int = 0) -> None:
+        """``strip_height``: room under the main display for the development panels."""
         pygame.display.init()
         pygame.font.init()
         flags = pygame.FULLSCREEN if fullscreen else 0
-        self.surface = pygame.display.set_mode(size, flags)
+        self.surface = pygame.display.set_mode((size[0], size[1] + strip_height), flags)
         pygame.display.set_caption(title)
         self.size = size
+        self.strip = self.surface.subsurface((0, size[1], size[0], strip_height)) if strip_height else None
 
     def present(self, canvas: pygame.Surface) -> None:
         """Put ``canvas`` on screen and flip; the caller stamps the flip time."""
+        main = self.surface.subsurface((0, 0, *self.size))
         if canvas.get_size() == self.size:
-            self.surface.blit(canvas, (0, 0))
+            main.blit(canvas, (0, 0))
         else:
-            pygame.transform.smoothscale(canvas, self.size, self.surface)
+            pygame.transform.smoothscale(canvas, self.size, main)
         pygame.display.flip()
 
     def close(self) -> None:

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 import pygame
 
 from display.models import StationLook
+from display.dev_panels import draw_dev_panels
 from display.renderer import Renderer
 from display.sound import Callouts
 from display.window import Window
@@ -25,6 +26,7 @@ from firmware_py.store import Store
 from hal.clock import Clock
 from hal.config import CabinetConfig
 from hal.events import InputEvent, ServiceEvent
+from hal.sim import SimCabinet
 
 
 class CabinetIO(Protocol):
@@ -135,10 +137,17 @@ class Cabinet:
         now = self.clock.now_us()
         canvas = self.renderer.draw(self.scene.screen(now))
         if self.window is not None:
+            if self.window.strip is not None and isinstance(self.hw, SimCabinet):
+                self._draw_dev_panels(self.window.strip)
             self.window.present(canvas)
         self.frames += 1
         self.scene.frame_shown(self.clock.now_us(), now)
         return canvas
+
+    def _draw_dev_panels(self, strip: pygame.Surface) -> None:
+        stations = range(len(self.config.stations))
+        draw_dev_panels(strip, self.renderer.text, self.ctx.looks,
+                        [self.hw.private[s].image for s in stations], [self.hw.led_levels(s) for s in stations])
 
     def screenshot(self, path: Path) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -146,8 +146,11 @@ def run_realtime(config, args, real_hardware: bool) -> int:  # noqa: ANN001
     from firmware_py.loop import run_realtime as loop
     from hal.clock import ManualClock, MonotonicClock
 
+    from display.dev_panels import HEIGHT
+
     store = _store(config)
-    window = Window((config.display.width, config.display.height), config.display.fullscreen)
+    window = Window((config.display.width, config.display.height), config.display.fullscreen,
+                    strip_height=0 if real_hardware else HEIGHT)
     keys = recorder = None
     if real_hardware:
         from hal.hardware import open_hardware

@@ -114,3 +114,22 @@ def test_paused_overlay(renderer: Renderer, artifacts) -> None:
     surf = renderer.draw(play_screen(fresh_punch(), paused="Slap pads disconnected: reconnecting…"))
     save(renderer, artifacts, "punch-paused")
     assert colour_share(surf, pygame.Rect(0, 300, 1280, 20), (48, 52, 73), tol=6) > 0.5
+
+
+def test_development_window_shows_private_panels_and_led_bars(config, sim, clock, store, artifacts) -> None:
+    """Under the main display: each station's OLED, marked PRIVATE, and its LED bar."""
+    from display.dev_panels import HEIGHT
+    from display.window import Window
+    from firmware_py.cabinet import Cabinet
+
+    window = Window((1280, 720), strip_height=HEIGHT)
+    cabinet = Cabinet(config, sim, clock, store, window, log=lambda _l: None, seed=1)
+    sim.set_led_level(1, 0.3)
+    cabinet.step(clock.now_us())
+    cabinet.render()
+    pygame.image.save(window.surface, str(artifacts / "dev-window.png"))
+    strip = window.strip
+    assert colour_share(strip, pygame.Rect(0, 30, 640, 14), (255, 80, 70), tol=10) > 0.01   # the PRIVATE label
+    oled = pygame.Rect(16, 62, 256, 128)
+    assert colour_share(strip, oled, (255, 255, 255), tol=0) > 0.02   # lit OLED pixels
+    window.close()
