@@ -32,6 +32,8 @@ class Probe(Protocol):
     def paused(self) -> bool: ...
     def engine_events(self) -> None:
         """Raise :class:`NotObservable` when engine events cannot be seen."""
+    def link_state(self) -> dict[str, Any]:
+        """The padboard driver's ``connected`` and counters (or :class:`NotObservable`)."""
 
 
 @dataclass
@@ -294,6 +296,20 @@ def evaluate(exp: Expect, rec: Recorder, probe: Probe, g: Goldens) -> list[Check
             return [CheckResult(exp.name, exp.at_us, "paused", "pass" if now == exp.paused else "fail",
                                 "" if now == exp.paused else f"expected paused={exp.paused}, it is {now}")]
         parts.append(("paused", paused))
+    if exp.link is not None:
+        def link() -> list[CheckResult]:
+            state = probe.link_state()
+            want = exp.link or {}
+            bad = []
+            if "connected" in want and state["connected"] != want["connected"]:
+                bad.append(f"connected={state['connected']}")
+            for k, v in want.items():
+                if k.endswith("_min") and state[k[:-4]] < v:
+                    bad.append(f"{k[:-4]}={state[k[:-4]]} < {v}")
+            got = ", ".join(f"{k}={v}" for k, v in state.items())
+            return [CheckResult(exp.name, exp.at_us, "link", "fail" if bad else "pass",
+                                f"{'; '.join(bad)} ({got})" if bad else got)]
+        parts.append(("link", link))
     for kind, run in parts:
         try:
             out += run()

@@ -299,6 +299,9 @@ class RigProbe:
     def paused(self) -> bool:
         raise NotObservable("a rig cannot see whether the game is paused")
 
+    def link_state(self) -> dict[str, Any]:
+        raise NotObservable("a rig cannot see the cabinet's padboard driver")
+
     def engine_events(self) -> None:
         if self.run.rig.event_log is None:
             raise NotObservable("the rig config names no cabinet event_log: engine events are not visible")

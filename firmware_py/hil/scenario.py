@@ -28,7 +28,7 @@ SCENARIO_KEYS = {"name", "description", "game", "seed", "options", "stations", "
                  "end_us", "fps", "tags", "backends"}
 INPUT_ACTIONS = ("press", "release", "slap", "unplug", "replug", "garbage", "service")
 INPUT_KEYS = {"at_us", "station", "hold_us", "velocity", "delay_us", "note", *INPUT_ACTIONS}
-EXPECT_KINDS = ("event", "events", "led", "private", "screen", "scene", "paused")
+EXPECT_KINDS = ("event", "events", "led", "private", "screen", "scene", "paused", "link")
 EXPECT_KEYS = {"at_us", "name", "from_us", "t_us", "count", *EXPECT_KINDS}
 STARTS = ("game", "menus")
 BACKENDS = ("sim", "rig")
@@ -88,7 +88,8 @@ class Expect:
     (others may come between).  ``led``: ``{station, lit | level | segments}``.
     ``private``: ``{station, contains | lacks | png}``.  ``screen``: ``{png, tolerance,
     max_mismatch}``.  ``scene``: the cabinet scene's class name.  ``paused``: whether
-    the game is paused (slap pads lost)."""
+    the game is paused (slap pads lost).  ``link``: the padboard driver's state and
+    counters ``{connected, garbage_bytes_min, bad_frames_min, reconnects_min}``."""
 
     at_us: int
     name: str
@@ -102,6 +103,7 @@ class Expect:
     screen: dict[str, Any] | None = None
     scene: str | None = None
     paused: bool | None = None
+    link: dict[str, Any] | None = None
     index: int = 0
 
     def kinds(self) -> list[str]:
@@ -373,6 +375,14 @@ class _Reader:
             if t["scene"] not in ("Attract", "Select", "Join", "Options", "Play", "Result", "Service"):
                 raise self.fail(f"{key}.scene", t["scene"], "a scene: Attract, Select, Join, Options, Play, Result or Service")
             out["scene"] = t["scene"]
+        if "link" in t:
+            lk = self.table(t["link"], f"{key}.link", {"connected", "garbage_bytes_min", "bad_frames_min", "reconnects_min"})
+            if "connected" in lk and not isinstance(lk["connected"], bool):
+                raise self.fail(f"{key}.link.connected", lk["connected"], "true or false")
+            for k in ("garbage_bytes_min", "bad_frames_min", "reconnects_min"):
+                if k in lk:
+                    self.integer(lk, f"{key}.link", k, 0, 10**9)
+            out["link"] = dict(lk)
         if "paused" in t:
             if not isinstance(t["paused"], bool):
                 raise self.fail(f"{key}.paused", t["paused"], "true or false")

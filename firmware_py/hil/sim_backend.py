@@ -80,6 +80,14 @@ class SimProbe:
     def engine_events(self) -> None:
         """Every engine event is seen on the sim."""
 
+    def link_state(self) -> dict[str, Any]:
+        link = self.run.link
+        if link is None:
+            raise NotObservable("no padboard driver behind this sim cabinet")
+        c = link.source.counters
+        return {"connected": link.source.connected, "garbage_bytes": c.garbage_bytes,
+                "bad_frames": c.bad_frames, "reconnects": c.reconnects}
+
 
 class SimRun:
     """One scenario on the sim backend."""
@@ -95,6 +103,11 @@ class SimRun:
         self.frame_times: set[int] = set()
         self._hooked: set[int] = set()
         self.sessions: list[Any] = []
+        self.t0 = 0
+        """Cabinet µs at scenario time 0: 0 in virtual time; the link's clock once it is up
+        when the padboard link runs in real time."""
+        self.link: Any = None
+        self.realtime: Any = None
 
     # -- set-up ----------------------------------------------------------------------
     def _build(self, data_dir: Path) -> None:
@@ -110,6 +123,15 @@ class SimRun:
         self.config = load_cabinet_config(sc, data_dir)
         self.clock = ManualClock(0)
         self.sim = SimCabinet(self.config, self.clock)
+        uses_padboard = any(s.slap.source == "padboard" for s in self.config.stations)
+        if uses_padboard and getattr(self.sim, "padboard", None) is None:
+            from firmware_py.hil.padlink import PadboardLink, RealtimeClock
+
+            self.realtime = RealtimeClock()
+            self.link = PadboardLink(self.config, sc.seed, self.realtime)
+            self.t0 = self.realtime.now_us() + 50_000
+            self.clock.set(self.t0)
+            self.rec.note(0, "timebase", t0_us=self.t0, why="padboard simulator and driver in real time: stamps are t0 + scenario µs")
         self.store = Store(data_dir / "ringside.sqlite3")
         self.window = None
         if self.use_window:
@@ -131,10 +153,14 @@ class SimRun:
         sim, rec = self.sim, self.rec
         poll, show = sim.poll, sim.show_private
 
+        link = self.link
+
         def observed_poll(now_us: int) -> list[Any]:
             events = poll(now_us)
+            if link is not None:
+                events += link.poll(now_us)
             for ev in events:
-                rec.input(now_us, ev)
+                rec.input(now_us - self.t0, ev)
             return events
 
         def observed_show(station: int, image: Any) -> None:
@@ -153,9 +179,9 @@ class SimRun:
         controls = game_controls(sc.game)()
         options = make_options(type(controls), sc.options, str(sc.path))
         looks = tuple(ctx.looks[s] for s in sc.stations)
-        session = GameSession.start(controls, options, sc.stations, looks, sc.seed, ctx.store, ctx.settle_us, 0)
+        session = GameSession.start(controls, options, sc.stations, looks, sc.seed, ctx.store, ctx.settle_us, self.t0)
         ctx.log(f"== {controls.spec.title} #{session.game_id}: {' vs '.join(session.names)} (seed {sc.seed}, {options})")
-        self.cabinet.scene = Play(ctx, 0, session)
+        self.cabinet.scene = Play(ctx, self.t0, session)
         self._hook_session()
 
     def _hook_session(self) -> None:
@@ -165,29 +191,35 @@ class SimRun:
         self._hooked.add(id(session))
         self.sessions.append(session)
         for t_us, ev in list(session.recent):
-            self.rec.engine_event(t_us, ev)
-        session.listeners.append(self.rec.engine_event)
+            self.rec.engine_event(t_us - self.t0, ev)
+        session.listeners.append(lambda t_us, ev: self.rec.engine_event(t_us - self.t0, ev))
 
     def _schedule(self) -> None:
         for inp in self.scenario.inputs:
             self._schedule_input(inp)
 
     def _schedule_input(self, inp: Input) -> None:
-        sim = self.sim
+        sim, at = self.sim, self.t0 + inp.at_us
         if inp.action in ("press", "release"):
             assert inp.station is not None and inp.button is not None
             pin = sim.button_pin(inp.station, inp.button)
             if inp.action == "press":
-                sim.at(inp.at_us, pin.drive_low)
+                sim.at(at, pin.drive_low)
                 if inp.hold_us:
-                    sim.at(inp.at_us + inp.hold_us, pin.drive_high)
+                    sim.at(at + inp.hold_us, pin.drive_high)
             else:
-                sim.at(inp.at_us, pin.drive_high)
+                sim.at(at, pin.drive_high)
         elif inp.action == "slap":
             assert inp.station is not None
-            sim.slap(inp.station, inp.at_us, inp.velocity, inp.delay_us)
+            if self.link is not None and self.link.handles(inp.station):
+                station, velocity, link = inp.station, inp.velocity, self.link
+                from firmware_py.hil.padlink import SLAP_LEAD_US
+
+                sim.at(max(self.t0, at - SLAP_LEAD_US), lambda: link.slap(station, at, velocity))
+            else:
+                sim.slap(inp.station, at, inp.velocity, inp.delay_us)
         elif inp.action == "service":
-            sim.service_key(inp.on, inp.at_us)
+            sim.service_key(inp.on, at)
         else:
             self._padboard_input(inp)
 
@@ -196,11 +228,11 @@ class SimRun:
         behind the cabinet (a station with slap source ``padboard``) they go to it; on a
         cabinet with sim slaps only, unplug/replug are link events of the sim slap source
         and garbage (which only a serial link can carry) is refused."""
-        padsim = getattr(self.sim, "padboard", None)
+        padsim = getattr(self.sim, "padboard", None) or self.link
         if padsim is not None:
             fire = {"unplug": padsim.unplug, "replug": padsim.replug,
                     "garbage": lambda: padsim.garbage(inp.count)}[inp.action]
-            self.sim.at(inp.at_us, fire)
+            self.sim.at(self.t0 + inp.at_us, fire)
             return
         if inp.action == "garbage":
             if not any(s.slap.source == "padboard" for s in self.config.stations):
@@ -242,29 +274,33 @@ class SimRun:
         goldens = Goldens(sc, self.out_dir, self.update_goldens)
         probe = SimProbe(self)
         checkpoints = deque(sc.expects)
-        next_frame, end = 0, sc.end_us
+        t0 = self.t0
+        next_frame, end = t0, t0 + sc.end_us
         stations = range(len(self.config.stations))
         while True:
+            # Absolute cabinet µs; the recorder and the checks speak scenario time (− t0).
             t = min(next_frame, end)
             due = sim.next_due()
             if due is not None and due < t:
                 t = due
-            if checkpoints and checkpoints[0].at_us < t:
-                t = checkpoints[0].at_us
-            rec.now_us = t
+            if checkpoints and t0 + checkpoints[0].at_us < t:
+                t = t0 + checkpoints[0].at_us
+            if self.realtime is not None:
+                self.realtime.sleep_until(t)
+            rec.now_us = t - t0
             cabinet.step(t)
             self._hook_session()
             for s in stations:
-                rec.led_levels(t, s, sim.led_levels(s))
-            rec.scene_now(t, type(cabinet.scene).__name__)
+                rec.led_levels(t - t0, s, sim.led_levels(s))
+            rec.scene_now(t - t0, type(cabinet.scene).__name__)
             if t == next_frame:
                 cabinet.render()
                 self.frame_times.add(t)
                 next_frame += frame_us
-            while checkpoints and checkpoints[0].at_us == t:
+            while checkpoints and t0 + checkpoints[0].at_us == t:
                 for c in evaluate(checkpoints.popleft(), rec, probe, goldens):
                     result.checks.append(c)
-                    rec.note(t, "check", **c.as_json())
+                    rec.note(t - t0, "check", **c.as_json())
             if t >= end:
                 return
 
@@ -293,11 +329,11 @@ class SimRun:
                 if j >= len(got):
                     f.unmatched += 1
                     continue
-                err = got[j] - want
+                err = got[j] - self.t0 - want
                 f.errors.append(err)
                 f.exact += err == 0
                 f.max_error_us = max(f.max_error_us, abs(err))
-        stamps = {t for v in injected.values() for t in v}
+        stamps = {t + self.t0 for v in injected.values() for t in v}
         for session in self.sessions:
             for action in session.engine.journal:
                 t_us = getattr(action, "t_us", None)
@@ -308,7 +344,7 @@ class SimRun:
         return f
 
     def _close(self) -> None:
-        for name in ("sim", "store"):
+        for name in ("link", "sim", "store"):
             obj = getattr(self, name, None)
             if obj is not None:
                 try:
