@@ -7,7 +7,7 @@ the detector made of it, so it still sees the soft slaps a bad threshold would m
   1/2**shift of the error per sample), so the peak |sample − baseline| at rest includes
   the noise *and* the lag behind a drifting baseline: what the threshold must clear.
 - Slaps: a slap starts where |deviation| is above ``level`` and at least twice the held
-  envelope of what came before (a ring only decays, a new slap jumps up), and not
+  envelope of 2 ms before (a ring only decays, a new slap jumps up), and not
   within ``peak_window_us`` of the previous onset (its own rising edge); its peak is
   the largest |deviation| in the next ``peak_window_us`` (the baseline is frozen for
   that long, as the board freezes it while scanning); its ring is kept as the envelope
@@ -112,14 +112,18 @@ def find_events(
     onsets: list[int] = []
     quiet_until = -1
     refractory = max(1, peak_window_us // period_us)
+    lag = max(1, 2000 // period_us)
+    helds = [0.0] * lag  # the held envelope 2 ms ago: a rise is judged against what came before it
     for i, x in enumerate(samples):
         dev = x - (base >> 8)
         a = -dev if dev < 0 else dev
         devs[i] = a
-        if i > quiet_until and a >= level and a >= 2 * held:
+        before = helds[i % lag]
+        if i > quiet_until and a >= level and a >= 2 * before:
             onsets.append(i)
             quiet_until = i + refractory
         held = max(a, held * decay)
+        helds[i % lag] = held
         if i > quiet_until:  # frozen only while a slap's peak is scanned, as on the board
             base += ((x << 8) - base) >> shift
     events = []
@@ -148,6 +152,7 @@ class CrosstalkSeen:
     peak: int
     delay_us: int  # from the source's onset to this pad's onset (half way up to its peak)
     envelope: tuple[int, ...]
+    peak_delay_us: int = 0  # to this pad's peak: where a barely-reaching crosstalk is stamped
 
     @property
     def ratio(self) -> float:
@@ -179,10 +184,11 @@ def crosstalk_seen(
         seg = devs[i0:i1]
         pk = max(seg)
         pj = i0 + next(k for k, v in enumerate(seg) if v * 2 >= pk)  # its onset: half way up
+        pp = i0 + seg.index(pk)
         nxt = source_events[k + 1].index - 2 * per_ms if k + 1 < len(source_events) else len(samples)
         r1 = min(len(samples), nxt, ev.index + ring_us // period_us)
         env = tuple(max(devs[m:m + per_ms]) for m in range(ev.index, r1, per_ms))
-        out.append(CrosstalkSeen(pad, ev.pad, ev.peak, pk, times[pj] - ev.onset_us, env))
+        out.append(CrosstalkSeen(pad, ev.pad, ev.peak, pk, times[pj] - ev.onset_us, env, times[pp] - ev.onset_us))
     return out
 
 

@@ -15,8 +15,9 @@ Every value comes with a sentence saying why, and with its margin:
   re-opens the pad soonest (to a slap at the threshold) after the hardest slap seen.
 - crosstalk: the receiving pad's strongest ratio (its peak ÷ the slapped pad's peak)
   × 1.5 (+3.5 dB), as a percentage; off (0) when no neighbour's slap, scaled to a
-  full-force slap, could reach this pad's threshold.  The window covers the slowest
-  arrival seen, twice over.
+  full-force slap, could reach this pad's threshold.  The window covers the latest
+  crosstalk peak seen × 1.5 + 1 ms (a crosstalk that barely reaches the threshold is
+  stamped at its peak), at most 4 ms.
 - baseline: the slowest IIR (largest shift, 10 at most) whose lag behind the drift at
   rest costs ≤ 10 % more noise peak than the fastest.
 """
@@ -38,6 +39,7 @@ RING_SAFETY = 1.5  # a ring under the retrigger line (a harder slap rings longer
 GAP_MARGIN = 1.5
 XTALK_MARGIN = 1.5
 SOFT_VELOCITY = 40
+WINDOW_MAX_US = 4000  # scan + window delay each report; the cabinet's settle window covers ~7 ms
 PCTS = (0, 25, 40, 50, 60, 75, 90, 100)
 DECAYS_MS = tuple(range(2, 41)) + tuple(range(45, 101, 5))
 
@@ -219,12 +221,18 @@ def fit_crosstalk(thr: int, xt: Sequence[CrosstalkSeen], noise_peak: int = 0) ->
         pct = 100
         warnings.append(f"crosstalk from pad {worst.source + 1} reaches {worst.ratio:.0%} of the slap itself: "
                         "move the pads apart or decouple them from the table")
-    slowest = max((x.delay_us for x in xt if x.peak * RING_MARGIN >= thr), default=0)
-    window = max(1000, min(20000, _round_up(2 * slowest + 500, 250)))
+    # a crosstalk that barely reaches the threshold is stamped near its peak
+    slowest = max((x.peak_delay_us for x in clear if x.peak * RING_MARGIN >= thr), default=0)
+    window = max(1500, _round_up(1.5 * slowest + 1000, 250))  # +1 ms: the board stamps the real slap earlier than we see it
+    if window > WINDOW_MAX_US:
+        warnings.append(f"crosstalk arrives up to {slowest / 1000:.1f} ms late; the window is capped at "
+                        f"{WINDOW_MAX_US / 1000:.0f} ms (it delays every report)")
+        window = WINDOW_MAX_US
     reasons = [
         f"crosstalk cancel {pct} %: a slap on pad {worst.source + 1} put {worst.peak} here, {worst.ratio:.0%} of its own "
         f"peak ({worst.source_peak}); × 1.5 for margin; {len(reach)} of {len(xt)} neighbour slaps reached the threshold",
-        f"crosstalk window {window / 1000:.2f} ms: it arrived at most {slowest / 1000:.2f} ms after the real slap (× 2)",
+        f"crosstalk window {window / 1000:.2f} ms: its peak came at most {slowest / 1000:.2f} ms after the real "
+        "slap's onset (× 1.5 + 1 ms)",
     ]
     return pct, window, reasons, warnings
 

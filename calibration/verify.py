@@ -57,11 +57,13 @@ class PadVerdict:
         return [c for c in self.checks if not c.passed]
 
 
-def count_detected(cap: Capture, pad: int, settings: PadSettings, tolerance_us: int = 4_000) -> tuple[int, int, int]:
-    """(slaps seen in the raw signal, of which detected, hits that matched no slap)."""
+def count_detected(cap: Capture, pad: int, settings: PadSettings, tolerance_us: int = 8_000) -> tuple[int, int, int]:
+    """(slaps seen in the raw signal, of which detected, hits that matched no slap).
+    A raw slap is anything reaching 70 % of the threshold (3 dB under it): a slap the
+    detector missed by a little still counts as a slap."""
     hits = sorted(h.t_us for h in cap.hits_on(pad))
     if cap.samples.get(pad):
-        level = max(settings.threshold / 2, 1)
+        level = max(settings.threshold * 0.7, 1)
         events = find_events(pad, cap.times, cap.samples[pad], level, shift=settings.baseline_shift)
         onsets = [e.onset_us for e in events]
     else:
