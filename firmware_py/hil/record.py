@@ -10,16 +10,22 @@ its exact µs; the LED bars, private displays and scene at the end become checkp
 Edit the result down to what matters for the fault, and keep it under ``tests/hil/``.
 
 One file per game: the first game goes to ``FILE``, later ones to ``FILE-2.toml``, ...
+
+While the games are played, ``FILE`` with suffix ``.events.jsonl`` gets every input and
+engine event as it happens (µs since that game started), flushed line by line: a test
+rig reads it as the cabinet's event log (``event_log`` in the rig config, docs/hil.md),
+and after a crash it is what survives.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from firmware_py.hil.observe import image_text
+from firmware_py.hil.observe import image_text, input_json
 from firmware_py.hil.writer import ScenarioWriter, comment_block
 from games.codec import encode
 from hal.events import ButtonEvent, PadLinkEvent, ServiceEvent, SlapEvent
@@ -50,6 +56,8 @@ class SessionRecorder:
         self._poll = hardware.poll
         self._show = getattr(hardware, "show_private", None)
         self.private_text: dict[int, tuple[str, ...] | None] = {}
+        self.live_path = self.path.with_suffix(".events.jsonl")
+        self._live: Any = None
         hardware.poll = self._observed_poll
         if self._show is not None:
             hardware.show_private = self._observed_show
@@ -71,7 +79,16 @@ class SessionRecorder:
         if g is not None:
             for ev in events:
                 g.inputs.append((now_us, getattr(ev, "t_us", now_us), ev))
+                self._write_live({"t_us": getattr(ev, "t_us", now_us) - g.t0, "kind": "input", "arrived_us": now_us - g.t0,
+                                  **input_json(ev)})
         return events
+
+    def _write_live(self, row: dict[str, Any]) -> None:
+        if self._live is None:
+            self.live_path.parent.mkdir(parents=True, exist_ok=True)
+            self._live = self.live_path.open("a", encoding="utf-8")
+        self._live.write(json.dumps(row, ensure_ascii=False, default=str) + "\n")
+        self._live.flush()
 
     def _observed_show(self, station: int, image: Any) -> None:
         self.private_text[station] = image_text(image)
@@ -89,12 +106,18 @@ class SessionRecorder:
             if any(x.session is session for x in self.games):
                 return  # back from the service menu to the same game
             g = _Game(session, self.cabinet.scene.entered_us, resumed_actions=len(session.engine.journal))
+            self._write_live({"t_us": 0, "kind": "game", "game": session.controls.spec.name, "id": session.game_id,
+                              "seed": session.engine.seed, "stations": list(session.seats)})
             for t_us, ev in list(session.recent):
-                g.events.append((t_us, t_us, ev))
-            session.listeners.append(lambda t_us, ev, g=g: g.events.append((t_us, self.cabinet.clock.now_us(), ev)))
+                self._event(g, t_us, t_us, ev)
+            session.listeners.append(lambda t_us, ev, g=g: self._event(g, t_us, self.cabinet.clock.now_us(), ev))
             self.games.append(g)
             self._current = g
             self.log(f"[record] recording {session.controls.spec.title} #{session.game_id} from {g.t0} µs")
+
+    def _event(self, g: _Game, applied: int, step: int, ev: Any) -> None:
+        g.events.append((applied, step, ev))
+        self._write_live({"t_us": applied - g.t0, "kind": "event", "step_us": step - g.t0, "event": encode(ev)})
 
     def _snapshot(self, g: _Game) -> None:
         """What the LED bars and private displays show as recording of ``g`` stops."""
@@ -113,6 +136,9 @@ class SessionRecorder:
         if cap is not None:
             cap.__exit__(None, None, None)
             self._capture = None
+        if self._live is not None:
+            self._live.close()
+            self._live = None
         written = []
         now = self.cabinet.clock.now_us()
         for n, g in enumerate(self.games):

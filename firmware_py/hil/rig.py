@@ -482,8 +482,9 @@ class RigRun:
             lines = log.read_text(encoding="utf-8").splitlines()
         except OSError:
             return
-        for line in lines:
-            row = json.loads(line)
+        rows = [json.loads(line) for line in lines if line.strip()]
+        starts = [i for i, r in enumerate(rows) if r.get("kind") == "game"]
+        for row in rows[starts[-1]:] if starts else rows:  # the game in progress
             if row.get("kind") == "event":
                 self.rec.events.append(EngineEvent(int(row["t_us"]), int(row.get("step_us", row["t_us"])), None, row["event"]))
 

@@ -161,3 +161,19 @@ def test_hil_rig_skips_what_the_menus_cannot_set(tmp_path: Path) -> None:
     scenario = parse_scenario(text, tmp_path / "s.toml")
     result = RigRun(scenario, rig_config(tmp_path), tmp_path / "out").run()
     assert result.status == "skip" and "deal" in result.message
+
+
+def test_hil_rig_reads_engine_events_from_the_cabinets_event_log(tmp_path: Path) -> None:
+    log = tmp_path / "session.events.jsonl"
+    log.write_text(
+        '{"t_us": 0, "kind": "game", "game": "punch"}\n'
+        '{"t_us": 0, "kind": "event", "step_us": 0, "event": {"type": "MatchStarted", "match": 1, "replay": false}}\n'
+    )
+    cfg = rig_config(tmp_path, event_log=str(log))
+    f = factories(cfg)
+    clock = ManualClock(0)
+    scenario = parse_scenario(SCENARIO, tmp_path / "s.toml")
+    result = RigRun(scenario, cfg, tmp_path / "out", clock=clock, factories=f,
+                    sleep=lambda s: clock.advance(max(1, int(s * 1e6)))).run()
+    statuses = {c.kind: c.status for c in result.checks}
+    assert statuses["event MatchStarted"] == "pass" and statuses["scene"] == "skip"

@@ -207,6 +207,10 @@ def test_hil_recorded_session_replays_as_a_passing_scenario(tmp_path: Path, conf
     assert result.status == "pass", result.summary()
     assert result.fidelity.exact == result.fidelity.inputs
     assert sum(1 for e in scenario.expects if e.event is not None) == len(result_events(tmp_path / "r" / path.stem))
+    # The live log a rig reads: the game, then inputs and events in µs since the game started.
+    live = [json.loads(line) for line in recorder.live_path.read_text().splitlines()]
+    assert live[0]["kind"] == "game" and live[0]["seed"] == engine.seed
+    assert [r["event"] for r in live if r["kind"] == "event"] == [r["event"] for r in result_events(tmp_path / "r" / path.stem)]
 
 
 def result_events(out_dir: Path) -> list[dict]:
