@@ -76,4 +76,4 @@ def apply_mask(cap: Capture, mask_us: dict[int, int]) -> Capture:
             continue
         last[h.pad] = h.t_us
         kept.append(h)
-    return replace(cap, hits=tuple(kept))
+    return replace(cap, hits=tuple(kept), samples={})  # a comparator line has no samples

@@ -128,7 +128,8 @@ def judge(
             f"≤ {criteria.max_crosstalk}",
             "" if xt <= criteria.max_crosstalk else
             f"Slaps on pad {', '.join(map(str, sources))} shake {name} through the table: move the pads apart, "
-            "put rubber feet or foam under them, or mount them on separate boards.",
+            "put rubber feet or foam under them, or mount them on separate boards (a gpio-edge pad: turn its "
+            "comparator's threshold pot up a little).",
         ))
     return PadVerdict(pad, tuple(checks))
 
