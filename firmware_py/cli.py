@@ -48,6 +48,10 @@ def main(argv: list[str] | None = None) -> int:
     hil_run.add_argument("-v", "--verbose", action="store_true", help="print the cabinet log as scenarios run")
     selftest = sub.add_parser("selftest", help="check config, buttons, LED bars and displays on simulated hardware")
     selftest.add_argument("--config", help="cabinet TOML (default: the shipped 2-station config)")
+    calibrate = sub.add_parser("calibrate", help="slap-pad calibration wizard (terminal, works over SSH; docs/calibration.md)")
+    from firmware_py.calibrate_cli import add_arguments as calibrate_arguments
+
+    calibrate_arguments(calibrate)
     args = parser.parse_args(argv)
     if args.command == "hil":
         return run_hil(args)
@@ -66,6 +70,10 @@ def main(argv: list[str] | None = None) -> int:
         from firmware_py.selftest import run_selftest
 
         return 0 if run_selftest(config, t_start=T_START) else 1
+    if args.command == "calibrate":
+        from firmware_py.calibrate_cli import main as calibrate_main
+
+        return calibrate_main(args, config)
     if args.command == "run":
         if args.backend == "gpio":
             return run_realtime(config, args, real_hardware=True)
