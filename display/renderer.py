@@ -25,6 +25,16 @@ CANVAS = (1280, 720)
 
 PlayDrawer = Callable[[pygame.Surface, TextCache, PlayScreen], None]
 PLAY_SCREENS: dict[str, PlayDrawer] = {"punch": draw_punch, "karate_fight": draw_karate}
+"""Each game's play screen, by game name."""
+
+SCREENS: dict[type, Callable] = {
+    AttractScreen: draw_attract,
+    SelectScreen: draw_select,
+    JoinScreen: draw_join,
+    OptionsScreen: draw_options,
+    ResultScreen: draw_result,
+    ServiceScreen: draw_service,
+}
 
 
 class Renderer:
@@ -37,21 +47,11 @@ class Renderer:
         self.text = TextCache()
 
     def draw(self, screen: Screen) -> pygame.Surface:
-        c, t = self.canvas, self.text
         if isinstance(screen, PlayScreen):
-            PLAY_SCREENS[screen.game](c, t, screen)
-        elif isinstance(screen, AttractScreen):
-            draw_attract(c, t, screen)
-        elif isinstance(screen, SelectScreen):
-            draw_select(c, t, screen)
-        elif isinstance(screen, JoinScreen):
-            draw_join(c, t, screen)
-        elif isinstance(screen, OptionsScreen):
-            draw_options(c, t, screen)
-        elif isinstance(screen, ResultScreen):
-            draw_result(c, t, screen)
-        elif isinstance(screen, ServiceScreen):
-            draw_service(c, t, screen)
+            PLAY_SCREENS[screen.game](self.canvas, self.text, screen)
         else:
-            raise TypeError(f"no renderer for {type(screen).__name__}")
-        return c
+            draw = SCREENS.get(type(screen))
+            if draw is None:
+                raise TypeError(f"no renderer for {type(screen).__name__}")
+            draw(self.canvas, self.text, screen)
+        return self.canvas
