@@ -9,12 +9,17 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from PIL import Image
 
+from games.bots import RandomBot
 from games.protocol import Action, Engine, Event, GameSpec
 from hal.events import Button
+
+
+class Bot(Protocol):
+    def choose(self, engine: Engine, player: int) -> Action: ...
 
 
 @dataclass(frozen=True)
@@ -85,6 +90,10 @@ class GameControls(ABC):
         """Merge actions released together from the settle window (stamp order) where
         the game must see them as one: Karate Fight's slaps with identical stamps."""
         return released
+
+    def make_bot(self, seed: int) -> Bot:
+        """A computer player for this game (the exhibition's); any legal action will do."""
+        return RandomBot(seed)
 
     def bot_slap_delay(self, engine: Engine, seat: int, rng: random.Random) -> int | None:
         """For computer players: µs after now to slap this seat's pad, or None."""

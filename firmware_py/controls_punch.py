@@ -8,7 +8,7 @@ from PIL import Image
 from display.private import grid
 from firmware_py.controls import GameControls, OptionItem, Record, Refusal
 from games.protocol import Action, Event
-from games.punch import SPEC, Card, Phase, Punch, PunchOptions, Rules
+from games.punch import SPEC, Card, Phase, Punch, PunchBot, PunchOptions, Rules
 from games.punch.actions import Draft, PlayCard, Redeal
 from games.punch.cards import CARDS, HAND_SIZE
 from games.punch.events import (
@@ -72,6 +72,9 @@ class PunchControls(GameControls):
             return Refusal(seat, f"No {card.label} left")
         picks.append(card)
         return None
+
+    def make_bot(self, seed: int) -> PunchBot:
+        return PunchBot(seed)
 
     def led_level(self, engine: Punch, seat: int) -> float:
         return engine.public_view().stamina[seat] / 10

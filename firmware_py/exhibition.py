@@ -12,7 +12,7 @@ from pathlib import Path
 
 from firmware_py.cabinet import Cabinet
 from firmware_py.scenes import Attract, Join, Options, Play, Result, Select
-from games.bots import RandomBot
+from firmware_py.controls import Bot
 from hal.clock import ManualClock
 from hal.events import Button
 from hal.sim import SimCabinet
@@ -23,14 +23,15 @@ PRESS_GAP_US = 150_000
 
 class ExhibitionDriver:
     """Plays the part of the people at the stations: walks the menus, then lets a
-    RandomBot choose each action and presses the buttons that make it."""
+    computer player (the game's own, from its controls) choose each action and press
+    the buttons that make it."""
 
     def __init__(self, cabinet: Cabinet, sim: SimCabinet, game: str, seed: int) -> None:
         self.cabinet = cabinet
         self.sim = sim
         self.game = game
         self.rng = random.Random(seed)
-        self.bots: dict[int, RandomBot] = {}
+        self.bots: dict[int, Bot] = {}
         self.busy_until: dict[int, int] = {}
         self.slap_until: dict[int, int] = {}
         self.seen_scene: object | None = None
@@ -83,7 +84,9 @@ class ExhibitionDriver:
             station = session.seats[seat]
             if self.busy_until.get(station, 0) > now_us:
                 continue
-            bot = self.bots.setdefault(seat, RandomBot(self.rng.randrange(2**31)))
+            if seat not in self.bots:
+                self.bots[seat] = session.controls.make_bot(self.rng.randrange(2**31))
+            bot = self.bots[seat]
             action = bot.choose(engine, seat)
             think = self.rng.randrange(300_000, 1_500_000)
             at = now_us + think
