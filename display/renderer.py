@@ -16,6 +16,7 @@ from display.models import (
     SelectScreen,
     ServiceScreen,
 )
+from display.calibration_screen import CalibrationScreen, draw_calibration
 from display.karate_screen import draw_karate
 from display.punch_screen import draw_punch
 from display.screens import draw_attract, draw_join, draw_options, draw_result, draw_select, draw_service
@@ -34,6 +35,7 @@ SCREENS: dict[type, Callable] = {
     OptionsScreen: draw_options,
     ResultScreen: draw_result,
     ServiceScreen: draw_service,
+    CalibrationScreen: draw_calibration,
 }
 
 
