@@ -78,7 +78,19 @@ def main(argv: list[str] | None = None) -> int:
         if args.backend == "gpio":
             return run_realtime(config, args, real_hardware=True)
         windowed = args.window or (has_screen() and not args.headless)
-        return run_realtime(config, args, real_hardware=False) if windowed else run_headless(config, args)
+        if not windowed:
+            return run_headless(config, args)
+        import pygame
+
+        try:
+            return run_realtime(config, args, real_hardware=False)
+        except pygame.error as e:
+            if args.window:
+                raise
+            # DISPLAY set but no usable screen (an SSH session without X forwarding).
+            print(f"ringside: no usable screen ({e}); playing the headless exhibition instead", file=sys.stderr)
+            os.environ["SDL_VIDEODRIVER"] = "dummy"
+            return run_headless(config, args)
     return 2
 
 
