@@ -57,6 +57,9 @@ class ScenarioResult:
     fidelity: Fidelity = field(default_factory=Fidelity)
     files: list[str] = field(default_factory=list)
     out_dir: Path | None = None
+    timebase: str = "virtual"
+    """``virtual`` (sim, ManualClock: exact), ``real-time`` (sim with the padboard
+    simulator and driver threads, or a rig)."""
 
     @property
     def failures(self) -> list[CheckResult]:
@@ -89,5 +92,6 @@ class ScenarioResult:
     def as_json(self) -> dict[str, Any]:
         return {"scenario": self.name, "path": str(self.path), "backend": self.backend, "status": self.status,
                 "message": self.message, "wall_s": round(self.wall_s, 4), "timeline_us": self.length_us,
-                "frames": self.frames, "engine_events": self.engine_events, "fidelity": self.fidelity.as_json(),
+                "frames": self.frames, "engine_events": self.engine_events, "timebase": self.timebase,
+                "fidelity": self.fidelity.as_json(),
                 "checks": [c.as_json() for c in self.checks], "files": self.files}

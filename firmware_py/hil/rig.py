@@ -398,7 +398,7 @@ class RigRun:
 
     def run(self) -> ScenarioResult:
         sc = self.scenario
-        result = ScenarioResult(sc.name, sc.path, NAME, length_us=sc.end_us, out_dir=self.out_dir)
+        result = ScenarioResult(sc.name, sc.path, NAME, length_us=sc.end_us, out_dir=self.out_dir, timebase="real-time")
         self.out_dir.mkdir(parents=True, exist_ok=True)
         lock = RigLock(self.rig.lock_file)
         t_wall = time.perf_counter()

@@ -255,6 +255,7 @@ class SimRun:
                 self._loop(result)
                 result.fidelity = self._fidelity()
                 result.frames = self.cabinet.frames
+                result.timebase = "real-time" if self.realtime is not None else "virtual"
                 shot = self.cabinet.screenshot(self.out_dir / "final.png")
                 result.files.append(str(shot))
             except ScenarioError as e:
