@@ -213,3 +213,17 @@ def decay_tau_us(envelopes: Sequence[tuple[int, ...]], floor: float) -> float | 
         return None
     slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
     return -1.0 / slope if slope < 0 else None
+
+
+def signed_deviation(samples: Sequence[int], shift: int = 10) -> list[int]:
+    """sample − baseline (signed), the baseline started at the first samples' mean: for
+    drawing a pad's signal around zero."""
+    if not samples:
+        return []
+    init = statistics.fmean(samples[:min(len(samples), 200)])
+    base = int(init) << 8
+    out = []
+    for x in samples:
+        out.append(x - (base >> 8))
+        base += ((x << 8) - base) >> shift
+    return out

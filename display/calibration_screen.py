@@ -91,9 +91,9 @@ def draw_trace(surf: pygame.Surface, text: TextCache, rect: pygame.Rect, tr: Pad
             pygame.draw.line(surf, theme.WHITE, (x, inner.y), (x, inner.y + 10), 2)
             text.draw(surf, str(vel), 20, theme.WHITE, (x + 3, inner.y + 1))
     status_color = theme.GOOD if tr.status == "PASS" else theme.BAD if tr.status else theme.DIM
-    text.draw(surf, tr.label, 26, theme.TEXT, (rect.x + 10, rect.y + 6), bold=True)
+    label = text.draw(surf, tr.label, 26, theme.TEXT, (rect.x + 10, rect.y + 6), bold=True)
     text.draw(surf, f"threshold ±{tr.threshold}  mask {tr.mask_us / 1000:.0f} ms  {len(tr.hits)} slaps",
-              22, theme.DIM, (rect.x + 170, rect.y + 9))
+              22, theme.DIM, (label.right + 16, rect.y + 9))
     if tr.status:
         text.draw(surf, tr.status, 26, status_color, (rect.right - 10, rect.y + 6), "topright", bold=True)
 

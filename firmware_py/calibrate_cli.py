@@ -435,10 +435,10 @@ def _save_report(args, config, wizard: Wizard, write) -> Path | None:  # noqa: A
     if not wizard.captures:
         return None
     try:
-        from display.calibration_screen import save_report
         from display.window import use_headless_drivers
 
         use_headless_drivers()
+        from firmware_py.scene_calibration import save_report
         from datetime import datetime
 
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")

@@ -296,7 +296,7 @@ class Service(Scene):
     """The operator menu (SERVICE key on).  Station 1's A/B move, START opens.  The scene
     that was running is kept and resumes when the key is turned off."""
 
-    ITEMS = ("Stats", "Input test", "LED test", "Cabinet")
+    ITEMS = ("Stats", "Input test", "LED test", "Cabinet", "Calibration")
 
     def __init__(self, ctx: CabinetContext, now_us: int, underneath: Scene) -> None:
         super().__init__(ctx, now_us)
@@ -311,6 +311,10 @@ class Service(Scene):
             self.inputs = [f"{ev.t_us / 1e6:12.6f}s  {self.ctx.looks[ev.station].name:6}  {what}", *self.inputs][:18]
         if pressed(ev) and ev.station == 0 and ev.button in (Button.A, Button.B):
             self.cursor = (self.cursor + (1 if ev.button is Button.B else -1)) % len(self.ITEMS)
+        if pressed(ev, Button.START) and ev.station == 0 and self.ITEMS[self.cursor] == "Calibration":
+            from firmware_py.scene_calibration import CalibrationScene
+
+            return CalibrationScene(self.ctx, now_us, self)
         return None
 
     def tick(self, now_us: int) -> Scene | None:
@@ -333,6 +337,9 @@ class Service(Scene):
             body = ["Press any button or slap any pad:", *self.inputs]
         elif item == "LED test":
             body = ["All LED bars sweep 0 → 10 segments.", "Every segment must light in order."]
+        elif item == "Calibration":
+            body = ["Slap-pad calibration wizard (docs/calibration.md).", "START begins; A aborts at any step",
+                    "and the old profile stays in force."]
         else:
             cfg = self.ctx.config
             body = [f"Cabinet: {cfg.name}", f"Config: {cfg.source}", f"Data: {cfg.data_dir}",

@@ -1,0 +1,283 @@
+"""The calibration wizard as a cabinet scene (SERVICE menu → Calibration).
+
+The same :class:`~calibration.wizard.Wizard` as ``ringside calibrate``, driven by
+station 1's buttons: START goes on (record, accept, save), B redoes, A aborts.  While a
+step records, the screen shows every pad's live signal with its threshold and mask and
+every detected slap with its velocity.  Turning the SERVICE key off, or A, aborts: the
+settings in force before are re-applied, so the old profile stays in force.
+
+Pads: a cabinet with a ``[padboard]`` records from the board (the scene opens its own
+link for the duration).  Without one (the development window, CI) the scene runs on
+simulated pads and simulated hands do the prompted slapping, so the whole procedure can
+be seen anywhere.  The recording is pumped from ``tick`` in step with the cabinet clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from calibration.analysis import signed_deviation
+from calibration.capture import Capture, Recording
+from calibration.profiles import ProfileStore, new_profile, push
+from calibration.report import criteria_lines, review_lines, verdict_lines
+from calibration.runner import apply_settings
+from calibration.wizard import ABORTED, CAPTURE, DONE, REVIEW, VERDICT, Wizard, pad_name
+from display.calibration_screen import CalibrationScreen, PadTrace
+from firmware_py.scenes import CabinetContext, Scene, Service, pressed
+from hal.events import Button, InputEvent
+from hal.padboard.settings import PadSettings
+
+LIVE_SPAN_US = 3_000_000
+MAX_PUMP_US = 100_000  # virtual pads never run more than this ahead in one frame
+PROFILE_NAME = "cabinet"
+
+
+def default_source(ctx: CabinetContext) -> tuple[Any, Any, str]:
+    """(source, simulated hands or None, words about it)."""
+    cfg = ctx.config
+    if cfg.padboard is not None and any(s.slap.source == "padboard" for s in cfg.stations):
+        try:
+            from calibration.live import LivePadboard
+            from hal.clock import MonotonicClock
+            from hal.padboard.driver import PadboardSource
+
+            return LivePadboard(PadboardSource(cfg.padboard.port, MonotonicClock(), {})), None, f"padboard on {cfg.padboard.port}"
+        except Exception as e:  # noqa: BLE001 - said on screen
+            raise RuntimeError(f"cannot open the padboard on {cfg.padboard.port}: {e}") from e
+    from firmware_py.calibrate_cli import ScriptedOperator, virtual_cabinet
+
+    vp = virtual_cabinet("hall", seed=1)
+    return vp, ScriptedOperator(vp), "simulated pads (this cabinet has no padboard): simulated hands slap"
+
+
+def trace(cap: Capture | None, pad: int, settings: PadSettings, label: str, color: tuple[int, int, int],
+          status: str = "", times: Sequence[int] | None = None, samples: Sequence[int] | None = None,
+          hits: Sequence[Any] = (), span_us: int | None = None) -> PadTrace:
+    if cap is not None:
+        times, samples, hits = cap.times, cap.samples.get(pad, ()), cap.hits_on(pad)
+    times = tuple(times or ())
+    values = tuple(signed_deviation(list(samples or ()), settings.baseline_shift))
+    t1 = times[-1] if times else 0
+    t0 = times[0] if times else 0
+    if span_us is not None:
+        t0 = t1 - span_us
+    hit_marks = tuple((h.t_us, h.velocity) for h in hits if h.pad == pad)
+    scale = max([settings.threshold * 4, *(abs(v) for v in values[-4000:])] if values else [settings.threshold * 4])
+    return PadTrace(label, t0, max(t1, t0 + 1), times, values, settings.threshold, settings.mask_us, hit_marks,
+                    int(scale * 1.05), status, color)
+
+
+def report_screens(w: Wizard, colors: Sequence[tuple[int, int, int]] = ((255, 200, 40),)) -> list[CalibrationScreen]:
+    """One page per calibrated pad: its signal in the steps that tell most, with the
+    settings that ran, and the fit and verdict in words."""
+    pages = []
+    review = review_lines(w) if w.fits or w.gpio_fits else []
+    verdict = verdict_lines(w) if w.verdicts else []
+    for p in w.targets:
+        col = colors[p % len(colors)]
+        traces = []
+        status = ("PASS" if w.verdicts[p].passed else "FAIL") if p in w.verdicts else ""
+        for cap in w.verify_captures:
+            if cap.samples.get(p) and (cap.pad == p or cap.kind == "verify_idle" or len(traces) < 3):
+                s = w.candidate()[p]
+                on = "hands off" if cap.pad is None else f"pad {cap.pad + 1} slapped"
+                traces.append(trace(cap, p, s, f"{pad_name(p)} · {cap.kind.replace('_', ' ')}, {on} (fitted)", col, status))
+        for cap in w.captures:
+            if cap.samples.get(p) and (cap.pad == p or cap.kind == "rest"):
+                traces.append(trace(cap, p, w.originals[p], f"{pad_name(p)} · {cap.kind} (settings as before)", col))
+        mine = [line for line in review + verdict if line.startswith(pad_name(p).capitalize())]
+        lines = _section(review, p) + _section(verdict, p)
+        pages.append(CalibrationScreen(f"{pad_name(p).capitalize()} report", mine[0] if mine else pad_name(p),
+                                       1.0, tuple(lines), tuple(traces[:4]), "ringside calibrate · session report",
+                                       alert=status == "FAIL"))
+    return pages
+
+
+def _section(lines: list[str], pad: int) -> list[str]:
+    head = pad_name(pad).capitalize()
+    out, on = [], False
+    for line in lines:
+        if line.startswith("Pad "):
+            on = line.startswith(head + ":") or line.startswith(head + " (")
+        if on:
+            out.append(line)
+    return out
+
+
+def save_report(w: Wizard, path: Path) -> Path:
+    from display.calibration_screen import save_png
+
+    return save_png(report_screens(w), path)
+
+
+class CalibrationScene(Service):
+    """Runs the wizard; a Service scene, so the SERVICE key off leaves it (aborting)."""
+
+    def __init__(self, ctx: CabinetContext, now_us: int, menu: Service,
+                 source_factory: Callable[[CabinetContext], tuple[Any, Any, str]] = default_source,
+                 targets: Sequence[int] | None = None) -> None:
+        Scene.__init__(self, ctx, now_us)
+        self.menu = menu
+        self.cursor = 0
+        self.inputs: list[str] = []
+        self.message = ""
+        self.rec: Recording | None = None
+        self._clock0 = (0, 0)
+        self.saved: Path | None = None
+        try:
+            self.source, self.hands, self.about = source_factory(ctx)
+        except RuntimeError as e:
+            self.source, self.hands, self.about = None, None, str(e)
+            self.wizard = None
+            ctx.log(f"calibration: {e}")
+            return
+        originals = {p: self.source.read_settings(p) for p in range(self.source.pads)}
+        self.wizard: Wizard | None = Wizard(self.source.pads, list(targets) if targets else list(range(self.source.pads)),
+                                            originals, analog=self.source.analog, period_us=self.source.sample_period_us)
+        ctx.log(f"calibration started on {self.about}")
+
+    # -- leaving --------------------------------------------------------------------------
+    @property
+    def underneath(self) -> Scene:  # the cabinet reads this when the SERVICE key goes off
+        self.abort("SERVICE key off")
+        return self.menu.underneath
+
+    def abort(self, why: str) -> None:
+        w = self.wizard
+        if w is None or w.state in (DONE, ABORTED):
+            return
+        if self.rec is not None and self.source is not None:
+            self.source.end(self.rec)
+            self.rec = None
+        w.abort()
+        if self.source is not None:
+            apply_settings(self.source, w.restore())
+        self.message = f"Aborted ({why}): the previous settings stay in force."
+        self.ctx.log(f"calibration aborted ({why}); previous settings re-applied")
+
+    # -- input ----------------------------------------------------------------------------
+    def on_input(self, ev: InputEvent, now_us: int) -> Scene | None:
+        if not pressed(ev) or ev.station != 0:
+            return None
+        w = self.wizard
+        if w is None or w.state in (DONE, ABORTED):
+            return self.menu if ev.button is Button.START else None
+        if ev.button is Button.A:
+            self.abort("operator")
+            return None
+        if w.state == CAPTURE and self.rec is None and ev.button is Button.START:
+            self._begin(now_us)
+        elif w.state == REVIEW:
+            if ev.button is Button.START:
+                w.accept()
+            elif ev.button is Button.B:
+                w.redo()
+        elif w.state == VERDICT:
+            if ev.button is Button.START and w.passed:
+                self._save(w)
+            elif ev.button is Button.B:
+                w.redo()
+        return None
+
+    def _begin(self, now_us: int) -> None:
+        w = self.wizard
+        assert w is not None and self.source is not None
+        step = w.step
+        apply_settings(self.source, step.settings)
+        self.rec = Recording(step.kind, list(range(self.source.pads)), step.window_us, step.pad, step.slaps,
+                             min_gap_us=50_000 if step.kind == "flurry" else 150_000)
+        self.source.begin(self.rec)
+        self._clock0 = (now_us, self.source.now_us())
+        if self.hands is not None:
+            self.hands.perform(step)
+
+    def tick(self, now_us: int) -> Scene | None:
+        rec, src, w = self.rec, self.source, self.wizard
+        if rec is None or src is None or w is None:
+            return None
+        if not getattr(src, "realtime", False):
+            target = self._clock0[1] + (now_us - self._clock0[0])
+            src.pump(rec, min(target, src.now_us() + MAX_PUMP_US, rec.deadline_us))
+        if rec.finished(src.now_us()):
+            cap = src.end(rec)
+            self.rec = None
+            w.feed(cap)
+        return None
+
+    def _save(self, w: Wizard) -> None:
+        settings = w.finish()
+        assert self.source is not None
+        store = ProfileStore(self.ctx.config.data_dir)
+        profile = new_profile(PROFILE_NAME, self.ctx.config.name, "padboard" if self.source.analog else "gpio-edge",
+                              settings if self.source.analog else {}, w.gpio_masks())
+        self.saved = store.save(profile)
+        push(self.source, profile)
+        store.set_active(profile.name)
+        try:
+            from datetime import datetime
+
+            save_report(w, self.ctx.config.data_dir / "calibration" / "reports"
+                        / f"{PROFILE_NAME}-{datetime.now().strftime('%Y%m%d-%H%M%S')}.png")
+        except Exception as e:  # noqa: BLE001 - the report never costs the calibration
+            self.ctx.log(f"calibration report not saved: {e}")
+        self.message = f"Saved profile '{PROFILE_NAME}' and pushed it to the board's flash."
+        self.ctx.log(f"calibration saved to {self.saved}")
+
+    # -- screen ---------------------------------------------------------------------------
+    def screen(self, now_us: int) -> CalibrationScreen:
+        w = self.wizard
+        looks = self.ctx.looks
+        colors = [lk.color for lk in looks] or [(255, 200, 40)]
+        if w is None:
+            return CalibrationScreen("Slap pads", "Calibration cannot start", 0.0, (self.about,), (), "START: back")
+        i, n = w.progress
+        if w.state in (DONE, ABORTED):
+            lines = (self.message, *(verdict_lines(w) if w.verdicts else ()))
+            return CalibrationScreen("Slap pads", "Done" if w.state == DONE else "Aborted", 1.0, tuple(lines), (),
+                                     "START: back to the menu", alert=w.state == ABORTED)
+        if w.state == REVIEW:
+            return CalibrationScreen("Fitted settings", "Review: the values and why", 0.5,
+                                     tuple(review_lines(w) + criteria_lines(w)), self._live_traces(colors),
+                                     "START: verify them   B: redo   A: abort", alert=not w.fit_ok)
+        if w.state == VERDICT:
+            return CalibrationScreen("Verification", "PASS: save?" if w.passed else "FAILED: see what to do",
+                                     1.0, tuple(verdict_lines(w)), self._live_traces(colors),
+                                     ("START: save   " if w.passed else "") + "B: redo   A: abort", alert=not w.passed)
+        step = w.step
+        phase = 0.5 * i / n + (0.5 if step.phase == "verify" else 0.0)
+        if self.rec is None:
+            lines = (step.prompt, "", f"Pads: {self.about}", "Press START, then do it.")
+            return CalibrationScreen(f"Step {i + 1} of {n}", step.prompt, phase, lines, self._live_traces(colors),
+                                     "START: record   A: abort (the old profile stays)")
+        hits = self.rec.hits()
+        mine = [h for h in hits if step.pad is None or h.pad == step.pad]
+        lines = (step.prompt, "", f"{len(mine)} of {step.slaps} slaps seen" if step.slaps else "recording…")
+        return CalibrationScreen(f"Step {i + 1} of {n}: recording", step.prompt, phase, lines,
+                                 self._live_traces(colors), "A: abort (the old profile stays)")
+
+    def _live_traces(self, colors: Sequence[tuple[int, int, int]]) -> tuple[PadTrace, ...]:
+        w, src = self.wizard, self.source
+        if w is None or src is None:
+            return ()
+        settings = w.step.settings if w.state == CAPTURE else w.candidate()
+        if self.rec is not None:
+            times, samples, hits = self.rec.recent(LIVE_SPAN_US)
+            return tuple(trace(None, p, settings[p], pad_name(p, [lk.name for lk in self.ctx.looks]),
+                               colors[p % len(colors)], times=times, samples=samples[p], hits=hits,
+                               span_us=LIVE_SPAN_US) for p in range(src.pads))
+        caps = w.verify_captures or w.captures
+        if not caps:
+            return ()
+        cap = caps[-1]
+        return tuple(trace(cap, p, settings[p], f"{pad_name(p)} · last step", colors[p % len(colors)],
+                           span_us=min(LIVE_SPAN_US, cap.duration_us)) for p in range(src.pads))
+
+    def private_image(self, station: int, size: tuple[int, int]):  # noqa: ANN201
+        from display.private import text_lines
+
+        return text_lines(["CALIBRATION", "", f"Pad {station + 1}"], 0, size)
+
+    def led_levels(self, now_us: int) -> dict[int, float]:
+        return {s: 0.0 for s in range(len(self.ctx.looks))}
