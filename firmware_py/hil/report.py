@@ -46,7 +46,7 @@ def write_junit(path: Path, results: Sequence[ScenarioResult], suite: str = "rin
             tc = ET.SubElement(ts, "testcase", classname=f"hil.{backend}.{r.path.parent.name}", name=r.name,
                                time=f"{r.wall_s:.3f}", file=str(r.path))
             props = ET.SubElement(tc, "properties")
-            for k, v in (("timeline_us", r.length_us), ("frames", r.frames), ("engine_events", r.engine_events),
+            for k, v in (("timeline_us", r.length_us), ("timebase", r.timebase), ("frames", r.frames), ("engine_events", r.engine_events),
                          ("checks", len(r.checks)), *(("fidelity_" + k, v) for k, v in r.fidelity.as_json().items())):
                 ET.SubElement(props, "property", name=k, value=str(v))
             if r.status == "fail":

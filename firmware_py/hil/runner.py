@@ -38,9 +38,12 @@ def run_scenario(scenario: Scenario, backend: str = "sim", report_dir: Path = DE
         result = run.run()
         rows = [o.as_json() for o in run.rec.journal]
     elif backend == "rig":
-        from firmware_py.hil.rig import RigRun, load_rig_config
+        from firmware_py.hil.rig import RigError, RigRun, load_rig_config
 
-        rig = load_rig_config(rig_config)
+        try:
+            rig = load_rig_config(rig_config)
+        except RigError as e:
+            return ScenarioResult(scenario.name, scenario.path, backend, "error", message=str(e), length_us=scenario.end_us)
         rrun = RigRun(scenario, rig, out_dir, log)
         result = rrun.run()
         rows = [o.as_json() for o in rrun.rec.journal]

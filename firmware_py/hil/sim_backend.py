@@ -300,6 +300,10 @@ class SimRun:
                 next_frame += frame_us
             while checkpoints and t0 + checkpoints[0].at_us == t:
                 for c in evaluate(checkpoints.popleft(), rec, probe, goldens):
+                    if c.status == "skip":
+                        # The sim sees everything: what it cannot see is a broken scenario
+                        # or a broken observer, never a pass.
+                        c.status, c.message = "fail", f"not observable on the sim: {c.message}"
                     result.checks.append(c)
                     rec.note(t - t0, "check", **c.as_json())
             if t >= end:
