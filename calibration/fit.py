@@ -8,7 +8,9 @@ Every value comes with a sentence saying why, and with its margin:
   peak a neighbour's slap put on this pad.
 - sensitivity: the median hard-slap peak (kept under the ADC rail), so a hard slap
   reads 127.  curve: the exponent that puts the median soft slap at velocity 40.
-- scan time: 1.5 × the slowest rise from onset to peak, one frame added.
+- scan time: 1.5 × the slowest rise from onset to peak, one frame added (1–3 ms).
+- report latency: scan + crosstalk window (+ another pad's scan) over 4 ms is flagged
+  with the ``[padboard] settle_us`` the cabinet then needs.
 - mask time and retrigger: among masks for which every recorded ring, × 1.5 (3.5 dB,
   for a harder slap than any recorded), stays under ``max(threshold, peak × pct × exp(−t/decay))`` after the mask, while every real
   slap of the flurry stays 25 % over it and its gap is ≥ 1.5 × the mask, the pair that
@@ -39,6 +41,8 @@ RING_SAFETY = 1.5  # a ring under the retrigger line (a harder slap rings longer
 GAP_MARGIN = 1.5
 XTALK_MARGIN = 1.5
 SOFT_VELOCITY = 40
+LATENCY_BUDGET_US = 4000  # scan + window + another pad's scan: what hal.padboard.driver's settle window assumes
+LATENCY_BUDGET_SLACK_US = 8000  # ... plus USB, a GIL switch interval and a board hiccup
 WINDOW_MAX_US = 4000  # scan + window delay each report; the cabinet's settle window covers ~7 ms
 PCTS = (0, 25, 40, 50, 60, 75, 90, 100)
 DECAYS_MS = tuple(range(2, 41)) + tuple(range(45, 101, 5))
@@ -131,7 +135,7 @@ def fit_velocity(thr: int, soft: Sequence[Event], hard: Sequence[Event]) -> tupl
 
 def fit_scan(own: Sequence[Event], period_us: int) -> tuple[int, str]:
     rise = max(e.peak_us - e.onset_us for e in own)
-    scan = max(1000, min(8000, _round_up(rise * 1.5 + period_us, 250)))
+    scan = max(1000, min(3000, _round_up(rise * 1.5 + period_us, 250)))
     return scan, f"scan {scan / 1000:.2f} ms: the slowest rise from onset to peak took {rise / 1000:.2f} ms (× 1.5)"
 
 
@@ -261,6 +265,11 @@ def fit_pad(
         mask_us=min(mask, 65535), retrigger_pct=pct, retrigger_decay_us=max(100, min(decay, 65535)),
         xtalk_pct=xpct, xtalk_window_us=xwin, baseline_shift=noise.shift,
     )
+    latency = max(scan, xwin if xpct else 0) + (scan if xpct else 0)
+    if latency > LATENCY_BUDGET_US:
+        w5 = [*w5, f"this pad's hits reach the host up to {latency / 1000:.1f} ms after the slap (scan + crosstalk "
+                   f"window), more than the {LATENCY_BUDGET_US / 1000:.0f} ms the default settle window allows for: set "
+                   f"[padboard] settle_us ≥ {(latency + LATENCY_BUDGET_SLACK_US) // 1000 + 1} ms in the cabinet config"]
     floor = max(thr / 4, noise.peak)
     tau = decay_tau_us([e.envelope for e in own], floor)
     reasons_all = [*reasons, *r2, r3, *r4, *r5,
