@@ -153,20 +153,23 @@ class SessionRecorder:
         return written
 
     def scenario(self, g: _Game, now_us: int, name: str) -> ScenarioWriter:
+        """The scenario of game ``g`` on the cabinet's own clock: it starts at ``start_us``
+        (the game's start), so times inside events (stamps, reveals) match on replay, and
+        the headless loop's frame grid puts reveals on the same flips."""
         from hal.config import default_config_path
 
         s = g.session
         engine = s.engine
         t0 = g.t0
-        end = (g.ended_us if g.ended_us is not None else now_us) - t0
+        end = g.ended_us if g.ended_us is not None else now_us
         config = self.cabinet.config
-        extra: dict[str, Any] = {"stations": list(s.seats)}
+        extra: dict[str, Any] = {"stations": list(s.seats), "start_us": t0}
         if config.source and Path(config.source).resolve() != default_config_path().resolve():
             extra["config"] = str(Path(config.source).resolve())
         w = ScenarioWriter(name, engine.spec.name, engine.seed,
                            description=f"Recorded at cabinet {config.name}: {engine.spec.title} #{s.game_id}, "
                                        f"{' vs '.join(s.names)}", **extra)
-        lines = ["Recorded by `ringside run --record`: times are µs since the game started.",
+        lines = ["Recorded by `ringside run --record`: times are µs on the cabinet's clock; the game started at start_us.",
                  "Every engine event is a checkpoint at the µs it was applied; edit down to what matters."]
         if g.resumed_actions:
             lines.append(f"WARNING: this game was resumed after a power cut with {g.resumed_actions} actions "
@@ -176,13 +179,13 @@ class SessionRecorder:
         opts.pop("type", None)
         w.option(**{k: v for k, v in opts.items() if v is not None})
         self._write_inputs(w, g, t0)
-        last = 0
+        last = t0
         for applied, step, ev in g.events:
             if applied < t0:
                 continue
             enc = {k: v for k, v in encode(ev).items() if v is not None}
-            w.expect(max(step, applied) - t0, event=enc, t_us=applied - t0, from_us=applied - t0)
-            last = max(last, step - t0)
+            w.expect(max(step, applied), event=enc, t_us=applied, from_us=applied)
+            last = max(last, step)
         at = max(end, last)
         for station, levels in enumerate(g.final_leds):
             w.expect(at, led={"station": station, "lit": sum(1 for v in levels if v > 0)})
@@ -204,7 +207,7 @@ class SessionRecorder:
                 key = (ev.station, ev.button)
                 if ev.pressed:
                     item = {"station": ev.station, "press": ev.button.value, "hold_us": 0}
-                    pending.append((stamp - t0, item))
+                    pending.append((stamp, item))
                     down[key] = (stamp, [item])
                 elif key in down:
                     pressed_at, (item,) = down.pop(key)
@@ -215,10 +218,10 @@ class SessionRecorder:
                 item = {"station": ev.station, "slap": ev.velocity if ev.velocity is not None else True}
                 if now > stamp:
                     item["delay_us"] = now - stamp
-                pending.append((stamp - t0, item))
+                pending.append((stamp, item))
             elif isinstance(ev, PadLinkEvent):
-                pending.append((max(0, now - t0), {"replug" if ev.connected else "unplug": True}))
+                pending.append((max(t0, now), {"replug" if ev.connected else "unplug": True}))
             elif isinstance(ev, ServiceEvent):
-                pending.append((max(0, stamp - t0), {"service": "on" if ev.on else "off"}))
+                pending.append((max(t0, stamp), {"service": "on" if ev.on else "off"}))
         for at, item in pending:
             w.input(at, **item)

@@ -378,7 +378,7 @@ class RigRun:
         return steps
 
     def input_steps(self, i: Input, offset: int) -> list[TimedStep]:
-        at = i.at_us + offset
+        at = i.at_us - self.scenario.start_us + offset
         if i.action == "press":
             assert i.station is not None and i.button is not None
             return self._press(i.station, i.button, at, i.hold_us, i.index)
@@ -398,7 +398,7 @@ class RigRun:
 
     def run(self) -> ScenarioResult:
         sc = self.scenario
-        result = ScenarioResult(sc.name, sc.path, NAME, length_us=sc.end_us, out_dir=self.out_dir, timebase="real-time")
+        result = ScenarioResult(sc.name, sc.path, NAME, length_us=sc.length_us, out_dir=self.out_dir, timebase="real-time")
         self.out_dir.mkdir(parents=True, exist_ok=True)
         lock = RigLock(self.rig.lock_file)
         t_wall = time.perf_counter()
@@ -450,7 +450,7 @@ class RigRun:
         probe = RigProbe(self)
         stations = range(len(self.rig.stations))
         timeline: list[tuple[int, int, Any]] = [(s.at_us, 0, s) for s in steps]
-        timeline += [(e.at_us + self.offset, 1, e) for e in sc.expects]
+        timeline += [(e.at_us - sc.start_us + self.offset, 1, e) for e in sc.expects]
         timeline.sort(key=lambda x: (x[0], x[1]))
         t0 = self.clock.now_us()
         for at, _kind, item in timeline:
@@ -467,7 +467,7 @@ class RigRun:
                 for c in evaluate(item, self.rec, probe, goldens):
                     result.checks.append(c)
                     self.rec.note(now, "check", **c.as_json())
-        self._wait_until(t0, sc.end_us + self.offset, stations)
+        self._wait_until(t0, sc.end_us - sc.start_us + self.offset, stations)
 
     def _load_events(self) -> None:
         """Engine events from the cabinet's event log, when the rig can read it: JSONL rows

@@ -30,7 +30,7 @@ def run_scenario(scenario: Scenario, backend: str = "sim", report_dir: Path = DE
     out_dir = report_dir / safe_name(scenario.name)
     if backend not in scenario.backends:
         return ScenarioResult(scenario.name, scenario.path, backend, "skip",
-                              message=f"scenario runs on {', '.join(scenario.backends)} only", length_us=scenario.end_us)
+                              message=f"scenario runs on {', '.join(scenario.backends)} only", length_us=scenario.length_us)
     if backend == "sim":
         from firmware_py.hil.sim_backend import SimRun
 
@@ -43,7 +43,7 @@ def run_scenario(scenario: Scenario, backend: str = "sim", report_dir: Path = DE
         try:
             rig = load_rig_config(rig_config)
         except RigError as e:
-            return ScenarioResult(scenario.name, scenario.path, backend, "error", message=str(e), length_us=scenario.end_us)
+            return ScenarioResult(scenario.name, scenario.path, backend, "error", message=str(e), length_us=scenario.length_us)
         rrun = RigRun(scenario, rig, out_dir, log)
         result = rrun.run()
         rows = [o.as_json() for o in rrun.rec.journal]

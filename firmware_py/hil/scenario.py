@@ -25,7 +25,7 @@ from hal.events import Button
 
 TOP_KEYS = {"scenario", "input", "expect"}
 SCENARIO_KEYS = {"name", "description", "game", "seed", "options", "stations", "config", "start",
-                 "end_us", "fps", "tags", "backends"}
+                 "start_us", "end_us", "fps", "tags", "backends"}
 INPUT_ACTIONS = ("press", "release", "slap", "unplug", "replug", "garbage", "service")
 INPUT_KEYS = {"at_us", "station", "hold_us", "velocity", "delay_us", "note", *INPUT_ACTIONS}
 EXPECT_KINDS = ("event", "events", "led", "private", "screen", "scene", "paused", "link")
@@ -122,6 +122,10 @@ class Scenario:
     start: str
     end_us: int
     fps: int | None
+    start_us: int = 0
+    """Where the timeline starts on the cabinet clock (the game, or the boot with
+    ``start = "menus"``); every µs in the file is on that clock.  Recorded sessions keep
+    the cabinet's own clock so that times inside events (stamps, reveals) match."""
     description: str = ""
     tags: tuple[str, ...] = ()
     backends: tuple[str, ...] = BACKENDS
@@ -132,7 +136,7 @@ class Scenario:
     @property
     def length_us(self) -> int:
         """The timeline's own length: what a person at the cabinet would take."""
-        return self.end_us
+        return self.end_us - self.start_us
 
     def resolve(self, relative: str) -> Path:
         """A path written in the scenario, relative to the scenario file."""
@@ -273,6 +277,7 @@ class _Reader:
         if not isinstance(description, str):
             raise self.fail("scenario.description", description, "a string")
 
+        start_us = self.integer(sc, "scenario", "start_us", 0, 10**13, 0)
         inputs_raw = raw.get("input", [])
         if not isinstance(inputs_raw, list):
             raise self.fail("input", inputs_raw, "[[input]] tables")
@@ -282,7 +287,13 @@ class _Reader:
             raise self.fail("expect", expects_raw, "[[expect]] tables")
         events = event_types(controls)
         expects = [self.expect(x, f"expect[{i}]", i, events) for i, x in enumerate(expects_raw)]
-        last = max([i.at_us + (i.hold_us if i.action == "press" else 0) + i.delay_us for i in inputs] + [e.at_us for e in expects] + [0])
+        for i in inputs:
+            if i.at_us < start_us:
+                raise self.fail(f"input[{i.index}].at_us", i.at_us, f"a time at or after scenario.start_us ({start_us})")
+        for e in expects:
+            if e.at_us < start_us:
+                raise self.fail(f"expect[{e.index}].at_us", e.at_us, f"a time at or after scenario.start_us ({start_us})")
+        last = max([i.at_us + (i.hold_us if i.action == "press" else 0) + i.delay_us for i in inputs] + [e.at_us for e in expects] + [start_us])
         end_us = self.integer(sc, "scenario", "end_us", 0, 10**13, last + DEFAULT_TAIL_US)
         if end_us < last:
             raise self.fail("scenario.end_us", end_us, f"at least {last} (the last input or checkpoint)")
@@ -291,7 +302,7 @@ class _Reader:
         return Scenario(
             name=name, path=path, game=game, seed=seed, options=dict(options), stations=tuple(stations_raw),
             config=(path.parent / config) if config is not None and not Path(config).is_absolute() else (Path(config) if config else None),
-            start=start, end_us=end_us, fps=fps, description=description, tags=tuple(tags),
+            start=start, end_us=end_us, fps=fps, start_us=start_us, description=description, tags=tuple(tags),
             backends=tuple(backends), inputs=tuple(inputs), expects=tuple(expects), raw=raw,
         )
 

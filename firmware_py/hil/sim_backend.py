@@ -121,7 +121,7 @@ class SimRun:
 
         sc = self.scenario
         self.config = load_cabinet_config(sc, data_dir)
-        self.clock = ManualClock(0)
+        self.clock = ManualClock(sc.start_us)
         self.sim = SimCabinet(self.config, self.clock)
         uses_padboard = any(s.slap.source == "padboard" for s in self.config.stations)
         if uses_padboard and getattr(self.sim, "padboard", None) is None:
@@ -129,8 +129,8 @@ class SimRun:
 
             self.realtime = RealtimeClock()
             self.link = PadboardLink(self.config, sc.seed, self.realtime)
-            self.t0 = self.realtime.now_us() + 50_000
-            self.clock.set(self.t0)
+            self.t0 = self.realtime.now_us() + 50_000 - sc.start_us
+            self.clock.set(self.t0 + sc.start_us)
             self.rec.note(0, "timebase", t0_us=self.t0, why="padboard simulator and driver in real time: stamps are t0 + scenario µs")
         self.store = Store(data_dir / "ringside.sqlite3")
         self.window = None
@@ -179,9 +179,10 @@ class SimRun:
         controls = game_controls(sc.game)()
         options = make_options(type(controls), sc.options, str(sc.path))
         looks = tuple(ctx.looks[s] for s in sc.stations)
-        session = GameSession.start(controls, options, sc.stations, looks, sc.seed, ctx.store, ctx.settle_us, self.t0)
+        start = self.t0 + sc.start_us
+        session = GameSession.start(controls, options, sc.stations, looks, sc.seed, ctx.store, ctx.settle_us, start)
         ctx.log(f"== {controls.spec.title} #{session.game_id}: {' vs '.join(session.names)} (seed {sc.seed}, {options})")
-        self.cabinet.scene = Play(ctx, self.t0, session)
+        self.cabinet.scene = Play(ctx, start, session)
         self._hook_session()
 
     def _hook_session(self) -> None:
@@ -246,7 +247,7 @@ class SimRun:
     # -- running --------------------------------------------------------------------------
     def run(self) -> ScenarioResult:
         sc = self.scenario
-        result = ScenarioResult(sc.name, sc.path, NAME, length_us=sc.end_us, out_dir=self.out_dir)
+        result = ScenarioResult(sc.name, sc.path, NAME, length_us=sc.length_us, out_dir=self.out_dir)
         self.out_dir.mkdir(parents=True, exist_ok=True)
         t0 = time.perf_counter()
         with tempfile.TemporaryDirectory(prefix="ringside-hil-") as tmp, private_text_capture():
@@ -276,7 +277,10 @@ class SimRun:
         probe = SimProbe(self)
         checkpoints = deque(sc.expects)
         t0 = self.t0
-        next_frame, end = t0, t0 + sc.end_us
+        # Frames on the grid of multiples of the frame time from the clock's zero, as the
+        # cabinet's headless loop runs them: a recorded session's reveals land on the
+        # same flips when it is replayed from its own start_us.
+        next_frame, end = t0 - (-sc.start_us // frame_us) * frame_us, t0 + sc.end_us
         stations = range(len(self.config.stations))
         while True:
             # Absolute cabinet µs; the recorder and the checks speak scenario time (− t0).

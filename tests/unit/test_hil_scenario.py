@@ -216,3 +216,19 @@ def test_hil_recorded_session_replays_as_a_passing_scenario(tmp_path: Path, conf
 def result_events(out_dir: Path) -> list[dict]:
     rows = [json.loads(line) for line in (out_dir / "events.jsonl").read_text().splitlines()]
     return [r for r in rows if r["kind"] == "event"]
+
+
+def test_hil_start_us_puts_the_timeline_on_the_cabinet_clock(tmp_path: Path) -> None:
+    """A recorded session keeps the cabinet's clock: the game starts at ``start_us`` and
+    stamps inside events are absolute."""
+    import re
+
+    shifted = re.sub(r"(at_us|t_us|won_us) = (\d[\d_]*)", lambda m: f"{m.group(1)} = {int(m.group(2).replace('_', '')) + 5_000_000}", KARATE)
+    shifted = shifted.replace("end_us = 700_000", "end_us = 5_700_000\nstart_us = 5_000_000")
+    s = parse_scenario(shifted, write(tmp_path, shifted))
+    assert s.start_us == 5_000_000 and s.length_us == 700_000
+    r = run_scenario(s, report_dir=tmp_path / "r", window=False)
+    assert r.status == "pass", r.summary()
+    assert r.fidelity.exact == r.fidelity.inputs == 4
+    with pytest.raises(ScenarioError, match="start_us"):
+        parse_scenario(shifted.replace("at_us = 5_100_000", "at_us = 4_900_000"), tmp_path / "early.toml")
