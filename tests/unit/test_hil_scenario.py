@@ -231,4 +231,4 @@ def test_hil_start_us_puts_the_timeline_on_the_cabinet_clock(tmp_path: Path) -> 
     assert r.status == "pass", r.summary()
     assert r.fidelity.exact == r.fidelity.inputs == 4
     with pytest.raises(ScenarioError, match="start_us"):
-        parse_scenario(shifted.replace("at_us = 5_100_000", "at_us = 4_900_000"), tmp_path / "early.toml")
+        parse_scenario(shifted.replace("at_us = 5100000", "at_us = 4900000"), tmp_path / "early.toml")
