@@ -109,6 +109,8 @@ def whole_match() -> ScenarioWriter:
         if first:
             w.expect(s.t - EXCHANGE_US + SECOND_US + CHECK_US, "the first reveal on the main display",
                      screen={"png": "goldens/whole-match-first-reveal.png", "tolerance": 8, "max_mismatch": 0.001})
+            w.expect(s.t - EXCHANGE_US + SECOND_US + CHECK_US, "Red's hand on Red's private display, pixel for pixel",
+                     private={"station": 0, "png": "goldens/whole-match-red-private.png"})
             first = False
         s.redeals()
         if any(isinstance(e, MatchEnded) for e in events) and not s.game.over:
