@@ -18,7 +18,7 @@ from firmware_py.hil.writer import ScenarioWriter, comment_block
 from games.codec import encode
 from games.punch import CARDS, Card, Phase, Punch, PunchOptions
 from games.punch.actions import PlayCard, Redeal
-from games.punch.events import CardsRevealed, GameEnded, MatchEnded
+from games.punch.events import CardsRevealed, MatchEnded
 from hal.events import ACTION_BUTTONS, Button
 
 HERE = Path(__file__).resolve().parent / "punch"
@@ -166,7 +166,6 @@ def main() -> None:
     for w, name in ((whole_match(), "whole_match.toml"), (every_pairing(), "every_pairing.toml")):
         w.save(HERE / name)
         print(f"wrote {HERE / name}")
-    _ = GameEnded
 
 
 if __name__ == "__main__":
