@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     hil = sub.add_parser("hil", help="hardware-in-the-loop scenarios (docs/hil.md)")
     hil_sub = hil.add_subparsers(dest="hil_command", required=True)
     hil_run = hil_sub.add_parser("run", help="run scenario files; exit 0 when all pass")
-    hil_run.add_argument("files", nargs="+", metavar="FILE", help="scenario TOML files")
+    hil_run.add_argument("files", nargs="+", metavar="FILE", help="scenario TOML files, or folders of them")
     hil_run.add_argument("--report-dir", default="out/hil", help="JUnit XML, JSONL logs, screenshots (default out/hil)")
     hil_run.add_argument("--backend", choices=("sim", "rig"), default="sim", help="sim (default) or rig")
     hil_run.add_argument("--rig", help="rig TOML for --backend rig (default: $RINGSIDE_RIG)")

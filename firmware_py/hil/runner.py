@@ -10,6 +10,7 @@ passed; 1: a check failed; 2: a scenario could not be run (bad file, no rig).
 from __future__ import annotations
 
 import re
+import tomllib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -53,11 +54,32 @@ def run_scenario(scenario: Scenario, backend: str = "sim", report_dir: Path = DE
     return result
 
 
+def is_scenario_file(path: Path) -> bool:
+    """A ``*.toml`` with a ``[scenario]`` table (cabinet and rig configs live beside them)."""
+    try:
+        return "scenario" in tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return True  # let the loader say what is wrong with it
+
+
+def expand(paths: Sequence[str | Path]) -> list[Path]:
+    """Files as given; folders → every scenario file under them, sorted.  A file given by
+    name (or a shell glob) that is not a scenario, such as a cabinet config, is left out."""
+    out: list[Path] = []
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            out += sorted(f for f in p.rglob("*.toml") if is_scenario_file(f))
+        elif not p.exists() or is_scenario_file(p):
+            out.append(p)
+    return out
+
+
 def run_files(paths: Sequence[str | Path], backend: str = "sim", report_dir: Path = DEFAULT_REPORT_DIR,
               update_goldens: bool = False, rig_config: str | Path | None = None,
               print_: Callable[[str], None] = print, verbose: bool = False) -> tuple[int, list[ScenarioResult]]:
     results: list[ScenarioResult] = []
-    for p in paths:
+    for p in expand(paths):
         try:
             scenario = load_scenario(p)
         except ScenarioError as e:

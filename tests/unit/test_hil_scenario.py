@@ -232,3 +232,11 @@ def test_hil_start_us_puts_the_timeline_on_the_cabinet_clock(tmp_path: Path) -> 
     assert r.fidelity.exact == r.fidelity.inputs == 4
     with pytest.raises(ScenarioError, match="start_us"):
         parse_scenario(shifted.replace("at_us = 5100000", "at_us = 4900000"), tmp_path / "early.toml")
+
+
+def test_hil_run_takes_folders_and_leaves_cabinet_configs_out(tmp_path: Path) -> None:
+    from firmware_py.hil.runner import expand
+
+    files = expand([HIL / "padboard"])
+    assert [f.name for f in files] == ["garbage_during_play.toml", "unplug_mid_game.toml"]
+    assert expand([HIL / "padboard" / "configs" / "cabinet-padboard.toml"]) == []
