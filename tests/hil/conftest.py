@@ -12,30 +12,21 @@ rig configs beside them are not).  Reports, JSONL logs and screenshots go to
 from __future__ import annotations
 
 import os
-import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from firmware_py.hil.result import ScenarioResult
+from firmware_py.hil.runner import is_scenario_file
 from firmware_py.hil.scenario import ScenarioError, load_scenario
 
 ARTIFACTS = Path(os.environ.get("RINGSIDE_TEST_ARTIFACTS", Path(__file__).resolve().parents[2] / "out" / "test-artifacts")) / "hil"
 RIG_ENV = "RINGSIDE_RIG"
 
 
-def is_scenario_file(path: Path) -> bool:
-    if path.suffix != ".toml":
-        return False
-    try:
-        return "scenario" in tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError):
-        return True  # let the loader say what is wrong with it
-
-
 def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
-    if is_scenario_file(file_path):
+    if file_path.suffix == ".toml" and is_scenario_file(file_path):
         return ScenarioFile.from_parent(parent, path=file_path)
     return None
 
