@@ -282,14 +282,19 @@ class SimRun:
         # same flips when it is replayed from its own start_us.
         next_frame, end = t0 - (-sc.start_us // frame_us) * frame_us, t0 + sc.end_us
         stations = range(len(self.config.stations))
+        settle_due = getattr(cabinet, "next_due", lambda: None)
+        last = -1
         while True:
             # Absolute cabinet µs; the recorder and the checks speak scenario time (− t0).
+            # Like the cabinet's own loops: wake for each input, each settle window's end
+            # (a decision is made the moment its inputs may be judged) and each frame.
             t = min(next_frame, end)
-            due = sim.next_due()
-            if due is not None and due < t:
-                t = due
+            for due in (sim.next_due(), settle_due()):
+                if due is not None and last < due < t:
+                    t = due
             if checkpoints and t0 + checkpoints[0].at_us < t:
                 t = t0 + checkpoints[0].at_us
+            last = t
             if self.realtime is not None:
                 self.realtime.sleep_until(t)
             rec.now_us = t - t0
