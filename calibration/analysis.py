@@ -11,7 +11,8 @@ the detector made of it, so it still sees the soft slaps a bad threshold would m
   within ``peak_window_us`` of the previous onset (its own rising edge); its peak is
   the largest |deviation| in the next ``peak_window_us`` (the baseline is frozen for
   that long, as the board freezes it while scanning); its ring is kept as the envelope
-  per millisecond until the next slap.
+  per millisecond (the largest |deviation| in the 3 ms from there: a ring's half cycle
+  is shorter, so no bin falls between two of its peaks) until the next slap.
 """
 
 from __future__ import annotations
@@ -85,7 +86,7 @@ class Event:
     peak: int
     peak_us: int
     clipped: bool
-    envelope: tuple[int, ...]  # max |deviation| per ms from the onset, until the next slap
+    envelope: tuple[int, ...]  # max |deviation| in [k, k + 3) ms from the onset, until the next slap
     index: int  # frame index of the onset
 
 
@@ -136,7 +137,7 @@ def find_events(
         pk = max(seg)
         pj = i + seg.index(pk)
         ring_end = min(nxt - 2 * per_ms if nxt < n else n, i + max_ring_us // period_us)  # not the next slap's rise
-        env = tuple(max(devs[m:m + per_ms]) for m in range(i, ring_end, per_ms))
+        env = tuple(max(devs[m:min(m + 3 * per_ms, ring_end)]) for m in range(i, ring_end, per_ms))
         clipped = any(samples[m] <= CLIP_LOW or samples[m] >= CLIP_HIGH for m in range(i, j_end))
         events.append(Event(pad, times[i], pk, times[pj], clipped, env, i))
     return events
@@ -187,7 +188,7 @@ def crosstalk_seen(
         pp = i0 + seg.index(pk)
         nxt = source_events[k + 1].index - 2 * per_ms if k + 1 < len(source_events) else len(samples)
         r1 = min(len(samples), nxt, ev.index + ring_us // period_us)
-        env = tuple(max(devs[m:m + per_ms]) for m in range(ev.index, r1, per_ms))
+        env = tuple(max(devs[m:min(m + 3 * per_ms, r1)]) for m in range(ev.index, r1, per_ms))
         out.append(CrosstalkSeen(pad, ev.pad, ev.peak, pk, times[pj] - ev.onset_us, env, times[pp] - ev.onset_us))
     return out
 

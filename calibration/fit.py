@@ -11,7 +11,7 @@ Every value comes with a sentence saying why, and with its margin:
 - scan time: 1.5 × the slowest rise from onset to peak, one frame added (1–3 ms).
 - report latency: scan + crosstalk window (+ another pad's scan) over 4 ms is flagged
   with the ``[padboard] settle_us`` the cabinet then needs.
-- mask time and retrigger: among masks for which every recorded ring, × 1.5 (3.5 dB,
+- mask time and retrigger: among masks for which every recorded ring, × 2 (6 dB,
   for a harder slap than any recorded), stays under ``max(threshold, peak × pct × exp(−t/decay))`` after the mask, while every real
   slap of the flurry stays 25 % over it and its gap is ≥ 1.5 × the mask, the pair that
   re-opens the pad soonest (to a slap at the threshold) after the hardest slap seen.
@@ -37,7 +37,7 @@ from hal.padboard.settings import PadSettings
 NOISE_MARGIN = 2.0  # threshold ≥ noise peak × 2 (+6 dB)
 SOFT_MARGIN = 2.0  # threshold ≤ softest slap ÷ 2 (−6 dB)
 RING_MARGIN = 1.25  # crosstalk over threshold, real flurry slaps over the retrigger line
-RING_SAFETY = 1.5  # a ring under the retrigger line (a harder slap rings longer: +3.5 dB)
+RING_SAFETY = 2.0  # a ring under the retrigger line (a harder slap rings longer, noise rides on it: +6 dB)
 GAP_MARGIN = 1.5
 XTALK_MARGIN = 1.5
 SOFT_VELOCITY = 40
@@ -192,7 +192,7 @@ def fit_mask(
     (reopen, _), mask, pct, decay = best
     longest = max((_last_violation_ms(env, pk, thr, 0, 1) for pk, env in rings), default=0)
     reasons = [
-        f"mask {mask / 1000:.0f} ms: every recorded ring stays 3.5 dB under the retrigger line after it "
+        f"mask {mask / 1000:.0f} ms: every recorded ring stays 6 dB under the retrigger line after it "
         f"(the longest stayed over the threshold for {longest} ms)"
         + (f"; the fastest real gap in the flurry was {fastest / 1000:.0f} ms ({fastest / mask:.1f}× the mask)" if fastest else ""),
         (f"retrigger {pct} % of the peak decaying with {decay} ms: rides over the ring after the mask "

@@ -117,6 +117,7 @@ class Score:
     full_slaps: dict[int, int]
     full_detected: dict[int, int]
     crosstalk: dict[int, int]  # hits on this pad while another pad was slapped at full force
+    odd: tuple[str, ...] = ()  # every hit that was not a slap's one detection, with its context
 
     def detection(self, pad: int) -> float:
         return self.soft_detected[pad] / self.soft_slaps[pad] if self.soft_slaps[pad] else 0.0
@@ -157,9 +158,12 @@ def score(cabinet: str, settings: Sequence[PadSettings], seed: int = 11, soft_pe
                 used[k] = True
                 det[p] += 1
                 break
+    odd: list[str] = []
     for k, h in enumerate(soft_hits):
         if not used[k]:
             extra[h.pad] += 1
+            near = min(truth, key=lambda x: abs(x[1] - h.t_us))
+            odd.append(f"soft phase: {h} — nearest slap pad {near[0] + 1} at {(h.t_us - near[1]) / 1000:+.1f} ms")
     start = len(vp.hits)
     vp.idle(int(idle_s * 1e6))
     false = dict.fromkeys(range(n), 0)
@@ -183,10 +187,12 @@ def score(cabinet: str, settings: Sequence[PadSettings], seed: int = 11, soft_pe
             fdet[h.pad] += 1
         elif src[0] != h.pad:
             xt[h.pad] += 1
+            odd.append(f"full force: {h} — crosstalk from pad {src[0] + 1} at {(h.t_us - src[1]) / 1000:+.1f} ms")
         else:
             extra[h.pad] += 1
+            odd.append(f"full force: {h} — double, {(h.t_us - src[1]) / 1000:+.1f} ms after the slap")
     return Score(dict.fromkeys(range(n), soft_per_pad), det, extra, idle_s, false,
-                 dict.fromkeys(range(n), full_per_pad), fdet, xt)
+                 dict.fromkeys(range(n), full_per_pad), fdet, xt, tuple(odd))
 
 
 def calibrate_sim(cabinet: str, seed: int = 1, criteria: Criteria = Criteria(),
