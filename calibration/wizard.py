@@ -53,7 +53,8 @@ class Step:
     window_us: int
     prompt: str
     settings: dict[int, PadSettings]  # what every pad's detector runs with during the step
-    others: tuple[int, ...] = ()  # the pads to slap in a neighbours step
+    others: tuple[int, ...] = ()  # the pads to slap in a neighbours step ...
+    each: int = 0  # ... and how many times each
 
 
 def pad_name(pad: int, names: Sequence[str] | None = None) -> str:
@@ -119,7 +120,7 @@ class Wizard:
                 k = c.neighbour_hard * len(others)
                 steps.append(Step("neighbours", "calibrate", p, 0, self._win(k),
                                   f"Slap each OTHER pad ({', '.join(str(q + 1) for q in others)}) HARD "
-                                  f"{c.neighbour_hard} times; {n} is watched for crosstalk.", s, others))
+                                  f"{c.neighbour_hard} times; {n} is watched for crosstalk.", s, others, c.neighbour_hard))
         return steps
 
     def _verify_steps(self) -> list[Step]:

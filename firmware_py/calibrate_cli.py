@@ -243,8 +243,7 @@ class ScriptedOperator:
         elif step.kind == "flurry":
             plan = [(step.pad, r.uniform(*f.flurry), r.randrange(*f.flurry_gap_us)) for _ in range(step.slaps)]
         elif step.kind == "neighbours":
-            per = max(1, step.window_us // 1_100_000 // max(1, len(step.others)) - 1)
-            plan = [(q, r.uniform(*f.hard), r.randrange(500_000, 700_000)) for q in step.others for _ in range(min(per, 2))]
+            plan = [(q, r.uniform(*f.hard), r.randrange(500_000, 700_000)) for q in step.others for _ in range(step.each)]
         for pad, force, gap in plan:
             self.pads.slap(pad, t, force)
             self.truth.append((step.kind, pad, t, force))
@@ -364,6 +363,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--list", action="store_true", help="list saved profiles and their history")
     p.add_argument("--sim", nargs="?", const="hall", choices=sorted(SIM_CABINETS), help="simulated pads (default hall)")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--comparator", type=int, metavar="COUNTS",
+                   help="with --sim: gpio-edge pads behind a comparator at this level (no analog signal)")
     p.add_argument("--idle", type=float, default=10.0, help="seconds hands-off during verification (default 10)")
     p.add_argument("--yes", action="store_true", help="answer every question with its default (scripted runs)")
     p.add_argument("--report", help="PNG report path (default: <data>/calibration/reports/<name>-<stamp>.png)")
@@ -371,7 +372,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def open_source(args, config):  # noqa: ANN001, ANN201
     if args.sim:
-        return virtual_cabinet(args.sim, seed=args.seed), SIM_CABINETS[args.sim].name
+        comparator = [args.comparator] * len(SIM_CABINETS[args.sim].pads) if args.comparator else None
+        return virtual_cabinet(args.sim, seed=args.seed, comparator=comparator), SIM_CABINETS[args.sim].name
     if config.padboard is None:
         raise SystemExit("ringside calibrate: this cabinet has no [padboard]; gpio-edge pads: use --sim to try the "
                          "procedure, or see docs/calibration.md")

@@ -87,3 +87,13 @@ def test_every_sim_cabinet_after_calibration(cabinet: str) -> None:
     s = score(cabinet, [settings[p] for p in range(vp.pads)], seed=5, idle_s=idle, soft_per_pad=150 if soak else 25)
     for p in range(vp.pads):
         assert s.passes(p), (cabinet, p, s.odd, s)
+
+
+def test_one_pad_alone_watches_the_others_and_changes_only_itself() -> None:
+    wizard, vp, op, settings = calibrate_sim("hall", seed=1, targets=[2])
+    assert settings is not None, [v.failed() for v in wizard.verdicts.values()]
+    assert any(c.kind == "neighbours" for c in wizard.captures)
+    assert {p for k, p, _t, _f in op.truth if k == "neighbours"} == {0, 1}
+    assert settings[0] == PadSettings() and settings[1] == PadSettings() and settings[2] != PadSettings()
+    assert set(wizard.verdicts) == {2}
+    assert "crosstalk triggers" in {c.name for c in wizard.verdicts[2].checks}
