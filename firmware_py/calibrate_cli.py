@@ -382,7 +382,11 @@ def open_source(args, config):  # noqa: ANN001, ANN201
     from hal.padboard.driver import PadboardSource
 
     board = PadboardSource(config.padboard.port, MonotonicClock(), {})
-    return LivePadboard(board), config.name
+    try:
+        return LivePadboard(board), config.name
+    except RuntimeError as e:
+        board.close()
+        raise SystemExit(f"ringside calibrate: {e} (is the cabinet running? stop it first: the port is exclusive)") from e
 
 
 def main(args, config, write: Callable[[str], None] = print, read: Callable[[str], str] = input) -> int:  # noqa: ANN001
