@@ -9,7 +9,7 @@ from display import theme
 from display.cards import card_back, card_face
 from display.models import PlayScreen
 from display.text import TextCache
-from display.widgets import banner, panel, title_bar
+from display.widgets import banner, panel, paused_overlay, title_bar
 from games.karate_fight import (
     CardPlayed,
     CowardsBlow,
@@ -54,8 +54,7 @@ def draw_karate(surf: pygame.Surface, text: TextCache, s: PlayScreen) -> None:
         _jan_ken(surf, text, s, v, pygame.Rect(20, 90, 400, 300))
     _banner(surf, text, s, v)
     if s.paused:
-        banner(surf, text, "PAUSED", theme.PANEL_EDGE, h // 2 - 40, 110)
-        text.draw(surf, s.paused, 36, theme.WHITE, (w // 2, h // 2 + 50), "center")
+        paused_overlay(surf, text, s.paused)
 
 
 def _centre(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: KaratePublicView, area: pygame.Rect) -> None:

@@ -8,7 +8,7 @@ from display import theme
 from display.cards import card_back, card_face
 from display.models import PlayScreen
 from display.text import TextCache
-from display.widgets import banner, panel, segment_bar, title_bar
+from display.widgets import banner, panel, paused_overlay, segment_bar, title_bar
 from games.punch import Card, Phase, PunchPublicView, Rules
 from games.punch.clash import Cause
 from games.punch.events import Break, CardsRevealed, GameEnded, Knockout, MatchEnded, MatchStarted, Redealt, RoundStarted, StaminaChanged
@@ -55,8 +55,7 @@ def draw_punch(surf: pygame.Surface, text: TextCache, s: PlayScreen) -> None:
     _phase_hint(surf, text, s, v, h)
     _banners(surf, text, s)
     if s.paused:
-        banner(surf, text, "PAUSED", theme.PANEL_EDGE, h // 2 - 40, 110)
-        text.draw(surf, s.paused, 40, theme.WHITE, (w // 2, h // 2 + 50), "center")
+        paused_overlay(surf, text, s.paused)
 
 
 def _boxer_panel(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: PunchPublicView, seat: int, rect: pygame.Rect) -> None:

@@ -59,3 +59,13 @@ def key_hint(surf: pygame.Surface, text: TextCache, key: str, label: str, pos: t
     text.draw(surf, key, 28, theme.BACKGROUND, (x + 18, y), "center", bold=True)
     r = text.draw(surf, label, 30, theme.TEXT, (x + 44, y), "midleft")
     return r.right + 28
+
+
+def paused_overlay(surf: pygame.Surface, text: TextCache, message: str) -> None:
+    """Dim the whole screen and say why the game waits (a pulled cable, say)."""
+    shade = pygame.Surface(surf.get_size(), pygame.SRCALPHA)
+    shade.fill((0, 0, 0, 170))
+    surf.blit(shade, (0, 0))
+    h = surf.get_height()
+    banner(surf, text, "PAUSED", theme.PANEL_EDGE, h // 2 - 40, 110)
+    text.draw(surf, message, 36, theme.WHITE, (surf.get_width() // 2, h // 2 + 60), "center")

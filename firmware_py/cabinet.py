@@ -25,7 +25,7 @@ from firmware_py.session import GameSession
 from firmware_py.store import Store
 from hal.clock import Clock
 from hal.config import CabinetConfig
-from hal.events import InputEvent, ServiceEvent
+from hal.events import ButtonEvent, InputEvent, ServiceEvent
 from hal.sim import SimCabinet
 
 
@@ -104,7 +104,7 @@ class Cabinet:
         nxt = self.scene.tick(now_us)
         if nxt is not None:
             self.scene = nxt
-        self._outputs(now_us, changed=bool(events))
+        self._outputs(now_us, pressed=any(isinstance(e, ButtonEvent) for e in events))
 
     def next_due(self) -> int | None:
         """When the game's settle window next releases a held input (None: nothing held)."""
@@ -118,16 +118,17 @@ class Cabinet:
             self.ctx.log("SERVICE key off")
             self.scene = self.scene.underneath
 
-    def _outputs(self, now_us: int, changed: bool) -> None:
-        """Drive only what changed: LED levels that moved; the OLED images after an input,
-        a new scene or a new engine action (drawing them is the costly part)."""
+    def _outputs(self, now_us: int, pressed: bool) -> None:
+        """Drive only what changed: LED levels that moved; the OLED images after a button
+        press (menus, draft picks), a new scene or a new engine action.  Drawing them is
+        the costly part, so a slap alone never redraws them."""
         for station, level in self.scene.led_levels(now_us).items():
             if self._leds.get(station) != level:
                 self.hw.set_led_level(station, level)
                 self._leds[station] = level
         session = getattr(self.scene, "session", None)
         key = (self.scene, len(session.engine.journal) if session is not None else 0)
-        if changed or key != self._outputs_for:
+        if pressed or key != self._outputs_for:
             self._outputs_for = key
             for station in range(len(self.config.stations)):
                 self.hw.show_private(station, self.scene.private_image(station, self._private_size))

@@ -118,8 +118,8 @@ class KarateControls(GameControls):
             lines += ["", "Your turn:", "A = play top card"]
         else:
             lines += ["", "Watch for Hits"]
-        if me.fastest_us is not None:
-            lines = lines[:4] + [f"Best {me.fastest_us / 1000:.1f} ms"]
+        if me.fastest_us is not None and len(lines) < 5:
+            lines += [""] * (4 - len(lines)) + [f"Best {me.fastest_us / 1000:.1f} ms"]
         return text_lines(lines, 0, size)
 
     def bot_presses(self, engine: KarateFight, seat: int, action: Action) -> tuple[Button, ...]:

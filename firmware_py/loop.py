@@ -10,9 +10,10 @@ from firmware_py.cabinet import Cabinet
 
 POLL_US = 20_000
 """Longest sleep without a wake-up (keyboard events and similar have no wake signal)."""
-RENDER_GUARD_US = 4_000
-"""A frame is put off while a settle window ends this soon: drawing takes a few ms, and
-the decision must not wait behind it (the frame follows right after)."""
+RENDER_GUARD_US = 12_000
+"""A frame is put off while a held input's settle window ends this soon (at most one
+padboard window): drawing takes a few ms on a Pi and the decision must not wait behind
+it.  Nothing is lost: the frame that follows the decision shows it."""
 
 
 def run_realtime(
@@ -27,7 +28,8 @@ def run_realtime(
     while keep_running():
         now = now_us()
         due = cabinet.next_due()
-        wake = min(next_frame, now + POLL_US, due if due is not None else next_frame)
+        frame_held = due is not None and due - now <= RENDER_GUARD_US
+        wake = min(now + POLL_US, due if due is not None else now + POLL_US, next_frame if not frame_held else now + POLL_US)
         if wake > now:
             cabinet.hw.wait((wake - now) / 1_000_000)
             now = now_us()

@@ -21,6 +21,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
+from hal.config import ConfigError
 from hal.events import Button
 
 TOP_KEYS = {"scenario", "input", "expect"}
@@ -37,13 +38,9 @@ DEFAULT_TAIL_US = 500_000
 """Time run past the last input or checkpoint when ``end_us`` is not given."""
 
 
-class ScenarioError(ValueError):
-    """A bad scenario file: the message names the key, the value and what is expected."""
-
-    def __init__(self, key: str, value: Any, expected: str, source: str = "") -> None:
-        where = f"{source}: " if source else ""
-        super().__init__(f"{where}{key} = {value!r}: expected {expected}")
-        self.key = key
+class ScenarioError(ConfigError):
+    """A bad scenario file: the message names the key, the value and what is expected
+    (the same shape as a bad cabinet config's)."""
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,9 @@
-"""Karate Fight options (variants and set-up) and the game spec."""
+"""Karate Fight options: variants and set-up chosen before a fight."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.protocol import GameSpec
 
 DEFAULT_GRACE_US = 500_000
 

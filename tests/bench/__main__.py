@@ -68,7 +68,7 @@ def main(argv: list[str]) -> int:
             print(f"   {f.name}: {f.value:,.3f} {f.unit}  (goal {f.goal or '-'}) {f.note}", flush=True)
         block = section(name, module.TITLE, figures)
         pattern = re.compile(rf"<!-- bench:{name} -->.*?<!-- /bench:{name} -->\n", re.S)
-        text = pattern.sub(lambda _m: block, text) if pattern.search(text) else text.rstrip("\n") + "\n\n" + block
+        text = pattern.sub(lambda _m, block=block: block, text) if pattern.search(text) else text.rstrip("\n") + "\n\n" + block
     OUT.write_text(text)
     print(f"wrote {OUT}")
     return 0

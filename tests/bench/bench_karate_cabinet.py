@@ -24,7 +24,7 @@ def _now_us() -> int:
     return time.monotonic_ns() // 1000
 
 
-def decision_latencies(cases: int = 300, seed: int = 1) -> tuple[list[float], list[float], int]:
+def decision_latencies(cases: int = 300, seed: int = 1, max_delay_us: int | None = None) -> tuple[list[float], list[float], int]:
     """µs from the end of the last slap's settle window to the engine's decision, and to
     the decision being committed and shown, on the wall clock with the real-time loop;
     also the number of correct winners."""
@@ -79,7 +79,8 @@ def decision_latencies(cases: int = 300, seed: int = 1) -> tuple[list[float], li
                     order = rng.sample(range(fighters), fighters)
                     stamps = {order[0]: base, **{order[i + 1]: base + g for i, g in enumerate(gaps)}}
                     for f, t in stamps.items():
-                        sim.slap(f, t, delay_us=rng.randrange(0, session.buffer.settle_us - 500))
+                        worst = session.buffer.settle_us - 500 if max_delay_us is None else max_delay_us
+                        sim.slap(f, t, delay_us=rng.randrange(0, worst))
                     # The Hit is decidable once the earliest slap's window has passed: no
                     # slap stamped earlier can still arrive.
                     state.update(slapped=True, due=base + session.buffer.settle_us, expect=order[0])
@@ -96,12 +97,18 @@ def decision_latencies(cases: int = 300, seed: int = 1) -> tuple[list[float], li
 
 def run() -> list[Figure]:
     lat, effect, correct = decision_latencies()
+    typical, _effect, typical_correct = decision_latencies(seed=2, max_delay_us=500)
     return [
-        Figure("Hit decided after the last slap's settle window, p50", percentile(lat, 50), "µs", "",
-               f"{len(lat)} real-time near-tie Hits, 2–4 fighters, stamps 1–499 µs apart, random transport delays"),
-        Figure("Hit decided after the settle window, p99", percentile(lat, 99), "µs", "≤ 1,000 µs", "wall clock, real-time loop"),
+        Figure("Hit decided after the winning slap's settle window, p50", percentile(lat, 50), "µs", "",
+               f"{len(lat)} real-time near-tie Hits, 2–4 fighters, stamps 1–499 µs apart, "
+               "transport delays up to the whole window (worst case)"),
+        Figure("Hit decided after the settle window, p99 (worst-case delays)", percentile(lat, 99), "µs", "≤ 1,000 µs",
+               "a slap arriving while a frame is drawn waits for it"),
+        Figure("Hit decided after the settle window, p50 (delays ≤ 0.5 ms, like gpio-edge)", percentile(typical, 50), "µs", "",
+               f"{len(typical)} Hits"),
+        Figure("Hit decided after the settle window, p99 (delays ≤ 0.5 ms)", percentile(typical, 99), "µs", "≤ 1,000 µs", ""),
         Figure("Hit committed (fsync) and shown after the settle window, p50", percentile(effect, 50), "µs", "",
                "the journal commit comes between decision and display"),
         Figure("Hit committed and shown after the settle window, p99", percentile(effect, 99), "µs", "", ""),
-        Figure("winner = earliest stamp", 100 * correct / len(lat), "%", "100%", "same runs"),
+        Figure("winner = earliest stamp", 100 * (correct + typical_correct) / (len(lat) + len(typical)), "%", "100%", "both runs"),
     ]

@@ -125,6 +125,7 @@ def test_hil_sim_run_is_exact_and_deterministic(tmp_path: Path) -> None:
     a = run_scenario(s, report_dir=tmp_path / "a", window=False)
     b = run_scenario(s, report_dir=tmp_path / "b", window=False)
     assert a.status == "pass", a.summary()
+    assert b.status == "pass", b.summary()
     assert a.fidelity.inputs == 4 and a.fidelity.exact == 4  # press, release, two slaps: each to the µs
     assert a.fidelity.actions == 3 and a.fidelity.actions_exact == 3  # PlayTop and both Slaps stamps
     log_a = (tmp_path / "a" / "tiny-karate" / "events.jsonl").read_text()
