@@ -431,7 +431,7 @@ def main(args, config, write: Callable[[str], None] = print, read: Callable[[str
             return 1
         profile = new_profile(args.name, cabinet, "padboard" if source.analog else "gpio-edge",
                               settings if source.analog else {}, wizard.gpio_masks(),
-                              tuple(line for line in review_lines(wizard) if line.startswith("  - ")))
+                              profile_notes(wizard))
         path = store.save(profile)
         push(source, profile)
         store.set_active(profile.name)
@@ -441,6 +441,12 @@ def main(args, config, write: Callable[[str], None] = print, read: Callable[[str
         close = getattr(source, "close", None)
         if close is not None:
             close()
+
+
+def profile_notes(wizard: Wizard) -> tuple[str, ...]:
+    """Why each value was chosen, per pad, kept in the profile."""
+    fits = wizard.fits if wizard.analog else wizard.gpio_fits
+    return tuple(f"pad {p + 1}: {r}" for p, f in sorted(fits.items()) for r in f.reasons)
 
 
 def _save_report(args, config, wizard: Wizard, write) -> Path | None:  # noqa: ANN001

@@ -25,6 +25,7 @@ from calibration.report import criteria_lines, review_lines, verdict_lines
 from calibration.runner import apply_settings
 from calibration.wizard import ABORTED, CAPTURE, DONE, REVIEW, VERDICT, Wizard, pad_name
 from display.calibration_screen import CalibrationScreen, PadTrace
+from firmware_py.calibrate_cli import profile_notes
 from firmware_py.scenes import CabinetContext, Scene, Service, pressed
 from hal.events import Button, InputEvent
 from hal.padboard.settings import PadSettings
@@ -211,7 +212,7 @@ class CalibrationScene(Service):
         assert self.source is not None
         store = ProfileStore(self.ctx.config.data_dir)
         profile = new_profile(PROFILE_NAME, self.ctx.config.name, "padboard" if self.source.analog else "gpio-edge",
-                              settings if self.source.analog else {}, w.gpio_masks())
+                              settings if self.source.analog else {}, w.gpio_masks(), profile_notes(w))
         self.saved = store.save(profile)
         push(self.source, profile)
         store.set_active(profile.name)
