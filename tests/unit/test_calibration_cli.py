@@ -47,7 +47,8 @@ def test_abort_at_the_first_prompt_saves_nothing(tmp_path: Path) -> None:
 
     config = replace(config, data_dir=tmp_path)
     lines: list[str] = []
-    args = Namespace(list=False, restore=None, sim="quiet", seed=1, pad=[1], idle=10.0, yes=False, name="x", report=None)
+    args = Namespace(list=False, restore=None, sim="quiet", seed=1, pad=[1], idle=10.0, yes=False, name="x", report=None,
+                     comparator=None)
     assert calibrate(args, config, write=lines.append, read=lambda _q: "a") == 1
     assert any("previous settings are back" in line for line in lines)
     assert ProfileStore(tmp_path).names() == []
