@@ -36,6 +36,9 @@ from hal.events import Button, ButtonEvent, InputEvent, PadLinkEvent, SlapEvent
 IDLE_US = 60_000_000
 """Menus left untouched this long fall back to the attract screen."""
 RESULT_US = 12_000_000
+PLAY_IDLE_US = 300_000_000
+"""A game nobody has touched for 5 minutes was walked away from: it is ended (kept in the
+store as abandoned) so the cabinet goes back to attracting players."""
 GAME_OVER_HOLD_US = 3_000_000
 """The final banner stays this long before the result screen."""
 
@@ -107,6 +110,11 @@ class Attract(Scene):
             title = next((g.spec.title for g in self.ctx.games if g.spec.name == game), game)
             who = self.ctx.looks[station].name if station is not None and station < len(self.ctx.looks) else "nobody"
             recent.append(f"{title}: {who} won ({reason})")
+        fastest = self.ctx.store.fastest("reaction", 1)
+        if fastest:
+            station, value, _at = fastest[0]
+            who = self.ctx.looks[station].name if station is not None and station < len(self.ctx.looks) else "?"
+            recent.insert(0, f"Fastest slap: {who} {value / 1000:.1f} ms")
         return AttractScreen(
             games=tuple(g.spec.title for g in self.ctx.games),
             featured=(t // 3_000_000) % len(self.ctx.games),
@@ -243,6 +251,10 @@ class Play(Scene):
 
     def tick(self, now_us: int) -> Scene | None:
         self.session.tick(now_us)
+        if not self.session.over and self.session.paused is None and now_us - self.last_input_us > PLAY_IDLE_US:
+            self.ctx.store.abandon_game(self.session.game_id, "no input for 5 minutes")
+            self.ctx.log(f"{self.session.controls.spec.title} #{self.session.game_id} abandoned: no input for 5 minutes")
+            return Attract(self.ctx, now_us)
         if self.session.over:
             if self.over_since is None:
                 self.over_since = now_us

@@ -66,6 +66,10 @@ class SavedGame:
                 "seed": self.seed, "actions": list(self.actions)}
 
 
+_PLAYED_OUT = "reason NOT LIKE 'abandoned%'"
+"""Games that were played to their end (not abandoned by the operator or by idleness)."""
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -123,7 +127,8 @@ class Store:
                         (_now(), winner_station, reason, game_id))
 
     def abandon_game(self, game_id: int, reason: str) -> None:
-        """End a game without a winner (operator aborted it), keeping its journal."""
+        """End a game without a winner (walked away from, or not resumable), keeping its
+        journal; it counts in no stats."""
         self.finish_game(game_id, None, f"abandoned: {reason}")
 
     def add_record(self, game_id: int, kind: str, station: int | None, value: int | None, detail: str = "") -> None:
@@ -143,7 +148,8 @@ class Store:
 
     # -- stats for the attract screen and the service menu ---------------------------
     def games_played(self) -> dict[str, int]:
-        return dict(self.db.execute("SELECT game, COUNT(*) FROM games WHERE ended_at IS NOT NULL GROUP BY game"))
+        return dict(self.db.execute(
+            f"SELECT game, COUNT(*) FROM games WHERE ended_at IS NOT NULL AND {_PLAYED_OUT} GROUP BY game"))
 
     def wins_by_station(self, game: str) -> dict[int, int]:
         return dict(self.db.execute(
@@ -152,7 +158,8 @@ class Store:
 
     def recent_results(self, limit: int = 5) -> list[tuple[str, int | None, str]]:
         return list(self.db.execute(
-            "SELECT game, winner_station, reason FROM games WHERE ended_at IS NOT NULL ORDER BY id DESC LIMIT ?", (limit,)))
+            f"SELECT game, winner_station, reason FROM games WHERE ended_at IS NOT NULL AND {_PLAYED_OUT} "
+            "ORDER BY id DESC LIMIT ?", (limit,)))
 
     def fastest(self, kind: str, limit: int = 5) -> list[tuple[int, int, str]]:
         return list(self.db.execute(

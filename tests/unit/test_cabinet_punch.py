@@ -130,3 +130,14 @@ def test_power_cut_resumes_the_game_where_it_was(config, sim, clock) -> None:
     assert again.scene.session.engine.public_view() == before_public
     assert [again.scene.session.engine.view(s) for s in (0, 1)] == before_hands
     assert again.scene.session.game_id == play.session.game_id
+
+
+def test_a_game_walked_away_from_is_abandoned_and_attract_returns(cabinet: Cabinet, sim, store: Store) -> None:
+    from firmware_py.scenes import PLAY_IDLE_US, Attract
+
+    play = start_game(cabinet, sim)
+    run_for(cabinet, sim, PLAY_IDLE_US + 1_000_000, render=False)
+    assert isinstance(cabinet.scene, Attract)
+    assert store.unfinished() is None  # not resumed at the next start-up
+    (reason,) = [r for (r,) in store.db.execute("SELECT reason FROM games WHERE id=?", (play.session.game_id,))]
+    assert reason.startswith("abandoned")

@@ -59,3 +59,14 @@ def test_finished_games_feed_stats(tmp_path) -> None:
     assert s.wins_by_station("punch") == {1: 1}
     assert [v for _s, v, _at in s.fastest("reaction")] == [151_000, 183_000]
     s.close()
+
+
+def test_abandoned_games_count_in_no_stats(tmp_path) -> None:
+    s = Store(tmp_path / "x.sqlite3")
+    s.abandon_game(s.begin_game("punch", {}, 2, 1, (0, 1)), "no input for 5 minutes")
+    done = s.begin_game("punch", {}, 2, 2, (0, 1))
+    s.finish_game(done, 0, "won 3 matches")
+    assert s.games_played() == {"punch": 1}
+    assert s.recent_results() == [("punch", 0, "won 3 matches")]
+    assert s.unfinished() is None
+    s.close()
