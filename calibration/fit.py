@@ -18,8 +18,8 @@ Every value comes with a sentence saying why, and with its margin:
 - crosstalk: the receiving pad's strongest ratio (its peak ÷ the slapped pad's peak)
   × 1.5 (+3.5 dB), as a percentage; off (0) when no neighbour's slap, scaled to a
   full-force slap, could reach this pad's threshold.  The window covers the latest
-  crosstalk peak seen × 1.5 + 1 ms (a crosstalk that barely reaches the threshold is
-  stamped at its peak), at most 4 ms.
+  crosstalk peak seen, or the latest time a crosstalk ring within half a noise peak of the
+  threshold could first cross it (the peak delay × 1.5), + 1 ms, at most 6 ms.
 - baseline: the slowest IIR (largest shift, 10 at most) whose lag behind the drift at
   rest costs ≤ 10 % more noise peak than the fastest.
 """
@@ -43,7 +43,7 @@ XTALK_MARGIN = 1.5
 SOFT_VELOCITY = 40
 LATENCY_BUDGET_US = 4000  # scan + window + another pad's scan: what hal.padboard.driver's settle window assumes
 LATENCY_BUDGET_SLACK_US = 8000  # ... plus USB, a GIL switch interval and a board hiccup
-WINDOW_MAX_US = 4000  # scan + window delay each report; the cabinet's settle window covers ~7 ms
+WINDOW_MAX_US = 6000  # scan + window delay each report: past 4 ms the review names the settle_us needed
 PCTS = (0, 25, 40, 50, 60, 75, 90, 100)
 DECAYS_MS = tuple(range(2, 41)) + tuple(range(45, 101, 5))
 
@@ -225,9 +225,13 @@ def fit_crosstalk(thr: int, xt: Sequence[CrosstalkSeen], noise_peak: int = 0) ->
         pct = 100
         warnings.append(f"crosstalk from pad {worst.source + 1} reaches {worst.ratio:.0%} of the slap itself: "
                         "move the pads apart or decouple them from the table")
-    # a crosstalk that barely reaches the threshold is stamped near its peak
+    # a crosstalk that barely reaches the threshold is stamped near its peak, or on a later
+    # half-cycle of its ring that noise lifts over the threshold
     slowest = max((x.peak_delay_us for x in clear if x.peak * RING_MARGIN >= thr), default=0)
-    window = max(1500, _round_up(1.5 * slowest + 1000, 250))  # +1 ms: the board stamps the real slap earlier than we see it
+    late = max((latest_first_crossing_us(x.envelope, thr, noise_peak) for x in xt), default=0)
+    # +1 ms: the board stamps the real slap up to a frame or so earlier than we see it
+    window = max(1500, _round_up(max(1.5 * slowest, late) + 1000, 250))
+    slowest = max(slowest, late)
     if window > WINDOW_MAX_US:
         warnings.append(f"crosstalk arrives up to {slowest / 1000:.1f} ms late; the window is capped at "
                         f"{WINDOW_MAX_US / 1000:.0f} ms (it delays every report)")
@@ -235,10 +239,21 @@ def fit_crosstalk(thr: int, xt: Sequence[CrosstalkSeen], noise_peak: int = 0) ->
     reasons = [
         f"crosstalk cancel {pct} %: a slap on pad {worst.source + 1} put {worst.peak} here, {worst.ratio:.0%} of its own "
         f"peak ({worst.source_peak}); × 1.5 for margin; {len(reach)} of {len(xt)} neighbour slaps reached the threshold",
-        f"crosstalk window {window / 1000:.2f} ms: its peak came at most {slowest / 1000:.2f} ms after the real "
-        "slap's onset (× 1.5 + 1 ms)",
+        f"crosstalk window {window / 1000:.2f} ms: it peaked, or could first cross the threshold, at most "
+        f"{slowest / 1000:.2f} ms after the real slap's onset (+ 1 ms)",
     ]
     return pct, window, reasons, warnings
+
+
+def latest_first_crossing_us(env: Sequence[int], thr: int, noise_peak: int) -> int:
+    """The latest time a crosstalk ring may first cross the threshold: surely once its
+    envelope is half a noise peak over it; possibly wherever it is within half a noise
+    peak under it (the envelope bins overlap by 3 ms, so the crossing is in the last
+    bin's first ms)."""
+    margin = noise_peak / 2
+    certain = next((k for k, e in enumerate(env) if e >= thr + margin), len(env))
+    possible = [k for k, e in enumerate(env[:certain + 1]) if e >= thr - margin]
+    return (possible[-1] + 1) * 1000 if possible else 0
 
 
 def fit_pad(
