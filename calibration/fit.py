@@ -282,8 +282,8 @@ def fit_pad(
     )
     latency = max(scan, xwin if xpct else 0) + (scan if xpct else 0)
     if latency > LATENCY_BUDGET_US:
-        w5 = [*w5, f"this pad's hits reach the host up to {latency / 1000:.1f} ms after the slap (scan + crosstalk "
-                   f"window), more than the {LATENCY_BUDGET_US / 1000:.0f} ms the default settle window allows for: set "
+        w5 = [*w5, f"this pad's hits reach the host up to {latency / 1000:.1f} ms after the slap (crosstalk "
+                   f"window or scan, plus another pad's scan), more than the {LATENCY_BUDGET_US / 1000:.0f} ms the default settle window allows for: set "
                    f"[padboard] settle_us ≥ {(latency + LATENCY_BUDGET_SLACK_US) // 1000 + 1} ms in the cabinet config"]
     floor = max(thr / 4, noise.peak)
     tau = decay_tau_us([e.envelope for e in own], floor)
