@@ -6,8 +6,9 @@ step records, the screen shows every pad's live signal with its threshold and ma
 every detected slap with its velocity.  Turning the SERVICE key off, or A, aborts: the
 settings in force before are re-applied, so the old profile stays in force.
 
-Pads: a cabinet with a ``[padboard]`` records from the board (the scene opens its own
-link for the duration).  Without one (the development window, CI) the scene runs on
+Pads: a cabinet with a ``[padboard]`` records from the board, through the cabinet's own
+link when one is open (found by port: the scene context does not carry the hardware yet),
+else through a link of its own.  Without one (the development window, CI) the scene runs on
 simulated pads and simulated hands do the prompted slapping, so the whole procedure can
 be seen anywhere.  The recording is pumped from ``tick`` in step with the cabinet clock.
 """
@@ -44,6 +45,9 @@ def default_source(ctx: CabinetContext) -> tuple[Any, Any, str]:
             from hal.clock import MonotonicClock
             from hal.padboard.driver import PadboardSource
 
+            board = running_padboard(cfg.padboard.port)
+            if board is not None:  # the cabinet's own link (the port is exclusive)
+                return LivePadboard(board), None, f"padboard on {cfg.padboard.port}"
             return LivePadboard(PadboardSource(cfg.padboard.port, MonotonicClock(), {})), None, f"padboard on {cfg.padboard.port}"
         except Exception as e:  # noqa: BLE001 - said on screen
             raise RuntimeError(f"cannot open the padboard on {cfg.padboard.port}: {e}") from e
@@ -51,6 +55,19 @@ def default_source(ctx: CabinetContext) -> tuple[Any, Any, str]:
 
     vp = virtual_cabinet("hall", seed=1)
     return vp, ScriptedOperator(vp), "simulated pads (this cabinet has no padboard): simulated hands slap"
+
+
+def running_padboard(port: str):  # noqa: ANN201
+    """The cabinet's connected PadboardSource on ``port``, if one is open.  Stopgap: the
+    scene context does not carry the hardware, and the serial port is exclusive."""
+    import gc
+
+    from hal.padboard.driver import PadboardSource
+
+    for obj in gc.get_objects():
+        if isinstance(obj, PadboardSource) and obj.port == port and obj.connected:
+            return obj
+    return None
 
 
 def trace(cap: Capture | None, pad: int, settings: PadSettings, label: str, color: tuple[int, int, int],
