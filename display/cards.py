@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import pygame
 
 from display import theme
+from display.theme import font
 from display.text import TextCache
 
 Color = tuple[int, int, int]
+
+
+@lru_cache(maxsize=256)
+def fitting_size(words: str, width: int, largest: int) -> int:
+    """The largest bold font size, down to 14, at which ``words`` fit in ``width`` px."""
+    size = largest
+    while size > 14 and font(size, True).size(words)[0] > width:
+        size -= 2
+    return size
 
 
 def card_face(
@@ -26,9 +38,9 @@ def card_face(
     inner = rect.inflate(-16, -16)
     pygame.draw.rect(surf, color, inner, border_radius=12)
     pygame.draw.rect(surf, edge, rect, width=4, border_radius=16)
-    size = min(rect.height // 2, int(rect.width * 0.9 / max(1, len(symbol) * 0.5)))
+    size = fitting_size(symbol, inner.width - 12, rect.height // 2)
     text.draw(surf, symbol, size, theme.WHITE, (inner.centerx, inner.centery - rect.height // 10), "center", bold=True)
-    label_size = max(18, min(36, int(inner.width * 1.7 / max(4, len(label)))))
+    label_size = fitting_size(label, inner.width - 8, 36)
     text.draw(surf, label, label_size, theme.WHITE, (inner.centerx, inner.bottom - 24), "center", bold=True)
 
 

@@ -58,8 +58,8 @@ def draw_karate(surf: pygame.Surface, text: TextCache, s: PlayScreen) -> None:
 
 
 def _centre(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: KaratePublicView, area: pygame.Rect) -> None:
-    card = pygame.Rect(0, 0, 230, 320)
-    card.center = (area.centerx, area.y + 200)
+    card = pygame.Rect(0, 0, 200, 280)
+    card.center = (area.centerx, area.y + 170)
     for i in range(min(len(v.centre) - 1, 6), 0, -1):  # the pile under the top card
         under = card.move(i * 6, i * 5)
         pygame.draw.rect(surf, (200, 198, 190), under, border_radius=16)
@@ -71,10 +71,10 @@ def _centre(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: KaratePubli
         card_face(surf, text, card, _name(top).upper(), _name(top.technique), TECHNIQUE_COLOR[top.technique], owner)
     else:
         card_back(surf, card, theme.PANEL_EDGE)
-    text.draw(surf, f"{len(v.centre)} in the centre", 30, theme.DIM, (card.centerx, card.bottom + 24), "center")
+    text.draw(surf, f"{len(v.centre)} in the centre", 30, theme.DIM, (card.centerx, card.bottom + 22), "center")
     if v.chances is not None and v.attacker is not None and v.turn is not None:
         msg = f"{s.seats[v.turn].name}: {v.chances} chance{'s' if v.chances != 1 else ''} to answer {s.seats[v.attacker].name}"
-        text.draw(surf, msg, 34, theme.GOLD, (card.centerx, card.bottom + 58), "center", bold=True)
+        text.draw(surf, msg, 34, theme.GOLD, (card.centerx, card.bottom + 54), "center", bold=True)
 
 
 def _fighters(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: KaratePublicView, area: pygame.Rect) -> None:
