@@ -7,6 +7,8 @@ import json
 import time
 from pathlib import Path
 
+import pytest
+
 from calibration.capture import Recording
 from calibration.live import LivePadboard
 from calibration.profiles import ProfileStore, new_profile, push
@@ -86,5 +88,56 @@ def test_the_scene_reuses_the_cabinets_open_padboard_link() -> None:
         try:
             assert running_padboard(sim.port) is board
             assert running_padboard("/dev/nothing") is None
+        finally:
+            board.close()
+
+
+class _BoardHands:
+    """Slaps the pty-simulated board's piezo model at physical forces, like the scripted
+    operator does on virtual pads (the simulator's own ``slap`` takes a velocity)."""
+
+    def __init__(self, sim: PadboardSimulator, clock: MonotonicClock) -> None:
+        from firmware_py.calibrate_cli import Forces
+
+        self.sim, self.clock, self.forces, self.truth = sim, clock, Forces(), []
+
+    def now_us(self) -> int:
+        return self.clock.now_us()
+
+    def slap(self, pad: int, t_us: int, force: float) -> None:
+        from firmware_py.padboard.piezo import ModelSlap
+
+        with self.sim._lock:  # noqa: SLF001 - test-only access to the model
+            self.sim._model.add(ModelSlap(pad, self.sim.board_clock.board_us(t_us), force))  # noqa: SLF001
+
+
+@pytest.mark.slow
+def test_live_wizard_over_the_pty_board(tmp_path: Path) -> None:
+    """The whole wizard in real time against the simulated board over a pty: captures
+    stream, settings are pushed and restored, and saving reaches the board's flash."""
+    from calibration.runner import run_wizard
+    from calibration.wizard import Counts, Wizard
+    from firmware_py.calibrate_cli import ScriptedOperator
+    from firmware_py.padboard.piezo import PiezoPad
+
+    clock = MonotonicClock()
+    pads = [PiezoPad(noise=100, gain=1.0), PiezoPad(noise=120, gain=0.8)]
+    with PadboardSimulator(pads=2, seed=5, clock=clock, pad_models=pads, crosstalk=0.12) as sim:
+        board = PadboardSource(sim.port, clock, {}, timing=LinkTiming(backoff_first_s=0.02, backoff_max_s=0.2))
+        try:
+            live = LivePadboard(board)
+            originals = {p: live.read_settings(p) for p in range(2)}
+            counts = Counts(rest_s=1.0, soft=3, hard=2, flurry=3, neighbour_hard=1, verify_soft=3, verify_hard=1)
+            from calibration.verify import Criteria
+
+            w = Wizard(2, [0], originals, counts=counts, criteria=Criteria(idle_s=1.0))
+            hands = _BoardHands(sim, clock)
+            op = ScriptedOperator(hands)  # type: ignore[arg-type]
+            settings = run_wizard(w, live, op)
+            assert w.captures[0].frames > 3000  # 1 s of 4 kHz frames streamed
+            assert settings is not None, [v.failed() for v in w.verdicts.values()]
+            assert settings[0] != originals[0] and settings[1] == originals[1]
+            push(live, new_profile("live", "cab", "padboard", settings))
+            assert live.read_settings(0) == settings[0]
         finally:
             board.close()

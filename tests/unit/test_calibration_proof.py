@@ -9,6 +9,7 @@ import os
 
 import pytest
 
+from calibration.wizard import Counts
 from firmware_py.calibrate_cli import SIM_CABINETS, calibrate_sim, score
 from hal.padboard.settings import PadSettings
 
@@ -64,8 +65,9 @@ def test_fitted_values_explain_themselves(hall) -> None:
 
 
 def test_calibration_is_deterministic() -> None:
-    a = calibrate_sim("quiet", seed=3)[3]
-    b = calibrate_sim("quiet", seed=3)[3]
+    few = Counts(soft=4, hard=3, flurry=4, verify_soft=4, verify_hard=2)
+    a = calibrate_sim("quiet", seed=3, counts=few)[3]
+    b = calibrate_sim("quiet", seed=3, counts=few)[3]
     assert a == b and a is not None
 
 
@@ -79,12 +81,12 @@ def test_operator_time_per_pad_within_a_minute(hall) -> None:
 @pytest.mark.parametrize("cabinet", sorted(SIM_CABINETS))
 def test_every_sim_cabinet_after_calibration(cabinet: str) -> None:
     soak = bool(os.environ.get("RINGSIDE_SOAK"))
-    if cabinet == "hall" and not soak:
-        pytest.skip("the hall is proven above; RINGSIDE_SOAK=1 runs it again for an hour")
-    idle = 3600.0 if soak else 20.0
+    if cabinet != "rough" and not soak:
+        pytest.skip("bounded run: the rough cabinet only (the hall is proven above); RINGSIDE_SOAK=1 runs all for an hour")
+    idle = 3600.0 if soak else 10.0
     _w, vp, _op, settings = calibrate_sim(cabinet, seed=2)
     assert settings is not None
-    s = score(cabinet, [settings[p] for p in range(vp.pads)], seed=5, idle_s=idle, soft_per_pad=150 if soak else 25)
+    s = score(cabinet, [settings[p] for p in range(vp.pads)], seed=5, idle_s=idle, soft_per_pad=150 if soak else 15)
     for p in range(vp.pads):
         assert s.passes(p), (cabinet, p, s.odd, s)
 
