@@ -70,7 +70,7 @@ class Cabinet:
             settle = max(settle, config.padboard.settle_us)
         callouts = Callouts(config.sound.folder) if config.sound.enabled else None
         self.ctx = CabinetContext(config, store, looks, games or available_games(),
-                                  random.Random(seed), log, settle, callouts)
+                                  random.Random(seed), log, settle, callouts, hardware)
         now = clock.now_us()
         self.scene: Scene = self._resume(now) or Attract(self.ctx, now)
         self._private_size = (config.stations[0].private_display.width, config.stations[0].private_display.height)

@@ -45,7 +45,7 @@ def default_source(ctx: CabinetContext) -> tuple[Any, Any, str]:
             from hal.clock import MonotonicClock
             from hal.padboard.driver import PadboardSource
 
-            board = running_padboard(cfg.padboard.port)
+            board = running_padboard(ctx, cfg.padboard.port)
             if board is not None:  # the cabinet's own link (the port is exclusive)
                 return LivePadboard(board), None, f"padboard on {cfg.padboard.port}"
             return LivePadboard(PadboardSource(cfg.padboard.port, MonotonicClock(), {})), None, f"padboard on {cfg.padboard.port}"
@@ -57,16 +57,14 @@ def default_source(ctx: CabinetContext) -> tuple[Any, Any, str]:
     return vp, ScriptedOperator(vp), "simulated pads (this cabinet has no padboard): simulated hands slap"
 
 
-def running_padboard(port: str):  # noqa: ANN201
-    """The cabinet's connected PadboardSource on ``port``, if one is open.  Stopgap: the
-    scene context does not carry the hardware, and the serial port is exclusive."""
-    import gc
-
+def running_padboard(ctx: CabinetContext, port: str):  # noqa: ANN201
+    """The cabinet's own connected PadboardSource on ``port``, if it has one open: the
+    serial port is exclusive, so calibration records through the cabinet's link."""
     from hal.padboard.driver import PadboardSource
 
-    for obj in gc.get_objects():
-        if isinstance(obj, PadboardSource) and obj.port == port and obj.connected:
-            return obj
+    for source in getattr(ctx.hardware, "sources", ()):
+        if isinstance(source, PadboardSource) and source.port == port and source.connected:
+            return source
     return None
 
 

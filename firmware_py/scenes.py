@@ -53,6 +53,9 @@ class CabinetContext:
     log: Callable[[str], None]
     settle_us: int
     callouts: Callouts | None = None
+    hardware: Any = None
+    """The cabinet's hardware object, for scenes that talk to a device directly
+    (calibration records through the open padboard link)."""
 
     def station_names(self, stations: tuple[int, ...]) -> tuple[str, ...]:
         return tuple(self.looks[s].name for s in stations)

@@ -80,14 +80,18 @@ def test_live_padboard_records_raw_and_hits_and_pushes_to_flash() -> None:
 
 
 def test_the_scene_reuses_the_cabinets_open_padboard_link() -> None:
+    from types import SimpleNamespace
+
     from firmware_py.scene_calibration import running_padboard
 
     clock = MonotonicClock()
     with PadboardSimulator(pads=2, seed=4, clock=clock) as sim:
         board = PadboardSource(sim.port, clock, {0: 0}, timing=LinkTiming(backoff_first_s=0.02, backoff_max_s=0.2))
+        ctx = SimpleNamespace(hardware=SimpleNamespace(sources=[board]))
         try:
-            assert running_padboard(sim.port) is board
-            assert running_padboard("/dev/nothing") is None
+            assert running_padboard(ctx, sim.port) is board
+            assert running_padboard(ctx, "/dev/nothing") is None
+            assert running_padboard(SimpleNamespace(hardware=None), sim.port) is None
         finally:
             board.close()
 
