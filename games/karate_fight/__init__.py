@@ -1,10 +1,11 @@
 """Karate Fight: 2–4 fighters play cards from piles they never see; Hits are slapped and
 judged to the microsecond by stamp.  See ``docs/rules/karate_fight.md`` for rule choices."""
 
-from games.karate_fight.actions import PlayTop, Shown, Slaps, Throw
+from games.karate_fight.actions import PlayTop, Shown, Slaps, Throw, TimeCheck
 from games.karate_fight.cards import CARD_KINDS, DECK_SIZE, CardKind, Technique, kind_of
 from games.karate_fight.engine import SPEC, KarateAction, KarateFight
 from games.karate_fight.events import (
+    OUTCOME_REASONS,
     BoutReason,
     BoutWon,
     CardPlayed,
@@ -12,6 +13,7 @@ from games.karate_fight.events import (
     DeadHeat,
     DirectionReversed,
     FighterOut,
+    FightWon,
     HitShowing,
     HitWon,
     IgnoreReason,
@@ -26,7 +28,9 @@ from games.karate_fight.events import (
     SignLocked,
     SlapIgnored,
     ThrownSign,
+    TimeUp,
     ToPlay,
+    WinReason,
 )
 from games.karate_fight.hits import HitKind, hit_caused
 from games.karate_fight.jan_ken import Sign, round_winners
@@ -49,4 +53,5 @@ __all__ = [
     "KarateOptions", "KaratePlayerView", "KaratePublicView", "OutOfCards", "PlayTop", "Reaction",
     "Reentered", "SPEC", "Shown", "Sign", "SignLocked", "SlapIgnored", "Slaps", "Technique", "Throw",
     "ThrownSign", "ToPlay", "Verdict", "hit_caused", "judge", "kind_of", "round_winners",
+    "FightWon", "OUTCOME_REASONS", "TimeCheck", "TimeUp", "WinReason",
 ]

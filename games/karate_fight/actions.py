@@ -43,3 +43,14 @@ class Throw(Action):
     """A fighter's secret Jan Ken sign; revealed when every fighter still in it threw."""
 
     sign: Sign
+
+
+@dataclass(frozen=True, kw_only=True)
+class TimeCheck(Action):
+    """The cabinet's clock reached ``t_us`` with no other input to hand over (time limit
+    variant): nothing happens unless that is at or past the time limit, when regulation
+    ends.  The session sends one when its clock passes ``ends_us`` so a fight nobody
+    touches still ends on time."""
+
+    t_us: int
+    player: int = CABINET

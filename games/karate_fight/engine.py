@@ -12,9 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from games.karate_fight.actions import PlayTop, Shown, Slaps, Throw
+from games.karate_fight.actions import PlayTop, Shown, Slaps, Throw, TimeCheck
 from games.karate_fight.cards import DECK_SIZE, CardKind, Technique, kind_of
 from games.karate_fight.events import (
+    OUTCOME_REASONS,
     BoutReason,
     BoutWon,
     CardPlayed,
@@ -22,6 +23,7 @@ from games.karate_fight.events import (
     DeadHeat,
     DirectionReversed,
     FighterOut,
+    FightWon,
     HitShowing,
     HitWon,
     IgnoreReason,
@@ -36,7 +38,9 @@ from games.karate_fight.events import (
     SignLocked,
     SlapIgnored,
     ThrownSign,
+    TimeUp,
     ToPlay,
+    WinReason,
 )
 from games.karate_fight.hits import HitKind, hit_caused
 from games.karate_fight.jan_ken import Sign, round_winners
@@ -54,7 +58,10 @@ from games.protocol import CABINET, Engine, Event, GameSpec, IllegalAction, Outc
 
 SPEC = GameSpec(name="karate_fight", title="Karate Fight", min_players=2, max_players=4, options_type=KarateOptions)
 
-KarateAction = PlayTop | Shown | Slaps | Throw
+KarateAction = PlayTop | Shown | Slaps | Throw | TimeCheck
+
+_NEVER = 1 << 62
+"""A deadline no stamp reaches (µs: ~146 000 years): no limit, or regulation already over."""
 
 
 @dataclass
@@ -85,6 +92,21 @@ class _HitRecord:
 
 
 @dataclass
+class _Clock:
+    """The time limit's clock (a cabinet variant; see ``KarateOptions.time_limit_us``)."""
+
+    started_us: int | None = None
+    """Stamp of the first card played: the time limit counts from here."""
+    ends_us: int | None = None
+    """When regulation ends (time limit only); ``None`` until the first card."""
+    time_up_us: int | None = None
+    """Stamp at which regulation ended (``TimeUp``)."""
+    overtime_us: int | None = None
+    """First stamp at or past ``ends_us`` seen while a Jan Ken was running: time is up as
+    soon as that Jan Ken and its bout are settled."""
+
+
+@dataclass
 class _JanKen:
     reason: JanKenReason
     fighters: tuple[int, ...]
@@ -95,10 +117,11 @@ class _JanKen:
 
 
 class KarateFight(Engine[KarateOptions, KarateAction]):
-    """A fight of 2–4 fighters, from the deal to the Karate Master."""
+    """A fight of 2–4 fighters, from the deal to the Karate Master (or, with a time
+    limit, to the fighter holding most cards when time runs out)."""
 
     spec: ClassVar[GameSpec] = SPEC
-    action_types: ClassVar[tuple[type, ...]] = (PlayTop, Shown, Slaps, Throw)
+    action_types: ClassVar[tuple[type, ...]] = (PlayTop, Shown, Slaps, Throw, TimeCheck)
 
     def __init__(self, options: KarateOptions, players: int, seed: int) -> None:
         super().__init__(options, players, seed)
@@ -125,6 +148,14 @@ class KarateFight(Engine[KarateOptions, KarateAction]):
         self.cowards = [0] * players
         self.fastest: list[int | None] = [None] * players
         self.master: int | None = None
+        self.winner: int | None = None
+        """Who won the fight: the Karate Master, or the winner on time."""
+        self.win_reason: WinReason | None = None
+        self.clock = _Clock()
+        self._deadline = _NEVER
+        """``clock.ends_us`` while regulation runs, else never: one compare per stamped
+        input.  (The time-limit state lives in ``clock``: more than 30 attributes would
+        cost CPython its fast attribute access on every action.)"""
         self.now = 0
         self.cards_played = 0
         """Latest stamp seen: stamps must never go back."""
@@ -146,7 +177,7 @@ class KarateFight(Engine[KarateOptions, KarateAction]):
 
     # -- who acts ----------------------------------------------------------------------
     def to_act(self) -> frozenset[int]:
-        if self.master is not None:
+        if self.winner is not None:
             return frozenset()
         if self.jan_ken is not None:
             return frozenset(f for f in self.jan_ken.remaining if f not in self.jan_ken.signs)
@@ -155,11 +186,13 @@ class KarateFight(Engine[KarateOptions, KarateAction]):
         return frozenset((self.turn,))
 
     def legal_actions(self, player: int) -> Sequence[KarateAction]:
-        if self.master is not None:
+        if self.winner is not None:
             return ()
         if player == CABINET:
             actions: list[KarateAction] = [Shown(t_us=self.now)] if self.awaiting_reveal else []
             actions += [Slaps(t_us=self.now, fighters=(f,)) for f in range(self.players) if self.in_game[f]]
+            if self.clock.ends_us is not None and self.clock.time_up_us is None:
+                actions.append(TimeCheck(t_us=max(self.now, self.clock.ends_us)))
             return tuple(actions)
         if player not in self.to_act():
             return ()
@@ -168,12 +201,14 @@ class KarateFight(Engine[KarateOptions, KarateAction]):
         return (PlayTop(player, self.now),)
 
     def check(self, action: KarateAction) -> None:
-        if self.master is not None:
-            raise IllegalAction(f"the fight is over: fighter {self.master + 1} is Karate Master")
+        if self.winner is not None:
+            if self.master is not None:
+                raise IllegalAction(f"the fight is over: fighter {self.master + 1} is Karate Master")
+            raise IllegalAction(f"the fight is over: time ran out and fighter {self.winner + 1} won")
         if isinstance(action, Throw):
             self._check_throw(action)
             return
-        if not isinstance(action, (PlayTop, Shown, Slaps)):
+        if not isinstance(action, (PlayTop, Shown, Slaps, TimeCheck)):
             raise IllegalAction(f"Karate Fight has no action {type(action).__name__}")
         if action.t_us < self.now:
             raise IllegalAction(f"stamp {action.t_us} µs is earlier than the last input ({self.now} µs)")
@@ -182,13 +217,15 @@ class KarateFight(Engine[KarateOptions, KarateAction]):
         elif isinstance(action, Shown):
             if action.player != CABINET:
                 raise IllegalAction("only the cabinet reports reveals")
-        else:
+        elif isinstance(action, Slaps):
             if action.player != CABINET:
                 raise IllegalAction("only the cabinet reports slaps")
             if not action.fighters or len(set(action.fighters)) != len(action.fighters):
                 raise IllegalAction("a slap batch names each slapping fighter once")
             if not all(0 <= f < self.players for f in action.fighters):
                 raise IllegalAction(f"slap from a seat that is not in this {self.players}-fighter game")
+        elif action.player != CABINET:
+            raise IllegalAction("only the cabinet reports its clock")
 
     def _check_play(self, action: PlayTop) -> None:
         if self.jan_ken is not None:
@@ -212,14 +249,23 @@ class KarateFight(Engine[KarateOptions, KarateAction]):
     def _apply(self, action: KarateAction) -> tuple[Event, ...]:
         if isinstance(action, Throw):
             return tuple(self._throw(action))
-        self.now = action.t_us
+        self.now = t_us = action.t_us
+        if t_us >= self._deadline:
+            if self.jan_ken is None:
+                return tuple(self._time_up(t_us))  # the input is not applied as itself
+            if self.clock.overtime_us is None:
+                self.clock.overtime_us = t_us  # time is up once the running Jan Ken is settled
         if isinstance(action, PlayTop):
-            return tuple(self._play(action.player, action.t_us))
+            if not self.cards_played:
+                self._start_clock(t_us)  # the first card starts the fight's clock
+            return tuple(self._play(action.player, t_us))
         if isinstance(action, Shown):
             if action.cards_played is not None and action.cards_played != self.cards_played:
                 return ()  # a frame drawn before the latest card: it revealed nothing new
-            return tuple(self._shown(action.t_us))
-        return tuple(self._slaps(action.t_us, action.fighters))
+            return tuple(self._shown(t_us))
+        if isinstance(action, Slaps):
+            return tuple(self._slaps(t_us, action.fighters))
+        return ()  # TimeCheck: the clock alone changes nothing before the limit
 
     def _play(self, fighter: int, t_us: int) -> list[Event]:
         card = self.piles[fighter].popleft()
@@ -418,14 +464,52 @@ class KarateFight(Engine[KarateOptions, KarateAction]):
         winner = remaining[0]
         self.jan_ken = None
         events.append(JanKenWon(winner, jk.reason))
+        if jk.reason is JanKenReason.TIME_UP:
+            return events + self._fight_won(winner, WinReason.TIME_UP_JAN_KEN)
         if jk.reason is JanKenReason.JAN_KEN_CARD:
-            return events + self._win_bout(winner, BoutReason.JAN_KEN)
-        record = self.last_hit
-        assert record is not None
-        record.winner = winner
-        reaction = record.won_us - record.revealed_us
-        events.append(HitWon(record.kind, winner, record.revealed_us, record.won_us, reaction, by_jan_ken=True))
-        return events + self._win_bout(winner, BoutReason.HIT)
+            events += self._win_bout(winner, BoutReason.JAN_KEN)
+        else:
+            record = self.last_hit
+            assert record is not None
+            record.winner = winner
+            reaction = record.won_us - record.revealed_us
+            events.append(HitWon(record.kind, winner, record.revealed_us, record.won_us, reaction, by_jan_ken=True))
+            events += self._win_bout(winner, BoutReason.HIT)
+        if self.clock.overtime_us is not None and self.winner is None:
+            if isinstance(events[-1], ToPlay):
+                events.pop()  # nobody plays on: regulation is over
+            events += self._time_up(self.clock.overtime_us)
+        return events
+
+    # -- time limit (a cabinet variant) ----------------------------------------------
+    def _start_clock(self, t_us: int) -> None:
+        self.clock.started_us = t_us
+        if self.options.time_limit_us is not None:
+            self.clock.ends_us = self._deadline = t_us + self.options.time_limit_us
+
+    def _time_up(self, t_us: int) -> list[Event]:
+        """Regulation is over: the bout in progress is void (a Hit on the table is won by
+        nobody, the centre stays where it is and is not counted); most cards wins, a tie
+        goes to Jan Ken among exactly the tied fighters."""
+        self.clock.time_up_us = t_us
+        self._deadline = _NEVER
+        void = self.hit.kind if self.hit is not None else None
+        self.hit = None
+        self.awaiting_reveal = False
+        self.turn = self.attacker = self.chances = None
+        piles = tuple(len(p) for p in self.piles)
+        events: list[Event] = [TimeUp(t_us, piles, len(self.centre), void)]
+        standing = [f for f in range(self.players) if self.in_game[f]]
+        most = max(piles[f] for f in standing)
+        tied = tuple(f for f in standing if piles[f] == most)
+        if len(tied) == 1:
+            return events + self._fight_won(tied[0], WinReason.MOST_CARDS)
+        return events + self._start_jan_ken(JanKenReason.TIME_UP, tied)
+
+    def _fight_won(self, winner: int, reason: WinReason) -> list[Event]:
+        self.winner, self.win_reason = winner, reason
+        self.turn = None
+        return [FightWon(winner, reason)]
 
     def _win_bout(self, winner: int, reason: BoutReason) -> list[Event]:
         pile = self.piles[winner]
@@ -442,7 +526,8 @@ class KarateFight(Engine[KarateOptions, KarateAction]):
         if was_empty and pile:
             events.append(Reentered(winner))
         if len(pile) == self.in_play:
-            self.master = winner
+            self.master = self.winner = winner
+            self.win_reason = WinReason.KARATE_MASTER
             self.turn = None
             return events + [KarateMaster(winner)]
         self.turn = winner
@@ -480,6 +565,11 @@ class KarateFight(Engine[KarateOptions, KarateAction]):
             jan_ken=jan_ken,
             last_hit=self.last_hit.report() if self.last_hit is not None else None,
             master=self.master,
+            started_us=self.clock.started_us,
+            ends_us=self.clock.ends_us,
+            time_up_us=self.clock.time_up_us,
+            winner=self.winner,
+            win_reason=self.win_reason,
         )
 
     def view(self, player: int) -> KaratePlayerView:
@@ -487,9 +577,10 @@ class KarateFight(Engine[KarateOptions, KarateAction]):
         return KaratePlayerView(player, self.public_view(), own)
 
     def outcome(self) -> Outcome | None:
-        if self.master is None:
+        if self.winner is None:
             return None
-        return Outcome(self.master, "Karate Master")
+        assert self.win_reason is not None
+        return Outcome(self.winner, OUTCOME_REASONS[self.win_reason])
 
     # -- for tests and tools: where every card is -------------------------------------
     def card_places(self) -> dict[str, tuple[int, ...]]:

@@ -26,6 +26,27 @@ class BoutReason(Enum):
 class JanKenReason(Enum):
     JAN_KEN_CARD = "jan_ken_card"
     DEAD_HEAT = "dead_heat"
+    TIME_UP = "time_up"
+    """The time limit ran out with several fighters tied for most cards: the winner wins
+    the fight."""
+
+
+class WinReason(Enum):
+    """How a fight was won (``Outcome.reason`` is the matching text in ``OUTCOME_REASONS``)."""
+
+    KARATE_MASTER = "karate_master"
+    """Holds every card in play (the rulebook's only ending)."""
+    MOST_CARDS = "most_cards"
+    """Time limit: held the most cards in their pile when time ran out."""
+    TIME_UP_JAN_KEN = "time_up_jan_ken"
+    """Time limit: tied for most cards when time ran out and won the Jan Ken among the tied."""
+
+
+OUTCOME_REASONS = {
+    WinReason.KARATE_MASTER: "Karate Master",
+    WinReason.MOST_CARDS: "most cards when time ran out",
+    WinReason.TIME_UP_JAN_KEN: "won the Jan Ken for most cards when time ran out",
+}
 
 
 class IgnoreReason(Enum):
@@ -184,3 +205,25 @@ class FighterOut(Event):
 @dataclass(frozen=True)
 class KarateMaster(Event):
     fighter: int
+
+
+@dataclass(frozen=True)
+class TimeUp(Event):
+    """The time limit ran out: regulation is over at ``t_us``, the stamp of the first input
+    at or after the limit (held back until a Jan Ken already running had finished).
+    ``piles``: every fighter's pile size, which decides the fight; the ``centre`` cards
+    are not counted; ``hit_void``: a Hit on the table that nobody won in time."""
+
+    t_us: int
+    piles: tuple[int, ...]
+    centre: int
+    hit_void: HitKind | None
+
+
+@dataclass(frozen=True)
+class FightWon(Event):
+    """The final event of a fight decided by the time limit (a fight won by holding every
+    card still ends with :class:`KarateMaster`)."""
+
+    fighter: int
+    reason: WinReason

@@ -20,8 +20,22 @@ class KarateOptions:
 
     ``deal``: a prearranged deal for demos, tutorials and tests: card ids (0..53, top of
     the pile first) per fighter; cards not dealt are set aside.  ``None``: shuffle the
-    deck with the game's seed and deal it evenly."""
+    deck with the game's seed and deal it evenly.
+
+    ``time_limit_us``: a cabinet variant (house rule), off (``None``) by default so the
+    rulebook game is unchanged.  The fight's clock starts at the first card played; the
+    first input stamped ``started + time_limit_us`` or later ends regulation and the
+    fighter holding most cards wins (a tie: Jan Ken among the tied).  See "Time limit" in
+    ``docs/rules/karate_fight.md``."""
 
     grace_us: int = DEFAULT_GRACE_US
     first_fighter: int = 0
     deal: tuple[tuple[int, ...], ...] | None = None
+    time_limit_us: int | None = None
+
+    def __post_init__(self) -> None:
+        limit = self.time_limit_us
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit <= 0):
+            raise ValueError(
+                f"time_limit_us must be a whole number of microseconds > 0, or None for no limit; got {limit!r}"
+            )

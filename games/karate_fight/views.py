@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from games.karate_fight.cards import CardKind
-from games.karate_fight.events import JanKenReason, Reaction, ThrownSign
+from games.karate_fight.events import JanKenReason, Reaction, ThrownSign, WinReason
 from games.karate_fight.hits import HitKind
 from games.karate_fight.jan_ken import Sign
 
@@ -78,6 +78,17 @@ class KaratePublicView:
     jan_ken: JanKenView | None
     last_hit: HitReport | None
     master: int | None
+    """The Karate Master (holds every card); stays ``None`` for a fight won on time."""
+    started_us: int | None = None
+    """Stamp of the fight's first card: the time limit's clock starts here."""
+    ends_us: int | None = None
+    """``started_us`` + the time limit (``None``: no limit, or no card played yet).  A
+    display counts down to it on its own clock."""
+    time_up_us: int | None = None
+    """Stamp at which regulation ended (see :class:`~games.karate_fight.events.TimeUp`)."""
+    winner: int | None = None
+    """Who won the fight, however (the Karate Master, or the winner on time)."""
+    win_reason: WinReason | None = None
 
 
 @dataclass(frozen=True)
