@@ -15,10 +15,12 @@ from games.karate_fight import (
     CowardsBlow,
     DeadHeat,
     FighterStatus,
+    FightWon,
     HitWon,
     KarateMaster,
     KaratePublicView,
     Technique,
+    TimeUp,
 )
 
 TECHNIQUE_COLOR = {Technique.ATTACK: (190, 40, 30), Technique.DEFENSE: (40, 90, 170), Technique.SKILL: (150, 60, 170)}
@@ -37,6 +39,10 @@ def draw_karate(surf: pygame.Surface, text: TextCache, s: PlayScreen) -> None:
     names = [look.name for look in s.seats]
     if v.master is not None:
         status = f"{names[v.master]} is Karate Master"
+    elif v.winner is not None:
+        status = f"{names[v.winner]} wins on time"
+    elif v.time_up_us is not None:
+        status = "TIME!  Tie for most cards: Jan Ken decides"
     elif v.jan_ken is not None:
         status = "JAN KEN POI!  A rock · B paper · C scissors"
     elif v.hit_showing is not None and not v.awaiting_reveal:
@@ -45,7 +51,7 @@ def draw_karate(surf: pygame.Surface, text: TextCache, s: PlayScreen) -> None:
         status = f"{names[v.turn]}: press A to play"
     else:
         status = ""
-    title_bar(surf, text, s.title, status, f"{len(s.seats)} fighters")
+    title_bar(surf, text, s.title, status, f"{len(s.seats)} fighters" + _clock(v, s.now_us))
 
     _centre(surf, text, s, v, pygame.Rect(0, 80, w, 400))
     _fighters(surf, text, s, v, pygame.Rect(20, 490, w - 40, 210))
@@ -55,6 +61,16 @@ def draw_karate(surf: pygame.Surface, text: TextCache, s: PlayScreen) -> None:
     _banner(surf, text, s, v)
     if s.paused:
         paused_overlay(surf, text, s.paused)
+
+
+def _clock(v: KaratePublicView, now_us: int) -> str:
+    """The time limit's countdown, from the engine's deadline and the display's clock."""
+    if v.ends_us is None:
+        return ""
+    if v.time_up_us is not None:
+        return "  ·  TIME"
+    left = max(0, v.ends_us - now_us) // 1_000_000
+    return f"  ·  {left // 60}:{left % 60:02d} left"
 
 
 def _centre(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: KaratePublicView, area: pygame.Rect) -> None:
@@ -83,7 +99,7 @@ def _fighters(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: KaratePub
     for f in v.fighters:
         look = s.seats[f.seat]
         rect = pygame.Rect(area.x + f.seat * cw + 8, area.y, cw - 16, area.height)
-        turn = v.turn == f.seat and v.master is None
+        turn = v.turn == f.seat and v.winner is None
         panel(surf, rect, theme.shade(look.color, 0.45 if turn else 0.22), theme.GOLD if turn else look.color)
         text.draw(surf, look.name.upper(), 52, look.color if not turn else theme.WHITE, (rect.x + 20, rect.y + 34), "midleft", bold=True)
         text.draw(surf, str(f.pile_size), 72, theme.WHITE, (rect.right - 20, rect.y + 38), "midright", bold=True)
@@ -149,6 +165,12 @@ def _banner(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: KaratePubli
             return
         if isinstance(ev, KarateMaster):
             banner(surf, text, f"{s.seats[ev.fighter].name.upper()}: KARATE MASTER!", s.seats[ev.fighter].color, y, 84)
+            return
+        if isinstance(ev, FightWon):
+            banner(surf, text, f"{s.seats[ev.fighter].name.upper()} WINS ON TIME!", s.seats[ev.fighter].color, y, 84)
+            return
+        if isinstance(ev, TimeUp):
+            banner(surf, text, "TIME!", theme.PANEL_EDGE, y, 84)
             return
         if isinstance(ev, CowardsBlow):
             paid = f"pays {ev.cards_paid} card{'s' if ev.cards_paid != 1 else ''}"

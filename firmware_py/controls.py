@@ -70,6 +70,11 @@ class GameControls(ABC):
     def on_slap(self, engine: Engine, seat: int, t_us: int, velocity: int | None) -> Action | Refusal | None:
         return None
 
+    def on_clock(self, engine: Engine, now_us: int) -> Action | None:
+        """Called every step with the cabinet's clock: games with a clock of their own
+        (a time limit) answer with the action that tells the engine the time."""
+        return None
+
     def on_frame_shown(self, engine: Engine, t_us: int) -> Action | None:
         """Called with the flip time of every frame; games that time reveals answer here."""
         return None

@@ -10,14 +10,16 @@ from itertools import groupby
 from PIL import Image
 
 from display.private import text_lines
-from firmware_py.controls import GameControls, Record, Refusal
+from firmware_py.controls import GameControls, OptionItem, Record, Refusal
 from games.karate_fight import (
     SPEC,
     BoutWon,
     CardPlayed,
+    OUTCOME_REASONS,
     CowardsBlow,
     DeadHeat,
     FighterOut,
+    FightWon,
     FighterStatus,
     HitShowing,
     HitWon,
@@ -34,6 +36,9 @@ from games.karate_fight import (
     SlapIgnored,
     Slaps,
     Throw,
+    TimeCheck,
+    TimeUp,
+    WinReason,
 )
 from games.protocol import Action, Event
 from hal.events import Button
@@ -56,8 +61,15 @@ class KarateControls(GameControls):
     judges_time = True
     uses_slaps = True
 
+    options_menu = (
+        OptionItem("Time limit", "time_limit_us",
+                   ((None, "Off (Karate Master only)"), (180_000_000, "3 min"), (300_000_000, "5 min"),
+                    (600_000_000, "10 min"))),
+    )
+
     def __init__(self) -> None:
         self._shown_for: int | None = None
+        self._time_checked_for: int | None = None
 
     def make_options(self, values: dict) -> KarateOptions:
         return KarateOptions(**values)
@@ -74,6 +86,15 @@ class KarateControls(GameControls):
 
     def on_slap(self, engine: KarateFight, seat: int, t_us: int, velocity: int | None) -> Action:
         return Slaps(t_us=t_us, fighters=(seat,))
+
+    def on_clock(self, engine: KarateFight, now_us: int) -> Action | None:
+        """Once the clock passes the limit, tell the engine (once per limit), so a fight
+        nobody touches still ends on time; the settle window keeps stamp order."""
+        ends = engine.public_view().ends_us
+        if ends is None or now_us < ends or self._time_checked_for == ends or engine.over:
+            return None
+        self._time_checked_for = ends
+        return TimeCheck(t_us=now_us)
 
     def on_frame_shown(self, engine: KarateFight, t_us: int) -> Action | None:
         """Report the first flip after a card was played: from then its Hit is showing."""
@@ -105,8 +126,9 @@ class KarateControls(GameControls):
         v = pv.public
         me = v.fighters[seat]
         lines = [f"Fighter {seat + 1}: {me.pile_size} cards"]
-        if v.master is not None:
-            lines += ["", "KARATE MASTER" if v.master == seat else "Fight over"]
+        if v.winner is not None:
+            won = "KARATE MASTER" if v.win_reason is WinReason.KARATE_MASTER else "YOU WIN ON TIME"
+            lines += ["", won if v.winner == seat else "Fight over"]
         elif me.status is FighterStatus.OUT:
             lines += ["", "You are out"]
         elif v.jan_ken is not None and seat in v.jan_ken.remaining:
@@ -133,7 +155,7 @@ class KarateControls(GameControls):
         """Bots slap a showing Hit after a human reaction time, and now and then lose
         their nerve and slap at nothing (a Coward's Blow)."""
         v = engine.public_view()
-        if v.jan_ken is not None or v.master is not None or v.fighters[seat].status is FighterStatus.OUT:
+        if v.jan_ken is not None or v.winner is not None or v.fighters[seat].status is FighterStatus.OUT:
             return None
         if v.hit_showing is not None and not v.awaiting_reveal:
             return rng.randrange(180_000, 420_000)
@@ -162,14 +184,23 @@ class KarateControls(GameControls):
             return "cowards_blow"
         if isinstance(event, KarateMaster):
             return "karate_master"
+        if isinstance(event, TimeUp):
+            return "time_up"
         return None
 
     def result_lines(self, engine: KarateFight, names: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
         v = engine.public_view()
         outcome = engine.outcome()
-        headline = f"{names[outcome.winner].upper()}: KARATE MASTER" if outcome and outcome.winner is not None else "NO MASTER"
+        if outcome is None or outcome.winner is None:
+            headline = "NO WINNER"
+        elif outcome.reason == OUTCOME_REASONS[WinReason.KARATE_MASTER]:
+            headline = f"{names[outcome.winner].upper()}: KARATE MASTER"
+        else:
+            headline = f"{names[outcome.winner].upper()} WINS ON TIME"
         lines = [f"{names[f.seat]}: {f.pile_size} cards" + (f", fastest {f.fastest_us / 1000:.3f} ms" if f.fastest_us else "")
                  for f in v.fighters]
+        if outcome is not None and outcome.reason != OUTCOME_REASONS[WinReason.KARATE_MASTER]:
+            lines.append(outcome.reason.capitalize())
         return headline, tuple(lines)
 
     def describe(self, event: Event, names: tuple[str, ...]) -> str | None:
@@ -203,4 +234,9 @@ class KarateControls(GameControls):
             return f"{names[event.fighter]} is back in the fight"
         if isinstance(event, KarateMaster):
             return f"*** {names[event.fighter]} IS KARATE MASTER ***"
+        if isinstance(event, TimeUp):
+            piles = ", ".join(f"{names[f]} {n}" for f, n in enumerate(event.piles))
+            return f"TIME! piles: {piles}" + (" (the Hit on the table is void)" if event.hit_void else "")
+        if isinstance(event, FightWon):
+            return f"*** {names[event.fighter]} WINS ON TIME ({OUTCOME_REASONS[event.reason]}) ***"
         return None

@@ -115,6 +115,8 @@ class GameSession:
                 self.submit(result, now_us)
 
     def tick(self, now_us: int) -> None:
+        if self.paused is None:
+            self._route(self.controls.on_clock(self.engine, now_us), now_us, now_us, RANK_BUTTON)
         released = self.buffer.release(now_us)
         for t_us, action in self.controls.coalesce(released) if released else ():
             self.submit(action, t_us)

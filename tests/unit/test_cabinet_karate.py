@@ -172,3 +172,26 @@ def test_card_names_are_called_out_where_a_speaker_is_configured(tmp_path) -> No
     reveal_hit(cabinet, sim, 2)
     assert cabinet.ctx.callouts.played == ["dodge", "dodge", "hit"]
     sim.close()
+
+
+def test_time_limit_ends_an_untouched_fight_with_most_cards_winning(tmp_path) -> None:
+    """The cabinet tells the engine the time: a fight nobody touches still ends on time,
+    and the fighter holding the most cards wins."""
+    from games.karate_fight import FightWon, TimeUp
+
+    cabinet, sim = make_cabinet(tmp_path, 2)
+    limit = 5_000_000
+    session = start_session(cabinet, KarateControls(), KarateOptions(deal=deal_for_clumsy_hit(2), time_limit_us=limit),
+                            (0, 1)).session
+    flip = reveal_hit(cabinet, sim, 2)
+    sim.slap(1, flip + 150_000)          # Blue wins the Hit: 4 cards to 2
+    run_for(cabinet, sim, 800_000)
+    started = session.engine.public_view().started_us
+    run_for(cabinet, sim, started + limit - sim.clock.now_us() + 100_000)  # then nobody does anything
+    kinds = [type(e) for _t, e in session.recent]
+    assert TimeUp in kinds and FightWon in kinds
+    assert session.engine.outcome().winner == 1
+    screen = cabinet.render()
+    assert screen is not None
+    headline, _lines = session.controls.result_lines(session.engine, session.names)
+    assert headline == "BLUE WINS ON TIME"
