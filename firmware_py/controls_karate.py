@@ -12,15 +12,15 @@ from PIL import Image
 from display.private import text_lines
 from firmware_py.controls import GameControls, OptionItem, Record, Refusal
 from games.karate_fight import (
+    OUTCOME_REASONS,
     SPEC,
     BoutWon,
     CardPlayed,
-    OUTCOME_REASONS,
     CowardsBlow,
     DeadHeat,
     FighterOut,
-    FightWon,
     FighterStatus,
+    FightWon,
     HitShowing,
     HitWon,
     JanKenRound,
