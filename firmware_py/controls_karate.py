@@ -90,6 +90,8 @@ class KarateControls(GameControls):
     def on_clock(self, engine: KarateFight, now_us: int) -> Action | None:
         """Once the clock passes the limit, tell the engine (once per limit), so a fight
         nobody touches still ends on time; the settle window keeps stamp order."""
+        if engine.options.time_limit_us is None:
+            return None  # the rulebook game: no clock to keep (and no view to build per step)
         ends = engine.public_view().ends_us
         if ends is None or now_us < ends or self._time_checked_for == ends or engine.over:
             return None
