@@ -111,10 +111,11 @@ def _phase_hint(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: PunchPu
 
 
 def _banners(surf: pygame.Surface, text: TextCache, s: PlayScreen) -> None:
-    """The newest banner-worthy event still within its display time."""
+    """The newest banner-worthy event still within its display time, unless cards have
+    been revealed since."""
     for t, ev in reversed(s.events):
-        if s.now_us - t > BANNER_US:
-            return
+        if s.now_us - t > BANNER_US or isinstance(ev, CardsRevealed):
+            return  # a newer reveal replaces an older banner: the cards matter now
         message = _banner_text(s, ev)
         if message is not None:
             words, color = message

@@ -23,6 +23,9 @@ from games.punch.events import (
 )
 from hal.events import ACTION_BUTTONS, Button
 
+OLED_LABEL = {Card.PUNCH_1: "Punch 1", Card.PUNCH_2: "Punch 2", Card.PUNCH_3: "Punch 3",
+              Card.DO_NOTHING: "Do Nothing", Card.BLOCK: "Block", Card.DODGE: "Dodge"}
+"""Card names that fit the OLED's 21-character line."""
 SHORT = {Card.PUNCH_1: "P1", Card.PUNCH_2: "P2", Card.PUNCH_3: "P3",
          Card.DO_NOTHING: "Rest", Card.BLOCK: "Blk", Card.DODGE: "Dge"}
 
@@ -94,7 +97,7 @@ class PunchControls(GameControls):
             elif pub.phase is Phase.REDEAL:
                 footer = "Kept: wait"
             elif v.locked_card is not None:
-                footer = f"LOCKED: {v.locked_card.label}"
+                footer = f"LOCKED: {OLED_LABEL[v.locked_card]}"
             elif pub.phase is Phase.OVER:
                 footer = "Game over"
             else:
