@@ -375,8 +375,7 @@ def open_source(args, config):  # noqa: ANN001, ANN201
         comparator = [args.comparator] * len(SIM_CABINETS[args.sim].pads) if args.comparator else None
         return virtual_cabinet(args.sim, seed=args.seed, comparator=comparator), SIM_CABINETS[args.sim].name
     if config.padboard is None:
-        raise SystemExit("ringside calibrate: this cabinet has no [padboard]; gpio-edge pads: use --sim to try the "
-                         "procedure, or see docs/calibration.md")
+        return open_gpio_edge(config), config.name
     from calibration.live import LivePadboard
     from hal.clock import MonotonicClock
     from hal.padboard.driver import PadboardSource
@@ -387,6 +386,42 @@ def open_source(args, config):  # noqa: ANN001, ANN201
     except RuntimeError as e:
         board.close()
         raise SystemExit(f"ringside calibrate: {e} (is the cabinet running? stop it first: the port is exclusive)") from e
+
+
+def open_gpio_edge(config):  # noqa: ANN001, ANN201
+    """The cabinet's gpio-edge slap lines, opened on the Pi for calibration (the cabinet
+    itself must not be running: the lines are claimed)."""
+    from calibration.live_gpio import LiveGpioEdge, gpio_edge_stations
+    from hal.clock import MonotonicClock
+    from hal.gpio_edge import GpioEdgeSource
+    from hal.hardware import lgpio_factories, slap_sources
+
+    stations = gpio_edge_stations(config)
+    if not stations:
+        raise SystemExit("ringside calibrate: no station has a slap pad (slap source none)")
+    clock = MonotonicClock()
+    try:
+        sources = [s for s in slap_sources(config, lgpio_factories(config), clock) if isinstance(s, GpioEdgeSource)]
+    except Exception as e:  # noqa: BLE001 - the operator reads it
+        raise SystemExit(f"ringside calibrate: cannot open the gpio-edge lines ({e}); "
+                         "is the cabinet running? stop it first, or try --sim") from e
+    return LiveGpioEdge(sources, stations, clock)
+
+
+def config_with_active_profile(config, log: Callable[[str], None] = print):  # noqa: ANN001, ANN201
+    """The cabinet config with the active calibration profile's gpio-edge mask times in
+    force (a padboard keeps its own settings in flash)."""
+    from calibration.live_gpio import apply_gpio_masks
+
+    store = ProfileStore(config.data_dir)
+    name = store.active()
+    if name is None:
+        return config
+    profile = store.load(name)
+    if profile.source != "gpio-edge" or not profile.gpio_mask_us:
+        return config
+    log(f"calibration profile {name!r}: gpio-edge mask times {profile.gpio_mask_us} µs")
+    return apply_gpio_masks(config, profile.gpio_mask_us)
 
 
 def main(args, config, write: Callable[[str], None] = print, read: Callable[[str], str] = input) -> int:  # noqa: ANN001

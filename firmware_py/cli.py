@@ -173,8 +173,10 @@ def run_realtime(config, args, real_hardware: bool) -> int:  # noqa: ANN001
                     strip_height=0 if real_hardware else HEIGHT)
     keys = recorder = None
     if real_hardware:
+        from firmware_py.calibrate_cli import config_with_active_profile
         from hal.hardware import open_hardware
 
+        config = config_with_active_profile(config)
         clock = MonotonicClock()
         hardware = open_hardware(config, clock)
         print(f"Ringside on cabinet {config.name} ({config.source})")

@@ -51,6 +51,14 @@ def default_source(ctx: CabinetContext) -> tuple[Any, Any, str]:
             return LivePadboard(PadboardSource(cfg.padboard.port, MonotonicClock(), {})), None, f"padboard on {cfg.padboard.port}"
         except Exception as e:  # noqa: BLE001 - said on screen
             raise RuntimeError(f"cannot open the padboard on {cfg.padboard.port}: {e}") from e
+    from calibration.live_gpio import LiveGpioEdge, gpio_edge_stations
+    from hal.gpio_edge import GpioEdgeSource
+
+    edges = [x for x in getattr(ctx.hardware, "sources", ()) if isinstance(x, GpioEdgeSource)]
+    if edges and gpio_edge_stations(cfg):  # the cabinet's own gpio-edge lines
+        from hal.clock import MonotonicClock
+
+        return LiveGpioEdge(edges, gpio_edge_stations(cfg), MonotonicClock()), None, "gpio-edge comparator lines"
     from firmware_py.calibrate_cli import ScriptedOperator, virtual_cabinet
 
     vp = virtual_cabinet("hall", seed=1)

@@ -61,6 +61,9 @@ class GpioEdgeSource:
         self._edges: queue.SimpleQueue[tuple[int, int]] = queue.SimpleQueue()
         self.wake: threading.Event | None = None
         """Set after every queued edge, so a sleeping main loop wakes for it."""
+        self.on_edge: Callable[[int, int], None] | None = None
+        """Called with (station, t_us) for every edge before the mask (calibration
+        watches the chatter the mask exists for); runs on the pin's thread."""
         self._last: dict[int, int] = {}
         self._handlers: list[Callable[[float, bool], None]] = []
         self._devices: list[InputDevice] = []
@@ -71,7 +74,10 @@ class GpioEdgeSource:
 
     def _watch(self, device: InputDevice, station: int, active_high: bool) -> None:
         def on_edge(ticks: float, state: bool) -> None:
-            self._edges.put((station, self._ticks_to_us(ticks)))
+            t_us = self._ticks_to_us(ticks)
+            if self.on_edge is not None:
+                self.on_edge(station, t_us)
+            self._edges.put((station, t_us))
             if self.wake is not None:
                 self.wake.set()
 
