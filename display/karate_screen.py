@@ -51,7 +51,10 @@ def draw_karate(surf: pygame.Surface, text: TextCache, s: PlayScreen) -> None:
         status = f"{names[v.turn]}: press A to play"
     else:
         status = ""
-    title_bar(surf, text, s.title, status, f"{len(s.seats)} fighters" + _clock(v, s.now_us))
+    clock = _clock(v, s.now_us)
+    title_bar(surf, text, s.title, status, "" if clock else f"{len(s.seats)} fighters")
+    if clock:  # the time limit: big and gold, so every fighter sees it running out
+        text.draw(surf, clock, 44, theme.GOLD, (w - 24, 32), "midright", bold=True)
 
     _centre(surf, text, s, v, pygame.Rect(0, 80, w, 400))
     _fighters(surf, text, s, v, pygame.Rect(20, 490, w - 40, 210))
@@ -68,9 +71,9 @@ def _clock(v: KaratePublicView, now_us: int) -> str:
     if v.ends_us is None:
         return ""
     if v.time_up_us is not None:
-        return "  ·  TIME"
+        return "TIME"
     left = max(0, v.ends_us - now_us) // 1_000_000
-    return f"  ·  {left // 60}:{left % 60:02d} left"
+    return f"{left // 60}:{left % 60:02d}"
 
 
 def _centre(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: KaratePublicView, area: pygame.Rect) -> None:
