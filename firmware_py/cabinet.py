@@ -87,7 +87,14 @@ class Cabinet:
             self.ctx.store.abandon_game(saved.id, "cannot resume on this cabinet")
             return None
         looks = tuple(self.ctx.looks[s] for s in saved.seats)
-        session = GameSession.resume(controls(), saved, looks, self.ctx.store, self.ctx.settle_us)
+        try:
+            session = GameSession.resume(controls(), saved, looks, self.ctx.store, self.ctx.settle_us)
+        except (ValueError, KeyError, TypeError) as e:
+            # A journal this version cannot replay (IllegalAction is a ValueError): the
+            # cabinet must still start; the journal stays in the store for a look.
+            self.ctx.store.abandon_game(saved.id, f"journal does not replay: {e}")
+            self.ctx.log(f"Could not resume {controls.spec.title} #{saved.id}: {e}; game abandoned, journal kept")
+            return None
         self.ctx.log(f"Resuming {controls.spec.title} #{saved.id} after {len(saved.actions)} recorded actions")
         return Play(self.ctx, now_us, session)
 

@@ -141,3 +141,19 @@ def test_a_game_walked_away_from_is_abandoned_and_attract_returns(cabinet: Cabin
     assert store.unfinished() is None  # not resumed at the next start-up
     (reason,) = [r for (r,) in store.db.execute("SELECT reason FROM games WHERE id=?", (play.session.game_id,))]
     assert reason.startswith("abandoned")
+
+
+def test_a_journal_that_no_longer_replays_is_abandoned_not_fatal(config, sim, clock) -> None:
+    from firmware_py.scenes import Attract
+
+    path = config.data_dir / "ringside.sqlite3"
+    store = Store(path)
+    game = store.begin_game("punch", {"rules": "standard", "no_mercy": False, "matches_to_win": 3}, 2, 1, (0, 1))
+    store.append_action(game, 0, {"type": "PlayCard", "player": 0, "card": "block"})  # refused in REDEAL
+    lines: list[str] = []
+    cabinet = Cabinet(config, sim, clock, Store(path), log=lines.append, seed=1)
+    assert isinstance(cabinet.scene, Attract)
+    assert cabinet.ctx.store.unfinished() is None
+    assert any("Could not resume" in line for line in lines)
+    (reason,) = [r for (r,) in store.db.execute("SELECT reason FROM games WHERE id=?", (game,))]
+    assert reason.startswith("abandoned: journal does not replay")
