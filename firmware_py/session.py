@@ -8,6 +8,7 @@ effects shown, so a power cut loses nothing: :meth:`GameSession.resume` replays 
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from collections import deque
 from collections.abc import Callable
@@ -20,6 +21,8 @@ from firmware_py.store import SavedGame, Store
 from games.codec import encode
 from games.protocol import Action, Engine, Event, IllegalAction
 from hal.events import ButtonEvent, InputEvent, PadLinkEvent, SlapEvent
+
+log = logging.getLogger("ringside.session")
 
 NOTICE_US = 1_500_000
 """How long a refusal stays on screen."""
@@ -53,9 +56,7 @@ class GameSession:
         self.notices: list[tuple[int, Notice]] = []
         self.listeners: list[EventListener] = []
         self.paused: str | None = None
-        self.refusals = 0
         self.store_errors = 0
-        self.last_store_error = ""
 
     # -- creation ------------------------------------------------------------------------
     @classmethod
@@ -123,7 +124,6 @@ class GameSession:
         self.notices = [(until, n) for until, n in self.notices if until > now_us]
 
     def refuse(self, seat: int, text: str, now_us: int) -> None:
-        self.refusals += 1
         self.notices = [(u, n) for u, n in self.notices if n.seat != seat]
         self.notices.append((now_us + NOTICE_US, Notice(seat, text)))
 
@@ -157,7 +157,8 @@ class GameSession:
             self.store.commit_action(self.game_id, seq, encode(action), records, finish)
         except sqlite3.Error as e:
             self.store_errors += 1
-            self.last_store_error = str(e)
+            log.error("game %s: action %s not recorded (%s); rolled back, player asked to press again",
+                      self.game_id, seq, e)
             saved = self.engine.to_dict()
             saved["actions"].pop()
             self.engine = type(self.engine).from_dict(saved)
@@ -189,9 +190,6 @@ class GameSession:
     def led_levels(self) -> dict[int, float]:
         """Station → LED bar level."""
         return {station: self.controls.led_level(self.engine, seat) for seat, station in enumerate(self.seats)}
-
-    def private_images(self, size: tuple[int, int]) -> dict[int, Any]:
-        return {station: self.controls.private_image(self.engine, seat, size) for seat, station in enumerate(self.seats)}
 
     @property
     def over(self) -> bool:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections.abc import Hashable
 from typing import Any
 
 
@@ -45,7 +44,3 @@ class SettleBuffer:
     def __len__(self) -> int:
         return len(self._heap)
 
-
-def group_equal_stamps(items: list[tuple[int, Hashable]]) -> list[tuple[int, tuple[Hashable, ...]]]:
-    """Released (stamp, item) pairs grouped by identical stamp, preserving order."""
-    return [(t, tuple(x for _, x in grp)) for t, grp in itertools.groupby(items, key=lambda p: p[0])]

@@ -18,7 +18,6 @@ class PrivateDisplay:
         self.device = device
         self.size = (device.width, device.height)
         self._last: bytes | None = None
-        self.frames_shown = 0
 
     def show(self, image: Image.Image) -> None:
         if image.size != self.size:
@@ -29,7 +28,6 @@ class PrivateDisplay:
             return
         self.device.display(frame)
         self._last = data
-        self.frames_shown += 1
 
     @property
     def image(self) -> Image.Image | None:

@@ -7,7 +7,7 @@ import itertools
 from hypothesis import given
 from hypothesis import strategies as st
 
-from firmware_py.settle import SettleBuffer, group_equal_stamps
+from firmware_py.settle import SettleBuffer
 
 
 def test_held_until_the_window_has_passed() -> None:
@@ -54,6 +54,3 @@ def test_late_arrivals_are_counted() -> None:
     b.add(0, "x", now_us=5000)
     assert b.late == 1
 
-
-def test_group_equal_stamps() -> None:
-    assert group_equal_stamps([(1, "a"), (1, "b"), (2, "c")]) == [(1, ("a", "b")), (2, ("c",))]
