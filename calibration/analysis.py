@@ -47,7 +47,7 @@ class NoiseStats:
 
 def tracked_deviation(samples: Sequence[int], shift: int, init: float | None = None) -> list[int]:
     """|sample − baseline| with the detector's integer IIR baseline (no freeze)."""
-    base = int((init if init is not None else samples[0])) << 8
+    base = int(init if init is not None else samples[0]) << 8
     out = []
     for x in samples:
         dev = x - (base >> 8)
@@ -61,16 +61,16 @@ def noise_stats(times: Sequence[int], samples: Sequence[int], shift: int = 10, p
     if n < 16:
         raise ValueError("too few samples for a noise floor")
     warm = min(n // 4, int(200_000 / period_us))
-    init = statistics.fmean(samples[:max(warm, 8)])
+    init = statistics.fmean(samples[: max(warm, 8)])
     devs = tracked_deviation(samples, shift, init)[warm:]
     mean = statistics.fmean(samples)
     sigma = statistics.pstdev(samples[warm:]) if n - warm > 1 else 0.0
     # drift: the steepest change between 250 ms block means
     block = max(1, int(250_000 / period_us))
-    means = [statistics.fmean(samples[i:i + block]) for i in range(0, n - block + 1, block)]
+    means = [statistics.fmean(samples[i : i + block]) for i in range(0, n - block + 1, block)]
     drift = max((abs(b - a) for a, b in zip(means, means[1:])), default=0.0) / (block * period_us / 1e6)
     # sigma from sample-to-sample steps: white noise, not the slow drift
-    diffs = [b - a for a, b in zip(samples[warm:], samples[warm + 1:])]
+    diffs = [b - a for a, b in zip(samples[warm:], samples[warm + 1 :])]
     if len(diffs) > 1:
         sigma = statistics.pstdev(diffs) / math.sqrt(2)
     clipped = sum(1 for x in samples if x <= CLIP_LOW or x >= CLIP_HIGH)
@@ -106,7 +106,7 @@ def find_events(
     if n == 0:
         return []
     warm = min(n, int(100_000 / period_us))
-    base = int(statistics.fmean(samples[:max(warm, 1)])) << 8
+    base = int(statistics.fmean(samples[: max(warm, 1)])) << 8
     decay = math.exp(-period_us / hold_us)
     held = 0.0
     devs = [0] * n
@@ -137,7 +137,7 @@ def find_events(
         pk = max(seg)
         pj = i + seg.index(pk)
         ring_end = min(nxt - 2 * per_ms if nxt < n else n, i + max_ring_us // period_us)  # not the next slap's rise
-        env = tuple(max(devs[m:min(m + 3 * per_ms, ring_end)]) for m in range(i, ring_end, per_ms))
+        env = tuple(max(devs[m : min(m + 3 * per_ms, ring_end)]) for m in range(i, ring_end, per_ms))
         clipped = any(samples[m] <= CLIP_LOW or samples[m] >= CLIP_HIGH for m in range(i, j_end))
         events.append(Event(pad, times[i], pk, times[pj], clipped, env, i))
     return events
@@ -174,7 +174,7 @@ def crosstalk_seen(
     if not samples:
         return []
     warm = min(len(samples), int(100_000 / period_us))
-    devs = tracked_deviation(samples, shift, statistics.fmean(samples[:max(1, warm)]))
+    devs = tracked_deviation(samples, shift, statistics.fmean(samples[: max(1, warm)]))
     out = []
     per_ms = max(1, 1000 // period_us)
     for k, ev in enumerate(source_events):
@@ -188,7 +188,7 @@ def crosstalk_seen(
         pp = i0 + seg.index(pk)
         nxt = source_events[k + 1].index - 2 * per_ms if k + 1 < len(source_events) else len(samples)
         r1 = min(len(samples), nxt, ev.index + ring_us // period_us)
-        env = tuple(max(devs[m:min(m + 3 * per_ms, r1)]) for m in range(ev.index, r1, per_ms))
+        env = tuple(max(devs[m : min(m + 3 * per_ms, r1)]) for m in range(ev.index, r1, per_ms))
         out.append(CrosstalkSeen(pad, ev.pad, ev.peak, pk, times[pj] - ev.onset_us, env, times[pp] - ev.onset_us))
     return out
 
@@ -221,7 +221,7 @@ def signed_deviation(samples: Sequence[int], shift: int = 10) -> list[int]:
     drawing a pad's signal around zero."""
     if not samples:
         return []
-    init = statistics.fmean(samples[:min(len(samples), 200)])
+    init = statistics.fmean(samples[: min(len(samples), 200)])
     base = int(init) << 8
     out = []
     for x in samples:

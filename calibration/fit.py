@@ -74,7 +74,9 @@ def _round_up(x: float, step: int) -> int:
     return int(math.ceil(x / step) * step)
 
 
-def fit_threshold(noise: NoiseStats, own: Sequence[Event], xt: Sequence[CrosstalkSeen]) -> tuple[int, list[str], dict[str, float], list[str]]:
+def fit_threshold(
+    noise: NoiseStats, own: Sequence[Event], xt: Sequence[CrosstalkSeen]
+) -> tuple[int, list[str], dict[str, float], list[str]]:
     reasons, warnings, problems = [], [], []
     npk = max(noise.peak, 1)
     soft_min = min(e.peak for e in own)
@@ -88,17 +90,24 @@ def fit_threshold(noise: NoiseStats, own: Sequence[Event], xt: Sequence[Crosstal
             t2 = min(hi, xt_max * RING_MARGIN)
             if t2 > t:
                 t = t2
-                why = (f"raised over the largest crosstalk peak ({xt_max}) with 2 dB to spare" if t2 >= xt_max * RING_MARGIN
-                       else f"raised toward the largest crosstalk peak ({xt_max}) as far as the soft slaps allow; "
-                            "crosstalk cancel drops the rest")
+                why = (
+                    f"raised over the largest crosstalk peak ({xt_max}) with 2 dB to spare"
+                    if t2 >= xt_max * RING_MARGIN
+                    else f"raised toward the largest crosstalk peak ({xt_max}) as far as the soft slaps allow; "
+                    "crosstalk cancel drops the rest"
+                )
     else:
         t = math.sqrt(npk * soft_min)
         why = "squeezed: soft slaps and noise are less than 12 dB apart, so it sits midway"
         if soft_min / npk < 2.0:
-            problems.append(f"soft slaps ({soft_min}) barely rise over the noise at rest ({npk}): "
-                            "the pad is too noisy or too insensitive")
+            problems.append(
+                f"soft slaps ({soft_min}) barely rise over the noise at rest ({npk}): "
+                "the pad is too noisy or too insensitive"
+            )
         else:
-            warnings.append(f"only {db(t / npk):.1f} dB over the noise and {db(soft_min / t):.1f} dB under the softest slap")
+            warnings.append(
+                f"only {db(t / npk):.1f} dB over the noise and {db(soft_min / t):.1f} dB under the softest slap"
+            )
     thr = max(1, int(round(t)))
     margins = {"noise_db": db(thr / npk), "soft_db": db(soft_min / thr)}
     reasons.append(
@@ -127,7 +136,8 @@ def fit_velocity(thr: int, soft: Sequence[Event], hard: Sequence[Event]) -> tupl
         warnings.append("soft and hard slaps were not told apart: linear curve kept")
     reasons = [
         f"sensitivity {sens}: the median hard slap ({int(statistics.median(hard_peaks))}, range "
-        f"{hard_peaks[0]}–{hard_peaks[-1]}) reads 127" + (f"; {clipped} of {len(hard)} hard slaps hit the ADC rail" if clipped else ""),
+        f"{hard_peaks[0]}–{hard_peaks[-1]}) reads 127"
+        + (f"; {clipped} of {len(hard)} hard slaps hit the ADC rail" if clipped else ""),
         f"curve {curve}: the median soft slap ({int(soft_med)}) reads about {SOFT_VELOCITY}",
     ]
     return sens, curve, reasons, warnings
@@ -175,7 +185,8 @@ def fit_mask(
             if fallback is None or cost < fallback[0]:
                 fallback = (cost, mask, pct, decay)
             ok = all(
-                g >= GAP_MARGIN * mask and p2 >= RING_MARGIN * max(thr, p1 * pct / 100 * math.exp(-g / 1000 / decay) if pct else 0)
+                g >= GAP_MARGIN * mask
+                and p2 >= RING_MARGIN * max(thr, p1 * pct / 100 * math.exp(-g / 1000 / decay) if pct else 0)
                 for p1, g, p2 in pairs
             )
             if ok and (best is None or cost < best[0]):
@@ -194,10 +205,18 @@ def fit_mask(
     reasons = [
         f"mask {mask / 1000:.0f} ms: every recorded ring stays 6 dB under the retrigger line after it "
         f"(the longest stayed over the threshold for {longest} ms)"
-        + (f"; the fastest real gap in the flurry was {fastest / 1000:.0f} ms ({fastest / mask:.1f}× the mask)" if fastest else ""),
-        (f"retrigger {pct} % of the peak decaying with {decay} ms: rides over the ring after the mask "
-         f"and under every following real slap; after the hardest slap a threshold-level slap counts again "
-         f"after {reopen / 1000:.0f} ms" if pct else "retrigger off: the ring is under the threshold once the mask ends"),
+        + (
+            f"; the fastest real gap in the flurry was {fastest / 1000:.0f} ms ({fastest / mask:.1f}× the mask)"
+            if fastest
+            else ""
+        ),
+        (
+            f"retrigger {pct} % of the peak decaying with {decay} ms: rides over the ring after the mask "
+            f"and under every following real slap; after the hardest slap a threshold-level slap counts again "
+            f"after {reopen / 1000:.0f} ms"
+            if pct
+            else "retrigger off: the ring is under the threshold once the mask ends"
+        ),
     ]
     margins = {"flurry_gap_x_mask": (fastest / mask) if fastest else float("nan")}
     return mask, pct, decay * 1000 if pct else 15000, reasons, warnings + [f"PROBLEM {p}" for p in problems], margins
@@ -215,16 +234,27 @@ def fit_crosstalk(thr: int, xt: Sequence[CrosstalkSeen], noise_peak: int = 0) ->
     near = [x for x in clear if x.peak * RING_MARGIN >= thr / 2] or clear
     worst = max(near, key=lambda x: x.ratio)
     # scale each observation to a full-force slap: the source at the rail
-    full = max(x.peak * (RAIL / max(1, x.source_peak)) if x.source_peak < RAIL * 0.9 else x.peak * XTALK_MARGIN for x in xt)
+    full = max(
+        x.peak * (RAIL / max(1, x.source_peak)) if x.source_peak < RAIL * 0.9 else x.peak * XTALK_MARGIN for x in xt
+    )
     reach = [x for x in xt if x.peak * RING_MARGIN >= thr]
     if full < thr / RING_MARGIN:
-        return 0, 2000, [f"crosstalk cancel off: the strongest neighbour slap put only {max(x.peak for x in xt)} here "
-                         f"(even at full force ≈{int(full)}, 2 dB under the threshold)"], warnings
+        return (
+            0,
+            2000,
+            [
+                f"crosstalk cancel off: the strongest neighbour slap put only {max(x.peak for x in xt)} here "
+                f"(even at full force ≈{int(full)}, 2 dB under the threshold)"
+            ],
+            warnings,
+        )
     pct = int(math.ceil(worst.ratio * 100 * XTALK_MARGIN))
     if pct > 100:
         pct = 100
-        warnings.append(f"crosstalk from pad {worst.source + 1} reaches {worst.ratio:.0%} of the slap itself: "
-                        "move the pads apart or decouple them from the table")
+        warnings.append(
+            f"crosstalk from pad {worst.source + 1} reaches {worst.ratio:.0%} of the slap itself: "
+            "move the pads apart or decouple them from the table"
+        )
     # a crosstalk that barely reaches the threshold is stamped near its peak, or on a later
     # half-cycle of its ring that noise lifts over the threshold
     slowest = max((x.peak_delay_us for x in clear if x.peak * RING_MARGIN >= thr), default=0)
@@ -233,8 +263,10 @@ def fit_crosstalk(thr: int, xt: Sequence[CrosstalkSeen], noise_peak: int = 0) ->
     window = max(1500, _round_up(max(1.5 * slowest, late) + 1000, 250))
     slowest = max(slowest, late)
     if window > WINDOW_MAX_US:
-        warnings.append(f"crosstalk arrives up to {slowest / 1000:.1f} ms late; the window is capped at "
-                        f"{WINDOW_MAX_US / 1000:.0f} ms (it delays every report)")
+        warnings.append(
+            f"crosstalk arrives up to {slowest / 1000:.1f} ms late; the window is capped at "
+            f"{WINDOW_MAX_US / 1000:.0f} ms (it delays every report)"
+        )
         window = WINDOW_MAX_US
     reasons = [
         f"crosstalk cancel {pct} %: a slap on pad {worst.source + 1} put {worst.peak} here, {worst.ratio:.0%} of its own "
@@ -252,7 +284,7 @@ def latest_first_crossing_us(env: Sequence[int], thr: int, noise_peak: int) -> i
     bin's first ms)."""
     margin = noise_peak / 2
     certain = next((k for k, e in enumerate(env) if e >= thr + margin), len(env))
-    possible = [k for k, e in enumerate(env[:certain + 1]) if e >= thr - margin]
+    possible = [k for k, e in enumerate(env[: certain + 1]) if e >= thr - margin]
     return (possible[-1] + 1) * 1000 if possible else 0
 
 
@@ -276,21 +308,37 @@ def fit_pad(
     mask, pct, decay, r4, w4, m4 = fit_mask(thr, scan, rings, flurry)
     xpct, xwin, r5, w5 = fit_crosstalk(thr, xt, noise.peak)
     settings = PadSettings(
-        threshold=min(thr, 65535), sensitivity=max(2, min(sens, 65535)), curve=curve, scan_us=scan,
-        mask_us=min(mask, 65535), retrigger_pct=pct, retrigger_decay_us=max(100, min(decay, 65535)),
-        xtalk_pct=xpct, xtalk_window_us=xwin, baseline_shift=noise.shift,
+        threshold=min(thr, 65535),
+        sensitivity=max(2, min(sens, 65535)),
+        curve=curve,
+        scan_us=scan,
+        mask_us=min(mask, 65535),
+        retrigger_pct=pct,
+        retrigger_decay_us=max(100, min(decay, 65535)),
+        xtalk_pct=xpct,
+        xtalk_window_us=xwin,
+        baseline_shift=noise.shift,
     )
     latency = max(scan, xwin if xpct else 0) + (scan if xpct else 0)
     if latency > LATENCY_BUDGET_US:
-        w5 = [*w5, f"this pad's hits reach the host up to {latency / 1000:.1f} ms after the slap (crosstalk "
-                   f"window or scan, plus another pad's scan), more than the {LATENCY_BUDGET_US / 1000:.0f} ms the default settle window allows for: set "
-                   f"[padboard] settle_us ≥ {(latency + LATENCY_BUDGET_SLACK_US) // 1000 + 1} ms in the cabinet config"]
+        w5 = [
+            *w5,
+            f"this pad's hits reach the host up to {latency / 1000:.1f} ms after the slap (crosstalk "
+            f"window or scan, plus another pad's scan), more than the {LATENCY_BUDGET_US / 1000:.0f} ms the default settle window allows for: set "
+            f"[padboard] settle_us ≥ {(latency + LATENCY_BUDGET_SLACK_US) // 1000 + 1} ms in the cabinet config",
+        ]
     floor = max(thr / 4, noise.peak)
     tau = decay_tau_us([e.envelope for e in own], floor)
-    reasons_all = [*reasons, *r2, r3, *r4, *r5,
-                   f"baseline follow 1/2^{noise.shift} per sample: drift at rest {noise.drift_per_s:.0f} counts/s"]
+    reasons_all = [
+        *reasons,
+        *r2,
+        r3,
+        *r4,
+        *r5,
+        f"baseline follow 1/2^{noise.shift} per sample: drift at rest {noise.drift_per_s:.0f} counts/s",
+    ]
     if tau is not None:
         reasons_all.append(f"the ring decays with τ ≈ {tau / 1000:.1f} ms")
     warnings = [w for w in [*warns, *w2, *w4, *w5] if not w.startswith("PROBLEM ")]
-    problems = [w[len("PROBLEM "):] for w in [*warns, *w4] if w.startswith("PROBLEM ")]
+    problems = [w[len("PROBLEM ") :] for w in [*warns, *w4] if w.startswith("PROBLEM ")]
     return PadFit(pad, settings, tuple(reasons_all), {**margins, **m4}, tuple(warnings), tuple(problems), tau)

@@ -51,7 +51,11 @@ def fit_all(
         else:
             slapped = [c.pad]
         for src in slapped:
-            evs = events_of(c, src, noise[src], period_us) if c.kind == "neighbours" else own_events(c, src, noise, period_us)
+            evs = (
+                events_of(c, src, noise[src], period_us)
+                if c.kind == "neighbours"
+                else own_events(c, src, noise, period_us)
+            )
             for p in pads:
                 if p != src:
                     xt[p] += crosstalk_seen(p, evs, c.times, c.samples[p], noise[p].shift, period_us=period_us)
@@ -60,8 +64,14 @@ def fit_all(
     for p in targets:
         o = own[p]
         fits[p] = fit_pad(p, noise[p], o["soft"], o["hard"], o["flurry"], xt[p], base[p], period_us)
-        faults[p] = diagnose(p, noise[p], [*o["soft"], *o["hard"], *o["flurry"]], o["soft"], period_us,
-                             fits[p].settings.threshold if fits[p].ok else None)
+        faults[p] = diagnose(
+            p,
+            noise[p],
+            [*o["soft"], *o["hard"], *o["flurry"]],
+            o["soft"],
+            period_us,
+            fits[p].settings.threshold if fits[p].ok else None,
+        )
     return fits, faults, noise
 
 

@@ -44,8 +44,14 @@ def groups(times: Sequence[int], quiet_us: int) -> list[list[int]]:
 def fit_gpio(pad: int, singles: Sequence[Capture], flurry: Capture | None) -> GpioFit:
     single_groups = [g for c in singles for g in groups([h.t_us for h in c.hits_on(pad)], 150_000)]
     if not single_groups:
-        return GpioFit(pad, 25_000, 0, None, (), (f"no edges from pad {pad + 1} when it was slapped: "
-                                                   "check the comparator's threshold pot and its wiring",))
+        return GpioFit(
+            pad,
+            25_000,
+            0,
+            None,
+            (),
+            (f"no edges from pad {pad + 1} when it was slapped: check the comparator's threshold pot and its wiring",),
+        )
     chatter = max(g[-1] - g[0] for g in single_groups)
     mask = int(chatter * 1.5 + 2000)
     mask = max(mask, 5000)
@@ -56,12 +62,15 @@ def fit_gpio(pad: int, singles: Sequence[Capture], flurry: Capture | None) -> Gp
         fastest = min(gaps) if gaps else None
     problems = []
     if fastest is not None and mask * 1.5 > fastest:
-        problems.append(f"pad {pad + 1} chatters for {chatter / 1000:.0f} ms, too close to the fastest slapping "
-                        f"({fastest / 1000:.0f} ms): raise the comparator's hysteresis or damp the pad")
+        problems.append(
+            f"pad {pad + 1} chatters for {chatter / 1000:.0f} ms, too close to the fastest slapping "
+            f"({fastest / 1000:.0f} ms): raise the comparator's hysteresis or damp the pad"
+        )
     reasons = (
         f"mask {mask / 1000:.0f} ms: one slap chattered for up to {chatter / 1000:.1f} ms (× 1.5 + 2 ms)",
         f"minimum gap: the fastest real slaps came {fastest / 1000:.0f} ms apart ({fastest / mask:.1f}× the mask)"
-        if fastest else "minimum gap: no flurry recorded",
+        if fastest
+        else "minimum gap: no flurry recorded",
     )
     return GpioFit(pad, mask, chatter, fastest, reasons, tuple(problems))
 

@@ -64,12 +64,12 @@ class LiveGpioEdge:
         return rec.capture(self.now_us())
 
 
-def gpio_edge_stations(config) -> list[int]:  # noqa: ANN001 - a CabinetConfig
+def gpio_edge_stations(config) -> list[int]:
     """The stations whose slap pads are gpio-edge lines: the pads of a gpio-edge profile."""
     return [i for i, s in enumerate(config.stations) if s.slap.source == "gpio-edge"]
 
 
-def apply_gpio_masks(config, masks: dict[int, int]):  # noqa: ANN001, ANN201 - CabinetConfig in and out
+def apply_gpio_masks(config, masks: dict[int, int]):
     """The config with each gpio-edge station's mask time taken from a profile's fit."""
     from dataclasses import replace
 

@@ -17,7 +17,7 @@ import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from hal.padboard.settings import PadSettings
@@ -73,8 +73,15 @@ def from_toml(text: str, where: str = "<profile>") -> Profile:
         for t in raw.get("pad", []):
             pads[int(t["index"])] = PadSettings.from_dict({k: t[k] for k in SETTING_NAMES})
         gpio = {int(t["index"]): int(t["mask_us"]) for t in raw.get("gpio", [])}
-        return Profile(str(raw["name"]), str(raw["cabinet"]), str(raw["created"]), str(raw.get("source", "padboard")),
-                       pads, gpio, tuple(raw.get("notes", ())))
+        return Profile(
+            str(raw["name"]),
+            str(raw["cabinet"]),
+            str(raw["created"]),
+            str(raw.get("source", "padboard")),
+            pads,
+            gpio,
+            tuple(raw.get("notes", ())),
+        )
     except (tomllib.TOMLDecodeError, KeyError, TypeError, ValueError) as e:
         raise ProfileError(f"{where}: not a calibration profile ({e})") from e
 
@@ -143,14 +150,20 @@ class ProfileStore:
         atomic_write(self.dir / "active", name + "\n")
 
 
-def new_profile(name: str, cabinet: str, source: str, pads: Mapping[int, PadSettings] | None = None,
-                gpio_mask_us: Mapping[int, int] | None = None, notes: tuple[str, ...] = (),
-                now: datetime | None = None) -> Profile:
-    t = (now or datetime.now(timezone.utc)).strftime("%Y-%m-%dT%H:%M:%SZ")
+def new_profile(
+    name: str,
+    cabinet: str,
+    source: str,
+    pads: Mapping[int, PadSettings] | None = None,
+    gpio_mask_us: Mapping[int, int] | None = None,
+    notes: tuple[str, ...] = (),
+    now: datetime | None = None,
+) -> Profile:
+    t = (now or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%SZ")
     return Profile(name, cabinet, t, source, dict(pads or {}), dict(gpio_mask_us or {}), notes)
 
 
-def push(source, profile: Profile) -> None:  # noqa: ANN001 - any PadSource
+def push(source, profile: Profile) -> None:
     """Write every pad's settings to the board, save them in its flash, read them back."""
     if not profile.pads:
         return

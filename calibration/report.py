@@ -14,9 +14,11 @@ def review_lines(w: Wizard) -> list[str]:
         if w.analog:
             f = w.fits[p]
             s = f.settings
-            out.append(f"{n}: threshold {s.threshold}, sensitivity {s.sensitivity}, curve {s.curve}, scan {s.scan_us} µs, "
-                       f"mask {s.mask_us} µs, retrigger {s.retrigger_pct} %/{s.retrigger_decay_us} µs, "
-                       f"crosstalk {s.xtalk_pct} %/{s.xtalk_window_us} µs, baseline shift {s.baseline_shift}")
+            out.append(
+                f"{n}: threshold {s.threshold}, sensitivity {s.sensitivity}, curve {s.curve}, scan {s.scan_us} µs, "
+                f"mask {s.mask_us} µs, retrigger {s.retrigger_pct} %/{s.retrigger_decay_us} µs, "
+                f"crosstalk {s.xtalk_pct} %/{s.xtalk_window_us} µs, baseline shift {s.baseline_shift}"
+            )
             out += [f"  - {r}" for r in f.reasons]
             out += [f"  ! {x}" for x in f.warnings]
             out += [f"  ✗ {x}" for x in f.problems]
@@ -38,7 +40,9 @@ def verdict_lines(w: Wizard) -> list[str]:
             out.append(f"  {'✓' if c.passed else '✗'} {c.name}: {c.measured} (wanted {c.wanted})")
             if c.advice:
                 out.append(f"      → {c.advice}")
-    out.append("ALL CHECKS PASSED: save the profile." if w.passed else "Some checks FAILED: fix what is said above, then redo.")
+    out.append(
+        "ALL CHECKS PASSED: save the profile." if w.passed else "Some checks FAILED: fix what is said above, then redo."
+    )
     return out
 
 

@@ -52,13 +52,21 @@ def run_step(source: PadSource, wizard: Wizard, step: Step, frontend: Frontend) 
     apply_settings(source, step.settings)
     pads = list(range(source.pads))
     keep = step.kind != "verify_idle" or source.analog
-    rec = Recording(step.kind, pads, step.window_us, step.pad, step.slaps,
-                    keep_raw=keep and not (step.kind == "verify_idle" and step.window_us > 60_000_000),
-                    min_gap_us=50_000 if step.kind == "flurry" else 150_000)
+    rec = Recording(
+        step.kind,
+        pads,
+        step.window_us,
+        step.pad,
+        step.slaps,
+        keep_raw=keep and not (step.kind == "verify_idle" and step.window_us > 60_000_000),
+        min_gap_us=50_000 if step.kind == "flurry" else 150_000,
+    )
     return record(source, rec, lambda r: frontend.progress(wizard, r))
 
 
-def run_wizard(wizard: Wizard, source: PadSource, frontend: Frontend, max_rounds: int = 3) -> dict[int, PadSettings] | None:
+def run_wizard(
+    wizard: Wizard, source: PadSource, frontend: Frontend, max_rounds: int = 3
+) -> dict[int, PadSettings] | None:
     """Run to the end.  Returns the settings to save, or None (aborted; old settings
     re-applied)."""
     result = None
@@ -96,6 +104,6 @@ def run_wizard(wizard: Wizard, source: PadSource, frontend: Frontend, max_rounds
             wizard.abort()
             try:
                 apply_settings(source, wizard.restore())
-            except Exception:  # noqa: BLE001 - the board may be gone; its flash still holds the old profile
+            except Exception:
                 pass
     return result

@@ -96,12 +96,18 @@ def judge(
     checks = []
     false = len(idle.hits_on(pad))
     secs = idle.duration_us / 1e6
-    checks.append(Check(
-        "false triggers at rest", false <= criteria.max_false, f"{false} in {secs:.0f} s", f"≤ {criteria.max_false}",
-        "" if false <= criteria.max_false else
-        f"Something shakes {name} or its cable picks up noise: tighten its mount, keep it off the speaker panel, "
-        "route the cable away from power leads, then calibrate again.",
-    ))
+    checks.append(
+        Check(
+            "false triggers at rest",
+            false <= criteria.max_false,
+            f"{false} in {secs:.0f} s",
+            f"≤ {criteria.max_false}",
+            ""
+            if false <= criteria.max_false
+            else f"Something shakes {name} or its cable picks up noise: tighten its mount, keep it off the speaker panel, "
+            "route the cable away from power leads, then calibrate again.",
+        )
+    )
     if soft is not None:
         slaps, det, extra = count_detected(soft, pad, settings)
         for c in neighbours:
@@ -109,28 +115,47 @@ def judge(
                 extra += count_detected(c, pad, settings)[2]
         rate = det / slaps if slaps else 0.0
         ok = slaps > 0 and rate >= criteria.min_detection - 1e-9
-        checks.append(Check(
-            "soft slaps detected", ok, f"{det} of {slaps} ({rate:.0%})", f"≥ {criteria.min_detection:.0%}",
-            "" if ok else f"{name} missed soft slaps: slap its centre; if it keeps missing, check the piezo is firmly "
-            "glued under the pad and turn the front-end gain up, then calibrate again.",
-        ))
-        checks.append(Check(
-            "slaps counted twice", extra <= criteria.max_doubles, f"{extra}", f"≤ {criteria.max_doubles}",
-            "" if extra <= criteria.max_doubles else f"{name} rings after a slap: put damping foam under it and "
-            "tighten its mount, then calibrate again.",
-        ))
+        checks.append(
+            Check(
+                "soft slaps detected",
+                ok,
+                f"{det} of {slaps} ({rate:.0%})",
+                f"≥ {criteria.min_detection:.0%}",
+                ""
+                if ok
+                else f"{name} missed soft slaps: slap its centre; if it keeps missing, check the piezo is firmly "
+                "glued under the pad and turn the front-end gain up, then calibrate again.",
+            )
+        )
+        checks.append(
+            Check(
+                "slaps counted twice",
+                extra <= criteria.max_doubles,
+                f"{extra}",
+                f"≤ {criteria.max_doubles}",
+                ""
+                if extra <= criteria.max_doubles
+                else f"{name} rings after a slap: put damping foam under it and "
+                "tighten its mount, then calibrate again.",
+            )
+        )
     xt = sum(len(c.hits_on(pad)) for c in neighbours if c.pad != pad)
     hard = sum(c.prompted for c in neighbours if c.pad != pad)
     if neighbours:
         sources = sorted({c.pad + 1 for c in neighbours if c.pad is not None and c.pad != pad and c.hits_on(pad)})
-        checks.append(Check(
-            "crosstalk triggers", xt <= criteria.max_crosstalk, f"{xt} during {hard} slaps on other pads",
-            f"≤ {criteria.max_crosstalk}",
-            "" if xt <= criteria.max_crosstalk else
-            f"Slaps on pad {', '.join(map(str, sources))} shake {name} through the table: move the pads apart, "
-            "put rubber feet or foam under them, or mount them on separate boards (a gpio-edge pad: turn its "
-            "comparator's threshold pot up a little).",
-        ))
+        checks.append(
+            Check(
+                "crosstalk triggers",
+                xt <= criteria.max_crosstalk,
+                f"{xt} during {hard} slaps on other pads",
+                f"≤ {criteria.max_crosstalk}",
+                ""
+                if xt <= criteria.max_crosstalk
+                else f"Slaps on pad {', '.join(map(str, sources))} shake {name} through the table: move the pads apart, "
+                "put rubber feet or foam under them, or mount them on separate boards (a gpio-edge pad: turn its "
+                "comparator's threshold pot up a little).",
+            )
+        )
     return PadVerdict(pad, tuple(checks))
 
 

@@ -103,43 +103,111 @@ class Wizard:
     def _calibrate_steps(self) -> list[Step]:
         c = self.counts
         s = dict(self.originals)
-        steps = [Step("rest", "calibrate", None, 0, int(c.rest_s * 1e6),
-                      f"Hands off every pad: measuring the noise floor ({c.rest_s:g} s).", s)]
+        steps = [
+            Step(
+                "rest",
+                "calibrate",
+                None,
+                0,
+                int(c.rest_s * 1e6),
+                f"Hands off every pad: measuring the noise floor ({c.rest_s:g} s).",
+                s,
+            )
+        ]
         for p in self.targets:
             n = pad_name(p, self.names)
             steps += [
-                Step("soft", "calibrate", p, c.soft, self._win(c.soft),
-                     f"Slap {n} SOFTLY {c.soft} times, about twice a second: the softest slap a player would make.", s),
-                Step("hard", "calibrate", p, c.hard, self._win(c.hard),
-                     f"Slap {n} HARD {c.hard} times: as hard as players will slap it.", s),
-                Step("flurry", "calibrate", p, c.flurry, self._win(c.flurry) // 2,
-                     f"Slap {n} {c.flurry} times AS FAST AS YOU CAN (a flurry).", s),
+                Step(
+                    "soft",
+                    "calibrate",
+                    p,
+                    c.soft,
+                    self._win(c.soft),
+                    f"Slap {n} SOFTLY {c.soft} times, about twice a second: the softest slap a player would make.",
+                    s,
+                ),
+                Step(
+                    "hard",
+                    "calibrate",
+                    p,
+                    c.hard,
+                    self._win(c.hard),
+                    f"Slap {n} HARD {c.hard} times: as hard as players will slap it.",
+                    s,
+                ),
+                Step(
+                    "flurry",
+                    "calibrate",
+                    p,
+                    c.flurry,
+                    self._win(c.flurry) // 2,
+                    f"Slap {n} {c.flurry} times AS FAST AS YOU CAN (a flurry).",
+                    s,
+                ),
             ]
             others = tuple(q for q in range(self.pads) if q not in self.targets)
             if others:
                 k = c.neighbour_hard * len(others)
-                steps.append(Step("neighbours", "calibrate", p, 0, self._win(k),
-                                  f"Slap each OTHER pad ({', '.join(str(q + 1) for q in others)}) HARD "
-                                  f"{c.neighbour_hard} times; {n} is watched for crosstalk.", s, others, c.neighbour_hard))
+                steps.append(
+                    Step(
+                        "neighbours",
+                        "calibrate",
+                        p,
+                        0,
+                        self._win(k),
+                        f"Slap each OTHER pad ({', '.join(str(q + 1) for q in others)}) HARD "
+                        f"{c.neighbour_hard} times; {n} is watched for crosstalk.",
+                        s,
+                        others,
+                        c.neighbour_hard,
+                    )
+                )
         return steps
 
     def _verify_steps(self) -> list[Step]:
         c, cr = self.counts, self.criteria
         s = self.candidate()
-        steps = [Step("verify_idle", "verify", None, 0, int(cr.idle_s * 1e6),
-                      f"Check: hands off every pad for {cr.idle_s:g} s (false triggers are counted).", s)]
+        steps = [
+            Step(
+                "verify_idle",
+                "verify",
+                None,
+                0,
+                int(cr.idle_s * 1e6),
+                f"Check: hands off every pad for {cr.idle_s:g} s (false triggers are counted).",
+                s,
+            )
+        ]
         for p in self.targets:
             n = pad_name(p, self.names)
-            steps.append(Step("verify_soft", "verify", p, c.verify_soft, self._win(c.verify_soft),
-                              f"Check: slap {n} SOFTLY {c.verify_soft} times (each must count once).", s))
+            steps.append(
+                Step(
+                    "verify_soft",
+                    "verify",
+                    p,
+                    c.verify_soft,
+                    self._win(c.verify_soft),
+                    f"Check: slap {n} SOFTLY {c.verify_soft} times (each must count once).",
+                    s,
+                )
+            )
         for p in range(self.pads):
             if len(self.targets) == 1 and p == self.targets[0]:
                 continue
             if len(self.targets) > 1 and p not in self.targets:
                 continue
             n = pad_name(p, self.names)
-            steps.append(Step("verify_hard", "verify", p, c.verify_hard, self._win(c.verify_hard),
-                              f"Check: slap {n} HARD {c.verify_hard} times (the other pads must stay silent).", s))
+            steps.append(
+                Step(
+                    "verify_hard",
+                    "verify",
+                    p,
+                    c.verify_hard,
+                    self._win(c.verify_hard),
+                    f"Check: slap {n} HARD {c.verify_hard} times (the other pads must stay silent).",
+                    s,
+                )
+            )
         return steps
 
     # -- progress ---------------------------------------------------------------------------

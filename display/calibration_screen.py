@@ -92,8 +92,13 @@ def draw_trace(surf: pygame.Surface, text: TextCache, rect: pygame.Rect, tr: Pad
             text.draw(surf, str(vel), 20, theme.WHITE, (x + 3, inner.y + 1))
     status_color = theme.GOOD if tr.status == "PASS" else theme.BAD if tr.status else theme.DIM
     label = text.draw(surf, tr.label, 26, theme.TEXT, (rect.x + 10, rect.y + 6), bold=True)
-    text.draw(surf, f"threshold ±{tr.threshold}  mask {tr.mask_us / 1000:.0f} ms  {len(tr.hits)} slaps",
-              22, theme.DIM, (label.right + 16, rect.y + 9))
+    text.draw(
+        surf,
+        f"threshold ±{tr.threshold}  mask {tr.mask_us / 1000:.0f} ms  {len(tr.hits)} slaps",
+        22,
+        theme.DIM,
+        (label.right + 16, rect.y + 9),
+    )
     if tr.status:
         text.draw(surf, tr.status, 26, status_color, (rect.right - 10, rect.y + 6), "topright", bold=True)
 
@@ -113,7 +118,9 @@ def draw_calibration(surf: pygame.Surface, text: TextCache, s: CalibrationScreen
         for part in _wrap(line, 52):
             if y > left.bottom - 24:
                 break
-            color = theme.BAD if part.lstrip().startswith(("✗", "→", "!")) else theme.GOOD if "PASS" in part else theme.TEXT
+            color = (
+                theme.BAD if part.lstrip().startswith(("✗", "→", "!")) else theme.GOOD if "PASS" in part else theme.TEXT
+            )
             text.draw(surf, part, 21, color, (left.x + 14, y))
             y += 21
     n = max(1, len(s.traces))

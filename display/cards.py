@@ -7,8 +7,8 @@ from functools import lru_cache
 import pygame
 
 from display import theme
-from display.theme import font
 from display.text import TextCache
+from display.theme import font
 
 Color = tuple[int, int, int]
 

@@ -34,7 +34,7 @@ def _name(enum_value: object) -> str:
 
 def draw_karate(surf: pygame.Surface, text: TextCache, s: PlayScreen) -> None:
     v: KaratePublicView = s.view
-    w, h = surf.get_size()
+    w, _h = surf.get_size()
     surf.fill(theme.BACKGROUND)
     names = [look.name for look in s.seats]
     if v.master is not None:
@@ -104,7 +104,15 @@ def _fighters(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: KaratePub
         rect = pygame.Rect(area.x + f.seat * cw + 8, area.y, cw - 16, area.height)
         turn = v.turn == f.seat and v.winner is None
         panel(surf, rect, theme.shade(look.color, 0.45 if turn else 0.22), theme.GOLD if turn else look.color)
-        text.draw(surf, look.name.upper(), 52, look.color if not turn else theme.WHITE, (rect.x + 20, rect.y + 34), "midleft", bold=True)
+        text.draw(
+            surf,
+            look.name.upper(),
+            52,
+            look.color if not turn else theme.WHITE,
+            (rect.x + 20, rect.y + 34),
+            "midleft",
+            bold=True,
+        )
         text.draw(surf, str(f.pile_size), 72, theme.WHITE, (rect.right - 20, rect.y + 38), "midright", bold=True)
         share = f.pile_size / v.in_play if v.in_play else 0
         bar = pygame.Rect(rect.x + 20, rect.y + 80, rect.width - 40, 26)
@@ -120,7 +128,9 @@ def _fighters(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: KaratePub
         text.draw(surf, state, 32, theme.GOLD, (rect.x + 20, rect.y + 134), "midleft", bold=True)
         best = f"best {f.fastest_us / 1000:.1f} ms" if f.fastest_us is not None else ""
         coward = f"cowardly ×{f.cowards_blows}" if f.cowards_blows else ""
-        text.draw(surf, "  ".join(x for x in (best, coward) if x), 28, theme.DIM, (rect.x + 20, rect.y + 176), "midleft")
+        text.draw(
+            surf, "  ".join(x for x in (best, coward) if x), 28, theme.DIM, (rect.x + 20, rect.y + 176), "midleft"
+        )
 
 
 def _hit_report(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: KaratePublicView, area: pygame.Rect) -> None:
@@ -136,7 +146,14 @@ def _hit_report(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: KarateP
     for i, r in enumerate(report.reactions[:4]):
         look = s.seats[r.fighter]
         text.draw(surf, look.name, 34, look.color, (area.x + 20, area.y + 110 + i * 40), "midleft", bold=True)
-        text.draw(surf, f"{r.reaction_us / 1000:.3f} ms", 34, theme.WHITE, (area.right - 20, area.y + 110 + i * 40), "midright")
+        text.draw(
+            surf,
+            f"{r.reaction_us / 1000:.3f} ms",
+            34,
+            theme.WHITE,
+            (area.right - 20, area.y + 110 + i * 40),
+            "midright",
+        )
     if report.margin_us is not None:
         text.draw(surf, f"margin {report.margin_us} µs", 32, theme.GOLD, (area.centerx, area.bottom - 26), "center")
 
@@ -177,7 +194,14 @@ def _banner(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: KaratePubli
             return
         if isinstance(ev, CowardsBlow):
             paid = f"pays {ev.cards_paid} card{'s' if ev.cards_paid != 1 else ''}"
-            banner(surf, text, f"COWARD'S BLOW! {s.seats[ev.fighter].name.upper()} {paid}", s.seats[ev.fighter].color, y, 80)
+            banner(
+                surf,
+                text,
+                f"COWARD'S BLOW! {s.seats[ev.fighter].name.upper()} {paid}",
+                s.seats[ev.fighter].color,
+                y,
+                80,
+            )
             return
         if isinstance(ev, DeadHeat):
             banner(surf, text, "DEAD HEAT!  JAN KEN!", theme.PANEL_EDGE, y, 84)

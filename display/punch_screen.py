@@ -11,15 +11,33 @@ from display.text import TextCache
 from display.widgets import banner, panel, paused_overlay, segment_bar, title_bar
 from games.punch import Card, Phase, PunchPublicView, Rules
 from games.punch.clash import Cause
-from games.punch.events import Break, CardsRevealed, GameEnded, Knockout, MatchEnded, MatchStarted, Redealt, RoundStarted, StaminaChanged
+from games.punch.events import (
+    Break,
+    CardsRevealed,
+    GameEnded,
+    Knockout,
+    MatchEnded,
+    MatchStarted,
+    Redealt,
+    RoundStarted,
+    StaminaChanged,
+)
 
 CARD_SYMBOL = {
-    Card.PUNCH_1: "1", Card.PUNCH_2: "2", Card.PUNCH_3: "3",
-    Card.DO_NOTHING: "0", Card.BLOCK: "X", Card.DODGE: "-/*",
+    Card.PUNCH_1: "1",
+    Card.PUNCH_2: "2",
+    Card.PUNCH_3: "3",
+    Card.DO_NOTHING: "0",
+    Card.BLOCK: "X",
+    Card.DODGE: "-/*",
 }
 CARD_COLOR = {
-    Card.PUNCH_1: (214, 96, 40), Card.PUNCH_2: (200, 60, 30), Card.PUNCH_3: (170, 20, 20),
-    Card.DO_NOTHING: (110, 110, 120), Card.BLOCK: (40, 90, 180), Card.DODGE: (30, 140, 90),
+    Card.PUNCH_1: (214, 96, 40),
+    Card.PUNCH_2: (200, 60, 30),
+    Card.PUNCH_3: (170, 20, 20),
+    Card.DO_NOTHING: (110, 110, 120),
+    Card.BLOCK: (40, 90, 180),
+    Card.DODGE: (30, 140, 90),
 }
 CAUSE_TEXT = {Cause.HIT: "hit", Cause.PUNCHED_BACK: "punched back", Cause.REST: "rests", Cause.BREAK: "break"}
 BANNER_US = 1_600_000
@@ -58,7 +76,9 @@ def draw_punch(surf: pygame.Surface, text: TextCache, s: PlayScreen) -> None:
         paused_overlay(surf, text, s.paused)
 
 
-def _boxer_panel(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: PunchPublicView, seat: int, rect: pygame.Rect) -> None:
+def _boxer_panel(
+    surf: pygame.Surface, text: TextCache, s: PlayScreen, v: PunchPublicView, seat: int, rect: pygame.Rect
+) -> None:
     look = s.seats[seat]
     panel(surf, rect, theme.shade(look.color, 0.28), look.color)
     text.draw(surf, look.name.upper(), 72, look.color, (rect.centerx, rect.y + 48), "center", bold=True)

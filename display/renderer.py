@@ -6,6 +6,8 @@ from collections.abc import Callable
 
 import pygame
 
+from display.calibration_screen import CalibrationScreen, draw_calibration
+from display.karate_screen import draw_karate
 from display.models import (
     AttractScreen,
     JoinScreen,
@@ -16,8 +18,6 @@ from display.models import (
     SelectScreen,
     ServiceScreen,
 )
-from display.calibration_screen import CalibrationScreen, draw_calibration
-from display.karate_screen import draw_karate
 from display.punch_screen import draw_punch
 from display.screens import draw_attract, draw_join, draw_options, draw_result, draw_select, draw_service
 from display.text import TextCache

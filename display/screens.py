@@ -14,7 +14,9 @@ def draw_attract(surf: pygame.Surface, text: TextCache, s: AttractScreen) -> Non
     w, h = surf.get_size()
     surf.fill(theme.BACKGROUND)
     for i, look in enumerate(s.stations):
-        pygame.draw.rect(surf, theme.shade(look.color, 0.35), (i * w // len(s.stations), h - 18, w // len(s.stations), 18))
+        pygame.draw.rect(
+            surf, theme.shade(look.color, 0.35), (i * w // len(s.stations), h - 18, w // len(s.stations), 18)
+        )
     text.draw(surf, "RINGSIDE", 150, theme.GOLD, (w // 2, 150), "center", bold=True)
     text.draw(surf, "four fighting card games · face to face", 38, theme.DIM, (w // 2, 235), "center")
     box = pygame.Rect(0, 0, 760, 80 + 62 * len(s.games))
@@ -37,8 +39,15 @@ def draw_select(surf: pygame.Surface, text: TextCache, s: SelectScreen) -> None:
     for i, (title, blurb) in enumerate(zip(s.games, s.blurbs, strict=True)):
         rect = pygame.Rect(140, 110 + i * 150, w - 280, 128)
         chosen = i == s.cursor
-        panel(surf, rect, theme.shade(s.host.color, 0.45) if chosen else theme.PANEL, theme.GOLD if chosen else theme.PANEL_EDGE)
-        text.draw(surf, title, 72, theme.WHITE if chosen else theme.TEXT, (rect.x + 40, rect.y + 44), "midleft", bold=True)
+        panel(
+            surf,
+            rect,
+            theme.shade(s.host.color, 0.45) if chosen else theme.PANEL,
+            theme.GOLD if chosen else theme.PANEL_EDGE,
+        )
+        text.draw(
+            surf, title, 72, theme.WHITE if chosen else theme.TEXT, (rect.x + 40, rect.y + 44), "midleft", bold=True
+        )
         text.draw(surf, blurb, 32, theme.TEXT if chosen else theme.DIM, (rect.x + 40, rect.y + 96), "midleft")
     x = key_hint(surf, text, "A", "previous", (140, h - 44))
     x = key_hint(surf, text, "B", "next", (x, h - 44))
@@ -48,16 +57,34 @@ def draw_select(surf: pygame.Surface, text: TextCache, s: SelectScreen) -> None:
 def draw_join(surf: pygame.Surface, text: TextCache, s: JoinScreen) -> None:
     w, h = surf.get_size()
     surf.fill(theme.BACKGROUND)
-    players = f"{s.min_players} players" if s.min_players == s.max_players else f"{s.min_players}–{s.max_players} players"
+    players = (
+        f"{s.min_players} players" if s.min_players == s.max_players else f"{s.min_players}–{s.max_players} players"
+    )
     title_bar(surf, text, s.game, "Join the fight", players)
     n = len(s.stations)
     cw = (w - 80) // n
     for i, (look, joined) in enumerate(zip(s.stations, s.joined, strict=True)):
         rect = pygame.Rect(40 + i * cw + 12, 130, cw - 24, 380)
         panel(surf, rect, theme.shade(look.color, 0.55) if joined else theme.PANEL, look.color)
-        text.draw(surf, look.name.upper(), 80, theme.WHITE if joined else look.color, (rect.centerx, rect.y + 90), "center", bold=True)
+        text.draw(
+            surf,
+            look.name.upper(),
+            80,
+            theme.WHITE if joined else look.color,
+            (rect.centerx, rect.y + 90),
+            "center",
+            bold=True,
+        )
         state = "READY!" if joined else "press START"
-        text.draw(surf, state, 56 if joined else 44, theme.GOLD if joined else theme.DIM, (rect.centerx, rect.y + 250), "center", bold=joined)
+        text.draw(
+            surf,
+            state,
+            56 if joined else 44,
+            theme.GOLD if joined else theme.DIM,
+            (rect.centerx, rect.y + 250),
+            "center",
+            bold=joined,
+        )
     count = sum(s.joined)
     if count >= s.min_players and s.max_players > s.min_players:
         msg = f"{s.host.name}: press A to start with {count}"
@@ -73,9 +100,22 @@ def draw_options(surf: pygame.Surface, text: TextCache, s: OptionsScreen) -> Non
     for i, (label, value) in enumerate(s.items):
         rect = pygame.Rect(200, 130 + i * 120, w - 400, 96)
         chosen = i == s.cursor
-        panel(surf, rect, theme.shade(s.host.color, 0.45) if chosen else theme.PANEL, theme.GOLD if chosen else theme.PANEL_EDGE)
+        panel(
+            surf,
+            rect,
+            theme.shade(s.host.color, 0.45) if chosen else theme.PANEL,
+            theme.GOLD if chosen else theme.PANEL_EDGE,
+        )
         text.draw(surf, label, 48, theme.TEXT, (rect.x + 36, rect.centery), "midleft")
-        text.draw(surf, value, 56, theme.GOLD if chosen else theme.WHITE, (rect.right - 36, rect.centery), "midright", bold=True)
+        text.draw(
+            surf,
+            value,
+            56,
+            theme.GOLD if chosen else theme.WHITE,
+            (rect.right - 36, rect.centery),
+            "midright",
+            bold=True,
+        )
     x = key_hint(surf, text, "A", "next rule", (200, h - 44))
     x = key_hint(surf, text, "B", "change", (x, h - 44))
     key_hint(surf, text, "S", "START: fight!", (x, h - 44))

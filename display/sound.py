@@ -22,11 +22,18 @@ def _tone(name: str, ms: int = 140) -> pygame.mixer.Sound:
     """A decaying two-partial cue whose pitch is derived from the name (stable)."""
     base = 220 + zlib.crc32(name.encode()) % 660
     n = RATE * ms // 1000
-    samples = array.array("h", (
-        int(9000 * math.exp(-5 * i / n) * (math.sin(2 * math.pi * base * i / RATE)
-                                           + 0.4 * math.sin(4 * math.pi * base * i / RATE)) / 1.4)
-        for i in range(n)
-    ))
+    samples = array.array(
+        "h",
+        (
+            int(
+                9000
+                * math.exp(-5 * i / n)
+                * (math.sin(2 * math.pi * base * i / RATE) + 0.4 * math.sin(4 * math.pi * base * i / RATE))
+                / 1.4
+            )
+            for i in range(n)
+        ),
+    )
     return pygame.mixer.Sound(buffer=samples.tobytes())
 
 

@@ -10,7 +10,13 @@ from display.text import TextCache
 Color = tuple[int, int, int]
 
 
-def panel(surf: pygame.Surface, rect: pygame.Rect, color: Color = theme.PANEL, edge: Color = theme.PANEL_EDGE, radius: int = 18) -> None:
+def panel(
+    surf: pygame.Surface,
+    rect: pygame.Rect,
+    color: Color = theme.PANEL,
+    edge: Color = theme.PANEL_EDGE,
+    radius: int = 18,
+) -> None:
     pygame.draw.rect(surf, color, rect, border_radius=radius)
     pygame.draw.rect(surf, edge, rect, width=3, border_radius=radius)
 
@@ -52,7 +58,9 @@ def banner(surf: pygame.Surface, text: TextCache, message: str, color: Color, y:
     surf.blit(label, label.get_rect(center=strip.center))
 
 
-def key_hint(surf: pygame.Surface, text: TextCache, key: str, label: str, pos: tuple[int, int], color: Color = theme.GOLD) -> int:
+def key_hint(
+    surf: pygame.Surface, text: TextCache, key: str, label: str, pos: tuple[int, int], color: Color = theme.GOLD
+) -> int:
     """Draw a round button cap with ``key`` and its ``label``; return the x after it."""
     x, y = pos
     pygame.draw.circle(surf, color, (x + 18, y), 18)

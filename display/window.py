@@ -20,8 +20,9 @@ def use_headless_drivers() -> None:
 
 
 class Window:
-    def __init__(self, size: tuple[int, int], fullscreen: bool = False, title: str = "Ringside",
-                 strip_height: int = 0) -> None:
+    def __init__(
+        self, size: tuple[int, int], fullscreen: bool = False, title: str = "Ringside", strip_height: int = 0
+    ) -> None:
         """``strip_height``: room under the main display for the development panels."""
         pygame.display.init()
         pygame.font.init()

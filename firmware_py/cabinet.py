@@ -14,8 +14,8 @@ from typing import Any, Protocol
 
 import pygame
 
-from display.models import StationLook
 from display.dev_panels import draw_dev_panels
+from display.models import StationLook
 from display.renderer import Renderer
 from display.sound import Callouts
 from display.window import Window
@@ -69,8 +69,9 @@ class Cabinet:
         if config.padboard is not None:
             settle = max(settle, config.padboard.settle_us)
         callouts = Callouts(config.sound.folder) if config.sound.enabled else None
-        self.ctx = CabinetContext(config, store, looks, games or available_games(),
-                                  random.Random(seed), log, settle, callouts, hardware)
+        self.ctx = CabinetContext(
+            config, store, looks, games or available_games(), random.Random(seed), log, settle, callouts, hardware
+        )
         now = clock.now_us()
         self.scene: Scene = self._resume(now) or Attract(self.ctx, now)
         self._private_size = (config.stations[0].private_display.width, config.stations[0].private_display.height)
@@ -154,8 +155,13 @@ class Cabinet:
 
     def _draw_dev_panels(self, strip: pygame.Surface) -> None:
         stations = range(len(self.config.stations))
-        draw_dev_panels(strip, self.renderer.text, self.ctx.looks,
-                        [self.hw.private[s].image for s in stations], [self.hw.led_levels(s) for s in stations])
+        draw_dev_panels(
+            strip,
+            self.renderer.text,
+            self.ctx.looks,
+            [self.hw.private[s].image for s in stations],
+            [self.hw.led_levels(s) for s in stations],
+        )
 
     def screenshot(self, path: Path) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -48,21 +48,36 @@ class SimCabinetSpec:
 
 
 SIM_CABINETS = {
-    "quiet": SimCabinetSpec("quiet", (
-        PiezoPad(noise=80, gain=1.0, ring_tau_us=8000),
-        PiezoPad(noise=100, gain=0.8, ring_hz=220, ring_tau_us=9000),
-    ), 0.12, "2 pads, quiet room, pads on separate stands"),
-    "hall": SimCabinetSpec("hall", (
-        PiezoPad(noise=120, gain=1.0, ring_tau_us=10000),
-        PiezoPad(noise=400, gain=2.4, ring_hz=200, ring_tau_us=9000),
-        PiezoPad(noise=60, gain=0.45, ring_hz=280, ring_tau_us=7000),
-    ), 0.2, "3 pads on one table in a convention hall: one noisy hot pad, one insensitive pad"),
-    "rough": SimCabinetSpec("rough", (
-        PiezoPad(noise=150, gain=1.2, ring_hz=180, ring_tau_us=25000),
-        PiezoPad(noise=100, gain=1.0, drift=2500, drift_period_s=2.0),
-        PiezoPad(noise=250, gain=1.5, ring_tau_us=12000),
-        PiezoPad(noise=90, gain=0.7, ring_hz=300, ring_tau_us=6000),
-    ), 0.25, "4 pads, shaky table: a long-ringing pad, a drifting baseline, strong crosstalk"),
+    "quiet": SimCabinetSpec(
+        "quiet",
+        (
+            PiezoPad(noise=80, gain=1.0, ring_tau_us=8000),
+            PiezoPad(noise=100, gain=0.8, ring_hz=220, ring_tau_us=9000),
+        ),
+        0.12,
+        "2 pads, quiet room, pads on separate stands",
+    ),
+    "hall": SimCabinetSpec(
+        "hall",
+        (
+            PiezoPad(noise=120, gain=1.0, ring_tau_us=10000),
+            PiezoPad(noise=400, gain=2.4, ring_hz=200, ring_tau_us=9000),
+            PiezoPad(noise=60, gain=0.45, ring_hz=280, ring_tau_us=7000),
+        ),
+        0.2,
+        "3 pads on one table in a convention hall: one noisy hot pad, one insensitive pad",
+    ),
+    "rough": SimCabinetSpec(
+        "rough",
+        (
+            PiezoPad(noise=150, gain=1.2, ring_hz=180, ring_tau_us=25000),
+            PiezoPad(noise=100, gain=1.0, drift=2500, drift_period_s=2.0),
+            PiezoPad(noise=250, gain=1.5, ring_tau_us=12000),
+            PiezoPad(noise=90, gain=0.7, ring_hz=300, ring_tau_us=6000),
+        ),
+        0.25,
+        "4 pads, shaky table: a long-ringing pad, a drifting baseline, strong crosstalk",
+    ),
 }
 
 
@@ -95,8 +110,9 @@ def make_detector(settings: list[dict[str, int]]) -> Detector:
     return Detector(len(settings), settings)
 
 
-def virtual_cabinet(name: str, seed: int = 1, settings: Sequence[PadSettings] | None = None,
-                    comparator: Sequence[int] | None = None) -> VirtualPads:
+def virtual_cabinet(
+    name: str, seed: int = 1, settings: Sequence[PadSettings] | None = None, comparator: Sequence[int] | None = None
+) -> VirtualPads:
     spec = SIM_CABINETS[name]
     model = _Model(PiezoModel(spec.pads, seed=seed, crosstalk=spec.crosstalk))
     return VirtualPads(model, make_detector, len(spec.pads), settings, comparator=comparator)
@@ -126,12 +142,23 @@ class Score:
         return self.false_triggers[pad] * 3600 / self.idle_s if self.idle_s else 0.0
 
     def passes(self, pad: int, min_detection: float = 0.99) -> bool:
-        return (self.detection(pad) >= min_detection and self.false_triggers[pad] == 0
-                and self.crosstalk[pad] == 0 and self.extra_hits[pad] == 0)
+        return (
+            self.detection(pad) >= min_detection
+            and self.false_triggers[pad] == 0
+            and self.crosstalk[pad] == 0
+            and self.extra_hits[pad] == 0
+        )
 
 
-def score(cabinet: str, settings: Sequence[PadSettings], seed: int = 11, soft_per_pad: int = 150,
-          idle_s: float = 600.0, full_per_pad: int = 10, forces: Forces = Forces()) -> Score:
+def score(
+    cabinet: str,
+    settings: Sequence[PadSettings],
+    seed: int = 11,
+    soft_per_pad: int = 150,
+    idle_s: float = 600.0,
+    full_per_pad: int = 10,
+    forces: Forces = Forces(),
+) -> Score:
     """Fresh simulated pads (another seed than calibration's) running ``settings``: soft
     slaps one at a time, then ``idle_s`` hands off, then full-force slaps pad by pad."""
     vp = virtual_cabinet(cabinet, seed=seed, settings=settings)
@@ -191,18 +218,37 @@ def score(cabinet: str, settings: Sequence[PadSettings], seed: int = 11, soft_pe
         else:
             extra[h.pad] += 1
             odd.append(f"full force: {h} — double, {(h.t_us - src[1]) / 1000:+.1f} ms after the slap")
-    return Score(dict.fromkeys(range(n), soft_per_pad), det, extra, idle_s, false,
-                 dict.fromkeys(range(n), full_per_pad), fdet, xt, tuple(odd))
+    return Score(
+        dict.fromkeys(range(n), soft_per_pad),
+        det,
+        extra,
+        idle_s,
+        false,
+        dict.fromkeys(range(n), full_per_pad),
+        fdet,
+        xt,
+        tuple(odd),
+    )
 
 
-def calibrate_sim(cabinet: str, seed: int = 1, criteria: Criteria = Criteria(),
-                  counts: Counts = Counts(), targets: Sequence[int] | None = None,
-                  operator_seed: int = 7) -> tuple[Wizard, VirtualPads, ScriptedOperator, dict[int, PadSettings] | None]:
+def calibrate_sim(
+    cabinet: str,
+    seed: int = 1,
+    criteria: Criteria = Criteria(),
+    counts: Counts = Counts(),
+    targets: Sequence[int] | None = None,
+    operator_seed: int = 7,
+) -> tuple[Wizard, VirtualPads, ScriptedOperator, dict[int, PadSettings] | None]:
     """Run the whole wizard on a simulated cabinet with the scripted operator."""
     vp = virtual_cabinet(cabinet, seed=seed)
     originals = {p: vp.read_settings(p) for p in range(vp.pads)}
-    wizard = Wizard(vp.pads, list(targets) if targets is not None else list(range(vp.pads)), originals,
-                    criteria=criteria, counts=counts)
+    wizard = Wizard(
+        vp.pads,
+        list(targets) if targets is not None else list(range(vp.pads)),
+        originals,
+        criteria=criteria,
+        counts=counts,
+    )
     op = ScriptedOperator(vp, seed=operator_seed)
     return wizard, vp, op, run_wizard(wizard, vp, op)
 
@@ -243,7 +289,9 @@ class ScriptedOperator:
         elif step.kind == "flurry":
             plan = [(step.pad, r.uniform(*f.flurry), r.randrange(*f.flurry_gap_us)) for _ in range(step.slaps)]
         elif step.kind == "neighbours":
-            plan = [(q, r.uniform(*f.hard), r.randrange(500_000, 700_000)) for q in step.others for _ in range(step.each)]
+            plan = [
+                (q, r.uniform(*f.hard), r.randrange(500_000, 700_000)) for q in step.others for _ in range(step.each)
+            ]
         for pad, force, gap in plan:
             self.pads.slap(pad, t, force)
             self.truth.append((step.kind, pad, t, force))
@@ -280,8 +328,13 @@ class ScriptedOperator:
 class TerminalFrontend:
     """Prompts on stdout, answers from stdin; ``hands`` (simulation) does the slapping."""
 
-    def __init__(self, hands: ScriptedOperator | None = None, yes: bool = False,
-                 read: Callable[[str], str] = input, write: Callable[[str], None] = print) -> None:
+    def __init__(
+        self,
+        hands: ScriptedOperator | None = None,
+        yes: bool = False,
+        read: Callable[[str], str] = input,
+        write: Callable[[str], None] = print,
+    ) -> None:
         self.hands = hands
         self.yes = yes
         self.read = read
@@ -315,7 +368,7 @@ class TerminalFrontend:
 
     def progress(self, wizard: Wizard, rec: Recording) -> bool:
         hits = rec.hits()
-        for h in hits[self._shown:]:
+        for h in hits[self._shown :]:
             self.write(f"   ● pad {h.pad + 1}  velocity {h.velocity:3d}  peak {h.peak:5d}")
         self._shown = len(hits)
         return True
@@ -330,16 +383,22 @@ class TerminalFrontend:
             self.write("  " + line)
         for line in criteria_lines(wizard):
             self.write("  " + line)
-        return self.ask("Verify these settings now? [Y]es / [r]edo / [a]bort: ",
-                        {"y": "accept", "yes": "accept", "r": "redo", "a": "abort"}, "y")
+        return self.ask(
+            "Verify these settings now? [Y]es / [r]edo / [a]bort: ",
+            {"y": "accept", "yes": "accept", "r": "redo", "a": "abort"},
+            "y",
+        )
 
     def verdict(self, wizard: Wizard) -> str:
         self.write("\nVerification:")
         for line in verdict_lines(wizard):
             self.write("  " + line)
         if wizard.passed:
-            return self.ask("Save and push to the board? [Y]es / [r]edo / [a]bort: ",
-                            {"y": "save", "yes": "save", "r": "redo", "a": "abort"}, "y")
+            return self.ask(
+                "Save and push to the board? [Y]es / [r]edo / [a]bort: ",
+                {"y": "save", "yes": "save", "r": "redo", "a": "abort"},
+                "y",
+            )
         return self.ask("[R]edo / [a]bort (the old profile stays in force): ", {"r": "redo", "a": "abort"}, "r")
 
 
@@ -347,7 +406,7 @@ class _Done:
     def __init__(self, cap: Capture) -> None:
         self._hits = list(cap.hits)
 
-    def hits(self):  # noqa: ANN201
+    def hits(self):
         return self._hits
 
 
@@ -357,20 +416,26 @@ class _Done:
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", help="cabinet TOML (default: the shipped 2-station config)")
     p.add_argument("--data", help="data folder (default: the config's cabinet.data_dir)")
-    p.add_argument("--pad", type=int, action="append", help="calibrate only this pad (1-based; repeatable); default all")
+    p.add_argument(
+        "--pad", type=int, action="append", help="calibrate only this pad (1-based; repeatable); default all"
+    )
     p.add_argument("--name", default="default", help="profile name to save (default: default)")
     p.add_argument("--restore", metavar="NAME", help="push a saved profile to the board again and save it in its flash")
     p.add_argument("--list", action="store_true", help="list saved profiles and their history")
     p.add_argument("--sim", nargs="?", const="hall", choices=sorted(SIM_CABINETS), help="simulated pads (default hall)")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--comparator", type=int, metavar="COUNTS",
-                   help="with --sim: gpio-edge pads behind a comparator at this level (no analog signal)")
+    p.add_argument(
+        "--comparator",
+        type=int,
+        metavar="COUNTS",
+        help="with --sim: gpio-edge pads behind a comparator at this level (no analog signal)",
+    )
     p.add_argument("--idle", type=float, default=10.0, help="seconds hands-off during verification (default 10)")
     p.add_argument("--yes", action="store_true", help="answer every question with its default (scripted runs)")
     p.add_argument("--report", help="PNG report path (default: <data>/calibration/reports/<name>-<stamp>.png)")
 
 
-def open_source(args, config):  # noqa: ANN001, ANN201
+def open_source(args, config):
     if args.sim:
         comparator = [args.comparator] * len(SIM_CABINETS[args.sim].pads) if args.comparator else None
         return virtual_cabinet(args.sim, seed=args.seed, comparator=comparator), SIM_CABINETS[args.sim].name
@@ -385,10 +450,12 @@ def open_source(args, config):  # noqa: ANN001, ANN201
         return LivePadboard(board), config.name
     except RuntimeError as e:
         board.close()
-        raise SystemExit(f"ringside calibrate: {e} (is the cabinet running? stop it first: the port is exclusive)") from e
+        raise SystemExit(
+            f"ringside calibrate: {e} (is the cabinet running? stop it first: the port is exclusive)"
+        ) from e
 
 
-def open_gpio_edge(config):  # noqa: ANN001, ANN201
+def open_gpio_edge(config):
     """The cabinet's gpio-edge slap lines, opened on the Pi for calibration (the cabinet
     itself must not be running: the lines are claimed)."""
     from calibration.live_gpio import LiveGpioEdge, gpio_edge_stations
@@ -402,13 +469,15 @@ def open_gpio_edge(config):  # noqa: ANN001, ANN201
     clock = MonotonicClock()
     try:
         sources = [s for s in slap_sources(config, lgpio_factories(config), clock) if isinstance(s, GpioEdgeSource)]
-    except Exception as e:  # noqa: BLE001 - the operator reads it
-        raise SystemExit(f"ringside calibrate: cannot open the gpio-edge lines ({e}); "
-                         "is the cabinet running? stop it first, or try --sim") from e
+    except Exception as e:
+        raise SystemExit(
+            f"ringside calibrate: cannot open the gpio-edge lines ({e}); "
+            "is the cabinet running? stop it first, or try --sim"
+        ) from e
     return LiveGpioEdge(sources, stations, clock)
 
 
-def config_with_active_profile(config, log: Callable[[str], None] = print):  # noqa: ANN001, ANN201
+def config_with_active_profile(config, log: Callable[[str], None] = print):
     """The cabinet config with the active calibration profile's gpio-edge mask times in
     force (a padboard keeps its own settings in flash)."""
     from calibration.live_gpio import apply_gpio_masks
@@ -424,7 +493,7 @@ def config_with_active_profile(config, log: Callable[[str], None] = print):  # n
     return apply_gpio_masks(config, profile.gpio_mask_us)
 
 
-def main(args, config, write: Callable[[str], None] = print, read: Callable[[str], str] = input) -> int:  # noqa: ANN001
+def main(args, config, write: Callable[[str], None] = print, read: Callable[[str], str] = input) -> int:
     store = ProfileStore(config.data_dir)
     if args.list:
         active = store.active()
@@ -443,7 +512,9 @@ def main(args, config, write: Callable[[str], None] = print, read: Callable[[str
                 write(f"ringside calibrate: {e}")
                 return 1
             store.set_active(profile.name)
-            write(f"restored {profile.name!r} ({profile.created}, cabinet {profile.cabinet}) to the board and its flash")
+            write(
+                f"restored {profile.name!r} ({profile.created}, cabinet {profile.cabinet}) to the board and its flash"
+            )
             return 0
         targets = [p - 1 for p in args.pad] if args.pad else list(range(source.pads))
         if any(not 0 <= p < source.pads for p in targets):
@@ -451,22 +522,37 @@ def main(args, config, write: Callable[[str], None] = print, read: Callable[[str
             return 2
         names = [s.name for s in config.stations]
         originals = {p: source.read_settings(p) for p in range(source.pads)}
-        wizard = Wizard(source.pads, targets, originals, analog=source.analog,
-                        criteria=Criteria(idle_s=args.idle), names=names if not args.sim else None,
-                        period_us=source.sample_period_us)
+        wizard = Wizard(
+            source.pads,
+            targets,
+            originals,
+            analog=source.analog,
+            criteria=Criteria(idle_s=args.idle),
+            names=names if not args.sim else None,
+            period_us=source.sample_period_us,
+        )
         hands = ScriptedOperator(source, seed=args.seed) if args.sim else None
         front = TerminalFrontend(hands, yes=args.yes, read=read, write=write)
-        write(f"Calibrating {', '.join(str(p + 1) for p in targets)} of {source.pads} pads on {cabinet}"
-              f"{' (simulated)' if args.sim else ''}.  Ctrl-C aborts at any step: the old profile stays in force.")
+        write(
+            f"Calibrating {', '.join(str(p + 1) for p in targets)} of {source.pads} pads on {cabinet}"
+            f"{' (simulated)' if args.sim else ''}.  Ctrl-C aborts at any step: the old profile stays in force."
+        )
         settings = run_wizard(wizard, source, front)
         report = _save_report(args, config, wizard, write)
         if settings is None:
-            write("aborted: the previous settings are back in force; nothing was saved."
-                  + (f"  Report: {report}" if report else ""))
+            write(
+                "aborted: the previous settings are back in force; nothing was saved."
+                + (f"  Report: {report}" if report else "")
+            )
             return 1
-        profile = new_profile(args.name, cabinet, "padboard" if source.analog else "gpio-edge",
-                              settings if source.analog else {}, wizard.gpio_masks(),
-                              profile_notes(wizard))
+        profile = new_profile(
+            args.name,
+            cabinet,
+            "padboard" if source.analog else "gpio-edge",
+            settings if source.analog else {},
+            wizard.gpio_masks(),
+            profile_notes(wizard),
+        )
         path = store.save(profile)
         push(source, profile)
         store.set_active(profile.name)
@@ -484,20 +570,25 @@ def profile_notes(wizard: Wizard) -> tuple[str, ...]:
     return tuple(f"pad {p + 1}: {r}" for p, f in sorted(fits.items()) for r in f.reasons)
 
 
-def _save_report(args, config, wizard: Wizard, write) -> Path | None:  # noqa: ANN001
+def _save_report(args, config, wizard: Wizard, write) -> Path | None:
     if not wizard.captures:
         return None
     try:
         from display.window import use_headless_drivers
 
         use_headless_drivers()
-        from firmware_py.scene_calibration import save_report
         from datetime import datetime
 
+        from firmware_py.scene_calibration import save_report
+
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-        path = Path(args.report) if args.report else config.data_dir / "calibration" / "reports" / f"{args.name}-{stamp}.png"
+        path = (
+            Path(args.report)
+            if args.report
+            else config.data_dir / "calibration" / "reports" / f"{args.name}-{stamp}.png"
+        )
         return save_report(wizard, path)
-    except Exception as e:  # noqa: BLE001 - a report must never cost the calibration
+    except Exception as e:
         write(f"(no PNG report: {e})")
         return None
 

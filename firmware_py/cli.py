@@ -18,8 +18,8 @@ T_START = time.perf_counter()
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 """Taken as the CLI module loads, so start-up times include every import."""
 
-from display.window import has_screen, use_headless_drivers
-from hal.config import ConfigError, load_config
+from display.window import has_screen, use_headless_drivers  # noqa: E402  (after T_START on purpose)
+from hal.config import ConfigError, load_config  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -31,8 +31,12 @@ def main(argv: list[str] | None = None) -> int:
     mode = run.add_mutually_exclusive_group()
     mode.add_argument("--window", action="store_true", help="development window even without DISPLAY")
     mode.add_argument("--headless", action="store_true", help="headless exhibition even with a screen")
-    run.add_argument("--backend", choices=("sim", "gpio"), default="sim",
-                     help="sim: simulated hardware (default); gpio: the real cabinet on a Raspberry Pi")
+    run.add_argument(
+        "--backend",
+        choices=("sim", "gpio"),
+        default="sim",
+        help="sim: simulated hardware (default); gpio: the real cabinet on a Raspberry Pi",
+    )
     run.add_argument("--game", default="punch", help="game the exhibition plays (default punch)")
     run.add_argument("--seed", type=int, default=None, help="seed for deterministic exhibitions")
     run.add_argument("--screenshots", help="folder for exhibition screenshots")
@@ -48,7 +52,9 @@ def main(argv: list[str] | None = None) -> int:
     hil_run.add_argument("-v", "--verbose", action="store_true", help="print the cabinet log as scenarios run")
     selftest = sub.add_parser("selftest", help="check config, buttons, LED bars and displays on simulated hardware")
     selftest.add_argument("--config", help="cabinet TOML (default: the shipped 2-station config)")
-    calibrate = sub.add_parser("calibrate", help="slap-pad calibration wizard (terminal, works over SSH; docs/calibration.md)")
+    calibrate = sub.add_parser(
+        "calibrate", help="slap-pad calibration wizard (terminal, works over SSH; docs/calibration.md)"
+    )
     from firmware_py.calibrate_cli import add_arguments as calibrate_arguments
 
     calibrate_arguments(calibrate)
@@ -94,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     return 2
 
 
-def run_hil(args) -> int:  # noqa: ANN001
+def run_hil(args) -> int:
     use_headless_drivers()
     from firmware_py.hil.runner import run_files
 
@@ -106,7 +112,7 @@ def run_hil(args) -> int:  # noqa: ANN001
     return code
 
 
-def _recorder(cabinet, sim, args):  # noqa: ANN001, ANN202
+def _recorder(cabinet, sim, args):
     if not getattr(args, "record", None):
         return None
     from firmware_py.hil.record import SessionRecorder
@@ -114,13 +120,13 @@ def _recorder(cabinet, sim, args):  # noqa: ANN001, ANN202
     return SessionRecorder.attach(cabinet, sim, args.record)
 
 
-def _store(config):  # noqa: ANN001, ANN202
+def _store(config):
     from firmware_py.store import Store
 
     return Store(config.data_dir / "ringside.sqlite3")
 
 
-def run_headless(config, args) -> int:  # noqa: ANN001
+def run_headless(config, args) -> int:
     use_headless_drivers()
     from display.window import Window
     from firmware_py.cabinet import Cabinet
@@ -151,26 +157,30 @@ def run_headless(config, args) -> int:  # noqa: ANN001
         sim.close()
         store.close()
     wall = time.perf_counter() - t0
-    print(f"{'finished' if ok else 'DID NOT FINISH'}: {clock.now_us() / 1e6:.0f} s of play in {wall:.1f} s, "
-          f"{cabinet.frames} frames; screenshots in {shots}")
+    print(
+        f"{'finished' if ok else 'DID NOT FINISH'}: {clock.now_us() / 1e6:.0f} s of play in {wall:.1f} s, "
+        f"{cabinet.frames} frames; screenshots in {shots}"
+    )
     return 0 if ok else 1
 
 
-def run_realtime(config, args, real_hardware: bool) -> int:  # noqa: ANN001
+def run_realtime(config, args, real_hardware: bool) -> int:
     """The cabinet in real time: on a Pi's hardware (``--backend gpio``), or on simulated
     hardware with the keyboard as the buttons (the development window)."""
     import pygame
 
+    from display.dev_panels import HEIGHT
     from display.window import Window
     from firmware_py.cabinet import Cabinet
     from firmware_py.loop import run_realtime as loop
     from hal.clock import ManualClock, MonotonicClock
 
-    from display.dev_panels import HEIGHT
-
     store = _store(config)
-    window = Window((config.display.width, config.display.height), config.display.fullscreen,
-                    strip_height=0 if real_hardware else HEIGHT)
+    window = Window(
+        (config.display.width, config.display.height),
+        config.display.fullscreen,
+        strip_height=0 if real_hardware else HEIGHT,
+    )
     keys = recorder = None
     if real_hardware:
         from firmware_py.calibrate_cli import config_with_active_profile

@@ -46,11 +46,11 @@ from hal.events import Button
 SIGN_BUTTONS = {Button.A: Sign.ROCK, Button.B: Sign.PAPER, Button.C: Sign.SCISSORS}
 
 
-def card_name(kind) -> str:  # noqa: ANN001 - a CardKind
+def card_name(kind) -> str:
     return kind.value.replace("_", " ").title()
 
 
-def hit_name(kind) -> str:  # noqa: ANN001 - a HitKind
+def hit_name(kind) -> str:
     return kind.value.replace("_", " ").title()
 
 
@@ -62,9 +62,16 @@ class KarateControls(GameControls):
     uses_slaps = True
 
     options_menu = (
-        OptionItem("Time limit", "time_limit_us",
-                   ((None, "Off (Karate Master only)"), (180_000_000, "3 min"), (300_000_000, "5 min"),
-                    (600_000_000, "10 min"))),
+        OptionItem(
+            "Time limit",
+            "time_limit_us",
+            (
+                (None, "Off (Karate Master only)"),
+                (180_000_000, "3 min"),
+                (300_000_000, "5 min"),
+                (600_000_000, "10 min"),
+            ),
+        ),
     )
 
     def __init__(self) -> None:
@@ -134,8 +141,12 @@ class KarateControls(GameControls):
         elif me.status is FighterStatus.OUT:
             lines += ["", "You are out"]
         elif v.jan_ken is not None and seat in v.jan_ken.remaining:
-            lines += ["JAN KEN POI!", "A rock B paper", "C scissors",
-                      f"Locked: {pv.own_sign.value}" if pv.own_sign else "Throw now!"]
+            lines += [
+                "JAN KEN POI!",
+                "A rock B paper",
+                "C scissors",
+                f"Locked: {pv.own_sign.value}" if pv.own_sign else "Throw now!",
+            ]
         elif v.hit_showing is not None:
             lines += ["", "HIT!  SLAP!"]
         elif v.turn == seat:
@@ -199,8 +210,11 @@ class KarateControls(GameControls):
             headline = f"{names[outcome.winner].upper()}: KARATE MASTER"
         else:
             headline = f"{names[outcome.winner].upper()} WINS ON TIME"
-        lines = [f"{names[f.seat]}: {f.pile_size} cards" + (f", fastest {f.fastest_us / 1000:.3f} ms" if f.fastest_us else "")
-                 for f in v.fighters]
+        lines = [
+            f"{names[f.seat]}: {f.pile_size} cards"
+            + (f", fastest {f.fastest_us / 1000:.3f} ms" if f.fastest_us else "")
+            for f in v.fighters
+        ]
         if outcome is not None and outcome.reason != OUTCOME_REASONS[WinReason.KARATE_MASTER]:
             lines.append(outcome.reason.capitalize())
         return headline, tuple(lines)

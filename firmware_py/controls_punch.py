@@ -23,11 +23,23 @@ from games.punch.events import (
 )
 from hal.events import ACTION_BUTTONS, Button
 
-OLED_LABEL = {Card.PUNCH_1: "Punch 1", Card.PUNCH_2: "Punch 2", Card.PUNCH_3: "Punch 3",
-              Card.DO_NOTHING: "Do Nothing", Card.BLOCK: "Block", Card.DODGE: "Dodge"}
+OLED_LABEL = {
+    Card.PUNCH_1: "Punch 1",
+    Card.PUNCH_2: "Punch 2",
+    Card.PUNCH_3: "Punch 3",
+    Card.DO_NOTHING: "Do Nothing",
+    Card.BLOCK: "Block",
+    Card.DODGE: "Dodge",
+}
 """Card names that fit the OLED's 21-character line."""
-SHORT = {Card.PUNCH_1: "P1", Card.PUNCH_2: "P2", Card.PUNCH_3: "P3",
-         Card.DO_NOTHING: "Rest", Card.BLOCK: "Blk", Card.DODGE: "Dge"}
+SHORT = {
+    Card.PUNCH_1: "P1",
+    Card.PUNCH_2: "P2",
+    Card.PUNCH_3: "P3",
+    Card.DO_NOTHING: "Rest",
+    Card.BLOCK: "Blk",
+    Card.DODGE: "Dge",
+}
 
 
 class PunchControls(GameControls):
@@ -88,7 +100,9 @@ class PunchControls(GameControls):
         title = f"Round {pub.round}  Stamina {pub.stamina[seat]}"
         if pub.phase is Phase.DRAFT and v.draft_pool is not None:
             picks = self.picks[seat]
-            cells = [f"{b.value} {SHORT[c]} {picks.count(c)}/{v.draft_pool[c.index]}" for b, c in zip(ACTION_BUTTONS, CARDS)]
+            cells = [
+                f"{b.value} {SHORT[c]} {picks.count(c)}/{v.draft_pool[c.index]}" for b, c in zip(ACTION_BUTTONS, CARDS)
+            ]
             footer = f"Picked {len(picks)}/10 " + ("START=ok" if len(picks) == HAND_SIZE else "START=undo")
         else:
             cells = [f"{b.value} {SHORT[c]} x{v.hand[c.index]}" for b, c in zip(ACTION_BUTTONS, CARDS)]
@@ -129,8 +143,7 @@ class PunchControls(GameControls):
         v = engine.public_view()
         outcome = engine.outcome()
         headline = f"{names[outcome.winner].upper()} WINS!" if outcome and outcome.winner is not None else "NO WINNER"
-        lines = (f"Matches  {names[0]} {v.match_wins[0]} – {v.match_wins[1]} {names[1]}",
-                 f"{v.match} matches fought")
+        lines = (f"Matches  {names[0]} {v.match_wins[0]} – {v.match_wins[1]} {names[1]}", f"{v.match} matches fought")
         return headline, lines
 
     def describe(self, event: Event, names: tuple[str, ...]) -> str | None:
@@ -150,8 +163,10 @@ class PunchControls(GameControls):
         if isinstance(event, MatchEnded):
             if event.winner is None:
                 return f"== Match drawn {event.stamina[0]}-{event.stamina[1]}: it is fought again"
-            return (f"== {names[event.winner]} wins the match by {event.reason.value} "
-                    f"(matches {event.match_wins[0]}-{event.match_wins[1]})")
+            return (
+                f"== {names[event.winner]} wins the match by {event.reason.value} "
+                f"(matches {event.match_wins[0]}-{event.match_wins[1]})"
+            )
         if isinstance(event, GameEnded):
             return f"*** {names[event.winner]} WINS THE GAME ***"
         return None

@@ -11,8 +11,8 @@ import random
 from pathlib import Path
 
 from firmware_py.cabinet import Cabinet
-from firmware_py.scenes import Attract, Join, Options, Play, Result, Select
 from firmware_py.controls import Bot
+from firmware_py.scenes import Attract, Join, Options, Play, Result, Select
 from hal.clock import ManualClock
 from hal.events import Button
 from hal.sim import SimCabinet
@@ -132,8 +132,18 @@ def run_exhibition(
         next_frame += frame_us
     return False
 
-NOTABLE = ("CardsRevealed", "Knockout", "MatchEnded", "HitShowing", "HitWon", "CowardsBlow", "DeadHeat",
-           "JanKenStarted", "KarateMaster")
+
+NOTABLE = (
+    "CardsRevealed",
+    "Knockout",
+    "MatchEnded",
+    "HitShowing",
+    "HitWon",
+    "CowardsBlow",
+    "DeadHeat",
+    "JanKenStarted",
+    "KarateMaster",
+)
 """Engine events worth a screenshot (the first of each kind), a moment after they happen."""
 
 
@@ -146,7 +156,7 @@ def _maybe_shoot(cabinet: Cabinet, scene: object, shots: dict[str, bool], shots_
             return
         t, event = recent[-1]
         kind = type(event).__name__
-        if kind not in NOTABLE or scene.session.engine.over and kind != "KarateMaster":
+        if kind not in NOTABLE or (scene.session.engine.over and kind != "KarateMaster"):
             return
         if cabinet.clock.now_us() - t < 150_000:
             return

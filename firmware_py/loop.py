@@ -34,8 +34,11 @@ def run_realtime(
             now = now_us()
             due = cabinet.next_due()
             frame_held = due is not None and due - now <= RENDER_GUARD_US
-            wake = min(now + POLL_US, due if due is not None else now + POLL_US,
-                       next_frame if not frame_held else now + POLL_US)
+            wake = min(
+                now + POLL_US,
+                due if due is not None else now + POLL_US,
+                next_frame if not frame_held else now + POLL_US,
+            )
             if wake > now:
                 if due is not None and wake == due:
                     # An OS sleep can overshoot by a fraction of a ms: sleep to just before a

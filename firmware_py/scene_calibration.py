@@ -48,8 +48,12 @@ def default_source(ctx: CabinetContext) -> tuple[Any, Any, str]:
             board = running_padboard(ctx, cfg.padboard.port)
             if board is not None:  # the cabinet's own link (the port is exclusive)
                 return LivePadboard(board), None, f"padboard on {cfg.padboard.port}"
-            return LivePadboard(PadboardSource(cfg.padboard.port, MonotonicClock(), {})), None, f"padboard on {cfg.padboard.port}"
-        except Exception as e:  # noqa: BLE001 - said on screen
+            return (
+                LivePadboard(PadboardSource(cfg.padboard.port, MonotonicClock(), {})),
+                None,
+                f"padboard on {cfg.padboard.port}",
+            )
+        except Exception as e:
             raise RuntimeError(f"cannot open the padboard on {cfg.padboard.port}: {e}") from e
     from calibration.live_gpio import LiveGpioEdge, gpio_edge_stations
     from hal.gpio_edge import GpioEdgeSource
@@ -65,7 +69,7 @@ def default_source(ctx: CabinetContext) -> tuple[Any, Any, str]:
     return vp, ScriptedOperator(vp), "simulated pads (this cabinet has no padboard): simulated hands slap"
 
 
-def running_padboard(ctx: CabinetContext, port: str):  # noqa: ANN201
+def running_padboard(ctx: CabinetContext, port: str):
     """The cabinet's own connected PadboardSource on ``port``, if it has one open: the
     serial port is exclusive, so calibration records through the cabinet's link."""
     from hal.padboard.driver import PadboardSource
@@ -76,9 +80,18 @@ def running_padboard(ctx: CabinetContext, port: str):  # noqa: ANN201
     return None
 
 
-def trace(cap: Capture | None, pad: int, settings: PadSettings, label: str, color: tuple[int, int, int],
-          status: str = "", times: Sequence[int] | None = None, samples: Sequence[int] | None = None,
-          hits: Sequence[Any] = (), span_us: int | None = None) -> PadTrace:
+def trace(
+    cap: Capture | None,
+    pad: int,
+    settings: PadSettings,
+    label: str,
+    color: tuple[int, int, int],
+    status: str = "",
+    times: Sequence[int] | None = None,
+    samples: Sequence[int] | None = None,
+    hits: Sequence[Any] = (),
+    span_us: int | None = None,
+) -> PadTrace:
     if cap is not None:
         times, samples, hits = cap.times, cap.samples.get(pad, ()), cap.hits_on(pad)
     times = tuple(times or ())
@@ -89,8 +102,19 @@ def trace(cap: Capture | None, pad: int, settings: PadSettings, label: str, colo
         t0 = t1 - span_us
     hit_marks = tuple((h.t_us, h.velocity) for h in hits if h.pad == pad)
     scale = max([settings.threshold * 4, *(abs(v) for v in values[-4000:])] if values else [settings.threshold * 4])
-    return PadTrace(label, t0, max(t1, t0 + 1), times, values, settings.threshold, settings.mask_us, hit_marks,
-                    int(scale * 1.05), status, color)
+    return PadTrace(
+        label,
+        t0,
+        max(t1, t0 + 1),
+        times,
+        values,
+        settings.threshold,
+        settings.mask_us,
+        hit_marks,
+        int(scale * 1.05),
+        status,
+        color,
+    )
 
 
 def report_screens(w: Wizard, colors: Sequence[tuple[int, int, int]] = ((255, 200, 40),)) -> list[CalibrationScreen]:
@@ -107,15 +131,25 @@ def report_screens(w: Wizard, colors: Sequence[tuple[int, int, int]] = ((255, 20
             if cap.samples.get(p) and (cap.pad == p or cap.kind == "verify_idle" or len(traces) < 3):
                 s = w.candidate()[p]
                 on = "hands off" if cap.pad is None else f"pad {cap.pad + 1} slapped"
-                traces.append(trace(cap, p, s, f"{pad_name(p)} · {cap.kind.replace('_', ' ')}, {on} (fitted)", col, status))
+                traces.append(
+                    trace(cap, p, s, f"{pad_name(p)} · {cap.kind.replace('_', ' ')}, {on} (fitted)", col, status)
+                )
         for cap in w.captures:
             if cap.samples.get(p) and (cap.pad == p or cap.kind == "rest"):
                 traces.append(trace(cap, p, w.originals[p], f"{pad_name(p)} · {cap.kind} (settings as before)", col))
         mine = [line for line in review + verdict if line.startswith(pad_name(p).capitalize())]
         lines = _section(review, p) + _section(verdict, p)
-        pages.append(CalibrationScreen(f"{pad_name(p).capitalize()} report", mine[0] if mine else pad_name(p),
-                                       1.0, tuple(lines), tuple(traces[:4]), "ringside calibrate · session report",
-                                       alert=status == "FAIL"))
+        pages.append(
+            CalibrationScreen(
+                f"{pad_name(p).capitalize()} report",
+                mine[0] if mine else pad_name(p),
+                1.0,
+                tuple(lines),
+                tuple(traces[:4]),
+                "ringside calibrate · session report",
+                alert=status == "FAIL",
+            )
+        )
     return pages
 
 
@@ -139,9 +173,14 @@ def save_report(w: Wizard, path: Path) -> Path:
 class CalibrationScene(Service):
     """Runs the wizard; a Service scene, so the SERVICE key off leaves it (aborting)."""
 
-    def __init__(self, ctx: CabinetContext, now_us: int, menu: Service,
-                 source_factory: Callable[[CabinetContext], tuple[Any, Any, str]] = default_source,
-                 targets: Sequence[int] | None = None) -> None:
+    def __init__(
+        self,
+        ctx: CabinetContext,
+        now_us: int,
+        menu: Service,
+        source_factory: Callable[[CabinetContext], tuple[Any, Any, str]] = default_source,
+        targets: Sequence[int] | None = None,
+    ) -> None:
         Scene.__init__(self, ctx, now_us)
         self.menu = menu
         self.cursor = 0
@@ -158,8 +197,13 @@ class CalibrationScene(Service):
             ctx.log(f"calibration: {e}")
             return
         originals = {p: self.source.read_settings(p) for p in range(self.source.pads)}
-        self.wizard: Wizard | None = Wizard(self.source.pads, list(targets) if targets else list(range(self.source.pads)),
-                                            originals, analog=self.source.analog, period_us=self.source.sample_period_us)
+        self.wizard: Wizard | None = Wizard(
+            self.source.pads,
+            list(targets) if targets else list(range(self.source.pads)),
+            originals,
+            analog=self.source.analog,
+            period_us=self.source.sample_period_us,
+        )
         ctx.log(f"calibration started on {self.about}")
 
     # -- leaving --------------------------------------------------------------------------
@@ -210,8 +254,14 @@ class CalibrationScene(Service):
         assert w is not None and self.source is not None
         step = w.step
         apply_settings(self.source, step.settings)
-        self.rec = Recording(step.kind, list(range(self.source.pads)), step.window_us, step.pad, step.slaps,
-                             min_gap_us=50_000 if step.kind == "flurry" else 150_000)
+        self.rec = Recording(
+            step.kind,
+            list(range(self.source.pads)),
+            step.window_us,
+            step.pad,
+            step.slaps,
+            min_gap_us=50_000 if step.kind == "flurry" else 150_000,
+        )
         self.source.begin(self.rec)
         self._clock0 = (now_us, self.source.now_us())
         if self.hands is not None:
@@ -234,17 +284,28 @@ class CalibrationScene(Service):
         settings = w.finish()
         assert self.source is not None
         store = ProfileStore(self.ctx.config.data_dir)
-        profile = new_profile(PROFILE_NAME, self.ctx.config.name, "padboard" if self.source.analog else "gpio-edge",
-                              settings if self.source.analog else {}, w.gpio_masks(), profile_notes(w))
+        profile = new_profile(
+            PROFILE_NAME,
+            self.ctx.config.name,
+            "padboard" if self.source.analog else "gpio-edge",
+            settings if self.source.analog else {},
+            w.gpio_masks(),
+            profile_notes(w),
+        )
         self.saved = store.save(profile)
         push(self.source, profile)
         store.set_active(profile.name)
         try:
             from datetime import datetime
 
-            save_report(w, self.ctx.config.data_dir / "calibration" / "reports"
-                        / f"{PROFILE_NAME}-{datetime.now().strftime('%Y%m%d-%H%M%S')}.png")
-        except Exception as e:  # noqa: BLE001 - the report never costs the calibration
+            save_report(
+                w,
+                self.ctx.config.data_dir
+                / "calibration"
+                / "reports"
+                / f"{PROFILE_NAME}-{datetime.now().strftime('%Y%m%d-%H%M%S')}.png",
+            )
+        except Exception as e:
             self.ctx.log(f"calibration report not saved: {e}")
         self.message = f"Saved profile '{PROFILE_NAME}' and pushed it to the board's flash."
         self.ctx.log(f"calibration saved to {self.saved}")
@@ -259,27 +320,58 @@ class CalibrationScene(Service):
         i, n = w.progress
         if w.state in (DONE, ABORTED):
             lines = (self.message, *(verdict_lines(w) if w.verdicts else ()))
-            return CalibrationScreen("Slap pads", "Done" if w.state == DONE else "Aborted", 1.0, tuple(lines), (),
-                                     "START: back to the menu", alert=w.state == ABORTED)
+            return CalibrationScreen(
+                "Slap pads",
+                "Done" if w.state == DONE else "Aborted",
+                1.0,
+                tuple(lines),
+                (),
+                "START: back to the menu",
+                alert=w.state == ABORTED,
+            )
         if w.state == REVIEW:
-            return CalibrationScreen("Fitted settings", "Review: the values and why", 0.5,
-                                     tuple(review_lines(w) + criteria_lines(w)), self._live_traces(colors),
-                                     "START: verify them   B: redo   A: abort", alert=not w.fit_ok)
+            return CalibrationScreen(
+                "Fitted settings",
+                "Review: the values and why",
+                0.5,
+                tuple(review_lines(w) + criteria_lines(w)),
+                self._live_traces(colors),
+                "START: verify them   B: redo   A: abort",
+                alert=not w.fit_ok,
+            )
         if w.state == VERDICT:
-            return CalibrationScreen("Verification", "PASS: save?" if w.passed else "FAILED: see what to do",
-                                     1.0, tuple(verdict_lines(w)), self._live_traces(colors),
-                                     ("START: save   " if w.passed else "") + "B: redo   A: abort", alert=not w.passed)
+            return CalibrationScreen(
+                "Verification",
+                "PASS: save?" if w.passed else "FAILED: see what to do",
+                1.0,
+                tuple(verdict_lines(w)),
+                self._live_traces(colors),
+                ("START: save   " if w.passed else "") + "B: redo   A: abort",
+                alert=not w.passed,
+            )
         step = w.step
         phase = 0.5 * i / n + (0.5 if step.phase == "verify" else 0.0)
         if self.rec is None:
             lines = (step.prompt, "", f"Pads: {self.about}", "Press START, then do it.")
-            return CalibrationScreen(f"Step {i + 1} of {n}", step.prompt, phase, lines, self._live_traces(colors),
-                                     "START: record   A: abort (the old profile stays)")
+            return CalibrationScreen(
+                f"Step {i + 1} of {n}",
+                step.prompt,
+                phase,
+                lines,
+                self._live_traces(colors),
+                "START: record   A: abort (the old profile stays)",
+            )
         hits = self.rec.hits()
         mine = [h for h in hits if step.pad is None or h.pad == step.pad]
         lines = (step.prompt, "", f"{len(mine)} of {step.slaps} slaps seen" if step.slaps else "recording…")
-        return CalibrationScreen(f"Step {i + 1} of {n}: recording", step.prompt, phase, lines,
-                                 self._live_traces(colors), "A: abort (the old profile stays)")
+        return CalibrationScreen(
+            f"Step {i + 1} of {n}: recording",
+            step.prompt,
+            phase,
+            lines,
+            self._live_traces(colors),
+            "A: abort (the old profile stays)",
+        )
 
     def _live_traces(self, colors: Sequence[tuple[int, int, int]]) -> tuple[PadTrace, ...]:
         w, src = self.wizard, self.source
@@ -288,17 +380,37 @@ class CalibrationScene(Service):
         settings = w.step.settings if w.state == CAPTURE else w.candidate()
         if self.rec is not None:
             times, samples, hits = self.rec.recent(LIVE_SPAN_US)
-            return tuple(trace(None, p, settings[p], pad_name(p, [lk.name for lk in self.ctx.looks]),
-                               colors[p % len(colors)], times=times, samples=samples[p], hits=hits,
-                               span_us=LIVE_SPAN_US) for p in range(src.pads))
+            return tuple(
+                trace(
+                    None,
+                    p,
+                    settings[p],
+                    pad_name(p, [lk.name for lk in self.ctx.looks]),
+                    colors[p % len(colors)],
+                    times=times,
+                    samples=samples[p],
+                    hits=hits,
+                    span_us=LIVE_SPAN_US,
+                )
+                for p in range(src.pads)
+            )
         caps = w.verify_captures or w.captures
         if not caps:
             return ()
         cap = caps[-1]
-        return tuple(trace(cap, p, settings[p], f"{pad_name(p)} · last step", colors[p % len(colors)],
-                           span_us=min(LIVE_SPAN_US, cap.duration_us)) for p in range(src.pads))
+        return tuple(
+            trace(
+                cap,
+                p,
+                settings[p],
+                f"{pad_name(p)} · last step",
+                colors[p % len(colors)],
+                span_us=min(LIVE_SPAN_US, cap.duration_us),
+            )
+            for p in range(src.pads)
+        )
 
-    def private_image(self, station: int, size: tuple[int, int]):  # noqa: ANN201
+    def private_image(self, station: int, size: tuple[int, int]):
         from display.private import text_lines
 
         return text_lines(["CALIBRATION", "", f"Pad {station + 1}"], 0, size)

@@ -87,7 +87,7 @@ class Scene(ABC):
     @abstractmethod
     def screen(self, now_us: int) -> Screen: ...
 
-    def frame_shown(self, t_us: int, now_us: int) -> None:
+    def frame_shown(self, t_us: int, now_us: int) -> None:  # noqa: B027  (a hook most scenes ignore)
         """The frame this scene drew was flipped at ``t_us``."""
 
     def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
@@ -182,8 +182,14 @@ class Join(Scene):
 
     def screen(self, now_us: int) -> JoinScreen:
         spec = self.controls.spec
-        return JoinScreen(spec.title, self.ctx.looks, tuple(self.joined), spec.min_players,
-                          min(spec.max_players, len(self.ctx.looks)), self.ctx.looks[self.host])
+        return JoinScreen(
+            spec.title,
+            self.ctx.looks,
+            tuple(self.joined),
+            spec.min_players,
+            min(spec.max_players, len(self.ctx.looks)),
+            self.ctx.looks[self.host],
+        )
 
     def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
         state = "JOINED" if self.joined[station] else "START to join"
@@ -191,7 +197,9 @@ class Join(Scene):
 
 
 class Options(Scene):
-    def __init__(self, ctx: CabinetContext, now_us: int, controls: GameControls, stations: tuple[int, ...], host: int) -> None:
+    def __init__(
+        self, ctx: CabinetContext, now_us: int, controls: GameControls, stations: tuple[int, ...], host: int
+    ) -> None:
         super().__init__(ctx, now_us)
         self.controls = controls
         self.stations = stations
@@ -213,7 +221,9 @@ class Options(Scene):
         return None
 
     def screen(self, now_us: int) -> OptionsScreen:
-        items = tuple((item.label, item.choices[i][1]) for item, i in zip(self.controls.options_menu, self.choice, strict=True))
+        items = tuple(
+            (item.label, item.choices[i][1]) for item, i in zip(self.controls.options_menu, self.choice, strict=True)
+        )
         return OptionsScreen(self.controls.spec.title, items, self.cursor, self.ctx.looks[self.host])
 
 
@@ -227,7 +237,9 @@ class Play(Scene):
         self._names = names
 
     @classmethod
-    def start(cls, ctx: CabinetContext, now_us: int, controls: GameControls, options: Any, stations: tuple[int, ...]) -> Play:
+    def start(
+        cls, ctx: CabinetContext, now_us: int, controls: GameControls, options: Any, stations: tuple[int, ...]
+    ) -> Play:
         seed = ctx.seeds.randrange(2**31)
         looks = tuple(ctx.looks[s] for s in stations)
         session = GameSession.start(controls, options, stations, looks, seed, ctx.store, ctx.settle_us, now_us)
@@ -256,7 +268,9 @@ class Play(Scene):
         self.session.tick(now_us)
         if not self.session.over and self.session.paused is None and now_us - self.last_input_us > PLAY_IDLE_US:
             self.ctx.store.abandon_game(self.session.game_id, "no input for 5 minutes")
-            self.ctx.log(f"{self.session.controls.spec.title} #{self.session.game_id} abandoned: no input for 5 minutes")
+            self.ctx.log(
+                f"{self.session.controls.spec.title} #{self.session.game_id} abandoned: no input for 5 minutes"
+            )
             return Attract(self.ctx, now_us)
         if self.session.over:
             if self.over_since is None:
@@ -322,7 +336,11 @@ class Service(Scene):
 
     def on_input(self, ev: InputEvent, now_us: int) -> Scene | None:
         if isinstance(ev, (ButtonEvent, SlapEvent)) and self.ITEMS[self.cursor] == "Input test":
-            what = f"{ev.button.value} {'down' if ev.pressed else 'up'}" if isinstance(ev, ButtonEvent) else f"SLAP v={ev.velocity}"
+            what = (
+                f"{ev.button.value} {'down' if ev.pressed else 'up'}"
+                if isinstance(ev, ButtonEvent)
+                else f"SLAP v={ev.velocity}"
+            )
             self.inputs = [f"{ev.t_us / 1e6:12.6f}s  {self.ctx.looks[ev.station].name:6}  {what}", *self.inputs][:18]
         if pressed(ev) and ev.station == 0 and ev.button in (Button.A, Button.B):
             self.cursor = (self.cursor + (1 if ev.button is Button.B else -1)) % len(self.ITEMS)
@@ -343,24 +361,42 @@ class Service(Scene):
             for g in self.ctx.games:
                 wins = store.wins_by_station(g.spec.name)
                 if wins:
-                    body.append(f"{g.spec.title} wins: " + ", ".join(f"{self.ctx.looks[s].name} {n}" for s, n in sorted(wins.items()) if s < len(self.ctx.looks)))
+                    body.append(
+                        f"{g.spec.title} wins: "
+                        + ", ".join(
+                            f"{self.ctx.looks[s].name} {n}" for s, n in sorted(wins.items()) if s < len(self.ctx.looks)
+                        )
+                    )
             fastest = store.fastest("reaction")
             if fastest:
                 body.append("Fastest reactions:")
-                body += [f"  {self.ctx.looks[s].name if s is not None and s < len(self.ctx.looks) else '?'}: {v} µs  ({at})" for s, v, at in fastest]
+                body += [
+                    f"  {self.ctx.looks[s].name if s is not None and s < len(self.ctx.looks) else '?'}: {v} µs  ({at})"
+                    for s, v, at in fastest
+                ]
         elif item == "Input test":
             body = ["Press any button or slap any pad:", *self.inputs]
         elif item == "LED test":
             body = ["All LED bars sweep 0 → 10 segments.", "Every segment must light in order."]
         elif item == "Calibration":
-            body = ["Slap-pad calibration wizard (docs/calibration.md).", "START begins; A aborts at any step",
-                    "and the old profile stays in force."]
+            body = [
+                "Slap-pad calibration wizard (docs/calibration.md).",
+                "START begins; A aborts at any step",
+                "and the old profile stays in force.",
+            ]
         else:
             cfg = self.ctx.config
-            body = [f"Cabinet: {cfg.name}", f"Config: {cfg.source}", f"Data: {cfg.data_dir}",
-                    f"Stations: {len(cfg.stations)}", f"Settle window: {self.ctx.settle_us} µs"]
+            body = [
+                f"Cabinet: {cfg.name}",
+                f"Config: {cfg.source}",
+                f"Data: {cfg.data_dir}",
+                f"Stations: {len(cfg.stations)}",
+                f"Settle window: {self.ctx.settle_us} µs",
+            ]
             body += [f"  {s.name}: slap {s.slap.source}, LED chip {s.led_bar.chip}" for s in cfg.stations]
-        return ServiceScreen(item, self.ITEMS, self.cursor, tuple(body), "Station 1: A/B move · turn the SERVICE key off to leave")
+        return ServiceScreen(
+            item, self.ITEMS, self.cursor, tuple(body), "Station 1: A/B move · turn the SERVICE key off to leave"
+        )
 
     def led_levels(self, now_us: int) -> dict[int, float]:
         if self.ITEMS[self.cursor] != "LED test":

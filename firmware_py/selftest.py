@@ -38,8 +38,10 @@ def run_selftest(config: CabinetConfig, out: Callable[[str], None] = print, t_st
         cabinet = Cabinet(config, sim, clock, store, window, log=lambda _l: None, seed=1)
         cabinet.step(clock.now_us())
         cabinet.render()
-        check(isinstance(cabinet.scene, Attract),
-              f"attract screen shown {1000 * (time.perf_counter() - t_start):.0f} ms after start")
+        check(
+            isinstance(cabinet.scene, Attract),
+            f"attract screen shown {1000 * (time.perf_counter() - t_start):.0f} ms after start",
+        )
         for station, sc in enumerate(config.stations):
             seen = []
             for button in Button:
@@ -57,8 +59,10 @@ def run_selftest(config: CabinetConfig, out: Callable[[str], None] = print, t_st
             check(ok, f"{sc.name}: LED bar lights 0..10 segments in order")
             sim.set_led_level(station, 0)
             cabinet.step(clock.now_us())
-            check(sim.private[station].image is not None and sim.private[station].image.getbbox() is not None,
-                  f"{sc.name}: private display shows an image")
+            check(
+                sim.private[station].image is not None and sim.private[station].image.getbbox() is not None,
+                f"{sc.name}: private display shows an image",
+            )
         check(store.integrity_ok(), "store opens with WAL and passes integrity_check")
         store.close()
         window.close()

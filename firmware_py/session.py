@@ -60,8 +60,17 @@ class GameSession:
 
     # -- creation ------------------------------------------------------------------------
     @classmethod
-    def start(cls, controls: GameControls, options: Any, seats: tuple[int, ...], looks: tuple[StationLook, ...],
-              seed: int, store: Store, settle_us: int = 0, now_us: int = 0) -> GameSession:
+    def start(
+        cls,
+        controls: GameControls,
+        options: Any,
+        seats: tuple[int, ...],
+        looks: tuple[StationLook, ...],
+        seed: int,
+        store: Store,
+        settle_us: int = 0,
+        now_us: int = 0,
+    ) -> GameSession:
         engine = controls.engine_type(options, len(seats), seed)
         d = engine.to_dict()
         game_id = store.begin_game(d["game"], d["options"], engine.players, seed, seats)
@@ -70,8 +79,9 @@ class GameSession:
         return session
 
     @classmethod
-    def resume(cls, controls: GameControls, saved: SavedGame, looks: tuple[StationLook, ...], store: Store,
-               settle_us: int = 0) -> GameSession:
+    def resume(
+        cls, controls: GameControls, saved: SavedGame, looks: tuple[StationLook, ...], store: Store, settle_us: int = 0
+    ) -> GameSession:
         """Rebuild a game cut short (power loss) from its journal in the store."""
         engine = controls.engine_type.from_dict(saved.engine_dict())
         return cls(controls, engine, saved.seats, looks, store, saved.id, settle_us)
@@ -84,7 +94,11 @@ class GameSession:
     def handle(self, event: InputEvent, now_us: int) -> None:
         if isinstance(event, PadLinkEvent):
             if self.controls.uses_slaps:
-                self.paused = None if event.connected else f"Slap pads disconnected ({event.detail or event.source}): reconnecting…"
+                self.paused = (
+                    None
+                    if event.connected
+                    else f"Slap pads disconnected ({event.detail or event.source}): reconnecting…"
+                )
             return
         if self.paused is not None:
             return
@@ -157,8 +171,9 @@ class GameSession:
             self.store.commit_action(self.game_id, seq, encode(action), records, finish)
         except sqlite3.Error as e:
             self.store_errors += 1
-            log.error("game %s: action %s not recorded (%s); rolled back, player asked to press again",
-                      self.game_id, seq, e)
+            log.error(
+                "game %s: action %s not recorded (%s); rolled back, player asked to press again", self.game_id, seq, e
+            )
             saved = self.engine.to_dict()
             saved["actions"].pop()
             self.engine = type(self.engine).from_dict(saved)

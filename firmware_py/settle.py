@@ -43,4 +43,3 @@ class SettleBuffer:
 
     def __len__(self) -> int:
         return len(self._heap)
-

@@ -62,8 +62,13 @@ class SavedGame:
     actions: tuple[dict[str, Any], ...]
 
     def engine_dict(self) -> dict[str, Any]:
-        return {"game": self.game, "options": self.options, "players": self.players,
-                "seed": self.seed, "actions": list(self.actions)}
+        return {
+            "game": self.game,
+            "options": self.options,
+            "players": self.players,
+            "seed": self.seed,
+            "actions": list(self.actions),
+        }
 
 
 _PLAYED_OUT = "reason NOT LIKE 'abandoned%'"
@@ -113,18 +118,24 @@ class Store:
         now = _now()
         with self.db:
             self.db.execute("BEGIN")
-            self.db.execute("INSERT INTO actions(game_id, seq, action) VALUES (?,?,?)", (game_id, seq, json.dumps(action)))
+            self.db.execute(
+                "INSERT INTO actions(game_id, seq, action) VALUES (?,?,?)", (game_id, seq, json.dumps(action))
+            )
             self.db.executemany(
                 "INSERT INTO records(game_id, kind, station, value, detail, at) VALUES (?,?,?,?,?,?)",
                 [(game_id, kind, station, value, detail, now) for kind, station, value, detail in records],
             )
             if finish is not None:
-                self.db.execute("UPDATE games SET ended_at=?, winner_station=?, reason=? WHERE id=?",
-                                (now, finish[0], finish[1], game_id))
+                self.db.execute(
+                    "UPDATE games SET ended_at=?, winner_station=?, reason=? WHERE id=?",
+                    (now, finish[0], finish[1], game_id),
+                )
 
     def finish_game(self, game_id: int, winner_station: int | None, reason: str) -> None:
-        self.db.execute("UPDATE games SET ended_at=?, winner_station=?, reason=? WHERE id=?",
-                        (_now(), winner_station, reason, game_id))
+        self.db.execute(
+            "UPDATE games SET ended_at=?, winner_station=?, reason=? WHERE id=?",
+            (_now(), winner_station, reason, game_id),
+        )
 
     def abandon_game(self, game_id: int, reason: str) -> None:
         """End a game without a winner (walked away from, or not resumable), keeping its
@@ -132,8 +143,10 @@ class Store:
         self.finish_game(game_id, None, f"abandoned: {reason}")
 
     def add_record(self, game_id: int, kind: str, station: int | None, value: int | None, detail: str = "") -> None:
-        self.db.execute("INSERT INTO records(game_id, kind, station, value, detail, at) VALUES (?,?,?,?,?,?)",
-                        (game_id, kind, station, value, detail, _now()))
+        self.db.execute(
+            "INSERT INTO records(game_id, kind, station, value, detail, at) VALUES (?,?,?,?,?,?)",
+            (game_id, kind, station, value, detail, _now()),
+        )
 
     def unfinished(self) -> SavedGame | None:
         """The most recent game that never ended (a power cut), with its journal."""
@@ -142,28 +155,43 @@ class Store:
         ).fetchone()
         if row is None:
             return None
-        actions = tuple(json.loads(a) for (a,) in self.db.execute(
-            "SELECT action FROM actions WHERE game_id=? ORDER BY seq", (row[0],)))
+        actions = tuple(
+            json.loads(a)
+            for (a,) in self.db.execute("SELECT action FROM actions WHERE game_id=? ORDER BY seq", (row[0],))
+        )
         return SavedGame(row[0], row[1], json.loads(row[2]), row[3], row[4], tuple(json.loads(row[5])), actions)
 
     # -- stats for the attract screen and the service menu ---------------------------
     def games_played(self) -> dict[str, int]:
-        return dict(self.db.execute(
-            f"SELECT game, COUNT(*) FROM games WHERE ended_at IS NOT NULL AND {_PLAYED_OUT} GROUP BY game"))
+        return dict(
+            self.db.execute(
+                f"SELECT game, COUNT(*) FROM games WHERE ended_at IS NOT NULL AND {_PLAYED_OUT} GROUP BY game"
+            )
+        )
 
     def wins_by_station(self, game: str) -> dict[int, int]:
-        return dict(self.db.execute(
-            "SELECT winner_station, COUNT(*) FROM games WHERE game=? AND winner_station IS NOT NULL GROUP BY winner_station",
-            (game,)))
+        return dict(
+            self.db.execute(
+                "SELECT winner_station, COUNT(*) FROM games WHERE game=? AND winner_station IS NOT NULL GROUP BY winner_station",
+                (game,),
+            )
+        )
 
     def recent_results(self, limit: int = 5) -> list[tuple[str, int | None, str]]:
-        return list(self.db.execute(
-            f"SELECT game, winner_station, reason FROM games WHERE ended_at IS NOT NULL AND {_PLAYED_OUT} "
-            "ORDER BY id DESC LIMIT ?", (limit,)))
+        return list(
+            self.db.execute(
+                f"SELECT game, winner_station, reason FROM games WHERE ended_at IS NOT NULL AND {_PLAYED_OUT} "
+                "ORDER BY id DESC LIMIT ?",
+                (limit,),
+            )
+        )
 
     def fastest(self, kind: str, limit: int = 5) -> list[tuple[int, int, str]]:
-        return list(self.db.execute(
-            "SELECT station, value, at FROM records WHERE kind=? ORDER BY value ASC LIMIT ?", (kind, limit)))
+        return list(
+            self.db.execute(
+                "SELECT station, value, at FROM records WHERE kind=? ORDER BY value ASC LIMIT ?", (kind, limit)
+            )
+        )
 
     def integrity_ok(self) -> bool:
         return self.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"

@@ -58,24 +58,22 @@ class Outcome:
     reason: str
 
 
-O = TypeVar("O")
+Opts = TypeVar("Opts")
 A = TypeVar("A", bound=Action)
 
 
-class Engine(ABC, Generic[O, A]):
+class Engine(ABC, Generic[Opts, A]):
     """A game in progress.  Subclasses implement the rules; this class keeps the journal."""
 
     spec: ClassVar[GameSpec]
     action_types: ClassVar[tuple[type, ...]]
 
-    def __init__(self, options: O, players: int, seed: int) -> None:
+    def __init__(self, options: Opts, players: int, seed: int) -> None:
         spec = self.spec
         if not isinstance(options, spec.options_type):
             raise TypeError(f"{spec.title} needs {spec.options_type.__name__} options, got {options!r}")
         if not spec.min_players <= players <= spec.max_players:
-            raise ValueError(
-                f"{spec.title} takes {spec.min_players}-{spec.max_players} players, not {players}"
-            )
+            raise ValueError(f"{spec.title} takes {spec.min_players}-{spec.max_players} players, not {players}")
         self.options = options
         self.players = players
         self.seed = seed
@@ -139,7 +137,7 @@ class Engine(ABC, Generic[O, A]):
         return json.dumps(self.to_dict(), separators=(",", ":"))
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Engine[O, A]:
+    def from_dict(cls, data: dict[str, Any]) -> Engine[Opts, A]:
         if data.get("game") != cls.spec.name:
             raise ValueError(f"saved game is {data.get('game')!r}, not {cls.spec.name!r}")
         options = decode(cls.spec.options_type, data["options"])
@@ -149,7 +147,7 @@ class Engine(ABC, Generic[O, A]):
         return engine
 
     @classmethod
-    def from_json(cls, text: str) -> Engine[O, A]:
+    def from_json(cls, text: str) -> Engine[Opts, A]:
         return cls.from_dict(json.loads(text))
 
     @classmethod

@@ -169,7 +169,9 @@ class _Reader:
             raise self.fail(f"{key}.{name}", v, f"a string matching {pattern}")
         return v
 
-    def choice(self, t: dict[str, Any], key: str, name: str, options: tuple[str, ...], default: str | None = None) -> str:
+    def choice(
+        self, t: dict[str, Any], key: str, name: str, options: tuple[str, ...], default: str | None = None
+    ) -> str:
         v = t.get(name, default)
         if v not in options:
             raise self.fail(f"{key}.{name}", v, f"one of {', '.join(options)}")
@@ -206,7 +208,9 @@ class _Reader:
                 settle_us=self.integer(pb, "padboard", "settle_us", 100, 100_000, 12_000),
             )
         if any(s.slap.source == "padboard" for s in stations) and padboard is None:
-            raise self.fail("padboard", None, "a [padboard] table with port = ... (a station uses slap source padboard)")
+            raise self.fail(
+                "padboard", None, "a [padboard] table with port = ... (a station uses slap source padboard)"
+            )
 
         snd = self.check_table(raw.get("sound"), "sound", {"enabled", "folder"}, required=False)
         folder = self.string(snd, "sound", "folder") if "folder" in snd else None
@@ -226,12 +230,21 @@ class _Reader:
 
         lb = self.check_table(s.get("led_bar"), f"{key}.led_bar", {"chip", "pins", "pwm"})
         pins = lb.get("pins")
-        if not isinstance(pins, list) or len(pins) != 10 or not all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p <= 27 for p in pins):
+        if (
+            not isinstance(pins, list)
+            or len(pins) != 10
+            or not all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p <= 27 for p in pins)
+        ):
             raise self.fail(f"{key}.led_bar.pins", pins, "a list of 10 line numbers (0-27), bottom segment first")
-        led_bar = LedBarConfig(self.integer(lb, f"{key}.led_bar", "chip", 0, 15, 0), tuple(pins),
-                               self.boolean(lb, f"{key}.led_bar", "pwm", False))
+        led_bar = LedBarConfig(
+            self.integer(lb, f"{key}.led_bar", "chip", 0, 15, 0),
+            tuple(pins),
+            self.boolean(lb, f"{key}.led_bar", "pwm", False),
+        )
 
-        pd = self.check_table(s.get("private_display"), f"{key}.private_display", {"driver", "i2c_bus", "address", "width", "height"})
+        pd = self.check_table(
+            s.get("private_display"), f"{key}.private_display", {"driver", "i2c_bus", "address", "width", "height"}
+        )
         private = PrivateDisplayConfig(
             driver=self.choice(pd, f"{key}.private_display", "driver", DISPLAY_DRIVERS),
             i2c_bus=self.integer(pd, f"{key}.private_display", "i2c_bus", 0, 20, 1),

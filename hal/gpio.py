@@ -49,9 +49,13 @@ class GpioCabinet:
         self._debouncers: dict[tuple[int, Button | None], Debouncer] = {}
         for station, sc in enumerate(config.stations):
             for button, pin in sc.buttons:
-                self._watch(InputDevice(pin, pull_up=True, pin_factory=factories[sc.input_chip]), station, button, lockout_us)
+                self._watch(
+                    InputDevice(pin, pull_up=True, pin_factory=factories[sc.input_chip]), station, button, lockout_us
+                )
         if config.service_pin is not None:
-            self._watch(InputDevice(config.service_pin, pull_up=True, pin_factory=factories[0]), SERVICE, None, lockout_us)
+            self._watch(
+                InputDevice(config.service_pin, pull_up=True, pin_factory=factories[0]), SERVICE, None, lockout_us
+            )
         self.led_bars = [
             LEDBarGraph(*sc.led_bar.pins, pwm=sc.led_bar.pwm, pin_factory=factories[sc.led_bar.chip])
             for sc in config.stations

@@ -10,8 +10,8 @@ slap has its own stamp and its own arrival time (to model transport skew).
 from __future__ import annotations
 
 import heapq
-import time
 import itertools
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -85,7 +85,7 @@ class SimCabinet:
         self.at(t_us, pin.drive_low)
         self.at(t_us + hold_us, pin.drive_high)
 
-    def button_pin(self, station: int, button: Button):  # noqa: ANN201 - a gpiozero MockPin
+    def button_pin(self, station: int, button: Button):
         sc = self.config.stations[station]
         return self.factories[sc.input_chip].pin(sc.button_pin(button))
 
@@ -101,7 +101,9 @@ class SimCabinet:
 
     def next_due(self) -> int | None:
         """Virtual time of the next scheduled input or slap arrival."""
-        times = [t for t in (self._schedule[0].t_us if self._schedule else None, self.slaps.next_arrival()) if t is not None]
+        times = [
+            t for t in (self._schedule[0].t_us if self._schedule else None, self.slaps.next_arrival()) if t is not None
+        ]
         return min(times) if times else None
 
     def fire_due(self, now_us: int) -> None:
@@ -130,7 +132,7 @@ class SimCabinet:
     def set_led_level(self, station: int, level: float) -> None:
         self.gpio.set_led_level(station, level)
 
-    def show_private(self, station: int, image) -> None:  # noqa: ANN001 - PIL image
+    def show_private(self, station: int, image) -> None:
         self.private[station].show(image)
 
     def led_levels(self, station: int) -> tuple[float, ...]:

@@ -47,7 +47,7 @@ def start_game(cabinet: Cabinet, sim: SimCabinet, game: str = "punch", option_pr
     return cabinet.scene
 
 
-def start_session(cabinet: Cabinet, controls, options, stations: tuple[int, ...]) -> Play:  # noqa: ANN001
+def start_session(cabinet: Cabinet, controls, options, stations: tuple[int, ...]) -> Play:
     """Skip the menus: start ``controls``' game with ``options`` between ``stations``."""
     play = Play.start(cabinet.ctx, cabinet.clock.now_us(), controls, options, stations)
     cabinet.scene = play

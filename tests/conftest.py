@@ -7,17 +7,19 @@ import os
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from pathlib import Path  # noqa: E402
+from pathlib import Path
 
-import pytest  # noqa: E402
+import pytest
 
-from firmware_py.cabinet import Cabinet  # noqa: E402
-from firmware_py.store import Store  # noqa: E402
-from hal.clock import ManualClock  # noqa: E402
-from hal.config import CabinetConfig, load_config  # noqa: E402
-from hal.sim import SimCabinet  # noqa: E402
+from firmware_py.cabinet import Cabinet
+from firmware_py.store import Store
+from hal.clock import ManualClock
+from hal.config import CabinetConfig, load_config
+from hal.sim import SimCabinet
 
-ARTIFACTS = Path(os.environ.get("RINGSIDE_TEST_ARTIFACTS", Path(__file__).resolve().parents[1] / "out" / "test-artifacts"))
+ARTIFACTS = Path(
+    os.environ.get("RINGSIDE_TEST_ARTIFACTS", Path(__file__).resolve().parents[1] / "out" / "test-artifacts")
+)
 
 
 @pytest.fixture

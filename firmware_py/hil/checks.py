@@ -32,6 +32,7 @@ class Probe(Protocol):
     def paused(self) -> bool: ...
     def engine_events(self) -> None:
         """Raise :class:`NotObservable` when engine events cannot be seen."""
+
     def link_state(self) -> dict[str, Any]:
         """The padboard driver's ``connected`` and counters (or :class:`NotObservable`)."""
 
@@ -50,8 +51,14 @@ class CheckResult:
         return self.status == "fail"
 
     def as_json(self) -> dict[str, Any]:
-        return {"expect": self.expect, "at_us": self.at_us, "check": self.kind, "status": self.status,
-                "message": self.message, "files": self.files}
+        return {
+            "expect": self.expect,
+            "at_us": self.at_us,
+            "check": self.kind,
+            "status": self.status,
+            "message": self.message,
+            "files": self.files,
+        }
 
 
 # -- event matching ------------------------------------------------------------------------
@@ -60,7 +67,11 @@ def matches(expected: Any, actual: Any) -> bool:
     if isinstance(expected, dict):
         return isinstance(actual, dict) and all(k in actual and matches(v, actual[k]) for k, v in expected.items())
     if isinstance(expected, list):
-        return isinstance(actual, list) and len(expected) == len(actual) and all(matches(e, a) for e, a in zip(expected, actual))
+        return (
+            isinstance(actual, list)
+            and len(expected) == len(actual)
+            and all(matches(e, a) for e, a in zip(expected, actual))
+        )
     if isinstance(expected, bool) or isinstance(actual, bool):
         return expected is actual
     return expected == actual
@@ -78,18 +89,35 @@ def check_event(exp: Expect, rec: Recorder) -> CheckResult:
         at = [e for e in hits if e.t_us == exp.t_us]
         if not at:
             when = ", ".join(str(e.t_us) for e in hits[:5]) or "never"
-            return CheckResult(exp.name, exp.at_us, name, "fail", f"expected {_fmt(exp.event)} at {exp.t_us} µs; seen at: {when}"
-                               + _nearest(exp.event, window))
+            return CheckResult(
+                exp.name,
+                exp.at_us,
+                name,
+                "fail",
+                f"expected {_fmt(exp.event)} at {exp.t_us} µs; seen at: {when}" + _nearest(exp.event, window),
+            )
         hits = at
     if exp.count is not None:
         ok = len(hits) == exp.count
-        return CheckResult(exp.name, exp.at_us, name, "pass" if ok else "fail",
-                           "" if ok else f"expected {exp.count} × {_fmt(exp.event)} in [{exp.from_us}, {exp.at_us}] µs, saw {len(hits)}"
-                           + (f" (first at {hits[0].t_us} µs)" if hits else ""))
+        return CheckResult(
+            exp.name,
+            exp.at_us,
+            name,
+            "pass" if ok else "fail",
+            ""
+            if ok
+            else f"expected {exp.count} × {_fmt(exp.event)} in [{exp.from_us}, {exp.at_us}] µs, saw {len(hits)}"
+            + (f" (first at {hits[0].t_us} µs)" if hits else ""),
+        )
     if hits:
         return CheckResult(exp.name, exp.at_us, name, "pass", f"at {hits[0].t_us} µs")
-    return CheckResult(exp.name, exp.at_us, name, "fail",
-                       f"no {_fmt(exp.event)} in [{exp.from_us}, {exp.at_us}] µs" + _nearest(exp.event, window))
+    return CheckResult(
+        exp.name,
+        exp.at_us,
+        name,
+        "fail",
+        f"no {_fmt(exp.event)} in [{exp.from_us}, {exp.at_us}] µs" + _nearest(exp.event, window),
+    )
 
 
 def _nearest(expected: dict[str, Any], window: list[Any]) -> str:
@@ -109,8 +137,13 @@ def check_events(exp: Expect, rec: Recorder) -> CheckResult:
     name = "events " + " → ".join(x["type"] for x in exp.events)
     if i == len(exp.events):
         return CheckResult(exp.name, exp.at_us, name, "pass")
-    return CheckResult(exp.name, exp.at_us, name, "fail",
-                       f"matched {i} of {len(exp.events)} in order; missing {_fmt(exp.events[i])}" + _nearest(exp.events[i], window))
+    return CheckResult(
+        exp.name,
+        exp.at_us,
+        name,
+        "fail",
+        f"matched {i} of {len(exp.events)} in order; missing {_fmt(exp.events[i])}" + _nearest(exp.events[i], window),
+    )
 
 
 # -- LED bars -------------------------------------------------------------------------------
@@ -131,7 +164,9 @@ def check_led(exp: Expect, probe: Probe) -> CheckResult:
         ok = len(segs) == len(spec["segments"]) and all(abs(a - b) <= tol for a, b in zip(segs, spec["segments"]))
         want = f"segments {spec['segments']}"
     got = f"{lit} lit, segments {[round(v, 3) for v in segs]}"
-    return CheckResult(exp.name, exp.at_us, name, "pass" if ok else "fail", got if ok else f"expected {want}, got {got}")
+    return CheckResult(
+        exp.name, exp.at_us, name, "pass" if ok else "fail", got if ok else f"expected {want}, got {got}"
+    )
 
 
 # -- images ---------------------------------------------------------------------------------
@@ -144,7 +179,9 @@ class Goldens:
     update: bool = False
 
 
-def compare_rgb(size: tuple[int, int], actual: bytes, expected_size: tuple[int, int], expected: bytes, tolerance: int) -> tuple[int, bytes]:
+def compare_rgb(
+    size: tuple[int, int], actual: bytes, expected_size: tuple[int, int], expected: bytes, tolerance: int
+) -> tuple[int, bytes]:
     """Pixels differing by more than ``tolerance`` in any channel, and a diff image
     (RGB bytes: mismatches in red over a dimmed copy of the actual screen)."""
     from PIL import Image, ImageChops
@@ -192,7 +229,14 @@ def check_screen(exp: Expect, probe: Probe, g: Goldens) -> CheckResult:
         _save_rgb(golden, size, actual)
         return CheckResult(exp.name, exp.at_us, name, "pass", f"golden written: {golden}", files)
     if not golden.exists():
-        return CheckResult(exp.name, exp.at_us, name, "fail", f"no golden {golden}: run `ringside hil run --update-goldens` and look at it", files)
+        return CheckResult(
+            exp.name,
+            exp.at_us,
+            name,
+            "fail",
+            f"no golden {golden}: run `ringside hil run --update-goldens` and look at it",
+            files,
+        )
     esize, expected = _load_rgb(golden)
     tol = int(spec.get("tolerance", 0))
     bad, diff = compare_rgb(size, actual, esize, expected, tol)
@@ -207,7 +251,11 @@ def check_screen(exp: Expect, probe: Probe, g: Goldens) -> CheckResult:
         files += [str(exp_path), str(diff_path)]
     else:
         files.append(str(exp_path))
-    why = f"size {size} vs golden {esize}" if esize != size else f"{bad} of {total} pixels ({bad / total:.4%}) differ by more than {tol}; allowed {allowed:.4%}"
+    why = (
+        f"size {size} vs golden {esize}"
+        if esize != size
+        else f"{bad} of {total} pixels ({bad / total:.4%}) differ by more than {tol}; allowed {allowed:.4%}"
+    )
     return CheckResult(exp.name, exp.at_us, name, "fail", f"{why}; see {diff_path if diff else exp_path}", files)
 
 
@@ -253,25 +301,35 @@ def _private_png(exp: Expect, image: Any, g: Goldens, png: str, station: int) ->
         actual.save(golden)
         return CheckResult(exp.name, exp.at_us, name, "pass", f"golden written: {golden}", [str(actual_path)])
     if not golden.exists():
-        return CheckResult(exp.name, exp.at_us, name, "fail", f"no golden {golden}: run with --update-goldens", [str(actual_path)])
+        return CheckResult(
+            exp.name, exp.at_us, name, "fail", f"no golden {golden}: run with --update-goldens", [str(actual_path)]
+        )
     expected = Image.open(golden).convert("L")
     if expected.size == actual.size and actual.tobytes() == expected.tobytes():
         return CheckResult(exp.name, exp.at_us, name, "pass", "", [str(actual_path)])
     diff_path = g.out_dir / f"{stem}-diff.png"
     if expected.size == actual.size:
         ImageChops.difference(actual, expected).save(diff_path)
-    return CheckResult(exp.name, exp.at_us, name, "fail", f"private display differs from {golden}; see {diff_path}",
-                       [str(actual_path), str(diff_path)])
+    return CheckResult(
+        exp.name,
+        exp.at_us,
+        name,
+        "fail",
+        f"private display differs from {golden}; see {diff_path}",
+        [str(actual_path), str(diff_path)],
+    )
 
 
 def evaluate(exp: Expect, rec: Recorder, probe: Probe, g: Goldens) -> list[CheckResult]:
     """Every part of one checkpoint, now (virtual time ``exp.at_us``)."""
     out: list[CheckResult] = []
     parts: list[tuple[str, Callable[[], list[CheckResult]]]] = []
+
     def seen(check: Callable[[Expect, Recorder], CheckResult]) -> Callable[[], list[CheckResult]]:
         def run() -> list[CheckResult]:
             probe.engine_events()
             return [check(exp, rec)]
+
         return run
 
     if exp.event is not None:
@@ -285,18 +343,37 @@ def evaluate(exp: Expect, rec: Recorder, probe: Probe, g: Goldens) -> list[Check
     if exp.screen is not None:
         parts.append(("screen", lambda: [check_screen(exp, probe, g)]))
     if exp.scene is not None:
+
         def scene() -> list[CheckResult]:
             now = probe.scene_name()
-            return [CheckResult(exp.name, exp.at_us, "scene", "pass" if now == exp.scene else "fail",
-                                f"scene {now}" if now == exp.scene else f"expected scene {exp.scene}, it is {now}")]
+            return [
+                CheckResult(
+                    exp.name,
+                    exp.at_us,
+                    "scene",
+                    "pass" if now == exp.scene else "fail",
+                    f"scene {now}" if now == exp.scene else f"expected scene {exp.scene}, it is {now}",
+                )
+            ]
+
         parts.append(("scene", scene))
     if exp.paused is not None:
+
         def paused() -> list[CheckResult]:
             now = probe.paused()
-            return [CheckResult(exp.name, exp.at_us, "paused", "pass" if now == exp.paused else "fail",
-                                "" if now == exp.paused else f"expected paused={exp.paused}, it is {now}")]
+            return [
+                CheckResult(
+                    exp.name,
+                    exp.at_us,
+                    "paused",
+                    "pass" if now == exp.paused else "fail",
+                    "" if now == exp.paused else f"expected paused={exp.paused}, it is {now}",
+                )
+            ]
+
         parts.append(("paused", paused))
     if exp.link is not None:
+
         def link() -> list[CheckResult]:
             state = probe.link_state()
             want = exp.link or {}
@@ -307,8 +384,12 @@ def evaluate(exp: Expect, rec: Recorder, probe: Probe, g: Goldens) -> list[Check
                 if k.endswith("_min") and state[k[:-4]] < v:
                     bad.append(f"{k[:-4]}={state[k[:-4]]} < {v}")
             got = ", ".join(f"{k}={v}" for k, v in state.items())
-            return [CheckResult(exp.name, exp.at_us, "link", "fail" if bad else "pass",
-                                f"{'; '.join(bad)} ({got})" if bad else got)]
+            return [
+                CheckResult(
+                    exp.name, exp.at_us, "link", "fail" if bad else "pass", f"{'; '.join(bad)} ({got})" if bad else got
+                )
+            ]
+
         parts.append(("link", link))
     for kind, run in parts:
         try:

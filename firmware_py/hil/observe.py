@@ -37,11 +37,27 @@ class Observed:
 
 def input_json(ev: InputEvent) -> dict[str, Any]:
     if isinstance(ev, ButtonEvent):
-        return {"input": "press" if ev.pressed else "release", "station": ev.station, "button": ev.button.value, "stamp_us": ev.t_us}
+        return {
+            "input": "press" if ev.pressed else "release",
+            "station": ev.station,
+            "button": ev.button.value,
+            "stamp_us": ev.t_us,
+        }
     if isinstance(ev, SlapEvent):
-        return {"input": "slap", "station": ev.station, "velocity": ev.velocity, "source": ev.source, "stamp_us": ev.t_us}
+        return {
+            "input": "slap",
+            "station": ev.station,
+            "velocity": ev.velocity,
+            "source": ev.source,
+            "stamp_us": ev.t_us,
+        }
     if isinstance(ev, PadLinkEvent):
-        return {"input": "replug" if ev.connected else "unplug", "source": ev.source, "detail": ev.detail, "stamp_us": ev.t_us}
+        return {
+            "input": "replug" if ev.connected else "unplug",
+            "source": ev.source,
+            "detail": ev.detail,
+            "stamp_us": ev.t_us,
+        }
     if isinstance(ev, ServiceEvent):
         return {"input": "service", "on": ev.on, "stamp_us": ev.t_us}
     return {"input": type(ev).__name__}

@@ -48,8 +48,13 @@ class PadboardLink:
         self.sim = PadboardSimulator(pads=max(2, max(pads) + 1), seed=seed, clock=clock).start()
         try:
             # Quick reconnects: a scenario pulls the cable for a second, not an evening.
-            self.source = PadboardSource(self.sim.port, clock, pads, settle_us=config.padboard.settle_us,
-                                         timing=LinkTiming(backoff_first_s=0.02, backoff_max_s=0.2))
+            self.source = PadboardSource(
+                self.sim.port,
+                clock,
+                pads,
+                settle_us=config.padboard.settle_us,
+                timing=LinkTiming(backoff_first_s=0.02, backoff_max_s=0.2),
+            )
         except Exception:
             self.sim.stop()
             raise

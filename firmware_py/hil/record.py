@@ -63,7 +63,9 @@ class SessionRecorder:
             hardware.show_private = self._observed_show
 
     @classmethod
-    def attach(cls, cabinet: Any, hardware: Any, path: str | Path, log: Callable[[str], None] = print) -> SessionRecorder:
+    def attach(
+        cls, cabinet: Any, hardware: Any, path: str | Path, log: Callable[[str], None] = print
+    ) -> SessionRecorder:
         from firmware_py.hil.observe import private_text_capture
 
         rec = cls(cabinet, hardware, Path(path), log)
@@ -79,8 +81,14 @@ class SessionRecorder:
         if g is not None:
             for ev in events:
                 g.inputs.append((now_us, getattr(ev, "t_us", now_us), ev))
-                self._write_live({"t_us": getattr(ev, "t_us", now_us) - g.t0, "kind": "input", "arrived_us": now_us - g.t0,
-                                  **input_json(ev)})
+                self._write_live(
+                    {
+                        "t_us": getattr(ev, "t_us", now_us) - g.t0,
+                        "kind": "input",
+                        "arrived_us": now_us - g.t0,
+                        **input_json(ev),
+                    }
+                )
         return events
 
     def _write_live(self, row: dict[str, Any]) -> None:
@@ -106,8 +114,16 @@ class SessionRecorder:
             if any(x.session is session for x in self.games):
                 return  # back from the service menu to the same game
             g = _Game(session, self.cabinet.scene.entered_us, resumed_actions=len(session.engine.journal))
-            self._write_live({"t_us": 0, "kind": "game", "game": session.controls.spec.name, "id": session.game_id,
-                              "seed": session.engine.seed, "stations": list(session.seats)})
+            self._write_live(
+                {
+                    "t_us": 0,
+                    "kind": "game",
+                    "game": session.controls.spec.name,
+                    "id": session.game_id,
+                    "seed": session.engine.seed,
+                    "stations": list(session.seats),
+                }
+            )
             for t_us, ev in list(session.recent):
                 self._event(g, t_us, t_us, ev)
             session.listeners.append(lambda t_us, ev, g=g: self._event(g, t_us, self.cabinet.clock.now_us(), ev))
@@ -144,7 +160,9 @@ class SessionRecorder:
         for n, g in enumerate(self.games):
             if g.ended_us is None:
                 self._snapshot(g)
-            path = self.path if n == 0 else self.path.with_name(f"{self.path.stem}-{n + 1}{self.path.suffix or '.toml'}")
+            path = (
+                self.path if n == 0 else self.path.with_name(f"{self.path.stem}-{n + 1}{self.path.suffix or '.toml'}")
+            )
             self.scenario(g, now, path.stem).save(path)
             written.append(path)
             self.log(f"[record] wrote {path}")
@@ -166,14 +184,22 @@ class SessionRecorder:
         extra: dict[str, Any] = {"stations": list(s.seats), "start_us": t0}
         if config.source and Path(config.source).resolve() != default_config_path().resolve():
             extra["config"] = str(Path(config.source).resolve())
-        w = ScenarioWriter(name, engine.spec.name, engine.seed,
-                           description=f"Recorded at cabinet {config.name}: {engine.spec.title} #{s.game_id}, "
-                                       f"{' vs '.join(s.names)}", **extra)
-        lines = ["Recorded by `ringside run --record`: times are µs on the cabinet's clock; the game started at start_us.",
-                 "Every engine event is a checkpoint at the µs it was applied; edit down to what matters."]
+        w = ScenarioWriter(
+            name,
+            engine.spec.name,
+            engine.seed,
+            description=f"Recorded at cabinet {config.name}: {engine.spec.title} #{s.game_id}, {' vs '.join(s.names)}",
+            **extra,
+        )
+        lines = [
+            "Recorded by `ringside run --record`: times are µs on the cabinet's clock; the game started at start_us.",
+            "Every engine event is a checkpoint at the µs it was applied; edit down to what matters.",
+        ]
         if g.resumed_actions:
-            lines.append(f"WARNING: this game was resumed after a power cut with {g.resumed_actions} actions "
-                         "already played; they are not in this file, so it will not replay the same.")
+            lines.append(
+                f"WARNING: this game was resumed after a power cut with {g.resumed_actions} actions "
+                "already played; they are not in this file, so it will not replay the same."
+            )
         w.preamble = comment_block(lines)
         opts = encode(engine.options)
         opts.pop("type", None)

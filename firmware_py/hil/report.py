@@ -7,7 +7,7 @@ import json
 import socket
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -39,27 +39,51 @@ def write_junit(path: Path, results: Sequence[ScenarioResult], suite: str = "rin
             "skipped": sum(r.status == "skip" for r in rs),
         }
         t = sum(r.wall_s for r in rs)
-        ts = ET.SubElement(root, "testsuite", name=f"hil.{backend}", hostname=socket.gethostname(),
-                           timestamp=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                           time=f"{t:.3f}", **{k: str(v) for k, v in counts.items()})
+        ts = ET.SubElement(
+            root,
+            "testsuite",
+            name=f"hil.{backend}",
+            hostname=socket.gethostname(),
+            timestamp=datetime.now(UTC).isoformat(timespec="seconds"),
+            time=f"{t:.3f}",
+            **{k: str(v) for k, v in counts.items()},
+        )
         for r in rs:
-            tc = ET.SubElement(ts, "testcase", classname=f"hil.{backend}.{r.path.parent.name}", name=r.name,
-                               time=f"{r.wall_s:.3f}", file=str(r.path))
+            tc = ET.SubElement(
+                ts,
+                "testcase",
+                classname=f"hil.{backend}.{r.path.parent.name}",
+                name=r.name,
+                time=f"{r.wall_s:.3f}",
+                file=str(r.path),
+            )
             props = ET.SubElement(tc, "properties")
-            for k, v in (("timeline_us", r.length_us), ("timebase", r.timebase), ("frames", r.frames), ("engine_events", r.engine_events),
-                         ("checks", len(r.checks)), *(("fidelity_" + k, v) for k, v in r.fidelity.as_json().items())):
+            for k, v in (
+                ("timeline_us", r.length_us),
+                ("timebase", r.timebase),
+                ("frames", r.frames),
+                ("engine_events", r.engine_events),
+                ("checks", len(r.checks)),
+                *(("fidelity_" + k, v) for k, v in r.fidelity.as_json().items()),
+            ):
                 ET.SubElement(props, "property", name=k, value=str(v))
             if r.status == "fail":
                 el = ET.SubElement(tc, "failure", message=r.message, type="HilCheckFailed")
                 el.text = r.failure_text()
             elif r.status == "error":
-                el = ET.SubElement(tc, "error", message=r.message.splitlines()[0] if r.message else "error", type="HilError")
+                el = ET.SubElement(
+                    tc, "error", message=r.message.splitlines()[0] if r.message else "error", type="HilError"
+                )
                 el.text = r.message
             elif r.status == "skip":
                 ET.SubElement(tc, "skipped", message=r.message)
             out = ET.SubElement(tc, "system-out")
-            out.text = r.summary() + "\n" + "\n".join(
-                f"{c.status:4} {c.at_us:>12} µs  {c.expect}: {c.kind} {c.message}" for c in r.checks) + "\n"
+            out.text = (
+                r.summary()
+                + "\n"
+                + "\n".join(f"{c.status:4} {c.at_us:>12} µs  {c.expect}: {c.kind} {c.message}" for c in r.checks)
+                + "\n"
+            )
         for k in totals:
             totals[k] += counts[k]
         total_time += t

@@ -28,8 +28,14 @@ class Fidelity:
     errors: list[int] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
-        return {"inputs": self.inputs, "exact": self.exact, "unmatched": self.unmatched,
-                "max_error_us": self.max_error_us, "actions": self.actions, "actions_exact": self.actions_exact}
+        return {
+            "inputs": self.inputs,
+            "exact": self.exact,
+            "unmatched": self.unmatched,
+            "max_error_us": self.max_error_us,
+            "actions": self.actions,
+            "actions_exact": self.actions_exact,
+        }
 
     def summary(self) -> str:
         s = f"{self.exact}/{self.inputs} inputs exact"
@@ -74,9 +80,11 @@ class ScenarioResult:
     def summary(self) -> str:
         passed = sum(1 for c in self.checks if c.status == "pass")
         skipped = sum(1 for c in self.checks if c.status == "skip")
-        line = (f"{self.status.upper():5} {self.name} [{self.backend}]: {passed}/{len(self.checks)} checks"
-                + (f", {skipped} skipped" if skipped else "")
-                + f"; timeline {self.length_us / 1e6:.2f} s in {self.wall_s:.2f} s; {self.fidelity.summary()}")
+        line = (
+            f"{self.status.upper():5} {self.name} [{self.backend}]: {passed}/{len(self.checks)} checks"
+            + (f", {skipped} skipped" if skipped else "")
+            + f"; timeline {self.length_us / 1e6:.2f} s in {self.wall_s:.2f} s; {self.fidelity.summary()}"
+        )
         if self.message and self.status != "pass":
             line += f"\n      {self.message}"
         for c in self.failures:
@@ -90,8 +98,18 @@ class ScenarioResult:
         return "\n".join(lines)
 
     def as_json(self) -> dict[str, Any]:
-        return {"scenario": self.name, "path": str(self.path), "backend": self.backend, "status": self.status,
-                "message": self.message, "wall_s": round(self.wall_s, 4), "timeline_us": self.length_us,
-                "frames": self.frames, "engine_events": self.engine_events, "timebase": self.timebase,
-                "fidelity": self.fidelity.as_json(),
-                "checks": [c.as_json() for c in self.checks], "files": self.files}
+        return {
+            "scenario": self.name,
+            "path": str(self.path),
+            "backend": self.backend,
+            "status": self.status,
+            "message": self.message,
+            "wall_s": round(self.wall_s, 4),
+            "timeline_us": self.length_us,
+            "frames": self.frames,
+            "engine_events": self.engine_events,
+            "timebase": self.timebase,
+            "fidelity": self.fidelity.as_json(),
+            "checks": [c.as_json() for c in self.checks],
+            "files": self.files,
+        }

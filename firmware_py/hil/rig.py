@@ -107,7 +107,16 @@ def parse_rig_config(raw: dict[str, Any], source: str = "<rig>", base: Path = Pa
         if k not in RIG_KEYS:
             raise fail(k, raw[k], f"one of {', '.join(sorted(RIG_KEYS))}")
     rig = raw.get("rig", {})
-    allowed = {"name", "factory", "input_chip", "lock_file", "slap_active_high", "slap_pulse_us", "event_log", "cabinet_config"}
+    allowed = {
+        "name",
+        "factory",
+        "input_chip",
+        "lock_file",
+        "slap_active_high",
+        "slap_pulse_us",
+        "event_log",
+        "cabinet_config",
+    }
     for k in rig:
         if k not in allowed:
             raise fail(f"rig.{k}", rig[k], f"one of {', '.join(sorted(allowed))}")
@@ -150,7 +159,9 @@ def parse_rig_config(raw: dict[str, Any], source: str = "<rig>", base: Path = Pa
         led = st.get("led", list(range(10)))
         if not isinstance(led, list) or len(led) != 10:
             raise fail(f"{key}.led", led, "10 rig input lines, bottom segment first")
-        stations.append(RigStation(buttons, slap, tuple(claim(led_chip, x, f"{key}.led[{j}]") for j, x in enumerate(led))))
+        stations.append(
+            RigStation(buttons, slap, tuple(claim(led_chip, x, f"{key}.led[{j}]") for j, x in enumerate(led)))
+        )
         led_chips.append(led_chip)
     service = raw.get("service", {}).get("pin") if isinstance(raw.get("service"), dict) else None
     if service is not None:
@@ -158,12 +169,18 @@ def parse_rig_config(raw: dict[str, Any], source: str = "<rig>", base: Path = Pa
     ev = rig.get("event_log")
     cab = rig.get("cabinet_config")
     return RigConfig(
-        name=str(rig.get("name", "rig")), source=source, factory=factory, input_chip=input_chip,
+        name=str(rig.get("name", "rig")),
+        source=source,
+        factory=factory,
+        input_chip=input_chip,
         led_chip=led_chips[0] if led_chips else 1,
         lock_file=Path(rig.get("lock_file", DEFAULT_LOCK)),
-        slap_active_high=bool(rig.get("slap_active_high", True)), slap_pulse_us=pulse,
-        stations=tuple(stations), service=service,
-        event_log=(base / ev) if ev else None, cabinet_config=(base / cab) if cab else None,
+        slap_active_high=bool(rig.get("slap_active_high", True)),
+        slap_pulse_us=pulse,
+        stations=tuple(stations),
+        service=service,
+        event_log=(base / ev) if ev else None,
+        cabinet_config=(base / cab) if cab else None,
         extra={"led_chips": tuple(led_chips)},
     )
 
@@ -215,15 +232,32 @@ class RigPins:
         self.factories = factories or _factories(rig, chips)
         out = self.factories[rig.input_chip]
         # A press pulls the cabinet's pulled-up line low: active_high=False, idle high.
-        self.buttons = [{b: DigitalOutputDevice(pin, active_high=False, initial_value=False, pin_factory=out)
-                         for b, pin in st.buttons.items()} for st in rig.stations]
-        self.slaps = [DigitalOutputDevice(st.slap, active_high=rig.slap_active_high, initial_value=False, pin_factory=out)
-                      if st.slap is not None else None for st in rig.stations]
-        self.service = (DigitalOutputDevice(rig.service, active_high=False, initial_value=False, pin_factory=out)
-                        if rig.service is not None else None)
+        self.buttons = [
+            {
+                b: DigitalOutputDevice(pin, active_high=False, initial_value=False, pin_factory=out)
+                for b, pin in st.buttons.items()
+            }
+            for st in rig.stations
+        ]
+        self.slaps = [
+            DigitalOutputDevice(st.slap, active_high=rig.slap_active_high, initial_value=False, pin_factory=out)
+            if st.slap is not None
+            else None
+            for st in rig.stations
+        ]
+        self.service = (
+            DigitalOutputDevice(rig.service, active_high=False, initial_value=False, pin_factory=out)
+            if rig.service is not None
+            else None
+        )
         led_chips = rig.extra.get("led_chips", tuple(rig.led_chip for _ in rig.stations))
-        self.leds = [[DigitalInputDevice(line, pull_up=None, active_state=True, pin_factory=self.factories[chip]) for line in st.led]
-                     for st, chip in zip(rig.stations, led_chips)]
+        self.leds = [
+            [
+                DigitalInputDevice(line, pull_up=None, active_state=True, pin_factory=self.factories[chip])
+                for line in st.led
+            ]
+            for st, chip in zip(rig.stations, led_chips)
+        ]
         """Read as raw line levels: the cabinet's LED outputs are active high (lit = high)."""
 
     def button(self, station: int, button: Button, down: bool) -> None:
@@ -310,9 +344,16 @@ class RigProbe:
 class RigRun:
     """One scenario on the rig, in real time."""
 
-    def __init__(self, scenario: Scenario, rig: RigConfig, out_dir: Path, log: Callable[[str], None] | None = None,
-                 clock: Clock | None = None, factories: dict[int, Any] | None = None,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+    def __init__(
+        self,
+        scenario: Scenario,
+        rig: RigConfig,
+        out_dir: Path,
+        log: Callable[[str], None] | None = None,
+        clock: Clock | None = None,
+        factories: dict[int, Any] | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
         self.scenario = scenario
         self.rig = rig
         self.out_dir = out_dir
@@ -344,7 +385,9 @@ class RigRun:
         controls = game_controls(sc.game)
         unreachable = [k for k in sc.options if k not in {m.field for m in controls.options_menu}]
         if unreachable:
-            raise NotObservable(f"options {unreachable} cannot be set from the cabinet's menus; this scenario is for the sim")
+            raise NotObservable(
+                f"options {unreachable} cannot be set from the cabinet's menus; this scenario is for the sim"
+            )
         host = sc.stations[0]
         presses: list[tuple[int, Button]] = [(host, Button.START)]
         names = [g.spec.name for g in available_games()]
@@ -372,9 +415,20 @@ class RigRun:
         return steps, t + MENU_GAP_US
 
     def _press(self, station: int, b: Button, at: int, hold: int, index: int | None) -> list[TimedStep]:
-        steps = [TimedStep(at, lambda: self.pins.button(station, b, True), f"station {station} press {b.value}", (station, b, True))]
+        steps = [
+            TimedStep(
+                at, lambda: self.pins.button(station, b, True), f"station {station} press {b.value}", (station, b, True)
+            )
+        ]
         if hold:
-            steps.append(TimedStep(at + hold, lambda: self.pins.button(station, b, False), f"station {station} release {b.value}", (station, b, False)))
+            steps.append(
+                TimedStep(
+                    at + hold,
+                    lambda: self.pins.button(station, b, False),
+                    f"station {station} release {b.value}",
+                    (station, b, False),
+                )
+            )
         return steps
 
     def input_steps(self, i: Input, offset: int) -> list[TimedStep]:
@@ -385,12 +439,23 @@ class RigRun:
         if i.action == "release":
             assert i.station is not None and i.button is not None
             station, b = i.station, i.button
-            return [TimedStep(at, lambda: self.pins.button(station, b, False), f"station {station} release {b.value}", (station, b, False))]
+            return [
+                TimedStep(
+                    at,
+                    lambda: self.pins.button(station, b, False),
+                    f"station {station} release {b.value}",
+                    (station, b, False),
+                )
+            ]
         if i.action == "slap":
             station = i.station
             assert station is not None
-            return [TimedStep(at, lambda: self.pins.slap(station, True), f"station {station} slap", ("slap", station)),
-                    TimedStep(at + self.rig.slap_pulse_us, lambda: self.pins.slap(station, False), f"station {station} slap end")]
+            return [
+                TimedStep(at, lambda: self.pins.slap(station, True), f"station {station} slap", ("slap", station)),
+                TimedStep(
+                    at + self.rig.slap_pulse_us, lambda: self.pins.slap(station, False), f"station {station} slap end"
+                ),
+            ]
         if i.action == "service":
             on = i.on
             return [TimedStep(at, lambda: self.pins.service_key(on), f"SERVICE {'on' if on else 'off'}")]
@@ -398,7 +463,9 @@ class RigRun:
 
     def run(self) -> ScenarioResult:
         sc = self.scenario
-        result = ScenarioResult(sc.name, sc.path, NAME, length_us=sc.length_us, out_dir=self.out_dir, timebase="real-time")
+        result = ScenarioResult(
+            sc.name, sc.path, NAME, length_us=sc.length_us, out_dir=self.out_dir, timebase="real-time"
+        )
         self.out_dir.mkdir(parents=True, exist_ok=True)
         lock = RigLock(self.rig.lock_file)
         t_wall = time.perf_counter()
@@ -484,9 +551,11 @@ class RigRun:
             return
         rows = [json.loads(line) for line in lines if line.strip()]
         starts = [i for i, r in enumerate(rows) if r.get("kind") == "game"]
-        for row in rows[starts[-1]:] if starts else rows:  # the game in progress
+        for row in rows[starts[-1] :] if starts else rows:  # the game in progress
             if row.get("kind") == "event":
-                self.rec.events.append(EngineEvent(int(row["t_us"]), int(row.get("step_us", row["t_us"])), None, row["event"]))
+                self.rec.events.append(
+                    EngineEvent(int(row["t_us"]), int(row.get("step_us", row["t_us"])), None, row["event"])
+                )
 
     def _fidelity(self) -> Fidelity:
         f = Fidelity()

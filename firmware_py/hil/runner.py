@@ -25,13 +25,25 @@ def safe_name(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-") or "scenario"
 
 
-def run_scenario(scenario: Scenario, backend: str = "sim", report_dir: Path = DEFAULT_REPORT_DIR,
-                 update_goldens: bool = False, rig_config: str | Path | None = None,
-                 log: Callable[[str], None] | None = None, window: bool = True) -> ScenarioResult:
+def run_scenario(
+    scenario: Scenario,
+    backend: str = "sim",
+    report_dir: Path = DEFAULT_REPORT_DIR,
+    update_goldens: bool = False,
+    rig_config: str | Path | None = None,
+    log: Callable[[str], None] | None = None,
+    window: bool = True,
+) -> ScenarioResult:
     out_dir = report_dir / safe_name(scenario.name)
     if backend not in scenario.backends:
-        return ScenarioResult(scenario.name, scenario.path, backend, "skip",
-                              message=f"scenario runs on {', '.join(scenario.backends)} only", length_us=scenario.length_us)
+        return ScenarioResult(
+            scenario.name,
+            scenario.path,
+            backend,
+            "skip",
+            message=f"scenario runs on {', '.join(scenario.backends)} only",
+            length_us=scenario.length_us,
+        )
     if backend == "sim":
         from firmware_py.hil.sim_backend import SimRun
 
@@ -44,7 +56,9 @@ def run_scenario(scenario: Scenario, backend: str = "sim", report_dir: Path = DE
         try:
             rig = load_rig_config(rig_config)
         except RigError as e:
-            return ScenarioResult(scenario.name, scenario.path, backend, "error", message=str(e), length_us=scenario.length_us)
+            return ScenarioResult(
+                scenario.name, scenario.path, backend, "error", message=str(e), length_us=scenario.length_us
+            )
         rrun = RigRun(scenario, rig, out_dir, log)
         result = rrun.run()
         rows = [o.as_json() for o in rrun.rec.journal]
@@ -75,9 +89,15 @@ def expand(paths: Sequence[str | Path]) -> list[Path]:
     return out
 
 
-def run_files(paths: Sequence[str | Path], backend: str = "sim", report_dir: Path = DEFAULT_REPORT_DIR,
-              update_goldens: bool = False, rig_config: str | Path | None = None,
-              print_: Callable[[str], None] = print, verbose: bool = False) -> tuple[int, list[ScenarioResult]]:
+def run_files(
+    paths: Sequence[str | Path],
+    backend: str = "sim",
+    report_dir: Path = DEFAULT_REPORT_DIR,
+    update_goldens: bool = False,
+    rig_config: str | Path | None = None,
+    print_: Callable[[str], None] = print,
+    verbose: bool = False,
+) -> tuple[int, list[ScenarioResult]]:
     results: list[ScenarioResult] = []
     for p in expand(paths):
         try:
@@ -95,6 +115,8 @@ def run_files(paths: Sequence[str | Path], backend: str = "sim", report_dir: Pat
     failed = sum(r.status == "fail" for r in results)
     errors = sum(r.status == "error" for r in results)
     passed = sum(r.status == "pass" for r in results)
-    print_(f"{passed} passed, {failed} failed, {errors} errors, {len(results) - passed - failed - errors} skipped; "
-           f"JUnit: {junit}")
+    print_(
+        f"{passed} passed, {failed} failed, {errors} errors, {len(results) - passed - failed - errors} skipped; "
+        f"JUnit: {junit}"
+    )
     return (2 if errors else 1 if failed else 0), results

@@ -25,8 +25,21 @@ from hal.config import ConfigError
 from hal.events import Button
 
 TOP_KEYS = {"scenario", "input", "expect"}
-SCENARIO_KEYS = {"name", "description", "game", "seed", "options", "stations", "config", "start",
-                 "start_us", "end_us", "fps", "tags", "backends"}
+SCENARIO_KEYS = {
+    "name",
+    "description",
+    "game",
+    "seed",
+    "options",
+    "stations",
+    "config",
+    "start",
+    "start_us",
+    "end_us",
+    "fps",
+    "tags",
+    "backends",
+}
 INPUT_ACTIONS = ("press", "release", "slap", "unplug", "replug", "garbage", "service")
 INPUT_KEYS = {"at_us", "station", "hold_us", "velocity", "delay_us", "note", *INPUT_ACTIONS}
 EXPECT_KINDS = ("event", "events", "led", "private", "screen", "scene", "paused", "link")
@@ -199,7 +212,9 @@ def make_options(controls: type, values: dict[str, Any], source: str = "") -> An
     names = {f.name for f in fields(tp)}
     for k in values:
         if k not in names:
-            raise ScenarioError(f"scenario.options.{k}", values[k], f"an option of {tp.__name__}: {', '.join(sorted(names))}", source)
+            raise ScenarioError(
+                f"scenario.options.{k}", values[k], f"an option of {tp.__name__}: {', '.join(sorted(names))}", source
+            )
     try:
         return decode(tp, {"type": tp.__name__, **values})
     except (TypeError, ValueError) as e:
@@ -237,7 +252,7 @@ class _Reader:
         sc = self.table(raw["scenario"], "scenario", SCENARIO_KEYS)
         game = sc.get("game")
         if not isinstance(game, str):
-            raise self.fail("scenario.game", game, "a game name such as \"punch\"")
+            raise self.fail("scenario.game", game, 'a game name such as "punch"')
         try:
             controls = game_controls(game)
         except ScenarioError as e:
@@ -249,11 +264,16 @@ class _Reader:
         make_options(controls, options, self.source)
         spec = controls.spec
         stations_raw = sc.get("stations", list(range(spec.min_players)))
-        if (not isinstance(stations_raw, list) or not all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s <= 3 for s in stations_raw)
-                or len(set(stations_raw)) != len(stations_raw)):
+        if (
+            not isinstance(stations_raw, list)
+            or not all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s <= 3 for s in stations_raw)
+            or len(set(stations_raw)) != len(stations_raw)
+        ):
             raise self.fail("scenario.stations", stations_raw, "a list of distinct station numbers 0-3, in seat order")
         if not spec.min_players <= len(stations_raw) <= spec.max_players:
-            raise self.fail("scenario.stations", stations_raw, f"{spec.min_players} to {spec.max_players} stations for {spec.title}")
+            raise self.fail(
+                "scenario.stations", stations_raw, f"{spec.min_players} to {spec.max_players} stations for {spec.title}"
+            )
         config = sc.get("config")
         if config is not None and not isinstance(config, str):
             raise self.fail("scenario.config", config, "a cabinet TOML path, relative to the scenario file")
@@ -286,21 +306,44 @@ class _Reader:
         expects = [self.expect(x, f"expect[{i}]", i, events) for i, x in enumerate(expects_raw)]
         for i in inputs:
             if i.at_us < start_us:
-                raise self.fail(f"input[{i.index}].at_us", i.at_us, f"a time at or after scenario.start_us ({start_us})")
+                raise self.fail(
+                    f"input[{i.index}].at_us", i.at_us, f"a time at or after scenario.start_us ({start_us})"
+                )
         for e in expects:
             if e.at_us < start_us:
-                raise self.fail(f"expect[{e.index}].at_us", e.at_us, f"a time at or after scenario.start_us ({start_us})")
-        last = max([i.at_us + (i.hold_us if i.action == "press" else 0) + i.delay_us for i in inputs] + [e.at_us for e in expects] + [start_us])
+                raise self.fail(
+                    f"expect[{e.index}].at_us", e.at_us, f"a time at or after scenario.start_us ({start_us})"
+                )
+        last = max(
+            [i.at_us + (i.hold_us if i.action == "press" else 0) + i.delay_us for i in inputs]
+            + [e.at_us for e in expects]
+            + [start_us]
+        )
         end_us = self.integer(sc, "scenario", "end_us", 0, 10**13, last + DEFAULT_TAIL_US)
         if end_us < last:
             raise self.fail("scenario.end_us", end_us, f"at least {last} (the last input or checkpoint)")
         inputs.sort(key=lambda i: (i.at_us, i.index))
         expects.sort(key=lambda e: (e.at_us, e.index))
         return Scenario(
-            name=name, path=path, game=game, seed=seed, options=dict(options), stations=tuple(stations_raw),
-            config=(path.parent / config) if config is not None and not Path(config).is_absolute() else (Path(config) if config else None),
-            start=start, end_us=end_us, fps=fps, start_us=start_us, description=description, tags=tuple(tags),
-            backends=tuple(backends), inputs=tuple(inputs), expects=tuple(expects), raw=raw,
+            name=name,
+            path=path,
+            game=game,
+            seed=seed,
+            options=dict(options),
+            stations=tuple(stations_raw),
+            config=(path.parent / config)
+            if config is not None and not Path(config).is_absolute()
+            else (Path(config) if config else None),
+            start=start,
+            end_us=end_us,
+            fps=fps,
+            start_us=start_us,
+            description=description,
+            tags=tuple(tags),
+            backends=tuple(backends),
+            inputs=tuple(inputs),
+            expects=tuple(expects),
+            raw=raw,
         )
 
     def input(self, raw: Any, key: str, index: int) -> Input:
@@ -329,7 +372,9 @@ class _Reader:
                 velocity = value
             else:
                 raise self.fail(f"{key}.slap", value, "a velocity 1-127, or true (velocity = ... or none)")
-            if velocity is not None and (isinstance(velocity, bool) or not isinstance(velocity, int) or not 1 <= velocity <= 127):
+            if velocity is not None and (
+                isinstance(velocity, bool) or not isinstance(velocity, int) or not 1 <= velocity <= 127
+            ):
                 raise self.fail(f"{key}.velocity", velocity, "an integer from 1 to 127")
             delay = self.integer(t, key, "delay_us", 0, 10_000_000, 0)
             self._only(t, key, {"velocity", "delay_us"})
@@ -364,7 +409,9 @@ class _Reader:
         t_us = self.integer(t, key, "t_us", from_us, at_us) if "t_us" in t else None
         count = self.integer(t, key, "count", 0, 100_000) if "count" in t else None
         if (t_us is not None or count is not None) and "event" not in t:
-            raise self.fail(f"{key}.t_us/count", t_us if t_us is not None else count, "an event = {...} in the same checkpoint")
+            raise self.fail(
+                f"{key}.t_us/count", t_us if t_us is not None else count, "an event = {...} in the same checkpoint"
+            )
         out: dict[str, Any] = {}
         if "event" in t:
             out["event"] = self.event(t["event"], f"{key}.event", events)
@@ -381,10 +428,14 @@ class _Reader:
             out["screen"] = self.screen(t["screen"], f"{key}.screen")
         if "scene" in t:
             if t["scene"] not in ("Attract", "Select", "Join", "Options", "Play", "Result", "Service"):
-                raise self.fail(f"{key}.scene", t["scene"], "a scene: Attract, Select, Join, Options, Play, Result or Service")
+                raise self.fail(
+                    f"{key}.scene", t["scene"], "a scene: Attract, Select, Join, Options, Play, Result or Service"
+                )
             out["scene"] = t["scene"]
         if "link" in t:
-            lk = self.table(t["link"], f"{key}.link", {"connected", "garbage_bytes_min", "bad_frames_min", "reconnects_min"})
+            lk = self.table(
+                t["link"], f"{key}.link", {"connected", "garbage_bytes_min", "bad_frames_min", "reconnects_min"}
+            )
             if "connected" in lk and not isinstance(lk["connected"], bool):
                 raise self.fail(f"{key}.link.connected", lk["connected"], "true or false")
             for k in ("garbage_bytes_min", "bad_frames_min", "reconnects_min"):
@@ -402,14 +453,16 @@ class _Reader:
 
     def event(self, raw: Any, key: str, events: dict[str, type]) -> dict[str, Any]:
         if not isinstance(raw, dict) or not isinstance(raw.get("type"), str):
-            raise self.fail(key, raw, "a table with type = \"<EventName>\" and any fields to match")
+            raise self.fail(key, raw, 'a table with type = "<EventName>" and any fields to match')
         cls = events.get(raw["type"])
         if cls is None:
             raise self.fail(f"{key}.type", raw["type"], f"an event of this game: {', '.join(sorted(events))}")
         names = {f.name for f in fields(cls)}
         for k in raw:
             if k != "type" and k not in names:
-                raise self.fail(f"{key}.{k}", raw[k], f"a field of {cls.__name__}: {', '.join(sorted(names)) or '(none)'}")
+                raise self.fail(
+                    f"{key}.{k}", raw[k], f"a field of {cls.__name__}: {', '.join(sorted(names)) or '(none)'}"
+                )
         return dict(raw)
 
     def led(self, raw: Any, key: str) -> dict[str, Any]:
@@ -417,14 +470,22 @@ class _Reader:
         self.integer(t, key, "station", 0, 3)
         given = [k for k in ("lit", "level", "segments") if k in t]
         if len(given) != 1:
-            raise self.fail(key, sorted(t), "station and exactly one of lit (segments on), level (0..1), segments (10 levels)")
+            raise self.fail(
+                key, sorted(t), "station and exactly one of lit (segments on), level (0..1), segments (10 levels)"
+            )
         if "lit" in t:
             self.integer(t, key, "lit", 0, 10)
-        if "level" in t and not (isinstance(t["level"], (int, float)) and not isinstance(t["level"], bool) and 0 <= t["level"] <= 1):
+        if "level" in t and not (
+            isinstance(t["level"], (int, float)) and not isinstance(t["level"], bool) and 0 <= t["level"] <= 1
+        ):
             raise self.fail(f"{key}.level", t["level"], "a number from 0 to 1")
         if "segments" in t:
             seg = t["segments"]
-            if not isinstance(seg, list) or len(seg) != 10 or not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in seg):
+            if (
+                not isinstance(seg, list)
+                or len(seg) != 10
+                or not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in seg)
+            ):
                 raise self.fail(f"{key}.segments", seg, "10 numbers 0..1, bottom segment first")
         return dict(t)
 
@@ -435,7 +496,9 @@ class _Reader:
             raise self.fail(key, sorted(t), "station and contains, lacks and/or png")
         for k in ("contains", "lacks"):
             v = t.get(k)
-            if v is not None and not (isinstance(v, str) or (isinstance(v, list) and all(isinstance(x, str) for x in v))):
+            if v is not None and not (
+                isinstance(v, str) or (isinstance(v, list) and all(isinstance(x, str) for x in v))
+            ):
                 raise self.fail(f"{key}.{k}", v, "a string or a list of strings")
         if "png" in t and not isinstance(t["png"], str):
             raise self.fail(f"{key}.png", t["png"], "a PNG path relative to the scenario file")

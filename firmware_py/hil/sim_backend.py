@@ -37,14 +37,23 @@ def load_cabinet_config(scenario: Scenario, data_dir: Path) -> Any:
     try:
         config = load_config(scenario.config)
     except ConfigError as e:
-        raise ScenarioError("scenario.config", str(scenario.config), f"a valid cabinet config ({e})", str(scenario.path)) from e
+        raise ScenarioError(
+            "scenario.config", str(scenario.config), f"a valid cabinet config ({e})", str(scenario.path)
+        ) from e
     n = len(config.stations)
     for s in scenario.stations:
         if s >= n:
-            raise ScenarioError("scenario.stations", list(scenario.stations), f"stations of this {n}-station cabinet (0-{n - 1})", str(scenario.path))
+            raise ScenarioError(
+                "scenario.stations",
+                list(scenario.stations),
+                f"stations of this {n}-station cabinet (0-{n - 1})",
+                str(scenario.path),
+            )
     for i in scenario.inputs:
         if i.station is not None and i.station >= n:
-            raise ScenarioError(f"input[{i.index}].station", i.station, f"a station of this {n}-station cabinet", str(scenario.path))
+            raise ScenarioError(
+                f"input[{i.index}].station", i.station, f"a station of this {n}-station cabinet", str(scenario.path)
+            )
     return replace(config, data_dir=data_dir)
 
 
@@ -85,15 +94,25 @@ class SimProbe:
         if link is None:
             raise NotObservable("no padboard driver behind this sim cabinet")
         c = link.source.counters
-        return {"connected": link.source.connected, "garbage_bytes": c.garbage_bytes,
-                "bad_frames": c.bad_frames, "reconnects": c.reconnects}
+        return {
+            "connected": link.source.connected,
+            "garbage_bytes": c.garbage_bytes,
+            "bad_frames": c.bad_frames,
+            "reconnects": c.reconnects,
+        }
 
 
 class SimRun:
     """One scenario on the sim backend."""
 
-    def __init__(self, scenario: Scenario, out_dir: Path, update_goldens: bool = False,
-                 log: Callable[[str], None] | None = None, window: bool = True) -> None:
+    def __init__(
+        self,
+        scenario: Scenario,
+        out_dir: Path,
+        update_goldens: bool = False,
+        log: Callable[[str], None] | None = None,
+        window: bool = True,
+    ) -> None:
         self.scenario = scenario
         self.out_dir = out_dir
         self.update_goldens = update_goldens
@@ -131,7 +150,12 @@ class SimRun:
             self.link = PadboardLink(self.config, sc.seed, self.realtime)
             self.t0 = self.realtime.now_us() + 50_000 - sc.start_us
             self.clock.set(self.t0 + sc.start_us)
-            self.rec.note(0, "timebase", t0_us=self.t0, why="padboard simulator and driver in real time: stamps are t0 + scenario µs")
+            self.rec.note(
+                0,
+                "timebase",
+                t0_us=self.t0,
+                why="padboard simulator and driver in real time: stamps are t0 + scenario µs",
+            )
         self.store = Store(data_dir / "ringside.sqlite3")
         self.window = None
         if self.use_window:
@@ -181,7 +205,9 @@ class SimRun:
         looks = tuple(ctx.looks[s] for s in sc.stations)
         start = self.t0 + sc.start_us
         session = GameSession.start(controls, options, sc.stations, looks, sc.seed, ctx.store, ctx.settle_us, start)
-        ctx.log(f"== {controls.spec.title} #{session.game_id}: {' vs '.join(session.names)} (seed {sc.seed}, {options})")
+        ctx.log(
+            f"== {controls.spec.title} #{session.game_id}: {' vs '.join(session.names)} (seed {sc.seed}, {options})"
+        )
         self.cabinet.scene = Play(ctx, start, session)
         self._hook_session()
 
@@ -231,16 +257,23 @@ class SimRun:
         and garbage (which only a serial link can carry) is refused."""
         padsim = getattr(self.sim, "padboard", None) or self.link
         if padsim is not None:
-            fire = {"unplug": padsim.unplug, "replug": padsim.replug,
-                    "garbage": lambda: padsim.garbage(inp.count)}[inp.action]
+            fire = {"unplug": padsim.unplug, "replug": padsim.replug, "garbage": lambda: padsim.garbage(inp.count)}[
+                inp.action
+            ]
             self.sim.at(self.t0 + inp.at_us, fire)
             return
         if inp.action == "garbage":
             if not any(s.slap.source == "padboard" for s in self.config.stations):
-                raise ScenarioError(f"input[{inp.index}].garbage", inp.count,
-                                    "a cabinet config with a padboard (a station with slap source padboard)", str(self.scenario.path))
-            raise BackendLacks("garbage on the padboard line needs the padboard simulator behind the sim cabinet, "
-                               "and hal.sim.SimCabinet has none (no .padboard): not wired yet")
+                raise ScenarioError(
+                    f"input[{inp.index}].garbage",
+                    inp.count,
+                    "a cabinet config with a padboard (a station with slap source padboard)",
+                    str(self.scenario.path),
+                )
+            raise BackendLacks(
+                "garbage on the padboard line needs the padboard simulator behind the sim cabinet, "
+                "and hal.sim.SimCabinet has none (no .padboard): not wired yet"
+            )
         ev = PadLinkEvent("sim", inp.action == "replug", inp.at_us, "scenario " + inp.action)
         self.sim.slaps.inject(ev, inp.at_us)
 
@@ -363,7 +396,7 @@ class SimRun:
             if obj is not None:
                 try:
                     obj.close()
-                except Exception:  # noqa: BLE001 - closing after a failure must not hide it
+                except Exception:
                     pass
         if getattr(self, "window", None) is not None:
             self.window.close()

@@ -43,7 +43,13 @@ class ScenarioWriter:
     """Builds a scenario file: header, options, then inputs and checkpoints in time order."""
 
     def __init__(self, name: str, game: str, seed: int, description: str = "", **scenario: Any) -> None:
-        self.head: dict[str, Any] = {"name": name, "description": description or None, "game": game, "seed": seed, **scenario}
+        self.head: dict[str, Any] = {
+            "name": name,
+            "description": description or None,
+            "game": game,
+            "seed": seed,
+            **scenario,
+        }
         self.options: dict[str, Any] = {}
         self.inputs: list[tuple[int, int, str]] = []
         self.expects: list[tuple[int, int, str]] = []

@@ -13,8 +13,8 @@ can tell it from a new frame and never counts it twice.
 import struct
 
 try:  # on the board these files sit side by side
-    from hal.padboard import wire
     from firmware_py.padboard.detector import Detector, ticks_diff
+    from hal.padboard import wire
 except ImportError:
     import wire
     from detector import Detector, ticks_diff
@@ -25,7 +25,17 @@ MAX_RAW_FRAMES = 64
 
 
 class Board:
-    def __init__(self, pads, sample_period_us, write, settings, save=None, firmware=FIRMWARE, version=wire.PROTOCOL_VERSION, history=32):
+    def __init__(
+        self,
+        pads,
+        sample_period_us,
+        write,
+        settings,
+        save=None,
+        firmware=FIRMWARE,
+        version=wire.PROTOCOL_VERSION,
+        history=32,
+    ):
         self.pads = pads
         self.sample_period_us = sample_period_us
         self.settings = [wire.clamp_settings(s) for s in settings]
@@ -104,7 +114,9 @@ class Board:
             self.seq = 0
             self._history = [None] * len(self._history)
             self._raw_mask = 0
-            self.send(wire.INFO, wire.pack_info(self.version, self.pads, TICK_BITS, self.sample_period_us, self.firmware))
+            self.send(
+                wire.INFO, wire.pack_info(self.version, self.pads, TICK_BITS, self.sample_period_us, self.firmware)
+            )
         elif msg_type == wire.RESEND and len(payload) == 2:
             want = payload[0] | (payload[1] << 8)
             kept = self._history[want % len(self._history)]

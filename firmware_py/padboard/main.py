@@ -7,14 +7,13 @@ first second after power-up to skip it and keep the REPL for mpremote (flash.md)
 once running, Ctrl-C is off, because binary frames may contain 0x03.
 """
 
+import select
 import sys
 import time
 
 import machine
 import micropython
 import rp2
-import select
-
 import settings_store
 from board import Board
 

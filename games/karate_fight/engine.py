@@ -233,7 +233,9 @@ class KarateFight(Engine[KarateOptions, KarateAction]):
         if self.hit is not None:
             raise IllegalAction("a Hit is on the table: the bout waits until someone slaps it")
         if action.player != self.turn:
-            raise IllegalAction(f"it is fighter {self.turn + 1}'s turn" if self.turn is not None else "no one may play now")
+            raise IllegalAction(
+                f"it is fighter {self.turn + 1}'s turn" if self.turn is not None else "no one may play now"
+            )
 
     def _check_throw(self, action: Throw) -> None:
         if self.jan_ken is None:
@@ -358,7 +360,9 @@ class KarateFight(Engine[KarateOptions, KarateAction]):
             return events
         revealed = self.hit.revealed_us if self.hit is not None else None
         won = self.last_hit.won_us if self.last_hit is not None else None
-        verdict = judge(t_us, revealed_us=revealed, won_us=won, grace_us=self.options.grace_us, jan_ken=self.jan_ken is not None)
+        verdict = judge(
+            t_us, revealed_us=revealed, won_us=won, grace_us=self.options.grace_us, jan_ken=self.jan_ken is not None
+        )
         if verdict is Verdict.HIT:
             return events + self._hit_slapped(t_us, tuple(slappers))
         if verdict is Verdict.GRACE:

@@ -37,6 +37,6 @@ def hit_caused(played: Sequence[CardKind]) -> HitKind | None:
     if last in ATTACKS:
         if sum(1 for k in played if k is last) == 3:
             return HitKind.FLURRY
-        if ATTACKS <= set(played):
+        if set(played) >= ATTACKS:
             return HitKind.ULTIMATE_COMBO
     return None

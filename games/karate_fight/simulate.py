@@ -26,7 +26,9 @@ class RandomFight:
     or an ignored slap during Jan Ken).
     ``tie_rate``: chance that the first slaps on a Hit share a stamp (a dead heat)."""
 
-    def __init__(self, engine: KarateFight, rng: random.Random, coward_rate: float = 0.03, tie_rate: float = 0.05) -> None:
+    def __init__(
+        self, engine: KarateFight, rng: random.Random, coward_rate: float = 0.03, tie_rate: float = 0.05
+    ) -> None:
         self.engine = engine
         self.rng = rng
         self.coward_rate = coward_rate

@@ -22,12 +22,12 @@ from games.punch.events import (
     DraftChosen,
     GameEnded,
     HandDealt,
+    HandKept,
     HandSource,
     Knockout,
     MatchEnded,
     MatchEndReason,
     MatchStarted,
-    HandKept,
     Redealt,
     RoundEnded,
     RoundStarted,
@@ -170,9 +170,7 @@ class Punch(Engine[PunchOptions, PlayCard | Redeal | Draft]):
             hand=tuple(self._hands[player]),
             locked_card=self._locked[player],
             redeal_offered=(
-                self._phase is Phase.REDEAL
-                and self._waiting[player]
-                and _qualifies_for_redeal(self._hands[player])
+                self._phase is Phase.REDEAL and self._waiting[player] and _qualifies_for_redeal(self._hands[player])
             ),
             deck=deck,
             draft_pool=deck if drafting else None,
@@ -205,9 +203,7 @@ class Punch(Engine[PunchOptions, PlayCard | Redeal | Draft]):
         if not self._waiting[action.player]:
             raise IllegalAction("You have already kept your hand for this round")
         if action.redeal and not _qualifies_for_redeal(self._hands[action.player]):
-            raise IllegalAction(
-                f"Your hand does not hold {REDEAL_KIND_COUNT} of one kind, so you may not re-deal"
-            )
+            raise IllegalAction(f"Your hand does not hold {REDEAL_KIND_COUNT} of one kind, so you may not re-deal")
 
     def _check_draft(self, action: Draft) -> None:
         if self._phase is not Phase.DRAFT:

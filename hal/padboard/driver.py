@@ -363,7 +363,9 @@ class PadboardSource:
                     continue
                 with self._state_lock:
                     self._counters = replace(self._counters, reconnects=self._counters.reconnects + 1)
-                self._events.append(PadLinkEvent(SOURCE, True, self.clock.now_us(), self.info.firmware if self.info else ""))
+                self._events.append(
+                    PadLinkEvent(SOURCE, True, self.clock.now_us(), self.info.firmware if self.info else "")
+                )
                 self._wake_loop()
                 backoff = self.timing.backoff_first_s
             try:

@@ -31,7 +31,9 @@ def machine() -> str:
                 break
     except OSError:
         pass
-    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()} {platform.release()}"
+    return (
+        f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()} {platform.release()}"
+    )
 
 
 def section(name: str, title: str, figures: list) -> str:
@@ -53,7 +55,7 @@ def section(name: str, title: str, figures: list) -> str:
 
 
 def main(argv: list[str]) -> int:
-    names = sorted(m.name[len("bench_"):] for m in pkgutil.iter_modules(pkg.__path__) if m.name.startswith("bench_"))
+    names = sorted(m.name[len("bench_") :] for m in pkgutil.iter_modules(pkg.__path__) if m.name.startswith("bench_"))
     chosen = argv or names
     unknown = set(chosen) - set(names)
     if unknown:
@@ -68,7 +70,11 @@ def main(argv: list[str]) -> int:
             print(f"   {f.name}: {f.value:,.3f} {f.unit}  (goal {f.goal or '-'}) {f.note}", flush=True)
         block = section(name, module.TITLE, figures)
         pattern = re.compile(rf"<!-- bench:{name} -->.*?<!-- /bench:{name} -->\n", re.S)
-        text = pattern.sub(lambda _m, block=block: block, text) if pattern.search(text) else text.rstrip("\n") + "\n\n" + block
+        text = (
+            pattern.sub(lambda _m, block=block: block, text)
+            if pattern.search(text)
+            else text.rstrip("\n") + "\n\n" + block
+        )
     OUT.write_text(text)
     print(f"wrote {OUT}")
     return 0

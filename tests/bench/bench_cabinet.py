@@ -15,7 +15,7 @@ from pathlib import Path
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from tests.bench.harness import Figure, percentile  # noqa: E402
+from tests.bench.harness import Figure, percentile
 
 TITLE = "Cabinet: rendering, press-to-LED latency, start-up, memory"
 
@@ -124,7 +124,9 @@ def _start_to_attract(runs: int = 5) -> list[float]:
     out = []
     for _ in range(runs):
         t0 = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-m", "firmware_py.cli", "selftest"], stdout=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "firmware_py.cli", "selftest"], stdout=subprocess.PIPE, text=True
+        )
         for line in proc.stdout:
             if "attract screen shown" in line:
                 out.append((time.perf_counter() - t0) * 1000)
@@ -135,8 +137,11 @@ def _start_to_attract(runs: int = 5) -> list[float]:
 
 def _peak_rss_mb(tmp: str) -> float:
     """Peak resident memory of a whole headless exhibition game (a child process)."""
-    subprocess.run([sys.executable, "-m", "firmware_py.cli", "run", "--headless", "--seed", "3", "--data", tmp],
-                   check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, "-m", "firmware_py.cli", "run", "--headless", "--seed", "3", "--data", tmp],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
     return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
 
@@ -148,13 +153,35 @@ def run() -> list[Figure]:
     with tempfile.TemporaryDirectory() as tmp:
         rss = _peak_rss_mb(tmp)
     return [
-        Figure("frame render 1280×720 (Punch! play screen + flip), median", statistics.median(render), "ms", "≤ 4 ms",
-               f"{len(render)} frames, dummy SDL driver"),
+        Figure(
+            "frame render 1280×720 (Punch! play screen + flip), median",
+            statistics.median(render),
+            "ms",
+            "≤ 4 ms",
+            f"{len(render)} frames, dummy SDL driver",
+        ),
         Figure("frame render, p99", percentile(render, 99), "ms", "", ""),
-        Figure("sim press (mock pin) → LED bar pins changed, p50", percentile(latency, 50), "ms", "", f"{len(latency)} exchanges that moved stamina"),
+        Figure(
+            "sim press (mock pin) → LED bar pins changed, p50",
+            percentile(latency, 50),
+            "ms",
+            "",
+            f"{len(latency)} exchanges that moved stamina",
+        ),
         Figure("sim press → LED bar pins changed, p99", percentile(latency, 99), "ms", "≤ 20 ms", ""),
-        Figure("journal commit (fsync) per action, median", statistics.median(commit), "ms", "",
-               "included in press → LED: an action is durable before its effect shows"),
-        Figure("start → attract screen flipped, median", statistics.median(start), "ms", "≤ 2000 ms", f"{len(start)} launches of `ringside selftest`, incl. interpreter start"),
+        Figure(
+            "journal commit (fsync) per action, median",
+            statistics.median(commit),
+            "ms",
+            "",
+            "included in press → LED: an action is durable before its effect shows",
+        ),
+        Figure(
+            "start → attract screen flipped, median",
+            statistics.median(start),
+            "ms",
+            "≤ 2000 ms",
+            f"{len(start)} launches of `ringside selftest`, incl. interpreter start",
+        ),
         Figure("peak RSS during a whole Punch! game", rss, "MB", "≤ 150 MB", "headless exhibition, seed 3"),
     ]

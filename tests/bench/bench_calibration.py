@@ -57,28 +57,66 @@ def run() -> list[Figure]:
             if settings is None:
                 continue
             passed += 1
-            after.append(score(cab, [settings[p] for p in range(n)], seed=50 + seed,
-                               soft_per_pad=SOFT_PER_PAD, idle_s=IDLE_AFTER_S))
+            after.append(
+                score(
+                    cab, [settings[p] for p in range(n)], seed=50 + seed, soft_per_pad=SOFT_PER_PAD, idle_s=IDLE_AFTER_S
+                )
+            )
         b = _pooled([before], n)
         a = _pooled(after, n) if after else (0.0, float("nan"), -1, -1, 0)
         label = f"{cab} ({n} pads; {spec.about})"
         figures += [
-            Figure(f"{cab}: soft slaps detected, default", b[0], "%", "", f"{n * SOFT_PER_PAD} soft slaps; {b[3]} doubles"),
-            Figure(f"{cab}: soft slaps detected, calibrated", a[0], "%", "≥ 99 %",
-                   f"{len(after) * n * SOFT_PER_PAD} soft slaps over {len(after)} calibrations; {a[3]} doubles"),
-            Figure(f"{cab}: false triggers, default", b[1], "per sim. hour", "", f"{IDLE_BEFORE_S / 60:.0f} sim. min hands off, all pads"),
-            Figure(f"{cab}: false triggers, calibrated", a[1], "per sim. hour", "0",
-                   f"{len(after) * IDLE_AFTER_S / 60:.0f} sim. min hands off, all pads"),
-            Figure(f"{cab}: crosstalk triggers, default", b[2], "hits", "", f"{b[4]} full-force slaps, neighbours watched"),
+            Figure(
+                f"{cab}: soft slaps detected, default", b[0], "%", "", f"{n * SOFT_PER_PAD} soft slaps; {b[3]} doubles"
+            ),
+            Figure(
+                f"{cab}: soft slaps detected, calibrated",
+                a[0],
+                "%",
+                "≥ 99 %",
+                f"{len(after) * n * SOFT_PER_PAD} soft slaps over {len(after)} calibrations; {a[3]} doubles",
+            ),
+            Figure(
+                f"{cab}: false triggers, default",
+                b[1],
+                "per sim. hour",
+                "",
+                f"{IDLE_BEFORE_S / 60:.0f} sim. min hands off, all pads",
+            ),
+            Figure(
+                f"{cab}: false triggers, calibrated",
+                a[1],
+                "per sim. hour",
+                "0",
+                f"{len(after) * IDLE_AFTER_S / 60:.0f} sim. min hands off, all pads",
+            ),
+            Figure(
+                f"{cab}: crosstalk triggers, default", b[2], "hits", "", f"{b[4]} full-force slaps, neighbours watched"
+            ),
             Figure(f"{cab}: crosstalk triggers, calibrated", a[2], "hits", "0", f"{a[4]} full-force slaps"),
             Figure(f"{cab}: wizard runs that passed verification", passed, f"of {RUNS}", f"{RUNS}", label),
         ]
     figures += [
-        Figure("operator time per pad (recording), median", statistics.median(op_time), "s", "≤ 60 s",
-               f"max {max(op_time):.1f} s over {len(op_time)} runs; calibrate + verify, 10 s hands-off check"),
-        Figure("prompted slaps per pad, median", statistics.median(slaps_per_pad), "slaps", "",
-               "soft 8, hard 5, flurry 8, verify 10 soft + 4 hard"),
-        Figure("wizard compute time per run, median", statistics.median(wall), "s", "",
-               "virtual time: capture, fit and verify of a whole cabinet"),
+        Figure(
+            "operator time per pad (recording), median",
+            statistics.median(op_time),
+            "s",
+            "≤ 60 s",
+            f"max {max(op_time):.1f} s over {len(op_time)} runs; calibrate + verify, 10 s hands-off check",
+        ),
+        Figure(
+            "prompted slaps per pad, median",
+            statistics.median(slaps_per_pad),
+            "slaps",
+            "",
+            "soft 8, hard 5, flurry 8, verify 10 soft + 4 hard",
+        ),
+        Figure(
+            "wizard compute time per run, median",
+            statistics.median(wall),
+            "s",
+            "",
+            "virtual time: capture, fit and verify of a whole cabinet",
+        ),
     ]
     return figures

@@ -15,7 +15,7 @@ from pathlib import Path
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from tests.bench.harness import Figure  # noqa: E402
+from tests.bench.harness import Figure
 
 TITLE = "HIL scenarios: timing fidelity and run time vs timeline"
 HIL = Path(__file__).resolve().parents[1] / "hil"
@@ -62,29 +62,65 @@ def run() -> list[Figure]:
     v_timeline = sum(s.length_us for s in scenarios if s.name in virtual) / 1e6
     vi, ve, va, vae, vworst = fid["virtual"]
     figures = [
-        Figure("injected input stamps seen exactly (sim, virtual time)", 100 * ve / vi if vi else 0, "%", "100 % (exact)",
-               f"{ve} of {vi} presses, releases and slaps over {len(virtual)} scenarios × {REPEATS} runs; worst error {vworst} µs"),
-        Figure("engine action stamps equal to the injected stamp (sim, virtual time)", 100 * vae / va if va else 0, "%",
-               "100 % (exact)", f"{vae} of {va} timed actions (Karate PlayTop, Slaps); reveals are frame flips, not inputs"),
-        Figure("run time / timeline length, virtual-time scenarios", v_wall / v_timeline, "×", "< 1 (faster than real time)",
-               f"median of {REPEATS}: {v_wall:.2f} s wall for {v_timeline:.1f} s of timeline"),
-        Figure("run time / timeline length, slowest virtual-time scenario", max(med[k] for k in virtual), "×", "< 1",
-               max(virtual, key=med.get)),
+        Figure(
+            "injected input stamps seen exactly (sim, virtual time)",
+            100 * ve / vi if vi else 0,
+            "%",
+            "100 % (exact)",
+            f"{ve} of {vi} presses, releases and slaps over {len(virtual)} scenarios × {REPEATS} runs; worst error {vworst} µs",
+        ),
+        Figure(
+            "engine action stamps equal to the injected stamp (sim, virtual time)",
+            100 * vae / va if va else 0,
+            "%",
+            "100 % (exact)",
+            f"{vae} of {va} timed actions (Karate PlayTop, Slaps); reveals are frame flips, not inputs",
+        ),
+        Figure(
+            "run time / timeline length, virtual-time scenarios",
+            v_wall / v_timeline,
+            "×",
+            "< 1 (faster than real time)",
+            f"median of {REPEATS}: {v_wall:.2f} s wall for {v_timeline:.1f} s of timeline",
+        ),
+        Figure(
+            "run time / timeline length, slowest virtual-time scenario",
+            max(med[k] for k in virtual),
+            "×",
+            "< 1",
+            max(virtual, key=med.get),
+        ),
     ]
     if realtime:
         ri, re_, _ra, _rae, rworst = fid["real-time"]
         figures += [
-            Figure("padboard scenarios: slap/press stamps within 1 ms", 100 * sum(e <= 1000 for e in rt_errors) / len(rt_errors) if rt_errors else 100,
-                   "%", "", f"{re_} of {ri} exact (presses are; slaps pass the simulator's clock sync); "
-                   f"worst {rworst} µs"),
-            Figure("run time / timeline length, padboard scenarios (real time)", statistics.median(med[k] for k in realtime), "×",
-                   "≈ 1 + link set-up", ", ".join(realtime)),
+            Figure(
+                "padboard scenarios: slap/press stamps within 1 ms",
+                100 * sum(e <= 1000 for e in rt_errors) / len(rt_errors) if rt_errors else 100,
+                "%",
+                "",
+                f"{re_} of {ri} exact (presses are; slaps pass the simulator's clock sync); worst {rworst} µs",
+            ),
+            Figure(
+                "run time / timeline length, padboard scenarios (real time)",
+                statistics.median(med[k] for k in realtime),
+                "×",
+                "≈ 1 + link set-up",
+                ", ".join(realtime),
+            ),
         ]
     for name in ("punch-whole-match", "punch-every-pairing", "karate-near-tie-4"):
         if name in walls:
             s = next(x for x in scenarios if x.name == name)
-            figures.append(Figure(f"{name}: wall time", statistics.median(walls[name]), "s", "",
-                                  f"timeline {s.length_us / 1e6:.2f} s; {len(s.inputs)} inputs, {len(s.expects)} checkpoints"))
+            figures.append(
+                Figure(
+                    f"{name}: wall time",
+                    statistics.median(walls[name]),
+                    "s",
+                    "",
+                    f"timeline {s.length_us / 1e6:.2f} s; {len(s.inputs)} inputs, {len(s.expects)} checkpoints",
+                )
+            )
     return figures
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from tests.bench.harness import Figure, percentile  # noqa: E402
+from tests.bench.harness import Figure, percentile
 
 TITLE = "Karate Fight at the cabinet: decision latency after the settle window"
 """Latency is measured from the end of the winning (earliest) slap's settle window: from
@@ -24,7 +24,9 @@ def _now_us() -> int:
     return time.monotonic_ns() // 1000
 
 
-def decision_latencies(cases: int = 300, seed: int = 1, max_delay_us: int | None = None) -> tuple[list[float], list[float], int]:
+def decision_latencies(
+    cases: int = 300, seed: int = 1, max_delay_us: int | None = None
+) -> tuple[list[float], list[float], int]:
     """µs from the end of the last slap's settle window to the engine's decision, and to
     the decision being committed and shown, on the wall clock with the real-time loop;
     also the number of correct winners."""
@@ -38,7 +40,7 @@ def decision_latencies(cases: int = 300, seed: int = 1, max_delay_us: int | None
     from hal.events import Button
     from hal.sim import SimCabinet
     from tests.cabinet_driving import start_session
-    from tests.unit.test_cabinet_karate import deal_for_clumsy_hit
+    from tests.firmware_py.test_cabinet_karate import deal_for_clumsy_hit
 
     rng = random.Random(seed)
     lat: list[float] = []
@@ -51,14 +53,15 @@ def decision_latencies(cases: int = 300, seed: int = 1, max_delay_us: int | None
         cabinet = Cabinet(cfg, sim, clock, Store(Path(tmp) / "b.sqlite3"), log=lambda _l: None, seed=1)
         for _ in range(cases):
             fighters = rng.randint(2, 4)
-            play = start_session(cabinet, KarateControls(), KarateOptions(deal=deal_for_clumsy_hit(fighters)),
-                                 tuple(range(fighters)))
+            play = start_session(
+                cabinet, KarateControls(), KarateOptions(deal=deal_for_clumsy_hit(fighters)), tuple(range(fighters))
+            )
             session = play.session
             decided: list[tuple[int, int]] = []
             shown: list[int] = []
             engine_apply = session.engine.apply
 
-            def timed_apply(action, engine_apply=engine_apply, decided=decided):  # noqa: ANN001, ANN202
+            def timed_apply(action, engine_apply=engine_apply, decided=decided):
                 events = engine_apply(action)
                 decided += [(_now_us(), e.winner) for e in events if isinstance(e, HitWon)]
                 return events
@@ -99,16 +102,48 @@ def run() -> list[Figure]:
     lat, effect, correct = decision_latencies()
     typical, _effect, typical_correct = decision_latencies(seed=2, max_delay_us=500)
     return [
-        Figure("Hit decided after the winning slap's settle window, p50", percentile(lat, 50), "µs", "",
-               f"{len(lat)} real-time near-tie Hits, 2–4 fighters, stamps 1–499 µs apart, "
-               "transport delays up to the whole window (worst case)"),
-        Figure("Hit decided after the settle window, p99 (worst-case delays)", percentile(lat, 99), "µs", "≤ 1,000 µs",
-               "a slap arriving while a frame is drawn waits for it"),
-        Figure("Hit decided after the settle window, p50 (delays ≤ 0.5 ms, like gpio-edge)", percentile(typical, 50), "µs", "",
-               f"{len(typical)} Hits"),
-        Figure("Hit decided after the settle window, p99 (delays ≤ 0.5 ms)", percentile(typical, 99), "µs", "≤ 1,000 µs", ""),
-        Figure("Hit committed (fsync) and shown after the settle window, p50", percentile(effect, 50), "µs", "",
-               "the journal commit comes between decision and display"),
+        Figure(
+            "Hit decided after the winning slap's settle window, p50",
+            percentile(lat, 50),
+            "µs",
+            "",
+            f"{len(lat)} real-time near-tie Hits, 2–4 fighters, stamps 1–499 µs apart, "
+            "transport delays up to the whole window (worst case)",
+        ),
+        Figure(
+            "Hit decided after the settle window, p99 (worst-case delays)",
+            percentile(lat, 99),
+            "µs",
+            "≤ 1,000 µs",
+            "a slap arriving while a frame is drawn waits for it",
+        ),
+        Figure(
+            "Hit decided after the settle window, p50 (delays ≤ 0.5 ms, like gpio-edge)",
+            percentile(typical, 50),
+            "µs",
+            "",
+            f"{len(typical)} Hits",
+        ),
+        Figure(
+            "Hit decided after the settle window, p99 (delays ≤ 0.5 ms)",
+            percentile(typical, 99),
+            "µs",
+            "≤ 1,000 µs",
+            "",
+        ),
+        Figure(
+            "Hit committed (fsync) and shown after the settle window, p50",
+            percentile(effect, 50),
+            "µs",
+            "",
+            "the journal commit comes between decision and display",
+        ),
         Figure("Hit committed and shown after the settle window, p99", percentile(effect, 99), "µs", "", ""),
-        Figure("winner = earliest stamp", 100 * (correct + typical_correct) / (len(lat) + len(typical)), "%", "100%", "both runs"),
+        Figure(
+            "winner = earliest stamp",
+            100 * (correct + typical_correct) / (len(lat) + len(typical)),
+            "%",
+            "100%",
+            "both runs",
+        ),
     ]

@@ -15,7 +15,7 @@ import time
 from games.karate_fight import HitWon, KarateFight, KarateOptions, PlayTop
 from games.karate_fight.simulate import RandomFight
 from tests.bench.harness import Figure, median_rate
-from tests.engine.test_karate_helpers import deliver, stacked
+from tests.games.karate_fight.helpers import deliver, stacked
 
 TITLE = "Karate Fight engine and judging"
 
@@ -77,12 +77,29 @@ def run() -> list[Figure]:
     correct, cases = _judging(JUDGING_CASES, random.Random(2026))
     judged_per_s = cases / (time.perf_counter() - t0)
     return [
-        Figure("full random fights (2–4 fighters)", fights_per_s, "fights/s",
-               note=f"median of {len(rates)} runs of {FIGHTS_PER_RUN}; ~{actions_per_fight:,.0f} actions per fight"),
-        Figure("engine actions in random fights", fights_per_s * actions_per_fight, "actions/s",
-               note="reveals, slaps and Jan Ken throws included; the simulated cabinet's own time counted"),
-        Figure("judging accuracy on random near ties", 100 * correct / cases, "% correct", goal="100%",
-               note=f"{cases:,} cases, 2–4 fighters, stamps 1–500 µs apart, delays 0–{SETTLE_US // 1000} ms"),
-        Figure("judging cases (new fight + reveal + slaps)", judged_per_s, "cases/s",
-               note="through a stamp-ordering settle buffer"),
+        Figure(
+            "full random fights (2–4 fighters)",
+            fights_per_s,
+            "fights/s",
+            note=f"median of {len(rates)} runs of {FIGHTS_PER_RUN}; ~{actions_per_fight:,.0f} actions per fight",
+        ),
+        Figure(
+            "engine actions in random fights",
+            fights_per_s * actions_per_fight,
+            "actions/s",
+            note="reveals, slaps and Jan Ken throws included; the simulated cabinet's own time counted",
+        ),
+        Figure(
+            "judging accuracy on random near ties",
+            100 * correct / cases,
+            "% correct",
+            goal="100%",
+            note=f"{cases:,} cases, 2–4 fighters, stamps 1–500 µs apart, delays 0–{SETTLE_US // 1000} ms",
+        ),
+        Figure(
+            "judging cases (new fight + reveal + slaps)",
+            judged_per_s,
+            "cases/s",
+            note="through a stamp-ordering settle buffer",
+        ),
     ]

@@ -104,15 +104,27 @@ def run() -> list[Figure]:
     figures = []
     cs = clock_sync_errors()
     figures += [
-        Figure("clock-sync error p50", percentile(cs, 50), "µs", "", f"{len(cs):,} mapped stamps, 4 runs, ±100 ppm drift"),
-        Figure("clock-sync error p99", percentile(cs, 99), "µs", "≤ 50", "0.1–2 ms asymmetric USB jitter, 10 pings/s, 60 s window"),
+        Figure(
+            "clock-sync error p50", percentile(cs, 50), "µs", "", f"{len(cs):,} mapped stamps, 4 runs, ±100 ppm drift"
+        ),
+        Figure(
+            "clock-sync error p99",
+            percentile(cs, 99),
+            "µs",
+            "≤ 50",
+            "0.1–2 ms asymmetric USB jitter, 10 pings/s, 60 s window",
+        ),
         Figure("clock-sync error max", max(cs), "µs", "", "after 60 s of warm-up"),
     ]
     soft = onset_errors([5, 8, 15, 30, 60, 100, 127], 400, seed=1)
     weak = onset_errors([3, 4], 200, seed=2)
     figures += [
-        Figure("onset-stamp error p50", percentile(soft, 50), "µs", "", f"{len(soft)} slaps, velocity 5–127, 4 kHz frames"),
-        Figure("onset-stamp error p99", percentile(soft, 99), "µs", "≤ 250 (1 sample)", "noise σ 120, drift, crosstalk 0.2"),
+        Figure(
+            "onset-stamp error p50", percentile(soft, 50), "µs", "", f"{len(soft)} slaps, velocity 5–127, 4 kHz frames"
+        ),
+        Figure(
+            "onset-stamp error p99", percentile(soft, 99), "µs", "≤ 250 (1 sample)", "noise σ 120, drift, crosstalk 0.2"
+        ),
         Figure("onset-stamp error max", max(soft), "µs", "≤ 250 (1 sample)", ""),
         Figure(
             "onset-stamp error p99, barely above threshold",
@@ -122,7 +134,7 @@ def run() -> list[Figure]:
             "velocity 3–4 (peak ≈ 1.2× threshold): the rise below the threshold is unseen",
         ),
     ]
-    stream, samples = raw_stream(500)
+    stream, _samples = raw_stream(500)
     plain, _ = median_rate(lambda: parse(stream, None))
     sync = ClockSync()
     sync.add(1_000_000, 1000, 1_000_200)

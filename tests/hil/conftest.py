@@ -21,7 +21,10 @@ from firmware_py.hil.result import ScenarioResult
 from firmware_py.hil.runner import is_scenario_file
 from firmware_py.hil.scenario import ScenarioError, load_scenario
 
-ARTIFACTS = Path(os.environ.get("RINGSIDE_TEST_ARTIFACTS", Path(__file__).resolve().parents[2] / "out" / "test-artifacts")) / "hil"
+ARTIFACTS = (
+    Path(os.environ.get("RINGSIDE_TEST_ARTIFACTS", Path(__file__).resolve().parents[2] / "out" / "test-artifacts"))
+    / "hil"
+)
 RIG_ENV = "RINGSIDE_RIG"
 
 
@@ -61,7 +64,9 @@ class ScenarioItem(pytest.Item):
         try:
             scenario = load_scenario(self.path)
         except ScenarioError as e:
-            raise ScenarioFailed(ScenarioResult(self.path.stem, self.path, self.backend, "error", message=str(e))) from None
+            raise ScenarioFailed(
+                ScenarioResult(self.path.stem, self.path, self.backend, "error", message=str(e))
+            ) from None
         result = run_scenario(scenario, self.backend, ARTIFACTS / self.backend, rig_config=rig)
         write_jsonl(ARTIFACTS / self.backend / "last-summary.jsonl", [result.as_json()])
         self.user_properties.append(("hil_fidelity", result.fidelity.summary()))

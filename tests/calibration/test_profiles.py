@@ -1,0 +1,102 @@
+"""Profiles: TOML round trip, atomic save with history, push to the board's flash,
+restore; and an aborted wizard leaves the previous profile in force."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from calibration.profiles import ProfileError, ProfileStore, from_toml, new_profile, push, to_toml
+from calibration.runner import run_wizard
+from calibration.wizard import ABORTED, Counts, Wizard
+from firmware_py.calibrate_cli import ScriptedOperator, virtual_cabinet
+from hal.padboard.settings import PadSettings
+
+A = PadSettings(threshold=1234, mask_us=30000, xtalk_pct=40)
+B = PadSettings(threshold=800, curve=60)
+
+
+def test_toml_round_trip() -> None:
+    p = new_profile("hall-a", "ringside-dev", "padboard", {0: A, 1: B}, {1: 35000}, ('said "why"',))
+    q = from_toml(to_toml(p))
+    assert q == p
+
+
+def test_save_keeps_history_and_is_atomic(tmp_path: Path) -> None:
+    store = ProfileStore(tmp_path)
+    first = new_profile("hall", "cab", "padboard", {0: A})
+    store.save(first)
+    second = new_profile("hall", "cab", "padboard", {0: B})
+    path = store.save(second)
+    assert store.load("hall").pads[0] == B
+    hist = store.history("hall")
+    assert len(hist) == 1 and from_toml(hist[0].read_text()).pads[0] == A
+    assert store.names() == ["hall"]
+    leftovers = [f for f in path.parent.iterdir() if ".tmp" in f.name]
+    assert not leftovers
+
+
+def test_a_failed_write_leaves_the_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = ProfileStore(tmp_path)
+    store.save(new_profile("hall", "cab", "padboard", {0: A}))
+
+    def boom(*_a: object) -> None:
+        raise OSError("power cut")
+
+    monkeypatch.setattr(os, "replace", boom)
+    with pytest.raises(OSError):
+        store.save(new_profile("hall", "cab", "padboard", {0: B}))
+    monkeypatch.undo()
+    assert store.load("hall").pads[0] == A
+
+
+def test_bad_names_and_missing_profiles(tmp_path: Path) -> None:
+    store = ProfileStore(tmp_path)
+    with pytest.raises(ProfileError):
+        store.path("../etc/passwd")
+    with pytest.raises(ProfileError, match="no profile named"):
+        store.load("nope")
+    bad = tmp_path / "calibration" / "broken.toml"
+    bad.parent.mkdir(parents=True)
+    bad.write_text("name = 3\n[[pad]]\nindex = 0\n")
+    with pytest.raises(ProfileError):
+        store.load("broken")
+
+
+def test_push_writes_ram_and_flash() -> None:
+    vp = virtual_cabinet("quiet")
+    push(vp, new_profile("p", "cab", "padboard", {0: A, 1: B}))
+    assert vp.read_settings(0) == A and vp.flash == [A, B] and vp.flash_writes == 1
+    with pytest.raises(ProfileError):
+        push(vp, new_profile("p", "cab", "padboard", {5: A}))
+
+
+@pytest.mark.parametrize("where", ["rest", "hard", "review", "verify_soft", "verdict"])
+def test_abort_at_any_step_keeps_the_previous_profile(where: str, tmp_path: Path) -> None:
+    vp = virtual_cabinet("quiet", settings=[A, B])
+    vp.save_settings()
+    writes = vp.flash_writes
+    originals = {p: vp.read_settings(p) for p in range(vp.pads)}
+    w = Wizard(vp.pads, [0, 1], originals, counts=Counts(soft=4, hard=3, flurry=4, verify_soft=4, verify_hard=2))
+    op = ScriptedOperator(vp, abort_at=where)
+    assert run_wizard(w, vp, op) is None
+    assert w.state == ABORTED
+    assert [vp.read_settings(p) for p in range(vp.pads)] == [A, B]  # RAM back to the old profile
+    assert vp.flash == [A, B] and vp.flash_writes == writes  # flash untouched
+
+
+def test_a_ctrl_c_mid_capture_restores_too() -> None:
+    vp = virtual_cabinet("quiet", settings=[A, B])
+    originals = {p: vp.read_settings(p) for p in range(vp.pads)}
+    w = Wizard(vp.pads, [0, 1], originals)
+
+    class Impatient(ScriptedOperator):
+        def progress(self, wizard, rec):
+            if wizard.state == "capture" and wizard.step.phase == "verify":
+                raise KeyboardInterrupt
+            return True
+
+    assert run_wizard(w, vp, Impatient(vp)) is None
+    assert [vp.read_settings(p) for p in range(vp.pads)] == [A, B]

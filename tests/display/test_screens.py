@@ -1,0 +1,134 @@
+"""Screens rendered headless to PNG (left in out/test-artifacts for a person to look at),
+checked for what a player must be able to see at a glance."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from display.models import (
+    AttractScreen,
+    JoinScreen,
+    Notice,
+    OptionsScreen,
+    PlayScreen,
+    ResultScreen,
+    SelectScreen,
+    ServiceScreen,
+    StationLook,
+)
+from display.renderer import Renderer
+from games.punch import Card, Punch, PunchOptions
+from games.punch.actions import PlayCard, Redeal
+from games.punch.events import Knockout
+
+RED, BLUE = StationLook("Red", (229, 57, 53)), StationLook("Blue", (30, 136, 229))
+
+
+def colour_share(surface: pygame.Surface, rect: pygame.Rect, colour: tuple[int, int, int], tol: int = 12) -> float:
+    """Fraction of pixels in ``rect`` within ``tol`` of ``colour``."""
+    sub = surface.subsurface(rect)
+    data = pygame.image.tobytes(sub, "RGB")
+    hits = sum(1 for i in range(0, len(data), 3 * 7) if all(abs(data[i + k] - colour[k]) <= tol for k in range(3)))
+    return hits / (len(data) / (3 * 7))
+
+
+def fresh_punch() -> Punch:
+    game = Punch(PunchOptions(), 2, seed=4)
+    while game.to_act() and game.public_view().phase.value == "redeal":
+        for seat in sorted(game.to_act()):
+            game.apply(Redeal(seat, False))
+    return game
+
+
+def play_screen(game: Punch, events=(), notices=(), paused=None) -> PlayScreen:
+    return PlayScreen(
+        "punch", "Punch!", (RED, BLUE), game.public_view(), tuple(events), tuple(notices), 10_000_000, paused
+    )
+
+
+@pytest.fixture(scope="module")
+def renderer() -> Renderer:
+    pygame.font.init()
+    return Renderer()
+
+
+def save(renderer: Renderer, artifacts, name: str) -> pygame.Surface:
+    pygame.image.save(renderer.canvas, str(artifacts / f"{name}.png"))
+    return renderer.canvas
+
+
+def test_every_menu_screen_renders(renderer: Renderer, artifacts) -> None:
+    screens = {
+        "attract": AttractScreen(("Punch!",), 0, (RED, BLUE), ("Punch!: Blue won (3-1)",), True),
+        "select": SelectScreen(("Punch!",), ("Two boxers…",), 0, RED),
+        "join": JoinScreen("Punch!", (RED, BLUE), (True, False), 2, 2, RED),
+        "options": OptionsScreen("Punch!", (("Hands", "Dealt"), ("No Mercy", "Off")), 1, RED),
+        "result": ResultScreen("Punch!", BLUE, "BLUE WINS!", ("Matches Red 1 – 3 Blue",)),
+        "service": ServiceScreen("Stats", ("Stats", "Input test"), 0, ("Games finished:", "  punch: 3"), "footer"),
+    }
+    for name, model in screens.items():
+        surf = renderer.draw(model)
+        save(renderer, artifacts, f"screen-{name}")
+        assert len(set(pygame.image.tobytes(surf, "RGB")[::997])) > 3, f"{name} looks blank"
+
+
+def test_join_screen_lights_the_joined_station_in_its_colour(renderer: Renderer, artifacts) -> None:
+    surf = renderer.draw(JoinScreen("Punch!", (RED, BLUE), (True, False), 2, 2, RED))
+    save(renderer, artifacts, "join-red-ready")
+    left, right = pygame.Rect(60, 140, 540, 360), pygame.Rect(680, 140, 540, 360)
+    assert colour_share(surf, left, (127, 31, 29)) > 0.5  # Red's panel lit (shade 0.55)
+    assert colour_share(surf, right, (127, 31, 29)) == 0
+
+
+def test_play_screen_shows_stamina_and_keeps_choices_secret(renderer: Renderer, artifacts) -> None:
+    game = fresh_punch()
+    hand = game.view(0).hand
+    card = next(c for c in Card if hand[c.index])
+    game.apply(PlayCard(0, card))
+    surf = renderer.draw(play_screen(game))
+    save(renderer, artifacts, "punch-red-locked")
+    # The two boxers' panels: Red left, Blue right, in their colours.
+    assert colour_share(surf, pygame.Rect(40, 100, 380, 40), (64, 15, 14), tol=6) > 0.2
+    assert colour_share(surf, pygame.Rect(860, 100, 380, 40), (8, 38, 64), tol=6) > 0.2
+    # Before the reveal, card backs (no face colour) sit in the middle.
+    assert colour_share(surf, pygame.Rect(480, 180, 320, 200), (250, 248, 240)) == 0
+
+
+def test_reveal_shows_both_faces_and_knockout_banner(renderer: Renderer, artifacts) -> None:
+    game = fresh_punch()
+    for seat in (0, 1):
+        hand = game.view(seat).hand
+        game.apply(PlayCard(seat, next(c for c in Card if hand[c.index])))
+    surf = renderer.draw(play_screen(game))
+    save(renderer, artifacts, "punch-reveal")
+    assert colour_share(surf, pygame.Rect(440, 120, 400, 260), (250, 248, 240)) > 0.02  # card faces
+    surf = renderer.draw(play_screen(game, events=[(9_900_000, Knockout(1))], notices=[Notice(0, "No Block left")]))
+    save(renderer, artifacts, "punch-knockout")
+    band = pygame.Rect(0, 320, 1280, 40)
+    assert colour_share(surf, band, (183, 45, 42), tol=20) > 0.3  # Red's colour (shade 0.8): Red knocked Blue out
+
+
+def test_paused_overlay(renderer: Renderer, artifacts) -> None:
+    surf = renderer.draw(play_screen(fresh_punch(), paused="Slap pads disconnected: reconnecting…"))
+    save(renderer, artifacts, "punch-paused")
+    assert colour_share(surf, pygame.Rect(0, 300, 1280, 20), (48, 52, 73), tol=6) > 0.5
+
+
+def test_development_window_shows_private_panels_and_led_bars(config, sim, clock, store, artifacts) -> None:
+    """Under the main display: each station's OLED, marked PRIVATE, and its LED bar."""
+    from display.dev_panels import HEIGHT
+    from display.window import Window
+    from firmware_py.cabinet import Cabinet
+
+    window = Window((1280, 720), strip_height=HEIGHT)
+    cabinet = Cabinet(config, sim, clock, store, window, log=lambda _l: None, seed=1)
+    sim.set_led_level(1, 0.3)
+    cabinet.step(clock.now_us())
+    cabinet.render()
+    pygame.image.save(window.surface, str(artifacts / "dev-window.png"))
+    strip = window.strip
+    assert colour_share(strip, pygame.Rect(0, 30, 640, 14), (255, 80, 70), tol=10) > 0.01  # the PRIVATE label
+    oled = pygame.Rect(16, 62, 256, 128)
+    assert colour_share(strip, oled, (255, 255, 255), tol=0) > 0.02  # lit OLED pixels
+    window.close()

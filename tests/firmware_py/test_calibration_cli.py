@@ -1,0 +1,157 @@
+"""``ringside calibrate`` end to end on simulated pads, and the live padboard source over
+a real pty (the simulator speaks the board's protocol)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from calibration.capture import Recording
+from calibration.live import LivePadboard
+from calibration.profiles import ProfileStore, new_profile, push
+from calibration.source import record
+from firmware_py.cli import main
+from firmware_py.padboard.simulator import PadboardSimulator
+from hal.clock import MonotonicClock
+from hal.padboard.driver import LinkTiming, PadboardSource
+from hal.padboard.settings import PadSettings
+
+
+def test_calibrate_sim_saves_restores_lists(tmp_path: Path, capsys) -> None:
+    data = str(tmp_path / "data")
+    assert main(["calibrate", "--sim", "quiet", "--yes", "--data", data, "--name", "q"]) == 0
+    out = capsys.readouterr().out
+    assert "ALL CHECKS PASSED" in out and "threshold" in out and "dB over the noise" in out
+    store = ProfileStore(Path(data))
+    assert store.active() == "q" and store.load("q").cabinet == "quiet"
+    assert list((Path(data) / "calibration" / "reports").glob("q-*.png"))
+    assert main(["calibrate", "--sim", "quiet", "--yes", "--data", data, "--name", "q", "--seed", "2"]) == 0
+    assert len(store.history("q")) == 1
+    assert main(["calibrate", "--restore", "q", "--sim", "quiet", "--data", data]) == 0
+    assert "restored 'q'" in capsys.readouterr().out
+    assert main(["calibrate", "--list", "--data", data]) == 0
+    listing = capsys.readouterr().out
+    assert "q  (active)" in listing and "history:" in listing
+    assert main(["calibrate", "--restore", "nope", "--sim", "quiet", "--data", data]) == 1
+
+
+def test_abort_at_the_first_prompt_saves_nothing(tmp_path: Path) -> None:
+    from argparse import Namespace
+
+    from firmware_py.calibrate_cli import main as calibrate
+    from hal.config import load_config
+
+    config = load_config()
+    from dataclasses import replace
+
+    config = replace(config, data_dir=tmp_path)
+    lines: list[str] = []
+    args = Namespace(
+        list=False,
+        restore=None,
+        sim="quiet",
+        seed=1,
+        pad=[1],
+        idle=10.0,
+        yes=False,
+        name="x",
+        report=None,
+        comparator=None,
+    )
+    assert calibrate(args, config, write=lines.append, read=lambda _q: "a") == 1
+    assert any("previous settings are back" in line for line in lines)
+    assert ProfileStore(tmp_path).names() == []
+
+
+def test_live_padboard_records_raw_and_hits_and_pushes_to_flash() -> None:
+    clock = MonotonicClock()
+    with PadboardSimulator(pads=2, seed=3, clock=clock) as sim:
+        board = PadboardSource(sim.port, clock, {}, timing=LinkTiming(backoff_first_s=0.02, backoff_max_s=0.2))
+        try:
+            live = LivePadboard(board)
+            assert live.pads == 2 and live.analog
+            rec = Recording("soft", [0, 1], 600_000, pad=0, prompted=1)
+            sim.slap(0, clock.now_us() + 250_000, velocity=90)
+            cap = record(live, rec)
+            assert cap.frames > 1000 and len(cap.samples[0]) == len(cap.times) == len(cap.samples[1])
+            assert [h.pad for h in cap.hits] == [0]
+            s = PadSettings(threshold=1500, mask_us=30000)
+            push(live, new_profile("p", "cab", "padboard", {0: s, 1: s}))
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline and not Path(sim.flash_path).exists():
+                time.sleep(0.01)
+            stored = json.loads(Path(sim.flash_path).read_text())
+            assert stored[0]["threshold"] == 1500 and stored[1]["mask_us"] == 30000
+        finally:
+            board.close()
+
+
+def test_the_scene_reuses_the_cabinets_open_padboard_link() -> None:
+    from types import SimpleNamespace
+
+    from firmware_py.scene_calibration import running_padboard
+
+    clock = MonotonicClock()
+    with PadboardSimulator(pads=2, seed=4, clock=clock) as sim:
+        board = PadboardSource(sim.port, clock, {0: 0}, timing=LinkTiming(backoff_first_s=0.02, backoff_max_s=0.2))
+        ctx = SimpleNamespace(hardware=SimpleNamespace(sources=[board]))
+        try:
+            assert running_padboard(ctx, sim.port) is board
+            assert running_padboard(ctx, "/dev/nothing") is None
+            assert running_padboard(SimpleNamespace(hardware=None), sim.port) is None
+        finally:
+            board.close()
+
+
+class _BoardHands:
+    """Slaps the pty-simulated board's piezo model at physical forces, like the scripted
+    operator does on virtual pads (the simulator's own ``slap`` takes a velocity)."""
+
+    def __init__(self, sim: PadboardSimulator, clock: MonotonicClock) -> None:
+        from firmware_py.calibrate_cli import Forces
+
+        self.sim, self.clock, self.forces, self.truth = sim, clock, Forces(), []
+
+    def now_us(self) -> int:
+        return self.clock.now_us()
+
+    def slap(self, pad: int, t_us: int, force: float) -> None:
+        from firmware_py.padboard.piezo import ModelSlap
+
+        with self.sim._lock:
+            self.sim._model.add(ModelSlap(pad, self.sim.board_clock.board_us(t_us), force))
+
+
+@pytest.mark.slow
+def test_live_wizard_over_the_pty_board(tmp_path: Path) -> None:
+    """The whole wizard in real time against the simulated board over a pty: captures
+    stream, settings are pushed and restored, and saving reaches the board's flash."""
+    from calibration.runner import run_wizard
+    from calibration.wizard import Counts, Wizard
+    from firmware_py.calibrate_cli import ScriptedOperator
+    from firmware_py.padboard.piezo import PiezoPad
+
+    clock = MonotonicClock()
+    pads = [PiezoPad(noise=100, gain=1.0), PiezoPad(noise=120, gain=0.8)]
+    with PadboardSimulator(pads=2, seed=5, clock=clock, pad_models=pads, crosstalk=0.12) as sim:
+        board = PadboardSource(sim.port, clock, {}, timing=LinkTiming(backoff_first_s=0.02, backoff_max_s=0.2))
+        try:
+            live = LivePadboard(board)
+            originals = {p: live.read_settings(p) for p in range(2)}
+            counts = Counts(rest_s=1.0, soft=3, hard=2, flurry=3, neighbour_hard=1, verify_soft=3, verify_hard=1)
+            from calibration.verify import Criteria
+
+            w = Wizard(2, [0], originals, counts=counts, criteria=Criteria(idle_s=1.0))
+            hands = _BoardHands(sim, clock)
+            op = ScriptedOperator(hands)  # type: ignore[arg-type]
+            settings = run_wizard(w, live, op)
+            assert w.captures[0].frames > 3000  # 1 s of 4 kHz frames streamed
+            assert settings is not None, [v.failed() for v in w.verdicts.values()]
+            assert settings[0] != originals[0] and settings[1] == originals[1]
+            push(live, new_profile("live", "cab", "padboard", settings))
+            assert live.read_settings(0) == settings[0]
+        finally:
+            board.close()
