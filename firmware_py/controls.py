@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any, ClassVar, Protocol
 
 from PIL import Image
@@ -53,12 +54,15 @@ class GameControls(ABC):
     spec: ClassVar[GameSpec]
     engine_type: ClassVar[type[Engine]]
     blurb: ClassVar[str]
-    judges_time: ClassVar[bool] = False
-    """True when inputs must pass the settle window and reach the engine in stamp order."""
-    uses_slaps: ClassVar[bool] = False
-    """True when a lost slap-pad link must pause the game."""
 
     options_menu: ClassVar[tuple[OptionItem, ...]] = ()
+    endings: ClassVar[dict[Enum, str]] = {}
+    """Words for each way the game can end (``Outcome.how``), for results and attract."""
+
+    @classmethod
+    def ending_words(cls, how: str) -> str:
+        """Words for a stored ending (``Outcome.how.value``); older records kept text."""
+        return next((words for e, words in cls.endings.items() if e.value == how), how)
 
     def make_options(self, values: dict[str, Any]) -> Any:
         return self.spec.options_type(**values)

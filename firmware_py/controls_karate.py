@@ -5,14 +5,15 @@ scissors in a Jan Ken; the LED bar shows each fighter's share of the cards in pl
 from __future__ import annotations
 
 import random
+from enum import Enum
 from itertools import groupby
+from typing import ClassVar
 
 from PIL import Image
 
 from display.private import text_lines
 from firmware_py.controls import GameControls, OptionItem, Record, Refusal
 from games.karate_fight import (
-    OUTCOME_REASONS,
     SPEC,
     BoutWon,
     CardPlayed,
@@ -58,9 +59,12 @@ class KarateControls(GameControls):
     spec = SPEC
     engine_type = KarateFight
     blurb = "2–4 fighters, blind piles, lightning slaps judged to the microsecond."
-    judges_time = True
-    uses_slaps = True
 
+    endings: ClassVar[dict[Enum, str]] = {
+        WinReason.KARATE_MASTER: "Karate Master",
+        WinReason.MOST_CARDS: "most cards when time ran out",
+        WinReason.TIME_UP_JAN_KEN: "won the Jan Ken for most cards when time ran out",
+    }
     options_menu = (
         OptionItem(
             "Time limit",
@@ -206,7 +210,7 @@ class KarateControls(GameControls):
         outcome = engine.outcome()
         if outcome is None or outcome.winner is None:
             headline = "NO WINNER"
-        elif outcome.reason == OUTCOME_REASONS[WinReason.KARATE_MASTER]:
+        elif outcome.how is WinReason.KARATE_MASTER:
             headline = f"{names[outcome.winner].upper()}: KARATE MASTER"
         else:
             headline = f"{names[outcome.winner].upper()} WINS ON TIME"
@@ -215,8 +219,8 @@ class KarateControls(GameControls):
             + (f", fastest {f.fastest_us / 1000:.3f} ms" if f.fastest_us else "")
             for f in v.fighters
         ]
-        if outcome is not None and outcome.reason != OUTCOME_REASONS[WinReason.KARATE_MASTER]:
-            lines.append(outcome.reason.capitalize())
+        if outcome is not None and outcome.how is not WinReason.KARATE_MASTER:
+            lines.append(self.endings[outcome.how].capitalize())
         return headline, tuple(lines)
 
     def describe(self, event: Event, names: tuple[str, ...]) -> str | None:
@@ -254,5 +258,5 @@ class KarateControls(GameControls):
             piles = ", ".join(f"{names[f]} {n}" for f, n in enumerate(event.piles))
             return f"TIME! piles: {piles}" + (" (the Hit on the table is void)" if event.hit_void else "")
         if isinstance(event, FightWon):
-            return f"*** {names[event.fighter]} WINS ON TIME ({OUTCOME_REASONS[event.reason]}) ***"
+            return f"*** {names[event.fighter]} WINS ON TIME ({self.endings[event.reason]}) ***"
         return None

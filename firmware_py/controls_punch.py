@@ -3,6 +3,9 @@ Dodge), START answers the re-deal offer and confirms a draft; the LED bar is sta
 
 from __future__ import annotations
 
+from enum import Enum
+from typing import ClassVar
+
 from PIL import Image
 
 from display.private import grid
@@ -15,6 +18,7 @@ from games.punch.events import (
     Break,
     CardsRevealed,
     GameEnded,
+    GameEndReason,
     Knockout,
     MatchEnded,
     Redealt,
@@ -46,6 +50,7 @@ class PunchControls(GameControls):
     spec = SPEC
     engine_type = Punch
     blurb = "Two boxers, secret cards, three rounds: bluff, block, knock out."
+    endings: ClassVar[dict[Enum, str]] = {GameEndReason.MATCH_WINS: "won on matches"}
     options_menu = (
         OptionItem("Hands", "rules", ((Rules.STANDARD, "Dealt"), (Rules.ADVANCED, "Drafted"))),
         OptionItem("No Mercy", "no_mercy", ((False, "Off"), (True, "On"))),

@@ -78,7 +78,7 @@ class ExhibitionDriver:
                 transport = self.rng.randrange(0, session.buffer.settle_us + 1)
                 self.sim.slap(station, now_us + delay, velocity=self.rng.randrange(40, 127), delay_us=transport)
                 self.slap_until[station] = now_us + delay + 600_000
-        for seat in sorted(engine.to_act()):
+        for seat in sorted(engine.seats_to_act()):
             if seat < 0:
                 continue
             station = session.seats[seat]

@@ -110,9 +110,11 @@ class Attract(Scene):
         t = now_us - self.entered_us
         recent = []
         for game, station, reason in self.ctx.store.recent_results(3):
-            title = next((g.spec.title for g in self.ctx.games if g.spec.name == game), game)
+            controls = next((g for g in self.ctx.games if g.spec.name == game), None)
+            title = controls.spec.title if controls is not None else game
+            words = controls.ending_words(reason) if controls is not None else reason
             who = self.ctx.looks[station].name if station is not None and station < len(self.ctx.looks) else "nobody"
-            recent.append(f"{title}: {who} won ({reason})")
+            recent.append(f"{title}: {who} won ({words})")
         fastest = self.ctx.store.fastest("reaction", 1)
         if fastest:
             station, value, _at = fastest[0]

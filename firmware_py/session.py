@@ -51,7 +51,7 @@ class GameSession:
         self.looks = looks
         self.store = store
         self.game_id = game_id
-        self.buffer = SettleBuffer(settle_us if controls.judges_time else 0)
+        self.buffer = SettleBuffer(settle_us if controls.spec.judges_time else 0)
         self.recent: deque[tuple[int, Event]] = deque(maxlen=48)
         self.notices: list[tuple[int, Notice]] = []
         self.listeners: list[EventListener] = []
@@ -93,7 +93,7 @@ class GameSession:
     # -- inputs --------------------------------------------------------------------------
     def handle(self, event: InputEvent, now_us: int) -> None:
         if isinstance(event, PadLinkEvent):
-            if self.controls.uses_slaps:
+            if self.controls.spec.uses_slaps:
                 self.paused = (
                     None
                     if event.connected
@@ -124,7 +124,7 @@ class GameSession:
         if isinstance(result, Refusal):
             self.refuse(result.seat, result.text, now_us)
         elif result is not None:
-            if self.controls.judges_time:
+            if self.controls.spec.judges_time:
                 self.buffer.add(t_us, result, now_us, rank)
             else:
                 self.submit(result, now_us)
@@ -151,14 +151,13 @@ class GameSession:
         cut would lose is never shown."""
         if self.engine.over:
             return ()
+        seq = len(self.engine.journal)
         try:
-            self.engine.check(action)
+            events = self.engine.apply(action)
         except IllegalAction as e:
             if action.player >= 0:
                 self.refuse(action.player, str(e), at_us)
             return ()
-        seq = len(self.engine.journal)
-        events = self.engine.apply(action)
         records = [
             (rec.kind, self.seats[rec.seat] if rec.seat is not None and rec.seat >= 0 else None, rec.value, rec.detail)
             for rec in self.controls.records(events, self.seats)
@@ -166,7 +165,7 @@ class GameSession:
         outcome = self.engine.outcome()
         finish = None
         if outcome is not None:
-            finish = (self.seats[outcome.winner] if outcome.winner is not None else None, outcome.reason)
+            finish = (self.seats[outcome.winner] if outcome.winner is not None else None, outcome.how.value)
         try:
             self.store.commit_action(self.game_id, seq, encode(action), records, finish)
         except sqlite3.Error as e:

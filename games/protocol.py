@@ -14,6 +14,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, is_dataclass
+from enum import Enum
 from typing import Any, ClassVar, Generic, TypeVar
 
 from games.codec import decode, encode
@@ -32,10 +33,18 @@ class GameSpec:
     min_players: int
     max_players: int
     options_type: type
+    judges_time: bool = False
+    """Inputs carry stamps that decide the game: they pass the settle window and reach
+    the engine in stamp order (Karate Fight's Hits)."""
+    uses_slaps: bool = False
+    """The game is played on the slap pads: a lost pad link must pause it."""
 
 
 CABINET = -1
-"""The ``player`` of actions the cabinet itself makes (a reveal time, a batch of slaps)."""
+"""The ``player`` of actions the cabinet itself makes (a reveal time, a batch of slaps, a
+clock check, a window's end, a chance outcome).  Like OpenSpiel's chance player it is an
+actor: :meth:`Engine.to_act` names it whenever the cabinet may act, and
+:meth:`Engine.legal_actions` lists what it may do, so one random playout drives any game."""
 
 
 @dataclass(frozen=True)
@@ -51,11 +60,29 @@ class Event:
 
 
 @dataclass(frozen=True)
+class ChanceAction(Action):
+    """Base of actions that bring chance in from outside the engine's seeded RNG.
+
+    Games whose chance must be journaled as it happened (Punch Cards draws numbers for an
+    event that outlives any one process) subclass this: while a draw is due the engine
+    names :data:`CABINET` in :meth:`Engine.to_act` and lists the possible outcomes in
+    ``legal_actions(CABINET)``; the cabinet picks one with its own RNG and applies it like
+    any action, so the journal alone replays the game exactly.  Shuffles and deals that
+    the seed decides need none of this: same seed, same game."""
+
+
+@dataclass(frozen=True)
 class Outcome:
-    """How a finished game ended: ``winner`` is a seat index, ``None`` for no winner."""
+    """How a finished game ended.
+
+    ``winner`` is a seat index (``None``: nobody won, as in a draw).  ``how`` is the
+    game's own enum of endings (a knockout, the most cards when time ran out…): screens
+    and records choose words for it, never compare text.  ``score`` is whatever numbers
+    the ending rests on, per seat (matches won, cards held), empty when there are none."""
 
     winner: int | None
-    reason: str
+    how: Enum
+    score: tuple[int, ...] = ()
 
 
 Opts = TypeVar("Opts")
@@ -85,15 +112,19 @@ class Engine(ABC, Generic[Opts, A]):
     # -- the rules, per game ---------------------------------------------------------
     @abstractmethod
     def to_act(self) -> frozenset[int]:
-        """Seats that must act now; several at once for simultaneous choices."""
+        """Every actor who may act now: seats (several at once for simultaneous choices)
+        and :data:`CABINET` when the cabinet may report something.  Empty only when over."""
 
     @abstractmethod
     def legal_actions(self, player: int) -> Sequence[A]:
-        """Every action ``player`` may take now (empty when it is not their turn)."""
+        """Every action ``player`` (a seat or :data:`CABINET`) may take now: empty when it
+        is not theirs to act.  Stamped cabinet actions are listed at the latest stamp."""
 
     @abstractmethod
     def check(self, action: A) -> None:
-        """Raise :class:`IllegalAction` saying why, if ``action`` is not allowed now."""
+        """Raise :class:`IllegalAction` saying why, if ``action`` is not allowed now.
+
+        :meth:`apply` calls it: callers apply and catch, they do not check first."""
 
     @abstractmethod
     def _apply(self, action: A) -> tuple[Event, ...]:
@@ -111,13 +142,24 @@ class Engine(ABC, Generic[Opts, A]):
     def outcome(self) -> Outcome | None:
         """The result once the game is over, else ``None``."""
 
+    def audit(self) -> None:
+        """Raise ``AssertionError`` if the state breaks one of the game's invariants (every
+        card in exactly one place, gauges in range).  Random playouts call it after every
+        action; a game with nothing to audit keeps this default."""
+
     # -- shared machinery ------------------------------------------------------------
     def apply(self, action: A) -> tuple[Event, ...]:
-        """Check and apply ``action``; append it to the journal; return its events."""
+        """Check and apply ``action``; append it to the journal; return its events.
+
+        Raises :class:`IllegalAction` (and changes nothing) when the rules forbid it."""
         self.check(action)
         events = self._apply(action)
         self.journal.append(action)
         return events
+
+    def seats_to_act(self) -> frozenset[int]:
+        """The seats in :meth:`to_act`: the players a person or a bot must answer for."""
+        return frozenset(p for p in self.to_act() if p != CABINET)
 
     @property
     def over(self) -> bool:

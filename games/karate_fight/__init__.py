@@ -5,7 +5,6 @@ from games.karate_fight.actions import PlayTop, Shown, Slaps, Throw, TimeCheck
 from games.karate_fight.cards import CARD_KINDS, DECK_SIZE, CardKind, Technique, kind_of
 from games.karate_fight.engine import SPEC, KarateAction, KarateFight
 from games.karate_fight.events import (
-    OUTCOME_REASONS,
     BoutReason,
     BoutWon,
     CardPlayed,
@@ -44,12 +43,12 @@ from games.karate_fight.views import (
     KaratePlayerView,
     KaratePublicView,
 )
+from games.registry import register
 
 __all__ = [
     "CARD_KINDS",
     "DECK_SIZE",
     "DEFAULT_GRACE_US",
-    "OUTCOME_REASONS",
     "SPEC",
     "BoutReason",
     "BoutWon",
@@ -100,3 +99,5 @@ __all__ = [
     "kind_of",
     "round_winners",
 ]
+
+register(KarateFight)

@@ -15,7 +15,6 @@ from typing import ClassVar
 from games.karate_fight.actions import PlayTop, Shown, Slaps, Throw, TimeCheck
 from games.karate_fight.cards import DECK_SIZE, CardKind, Technique, kind_of
 from games.karate_fight.events import (
-    OUTCOME_REASONS,
     BoutReason,
     BoutWon,
     CardPlayed,
@@ -56,7 +55,15 @@ from games.karate_fight.views import (
 )
 from games.protocol import CABINET, Engine, Event, GameSpec, IllegalAction, Outcome
 
-SPEC = GameSpec(name="karate_fight", title="Karate Fight", min_players=2, max_players=4, options_type=KarateOptions)
+SPEC = GameSpec(
+    name="karate_fight",
+    title="Karate Fight",
+    min_players=2,
+    max_players=4,
+    options_type=KarateOptions,
+    judges_time=True,
+    uses_slaps=True,
+)
 
 KarateAction = PlayTop | Shown | Slaps | Throw | TimeCheck
 
@@ -104,6 +111,9 @@ class _Clock:
     overtime_us: int | None = None
     """First stamp at or past ``ends_us`` seen while a Jan Ken was running: time is up as
     soon as that Jan Ken and its bout are settled."""
+
+
+_CABINET_ONLY = frozenset((CABINET,))
 
 
 @dataclass
@@ -177,13 +187,15 @@ class KarateFight(Engine[KarateOptions, KarateAction]):
 
     # -- who acts ----------------------------------------------------------------------
     def to_act(self) -> frozenset[int]:
+        """The cabinet may always act while the fight runs: a slap can come at any time
+        (a Coward's Blow), and so can a reveal report or a clock check."""
         if self.winner is not None:
             return frozenset()
         if self.jan_ken is not None:
-            return frozenset(f for f in self.jan_ken.remaining if f not in self.jan_ken.signs)
+            return frozenset((CABINET, *(f for f in self.jan_ken.remaining if f not in self.jan_ken.signs)))
         if self.hit is not None or self.turn is None:
-            return frozenset()
-        return frozenset((self.turn,))
+            return _CABINET_ONLY
+        return frozenset((CABINET, self.turn))
 
     def legal_actions(self, player: int) -> Sequence[KarateAction]:
         if self.winner is not None:
@@ -584,7 +596,17 @@ class KarateFight(Engine[KarateOptions, KarateAction]):
         if self.winner is None:
             return None
         assert self.win_reason is not None
-        return Outcome(self.winner, OUTCOME_REASONS[self.win_reason])
+        return Outcome(self.winner, self.win_reason, tuple(len(p) for p in self.piles))
+
+    def audit(self) -> None:
+        """Every one of the 54 cards in exactly one place; the out have no cards; one
+        fighter at least is still standing."""
+        every = [c for cards in self.card_places().values() for c in cards]
+        assert len(every) == DECK_SIZE, f"{len(every)} cards where there must be {DECK_SIZE}"
+        assert len(set(every)) == DECK_SIZE, "a card is in two places"
+        for f in range(self.players):
+            assert self.in_game[f] or not self.piles[f], f"fighter {f + 1} is out but holds cards"
+        assert any(self.in_game), "nobody is standing"
 
     # -- for tests and tools: where every card is -------------------------------------
     def card_places(self) -> dict[str, tuple[int, ...]]:

@@ -32,7 +32,7 @@ class JanKenReason(Enum):
 
 
 class WinReason(Enum):
-    """How a fight was won (``Outcome.reason`` is the matching text in ``OUTCOME_REASONS``)."""
+    """How a fight was won: ``Outcome.how`` of a finished fight."""
 
     KARATE_MASTER = "karate_master"
     """Holds every card in play (the rulebook's only ending)."""
@@ -40,13 +40,6 @@ class WinReason(Enum):
     """Time limit: held the most cards in their pile when time ran out."""
     TIME_UP_JAN_KEN = "time_up_jan_ken"
     """Time limit: tied for most cards when time ran out and won the Jan Ken among the tied."""
-
-
-OUTCOME_REASONS = {
-    WinReason.KARATE_MASTER: "Karate Master",
-    WinReason.MOST_CARDS: "most cards when time ran out",
-    WinReason.TIME_UP_JAN_KEN: "won the Jan Ken for most cards when time ran out",
-}
 
 
 class IgnoreReason(Enum):

@@ -51,7 +51,7 @@ class RandomFight:
         if rng.random() < self.coward_rate:
             return [Slaps(t_us=self._later(1, 300_000), fighters=(rng.choice(self._standing()),))]
         if e.jan_ken is not None:
-            fighter = rng.choice(sorted(e.to_act()))
+            fighter = rng.choice(sorted(e.seats_to_act()))
             return [Throw(fighter, rng.choice(list(Sign)))]
         if e.awaiting_reveal:
             return [Shown(t_us=self._later(FRAME_US // 2, 2 * FRAME_US))]

@@ -12,6 +12,7 @@ from games.punch.events import (
     CardsRevealed,
     DraftChosen,
     GameEnded,
+    GameEndReason,
     HandDealt,
     HandKept,
     HandSource,
@@ -26,6 +27,7 @@ from games.punch.events import (
 )
 from games.punch.options import PunchOptions, Rules
 from games.punch.views import Phase, PunchPlayerView, PunchPublicView
+from games.registry import register
 
 __all__ = [
     "CARDS",
@@ -38,6 +40,7 @@ __all__ = [
     "Cause",
     "Draft",
     "DraftChosen",
+    "GameEndReason",
     "GameEnded",
     "HandDealt",
     "HandKept",
@@ -60,3 +63,5 @@ __all__ = [
     "Rules",
     "StaminaChanged",
 ]
+
+register(Punch)

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from games.protocol import Engine, Event, GameSpec, IllegalAction, Outcome
 from games.punch.actions import PUNCH_ACTIONS, Draft, PlayCard, Redeal
-from games.punch.cards import CARDS, HAND_SIZE, ROUNDS, Card, cards_of, counts_of, full_deck
+from games.punch.cards import CARDS, COPIES_PER_KIND, HAND_SIZE, ROUNDS, Card, cards_of, counts_of, full_deck
 from games.punch.clash import STANDARD_CLASHES, Cause, clash
 from games.punch.drafts import draftable_hands
 from games.punch.events import (
@@ -21,6 +21,7 @@ from games.punch.events import (
     CardsRevealed,
     DraftChosen,
     GameEnded,
+    GameEndReason,
     HandDealt,
     HandKept,
     HandSource,
@@ -141,6 +142,20 @@ class Punch(Engine[PunchOptions, PlayCard | Redeal | Draft]):
 
     def outcome(self) -> Outcome | None:
         return self._outcome
+
+    def audit(self) -> None:
+        """Stamina in 0..10; each boxer's 30 cards each in exactly one place (hand, deck,
+        played or face down); both boxers have played as many cards as each other."""
+        public = self.public_view()
+        for seat in SEATS:
+            assert 0 <= self._stamina[seat] <= 10, f"stamina {self._stamina[seat]} out of range"
+            view = self.view(seat)
+            locked = [int(view.locked_card is card) for card in CARDS]
+            for i in range(len(CARDS)):
+                held = view.hand[i] + view.deck[i] + public.played[seat][i] + locked[i]
+                assert held == COPIES_PER_KIND, f"{CARDS[i].label}: {held} of {COPIES_PER_KIND} accounted for"
+            assert 0 <= self._wins[seat] <= self.options.matches_to_win
+        assert sum(public.played[0]) == sum(public.played[1])
 
     def public_view(self) -> PunchPublicView:
         return PunchPublicView(
@@ -387,8 +402,7 @@ class Punch(Engine[PunchOptions, PlayCard | Redeal | Draft]):
             self._phase = Phase.OVER
             self._waiting = [False, False]
             self._locked = [None, None]
-            won = self._wins[winner]
-            self._outcome = Outcome(winner, f"{SEAT_NAMES[winner]} won {won} match{'' if won == 1 else 'es'}")
+            self._outcome = Outcome(winner, GameEndReason.MATCH_WINS, (self._wins[0], self._wins[1]))
             events.append(GameEnded(winner))
             return
         self._start_match(events, replay=winner is None)

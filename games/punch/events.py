@@ -23,6 +23,12 @@ class HandSource(Enum):
     LAST_TEN = "last_ten"
 
 
+class GameEndReason(Enum):
+    """How a Punch! game ends (``Outcome.how``): a boxer won the match wins needed."""
+
+    MATCH_WINS = "match_wins"
+
+
 class MatchEndReason(Enum):
     KNOCKOUT = "knockout"
     STAMINA = "stamina"

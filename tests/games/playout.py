@@ -1,7 +1,9 @@
-"""Random playouts shared by every engine's tests (after OpenSpiel's random_sim_test).
+"""One random playout for every game (after OpenSpiel's random_sim_test).
 
-A playout lets seeded random bots act until the game ends, checking after every action
-that the journal replays to an identical game and that the game-specific invariant holds.
+Seeded random bots act for every actor :meth:`~games.protocol.Engine.to_act` names, the
+cabinet (:data:`~games.protocol.CABINET`) included, until the game ends.  After every
+action the engine audits its own invariants and, as often as asked, the journal must
+replay to an identical game.  Nothing here knows any game's internals.
 """
 
 from __future__ import annotations
@@ -17,25 +19,30 @@ def random_playout(
     bot_seed: int,
     max_actions: int = 20_000,
     invariant: Callable[[Engine], None] | None = None,
-    replay_every: int = 1,
+    replay_every: int | None = 1,
 ) -> Engine:
     """Play ``engine`` to the end with random legal actions; return it.
 
-    ``replay_every``: check the JSON round trip every n actions (1 = always)."""
-    bots = {p: RandomBot(bot_seed * 31 + p) for p in range(engine.players)}
+    ``invariant``: an extra check after every action (the engine's own :meth:`audit`
+    always runs).  ``replay_every``: check the JSON round trip every n actions; ``None``
+    checks it after actions 1, 2, 4, 8… (long games stay linear)."""
+    bots: dict[int, RandomBot] = {}
     for n in range(max_actions):
         if engine.over:
             break
         acting = sorted(engine.to_act())
         assert acting, "game not over but nobody may act"
         player = acting[n % len(acting)]
-        engine.apply(bots[player].choose(engine, player))
+        bot = bots.setdefault(player, RandomBot(bot_seed * 31 + player))
+        engine.apply(bot.choose(engine, player))
+        engine.audit()
         if invariant is not None:
             invariant(engine)
-        if replay_every and n % replay_every == 0:
+        if (n & (n + 1) == 0) if replay_every is None else (replay_every and n % replay_every == 0):
             assert_replays(engine)
     else:
         raise AssertionError(f"game not over after {max_actions} actions")
+    assert engine.to_act() == frozenset(), "a finished game still names actors"
     assert_replays(engine)
     return engine
 

@@ -119,7 +119,7 @@ def test_equal_stamps_are_a_dead_heat_settled_by_jan_ken_between_the_tied(player
     events = run(e, deliver(arrivals, SETTLE_US))
     assert DeadHeat(HitKind.STRIKE, tied, t, 200_000) in events
     assert JanKenStarted(JanKenReason.DEAD_HEAT, tied) in events
-    assert e.to_act() == set(tied)
+    assert e.seats_to_act() == set(tied)
     assert [s.fighter for s in of_type(events, SlapIgnored)] == others
     report = e.public_view().last_hit
     assert report.winner is None and report.margin_us == 0

@@ -47,15 +47,17 @@ def check_invariants(e: KarateFight) -> None:
             assert f.pile_size == 0
     assert sum(f.status is not FighterStatus.OUT for f in view.fighters) >= 1
     if e.over:
-        assert e.to_act() == frozenset()
+        assert e.seats_to_act() == frozenset()
         return
-    for seat in e.to_act():
+    for seat in e.seats_to_act():
         actions = e.legal_actions(seat)
         assert actions, f"seat {seat} must act but has nothing legal"
         for action in actions:
             e.check(action)
     if view.turn is not None:
-        assert e.to_act() == {view.turn} and view.fighters[view.turn].pile_size > 0, "the fighter to play has a card"
+        assert e.seats_to_act() == {view.turn} and view.fighters[view.turn].pile_size > 0, (
+            "the fighter to play has a card"
+        )
     else:
         assert e.jan_ken is not None or e.hit is not None
     for action in e.legal_actions(CABINET):

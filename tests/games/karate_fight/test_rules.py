@@ -42,9 +42,10 @@ from games.karate_fight import (
     Technique,
     Throw,
     ToPlay,
+    WinReason,
     hit_caused,
 )
-from games.protocol import CABINET, IllegalAction, Outcome
+from games.protocol import CABINET, IllegalAction
 from tests.games.karate_fight.helpers import SHORT, fight, kinds, of_type, play, play_all, slap, throw
 
 # -- Deck ----------------------------------------------------------------------------
@@ -99,9 +100,16 @@ def test_fighters_never_see_their_own_pile() -> None:
     assert e.view(0).public.fighters[0].pile_size == 18
 
 
+def test_the_cabinet_is_an_actor_while_the_fight_runs() -> None:
+    """Slaps (a Coward's Blow) and reveal reports may come at any time: the cabinet acts."""
+    e = KarateFight(KarateOptions(), 2, seed=1)
+    assert e.to_act() == {CABINET, 0}
+    assert any(isinstance(a, Slaps) for a in e.legal_actions(CABINET))
+
+
 def test_the_fighter_left_of_the_dealer_begins() -> None:
-    assert KarateFight(KarateOptions(), 3, seed=1).to_act() == {0}
-    assert KarateFight(KarateOptions(first_fighter=2), 3, seed=1).to_act() == {2}
+    assert KarateFight(KarateOptions(), 3, seed=1).seats_to_act() == {0}
+    assert KarateFight(KarateOptions(first_fighter=2), 3, seed=1).seats_to_act() == {2}
 
 
 # -- Fight: order, defense, attacks ----------------------------------------------------
@@ -156,7 +164,7 @@ def test_the_pile_goes_in_order_to_the_bottom_of_the_winners_pile_and_the_winner
     events = play(e)
     assert of_type(events, BoutWon) == [BoutWon(0, 4, BoutReason.LAST_ATTACK)]
     assert kinds(e.piles[0]) == "e" + "dbTj"
-    assert e.turn == 0 and e.to_act() == {0}
+    assert e.turn == 0 and e.seats_to_act() == {0}
 
 
 # -- Hits ----------------------------------------------------------------------------------
@@ -175,7 +183,7 @@ def test_hits_by_defense_and_strike(piles: tuple[str, str], cards: int, kind: Hi
     events = play_all(e, cards)
     played = of_type(events, CardPlayed)
     assert [p.hit for p in played] == [None] * (cards - 1) + [kind]
-    assert HitShowing(kind, e.now, ()) in events and e.to_act() == frozenset()
+    assert HitShowing(kind, e.now, ()) in events and e.seats_to_act() == frozenset()
     assert e.public_view().hit_showing is kind
 
 
@@ -297,7 +305,7 @@ def test_jan_ken_card_all_fighters_play_and_the_winner_wins_the_bout() -> None:
     play(e)
     events = play(e)
     assert JanKenStarted(JanKenReason.JAN_KEN_CARD, (0, 1, 2)) in events
-    assert e.to_act() == {0, 1, 2}
+    assert e.seats_to_act() == {0, 1, 2}
     with pytest.raises(IllegalAction, match="Jan Ken"):
         e.apply(PlayTop(2, e.now + 1))
     events = throw(e, {0: "r", 1: "s", 2: "s"})
@@ -340,7 +348,7 @@ def test_jan_ken_with_two_signs_the_losers_are_eliminated_and_winners_play_on() 
     e = jan_ken_fight(4)
     events = throw(e, {0: "p", 1: "r", 2: "p", 3: "r"})
     assert of_type(events, JanKenRound)[0].eliminated == (1, 3)
-    assert e.to_act() == {0, 2}
+    assert e.seats_to_act() == {0, 2}
     with pytest.raises(IllegalAction, match="not in this Jan Ken"):
         e.apply(Throw(1, Sign.ROCK))
     events = throw(e, {0: "s", 2: "p"})
@@ -352,7 +360,7 @@ def test_jan_ken_signs_are_secret_until_everyone_threw() -> None:
     events = e.apply(Throw(1, Sign.PAPER))
     assert "PAPER" not in repr(events) and "PAPER" not in repr(e.public_view())
     assert "PAPER" not in repr(e.view(0)) and e.view(1).own_sign is Sign.PAPER
-    assert e.public_view().jan_ken.locked == (1,) and e.to_act() == {0, 2}
+    assert e.public_view().jan_ken.locked == (1,) and e.seats_to_act() == {0, 2}
     with pytest.raises(IllegalAction, match="already locked"):
         e.apply(Throw(1, Sign.ROCK))
 
@@ -400,8 +408,8 @@ def test_the_fighter_who_holds_every_card_is_karate_master() -> None:
     play(e)
     events = play(e)
     assert BoutWon(0, 2, BoutReason.LAST_ATTACK) in events and KarateMaster(0) in events
-    assert e.outcome() == Outcome(0, "Karate Master") and e.over
-    assert e.public_view().master == 0 and e.to_act() == frozenset()
+    assert (e.outcome().winner, e.outcome().how) == (0, WinReason.KARATE_MASTER) and e.over
+    assert e.public_view().master == 0 and e.seats_to_act() == frozenset()
     with pytest.raises(IllegalAction, match="over"):
         e.apply(PlayTop(0, e.now + 1))
 
@@ -514,7 +522,7 @@ def test_legal_actions_cover_seats_and_cabinet() -> None:
     e = fight("S", "d")
     assert e.legal_actions(0) == (PlayTop(0, 0),)
     e.apply(PlayTop(0, 10))
-    assert e.legal_actions(0) == () and e.to_act() == frozenset()
+    assert e.legal_actions(0) == () and e.seats_to_act() == frozenset()
     assert Shown(t_us=10) in e.legal_actions(CABINET)
     for action in e.legal_actions(CABINET):
         e.check(action)

@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 
 from games.codec import decode, encode
 from games.karate_fight import (
-    OUTCOME_REASONS,
     BoutReason,
     BoutWon,
     CowardsBlow,
@@ -40,10 +39,10 @@ from games.karate_fight import (
     WinReason,
 )
 from games.karate_fight.simulate import RandomFight
-from games.protocol import CABINET, IllegalAction, Outcome
-from tests.games.playout import assert_replays
+from games.protocol import CABINET, IllegalAction
 from tests.games.karate_fight.helpers import of_type, stacked, throw
 from tests.games.karate_fight.test_properties import check_invariants
+from tests.games.playout import assert_replays
 
 LIMIT = 1_000_000
 START = 1_000
@@ -65,7 +64,7 @@ def start(e: KarateFight) -> list:
 
 
 def assert_over(e: KarateFight) -> None:
-    assert e.over and e.to_act() == frozenset()
+    assert e.over and e.seats_to_act() == frozenset()
     assert e.legal_actions(CABINET) == () and all(e.legal_actions(f) == () for f in range(e.players))
     for action in (
         PlayTop(0, e.now + 1),
@@ -132,7 +131,7 @@ def test_an_input_exactly_at_the_limit_ends_regulation_and_is_not_applied() -> N
     events = e.apply(PlayTop(1, ENDS))
     assert e.cards_played == 1, "the PlayTop at the limit is not played"
     assert events == (TimeUp(ENDS, (3, 4), 1, None), FightWon(1, WinReason.MOST_CARDS))
-    assert e.outcome() == Outcome(1, "most cards when time ran out")
+    assert (e.outcome().winner, e.outcome().how) == (1, WinReason.MOST_CARDS)
     assert e.journal[-1] == PlayTop(1, ENDS)
     assert_over(e)
 
@@ -213,7 +212,7 @@ def test_a_hit_slapped_before_the_limit_is_won_as_usual() -> None:
     assert of_type(events, HitWon)[0].winner == 1 and not of_type(events, TimeUp)
     # the late slap inside the grace is still past the limit: regulation ends
     assert of_type(e.apply(Slaps(t_us=ENDS + 10, fighters=(0,))), TimeUp) == [TimeUp(ENDS + 10, (2, 3), 0, None)]
-    assert e.outcome() == Outcome(1, "most cards when time ran out")
+    assert (e.outcome().winner, e.outcome().how) == (1, WinReason.MOST_CARDS)
 
 
 def test_a_hit_not_yet_shown_is_void_when_its_reveal_comes_after_the_limit() -> None:
@@ -234,7 +233,7 @@ def test_a_tie_for_most_cards_goes_to_jan_ken_among_exactly_the_tied() -> None:
     events = e.apply(TimeCheck(t_us=ENDS))
     assert events == (TimeUp(ENDS, (3, 1, 3), 1, None), JanKenStarted(JanKenReason.TIME_UP, (0, 2)))
     assert not e.over and e.outcome() is None
-    assert e.to_act() == {0, 2} and e.legal_actions(1) == ()
+    assert e.seats_to_act() == {0, 2} and e.legal_actions(1) == ()
     with pytest.raises(IllegalAction, match="not in this Jan Ken"):
         e.check(Throw(1, Sign.ROCK))
     with pytest.raises(IllegalAction):
@@ -249,7 +248,7 @@ def test_a_tie_for_most_cards_goes_to_jan_ken_among_exactly_the_tied() -> None:
     events = throw(e, {0: "r", 2: "p"})
     assert events[-2:] == [JanKenWon(2, JanKenReason.TIME_UP), FightWon(2, WinReason.TIME_UP_JAN_KEN)]
     assert not of_type(events, BoutWon), "the centre stays uncounted"
-    assert e.outcome() == Outcome(2, OUTCOME_REASONS[WinReason.TIME_UP_JAN_KEN])
+    assert (e.outcome().winner, e.outcome().how) == (2, WinReason.TIME_UP_JAN_KEN)
     assert e.public_view().winner == 2 and e.public_view().master is None
     assert_over(e)
 
@@ -270,7 +269,7 @@ def test_a_running_jan_ken_card_finishes_first_then_time_is_up() -> None:
     start(e)  # Jan Ken card: both throw
     ignored = e.apply(Slaps(t_us=ENDS + 50, fighters=(0,)))
     assert ignored == (SlapIgnored(0, ENDS + 50, IgnoreReason.JAN_KEN, None, None),)
-    assert e.public_view().time_up_us is None and e.to_act() == {0, 1}
+    assert e.public_view().time_up_us is None and e.seats_to_act() == {0, 1}
     e.apply(TimeCheck(t_us=ENDS + 60))
     events = throw(e, {0: "s", 1: "r"})
     assert events[-4:] == [
@@ -289,7 +288,7 @@ def test_a_running_jan_ken_that_makes_a_karate_master_ends_the_fight_as_usual() 
     e.apply(TimeCheck(t_us=ENDS + 1))
     events = throw(e, {0: "p", 1: "r"})
     assert events[-1] == KarateMaster(0) and not of_type(events, TimeUp)
-    assert e.outcome() == Outcome(0, "Karate Master")
+    assert (e.outcome().winner, e.outcome().how) == (0, WinReason.KARATE_MASTER)
 
 
 def test_a_dead_heat_jan_ken_finishes_first_then_time_is_up() -> None:
@@ -302,7 +301,7 @@ def test_a_dead_heat_jan_ken_finishes_first_then_time_is_up() -> None:
     assert events[-5] == JanKenWon(0, JanKenReason.DEAD_HEAT) and events[-3] == BoutWon(0, 1, BoutReason.HIT)
     # 3 cards each: a second Jan Ken, for the fight
     assert events[-2:] == [TimeUp(ENDS + 5, (3, 3), 0, None), JanKenStarted(JanKenReason.TIME_UP, (0, 1))]
-    assert e.public_view().time_up_us == ENDS + 5 and e.to_act() == {0, 1}
+    assert e.public_view().time_up_us == ENDS + 5 and e.seats_to_act() == {0, 1}
 
 
 def test_a_hit_won_by_dead_heat_jan_ken_counts_for_the_time_up() -> None:
@@ -329,7 +328,7 @@ def test_a_karate_master_before_the_limit_ends_the_fight_as_usual() -> None:
     e = timed("T", "d")
     start(e)
     events = e.apply(PlayTop(1, START + 100_000))  # Throw gives 1 chance: a defense fails it
-    assert events[-1] == KarateMaster(0) and e.outcome() == Outcome(0, "Karate Master")
+    assert events[-1] == KarateMaster(0) and (e.outcome().winner, e.outcome().how) == (0, WinReason.KARATE_MASTER)
     view = e.public_view()
     assert (view.master, view.winner, view.win_reason, view.time_up_us) == (0, 0, WinReason.KARATE_MASTER, None)
     assert_over(e)
@@ -343,7 +342,8 @@ def test_a_fight_decided_on_time_replays_from_its_journal() -> None:
     throw(e, {0: "s", 2: "p"})
     assert e.over
     again = KarateFight.from_json(e.to_json())
-    assert again.outcome() == e.outcome() == Outcome(0, OUTCOME_REASONS[WinReason.TIME_UP_JAN_KEN])
+    assert again.outcome() == e.outcome()
+    assert (e.outcome().winner, e.outcome().how) == (0, WinReason.TIME_UP_JAN_KEN)
     assert again.public_view() == e.public_view() and again.card_places() == e.card_places()
     assert_replays(e)
 
@@ -393,7 +393,7 @@ def test_random_fights_with_a_short_limit_always_end_and_keep_every_card(
         most = max(time_up.piles[f] for f in standing)
         assert time_up.piles[e.outcome().winner] == most
         assert (final.reason is WinReason.MOST_CARDS) == (sum(time_up.piles[f] == most for f in standing) == 1)
-        assert e.outcome().reason == OUTCOME_REASONS[final.reason]
+        assert e.outcome().how is final.reason
         # no input stamped at or past the limit was applied as itself after the time-up
         after = log[next(i for i, (_, evs) in enumerate(log) if time_up in evs) + 1 :]
         assert all(

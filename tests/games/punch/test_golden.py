@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from enum import Enum
 
-from games.protocol import Event
-from games.punch import Card, Phase, PlayCard, Punch, PunchOptions, Redeal
+from games.protocol import Event, Outcome
+from games.punch import Card, GameEndReason, Phase, PlayCard, Punch, PunchOptions, Redeal
 from tests.games.punch.support import CODES
 
 CODE = {card: code for code, card in CODES.items()}
@@ -204,5 +204,5 @@ def test_golden_playthrough() -> None:
     assert [line(e) for e in events] == GOLDEN.strip().splitlines()
     view = game.public_view()
     assert (view.phase, view.winner, view.stamina, view.match_wins) == (Phase.OVER, 0, (6, 2), (1, 0))
-    assert game.outcome().reason == "Red won 1 match"
+    assert game.outcome() == Outcome(0, GameEndReason.MATCH_WINS, (1, 0))
     assert Punch.from_json(game.to_json()).public_view() == view

@@ -14,6 +14,7 @@ from games.punch import (
     CardsRevealed,
     Cause,
     GameEnded,
+    GameEndReason,
     Knockout,
     MatchEnded,
     MatchEndReason,
@@ -282,7 +283,7 @@ def test_the_first_to_win_3_matches_wins_the_game() -> None:
     assert game.outcome() is None and game.public_view().match_wins == (2, 0)
     events = _knock_out_blue(game)
     assert events[-2:] == [MatchEnded(RED, MatchEndReason.KNOCKOUT, (10, 0), (3, 0)), GameEnded(RED)]
-    assert game.outcome() == Outcome(RED, "Red won 3 matches")
+    assert game.outcome() == Outcome(RED, GameEndReason.MATCH_WINS, (3, 0))
     view = game.public_view()
     assert view.phase is Phase.OVER and view.winner == RED
     assert game.to_act() == frozenset() and game.legal_actions(RED) == () == game.legal_actions(BLUE)
