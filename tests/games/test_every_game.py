@@ -62,5 +62,5 @@ def test_an_illegal_action_is_refused_and_changes_nothing(engine_type: type[Engi
 
 
 def test_an_unknown_game_names_the_valid_ones() -> None:
-    with pytest.raises(registry.UnknownGame, match="choose one of .*punch"):
+    with pytest.raises(registry.UnknownGame, match=r"choose one of .*punch"):
         registry.engine_type("chess")
