@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from games.protocol import Action, Engine
 
@@ -13,8 +14,9 @@ class RandomBot:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, engine: Engine, player: int) -> Action:
+    def choose(self, engine: Engine[Any, Any], player: int) -> Action:
         actions = engine.legal_actions(player)
         if not actions:
             raise ValueError(f"player {player} has nothing to do now")
-        return self.rng.choice(list(actions))
+        action: Action = self.rng.choice(list(actions))
+        return action

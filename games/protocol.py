@@ -198,4 +198,5 @@ class Engine(ABC, Generic[Opts, A]):
         kind = raw.get("type")
         if kind not in by_name:
             raise ValueError(f"unknown {cls.spec.name} action type {kind!r}")
-        return decode(by_name[kind], raw)
+        action: A = decode(by_name[kind], raw)
+        return action

@@ -8,13 +8,16 @@ packages in :data:`BUILTIN` (one line each); a test or a plug-in may :func:`regi
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from games.protocol import Engine, GameSpec
+
+AnyEngine = Engine[Any, Any]
 
 BUILTIN = ("games.punch", "games.karate_fight")
 """The packages of the games that ship; importing one registers its engine."""
 
-_ENGINES: dict[str, type[Engine]] = {}
+_ENGINES: dict[str, type[AnyEngine]] = {}
 
 
 class UnknownGame(KeyError):
@@ -24,7 +27,7 @@ class UnknownGame(KeyError):
         return str(self.args[0])
 
 
-def register(engine_type: type[Engine]) -> type[Engine]:
+def register(engine_type: type[AnyEngine]) -> type[AnyEngine]:
     """Add a game (usable as a class decorator).  Registering a name twice with another
     class is an error: two games must never answer to one name."""
     name = engine_type.spec.name
@@ -45,7 +48,7 @@ def _load_builtin() -> None:
         importlib.import_module(module)
 
 
-def engines() -> tuple[type[Engine], ...]:
+def engines() -> tuple[type[AnyEngine], ...]:
     """Every registered engine class, built-ins first, in registration order."""
     _load_builtin()
     return tuple(_ENGINES.values())
@@ -55,7 +58,7 @@ def specs() -> tuple[GameSpec, ...]:
     return tuple(e.spec for e in engines())
 
 
-def engine_type(name: str) -> type[Engine]:
+def engine_type(name: str) -> type[AnyEngine]:
     """The engine class called ``name``; :class:`UnknownGame` names the valid ones."""
     _load_builtin()
     try:

@@ -71,7 +71,7 @@ class RandomFight:
         by_stamp: dict[int, list[int]] = {}
         for f, t in stamps.items():
             by_stamp.setdefault(t, []).append(f)
-        actions = [Slaps(t_us=t, fighters=tuple(sorted(fs))) for t, fs in sorted(by_stamp.items())]
+        actions: list[KarateAction] = [Slaps(t_us=t, fighters=tuple(sorted(fs))) for t, fs in sorted(by_stamp.items())]
         self.t_us = max(self.t_us, max(stamps.values()))
         return actions
 

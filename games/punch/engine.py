@@ -125,19 +125,19 @@ class Punch(Engine[PunchOptions, PlayCard | Redeal | Draft]):
             raise IllegalAction(f"There is no seat {player} in Punch!")
         if self._phase is Phase.OVER:
             raise IllegalAction("The game is over")
-        if kind is PlayCard:
+        if type(action) is PlayCard:
             self._check_play(action)
-        elif kind is Redeal:
+        elif type(action) is Redeal:
             self._check_redeal(action)
-        else:
+        elif type(action) is Draft:
             self._check_draft(action)
 
     def _apply(self, action: PlayCard | Redeal | Draft) -> tuple[Event, ...]:
-        kind = type(action)
-        if kind is PlayCard:
+        if type(action) is PlayCard:
             return self._play(action)
-        if kind is Redeal:
+        if type(action) is Redeal:
             return self._redeal(action)
+        assert type(action) is Draft
         return self._draft(action)
 
     def outcome(self) -> Outcome | None:
@@ -344,6 +344,7 @@ class Punch(Engine[PunchOptions, PlayCard | Redeal | Draft]):
     def _exchange_cards(self, events: list[Event]) -> None:
         """Reveal both locked cards, resolve them, then end the round or match if due."""
         red, blue = self._locked
+        assert red is not None and blue is not None, "both cards are locked before a reveal"
         cards = (red, blue)
         self._last_reveal = cards
         self._played[0][red.index] += 1
