@@ -1,2 +1,3 @@
 """pygame rendering of the cabinet's scenes from plain screen models and game views, and
-the private-display images.  Depends on ``games`` for views only; knows no hardware."""
+the private-display images; each game's screens are registered in ``display.registry``.
+Depends on ``games`` for views only; knows no hardware."""

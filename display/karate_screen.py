@@ -1,5 +1,6 @@
 """The Karate Fight play screen: the card just played big in the centre, every fighter's
-pile and share, the Hit and its judging to the microsecond, Jan Ken."""
+pile and share, the Hit and its judging to the microsecond, Jan Ken.  Registers Karate Fight's screens
+(this and the private layout) with ``display.registry``."""
 
 from __future__ import annotations
 
@@ -7,10 +8,13 @@ import pygame
 
 from display import theme
 from display.cards import card_back, card_face
+from display.karate_private import draw_karate_private
 from display.models import PlayScreen
+from display.registry import register
 from display.text import TextCache
 from display.widgets import banner, panel, paused_overlay, title_bar
 from games.karate_fight import (
+    SPEC,
     CardPlayed,
     CowardsBlow,
     DeadHeat,
@@ -206,3 +210,6 @@ def _banner(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: KaratePubli
         if isinstance(ev, DeadHeat):
             banner(surf, text, "DEAD HEAT!  JAN KEN!", theme.PANEL_EDGE, y, 84)
             return
+
+
+register(SPEC.name, play=draw_karate, private=draw_karate_private)

@@ -76,6 +76,22 @@ class PlayScreen:
 
 
 @dataclass(frozen=True)
+class PrivateScreen:
+    """One seat's private display in a game: only what that player may see.
+
+    ``view`` is the engine's view for that seat; ``to_act`` says the game waits on them;
+    ``held`` is what the cabinet holds for them that the engine has not been told yet
+    (Punch!'s draft picks before START confirms them).  The game's private layout
+    (``display.registry``) decides how it looks on the 1-bit OLED."""
+
+    game: str
+    seat: int
+    view: Any
+    to_act: bool
+    held: tuple[Any, ...] = ()
+
+
+@dataclass(frozen=True)
 class ResultScreen:
     game: str
     winner: StationLook | None

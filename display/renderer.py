@@ -1,4 +1,5 @@
-"""Draws any screen model onto the 1280×720 canvas; games register their play screens."""
+"""Draws any screen model onto the 1280×720 canvas; each game's play screen comes from
+``display.registry``."""
 
 from __future__ import annotations
 
@@ -6,8 +7,8 @@ from collections.abc import Callable
 
 import pygame
 
+from display import registry
 from display.calibration_screen import CalibrationScreen, draw_calibration
-from display.karate_screen import draw_karate
 from display.models import (
     AttractScreen,
     JoinScreen,
@@ -18,15 +19,10 @@ from display.models import (
     SelectScreen,
     ServiceScreen,
 )
-from display.punch_screen import draw_punch
 from display.screens import draw_attract, draw_join, draw_options, draw_result, draw_select, draw_service
 from display.text import TextCache
 
 CANVAS = (1280, 720)
-
-PlayDrawer = Callable[[pygame.Surface, TextCache, PlayScreen], None]
-PLAY_SCREENS: dict[str, PlayDrawer] = {"punch": draw_punch, "karate_fight": draw_karate}
-"""Each game's play screen, by game name."""
 
 SCREENS: dict[type, Callable] = {
     AttractScreen: draw_attract,
@@ -50,7 +46,7 @@ class Renderer:
 
     def draw(self, screen: Screen) -> pygame.Surface:
         if isinstance(screen, PlayScreen):
-            PLAY_SCREENS[screen.game](self.canvas, self.text, screen)
+            registry.screens(screen.game).play(self.canvas, self.text, screen)
         else:
             draw = SCREENS.get(type(screen))
             if draw is None:

@@ -19,11 +19,12 @@ def draw_attract(surf: pygame.Surface, text: TextCache, s: AttractScreen) -> Non
         )
     text.draw(surf, "RINGSIDE", 150, theme.GOLD, (w // 2, 150), "center", bold=True)
     text.draw(surf, "four fighting card games · face to face", 38, theme.DIM, (w // 2, 235), "center")
-    box = pygame.Rect(0, 0, 760, 80 + 62 * len(s.games))
+    row = min(62, 228 // len(s.games))  # closer rows for more games: clear of PRESS START
+    box = pygame.Rect(0, 0, 760, 80 + row * len(s.games))
     box.center = (w // 2, 420)
     panel(surf, box)
     for i, title in enumerate(s.games):
-        y = box.y + 60 + i * 62
+        y = box.y + 60 + i * row
         color = theme.GOLD if i == s.featured else theme.TEXT
         text.draw(surf, title, 56 if i == s.featured else 46, color, (box.centerx, y), "center", bold=i == s.featured)
     if s.blink:
@@ -36,8 +37,10 @@ def draw_select(surf: pygame.Surface, text: TextCache, s: SelectScreen) -> None:
     w, h = surf.get_size()
     surf.fill(theme.BACKGROUND)
     title_bar(surf, text, "RINGSIDE", "Choose a game", f"{s.host.name} chooses")
+    pitch = min(150, (h - 190) // len(s.games))  # more games, slimmer cards: clear of the key hints
+    card_h = pitch - 22
     for i, (title, blurb) in enumerate(zip(s.games, s.blurbs, strict=True)):
-        rect = pygame.Rect(140, 110 + i * 150, w - 280, 128)
+        rect = pygame.Rect(140, 110 + i * pitch, w - 280, card_h)
         chosen = i == s.cursor
         panel(
             surf,
@@ -46,9 +49,17 @@ def draw_select(surf: pygame.Surface, text: TextCache, s: SelectScreen) -> None:
             theme.GOLD if chosen else theme.PANEL_EDGE,
         )
         text.draw(
-            surf, title, 72, theme.WHITE if chosen else theme.TEXT, (rect.x + 40, rect.y + 44), "midleft", bold=True
+            surf,
+            title,
+            72,
+            theme.WHITE if chosen else theme.TEXT,
+            (rect.x + 40, rect.y + card_h * 44 // 128),
+            "midleft",
+            bold=True,
         )
-        text.draw(surf, blurb, 32, theme.TEXT if chosen else theme.DIM, (rect.x + 40, rect.y + 96), "midleft")
+        text.draw(
+            surf, blurb, 32, theme.TEXT if chosen else theme.DIM, (rect.x + 40, rect.y + card_h * 96 // 128), "midleft"
+        )
     x = key_hint(surf, text, "A", "previous", (140, h - 44))
     x = key_hint(surf, text, "B", "next", (x, h - 44))
     key_hint(surf, text, "S", "START: play", (x, h - 44))

@@ -19,10 +19,11 @@ from display.models import StationLook
 from display.renderer import Renderer
 from display.sound import Callouts
 from display.window import Window
-from firmware_py.controls import GameControls
+from firmware_py import controls_registry
 from firmware_py.scenes import Attract, CabinetContext, Play, Scene, Service
 from firmware_py.session import GameSession
 from firmware_py.store import Store
+from games.registry import UnknownGame
 from hal.clock import Clock
 from hal.config import CabinetConfig
 from hal.events import ButtonEvent, InputEvent, ServiceEvent
@@ -39,13 +40,6 @@ class CabinetIO(Protocol):
     def close(self) -> None: ...
 
 
-def available_games() -> tuple[type[GameControls], ...]:
-    from firmware_py.controls_karate import KarateControls
-    from firmware_py.controls_punch import PunchControls
-
-    return (PunchControls, KarateControls)
-
-
 class Cabinet:
     def __init__(
         self,
@@ -56,7 +50,6 @@ class Cabinet:
         window: Window | None = None,
         log: Callable[[str], None] = print,
         seed: int | None = None,
-        games: tuple[type[GameControls], ...] | None = None,
     ) -> None:
         self.config = config
         self.hw = hardware
@@ -70,7 +63,7 @@ class Cabinet:
             settle = max(settle, config.padboard.settle_us)
         callouts = Callouts(config.sound.folder) if config.sound.enabled else None
         self.ctx = CabinetContext(
-            config, store, looks, games or available_games(), random.Random(seed), log, settle, callouts, hardware
+            config, store, looks, controls_registry.offered(), random.Random(seed), log, settle, callouts, hardware
         )
         now = clock.now_us()
         self.scene: Scene = self._resume(now) or Attract(self.ctx, now)
@@ -83,7 +76,10 @@ class Cabinet:
         saved = self.ctx.store.unfinished()
         if saved is None:
             return None
-        controls = next((g for g in self.ctx.games if g.spec.name == saved.game), None)
+        try:
+            controls = self.ctx.game_named(saved.game)
+        except UnknownGame:
+            controls = None
         if controls is None or max(saved.seats) >= len(self.ctx.looks):
             self.ctx.store.abandon_game(saved.id, "cannot resume on this cabinet")
             return None

@@ -37,7 +37,9 @@ def main(argv: list[str] | None = None) -> int:
         default="sim",
         help="sim: simulated hardware (default); gpio: the real cabinet on a Raspberry Pi",
     )
-    run.add_argument("--game", default="punch", help="game the exhibition plays (default punch)")
+    run.add_argument(
+        "--game", help="game the exhibition plays: a registered game's name (default: the first on the select screen)"
+    )
     run.add_argument("--seed", type=int, default=None, help="seed for deterministic exhibitions")
     run.add_argument("--screenshots", help="folder for exhibition screenshots")
     run.add_argument("--record", metavar="FILE", help="write each game played as a HIL scenario file (docs/hil.md)")
@@ -61,6 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "hil":
         return run_hil(args)
+    if args.command == "run" and args.game is not None and not known_game(args.game):
+        return 2
 
     try:
         config = load_config(args.config)
@@ -100,6 +104,19 @@ def main(argv: list[str] | None = None) -> int:
     return 2
 
 
+def known_game(name: str) -> bool:
+    """True for a game the cabinet offers; otherwise says which ones it does, in one line."""
+    from firmware_py.controls_registry import controls_type
+    from games.registry import UnknownGame
+
+    try:
+        controls_type(name)
+    except UnknownGame as e:
+        print(f"ringside run --game: {e}", file=sys.stderr)
+        return False
+    return True
+
+
 def run_hil(args) -> int:
     use_headless_drivers()
     from firmware_py.hil.runner import run_files
@@ -117,7 +134,7 @@ def _recorder(cabinet, sim, args):
         return None
     from firmware_py.hil.record import SessionRecorder
 
-    return SessionRecorder.attach(cabinet, sim, args.record)
+    return SessionRecorder(cabinet, sim, args.record)
 
 
 def _store(config):
@@ -129,6 +146,7 @@ def _store(config):
 def run_headless(config, args) -> int:
     use_headless_drivers()
     from display.window import Window
+    from firmware_py import controls_registry
     from firmware_py.cabinet import Cabinet
     from firmware_py.exhibition import run_exhibition
     from hal.clock import ManualClock
@@ -137,7 +155,8 @@ def run_headless(config, args) -> int:
     seed = args.seed if args.seed is not None else int(time.time())
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     shots = Path(args.screenshots) if args.screenshots else config.data_dir / "screenshots" / f"exhibition-{stamp}"
-    print(f"Ringside headless exhibition (no screen found): {args.game}, seed {seed}")
+    game = args.game or controls_registry.names()[0]
+    print(f"Ringside headless exhibition (no screen found): {game}, seed {seed}")
     print(f"data: {config.data_dir}   screenshots: {shots}")
     clock = ManualClock()
     sim = SimCabinet(config, clock)
@@ -150,7 +169,7 @@ def run_headless(config, args) -> int:
     cabinet = Cabinet(config, sim, clock, store, Window((config.display.width, config.display.height)), log, seed)
     recorder = _recorder(cabinet, sim, args)
     try:
-        ok = run_exhibition(cabinet, sim, clock, args.game, seed, shots, fps=config.display.fps)
+        ok = run_exhibition(cabinet, sim, clock, game, seed, shots, fps=config.display.fps)
     finally:
         if recorder is not None:
             recorder.close()

@@ -1,7 +1,9 @@
 """How a game meets the cabinet: which button does what, what the LED bars and private
-displays show, what is worth recording.  One subclass per game (``controls_<game>.py``);
-the session and scenes only speak to this interface, so adding a game touches nothing
-else in the cabinet.
+displays show, what is worth recording.  One subclass per game (``controls_<game>.py``),
+registered in :mod:`firmware_py.controls_registry`; the session and scenes only speak to
+this interface and the registry, so adding a game touches nothing else in the cabinet
+(its screens register in ``display.registry``, its engine in ``games.registry``; see
+docs/cabinet.md, "Adding a game").
 """
 
 from __future__ import annotations
@@ -12,8 +14,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, Protocol
 
-from PIL import Image
-
+from display.models import PrivateScreen
 from games.bots import RandomBot
 from games.protocol import Action, Engine, Event, GameSpec
 from hal.events import Button
@@ -87,9 +88,11 @@ class GameControls(ABC):
     def led_level(self, engine: Engine, seat: int) -> float:
         """0..1 of this seat's LED bar."""
 
-    @abstractmethod
-    def private_image(self, engine: Engine, seat: int, size: tuple[int, int]) -> Image.Image:
-        """This seat's private display: only what that player may see."""
+    def private_screen(self, engine: Engine, seat: int) -> PrivateScreen:
+        """What this seat's private display shows (only what that player may see); the
+        game's private layout in ``display`` draws it.  Games that hold choices of their
+        own before the engine hears of them (Punch!'s draft picks) add them as ``held``."""
+        return PrivateScreen(self.spec.name, seat, engine.view(seat), seat in engine.to_act())
 
     @abstractmethod
     def bot_presses(self, engine: Engine, seat: int, action: Action) -> tuple[Button, ...]:

@@ -9,10 +9,8 @@ from enum import Enum
 from itertools import groupby
 from typing import ClassVar
 
-from PIL import Image
-
-from display.private import text_lines
 from firmware_py.controls import GameControls, OptionItem, Record, Refusal
+from firmware_py.controls_registry import register
 from games.karate_fight import (
     SPEC,
     BoutWon,
@@ -134,33 +132,6 @@ class KarateControls(GameControls):
         v = engine.public_view()
         return v.fighters[seat].pile_size / v.in_play if v.in_play else 0.0
 
-    def private_image(self, engine: KarateFight, seat: int, size: tuple[int, int]) -> Image.Image:
-        pv = engine.view(seat)
-        v = pv.public
-        me = v.fighters[seat]
-        lines = [f"Fighter {seat + 1}: {me.pile_size} cards"]
-        if v.winner is not None:
-            won = "KARATE MASTER" if v.win_reason is WinReason.KARATE_MASTER else "YOU WIN ON TIME"
-            lines += ["", won if v.winner == seat else "Fight over"]
-        elif me.status is FighterStatus.OUT:
-            lines += ["", "You are out"]
-        elif v.jan_ken is not None and seat in v.jan_ken.remaining:
-            lines += [
-                "JAN KEN POI!",
-                "A rock B paper",
-                "C scissors",
-                f"Locked: {pv.own_sign.value}" if pv.own_sign else "Throw now!",
-            ]
-        elif v.hit_showing is not None:
-            lines += ["", "HIT!  SLAP!"]
-        elif v.turn == seat:
-            lines += ["", "Your turn:", "A = play top card"]
-        else:
-            lines += ["", "Watch for Hits"]
-        if me.fastest_us is not None and len(lines) < 5:
-            lines += [""] * (4 - len(lines)) + [f"Best {me.fastest_us / 1000:.1f} ms"]
-        return text_lines(lines, 0, size)
-
     def bot_presses(self, engine: KarateFight, seat: int, action: Action) -> tuple[Button, ...]:
         if isinstance(action, PlayTop):
             return (Button.A,)
@@ -260,3 +231,6 @@ class KarateControls(GameControls):
         if isinstance(event, FightWon):
             return f"*** {names[event.fighter]} WINS ON TIME ({self.endings[event.reason]}) ***"
         return None
+
+
+register(KarateControls)

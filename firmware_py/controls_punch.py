@@ -3,13 +3,13 @@ Dodge), START answers the re-deal offer and confirms a draft; the LED bar is sta
 
 from __future__ import annotations
 
+from dataclasses import replace
 from enum import Enum
 from typing import ClassVar
 
-from PIL import Image
-
-from display.private import grid
+from display.models import PrivateScreen
 from firmware_py.controls import GameControls, OptionItem, Record, Refusal
+from firmware_py.controls_registry import register
 from games.protocol import Action, Event
 from games.punch import SPEC, Card, Phase, Punch, PunchBot, PunchOptions, Rules
 from games.punch.actions import Draft, PlayCard, Redeal
@@ -26,24 +26,6 @@ from games.punch.events import (
     StaminaChanged,
 )
 from hal.events import ACTION_BUTTONS, Button
-
-OLED_LABEL = {
-    Card.PUNCH_1: "Punch 1",
-    Card.PUNCH_2: "Punch 2",
-    Card.PUNCH_3: "Punch 3",
-    Card.DO_NOTHING: "Do Nothing",
-    Card.BLOCK: "Block",
-    Card.DODGE: "Dodge",
-}
-"""Card names that fit the OLED's 21-character line."""
-SHORT = {
-    Card.PUNCH_1: "P1",
-    Card.PUNCH_2: "P2",
-    Card.PUNCH_3: "P3",
-    Card.DO_NOTHING: "Rest",
-    Card.BLOCK: "Blk",
-    Card.DODGE: "Dge",
-}
 
 
 class PunchControls(GameControls):
@@ -99,29 +81,8 @@ class PunchControls(GameControls):
     def led_level(self, engine: Punch, seat: int) -> float:
         return engine.public_view().stamina[seat] / 10
 
-    def private_image(self, engine: Punch, seat: int, size: tuple[int, int]) -> Image.Image:
-        v = engine.view(seat)
-        pub = v.public
-        title = f"Round {pub.round}  Stamina {pub.stamina[seat]}"
-        if pub.phase is Phase.DRAFT and v.draft_pool is not None:
-            picks = self.picks[seat]
-            cells = [
-                f"{b.value} {SHORT[c]} {picks.count(c)}/{v.draft_pool[c.index]}" for b, c in zip(ACTION_BUTTONS, CARDS)
-            ]
-            footer = f"Picked {len(picks)}/10 " + ("START=ok" if len(picks) == HAND_SIZE else "START=undo")
-        else:
-            cells = [f"{b.value} {SHORT[c]} x{v.hand[c.index]}" for b, c in zip(ACTION_BUTTONS, CARDS)]
-            if pub.phase is Phase.REDEAL and seat in engine.to_act():
-                footer = "A=redeal START=keep" if v.redeal_offered else "START = keep hand"
-            elif pub.phase is Phase.REDEAL:
-                footer = "Kept: wait"
-            elif v.locked_card is not None:
-                footer = f"LOCKED: {OLED_LABEL[v.locked_card]}"
-            elif pub.phase is Phase.OVER:
-                footer = "Game over"
-            else:
-                footer = "Choose a card A-F"
-        return grid(title, cells, footer, size)
+    def private_screen(self, engine: Punch, seat: int) -> PrivateScreen:
+        return replace(super().private_screen(engine, seat), held=tuple(self.picks[seat]))
 
     def bot_presses(self, engine: Punch, seat: int, action: Action) -> tuple[Button, ...]:
         if isinstance(action, PlayCard):
@@ -175,3 +136,6 @@ class PunchControls(GameControls):
         if isinstance(event, GameEnded):
             return f"*** {names[event.winner]} WINS THE GAME ***"
         return None
+
+
+register(PunchControls)

@@ -50,8 +50,7 @@ class ExhibitionDriver:
         if isinstance(scene, Attract) and new:
             self._press(0, Button.START, now_us + 1_500_000)
         elif isinstance(scene, Select) and new:
-            titles = [g.spec.name for g in self.cabinet.ctx.games]
-            for _ in range(titles.index(self.game)):
+            for _ in range(self.cabinet.ctx.games.index(self.cabinet.ctx.game_named(self.game))):
                 self._press(scene.host, Button.B, soon)
             self._press(scene.host, Button.START, soon)
         elif isinstance(scene, Join) and new:
@@ -99,15 +98,18 @@ def run_exhibition(
     cabinet: Cabinet,
     sim: SimCabinet,
     clock: ManualClock,
-    game: str = "punch",
+    game: str | None = None,
     seed: int = 1,
     shots_dir: Path | None = None,
     max_virtual_s: int = 3600,
     fps: int = 60,
 ) -> bool:
-    """Play one game from the attract screen to the result screen.  Returns True when the
-    game finished and the cabinet came back to attract."""
-    driver = ExhibitionDriver(cabinet, sim, game, seed)
+    """Play one game (by name; default the first on the select screen) from the attract
+    screen to the result screen.  Returns True when the game finished and the cabinet
+    came back to attract.  An unknown game raises :class:`~games.registry.UnknownGame`
+    before anything is played."""
+    controls = cabinet.ctx.games[0] if game is None else cabinet.ctx.game_named(game)
+    driver = ExhibitionDriver(cabinet, sim, controls.spec.name, seed)
     frame_us = 1_000_000 // fps
     shots: dict[str, bool] = {}
     finished = False

@@ -25,11 +25,12 @@ from display.models import (
     ServiceScreen,
     StationLook,
 )
-from display.private import text_lines
+from display.private import draw_private, text_lines
 from display.sound import Callouts
 from firmware_py.controls import GameControls
 from firmware_py.session import GameSession
 from firmware_py.store import Store
+from games.registry import UnknownGame
 from hal.config import CabinetConfig
 from hal.events import Button, ButtonEvent, InputEvent, PadLinkEvent, SlapEvent
 
@@ -49,6 +50,7 @@ class CabinetContext:
     store: Store
     looks: tuple[StationLook, ...]
     games: tuple[type[GameControls], ...]
+    """The games offered, in select-screen order (the controls registry's, at start-up)."""
     seeds: random.Random
     log: Callable[[str], None]
     settle_us: int
@@ -59,6 +61,13 @@ class CabinetContext:
 
     def station_names(self, stations: tuple[int, ...]) -> tuple[str, ...]:
         return tuple(self.looks[s].name for s in stations)
+
+    def game_named(self, name: str) -> type[GameControls]:
+        """The controls of a game this cabinet offers; :class:`UnknownGame` names the offered ones."""
+        for controls in self.games:
+            if controls.spec.name == name:
+                return controls
+        raise UnknownGame(f"unknown game {name!r}: choose one of {', '.join(g.spec.name for g in self.games)}")
 
 
 def pressed(ev: InputEvent, button: Button | None = None) -> bool:
@@ -110,9 +119,11 @@ class Attract(Scene):
         t = now_us - self.entered_us
         recent = []
         for game, station, reason in self.ctx.store.recent_results(3):
-            controls = next((g for g in self.ctx.games if g.spec.name == game), None)
-            title = controls.spec.title if controls is not None else game
-            words = controls.ending_words(reason) if controls is not None else reason
+            try:
+                controls = self.ctx.game_named(game)
+                title, words = controls.spec.title, controls.ending_words(reason)
+            except UnknownGame:  # a game this cabinet no longer offers
+                title, words = game, reason
             who = self.ctx.looks[station].name if station is not None and station < len(self.ctx.looks) else "nobody"
             recent.append(f"{title}: {who} won ({words})")
         fastest = self.ctx.store.fastest("reaction", 1)
@@ -296,7 +307,7 @@ class Play(Scene):
     def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
         if station in self.session.seat_of:
             seat = self.session.seat_of[station]
-            return self.session.controls.private_image(self.session.engine, seat, size)
+            return draw_private(self.session.controls.private_screen(self.session.engine, seat), size)
         return text_lines([self.session.controls.spec.title, "", "Fight in progress"], None, size)
 
     def led_levels(self, now_us: int) -> dict[int, float]:

@@ -3,24 +3,17 @@
 given, scene changes and the cabinet's log — all in one time-ordered journal that the
 checks read and the JSONL report writes out.
 
-Private displays are images; to check their text, :func:`private_text_capture` tags the
-images drawn by :mod:`display.private` with the lines drawn on them (``image.info``),
-for the time of a run only.  The drawing itself is untouched.
+Private displays are images; their text is what :mod:`display.private` says it drew on
+them (:func:`display.private.image_text`).
 """
 
 from __future__ import annotations
 
-import inspect
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from games.codec import encode
 from hal.events import ButtonEvent, InputEvent, PadLinkEvent, ServiceEvent, SlapEvent
-
-TEXT_KEY = "hil_text"
 
 
 @dataclass
@@ -117,52 +110,3 @@ class Recorder:
 
     def note(self, now_us: int, kind: str, **data: Any) -> None:
         self.journal.append(Observed(now_us, kind, data))
-
-
-# -- private display text ------------------------------------------------------------------
-def _lines_of(kind: str, bound: inspect.BoundArguments) -> tuple[str, ...]:
-    a = bound.arguments
-    if kind == "grid":
-        return (str(a["title"]), *(str(c) for c in a["cells"]), str(a["footer"]))
-    return tuple(str(x) for x in a["lines"])
-
-
-@contextmanager
-def private_text_capture() -> Iterator[None]:
-    """While active, images from ``display.private.grid``/``text_lines`` carry their text
-    in ``image.info["hil_text"]``, wherever those functions were imported."""
-    import display.private as dp
-
-    originals = {name: getattr(dp, name) for name in ("grid", "text_lines") if hasattr(dp, name)}
-    wrappers: dict[str, Any] = {}
-    for name, fn in originals.items():
-        sig = inspect.signature(fn)
-
-        def wrapper(*args: Any, _fn: Any = fn, _sig: inspect.Signature = sig, _name: str = name, **kwargs: Any) -> Any:
-            img = _fn(*args, **kwargs)
-            try:
-                img.info[TEXT_KEY] = _lines_of(_name, _sig.bind(*args, **kwargs))
-            except (TypeError, KeyError):
-                pass
-            return img
-
-        wrapper.__wrapped__ = fn  # type: ignore[attr-defined]
-        wrappers[name] = wrapper
-    patched: list[tuple[Any, str, Any]] = []
-    for mod in list(sys.modules.values()):
-        for name, fn in originals.items():
-            if getattr(mod, name, None) is fn:
-                setattr(mod, name, wrappers[name])
-                patched.append((mod, name, fn))
-    try:
-        yield
-    finally:
-        for mod in list(sys.modules.values()):
-            for name, fn in originals.items():
-                if getattr(mod, name, None) is wrappers[name]:
-                    setattr(mod, name, fn)
-
-
-def image_text(image: Any) -> tuple[str, ...] | None:
-    info = getattr(image, "info", None)
-    return tuple(info[TEXT_KEY]) if isinstance(info, dict) and TEXT_KEY in info else None

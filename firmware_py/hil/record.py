@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from firmware_py.hil.observe import image_text, input_json
+from display.private import image_text
+from firmware_py.hil.observe import input_json
 from firmware_py.hil.writer import ScenarioWriter, comment_block
 from games.codec import encode
 from hal.events import ButtonEvent, PadLinkEvent, ServiceEvent, SlapEvent
@@ -46,7 +47,7 @@ class _Game:
 
 
 class SessionRecorder:
-    def __init__(self, cabinet: Any, hardware: Any, path: Path, log: Callable[[str], None] = print) -> None:
+    def __init__(self, cabinet: Any, hardware: Any, path: str | Path, log: Callable[[str], None] = print) -> None:
         self.cabinet = cabinet
         self.hw = hardware
         self.path = Path(path)
@@ -61,17 +62,6 @@ class SessionRecorder:
         hardware.poll = self._observed_poll
         if self._show is not None:
             hardware.show_private = self._observed_show
-
-    @classmethod
-    def attach(
-        cls, cabinet: Any, hardware: Any, path: str | Path, log: Callable[[str], None] = print
-    ) -> SessionRecorder:
-        from firmware_py.hil.observe import private_text_capture
-
-        rec = cls(cabinet, hardware, Path(path), log)
-        rec._capture = private_text_capture()
-        rec._capture.__enter__()
-        return rec
 
     # -- observing -------------------------------------------------------------------------
     def _observed_poll(self, now_us: int) -> list[Any]:
@@ -148,10 +138,6 @@ class SessionRecorder:
     # -- writing -----------------------------------------------------------------------------
     def close(self) -> list[Path]:
         """Write one scenario per recorded game; returns the files written."""
-        cap = getattr(self, "_capture", None)
-        if cap is not None:
-            cap.__exit__(None, None, None)
-            self._capture = None
         if self._live is not None:
             self._live.close()
             self._live = None

@@ -379,7 +379,7 @@ class RigRun:
 
     def menu_steps(self) -> tuple[list[TimedStep], int]:
         """Attract → select the game → others join → options → play, by presses."""
-        from firmware_py.cabinet import available_games
+        from firmware_py import controls_registry
 
         sc = self.scenario
         controls = game_controls(sc.game)
@@ -390,8 +390,7 @@ class RigRun:
             )
         host = sc.stations[0]
         presses: list[tuple[int, Button]] = [(host, Button.START)]
-        names = [g.spec.name for g in available_games()]
-        presses += [(host, Button.B)] * names.index(sc.game) + [(host, Button.START)]
+        presses += [(host, Button.B)] * controls_registry.names().index(sc.game) + [(host, Button.START)]
         spec = controls.spec
         for s in sc.stations[1:]:
             presses.append((s, Button.START))

@@ -9,7 +9,8 @@ against a golden PNG, the scene, a paused game).
 Loading validates everything before anything runs and names the offending key, the
 value and what was expected, like the cabinet config does: a typo in a test must not
 read as a cabinet fault.  The format knows no game: event types and fields are checked
-against the game's own ``events`` module, options against its options dataclass, so a
+against the event classes of the game's engine package, options against its options
+dataclass, and the game is looked up in the cabinet's controls registry, so a
 game added later brings scenarios without changing this file.
 """
 
@@ -17,7 +18,6 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass, field, fields, is_dataclass
-from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -177,30 +177,33 @@ def parse_scenario(text: str, path: Path | str = "<scenario>.toml") -> Scenario:
     return _Reader(str(path)).scenario(raw, path)
 
 
-def game_controls(name: str) -> type:
+def game_controls(name: Any, source: str = "") -> type:
     """The cabinet's controls class for game ``name`` (only games the cabinet offers)."""
-    from firmware_py.cabinet import available_games
+    from firmware_py import controls_registry
+    from games.registry import UnknownGame
 
-    games = {g.spec.name: g for g in available_games()}
-    if name not in games:
-        raise ScenarioError("scenario.game", name, f"one of {', '.join(sorted(games))} (the games this cabinet offers)")
-    return games[name]
+    if isinstance(name, str):
+        try:
+            return controls_registry.controls_type(name)
+        except UnknownGame:
+            pass
+    offered = ", ".join(controls_registry.names())
+    raise ScenarioError("scenario.game", name, f"one of {offered} (the games this cabinet offers)", source)
 
 
 def event_types(controls: type) -> dict[str, type]:
-    """Every engine event class of a game, by name, from the game's ``events`` module."""
+    """Every engine event class of a game, by name: the event dataclasses defined in the
+    package of the game's engine (whatever its modules are called)."""
     from games.protocol import Event
 
-    package = controls.engine_type.__module__.rsplit(".", 1)[0]
+    package = controls.engine_type.__module__.rpartition(".")[0]
     out: dict[str, type] = {}
-    for modname in (f"{package}.events", controls.engine_type.__module__):
-        try:
-            mod = import_module(modname)
-        except ImportError:
-            continue
-        for obj in vars(mod).values():
-            if isinstance(obj, type) and issubclass(obj, Event) and obj is not Event and is_dataclass(obj):
-                out[obj.__name__] = obj
+    todo = list(Event.__subclasses__())
+    while todo:
+        cls = todo.pop()
+        todo += cls.__subclasses__()
+        if cls.__module__.startswith(f"{package}.") and is_dataclass(cls):
+            out[cls.__name__] = cls
     return out
 
 
@@ -251,12 +254,7 @@ class _Reader:
             raise self.fail("scenario", None, "a [scenario] table with game = ... and seed = ...")
         sc = self.table(raw["scenario"], "scenario", SCENARIO_KEYS)
         game = sc.get("game")
-        if not isinstance(game, str):
-            raise self.fail("scenario.game", game, 'a game name such as "punch"')
-        try:
-            controls = game_controls(game)
-        except ScenarioError as e:
-            raise self.fail("scenario.game", game, str(e).split("expected ", 1)[-1]) from e
+        controls = game_controls(game, self.source)
         seed = self.integer(sc, "scenario", "seed", 0, 2**63 - 1)
         options = sc.get("options", {})
         if not isinstance(options, dict):

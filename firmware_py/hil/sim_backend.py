@@ -18,8 +18,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from display.private import image_text
 from firmware_py.hil.checks import Goldens, NotObservable, evaluate
-from firmware_py.hil.observe import Recorder, image_text, private_text_capture
+from firmware_py.hil.observe import Recorder
 from firmware_py.hil.result import Fidelity, ScenarioResult
 from firmware_py.hil.scenario import Input, Scenario, ScenarioError, game_controls, make_options
 from hal.events import ButtonEvent, PadLinkEvent, SlapEvent
@@ -283,7 +284,7 @@ class SimRun:
         result = ScenarioResult(sc.name, sc.path, NAME, length_us=sc.length_us, out_dir=self.out_dir)
         self.out_dir.mkdir(parents=True, exist_ok=True)
         t0 = time.perf_counter()
-        with tempfile.TemporaryDirectory(prefix="ringside-hil-") as tmp, private_text_capture():
+        with tempfile.TemporaryDirectory(prefix="ringside-hil-") as tmp:
             try:
                 self._build(Path(tmp))
                 self._loop(result)

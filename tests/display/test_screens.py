@@ -73,6 +73,26 @@ def test_every_menu_screen_renders(renderer: Renderer, artifacts) -> None:
         assert len(set(pygame.image.tobytes(surf, "RGB")[::997])) > 3, f"{name} looks blank"
 
 
+FOUR_GAMES = ("Punch!", "Karate Fight", "Big Time Boxing", "Punch Cards")
+
+
+def test_four_games_fit_the_select_and_attract_screens(renderer: Renderer, artifacts) -> None:
+    """Registering more games needs no edit here: the lists close up to stay clear of the
+    key hints and of PRESS START."""
+    from display.theme import BACKGROUND
+
+    surf = renderer.draw(SelectScreen(FOUR_GAMES, ("a", "b", "c", "d"), 3, RED))
+    save(renderer, artifacts, "screen-select-4")
+    w, h = surf.get_size()
+    hint_band = pygame.Rect(w - 400, h - 64, 200, 40)  # beside the key hints, under the cards
+    assert colour_share(surf, hint_band, BACKGROUND, tol=2) > 0.999
+    last_card = pygame.Rect(w - 400, 560, 200, 20)
+    assert colour_share(surf, last_card, BACKGROUND, tol=2) < 0.5  # the fourth card is there, above
+    surf = renderer.draw(AttractScreen(FOUR_GAMES, 0, (RED, BLUE), (), blink=False))
+    save(renderer, artifacts, "screen-attract-4")
+    assert colour_share(surf, pygame.Rect(300, 574, 680, 70), BACKGROUND, tol=2) > 0.999  # PRESS START goes here
+
+
 def test_join_screen_lights_the_joined_station_in_its_colour(renderer: Renderer, artifacts) -> None:
     surf = renderer.draw(JoinScreen("Punch!", (RED, BLUE), (True, False), 2, 2, RED))
     save(renderer, artifacts, "join-red-ready")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from display.private import draw_private
 from firmware_py.cabinet import Cabinet
 from firmware_py.scenes import Play
 from firmware_py.store import Store
@@ -89,7 +90,7 @@ def test_private_display_shows_only_that_players_hand(cabinet: Cabinet, sim) -> 
     settle_redeals(cabinet, sim, play)
     run_for(cabinet, sim, 50_000)
     for station in (0, 1):
-        expected = play.session.controls.private_image(play.session.engine, station, (128, 64))
+        expected = draw_private(play.session.controls.private_screen(play.session.engine, station), (128, 64))
         assert sim.private[station].image.tobytes() == expected.convert("1").tobytes()
     hands = [play.session.engine.view(s).hand for s in (0, 1)]
     if hands[0] != hands[1]:

@@ -109,11 +109,11 @@ def test_hil_event_matching_is_a_subset_of_fields() -> None:
 
 
 def test_hil_every_shipped_scenario_loads_and_every_game_has_scenarios() -> None:
-    from firmware_py.cabinet import available_games
+    from firmware_py import controls_registry
 
     files = [p for p in HIL.rglob("*.toml") if "scenario" in tomllib.loads(p.read_text())]
     games = {load_scenario(p).game for p in files}
-    assert {g.spec.name for g in available_games()} <= games
+    assert set(controls_registry.names()) <= games
 
 
 def test_hil_every_pairing_scenario_covers_all_36() -> None:
@@ -199,7 +199,7 @@ def test_hil_recorded_session_replays_as_a_passing_scenario(tmp_path: Path, conf
     from tests.cabinet_driving import press, run_for, start_game
 
     cabinet = Cabinet(config, sim, clock, store, log=lambda _l: None, seed=5)
-    recorder = SessionRecorder.attach(cabinet, sim, tmp_path / "recorded.toml", log=lambda _l: None)
+    recorder = SessionRecorder(cabinet, sim, tmp_path / "recorded.toml", log=lambda _l: None)
     play = start_game(cabinet, sim)
     engine = play.session.engine
     for _ in range(6):

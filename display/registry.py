@@ -1,0 +1,81 @@
+"""Each game's screens, registered once: its main play screen and its private OLED layout.
+
+A game's screen module registers both, by game name (``register(SPEC.name, play=...,
+private=...)``); the renderer draws play screens and the cabinet's private displays are
+drawn through this registry, so neither keeps a list of games.  Built-in games' screen
+modules are in :data:`BUILTIN` (one line each); a test or a plug-in may :func:`register`
+more.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pygame
+from PIL import Image
+
+from display.models import PlayScreen, PrivateScreen
+from display.text import TextCache
+
+BUILTIN = ("display.punch_screen", "display.karate_screen")
+"""The screen modules of the games that ship; importing one registers its screens."""
+
+PlayDrawer = Callable[[pygame.Surface, TextCache, PlayScreen], None]
+"""Draws a game in play onto the main display's canvas."""
+PrivateLayout = Callable[[PrivateScreen, tuple[int, int]], Image.Image]
+"""Draws one seat's private display as a 1-bit image of the given size."""
+
+
+@dataclass(frozen=True)
+class GameScreens:
+    play: PlayDrawer
+    private: PrivateLayout
+
+
+class NoScreens(LookupError):
+    """A game with no screens registered; the message says how to register them."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+_SCREENS: dict[str, GameScreens] = {}
+
+
+def register(game: str, play: PlayDrawer, private: PrivateLayout) -> None:
+    """Add a game's screens.  Registering a name twice with other screens is an error."""
+    screens = GameScreens(play, private)
+    known = _SCREENS.get(game)
+    if known is not None and known != screens:
+        raise ValueError(f"screens for game {game!r} are registered already")
+    _SCREENS[game] = screens
+
+
+def unregister(game: str) -> None:
+    """Remove a game's screens (tests that register a game of their own clean up with this)."""
+    _SCREENS.pop(game, None)
+
+
+def _load_builtin() -> None:
+    for module in BUILTIN:
+        importlib.import_module(module)
+
+
+def games() -> tuple[str, ...]:
+    """Every game with screens registered, built-ins first."""
+    _load_builtin()
+    return tuple(_SCREENS)
+
+
+def screens(game: str) -> GameScreens:
+    """The screens of ``game``; :class:`NoScreens` names the games that have some."""
+    _load_builtin()
+    try:
+        return _SCREENS[game]
+    except KeyError:
+        raise NoScreens(
+            f"no screens registered for game {game!r} (its screen module calls display.registry.register; "
+            f"registered: {', '.join(sorted(_SCREENS))})"
+        ) from None

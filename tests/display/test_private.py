@@ -1,0 +1,84 @@
+"""Private OLED layouts live in display and are found through its registry: the cabinet
+hands over a PrivateScreen (what), the game's layout draws it (how), and every image
+says which lines were drawn on it (what HIL checks and recordings read)."""
+
+from __future__ import annotations
+
+import pytest
+
+from display import registry
+from display.models import PrivateScreen
+from display.private import draw_private, image_text, text_lines
+from firmware_py import controls_registry
+from firmware_py.controls_punch import PunchControls
+from games import registry as games_registry
+from games.karate_fight import KarateFight, KarateOptions, PlayTop
+from games.punch import Card, Punch, PunchOptions, Redeal, Rules
+from hal.events import Button
+
+
+def punch_screen(engine: Punch, seat: int, held: tuple[Card, ...] = ()) -> PrivateScreen:
+    return PrivateScreen("punch", seat, engine.view(seat), seat in engine.to_act(), held)
+
+
+def test_every_game_offered_has_its_engine_and_both_screens_registered() -> None:
+    for controls in controls_registry.offered():
+        name = controls.spec.name
+        assert games_registry.engine_type(name) is controls.engine_type
+        assert registry.screens(name).play is not None and registry.screens(name).private is not None
+    assert set(registry.games()) == set(controls_registry.names())
+
+
+def test_a_game_without_screens_is_named_with_the_fix() -> None:
+    with pytest.raises(registry.NoScreens) as e:
+        registry.screens("big_time_boxing")
+    assert "big_time_boxing" in str(e.value) and "display.registry.register" in str(e.value)
+
+
+def test_registering_other_screens_under_a_taken_name_is_refused() -> None:
+    with pytest.raises(ValueError, match="punch"):
+        registry.register("punch", play=lambda *_a: None, private=lambda s, size: text_lines([], None, size))
+
+
+def test_punch_private_shows_that_boxers_hand_and_the_redeal_choice_only_while_theirs() -> None:
+    engine = Punch(PunchOptions(), 2, seed=3)  # seed 3: Red is offered a re-deal, Blue is not
+    red = image_text(draw_private(punch_screen(engine, 0)))
+    assert red is not None and red[-1] == "A=redeal START=keep"
+    hand = engine.view(0).hand
+    assert red[1:7] == tuple(
+        f"{b} {s} x{n}" for b, s, n in zip("ABCDEF", ("P1", "P2", "P3", "Rest", "Blk", "Dge"), hand)
+    )
+    assert image_text(draw_private(punch_screen(engine, 1)))[-1] == "START = keep hand"
+    engine.apply(Redeal(0, False))
+    assert image_text(draw_private(punch_screen(engine, 0)))[-1] == "Kept: wait"
+
+
+def test_punch_private_shows_draft_picks_the_controls_hold_before_start() -> None:
+    engine = Punch(PunchOptions(rules=Rules.ADVANCED), 2, seed=1)
+    controls = PunchControls()
+    for button in (Button.A, Button.A, Button.E):
+        assert controls.on_button(engine, 0, button, 0) is None  # held, not yet an action
+    screen = controls.private_screen(engine, 0)
+    assert screen.held == (Card.PUNCH_1, Card.PUNCH_1, Card.BLOCK)
+    text = image_text(draw_private(screen))
+    assert text[1] == "A P1 2/5" and text[5] == "E Blk 1/5" and text[-1] == "Picked 3/10 START=undo"
+    assert image_text(draw_private(controls.private_screen(engine, 1)))[-1] == "Picked 0/10 START=undo"
+
+
+def test_karate_private_tells_only_the_fighter_whose_turn_it_is() -> None:
+    engine = KarateFight(KarateOptions(), 2, seed=2)
+
+    def shown(seat: int) -> tuple[str, ...]:
+        return image_text(draw_private(PrivateScreen("karate_fight", seat, engine.view(seat), False)))
+
+    turn = engine.public_view().turn
+    assert "A = play top card" in shown(turn) and "Watch for Hits" in shown(1 - turn)
+    engine.apply(PlayTop(turn, 1_000))  # no Hit yet: the turn passes
+    assert "A = play top card" in shown(1 - turn) and "Watch for Hits" in shown(turn)
+    assert shown(turn)[0] == f"Fighter {turn + 1}: {engine.public_view().fighters[turn].pile_size} cards"
+
+
+def test_private_images_are_1_bit_at_the_size_asked() -> None:
+    engine = Punch(PunchOptions(), 2, seed=3)
+    img = draw_private(punch_screen(engine, 0), (128, 32))
+    assert img.mode == "1" and img.size == (128, 32)

@@ -1,0 +1,241 @@
+"""A game is one bundle, registered once per layer (issue 9): Tap Race, a game that lives
+only in tests/firmware_py/tap_race/, is registered from here in the three registries —
+engine (games), screens (display), controls (firmware_py) — and is then on the select
+screen, plays an exhibition, runs in a HIL scenario, resumes after a power cut and shows
+up in the service stats, with no edit anywhere else."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from display import registry as display_registry
+from display.renderer import Renderer
+from firmware_py import controls_registry
+from firmware_py.cabinet import Cabinet
+from firmware_py.cli import main as ringside
+from firmware_py.exhibition import run_exhibition
+from firmware_py.hil.runner import run_scenario
+from firmware_py.hil.scenario import ScenarioError, load_scenario, parse_scenario
+from firmware_py.scenes import Attract, Join, Options, Play, Result, Select, Service
+from firmware_py.store import Store
+from games import registry as games_registry
+from games.protocol import IllegalAction
+from hal.events import Button
+from tests.cabinet_driving import press, run_for
+from tests.firmware_py.tap_race.controls import TapRaceControls
+from tests.firmware_py.tap_race.engine import SPEC, RaceWon, Tap, TapRace, TapRaceEnding, TapRaceOptions
+from tests.firmware_py.tap_race.screens import draw_tap_race, draw_tap_race_private
+from tests.games.playout import random_playout
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def tap_race() -> Iterator[type[TapRaceControls]]:
+    """The one registration per layer a shipped game has in each BUILTIN list."""
+    games_registry.register(TapRace)
+    display_registry.register(SPEC.name, play=draw_tap_race, private=draw_tap_race_private)
+    controls_registry.register(TapRaceControls)
+    yield TapRaceControls
+    controls_registry.unregister(SPEC.name)
+    display_registry.unregister(SPEC.name)
+    games_registry.unregister(SPEC.name)
+
+
+def race_between_stations(cabinet: Cabinet, sim) -> Play:
+    """From attract, station 0 picks Tap Race on the select screen, station 1 joins."""
+    press(cabinet, sim, 0, Button.START)
+    assert isinstance(cabinet.scene, Select)
+    titles = cabinet.scene.screen(sim.clock.now_us()).games
+    for _ in range(titles.index("Tap Race")):
+        press(cabinet, sim, 0, Button.B)
+    press(cabinet, sim, 0, Button.START)
+    assert isinstance(cabinet.scene, Join) and isinstance(cabinet.scene.controls, TapRaceControls)
+    press(cabinet, sim, 1, Button.START)
+    press(cabinet, sim, 0, Button.A)  # 2 of 2–4 racers: the host starts
+    assert isinstance(cabinet.scene, Options)
+    press(cabinet, sim, 0, Button.START)
+    assert isinstance(cabinet.scene, Play)
+    return cabinet.scene
+
+
+# -- the game itself ------------------------------------------------------------------------
+def test_tap_race_first_to_three_taps_wins_and_then_nothing_more_counts() -> None:
+    race = TapRace(TapRaceOptions(), 2, seed=0)
+    for player in (0, 1, 0, 1, 1):
+        race.apply(Tap(player))
+    assert race.outcome() is not None and race.outcome().winner == 1
+    assert race.outcome().how is TapRaceEnding.FIRST_THERE and race.outcome().score == (2, 3)
+    with pytest.raises(IllegalAction):
+        race.apply(Tap(0))
+    assert race.to_act() == frozenset()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_tap_race_keeps_the_engine_protocol(players: int) -> None:
+    """The same generic random playout every registered game gets (tests/games)."""
+    for seed in range(3):
+        race = random_playout(TapRace(TapRaceOptions(), players, seed), bot_seed=seed)
+        assert race.outcome() is not None and sum(race.taps) == len(race.journal)
+
+
+# -- registered once per layer: every list of games sees it ------------------------------
+def test_registries_list_it_after_the_built_in_games_and_forget_it_after(tap_race) -> None:
+    assert controls_registry.names()[-1] == "tap_race"
+    assert controls_registry.names()[:2] == ("punch", "karate_fight")
+    assert games_registry.engine_type("tap_race") is TapRace
+    assert display_registry.screens("tap_race").private is draw_tap_race_private
+    assert controls_registry.controls_type("tap_race") is TapRaceControls
+
+
+def test_it_is_on_the_select_screen(tap_race, cabinet: Cabinet, sim) -> None:
+    press(cabinet, sim, 0, Button.START)
+    select = cabinet.scene.screen(sim.clock.now_us())
+    assert select.games == ("Punch!", "Karate Fight", "Tap Race")
+    assert select.blurbs[2] == TapRaceControls.blurb
+    Renderer().draw(select)
+    assert Attract(cabinet.ctx, 0).screen(0).games == select.games
+
+
+def test_it_plays_at_the_cabinet(tap_race, cabinet: Cabinet, sim, store: Store) -> None:
+    play = race_between_stations(cabinet, sim)
+    press(cabinet, sim, 0, Button.C)
+    assert [n.text for n in play.session.screen(sim.clock.now_us()).notices] == ["Tap A!"]
+    for station in (0, 1, 0, 0):
+        press(cabinet, sim, station, Button.A)
+    assert play.session.engine.outcome().winner == 0
+    assert sim.led_levels(0) == (1.0,) * 10
+    assert [type(e) for _t, e in play.session.recent][-1] is RaceWon
+    Renderer().draw(play.screen(sim.clock.now_us()))
+    run_for(cabinet, sim, 3_500_000)
+    assert isinstance(cabinet.scene, Result)
+    assert cabinet.scene.model.headline == "RED WINS THE RACE"
+    assert store.wins_by_station("tap_race") == {0: 1}
+
+
+def test_it_resumes_after_a_power_cut(tap_race, config, sim, clock, store: Store, cabinet: Cabinet) -> None:
+    play = race_between_stations(cabinet, sim)
+    press(cabinet, sim, 1, Button.A)
+    press(cabinet, sim, 1, Button.A)
+    assert play.session.engine.taps == [0, 2]
+    again = Cabinet(config, sim, clock, store, log=lambda _l: None, seed=1)
+    assert isinstance(again.scene, Play) and isinstance(again.scene.session.controls, TapRaceControls)
+    assert again.scene.session.engine.taps == [0, 2]
+
+
+def test_an_exhibition_plays_it_to_the_end(tap_race, config, sim, clock, store: Store) -> None:
+    lines: list[str] = []
+    cabinet = Cabinet(config, sim, clock, store, log=lines.append, seed=4)
+    assert run_exhibition(cabinet, sim, clock, "tap_race", seed=4, fps=10)
+    assert store.games_played() == {"tap_race": 1}
+    assert any("WINS THE RACE ***" in line for line in lines)
+    ((winner, ending),) = store.db.execute("SELECT winner_station, reason FROM games").fetchall()
+    assert ending == TapRaceEnding.FIRST_THERE.value
+    # Attract's recent results and the operator's stats name it in its own words.
+    now = clock.now_us()
+    recent = Attract(cabinet.ctx, now).screen(now).recent
+    assert f"Tap Race: {config.stations[winner].name} won (first to the line)" in recent
+    stats = Service(cabinet.ctx, now, cabinet.scene).screen(now).body
+    assert "  tap_race: 1" in stats
+    assert any(line.startswith("Tap Race wins: ") for line in stats)
+
+
+SCENARIO = """
+[scenario]
+name = "tap-race-red-first"
+description = "Tap Race (test-only game): Red taps three times before Blue's second tap."
+game = "tap_race"
+seed = 1
+stations = [0, 1]
+
+[[input]]
+at_us = 100_000
+station = 0
+press = "A"
+
+[[input]]
+at_us = 250_000
+station = 1
+press = "A"
+
+[[input]]
+at_us = 400_000
+station = 0
+press = "A"
+
+[[expect]]
+at_us = 450_000
+event = { type = "Tapped", player = 0, taps = 2 }
+led = { station = 1, lit = 3 }
+private = { station = 0, contains = "Tap Race 2/3" }
+
+[[input]]
+at_us = 700_000
+station = 0
+press = "A"
+
+[[expect]]
+at_us = 750_000
+from_us = 650_000
+events = [{ type = "Tapped", player = 0, taps = 3 }, { type = "RaceWon", player = 0 }]
+led = { station = 0, lit = 10 }
+private = { station = 0, contains = "YOU WIN" }
+
+[[expect]]
+at_us = 800_000
+private = { station = 1, contains = "Race over" }
+
+[[expect]]
+at_us = 4_000_000
+scene = "Result"
+"""
+
+
+def test_a_hil_scenario_runs_it(tap_race, tmp_path: Path) -> None:
+    path = tmp_path / "tap_race.toml"
+    path.write_text(SCENARIO)
+    result = run_scenario(load_scenario(path), report_dir=tmp_path / "report", window=False)
+    assert result.status == "pass", result.summary()
+    assert len(result.checks) == 8 and all(c.status == "pass" for c in result.checks)
+
+
+def test_a_hil_scenario_checks_its_event_names_against_its_own_events(tap_race, tmp_path: Path) -> None:
+    bad = SCENARIO.replace('type = "RaceWon"', 'type = "RaceLost"')
+    with pytest.raises(ScenarioError, match="RaceLost"):
+        parse_scenario(bad, tmp_path / "bad.toml")
+
+
+# -- an unknown game is one clear line ----------------------------------------------------
+def test_an_unknown_scenario_game_names_the_games_offered(tap_race, tmp_path: Path) -> None:
+    with pytest.raises(ScenarioError) as e:
+        parse_scenario(SCENARIO.replace('game = "tap_race"', 'game = "tap_dance"'), tmp_path / "s.toml")
+    assert "punch, karate_fight, tap_race" in str(e.value) and "\n" not in str(e.value)
+
+
+def test_an_unknown_game_for_ringside_run_is_one_line_naming_the_games(tap_race, capsys) -> None:
+    assert ringside(["run", "--headless", "--game", "tap_dance"]) == 2
+    err = capsys.readouterr().err
+    assert err == "ringside run --game: unknown game 'tap_dance': choose one of punch, karate_fight, tap_race\n"
+
+
+def test_once_unregistered_it_is_gone_everywhere(tap_race) -> None:
+    controls_registry.unregister(SPEC.name)
+    display_registry.unregister(SPEC.name)
+    assert "tap_race" not in controls_registry.names()
+    with pytest.raises(games_registry.UnknownGame, match=r"choose one of punch, karate_fight$"):
+        controls_registry.controls_type("tap_race")
+    with pytest.raises(display_registry.NoScreens, match="tap_race"):
+        display_registry.screens("tap_race")
+
+
+def test_no_module_of_the_cabinet_names_it() -> None:
+    """Adding it took no edit outside its own files: nothing in the shipped packages
+    knows of it."""
+    shipped = [
+        p for pkg in ("games", "display", "firmware_py", "hal", "calibration") for p in (REPO / pkg).rglob("*.py")
+    ]
+    assert shipped
+    assert [p for p in shipped if "tap_race" in p.read_text(encoding="utf-8").lower()] == []
