@@ -31,7 +31,7 @@ from calibration.verify import Criteria
 from calibration.virtual import VirtualPads
 from calibration.wizard import Counts, Step, Wizard
 from firmware_py.padboard.detector import Detector
-from firmware_py.padboard.piezo import ModelSlap, PiezoModel, PiezoPad
+from firmware_py.sim.piezo import ModelSlap, PiezoModel, PiezoPad
 from hal.padboard.settings import PadSettings
 
 # -- simulated cabinets -----------------------------------------------------------------------

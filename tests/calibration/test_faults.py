@@ -10,7 +10,7 @@ import pytest
 from calibration.runner import run_wizard
 from calibration.wizard import REVIEW, Wizard
 from firmware_py.calibrate_cli import SIM_CABINETS, ScriptedOperator, SimCabinetSpec
-from firmware_py.padboard.piezo import PiezoPad
+from firmware_py.sim.piezo import PiezoPad
 
 
 def run_until_review(pads: tuple[PiezoPad, ...], crosstalk: float = 0.1) -> Wizard:
