@@ -9,6 +9,8 @@ Pads are the stations whose slap source is gpio-edge, in station order.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from calibration.capture import Capture, Recording
 from hal.clock import Clock
 from hal.gpio_edge import GpioEdgeSource
@@ -71,8 +73,6 @@ def gpio_edge_stations(config) -> list[int]:
 
 def apply_gpio_masks(config, masks: dict[int, int]):
     """The config with each gpio-edge station's mask time taken from a profile's fit."""
-    from dataclasses import replace
-
     stations = list(config.stations)
     for pad, station in enumerate(gpio_edge_stations(config)):
         if pad in masks:

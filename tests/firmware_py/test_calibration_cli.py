@@ -111,7 +111,7 @@ class _BoardHands:
     operator does on virtual pads (the simulator's own ``slap`` takes a velocity)."""
 
     def __init__(self, sim: PadboardSimulator, clock: MonotonicClock) -> None:
-        from firmware_py.calibrate_cli import Forces
+        from firmware_py.sim.operator import Forces
 
         self.sim, self.clock, self.forces, self.truth = sim, clock, Forces(), []
 
@@ -131,7 +131,7 @@ def test_live_wizard_over_the_pty_board(tmp_path: Path) -> None:
     stream, settings are pushed and restored, and saving reaches the board's flash."""
     from calibration.runner import run_wizard
     from calibration.wizard import Counts, Wizard
-    from firmware_py.calibrate_cli import ScriptedOperator
+    from firmware_py.sim.operator import ScriptedOperator
     from firmware_py.sim.piezo import PiezoPad
 
     clock = MonotonicClock()
