@@ -169,8 +169,12 @@ def new_profile(
 def wizard_profile(name: str, cabinet: str, wizard: Wizard, settings: Mapping[int, PadSettings]) -> Profile:
     """The profile a finished wizard run saves: the padboard's detector ``settings`` (or
     the gpio-edge mask times) with the reason for every value, per pad."""
-    fits = wizard.fits if wizard.analog else wizard.gpio_fits
-    notes = tuple(f"pad {p + 1}: {r}" for p, f in sorted(fits.items()) for r in f.reasons)
+    reasons = (
+        {p: f.reasons for p, f in wizard.fits.items()}
+        if wizard.analog
+        else {p: g.reasons for p, g in wizard.gpio_fits.items()}
+    )
+    notes = tuple(f"pad {p + 1}: {r}" for p, rs in sorted(reasons.items()) for r in rs)
     return new_profile(
         name,
         cabinet,
