@@ -9,8 +9,11 @@ Pads are the stations whose slap source is gpio-edge, in station order.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from calibration.capture import Capture, Recording
 from hal.clock import Clock
+from hal.config import CabinetConfig
 from hal.gpio_edge import GpioEdgeSource
 from hal.padboard.messages import PadHit
 from hal.padboard.settings import PadSettings
@@ -64,15 +67,13 @@ class LiveGpioEdge:
         return rec.capture(self.now_us())
 
 
-def gpio_edge_stations(config) -> list[int]:
+def gpio_edge_stations(config: CabinetConfig) -> list[int]:
     """The stations whose slap pads are gpio-edge lines: the pads of a gpio-edge profile."""
     return [i for i, s in enumerate(config.stations) if s.slap.source == "gpio-edge"]
 
 
-def apply_gpio_masks(config, masks: dict[int, int]):
+def apply_gpio_masks(config: CabinetConfig, masks: dict[int, int]) -> CabinetConfig:
     """The config with each gpio-edge station's mask time taken from a profile's fit."""
-    from dataclasses import replace
-
     stations = list(config.stations)
     for pad, station in enumerate(gpio_edge_stations(config)):
         if pad in masks:

@@ -15,11 +15,14 @@ import json
 import os
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
 
+from calibration.live_gpio import apply_gpio_masks
+from calibration.wizard import Wizard
+from hal.config import CabinetConfig
 from hal.padboard.settings import PadSettings
 
 NAME = re.compile(r"[A-Za-z0-9_.-]{1,40}")
@@ -161,6 +164,39 @@ def new_profile(
 ) -> Profile:
     t = (now or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%SZ")
     return Profile(name, cabinet, t, source, dict(pads or {}), dict(gpio_mask_us or {}), notes)
+
+
+def wizard_profile(name: str, cabinet: str, wizard: Wizard, settings: Mapping[int, PadSettings]) -> Profile:
+    """The profile a finished wizard run saves: the padboard's detector ``settings`` (or
+    the gpio-edge mask times) with the reason for every value, per pad."""
+    reasons = (
+        {p: f.reasons for p, f in wizard.fits.items()}
+        if wizard.analog
+        else {p: g.reasons for p, g in wizard.gpio_fits.items()}
+    )
+    notes = tuple(f"pad {p + 1}: {r}" for p, rs in sorted(reasons.items()) for r in rs)
+    return new_profile(
+        name,
+        cabinet,
+        "padboard" if wizard.analog else "gpio-edge",
+        settings if wizard.analog else {},
+        wizard.gpio_masks(),
+        notes,
+    )
+
+
+def config_with_active_profile(config: CabinetConfig, log: Callable[[str], None] = print) -> CabinetConfig:
+    """The cabinet config with the active calibration profile's gpio-edge mask times in
+    force (a padboard keeps its own settings in flash)."""
+    store = ProfileStore(config.data_dir)
+    name = store.active()
+    if name is None:
+        return config
+    profile = store.load(name)
+    if profile.source != "gpio-edge" or not profile.gpio_mask_us:
+        return config
+    log(f"calibration profile {name!r}: gpio-edge mask times {profile.gpio_mask_us} µs")
+    return apply_gpio_masks(config, profile.gpio_mask_us)
 
 
 def push(source, profile: Profile) -> None:

@@ -2,7 +2,7 @@
 
 Deterministic and fast (no sleeping): ten simulated minutes run in seconds.  The model
 and detector are handed in by the caller (the cabinet passes
-``firmware_py.padboard.piezo.PiezoModel`` and ``firmware_py.padboard.detector.Detector``),
+``firmware_py.sim.piezo.PiezoModel`` and ``firmware_py.padboard.detector.Detector``),
 so this package keeps to its layer and still runs the very code the board runs.
 
 A scripted "operator" schedules slaps with :meth:`VirtualPads.slap` (force in counts

@@ -20,6 +20,7 @@ from display.renderer import Renderer
 from display.sound import Callouts
 from display.window import Window
 from firmware_py import controls_registry
+from firmware_py.scene_calibration import CalibrationScene
 from firmware_py.scenes import Attract, CabinetContext, Play, Scene, Service
 from firmware_py.session import GameSession
 from firmware_py.store import Store
@@ -63,7 +64,16 @@ class Cabinet:
             settle = max(settle, config.padboard.settle_us)
         callouts = Callouts(config.sound.folder) if config.sound.enabled else None
         self.ctx = CabinetContext(
-            config, store, looks, controls_registry.offered(), random.Random(seed), log, settle, callouts, hardware
+            config,
+            store,
+            looks,
+            controls_registry.offered(),
+            random.Random(seed),
+            log,
+            settle,
+            callouts,
+            hardware,
+            calibration=CalibrationScene,
         )
         now = clock.now_us()
         self.scene: Scene = self._resume(now) or Attract(self.ctx, now)

@@ -202,7 +202,7 @@ def run_realtime(config, args, real_hardware: bool) -> int:
     )
     keys = recorder = None
     if real_hardware:
-        from firmware_py.calibrate_cli import config_with_active_profile
+        from calibration.profiles import config_with_active_profile
         from hal.hardware import open_hardware
 
         config = config_with_active_profile(config)

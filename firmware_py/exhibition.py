@@ -13,6 +13,7 @@ from pathlib import Path
 from firmware_py.cabinet import Cabinet
 from firmware_py.controls import Bot
 from firmware_py.scenes import Attract, Join, Options, Play, Result, Select
+from firmware_py.virtual_time import VirtualTimeDriver
 from hal.clock import ManualClock
 from hal.events import Button
 from hal.sim import SimCabinet
@@ -110,29 +111,26 @@ def run_exhibition(
     before anything is played."""
     controls = cabinet.ctx.games[0] if game is None else cabinet.ctx.game_named(game)
     driver = ExhibitionDriver(cabinet, sim, controls.spec.name, seed)
-    frame_us = 1_000_000 // fps
     shots: dict[str, bool] = {}
-    finished = False
-    next_frame = clock.now_us()
-    end = next_frame + max_virtual_s * 1_000_000
-    while next_frame < end:
-        # Step to each scheduled input at its exact µs, and to every frame.
-        dues = [d for d in (sim.next_due(), cabinet.next_due()) if d is not None]
-        t = min([next_frame, *dues])
-        cabinet.step(t)
-        if t < next_frame:
-            continue
-        driver.act(t)
-        cabinet.render()
+    seen_result = False
+
+    def act(t: int, is_frame: bool) -> None:
+        if is_frame:  # the players look at the screen once a frame
+            driver.act(t)
+
+    def back_to_attract(t: int, is_frame: bool) -> bool:
+        nonlocal seen_result
+        if not is_frame:
+            return False
         scene = cabinet.scene
         if shots_dir is not None:
             _maybe_shoot(cabinet, scene, shots, shots_dir)
-        if isinstance(scene, Result):
-            finished = True
-        if finished and isinstance(scene, Attract):
-            return True
-        next_frame += frame_us
-    return False
+        seen_result = seen_result or isinstance(scene, Result)
+        return seen_result and isinstance(scene, Attract)
+
+    # Every scheduled input at its exact µs, every settle window's end, every frame.
+    end = clock.now_us() + max_virtual_s * 1_000_000
+    return VirtualTimeDriver.at_fps(cabinet, fps).run_until(end, after_step=act, after=back_to_attract)
 
 
 NOTABLE = (

@@ -16,20 +16,27 @@ be seen anywhere.  The recording is pumped from ``tick`` in step with the cabine
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from calibration.analysis import signed_deviation
-from calibration.capture import Capture, Recording
-from calibration.profiles import ProfileStore, new_profile, push
-from calibration.report import criteria_lines, review_lines, verdict_lines
+from calibration.capture import Recording
+from calibration.live import LivePadboard
+from calibration.live_gpio import LiveGpioEdge, gpio_edge_stations
+from calibration.profiles import ProfileStore, push, wizard_profile
+from calibration.report import criteria_lines, report_path, review_lines, verdict_lines
 from calibration.runner import apply_settings
 from calibration.wizard import ABORTED, CAPTURE, DONE, REVIEW, VERDICT, Wizard, pad_name
 from display.calibration_screen import CalibrationScreen, PadTrace
-from firmware_py.calibrate_cli import profile_notes
+from display.private import text_lines
+from firmware_py.calibration_pages import save_report, trace
 from firmware_py.scenes import CabinetContext, Scene, Service, pressed
+from firmware_py.sim.operator import ScriptedOperator
+from firmware_py.sim.pad_sets import virtual_cabinet
+from hal.clock import MonotonicClock
 from hal.events import Button, InputEvent
-from hal.padboard.settings import PadSettings
+from hal.gpio_edge import GpioEdgeSource
+from hal.padboard.driver import PadboardSource
 
 LIVE_SPAN_US = 3_000_000
 MAX_PUMP_US = 100_000  # virtual pads never run more than this ahead in one frame
@@ -41,10 +48,6 @@ def default_source(ctx: CabinetContext) -> tuple[Any, Any, str]:
     cfg = ctx.config
     if cfg.padboard is not None and any(s.slap.source == "padboard" for s in cfg.stations):
         try:
-            from calibration.live import LivePadboard
-            from hal.clock import MonotonicClock
-            from hal.padboard.driver import PadboardSource
-
             board = running_padboard(ctx, cfg.padboard.port)
             if board is not None:  # the cabinet's own link (the port is exclusive)
                 return LivePadboard(board), None, f"padboard on {cfg.padboard.port}"
@@ -55,16 +58,9 @@ def default_source(ctx: CabinetContext) -> tuple[Any, Any, str]:
             )
         except Exception as e:
             raise RuntimeError(f"cannot open the padboard on {cfg.padboard.port}: {e}") from e
-    from calibration.live_gpio import LiveGpioEdge, gpio_edge_stations
-    from hal.gpio_edge import GpioEdgeSource
-
     edges = [x for x in getattr(ctx.hardware, "sources", ()) if isinstance(x, GpioEdgeSource)]
     if edges and gpio_edge_stations(cfg):  # the cabinet's own gpio-edge lines
-        from hal.clock import MonotonicClock
-
         return LiveGpioEdge(edges, gpio_edge_stations(cfg), MonotonicClock()), None, "gpio-edge comparator lines"
-    from firmware_py.calibrate_cli import ScriptedOperator, virtual_cabinet
-
     vp = virtual_cabinet("hall", seed=1)
     return vp, ScriptedOperator(vp), "simulated pads (this cabinet has no padboard): simulated hands slap"
 
@@ -72,102 +68,10 @@ def default_source(ctx: CabinetContext) -> tuple[Any, Any, str]:
 def running_padboard(ctx: CabinetContext, port: str):
     """The cabinet's own connected PadboardSource on ``port``, if it has one open: the
     serial port is exclusive, so calibration records through the cabinet's link."""
-    from hal.padboard.driver import PadboardSource
-
     for source in getattr(ctx.hardware, "sources", ()):
         if isinstance(source, PadboardSource) and source.port == port and source.connected:
             return source
     return None
-
-
-def trace(
-    cap: Capture | None,
-    pad: int,
-    settings: PadSettings,
-    label: str,
-    color: tuple[int, int, int],
-    status: str = "",
-    times: Sequence[int] | None = None,
-    samples: Sequence[int] | None = None,
-    hits: Sequence[Any] = (),
-    span_us: int | None = None,
-) -> PadTrace:
-    if cap is not None:
-        times, samples, hits = cap.times, cap.samples.get(pad, ()), cap.hits_on(pad)
-    times = tuple(times or ())
-    values = tuple(signed_deviation(list(samples or ()), settings.baseline_shift))
-    t1 = times[-1] if times else 0
-    t0 = times[0] if times else 0
-    if span_us is not None:
-        t0 = t1 - span_us
-    hit_marks = tuple((h.t_us, h.velocity) for h in hits if h.pad == pad)
-    scale = max([settings.threshold * 4, *(abs(v) for v in values[-4000:])] if values else [settings.threshold * 4])
-    return PadTrace(
-        label,
-        t0,
-        max(t1, t0 + 1),
-        times,
-        values,
-        settings.threshold,
-        settings.mask_us,
-        hit_marks,
-        int(scale * 1.05),
-        status,
-        color,
-    )
-
-
-def report_screens(w: Wizard, colors: Sequence[tuple[int, int, int]] = ((255, 200, 40),)) -> list[CalibrationScreen]:
-    """One page per calibrated pad: its signal in the steps that tell most, with the
-    settings that ran, and the fit and verdict in words."""
-    pages = []
-    review = review_lines(w) if w.fits or w.gpio_fits else []
-    verdict = verdict_lines(w) if w.verdicts else []
-    for p in w.targets:
-        col = colors[p % len(colors)]
-        traces = []
-        status = ("PASS" if w.verdicts[p].passed else "FAIL") if p in w.verdicts else ""
-        for cap in w.verify_captures:
-            if cap.samples.get(p) and (cap.pad == p or cap.kind == "verify_idle" or len(traces) < 3):
-                s = w.candidate()[p]
-                on = "hands off" if cap.pad is None else f"pad {cap.pad + 1} slapped"
-                traces.append(
-                    trace(cap, p, s, f"{pad_name(p)} · {cap.kind.replace('_', ' ')}, {on} (fitted)", col, status)
-                )
-        for cap in w.captures:
-            if cap.samples.get(p) and (cap.pad == p or cap.kind == "rest"):
-                traces.append(trace(cap, p, w.originals[p], f"{pad_name(p)} · {cap.kind} (settings as before)", col))
-        mine = [line for line in review + verdict if line.startswith(pad_name(p).capitalize())]
-        lines = _section(review, p) + _section(verdict, p)
-        pages.append(
-            CalibrationScreen(
-                f"{pad_name(p).capitalize()} report",
-                mine[0] if mine else pad_name(p),
-                1.0,
-                tuple(lines),
-                tuple(traces[:4]),
-                "ringside calibrate · session report",
-                alert=status == "FAIL",
-            )
-        )
-    return pages
-
-
-def _section(lines: list[str], pad: int) -> list[str]:
-    head = pad_name(pad).capitalize()
-    out, on = [], False
-    for line in lines:
-        if line.startswith("Pad "):
-            on = line.startswith(head + ":") or line.startswith(head + " (")
-        if on:
-            out.append(line)
-    return out
-
-
-def save_report(w: Wizard, path: Path) -> Path:
-    from display.calibration_screen import save_png
-
-    return save_png(report_screens(w), path)
 
 
 class CalibrationScene(Service):
@@ -284,27 +188,12 @@ class CalibrationScene(Service):
         settings = w.finish()
         assert self.source is not None
         store = ProfileStore(self.ctx.config.data_dir)
-        profile = new_profile(
-            PROFILE_NAME,
-            self.ctx.config.name,
-            "padboard" if self.source.analog else "gpio-edge",
-            settings if self.source.analog else {},
-            w.gpio_masks(),
-            profile_notes(w),
-        )
+        profile = wizard_profile(PROFILE_NAME, self.ctx.config.name, w, settings)
         self.saved = store.save(profile)
         push(self.source, profile)
         store.set_active(profile.name)
         try:
-            from datetime import datetime
-
-            save_report(
-                w,
-                self.ctx.config.data_dir
-                / "calibration"
-                / "reports"
-                / f"{PROFILE_NAME}-{datetime.now().strftime('%Y%m%d-%H%M%S')}.png",
-            )
+            save_report(w, report_path(self.ctx.config.data_dir, PROFILE_NAME, datetime.now()))
         except Exception as e:
             self.ctx.log(f"calibration report not saved: {e}")
         self.message = f"Saved profile '{PROFILE_NAME}' and pushed it to the board's flash."
@@ -411,8 +300,6 @@ class CalibrationScene(Service):
         )
 
     def private_image(self, station: int, size: tuple[int, int]):
-        from display.private import text_lines
-
         return text_lines(["CALIBRATION", "", f"Pad {station + 1}"], 0, size)
 
     def led_levels(self, now_us: int) -> dict[int, float]:

@@ -58,6 +58,9 @@ class CabinetContext:
     hardware: Any = None
     """The cabinet's hardware object, for scenes that talk to a device directly
     (calibration records through the open padboard link)."""
+    calibration: Callable[[CabinetContext, int, Service], Scene] | None = None
+    """The scene the service menu's Calibration item opens (given by the cabinet, so
+    the menu needs no import of the calibration scene, which is itself a Service)."""
 
     def station_names(self, stations: tuple[int, ...]) -> tuple[str, ...]:
         return tuple(self.looks[s].name for s in stations)
@@ -358,9 +361,7 @@ class Service(Scene):
         if pressed(ev) and ev.station == 0 and ev.button in (Button.A, Button.B):
             self.cursor = (self.cursor + (1 if ev.button is Button.B else -1)) % len(self.ITEMS)
         if pressed(ev, Button.START) and ev.station == 0 and self.ITEMS[self.cursor] == "Calibration":
-            from firmware_py.scene_calibration import CalibrationScene
-
-            return CalibrationScene(self.ctx, now_us, self)
+            return self.ctx.calibration(self.ctx, now_us, self) if self.ctx.calibration is not None else None
         return None
 
     def tick(self, now_us: int) -> Scene | None:

@@ -4,26 +4,19 @@ from __future__ import annotations
 
 from firmware_py.cabinet import Cabinet
 from firmware_py.scenes import Play
+from firmware_py.virtual_time import VirtualTimeDriver
 from hal.events import Button
 from hal.sim import SimCabinet
 
 FRAME_US = 16_667
+"""The tests' frame time (a 60 Hz display, rounded up)."""
 
 
 def run_for(cabinet: Cabinet, sim: SimCabinet, duration_us: int, render: bool = True) -> None:
-    """Advance virtual time, stepping to every scheduled input and every frame."""
-    clock = sim.clock
-    end = clock.now_us() + duration_us
-    next_frame = clock.now_us()
-    while True:
-        t = min(x for x in (sim.next_due(), cabinet.next_due(), next_frame, end) if x is not None)
-        cabinet.step(t)
-        if t == next_frame:
-            if render:
-                cabinet.render()
-            next_frame += FRAME_US
-        if t >= end:
-            return
+    """Let ``duration_us`` of virtual time pass on ``cabinet`` (whose hardware is ``sim``),
+    stepping to every scheduled input, settle window end and frame, the first frame now."""
+    assert cabinet.hw is sim, "run_for drives the cabinet's own sim hardware"
+    VirtualTimeDriver(cabinet, FRAME_US, render=render).advance(duration_us)
 
 
 def press(cabinet: Cabinet, sim: SimCabinet, station: int, button: Button, settle_us: int = 200_000) -> None:

@@ -39,7 +39,7 @@ class RealtimeClock:
 
 class PadboardLink:
     def __init__(self, config: Any, seed: int, clock: RealtimeClock) -> None:
-        from firmware_py.padboard.simulator import PadboardSimulator
+        from firmware_py.sim.padboard import PadboardSimulator
         from hal.padboard.driver import LinkTiming, PadboardSource
 
         pads = {sc.slap.pad: station for station, sc in enumerate(config.stations) if sc.slap.source == "padboard"}

@@ -23,6 +23,7 @@ from firmware_py.hil.checks import Goldens, NotObservable, evaluate
 from firmware_py.hil.observe import Recorder
 from firmware_py.hil.result import Fidelity, ScenarioResult
 from firmware_py.hil.scenario import Input, Scenario, ScenarioError, game_controls, make_options
+from firmware_py.virtual_time import VirtualTimeDriver
 from hal.events import ButtonEvent, PadLinkEvent, SlapEvent
 
 NAME = "sim"
@@ -311,36 +312,30 @@ class SimRun:
         probe = SimProbe(self)
         checkpoints = deque(sc.expects)
         t0 = self.t0
+        stations = range(len(self.config.stations))
+        # Absolute cabinet µs; the recorder and the checks speak scenario time (− t0).
         # Frames on the grid of multiples of the frame time from the clock's zero, as the
         # cabinet's headless loop runs them: a recorded session's reveals land on the
         # same flips when it is replayed from its own start_us.
-        next_frame, end = t0 - (-sc.start_us // frame_us) * frame_us, t0 + sc.end_us
-        stations = range(len(self.config.stations))
-        settle_due = getattr(cabinet, "next_due", lambda: None)
-        last = -1
-        while True:
-            # Absolute cabinet µs; the recorder and the checks speak scenario time (− t0).
-            # Like the cabinet's own loops: wake for each input, each settle window's end
-            # (a decision is made the moment its inputs may be judged) and each frame.
-            t = min(next_frame, end)
-            for due in (sim.next_due(), settle_due()):
-                if due is not None and last < due < t:
-                    t = due
-            if checkpoints and t0 + checkpoints[0].at_us < t:
-                t = t0 + checkpoints[0].at_us
-            last = t
+        driver = VirtualTimeDriver(cabinet, frame_us, first_frame_us=t0 - (-sc.start_us // frame_us) * frame_us)
+
+        def next_checkpoint() -> int | None:
+            return t0 + checkpoints[0].at_us if checkpoints else None
+
+        def before_step(t: int) -> None:
             if self.realtime is not None:
                 self.realtime.sleep_until(t)
             rec.now_us = t - t0
-            cabinet.step(t)
+
+        def observe(t: int, is_frame: bool) -> None:
             self._hook_session()
             for s in stations:
                 rec.led_levels(t - t0, s, sim.led_levels(s))
             rec.scene_now(t - t0, type(cabinet.scene).__name__)
-            if t == next_frame:
-                cabinet.render()
+
+        def check(t: int, is_frame: bool) -> bool:
+            if is_frame:
                 self.frame_times.add(t)
-                next_frame += frame_us
             while checkpoints and t0 + checkpoints[0].at_us == t:
                 for c in evaluate(checkpoints.popleft(), rec, probe, goldens):
                     if c.status == "skip":
@@ -349,8 +344,9 @@ class SimRun:
                         c.status, c.message = "fail", f"not observable on the sim: {c.message}"
                     result.checks.append(c)
                     rec.note(t - t0, "check", **c.as_json())
-            if t >= end:
-                return
+            return False
+
+        driver.run_until(t0 + sc.end_us, wake=next_checkpoint, before_step=before_step, after_step=observe, after=check)
 
     def _fidelity(self) -> Fidelity:
         injected: dict[tuple[Any, ...], list[int]] = defaultdict(list)

@@ -1,7 +1,7 @@
 """Slap-pad calibration: detection, false triggers and crosstalk before and after, on
 three simulated cabinets of different noise; and the operator's time per pad.
 
-Each cabinet (``firmware_py.calibrate_cli.SIM_CABINETS``: quiet, hall, rough) is scored
+Each cabinet (``firmware_py.sim.pad_sets.SIM_CABINETS``: quiet, hall, rough) is scored
 with the shipped default settings and with the settings the wizard fitted, the wizard
 driven by the scripted operator (three runs, seeds 1–3).  Scoring uses fresh pads (other
 seeds): soft slaps one at a time (detection; extra hits are doubles), hands off
@@ -16,7 +16,8 @@ from __future__ import annotations
 import statistics
 import time
 
-from firmware_py.calibrate_cli import SIM_CABINETS, calibrate_sim, score
+from firmware_py.sim.pad_sets import SIM_CABINETS
+from firmware_py.sim.proof import calibrate_sim, score
 from hal.padboard.settings import PadSettings
 from tests.bench.harness import Figure
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 import random
 
 from firmware_py.padboard.detector import TICKS_MASK, ticks_diff
-from firmware_py.padboard.piezo import ModelSlap, PiezoModel, PiezoPad, peak_for_velocity
-from firmware_py.padboard.simulator import BoardClock, UsbJitter, detect, ping_exchange
+from firmware_py.sim.padboard import BoardClock, UsbJitter, detect, ping_exchange
+from firmware_py.sim.piezo import ModelSlap, PiezoModel, PiezoPad, peak_for_velocity
 from hal.padboard import wire
 from hal.padboard.clocksync import ClockSync
 from hal.padboard.settings import PadSettings

@@ -9,15 +9,14 @@ import pytest
 
 from calibration.runner import run_wizard
 from calibration.wizard import REVIEW, Wizard
-from firmware_py.calibrate_cli import SIM_CABINETS, ScriptedOperator, SimCabinetSpec
-from firmware_py.padboard.piezo import PiezoPad
+from firmware_py.sim.operator import ScriptedOperator
+from firmware_py.sim.pad_sets import SIM_CABINETS, SimCabinetSpec, virtual_cabinet
+from firmware_py.sim.piezo import PiezoPad
 
 
 def run_until_review(pads: tuple[PiezoPad, ...], crosstalk: float = 0.1) -> Wizard:
     SIM_CABINETS["_fault"] = SimCabinetSpec("_fault", pads, crosstalk, "test")
     try:
-        from firmware_py.calibrate_cli import virtual_cabinet
-
         vp = virtual_cabinet("_fault", seed=4)
     finally:
         del SIM_CABINETS["_fault"]

@@ -6,7 +6,8 @@ from __future__ import annotations
 from calibration.gpio_fit import apply_mask, groups
 from calibration.runner import run_wizard
 from calibration.wizard import Counts, Wizard
-from firmware_py.calibrate_cli import Forces, ScriptedOperator, virtual_cabinet
+from firmware_py.sim.operator import Forces, ScriptedOperator
+from firmware_py.sim.pad_sets import virtual_cabinet
 from hal.padboard.messages import PadHit
 
 

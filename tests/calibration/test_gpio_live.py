@@ -11,8 +11,7 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from calibration.capture import Recording
 from calibration.gpio_fit import fit_gpio
 from calibration.live_gpio import LiveGpioEdge, apply_gpio_masks, gpio_edge_stations
-from calibration.profiles import ProfileStore, new_profile
-from firmware_py.calibrate_cli import config_with_active_profile
+from calibration.profiles import ProfileStore, config_with_active_profile, new_profile
 from hal.clock import ManualClock
 from hal.gpio_edge import GpioEdgeSource
 

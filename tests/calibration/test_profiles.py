@@ -11,7 +11,8 @@ import pytest
 from calibration.profiles import ProfileError, ProfileStore, from_toml, new_profile, push, to_toml
 from calibration.runner import run_wizard
 from calibration.wizard import ABORTED, Counts, Wizard
-from firmware_py.calibrate_cli import ScriptedOperator, virtual_cabinet
+from firmware_py.sim.operator import ScriptedOperator
+from firmware_py.sim.pad_sets import virtual_cabinet
 from hal.padboard.settings import PadSettings
 
 A = PadSettings(threshold=1234, mask_us=30000, xtalk_pct=40)

@@ -10,7 +10,8 @@ import os
 import pytest
 
 from calibration.wizard import Counts
-from firmware_py.calibrate_cli import SIM_CABINETS, calibrate_sim, score
+from firmware_py.sim.pad_sets import SIM_CABINETS
+from firmware_py.sim.proof import calibrate_sim, score
 from hal.padboard.settings import PadSettings
 
 

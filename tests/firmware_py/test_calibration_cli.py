@@ -14,7 +14,7 @@ from calibration.live import LivePadboard
 from calibration.profiles import ProfileStore, new_profile, push
 from calibration.source import record
 from firmware_py.cli import main
-from firmware_py.padboard.simulator import PadboardSimulator
+from firmware_py.sim.padboard import PadboardSimulator
 from hal.clock import MonotonicClock
 from hal.padboard.driver import LinkTiming, PadboardSource
 from hal.padboard.settings import PadSettings
@@ -111,7 +111,7 @@ class _BoardHands:
     operator does on virtual pads (the simulator's own ``slap`` takes a velocity)."""
 
     def __init__(self, sim: PadboardSimulator, clock: MonotonicClock) -> None:
-        from firmware_py.calibrate_cli import Forces
+        from firmware_py.sim.operator import Forces
 
         self.sim, self.clock, self.forces, self.truth = sim, clock, Forces(), []
 
@@ -119,7 +119,7 @@ class _BoardHands:
         return self.clock.now_us()
 
     def slap(self, pad: int, t_us: int, force: float) -> None:
-        from firmware_py.padboard.piezo import ModelSlap
+        from firmware_py.sim.piezo import ModelSlap
 
         with self.sim._lock:
             self.sim._model.add(ModelSlap(pad, self.sim.board_clock.board_us(t_us), force))
@@ -131,8 +131,8 @@ def test_live_wizard_over_the_pty_board(tmp_path: Path) -> None:
     stream, settings are pushed and restored, and saving reaches the board's flash."""
     from calibration.runner import run_wizard
     from calibration.wizard import Counts, Wizard
-    from firmware_py.calibrate_cli import ScriptedOperator
-    from firmware_py.padboard.piezo import PiezoPad
+    from firmware_py.sim.operator import ScriptedOperator
+    from firmware_py.sim.piezo import PiezoPad
 
     clock = MonotonicClock()
     pads = [PiezoPad(noise=100, gain=1.0), PiezoPad(noise=120, gain=0.8)]

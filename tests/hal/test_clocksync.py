@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from firmware_py.padboard.simulator import BoardClock, UsbJitter, ping_exchange
+from firmware_py.sim.padboard import BoardClock, UsbJitter, ping_exchange
 from hal.padboard.clocksync import ClockSync
 
 GOAL_P99_US = 50

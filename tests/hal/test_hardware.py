@@ -24,7 +24,7 @@ def test_gpio_edge_lines_of_a_chip_share_one_source(config) -> None:
 
 
 def test_padboard_stations_share_one_padboard(config) -> None:
-    from firmware_py.padboard.simulator import PadboardSimulator
+    from firmware_py.sim.padboard import PadboardSimulator
     from hal.config import PadboardConfig
     from hal.padboard.driver import PadboardSource
 

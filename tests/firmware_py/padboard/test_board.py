@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import ast
 import json
+import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,52 +17,132 @@ from hal.padboard import wire
 from hal.padboard.settings import PadSettings
 
 ROOT = Path(__file__).resolve().parents[3]
-BOARD_FILES = [
-    ROOT / "hal/padboard/wire.py",
-    ROOT / "firmware_py/padboard/detector.py",
-    ROOT / "firmware_py/padboard/settings_store.py",
-    ROOT / "firmware_py/padboard/board.py",
-    ROOT / "firmware_py/padboard/main.py",
-]
-BOARD_MODULES = {
-    "struct",
-    "math",
-    "json",
-    "os",
-    "time",
-    "sys",
-    "select",
-    "machine",
-    "micropython",
-    "rp2",
+BOARD_DIR = ROOT / "firmware_py/padboard"
+WIRE = ROOT / "hal/padboard/wire.py"
+FIRMWARE = sorted(p for p in BOARD_DIR.glob("*.py") if p.name != "__init__.py")
+"""Every module in firmware_py/padboard/ except the host's package marker is flashed."""
+BOARD_FILES = [WIRE, *FIRMWARE]
+LOCAL = {p.stem for p in BOARD_FILES}
+"""The board's own modules: side by side at the top level of its filesystem."""
+MICROPYTHON = {
+    "array",
     "binascii",
     "gc",
+    "json",
+    "machine",
+    "math",
+    "micropython",
+    "os",
+    "rp2",
+    "select",
+    "struct",
+    "sys",
+    "time",
+    "uctypes",
 }
-LOCAL = {"wire", "detector", "settings_store", "board"}
+"""Modules a MicroPython build for the RP2040 has (the subset the firmware may use)."""
+HOST_PATHS = {"hal.padboard": {"wire"}, **{f"firmware_py.padboard.{m}": None for m in LOCAL - {"wire"}}}
+"""How the host reaches the board's modules: only inside ``try: … except ImportError:``
+with the flat import as the fallback, so the board never sees a repository path."""
 
 
-@pytest.mark.parametrize("path", BOARD_FILES, ids=lambda p: p.name)
-def test_padboard_board_files_use_only_the_micropython_subset(path: Path) -> None:
-    tree = ast.parse(path.read_text())
-    guarded: set[int] = set()
+def _guarded(tree: ast.AST) -> set[int]:
+    """Nodes in the body of a ``try`` whose handler catches ImportError."""
+    out: set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Try) and any(
             isinstance(h.type, ast.Name) and h.type.id == "ImportError" for h in node.handlers
         ):
-            guarded.update(id(n) for n in ast.walk(node))
+            out.update(id(n) for stmt in node.body for n in ast.walk(stmt))
+    return out
+
+
+def subset_problems(path: Path) -> list[str]:
+    """What in ``path`` would not run on the board: syntax MicroPython lacks, a module it
+    does not have, or a repository import other than the guarded host path."""
+    tree = ast.parse(path.read_text())
+    guarded = _guarded(tree)
+    out = []
     for node in ast.walk(tree):
-        assert not isinstance(node, ast.JoinedStr), f"{path.name}:{node.lineno}: f-string"
-        assert not isinstance(node, (ast.AnnAssign, ast.Match, ast.NamedExpr)), f"{path.name}:{node.lineno}"
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            assert node.returns is None and all(a.annotation is None for a in node.args.args), node.name
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
-            for name in names:
-                top = name.split(".")[0]
-                if top in BOARD_MODULES or top in LOCAL:
-                    continue
-                host_path = name == "hal.padboard" or name.startswith("firmware_py.padboard.")
-                assert host_path and id(node) in guarded, f"{path.name}:{node.lineno}: import {name}"
+        where = f"{path.name}:{getattr(node, 'lineno', '?')}"
+        if isinstance(node, ast.JoinedStr):
+            out.append(f"{where}: f-string (MicroPython has no '=' or nested specifiers; use %)")
+        elif isinstance(node, (ast.AnnAssign, ast.Match, ast.NamedExpr, ast.AsyncFunctionDef, ast.Await)):
+            out.append(f"{where}: {type(node).__name__} is outside the board's subset")
+        elif isinstance(node, ast.FunctionDef) and (
+            node.returns is not None
+            or any(a.annotation is not None for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs))
+        ):
+            out.append(f"{where}: annotations in {node.name}")
+        elif isinstance(node, ast.ClassDef) and node.keywords:
+            out.append(f"{where}: class keywords (metaclass) in {node.name}")
+        elif isinstance(node, ast.Import):
+            out += [f"{where}: import {a.name}" for a in node.names if a.name.split(".")[0] not in MICROPYTHON | LOCAL]
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if node.level or module == "__future__":
+                out.append(f"{where}: from {'.' * node.level}{module} import")
+            elif module in HOST_PATHS:
+                names = HOST_PATHS[module]
+                if id(node) not in guarded or (names is not None and {a.name for a in node.names} - names):
+                    out.append(f"{where}: from {module} import … outside the ImportError fallback")
+            elif module.split(".")[0] not in MICROPYTHON | LOCAL:
+                out.append(f"{where}: from {module} import")
+    return out
+
+
+def test_padboard_folder_holds_only_what_is_flashed() -> None:
+    """Host-only code (simulator, signal model) lives in firmware_py/sim/; the package
+    marker is a docstring and nothing else."""
+    assert {p.name for p in BOARD_DIR.iterdir() if p.name != "__pycache__"} == {
+        "__init__.py",
+        "flash.md",
+        *(p.name for p in FIRMWARE),
+    }
+    init = ast.parse((BOARD_DIR / "__init__.py").read_text())
+    assert len(init.body) == 1 and isinstance(init.body[0], ast.Expr), (
+        "firmware_py/padboard/__init__.py: docstring only"
+    )
+    assert {p.name for p in FIRMWARE} >= {"main.py", "board.py", "detector.py", "settings_store.py"}
+
+
+@pytest.mark.parametrize("doc", ["firmware_py/padboard/flash.md", "README.md"])
+def test_padboard_flashing_instructions_copy_exactly_the_board_files(doc: str) -> None:
+    text = (ROOT / doc).read_text()
+    command = re.search(r"mpremote connect \S+ cp (.*?) :", text, re.S)
+    assert command is not None, f"{doc}: no mpremote cp command"
+    copied = command.group(1).replace("\\", " ").split()
+    assert sorted(copied) == sorted(str(p.relative_to(ROOT)) for p in BOARD_FILES)
+
+
+@pytest.mark.parametrize("path", BOARD_FILES, ids=lambda p: p.name)
+def test_padboard_board_files_use_only_the_micropython_subset(path: Path) -> None:
+    assert subset_problems(path) == []
+
+
+def test_padboard_subset_check_catches_what_the_board_lacks(tmp_path: Path) -> None:
+    """The fence itself: each of these lines would break on the board."""
+    bad = {
+        "from dataclasses import dataclass": "import",
+        "import typing": "import typing",
+        "from pathlib import Path": "import",
+        "import asyncio": "import asyncio",
+        "from enum import Enum": "import",
+        "from firmware_py.sim import piezo": "import",
+        "from hal.padboard import wire": "outside the ImportError fallback",
+        "from hal.clock import ManualClock": "import",
+        "x = f'{y=}'": "f-string",
+        "if (n := 3):\n    pass": "NamedExpr",
+        "def f(a: int):\n    pass": "annotations",
+        "from __future__ import annotations": "from __future__",
+    }
+    for line, problem in bad.items():
+        f = tmp_path / "probe.py"
+        f.write_text(line + "\n")
+        found = subset_problems(f)
+        assert found and problem in found[0], (line, found)
+    f.write_text("try:\n    from hal.padboard import wire\nexcept ImportError:\n    import wire\n")
+    assert subset_problems(f) == []
 
 
 def test_padboard_host_settings_mirror_the_wire_table() -> None:
@@ -149,18 +233,24 @@ def test_padboard_board_streams_raw_blocks_and_counts_dropped_frames() -> None:
 
 
 def test_padboard_board_files_import_flat_as_on_the_board(tmp_path: Path) -> None:
-    """On the board the files sit side by side with no hal package: the fallbacks work."""
-    import shutil
-    import subprocess
-    import sys
-
+    """On the board the files sit side by side with no hal package: the fallbacks work,
+    and main.py (with stand-ins for the RP2040's modules, BOOTSEL held so it returns to
+    the REPL at once) needs nothing but the board's own modules."""
     for f in BOARD_FILES:
-        if f.name != "main.py":
-            shutil.copy(f, tmp_path / f.name)
+        shutil.copy(f, tmp_path / f.name)
+    for name, body in {
+        "machine": "def ADC(pin): pass\ndef Pin(n): pass\n",
+        "micropython": "def kbd_intr(c): pass\n",
+        "rp2": "def bootsel_button(): return True\n",
+    }.items():
+        (tmp_path / f"{name}.py").write_text(body)
     script = (
         f"import sys; sys.path.insert(0, {str(tmp_path)!r})\n"
-        "import board, detector, settings_store, wire\n"
-        "assert 'hal' not in sys.modules\n"
+        "import time\n"
+        "time.ticks_ms = lambda: 0\n"
+        "time.ticks_diff = lambda a, b: a - b\n"
+        f"import {', '.join(sorted(LOCAL))}\n"
+        "assert not {'hal', 'firmware_py'} & set(sys.modules), sorted(sys.modules)\n"
         "out = []\n"
         "b = board.Board(1, 250, out.append, settings_store.load('nope.json', 1))\n"
         "b.on_bytes(wire.encode_frame(wire.HELLO, 0, b'\\x01'), 0)\n"

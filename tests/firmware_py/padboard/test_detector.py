@@ -7,7 +7,7 @@ import random
 import pytest
 
 from firmware_py.padboard.detector import TICKS_MASK, TICKS_PERIOD, Detector, ticks_diff, velocity
-from firmware_py.padboard.piezo import ModelSlap, PiezoModel, PiezoPad, peak_for_velocity
+from firmware_py.sim.piezo import ModelSlap, PiezoModel, PiezoPad, peak_for_velocity
 from hal.padboard.settings import PadSettings
 
 PERIOD = 250  # the board's nominal frame period at 4 pads

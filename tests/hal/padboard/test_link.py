@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from firmware_py.padboard.simulator import PadboardSimulator
+from firmware_py.sim.padboard import PadboardSimulator
 from hal.clock import MonotonicClock
 from hal.events import PadLinkEvent, SlapEvent
 from hal.padboard import wire

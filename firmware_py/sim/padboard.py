@@ -17,9 +17,12 @@ time) and :func:`detect` (model frames → hits).
 
 from __future__ import annotations
 
+import argparse
 import os
 import random
 import select
+import signal
+import sys
 import tempfile
 import threading
 import time
@@ -32,7 +35,7 @@ from pathlib import Path
 from firmware_py.padboard import settings_store
 from firmware_py.padboard.board import Board
 from firmware_py.padboard.detector import TICKS_MASK, Detector
-from firmware_py.padboard.piezo import ModelSlap, PiezoModel, PiezoPad, peak_for_velocity
+from firmware_py.sim.piezo import ModelSlap, PiezoModel, PiezoPad, peak_for_velocity
 from hal.clock import Clock, MonotonicClock
 from hal.padboard import wire
 
@@ -314,12 +317,8 @@ class PadboardSimulator:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m firmware_py.padboard.simulator``: a simulated board for a cabinet
+    """``python -m firmware_py.sim.padboard``: a simulated board for a cabinet
     process to use as its padboard port, slapping each pad now and then."""
-    import argparse
-    import signal
-    import sys
-
     ap = argparse.ArgumentParser(description=main.__doc__)
     ap.add_argument("--port", default="/tmp/ringside-padboard", help="symlink to create for the config's padboard port")
     ap.add_argument("--pads", type=int, default=2)
