@@ -34,6 +34,9 @@ class CardDataError(ValueError):
 
 
 class Punch(Enum):
+    __hash__ = object.__hash__
+    """Identity hash: the engine and the bot look these up on every punch."""
+
     JAB = "jab"
     CROSS = "cross"
     HOOK = "hook"
@@ -54,6 +57,9 @@ class Punch(Enum):
 class Column(Enum):
     """Where the two boxers stand when a punch lands: a Result card's sub-sections."""
 
+    __hash__ = object.__hash__
+    """Identity hash: the engine and the bot look these up on every punch."""
+
     OS_OS = "OS/OS"
     OS_IS = "OS/IS"
     IS_IS = "IS/IS"
@@ -72,6 +78,9 @@ OS/OS (the Jab/Hook combo from O/S uses OS/IS)."""
 
 class Feature(Enum):
     """A Boxer card's special feature (one per card)."""
+
+    __hash__ = object.__hash__
+    """Identity hash: the engine and the bot look these up on every punch."""
 
     JUDGE_POINT = "judge_point"
     COMBO_A = "combo_a"
@@ -98,6 +107,9 @@ _ICONS = {
 class BigHit(Enum):
     """A Result card's Big Hit section, read after a result of 3."""
 
+    __hash__ = object.__hash__
+    """Identity hash: the engine and the bot look these up on every punch."""
+
     ON_THE_ROPES = "on_the_ropes"
     IN_THE_CORNER = "in_the_corner"
     HURT = "hurt"
@@ -110,6 +122,9 @@ class BigHit(Enum):
 
 class Injury(Enum):
     """An injury tile; the value of :data:`INJURY_DAMAGE` is what it adds to the Damage die."""
+
+    __hash__ = object.__hash__
+    """Identity hash: the engine and the bot look these up on every punch."""
 
     HURT = "hurt"
     NOSE_BLEED = "nose_bleed"

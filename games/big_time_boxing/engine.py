@@ -1054,6 +1054,7 @@ class BigTimeBoxing(Engine[BigTimeBoxingOptions, BigTimeBoxingAction]):
             active=self.active,
             odd_round_first=self.odd_round_first,
             window_player=self.window_player,
+            window_punch=self.pending_punch,
             thrown=tuple(self.thrown),
             trap=self.trap,
             trapped=self.trapped,

@@ -96,6 +96,8 @@ class BigTimeBoxingPublicView:
     """Whose turn it is (or was, while a window is open)."""
     odd_round_first: int
     window_player: int | None
+    window_punch: Punch | None
+    """The punch a response window is about (the one thrown, or the next trapped punch)."""
     thrown: tuple[ThrownPunch, ...]
     """The punches thrown this turn (one, or two for a combo), face up."""
     trap: Trap | None

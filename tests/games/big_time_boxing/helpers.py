@@ -203,3 +203,39 @@ def turn_of(seat: int) -> Callable[[BigTimeBoxing], bool]:
     from games.big_time_boxing import Phase
 
     return lambda e: e.phase is Phase.TURN and e.active == seat
+
+
+class Boxer:
+    """Anything that picks an action for a seat (a computer boxer, a random player)."""
+
+    def choose(self, engine: Any, player: int) -> Any: ...
+
+
+def duel(
+    first: Boxer,
+    second: Boxer,
+    seed: int,
+    options: BigTimeBoxingOptions | None = None,
+    clock: Callable[[], float] | None = None,
+) -> tuple[float, list[float]]:
+    """One fight of ``first`` against ``second``; ``first`` takes seat ``seed % 2`` so a
+    series alternates seats.  Every window is answered by the boxer (the cabinet never
+    times one out).  Returns ``first``'s score (win 1, draw ½, loss 0) and, with a
+    ``clock``, the seconds each of ``first``'s decisions took."""
+    e = BigTimeBoxing(options or BigTimeBoxingOptions(), 2, seed)
+    seat = seed % 2
+    boxers = {seat: first, 1 - seat: second}
+    times: list[float] = []
+    while not e.over:
+        (player,) = e.seats_to_act()
+        if clock is not None and player == seat:
+            start = clock()
+            action = boxers[player].choose(e, player)
+            times.append(clock() - start)
+        else:
+            action = boxers[player].choose(e, player)
+        e.apply(action)
+    outcome = e.outcome()
+    assert outcome is not None
+    score = 0.5 if outcome.winner is None else float(outcome.winner == seat)
+    return score, times
