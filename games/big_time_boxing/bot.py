@@ -20,7 +20,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from functools import cache
+from functools import lru_cache
 from math import comb, exp
 
 from games.big_time_boxing.actions import (
@@ -141,7 +141,7 @@ class _Value:
         return _Value(self.round * k, self.lasting * k)
 
 
-@cache
+@lru_cache(maxsize=4096)
 def _column_stats(results: frozenset[int], punch: Punch, column: Column | None) -> tuple[float, float, float]:
     """(mean result, chance of a 3, chance of 2 or more) over ``results``."""
     cards = [_ALL_RESULTS[r] for r in results]
@@ -150,7 +150,7 @@ def _column_stats(results: frozenset[int], punch: Punch, column: Column | None) 
     return sum(values) / n, values.count(MAX_RESULT) / n, sum(v >= 2 for v in values) / n
 
 
-@cache
+@lru_cache(maxsize=4096)
 def _big_hit_odds(results: frozenset[int]) -> tuple[dict[BigHit, float], float]:
     """How often each Big Hit section comes up among ``results``, and the chance of no heart."""
     odds = dict.fromkeys(BigHit, 0.0)
@@ -159,7 +159,7 @@ def _big_hit_odds(results: frozenset[int]) -> tuple[dict[BigHit, float], float]:
     return odds, sum(not _ALL_RESULTS[r].heart for r in results) / len(results)
 
 
-@cache
+@lru_cache(maxsize=4096)
 def _big_hit_value(
     results: frozenset[int], head: bool, trapped: bool, third: bool, injuries: tuple[Injury, ...], win_value: float
 ) -> _Value:
