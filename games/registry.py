@@ -14,7 +14,11 @@ from games.protocol import Engine, GameSpec
 
 AnyEngine = Engine[Any, Any]
 
-BUILTIN = ("games.punch", "games.karate_fight")
+BUILTIN = (
+    "games.punch",
+    "games.karate_fight",
+    "games.big_time_boxing",
+)
 """The packages of the games that ship; importing one registers its engine."""
 
 _ENGINES: dict[str, type[AnyEngine]] = {}
