@@ -11,7 +11,7 @@ import importlib
 
 from games.protocol import Engine, GameSpec
 
-BUILTIN = ("games.punch", "games.karate_fight")
+BUILTIN = ("games.punch", "games.karate_fight", "games.punch_cards")
 """The packages of the games that ship; importing one registers its engine."""
 
 _ENGINES: dict[str, type[Engine]] = {}
