@@ -185,8 +185,8 @@ class PostgresBackend(Backend):
 
     def run(self, work: Callable[[Tx], T], write: bool = True) -> T:
         errors = self.psycopg.errors
-        retryable = (errors.SerializationFailure, errors.DeadlockDetected, errors.UniqueViolation)
-        reconnects = 0
+        retryable = (errors.SerializationFailure, errors.DeadlockDetected)
+        reconnects = duplicates = 0
         begin = "BEGIN ISOLATION LEVEL SERIALIZABLE" if write else "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
         for attempt in range(RETRIES):
             if self.conn is None or self.conn.closed or self.conn.broken:
@@ -200,6 +200,13 @@ class PostgresBackend(Backend):
             except retryable:
                 self._rollback()
                 time.sleep(random.uniform(0, 0.002 * 2 ** min(attempt, 6)))
+            except errors.UniqueViolation as e:
+                # Two cabinets inserting the same key at once: the one that lost sees the
+                # winner's row when run again.  A duplicate that stays is a broken write.
+                self._rollback()
+                duplicates += 1
+                if duplicates > 2:
+                    raise LedgerCorrupt(f"the ledger's constraints refused a write: {_first_line(e)}") from e
             except self.psycopg.OperationalError as e:
                 self._rollback()
                 if conn.closed or conn.broken:

@@ -176,6 +176,7 @@ class Ledger:
         last_action: dict[str, Any],
         work: Callable[[Tx, int, int], None],
         voids: int | None = None,
+        first: Callable[[Tx], None] | None = None,
     ) -> Receipt:
         if not isinstance(key, str) or not key:
             raise ValueError("every ledger write needs an idempotency key (a non-empty string)")
@@ -192,6 +193,8 @@ class Ledger:
                 closing = tx.value("SELECT value FROM meta WHERE key = 'closing_us'")
                 if closing not in (None, _OPEN) and now >= int(closing):
                     raise LedgerClosed("the event has closed: no more duels, trades or registrations are recorded")
+            if first is not None:
+                first(tx)
             entry = tx.value(
                 "INSERT INTO entries(kind, idem_key, request, at_us, cabinet, voids, last_action) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
@@ -417,27 +420,23 @@ class Ledger:
         """Void a mistaken duel or trade: a new entry moves its cards back.  Refused if a
         card it moved has moved on since (void the later entry first)."""
 
-        def work(tx: Tx, void_entry: int, _now: int) -> None:
+        def voidable(tx: Tx) -> None:
             target = tx.row("SELECT kind FROM entries WHERE id = ?", (entry,))
             if target is None:
                 raise LedgerRefused(f"there is no entry {entry}")
             if EntryKind(target[0]) not in VOIDABLE:
                 raise LedgerRefused(f"entry {entry} is a {target[0]}: only duels and trades can be voided")
-            already = tx.value("SELECT id FROM entries WHERE voids = ? AND id <> ?", (entry, void_entry))
+            already = tx.value("SELECT id FROM entries WHERE voids = ?", (entry,))
             if already is not None:
                 raise LedgerRefused(f"entry {entry} was voided already (entry {already})")
+
+        def work(tx: Tx, void_entry: int, _now: int) -> None:
             for card, giver, taker in tx.rows("SELECT card, giver, taker FROM moves WHERE entry = ?", (entry,)):
-                self._move(
-                    tx,
-                    void_entry,
-                    int(card),
-                    int(taker),
-                    int(giver),
-                    f"card {card} has moved on since entry {entry}: void the later entry first",
-                )
+                stale = f"card {card} has moved on since entry {entry}: void the later entry first"
+                self._move(tx, void_entry, int(card), int(taker), int(giver), stale)
 
         request = {"entry": int(entry), "reason": str(reason)}
-        return self._write(EntryKind.VOID, key, request, {"type": "Void", **request}, work, voids=int(entry))
+        return self._write(EntryKind.VOID, key, request, {"type": "Void", **request}, work, int(entry), voidable)
 
     def set_closing_time(self, key: str, at_us: int | None) -> Receipt:
         """From ``at_us`` (Unix µs) on, no duel, trade, registration or re-entry is
