@@ -47,6 +47,10 @@ class Tx(ABC):
         """Run one statement; return how many rows it changed."""
 
     @abstractmethod
+    def many(self, sql: str, rows: Sequence[Params]) -> None:
+        """Run one statement for each of ``rows`` (one round trip where the server allows)."""
+
+    @abstractmethod
     def rows(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]: ...
 
     def row(self, sql: str, params: Params = ()) -> tuple[Any, ...] | None:
@@ -86,6 +90,9 @@ class _SQLiteTx(Tx):
     def execute(self, sql: str, params: Params = ()) -> int:
         return self.db.execute(sql, tuple(params)).rowcount
 
+    def many(self, sql: str, rows: Sequence[Params]) -> None:
+        self.db.executemany(sql, [tuple(r) for r in rows])
+
     def rows(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
         return self.db.execute(sql, tuple(params)).fetchall()
 
@@ -97,7 +104,11 @@ class SQLiteBackend(Backend):
         self.path = Path(path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+            # Used by one thread at a time, not necessarily the one that opened it (a
+            # cabinet may keep its ledger calls off the main loop).
+            self.db = sqlite3.connect(
+                self.path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False
+            )
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
             self.db.execute("PRAGMA foreign_keys=ON")
@@ -158,6 +169,10 @@ class _PostgresTx(Tx):
     def execute(self, sql: str, params: Params = ()) -> int:
         cur = self.conn.execute(sql.replace("?", "%s"), tuple(params))
         return int(cur.rowcount)
+
+    def many(self, sql: str, rows: Sequence[Params]) -> None:
+        with self.conn.cursor() as cur:
+            cur.executemany(sql.replace("?", "%s"), [tuple(r) for r in rows])
 
     def rows(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
         return list(self.conn.execute(sql.replace("?", "%s"), tuple(params)).fetchall())

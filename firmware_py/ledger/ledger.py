@@ -229,18 +229,23 @@ class Ledger:
 
     def _issue_packet(self, tx: Tx, entry: int, player: int, name: str) -> None:
         first = int(tx.value("SELECT COALESCE(MAX(serial), 0) + 1 FROM cards"))
-        for serial in range(first, first + PACKET_SIZE):
-            card = make_card(self.event_seed, serial, name)
-            tx.execute(
-                "INSERT INTO cards(serial, name_of, corners, holder, issued_by, last_entry) VALUES (?, ?, ?, ?, ?, ?)",
-                (serial, player, _corners_text(card), player, entry, entry),
-            )
-            for corner, numbers in zip(CORNERS, card.corners):
-                tx.execute(
-                    "INSERT INTO corners(numbers, card, corner) VALUES (?, ?, ?)",
-                    (",".join(map(str, numbers)), serial, corner.value),
-                )
-            tx.execute("INSERT INTO moves(entry, card, giver, taker) VALUES (?, ?, NULL, ?)", (entry, serial, player))
+        cards = [make_card(self.event_seed, serial, name) for serial in range(first, first + PACKET_SIZE)]
+        tx.many(
+            "INSERT INTO cards(serial, name_of, corners, holder, issued_by, last_entry) VALUES (?, ?, ?, ?, ?, ?)",
+            [(card.serial, player, _corners_text(card), player, entry, entry) for card in cards],
+        )
+        tx.many(
+            "INSERT INTO corners(numbers, card, corner) VALUES (?, ?, ?)",
+            [
+                (",".join(map(str, numbers)), card.serial, corner.value)
+                for card in cards
+                for corner, numbers in zip(CORNERS, card.corners)
+            ],
+        )
+        tx.many(
+            "INSERT INTO moves(entry, card, giver, taker) VALUES (?, ?, NULL, ?)",
+            [(entry, card.serial, player) for card in cards],
+        )
 
     # -- registration and sign-in -------------------------------------------------------
     def register(self, key: str, name: object, pin: object) -> Receipt:

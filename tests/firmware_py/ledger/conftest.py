@@ -46,7 +46,7 @@ def postgres() -> Iterator[PostgresServer]:
         yield server
     finally:
         try:
-            server.stop()
+            server.stop("immediate")
         finally:
             server.remove()
 
