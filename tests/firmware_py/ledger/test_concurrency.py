@@ -4,7 +4,9 @@ is a clear error, never a half-recorded result, and the ledger carries on when i
 
 from __future__ import annotations
 
+import re
 import threading
+from collections.abc import Callable
 
 import psycopg
 import pytest
@@ -16,6 +18,26 @@ from tests.firmware_py.ledger.support import decided_duel
 
 ROUNDS = 4
 """Bo has five cards and loses one per round."""
+
+
+def at_once(calls: list[Callable[[], Receipt]]) -> list[Receipt | Exception]:
+    """Run ``calls`` in threads released together; each one's receipt or error."""
+    barrier = threading.Barrier(len(calls))
+    results: list[Receipt | Exception | None] = [None] * len(calls)
+
+    def run(i: int) -> None:
+        barrier.wait()
+        try:
+            results[i] = calls[i]()
+        except Exception as e:  # the result under test
+            results[i] = e
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return [r for r in results if r is not None]
 
 
 def test_duels_over_one_card_at_the_same_moment_exactly_one_is_recorded(new_url: StoreFactory) -> None:
@@ -35,21 +57,12 @@ def test_duels_over_one_card_at_the_same_moment_exactly_one_is_recorded(new_url:
             duels.append((rival, decided_duel(options, winner=0, stakes=(stake, target))))
         if any(duel is None for _r, duel in duels):
             continue
-        barrier = threading.Barrier(2)
-        results: list[Receipt | Exception] = [None, None]  # type: ignore[list-item]
-
-        def record(i: int, rival: str, duel, round_: int = round_) -> None:
-            barrier.wait()
-            try:
-                results[i] = cabinets[i].record_duel(f"r{round_}-{rival}", rival, "Bo", duel)
-            except Exception as e:
-                results[i] = e
-
-        threads = [threading.Thread(target=record, args=(i, r, d)) for i, (r, d) in enumerate(duels)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        results = at_once(
+            [
+                lambda i=i, r=r, d=d, n=round_: cabinets[i].record_duel(f"r{n}-{r}", r, "Bo", d)
+                for i, (r, d) in enumerate(duels)
+            ]
+        )
         won = [r for r in results if isinstance(r, Receipt)]
         lost = [r for r in results if isinstance(r, StaleCards)]
         assert len(won) == 1 and len(lost) == 1, results
@@ -62,7 +75,9 @@ def test_duels_over_one_card_at_the_same_moment_exactly_one_is_recorded(new_url:
 
 def test_a_server_that_cannot_be_reached_is_a_clear_error(postgres: PostgresServer) -> None:
     dead = f"postgresql://postgres@127.0.0.1:{_closed_port()}/postgres"
-    with pytest.raises(LedgerUnreachable, match="ledger unreachable: cannot connect to postgresql://127.0.0.1"):
+    with pytest.raises(
+        LedgerUnreachable, match=re.escape("ledger unreachable: cannot connect to postgresql://127.0.0.1")
+    ):
         Ledger(dead)
 
 
