@@ -50,7 +50,7 @@ from games.punch_cards import (
     may_refuse,
     name_key,
     normalise_name,
-    standings,
+    standings_of_copies,
 )
 
 
@@ -505,12 +505,12 @@ class Ledger:
 
         def read(tx: Tx) -> tuple[Standing, ...]:
             names = dict(tx.rows("SELECT id, name FROM players"))
-            held: dict[str, list[str]] = {name: [] for name in names.values()}
+            copies: dict[str, dict[str, int]] = {name: {} for name in names.values()}
             for holder, name_of, count in tx.rows(
                 "SELECT holder, name_of, COUNT(*) FROM cards GROUP BY holder, name_of"
             ):
-                held[names[holder]].extend([names[name_of]] * int(count))
-            return standings(held)
+                copies[names[holder]][names[name_of]] = int(count)
+            return standings_of_copies(copies)
 
         return self.backend.run(read, write=False)
 

@@ -53,7 +53,7 @@ CREATE TABLE IF NOT EXISTS cards (
     issued_by BIGINT NOT NULL REFERENCES entries(id),
     last_entry BIGINT NOT NULL REFERENCES entries(id)
 );
-CREATE INDEX IF NOT EXISTS cards_by_holder ON cards(holder);
+CREATE INDEX IF NOT EXISTS cards_by_holder ON cards(holder, name_of);
 CREATE TABLE IF NOT EXISTS corners (
     numbers TEXT PRIMARY KEY,
     card BIGINT NOT NULL REFERENCES cards(serial),

@@ -27,7 +27,7 @@ from games.punch_cards.events import ChallengeAnswered, DuelWon, Locked, Reveale
 from games.punch_cards.names import MAX_LENGTH, NameProblem, NameRefused, name_key, normalise_name, validate_name
 from games.punch_cards.options import DuelOptions
 from games.punch_cards.reveal import Call, DuelEnd, PlayAgain, Verdict, high_winner, judge, low_winner
-from games.punch_cards.scoring import Standing, levels, points, standings
+from games.punch_cards.scoring import Standing, levels, levels_of_copies, points, standings, standings_of_copies
 from games.punch_cards.trade import TradeOffer, TradeRefused, TradeTable
 from games.punch_cards.views import DuelPlayerView, DuelPublicView, Phase
 from games.registry import register
@@ -75,6 +75,7 @@ __all__ = [
     "high_winner",
     "judge",
     "levels",
+    "levels_of_copies",
     "low_winner",
     "make_card",
     "may_refuse",
@@ -83,6 +84,7 @@ __all__ = [
     "packet",
     "points",
     "standings",
+    "standings_of_copies",
     "validate_name",
 ]
 

@@ -13,15 +13,24 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from games.punch_cards.names import name_key
-
 
 def levels(names_held: Iterable[str]) -> tuple[int, ...]:
     """How many different names ``names_held`` (one entry per card) holds at least once,
     at least twice, …: ``("Ann", "Ann", "Bo")`` → ``(2, 1)``."""
-    counts = Counter(names_held)
-    most = max(counts.values(), default=0)
-    return tuple(sum(1 for n in counts.values() if n >= k) for k in range(1, most + 1))
+    return levels_of_copies(Counter(names_held).values())
+
+
+def levels_of_copies(copies: Iterable[int]) -> tuple[int, ...]:
+    """:func:`levels` from the number of copies held of each different name."""
+    names_with: dict[int, int] = {}
+    for n in copies:
+        names_with[n] = names_with.get(n, 0) + 1
+    out = []
+    at_least = 0
+    for k in range(max(names_with, default=0), 0, -1):
+        at_least += names_with.get(k, 0)
+        out.append(at_least)
+    return tuple(reversed(out))
 
 
 def points(names_held: Iterable[str]) -> int:
@@ -48,11 +57,15 @@ def standings(collections: Mapping[str, Iterable[str]]) -> tuple[Standing, ...]:
     The rulebook's tie-break decides the winner; the same order ranks everyone below too
     (it changes no score).  Players equal at every level share a rank (1, 2, 2, 4…), and
     are listed by name."""
-    rows = []
-    for name, held in collections.items():
-        held = list(held)
-        rows.append((levels(held), name, len(held)))
-    rows.sort(key=lambda row: name_key(row[1]))
+    return standings_of_copies({player: Counter(held) for player, held in collections.items()})
+
+
+def standings_of_copies(copies: Mapping[str, Mapping[str, int]]) -> tuple[Standing, ...]:
+    """:func:`standings` from each player's copies held per name (the ledger's counts)."""
+    rows = sorted(
+        ((levels_of_copies(held.values()), name, sum(held.values())) for name, held in copies.items()),
+        key=lambda row: row[1].casefold(),
+    )
     rows.sort(key=lambda row: row[0], reverse=True)
     out: list[Standing] = []
     for i, (lv, name, cards) in enumerate(rows):

@@ -56,9 +56,11 @@ def _free_port() -> int:
 class PostgresServer:
     """One server; :meth:`schema_url` hands each test its own empty schema."""
 
-    def __init__(self, bindir: Path) -> None:
+    def __init__(self, bindir: Path, in_memory: bool = True) -> None:
+        """``in_memory``: keep the data in /dev/shm where there is one (tests); ``False``
+        puts it on disk, as benchmarks need for commit times worth comparing."""
         self.bindir = bindir
-        self.root = Path(tempfile.mkdtemp(prefix="ringside-pg-", dir=_memory_dir()))
+        self.root = Path(tempfile.mkdtemp(prefix="ringside-pg-", dir=_memory_dir() if in_memory else None))
         self.data = self.root / "data"
         self.log = self.root / "server.log"
         self.port = _free_port()

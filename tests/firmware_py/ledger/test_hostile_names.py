@@ -26,7 +26,7 @@ HOSTILE = [
     "🥊🥊🥊",
     "Ann 👍",
     "<img src=x onerror=alert(1)>",
-    "=HYPERLINK(\"http://x\")",
+    '=HYPERLINK("http://x")',
     "@SUM(A1)",
     "Z̴̡̢͇̅a̵l̷g̸o̴",
     "１２３ Ｓｔｒｅｅｔ",
