@@ -26,14 +26,18 @@ def main(url: str, prefix: str, count: int, seed: int) -> None:
         if len(holding) < 2:
             break
         a, b = rng.sample(holding, 2)
-        duel = PunchCardsDuel(ledger.duel_options(a, b), 2, rng.randrange(1 << 30))
+        key = f"{prefix}-{n}"
+        try:
+            duel = PunchCardsDuel(ledger.duel_options(a, b), 2, rng.randrange(1 << 30))
+        except ValueError:  # another cabinet took a player's last card since we looked
+            print(f"stale {key}", flush=True)
+            continue
         bots = (RandomBot(rng.randrange(1 << 30)), RandomBot(rng.randrange(1 << 30)))
         if duel.options.may_refuse:
             duel.apply(Answer(1, True))
         while not duel.over:
             for seat in sorted(duel.to_act()):
                 duel.apply(bots[seat].choose(duel, seat))
-        key = f"{prefix}-{n}"
         try:
             ledger.record_duel(key, a, b, duel)
         except (StaleCards, LedgerBusy):
