@@ -22,7 +22,7 @@ from display.window import Window
 from firmware_py.controls import GameControls
 from firmware_py.scenes import Attract, CabinetContext, Play, Scene, Service
 from firmware_py.session import GameSession
-from firmware_py.store import Store
+from firmware_py.store import Store, UnreadableJournal
 from hal.clock import Clock
 from hal.config import CabinetConfig
 from hal.events import ButtonEvent, InputEvent, ServiceEvent
@@ -79,21 +79,28 @@ class Cabinet:
         self._outputs_for: tuple[object, int] | None = None
 
     def _resume(self, now_us: int) -> Scene | None:
-        """After a power cut, pick the unfinished game up from its journal."""
-        saved = self.ctx.store.unfinished()
+        """After a power cut, pick the unfinished game up from its journal.  A journal that
+        cannot be read or replayed abandons only that game (kept in the store)."""
+        store = self.ctx.store
+        try:
+            saved = store.unfinished()
+        except UnreadableJournal as e:
+            store.abandon_game(e.game_id, f"journal unreadable: {e.reason}")
+            self.ctx.log(f"Could not resume game #{e.game_id}: {e.reason}; game abandoned, journal kept")
+            return None
         if saved is None:
             return None
         controls = next((g for g in self.ctx.games if g.spec.name == saved.game), None)
-        if controls is None or max(saved.seats) >= len(self.ctx.looks):
-            self.ctx.store.abandon_game(saved.id, "cannot resume on this cabinet")
+        if controls is None or max(saved.seats, default=len(self.ctx.looks)) >= len(self.ctx.looks):
+            store.abandon_game(saved.id, "cannot resume on this cabinet")
             return None
         looks = tuple(self.ctx.looks[s] for s in saved.seats)
         try:
-            session = GameSession.resume(controls(), saved, looks, self.ctx.store, self.ctx.settle_us)
+            session = GameSession.resume(controls(), saved, looks, store, self.ctx.settle_us, now_us)
         except (ValueError, KeyError, TypeError) as e:
             # A journal this version cannot replay (IllegalAction is a ValueError): the
             # cabinet must still start; the journal stays in the store for a look.
-            self.ctx.store.abandon_game(saved.id, f"journal does not replay: {e}")
+            store.abandon_game(saved.id, f"journal does not replay: {e}")
             self.ctx.log(f"Could not resume {controls.spec.title} #{saved.id}: {e}; game abandoned, journal kept")
             return None
         self.ctx.log(f"Resuming {controls.spec.title} #{saved.id} after {len(saved.actions)} recorded actions")
