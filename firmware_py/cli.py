@@ -71,13 +71,17 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         config = load_config(args.config)
-        if getattr(args, "data", None):
-            from dataclasses import replace
-
-            config = replace(config, data_dir=expand_path(args.data, "--data"))
     except ConfigError as e:
         print(f"ringside: bad cabinet config: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if getattr(args, "data", None):
+        from dataclasses import replace
+
+        try:
+            config = replace(config, data_dir=expand_path(args.data, "--data"))
+        except ConfigError as e:
+            print(f"ringside: bad argument: {e}", file=sys.stderr)
+            return EXIT_BAD_INPUT
     if args.command == "selftest":
         use_headless_drivers()
         from firmware_py.selftest import run_selftest
