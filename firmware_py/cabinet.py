@@ -124,7 +124,7 @@ class Cabinet:
     def next_due(self) -> int | None:
         """When the game's settle window next releases a held input (None: nothing held)."""
         session = getattr(self.scene, "session", None)
-        return session.buffer.next_due() if session is not None else None
+        return session.next_due() if session is not None else None
 
     def _service(self, ev: ServiceEvent, now_us: int) -> None:
         if ev.on and not isinstance(self.scene, Service):

@@ -10,8 +10,9 @@ clock starts anywhere (after a reboot, far below the old one).  So the session m
 cabinet's clock to the game's: ``game_us = cabinet_us + offset``, with offset 0 for a new
 game and, on resume, ``game time when last taken up − cabinet time now``, so the game
 continues from its last stamp and the outage does not count.  Only what reaches the
-engine (and the play screen, which compares the engine's times with now) is in game
-time; the settle window, notices and the events' times stay in cabinet time.
+engine — through the settle window, whose stamps become the actions' — and the play
+screen, which compares the engine's times with now, is in game time; notices, the
+events' times and the main loop's wake-ups (:meth:`next_due`) stay in cabinet time.
 
 A store that stops accepting writes (disk full, I/O error) pauses the game with a
 message on screen; the session probes the store every :data:`PROBE_US` and goes on once
@@ -180,7 +181,7 @@ class GameSession:
             self.refuse(result.seat, result.text, now_us)
         elif result is not None:
             if self.controls.spec.judges_time:
-                self.buffer.add(t_us, result, now_us, rank)
+                self.buffer.add(self.game_us(t_us), result, self.game_us(now_us), rank)
             else:
                 self.submit(result, now_us)
 
@@ -189,9 +190,9 @@ class GameSession:
             self._probe(now_us)
         if self.paused is None:
             self._route(self.controls.on_clock(self.engine, self.game_us(now_us)), now_us, now_us, RANK_BUTTON)
-        released = self.buffer.release(now_us)
+        released = self.buffer.release(self.game_us(now_us))
         for t_us, action in self.controls.coalesce(released) if released else ():
-            self.submit(action, t_us)
+            self.submit(action, t_us - self.offset_us)
         self.notices = [(until, n) for until, n in self.notices if until > now_us]
 
     def refuse(self, seat: int, text: str, now_us: int) -> None:
@@ -300,6 +301,11 @@ class GameSession:
     def led_levels(self) -> dict[int, float]:
         """Station → LED bar level."""
         return {station: self.controls.led_level(self.engine, seat) for seat, station in enumerate(self.seats)}
+
+    def next_due(self) -> int | None:
+        """Cabinet time when the settle window next releases a held input (None: nothing held)."""
+        due = self.buffer.next_due()
+        return None if due is None else due - self.offset_us
 
     @property
     def over(self) -> bool:

@@ -1,5 +1,5 @@
-"""``kill -9`` loops: a cabinet process (``tests.faults.player``) is killed at random
-moments, restarted on the same data folder, often with a clock far below the old one
+"""``kill -9`` loops: a cabinet process (``tests.faults.player``, forked by
+``tests.faults.zygote``) is killed at random moments, restarted on the same data folder, often with a clock far below the old one
 (a reboot), and every acknowledged action is looked up in the store after each kill.
 
 A run is killed after a random number of acknowledged actions plus a random few ms, so
@@ -13,11 +13,13 @@ from __future__ import annotations
 import json
 import os
 import random
+import signal
 import sqlite3
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -67,6 +69,50 @@ def player(data: Path, game: str, seed: int, clock_us: int, stderr) -> subproces
     )
 
 
+class Zygote:
+    """Forks player processes on request (``tests.faults.zygote``)."""
+
+    def __init__(self) -> None:
+        root = Path(__file__).resolve().parents[2]
+        env = {**os.environ, "PYTHONPATH": str(root), "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+        env["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"  # stdout carries the protocol only
+        self.pid: int | None = None
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "tests.faults.zygote"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=root,
+            env=env,
+        )
+
+    def start(self, data: Path, game: str, seed: int, clock_us: int, stderr: Path) -> int:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(f"{data} {game} {seed} {clock_us} {stderr}\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        kind, _, pid = line.partition(" ")
+        assert kind == "pid", line
+        self.pid = int(pid)
+        return self.pid
+
+    def lines(self) -> Iterator[str]:
+        """The running child's lines, up to its end."""
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            if line.startswith("exit "):
+                self.pid = None
+                return
+            yield line.rstrip("\n")
+
+    def close(self) -> None:
+        if self.pid is not None:  # a test that failed mid-run: the child must not outlive it
+            os.kill(self.pid, signal.SIGKILL)
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        self.proc.wait(timeout=RUN_TIMEOUT_S)
+
+
 def kill_loop(data: Path, game: str, kills: int, seed: int = 1) -> KillFigures:
     rng = random.Random(seed)
     figures = KillFigures(game)
@@ -74,20 +120,30 @@ def kill_loop(data: Path, game: str, kills: int, seed: int = 1) -> KillFigures:
     last_stamp = 0
     clock_us = highest_start_us = HOURS_2
     errors = data.parent / f"{data.name}-stderr.txt"
-    for run in range(kills):
-        target = rng.randint(1, 8)
-        with errors.open("w") as err:
-            proc = player(data, game, rng.randrange(1 << 30), clock_us, err)
-            timer = threading.Timer(RUN_TIMEOUT_S, proc.kill)
+    zygote = Zygote()
+
+    def note(line: str) -> str:
+        nonlocal last_stamp
+        kind, _, rest = line.partition(" ")
+        if kind == "ack":
+            gid, seq, action = rest.split(" ", 2)
+            acked[(int(gid), int(seq))] = json.loads(action)
+            last_stamp = max(last_stamp, acked[(int(gid), int(seq))].get("t_us", 0))
+        elif kind == "started":
+            figures.games_started += 1
+        return kind
+
+    try:
+        for run in range(kills):
+            target = rng.randint(1, 8)
+            pid = zygote.start(data, game, rng.randrange(1 << 30), clock_us, errors)
+            timer = threading.Timer(RUN_TIMEOUT_S, os.kill, (pid, signal.SIGKILL))
             timer.start()
             resumed, new = False, 0
-            assert proc.stdout is not None
-            for line in proc.stdout:
-                kind, _, rest = line.rstrip("\n").partition(" ")
+            lines = zygote.lines()
+            for line in lines:
+                kind = note(line)
                 if kind == "ack":
-                    gid, seq, action = rest.split(" ", 2)
-                    acked[(int(gid), int(seq))] = json.loads(action)
-                    last_stamp = max(last_stamp, acked[(int(gid), int(seq))].get("t_us", 0))
                     new += 1
                     if new >= target:
                         break
@@ -95,29 +151,30 @@ def kill_loop(data: Path, game: str, kills: int, seed: int = 1) -> KillFigures:
                     resumed = True
                     figures.resumes += 1
                     figures.lower_clock_resumes += clock_us < highest_start_us
-                elif kind == "started":
-                    figures.games_started += 1
                 elif kind in ("stuck", "busy"):
-                    figures.problems.append(f"run {run}: {line.strip()}")
+                    figures.problems.append(f"run {run}: {line}")
                     break
-            time.sleep(rng.uniform(0, 0.01))
-            proc.kill()
-            proc.wait()
+            time.sleep(rng.uniform(0, 0.01))  # the kill lands anywhere: mid-commit, mid-frame
+            os.kill(pid, signal.SIGKILL)
+            for line in lines:  # what it acknowledged before it died counts too
+                note(line)
             timer.cancel()
-        figures.kills += 1
-        if resumed and new >= target:
-            figures.playable_resumes += 1
-        elif new < target:
-            figures.problems.append(f"run {run}: {new} of {target} actions acknowledged before it ended")
-        if "Traceback" in errors.read_text():
-            figures.tracebacks += 1
-            figures.problems.append(f"run {run}: {errors.read_text()[-2000:]}")
-        figures.lost += _lost(data / "ringside.sqlite3", acked)
-        figures.integrity_failures += not _integrity_ok(data / "ringside.sqlite3")
-        # The next start: two in three a reboot (a clock far below every stamp), else a
-        # process restart on a clock that kept running.
-        highest_start_us = max(highest_start_us, clock_us)
-        clock_us = rng.randrange(1_000, 60_000_000) if run % 3 != 2 else last_stamp + HOURS_2 + rng.randrange(10**9)
+            figures.kills += 1
+            if resumed and new >= target:
+                figures.playable_resumes += 1
+            elif new < target:
+                figures.problems.append(f"run {run}: {new} of {target} actions acknowledged before it ended")
+            if "Traceback" in errors.read_text():
+                figures.tracebacks += 1
+                figures.problems.append(f"run {run}: {errors.read_text()[-2000:]}")
+            figures.lost += _lost(data / "ringside.sqlite3", acked)
+            figures.integrity_failures += not _integrity_ok(data / "ringside.sqlite3")
+            # The next start: two in three a reboot (a clock far below every stamp), else a
+            # process restart on a clock that kept running.
+            highest_start_us = max(highest_start_us, clock_us)
+            clock_us = rng.randrange(1_000, 60_000_000) if run % 3 != 2 else last_stamp + HOURS_2 + rng.randrange(10**9)
+    finally:
+        zygote.close()
     figures.acknowledged = len(acked)
     return figures
 
