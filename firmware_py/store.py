@@ -99,6 +99,7 @@ class StoreUnusable(Exception):
     else the folder or disk refuses it (read-only, full): keep it where it is."""
 
     def __init__(self, path: Path, reason: str, damaged: bool) -> None:
+        reason = " ".join(reason.split())  # quick_check's report spans lines: the log takes one
         super().__init__(f"{path}: {reason}")
         self.path = path
         self.reason = reason

@@ -6,6 +6,7 @@ Exit codes (README.md): 2 bad input (config, arguments, data or screenshots fold
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -17,6 +18,7 @@ from firmware_py.data_folder import LOCK_NAME, DataFolderBusy, InstanceLock
 from hal.config import default_config_path
 from tests.faults.kill_loop import player
 from tests.faults.readonly import read_only
+from tests.faults.store_damage import DAMAGES, contents, populate
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -153,3 +155,36 @@ def test_selftest_checks_the_data_folder_and_warns_of_missing_parts(tmp_path) ->
     assert f"PASS  data folder {tmp_path / 'data'} is a writable folder" in out
     assert any(line.startswith("WARN  padboard port") and "ttyACM-missing" in line for line in out)
     assert any(line.startswith("WARN  sound folder") and "no-sounds" in line for line in out)
+
+
+# -- a damaged store through the whole start-up ----------------------------------------
+
+
+@pytest.mark.parametrize("damage", ["not a database", "garbage page", "read-only folder"])
+def test_ringside_run_on_a_damaged_store_plays_and_says_where_the_old_one_is(tmp_path, damage: str) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    populate(data / "ringside.sqlite3", games=40)
+    if damage != "read-only folder":
+        DAMAGES[damage](data / "ringside.sqlite3")
+    before = contents(data)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    env.pop("DISPLAY", None)
+    command = [sys.executable, "-m", "firmware_py.cli", "run", "--headless", "--seed", "2", "--data", str(data)]
+    with read_only(data) if damage == "read-only folder" else contextlib.nullcontext():
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+        try:
+            assert proc.stdout is not None
+            started = next((line for line in proc.stdout if line.startswith("[") and "== Punch! #" in line), None)
+        finally:
+            proc.kill()
+            _out, err = proc.communicate()
+    assert started is not None, err  # it played
+    assert "Traceback" not in err
+    store_line = next(line for line in err.splitlines() if line.startswith("ringside: STORE:"))
+    if damage == "read-only folder":
+        assert "cannot be opened for writing" in store_line
+        assert contents(data) == before
+    else:
+        (aside,) = data.glob("ringside.damaged-*.sqlite3")
+        assert str(aside) in store_line and set(before) <= set(contents(data))
