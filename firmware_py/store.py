@@ -408,37 +408,45 @@ def open_store(path: Path, report: Callable[[str], None] = print) -> Store:
         return Store(path)
     except StoreUnusable as e:
         problem = e
-    if problem.damaged:
-        try:
-            aside = set_aside(path)
-            store = Store(path)
-        except (OSError, StoreUnusable) as e:
-            reason = e.strerror if isinstance(e, OSError) else e.reason
-            return _in_memory(
-                StoreNotice(
-                    "Store damaged and cannot be moved aside: games are NOT recorded",
-                    f"store {path} cannot be used ({problem.reason}) and could not be moved aside ({reason}); "
-                    "it is left where it is, untouched; games are played but not recorded until the data folder "
-                    "is fixed and the cabinet restarted",
-                ),
-                report,
-            )
-        store.notice = StoreNotice(
-            f"Store damaged: kept as {aside.name}; playing on a fresh store",
-            f"store {path} cannot be used ({problem.reason}); it was kept as {aside} "
-            f"(with its -wal and -shm, if any) and the cabinet plays on a fresh store at {path}",
+    if not problem.damaged:
+        return _in_memory(
+            StoreNotice(
+                "Data folder cannot be written: games are NOT recorded",
+                f"store {path} cannot be opened for writing ({problem.reason}); it is left untouched; games are "
+                "played but not recorded until the data folder can be written (disk space, read-only mount) and "
+                "the cabinet restarted",
+            ),
+            report,
         )
-        report(f"STORE: {store.notice.detail}")
-        return store
-    return _in_memory(
-        StoreNotice(
-            "Data folder cannot be written: games are NOT recorded",
-            f"store {path} cannot be opened for writing ({problem.reason}); it is left untouched; games are played "
-            "but not recorded until the data folder can be written (disk space, read-only mount) and the "
-            "cabinet restarted",
-        ),
-        report,
+    try:
+        aside = set_aside(path)
+    except OSError as e:
+        return _in_memory(
+            StoreNotice(
+                "Store damaged and cannot be moved aside: games are NOT recorded",
+                f"store {path} cannot be used ({problem.reason}) and could not be moved aside ({e.strerror or e}); "
+                "it is left where it is, untouched; games are played but not recorded until the data folder is "
+                "fixed and the cabinet restarted",
+            ),
+            report,
+        )
+    kept = f"store {path} cannot be used ({problem.reason}); it was kept as {aside} (with its -wal and -shm, if any)"
+    try:
+        store = Store(path)
+    except StoreUnusable as e:
+        return _in_memory(
+            StoreNotice(
+                f"Store damaged: kept as {aside.name}; games are NOT recorded",
+                f"{kept}, but a fresh store cannot be made ({e.reason}); games are played but not recorded",
+            ),
+            report,
+        )
+    store.notice = StoreNotice(
+        f"Store damaged: kept as {aside.name}; playing on a fresh store",
+        f"{kept} and the cabinet plays on a fresh store at {path}",
     )
+    report(f"STORE: {store.notice.detail}")
+    return store
 
 
 def _in_memory(notice: StoreNotice, report: Callable[[str], None]) -> Store:

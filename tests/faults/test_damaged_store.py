@@ -164,3 +164,19 @@ def test_a_store_from_before_time_bases_is_taken_as_it_is(tmp_path) -> None:
     store.append_action(game, 0, {"type": "PlayCard", "player": 0, "card": "block"})
     assert json.loads(store.db.execute("SELECT action FROM actions WHERE game_id=?", (game,)).fetchone()[0])
     store.close()
+
+
+def test_a_damaged_store_in_a_read_only_folder_is_left_untouched(tmp_path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    populate(data / "ringside.sqlite3", games=3)
+    DAMAGES["not a database"](data / "ringside.sqlite3")
+    before = contents(data)
+    with read_only(data):
+        rig = make_rig(data, 1_000_000)
+        notice = rig.cabinet.ctx.store.notice
+        assert notice is not None and notice.headline.startswith("Store damaged and cannot be moved aside")
+        assert "file is not a database" in notice.detail
+        play_a_little(rig)
+        rig.close()
+    assert contents(data) == before
