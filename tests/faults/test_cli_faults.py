@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from firmware_py.data_folder import LOCK_NAME, DataFolderBusy, InstanceLock
-from hal.config import default_config_path
+from hal.config import ConfigError, default_config_path, load_config, parse_config
 from tests.faults.kill_loop import player
 from tests.faults.readonly import read_only
 from tests.faults.store_damage import DAMAGES, contents, populate
@@ -109,6 +109,20 @@ def test_a_config_that_is_not_utf8(tmp_path) -> None:
     bad.write_bytes(default_config_path().read_bytes().replace(b"ringside-dev", b"ringside-d\xe9v"))
     one_clear_line(ringside("run", "--config", str(bad)), 2, "UTF-8", "0xe9")
     one_clear_line(ringside("selftest", "--config", str(bad)), 2, "UTF-8")
+
+
+def test_config_errors_name_the_key_and_the_fix(tmp_path) -> None:
+    """The loader itself: a ConfigError (one line for the CLI), never a UnicodeDecodeError
+    or a RuntimeError from ``Path.expanduser``."""
+    bad = tmp_path / "latin1.toml"
+    bad.write_bytes(b'[cabinet]\nname = "caf\xe9"\n')
+    with pytest.raises(ConfigError, match=r"UTF-8 text \(byte 0xe9 at offset 21 is not UTF-8"):
+        load_config(bad)
+    text = default_config_path().read_text()
+    with pytest.raises(ConfigError, match=r"cabinet.data_dir = '~no_such_ringside_user/x'.*~user"):
+        parse_config(text.replace('"~/.local/share/ringside"', '"~no_such_ringside_user/x"'))
+    with pytest.raises(ConfigError, match=r"sound.folder = '~no_such_ringside_user'"):
+        parse_config(text.replace("[sound]", '[sound]\nfolder = "~no_such_ringside_user"', 1))
 
 
 def test_a_data_dir_with_an_unknown_user(tmp_path) -> None:
