@@ -63,10 +63,10 @@ class Reflexes:
 
 
 REFLEXES: dict[Level, Reflexes] = {
-    Level.EASY: Reflexes(mean_us=450_000, spread_us=110_000, miss=0.12, fooled=0.20),
-    Level.NORMAL: Reflexes(mean_us=340_000, spread_us=70_000, miss=0.06, fooled=0.10),
-    Level.HARD: Reflexes(mean_us=260_000, spread_us=45_000, miss=0.03, fooled=0.05),
-    Level.EXPERT: Reflexes(mean_us=200_000, spread_us=30_000, miss=0.01, fooled=0.02),
+    Level.EASY: Reflexes(mean_us=450_000, spread_us=110_000, miss=0.12, fooled=0.12),
+    Level.NORMAL: Reflexes(mean_us=340_000, spread_us=70_000, miss=0.06, fooled=0.06),
+    Level.HARD: Reflexes(mean_us=260_000, spread_us=45_000, miss=0.03, fooled=0.03),
+    Level.EXPERT: Reflexes(mean_us=200_000, spread_us=30_000, miss=0.01, fooled=0.01),
 }
 """An expert reacts in about 200 ms, close to the fastest simple reaction times people
 manage; slower levels are slower, less steady, miss more and are fooled more often.

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from games.matrix_game import solve
 from games.punch.knowledge import KINDS
-from games.punch.outlook import exchange, final_score
+from games.punch.outlook import final_score, staminas_after
 
 Hand = tuple[int, ...]
 
@@ -36,7 +36,7 @@ class Endgame:
             after = _without(hand, i)
             row = []
             for j in columns:
-                s, t = exchange(stamina, their_stamina, i, j, self.no_mercy)
+                s, t = staminas_after(stamina, their_stamina, i, j, self.no_mercy)
                 if last or s == 0 or t == 0:
                     row.append(final_score(s, t))
                 else:

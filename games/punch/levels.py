@@ -6,23 +6,26 @@ how deeply they reason about the opponent, whether they learn the opponent's sty
 the game goes, how many of round 3's exchanges they solve exactly, and how they draft
 and re-deal:
 
-* **EASY** plays a random card of its hand three times in four; otherwise the card that
-  does best against a careless opponent.  Re-deals on a coin flip, drafts at random.
-* **NORMAL** plays the card that does best against a careless opponent (a random card
+* **EASY** presses a random button with a card three times in four; otherwise plays the
+  card that does best against such a careless opponent.  Re-deals on a coin flip,
+  drafts at random.
+* **NORMAL** plays the card that does best against a careless opponent (a random button
   one time in ten).  Re-deals every hand it may and drafts balanced hands, as
   :class:`~games.punch.bot.PunchBot` does.
 * **HARD** expects half careless and half NORMAL-like play, trusts that 70 % and guards
-  the rest with the equilibrium; solves the last 3 exchanges of round 3 exactly;
-  re-deals and drafts by the projected winning chance.
-* **EXPERT** starts by expecting any of the four styles alike and learns, from every
+  the rest with the equilibrium (a random button one time in twenty); solves the last
+  3 exchanges of round 3 exactly; re-deals and drafts by the projected winning chance.
+* **EXPERT** starts by expecting any of the five styles alike and learns, from every
   card the opponent reveals, which style predicts them best (a Bayesian update with a
-  little forgetting, so a change of style is noticed); it trusts its reading 70 % and
-  otherwise plays the equilibrium, so against an opponent it cannot read it stays close
-  to the equilibrium and cannot be exploited much.  It solves the last 5 exchanges of
-  round 3 exactly.
+  little forgetting, so a change of style is noticed).  It trusts its reading 60 % while
+  unsure, up to 95 % once one predictable style carries all the weight, and otherwise
+  plays the equilibrium: against an opponent it cannot read it stays close to the
+  equilibrium and cannot be exploited much.  It solves the last 4 exchanges of round 3
+  exactly (5 would cost up to 30 ms for one choice in a match), and re-deals and drafts
+  like HARD.
 
 All of it is worked out from the boxer's own view, every match afresh except what the
-EXPERT learned about its opponent's style.
+EXPERT learned about its opponent's style.  docs/computer-opponents.md has the figures.
 """
 
 from __future__ import annotations
@@ -64,13 +67,18 @@ class Redealing(Enum):
 
 @dataclass(frozen=True)
 class Profile:
-    """Everything that makes one level play the way it does (see the module docstring)."""
+    """Everything that makes one level play the way it does (see the module docstring).
+
+    ``learns``: the level learns its opponent's style; its trust then grows from
+    ``thinking.trust`` towards ``sure_trust`` as one predictable style (any but the
+    equilibrium) comes to carry all the weight."""
 
     thinking: Thinking
     learns: bool
     exact_from: int
     drafting: Drafting
     redealing: Redealing
+    sure_trust: float = 0.0
 
 
 _CARELESS_ONLY = ((Style.RANDOM_BUTTON, 1.0),)
@@ -86,11 +94,12 @@ PROFILES: dict[Level, Profile] = {
         Redealing.BEST,
     ),
     Level.EXPERT: Profile(
-        Thinking(0.0, tuple((style, 1.0 / len(Style)) for style in Style), 0.7),
+        Thinking(0.0, tuple((style, 1.0 / len(Style)) for style in Style), 0.6),
         True,
-        5,
+        4,
         Drafting.BEST,
         Redealing.BEST,
+        sure_trust=0.95,
     ),
 }
 
@@ -147,8 +156,17 @@ class ComputerBoxer(Bot[PunchPlayerView, PunchAction]):
             public = view.public
             by_kind = {j: {style: mix[c] for style, mix in predictions.items()} for c, j in enumerate(exchange.columns)}
             self._predicted = ((public.match, public.round, public.exchange), by_kind)
-        play = respond(exchange.matrix, expected, thinking.trust).rows
+        play = respond(exchange.matrix, expected, self._trust()).rows
         return CARDS[exchange.rows[self._pick(play)]]
+
+    def _trust(self) -> float:
+        """How far to trust the expected play: fixed, or for a learning level growing with
+        the weight of the likeliest predictable style."""
+        base = self.profile.thinking.trust
+        if not self.profile.learns:
+            return base
+        readable = max(w for style, w in self.weights.items() if style is not Style.EQUILIBRIUM)
+        return base + (self.profile.sure_trust - base) * readable
 
     def _random_button(self, hand: tuple[int, ...]) -> Card:
         """What a careless boxer does: press any button that has a card."""

@@ -46,7 +46,7 @@ THEIR_CHANGE = tuple(tuple(_changes(i, j)[1] for j in range(KINDS)) for i in ran
 
 
 @cache
-def exchange(stamina: int, their_stamina: int, mine: int, theirs: int, no_mercy: bool) -> tuple[int, int]:
+def staminas_after(stamina: int, their_stamina: int, mine: int, theirs: int, no_mercy: bool) -> tuple[int, int]:
     """Both staminas after I play kind ``mine`` and they play kind ``theirs`` (a few
     thousand cases in all, remembered: bots ask for them in every cell of every matrix)."""
     if no_mercy:
@@ -185,7 +185,7 @@ class Outlook:
         for i in self.rows:
             row = []
             for j in self.columns:
-                s0, t0 = exchange(stamina, their_stamina, i, j, no_mercy)
+                s0, t0 = staminas_after(stamina, their_stamina, i, j, no_mercy)
                 if s0 == 0 or t0 == 0 or last:
                     row.append(final_score(s0, t0))
                     continue

@@ -126,8 +126,8 @@ class Exchange:
         return _normalised(self._my_holding_as_seen)
 
     # -- predictions over :attr:`columns` ------------------------------------------------
-    def predict(self, style: Style, boxers: dict[Style, Thinking]) -> Mix:
-        """What the opponent plays if they play in ``style``; ``boxers`` says how the
+    def predict(self, style: Style, readers: dict[Style, Thinking]) -> Mix:
+        """What the opponent plays if they play in ``style``; ``readers`` says how the
         reasoning styles think (careless rate, expectations, trust)."""
         if style is Style.RANDOM_BUTTON:
             return self.button_theirs
@@ -135,21 +135,21 @@ class Exchange:
             return self.random_theirs
         if style is Style.EQUILIBRIUM:
             return self.equilibrium.columns
-        thinking = boxers[style]
+        thinking = readers[style]
         if style is Style.BEST_VS_RANDOM:
             mine = self._button_mine_as_seen
             public = self.public_matrix
             scores = [sum(p * (1.0 - row[c]) for p, row in zip(mine, public)) for c in range(len(self.columns))]
             planned = best_held(scores, self.their_holding)
         else:
-            planned = self._their_answer(thinking, boxers)
+            planned = self._their_answer(thinking, readers)
         return _blend(planned, self.button_theirs, thinking.careless)
 
     @cached_property
     def equilibrium(self) -> Solution:
         return solve(self.matrix)
 
-    def _their_answer(self, thinking: Thinking, boxers: dict[Style, Thinking]) -> Mix:
+    def _their_answer(self, thinking: Thinking, readers: dict[Style, Thinking]) -> Mix:
         """A level-2 opponent: they predict me from what they can count, then respond."""
         public = self.public_matrix
         expected = [0.0] * len(self.public_rows)
@@ -159,7 +159,7 @@ class Exchange:
             elif style is Style.BEST_VS_RANDOM:
                 scores = [sum(p * x for p, x in zip(self.button_theirs, row)) for row in public]
                 best = best_held(scores, self._my_holding_as_seen)
-                mine = _blend(best, self._button_mine_as_seen, boxers[style].careless)
+                mine = _blend(best, self._button_mine_as_seen, readers[style].careless)
             else:
                 raise ValueError(f"a level-2 boxer expects level 0 or 1 play, not {style.value}")
             expected = [e + weight * m for e, m in zip(expected, mine)]

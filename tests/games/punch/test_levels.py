@@ -184,7 +184,8 @@ def test_expert_reads_a_careless_opponent_and_a_counter_puncher() -> None:
     ):
         expert = ComputerBoxer(Level.EXPERT, 2)
         play_game(Punch(PunchOptions(), 2, 5), (expert, opponent))
-        assert sum(expert.weights[s] for s in styles) > 0.6, (opponent, expert.weights)
+        likeliest = max(expert.weights, key=lambda style: expert.weights[style])
+        assert likeliest in styles and sum(expert.weights[s] for s in styles) > 0.5, expert.weights
 
 
 def revealed(view: PunchPlayerView, red: Card, blue: Card) -> PunchPlayerView:
