@@ -67,11 +67,11 @@ class BotFight:
                 self.t_us += JAN_KEN_US  # the round is thrown: time has passed
             return self.bots[fighter].decide(e.view(fighter), e.legal_actions(fighter))
         planned = self._planned()
+        while planned is None and not self._slaps:  # a Hit is showing and every fighter missed it
+            self._ask_all(max(self.t_us, self._looked_us + LOOK_AGAIN_US))
         if self._slaps and (planned is None or self._slaps[0][0] < planned.t_us):
             return self._slap_batch()
-        if planned is None:  # a Hit is showing and every fighter missed it
-            self._ask_all(max(self.t_us, self._looked_us + LOOK_AGAIN_US))
-            return self._next()
+        assert planned is not None
         self.t_us = planned.t_us
         return planned
 

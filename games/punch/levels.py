@@ -39,7 +39,7 @@ from games.levels import Level
 from games.matrix_game import respond
 from games.punch.actions import Draft, PlayCard, Redeal
 from games.punch.bot import PunchAction, balanced_hand
-from games.punch.cards import CARDS, HAND_SIZE, Card
+from games.punch.cards import CARDS, HAND_SIZE, Card, counts_of
 from games.punch.endgame import Endgame
 from games.punch.knowledge import KINDS, Knowledge, expected_hand, knowledge_of
 from games.punch.outlook import projected_chance
@@ -228,7 +228,7 @@ class ComputerBoxer(Bot[PunchPlayerView, PunchAction]):
         unseen = k.mine
         fresh = tuple(n * HAND_SIZE / sum(unseen) for n in unseen)
         later = tuple(n - h for n, h in zip(unseen, fresh))
-        return _round_chance(k, fresh, later) > _round_chance(k, k.hand, k.deck)
+        return round_chance(k, fresh, later) > round_chance(k, k.hand, k.deck)
 
     def _draft(self, view: PunchPlayerView, pool: tuple[int, ...]) -> tuple[Card, ...]:
         drafting = self.profile.drafting
@@ -238,14 +238,10 @@ class ComputerBoxer(Bot[PunchPlayerView, PunchAction]):
         hand = balanced_hand(pool, self.rng)
         if drafting is Drafting.BALANCED:
             return hand
-        return _best_draft(knowledge_of(view, hand=_counts(hand)), pool)
+        return _best_draft(knowledge_of(view, hand=counts_of(hand)), pool)
 
 
-def _counts(cards: tuple[Card, ...]) -> tuple[int, ...]:
-    return tuple(cards.count(card) for card in CARDS)
-
-
-def _round_chance(k: Knowledge, hand: Sequence[float], later: Sequence[float]) -> float:
+def round_chance(k: Knowledge, hand: Sequence[float], later: Sequence[float]) -> float:
     """Projected chance of winning the match when starting this round with ``hand``."""
     their_hand = expected_hand(k.theirs, HAND_SIZE)
     their_later = tuple(n - h for n, h in zip(k.theirs, their_hand))
@@ -258,7 +254,7 @@ def _best_draft(start: Knowledge, pool: tuple[int, ...]) -> tuple[Card, ...]:
     """Hill-climb from ``start``'s hand: swap one card for another kind while that raises
     the projected winning chance."""
     hand = list(start.hand)
-    best = _round_chance(start, hand, [p - h for p, h in zip(pool, hand)])
+    best = round_chance(start, hand, [p - h for p, h in zip(pool, hand)])
     improved = True
     while improved:
         improved = False
@@ -268,7 +264,7 @@ def _best_draft(start: Knowledge, pool: tuple[int, ...]) -> tuple[Card, ...]:
                     continue
                 hand[out] -= 1
                 hand[into] += 1
-                chance = _round_chance(start, hand, [p - h for p, h in zip(pool, hand)])
+                chance = round_chance(start, hand, [p - h for p, h in zip(pool, hand)])
                 if chance > best + 1e-9:
                     best, improved = chance, True
                 else:

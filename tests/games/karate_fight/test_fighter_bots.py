@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 import statistics
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
@@ -22,7 +23,7 @@ from games.karate_fight import (
     Slaps,
     Throw,
 )
-from games.karate_fight.bot_fight import BotFight
+from games.karate_fight.bot_fight import LOOK_AGAIN_US, BotFight
 from games.karate_fight.fighter_bot import REFLEXES, KarateFighterBot, lure
 from games.levels import Level
 from tests.games.karate_fight.helpers import fight, play, slap, stacked
@@ -223,3 +224,12 @@ def test_bot_fights_end_with_a_karate_master_keeping_every_rule(fighters: int) -
             blows += sum(isinstance(ev, CowardsBlow) for ev in events)
         assert e.over, "the fight must end"
         assert_replays(e)
+
+
+def test_a_hit_everybody_missed_is_slapped_when_someone_looks_again() -> None:
+    e = fight("Sd", "dd")
+    bots = [KarateFighterBot(Level.EASY, 1), KarateFighterBot(Level.EASY, 2)]
+    for bot in bots:
+        bot.reflexes = replace(bot.reflexes, miss=0.95)
+    won = [ev for _a, events in BotFight(e, bots, random.Random(0)).run(50) for ev in events if isinstance(ev, HitWon)]
+    assert any(ev.reaction_us >= LOOK_AGAIN_US for ev in won)  # missed at first, slapped on a later look

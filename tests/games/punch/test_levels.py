@@ -15,7 +15,7 @@ from games.punch import Card, Draft, Phase, PlayCard, Punch, PunchOptions, Redea
 from games.punch.bot import PunchBot, balanced_hand
 from games.punch.cards import CARDS, COPIES_PER_KIND, counts_of
 from games.punch.knowledge import knowledge_of
-from games.punch.levels import PROFILES, ComputerBoxer, _round_chance
+from games.punch.levels import PROFILES, ComputerBoxer, round_chance
 from games.punch.reading import Style
 from games.punch.views import PunchPlayerView, PunchPublicView
 from tests.games.ladder import play_game, series, wilson
@@ -222,7 +222,7 @@ def test_reasoning_levels_redeal_when_a_fresh_hand_projects_better(level: Level)
         k = knowledge_of(view)
         unseen = k.mine
         fresh = tuple(n * 10 / sum(unseen) for n in unseen)
-        better = _round_chance(k, fresh, tuple(n - f for n, f in zip(unseen, fresh))) > _round_chance(k, k.hand, k.deck)
+        better = round_chance(k, fresh, tuple(n - f for n, f in zip(unseen, fresh))) > round_chance(k, k.hand, k.deck)
         assert ComputerBoxer(level, 0).decide(view, legal) == Redeal(RED, better)
 
 
@@ -252,7 +252,7 @@ def test_the_best_draft_projects_at_least_as_well_as_the_balanced_hand_it_starts
 
     def chance(hand: tuple[Card, ...]) -> float:
         k = knowledge_of(view, hand=counts_of(hand))
-        return _round_chance(k, k.hand, k.deck)
+        return round_chance(k, k.hand, k.deck)
 
     assert chance(drafted.hand) >= chance(balanced_hand(pool, random.Random(5))) - 1e-12
 
