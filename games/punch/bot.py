@@ -1,51 +1,41 @@
-"""A computer boxer for exhibition play: legal, seeded, and sensible to watch.
+"""Today's computer boxer (the exhibition's): legal, seeded, and sensible to watch.
 
 It decides from its own view only (its hand and what is on the table), never from the
-opponent's hidden cards, so it is a fair opponent on the cabinet.  Against a random
-opponent no card order does much better than chance (every card is played once per match
-whatever the order), so the bot aims to look like a boxer, not to be strong.
+opponent's hidden cards, so it is a fair opponent on the cabinet.  It plays a random
+card with two rules of thumb, so it is barely stronger than chance (52 % of matches
+against random play); the difficulty ladder is :mod:`games.punch.levels`.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
+from games.bots import Bot
 from games.punch.actions import Draft, PlayCard, Redeal
 from games.punch.cards import CARDS, HAND_SIZE, Card
-from games.punch.engine import MAX_STAMINA, Punch
+from games.punch.engine import MAX_STAMINA
 from games.punch.views import Phase, PunchPlayerView
 
+PunchAction = PlayCard | Redeal | Draft
 
-class PunchBot:
+
+class PunchBot(Bot[PunchPlayerView, PunchAction]):
     """Re-deals every hand it may (4+ of one kind) and keeps the rest, drafts balanced
     hands, and plays a card drawn from its hand at random, except that it throws its biggest
     punch when one punch can knock the opponent out, and does not rest when its stamina is
     already full."""
 
-    def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, engine: Punch, player: int) -> PlayCard | Redeal | Draft:
-        view = engine.view(player)
+    def decide(self, view: PunchPlayerView, legal: Sequence[PunchAction]) -> PunchAction:
+        player = view.player
         phase = view.public.phase
-        if phase is Phase.REDEAL and player in engine.to_act():
+        if phase is Phase.REDEAL:
             return Redeal(player, view.redeal_offered)
         if phase is Phase.DRAFT and view.draft_pool is not None:
-            return Draft(player, self._balanced_hand(view.draft_pool))
+            return Draft(player, balanced_hand(view.draft_pool, self.rng))
         if phase is Phase.EXCHANGE and view.locked_card is None:
             return PlayCard(player, self._card(view))
         raise ValueError(f"player {player} has nothing to do now")
-
-    def _balanced_hand(self, pool: tuple[int, ...]) -> tuple[Card, ...]:
-        """Ten cards taken one at a time from whichever kind has most left, ties by chance."""
-        left = list(pool)
-        hand: list[Card] = []
-        while len(hand) < HAND_SIZE:
-            most = max(left)
-            kind = self.rng.choice([i for i, n in enumerate(left) if n == most])
-            left[kind] -= 1
-            hand.append(CARDS[kind])
-        return tuple(sorted(hand, key=CARDS.index))
 
     def _card(self, view: PunchPlayerView) -> Card:
         stamina = view.public.stamina
@@ -57,3 +47,15 @@ class PunchBot:
         if stamina[me] == MAX_STAMINA:
             held = [card for card in held if card is not Card.DO_NOTHING] or held
         return self.rng.choice(held)
+
+
+def balanced_hand(pool: tuple[int, ...], rng: random.Random) -> tuple[Card, ...]:
+    """Ten cards taken one at a time from whichever kind has most left, ties by chance."""
+    left = list(pool)
+    hand: list[Card] = []
+    while len(hand) < HAND_SIZE:
+        most = max(left)
+        kind = rng.choice([i for i, n in enumerate(left) if n == most])
+        left[kind] -= 1
+        hand.append(CARDS[kind])
+    return tuple(sorted(hand, key=CARDS.index))
