@@ -22,8 +22,7 @@ T_START = time.perf_counter()
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 """Taken as the CLI module loads, so start-up times include every import."""
 
-from display.window import has_screen, use_headless_drivers  # noqa: E402  (after T_START on purpose)
-from firmware_py import logs  # noqa: E402
+from firmware_py import logs  # noqa: E402  (after T_START on purpose)
 from firmware_py.exit_codes import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK  # noqa: E402
 from hal.config import BACKENDS, ConfigError, load_config  # noqa: E402
 
@@ -110,8 +109,10 @@ def main(argv: list[str] | None = None) -> int:
 
     config = replace(config, data_dir=data_dir(config.data_dir, getattr(args, "data", None)))
     if args.command == "selftest":
-        use_headless_drivers()
+        from display.window import use_headless_drivers
         from firmware_py.selftest import run_selftest
+
+        use_headless_drivers()
 
         return 0 if run_selftest(config, t_start=T_START) else 1
     if args.command == "calibrate":
@@ -143,6 +144,8 @@ def run_cabinet(config, args) -> int:
     prune(config.data_dir, config.retention)
     if backend == "gpio":
         return run_realtime(config, args, real_hardware=True)
+    from display.window import has_screen
+
     windowed = args.window or (has_screen() and not args.headless)
     if not windowed:
         return run_headless(config, args)
@@ -185,6 +188,8 @@ def known_game(name: str) -> bool:
 
 
 def run_hil(args) -> int:
+    from display.window import use_headless_drivers
+
     use_headless_drivers()
     from firmware_py.hil.runner import run_files
 
@@ -212,8 +217,9 @@ def _store(config):
 
 
 def run_headless(config, args) -> int:
+    from display.window import Window, use_headless_drivers
+
     use_headless_drivers()
-    from display.window import Window
     from firmware_py import controls_registry
     from firmware_py.cabinet import Cabinet
     from firmware_py.exhibition import run_exhibition
