@@ -6,6 +6,7 @@ config is never overwritten."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -27,12 +28,12 @@ def install(checkout: Path, prefix: Path, etc: Path) -> subprocess.CompletedProc
             str(prefix),
             "--etc",
             str(etc),
-            # Offline: the venv gets only Ringside itself (its dependencies are not needed
-            # to read what code and which commit it runs).
+            # The venv gets only Ringside itself: its dependencies are not needed to
+            # read what code and which commit it runs.
             "--pip-args",
-            "--no-index --no-deps --no-build-isolation",
+            "--no-deps",
         ],
-        env={"PATH": "/usr/bin:/bin", "PYTHON": sys.executable, "HOME": str(prefix.parent)},
+        env={**os.environ, "PYTHON": sys.executable},
         capture_output=True,
         text=True,
         timeout=300,
