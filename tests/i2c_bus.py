@@ -37,7 +37,8 @@ class RecordingSMBus(fake_smbus.SMBus):
     included); the sleep releases the GIL as a real bus transfer does."""
 
     def __init__(self, present: set[int] | None = None, bitrate: int | None = None) -> None:
-        super().__init__(1)
+        with contextlib.redirect_stdout(io.StringIO()):  # fake-rpi's Base announces every bus
+            super().__init__(1)
         self.present = present
         self.bitrate = bitrate
         self.writes: list[Write] = []
