@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
 
-.PHONY: run test check lint types bench soak clean
+.PHONY: run test check lint types bench soak clean install
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,11 @@ bench: $(STAMP)
 
 soak: $(STAMP)
 	RINGSIDE_SOAK=1 SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest -q -m slow
+
+# On a Raspberry Pi: install or update the cabinet service (docs/operator.md).  Run with
+# sudo; an update is `git pull && sudo make install`.
+install:
+	deploy/install.sh
 
 clean:
 	rm -rf $(VENV) build *.egg-info

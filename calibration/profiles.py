@@ -12,6 +12,7 @@ its flash, then reads them back.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import tomllib
@@ -185,7 +186,9 @@ def wizard_profile(name: str, cabinet: str, wizard: Wizard, settings: Mapping[in
     )
 
 
-def config_with_active_profile(config: CabinetConfig, log: Callable[[str], None] = print) -> CabinetConfig:
+def config_with_active_profile(
+    config: CabinetConfig, log: Callable[[str], None] = logging.getLogger("ringside").info
+) -> CabinetConfig:
     """The cabinet config with the active calibration profile's gpio-edge mask times in
     force (a padboard keeps its own settings in flash)."""
     store = ProfileStore(config.data_dir)

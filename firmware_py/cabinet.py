@@ -7,6 +7,7 @@ virtual time in the headless exhibition and HIL runs (the same loop, just faster
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -24,11 +25,15 @@ from firmware_py.scene_calibration import CalibrationScene
 from firmware_py.scenes import Attract, CabinetContext, Play, Scene, Service
 from firmware_py.session import GameSession
 from firmware_py.store import Store, UnreadableJournal
+from firmware_py.version import describe
 from games.registry import UnknownGame
 from hal.clock import Clock
 from hal.config import CabinetConfig
 from hal.events import ButtonEvent, InputEvent, ServiceEvent
 from hal.sim import SimCabinet
+
+cabinet_log = logging.getLogger("ringside")
+"""The cabinet's own log lines (game events, scene changes): INFO in the journal."""
 
 
 class CabinetIO(Protocol):
@@ -49,9 +54,11 @@ class Cabinet:
         clock: Clock,
         store: Store,
         window: Window | None = None,
-        log: Callable[[str], None] = print,
+        log: Callable[[str], None] = cabinet_log.info,
         seed: int | None = None,
+        shutdown: Callable[[], str] | None = None,
     ) -> None:
+        """``shutdown``: what the service menu's Shut down runs (None on simulated hardware)."""
         self.config = config
         self.hw = hardware
         self.clock = clock
@@ -74,12 +81,18 @@ class Cabinet:
             callouts,
             hardware,
             calibration=CalibrationScene,
+            shutdown=shutdown,
+            version=describe(),
         )
         now = clock.now_us()
         self.scene: Scene = self._resume(now) or Attract(self.ctx, now)
         self._private_size = (config.stations[0].private_display.width, config.stations[0].private_display.height)
         self._leds: dict[int, float] = {}
         self._outputs_for: tuple[object, int] | None = None
+        self._on_screen: object = None
+        """The screen model last flipped to the window (menus that did not change are not redrawn)."""
+        self.drawn = False
+        """Whether the last :meth:`render` drew (False: the window already showed it)."""
 
     def _resume(self, now_us: int) -> Scene | None:
         """After a power cut, pick the unfinished game up from its journal.  A journal that
@@ -155,9 +168,24 @@ class Cabinet:
                 self.hw.show_private(station, self.scene.private_image(station, self._private_size))
 
     def render(self) -> pygame.Surface:
-        """Draw the scene; when a window is there, flip it and report the flip time."""
+        """Draw the scene; when a window is there, flip it and report the flip time.
+
+        On the cabinet's own screen (a window without development panels) a menu whose
+        screen model has not changed since the last flip is not drawn again: the screen
+        already shows it, and an idle attract screen then costs almost no CPU.  A game in
+        play is drawn every frame (its reveals are timed by flips)."""
         now = self.clock.now_us()
-        canvas = self.renderer.draw(self.scene.screen(now))
+        screen = self.scene.screen(now)
+        self.drawn = not (
+            self.window is not None
+            and self.window.strip is None
+            and getattr(self.scene, "session", None) is None
+            and screen == self._on_screen
+        )
+        if not self.drawn:
+            return self.renderer.canvas
+        self._on_screen = screen
+        canvas = self.renderer.draw(screen)
         if self.window is not None:
             if self.window.strip is not None and isinstance(self.hw, SimCabinet):
                 self._draw_dev_panels(self.window.strip)

@@ -16,8 +16,11 @@ front end only.
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
+import tempfile
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
@@ -128,6 +131,16 @@ class _Done:
 # -- the command ------------------------------------------------------------------------------
 
 
+def scratch_data_for_sim(config):
+    """``--sim`` without a data folder named: a fresh scratch folder, so trying the
+    wizard on simulated pads never touches the cabinet's profiles or active profile."""
+    scratch = Path(tempfile.mkdtemp(prefix="ringside-calibrate-sim-"))
+    logging.getLogger("ringside").info(
+        "simulated pads: working in the scratch folder %s (pass --data DIR to keep the results elsewhere)", scratch
+    )
+    return replace(config, data_dir=scratch)
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", help="cabinet TOML (default: the shipped 2-station config)")
     p.add_argument("--data", help="data folder (default: the config's cabinet.data_dir)")
@@ -202,9 +215,8 @@ def main(args, config, write: Callable[[str], None] = print, read: Callable[[str
                 write(f"ringside calibrate: {e}")
                 return 1
             store.set_active(profile.name)
-            write(
-                f"restored {profile.name!r} ({profile.created}, cabinet {profile.cabinet}) to the board and its flash"
-            )
+            where = "the simulated board" if args.sim else "the board and its flash"
+            write(f"restored {profile.name!r} ({profile.created}, cabinet {profile.cabinet}) to {where}")
             return 0
         targets = [p - 1 for p in args.pad] if args.pad else list(range(source.pads))
         if any(not 0 <= p < source.pads for p in targets):
@@ -239,7 +251,10 @@ def main(args, config, write: Callable[[str], None] = print, read: Callable[[str
         path = store.save(profile)
         push(source, profile)
         store.set_active(profile.name)
-        write(f"saved {path} and pushed it to the board's flash.  Report: {report}")
+        if args.sim:
+            write(f"saved {path} (simulated pads: no real board was written).  Report: {report}")
+        else:
+            write(f"saved {path} and pushed it to the board's flash.  Report: {report}")
         return 0
     finally:
         close = getattr(source, "close", None)
@@ -252,8 +267,12 @@ def _save_report(args, config, wizard: Wizard, write) -> Path | None:
         return None
     try:
         use_headless_drivers()
+        from firmware_py.retention import prune
+
         path = Path(args.report) if args.report else report_path(config.data_dir, args.name, datetime.now())
-        return save_report(wizard, path)
+        saved = save_report(wizard, path)
+        prune(config.data_dir, config.retention)
+        return saved
     except Exception as e:
         write(f"(no PNG report: {e})")
         return None

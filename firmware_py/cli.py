@@ -2,19 +2,19 @@
 
 ``ringside run`` starts the cabinet.  On simulated hardware it opens a window with the
 keyboard as the buttons where a screen exists; with no screen it plays a headless
-exhibition match between computer players, logs it and saves screenshots.
-
-Expected failures are one line on stderr and an exit code, never a traceback:
-0 done; 1 a check failed (selftest, hil) or the exhibition did not finish; 2 bad input
-(config, arguments, data or screenshots folder); 3 the data folder is in use by another
-Ringside process (``EXIT_*`` below; the table is in README.md).
+exhibition match between computer players, logs it and saves screenshots.  A cabinet's
+config says ``backend = "gpio"``: then ``run`` drives the real hardware, never a
+simulation or an exhibition.  Everything operational goes to the log (stderr, the
+journal under systemd); expected failures are one line and an exit code
+(:mod:`firmware_py.exit_codes`: 0 done, 1 a check failed, 2 bad input, 3 the data folder
+is in use by another process, 4 hardware missing, 5 software missing).
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
 import os
-import sys
 import time
 from datetime import datetime
 from pathlib import Path
@@ -23,26 +23,49 @@ T_START = time.perf_counter()
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 """Taken as the CLI module loads, so start-up times include every import."""
 
-from display.window import has_screen, use_headless_drivers  # noqa: E402  (after T_START on purpose)
-from hal.config import ConfigError, expand_path, load_config  # noqa: E402
+from firmware_py import logs  # noqa: E402  (after T_START on purpose)
+from firmware_py.exit_codes import EXIT_BAD_INPUT, EXIT_BUSY, EXIT_FAILED, EXIT_OK  # noqa: E402
+from hal.config import BACKENDS, ConfigError, expand_path, load_config  # noqa: E402
 
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_BUSY = 0, 1, 2, 3
+log = logging.getLogger("ringside")
+
+DATA_ENV = "RINGSIDE_DATA"
+"""Environment variable naming the data folder (below ``--data``, above the config's)."""
+
+
+def log_options() -> argparse.ArgumentParser:
+    """``-v`` / ``--log-level``, accepted before or after the command."""
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument(
+        "-v",
+        "--verbose",
+        dest="log_verbose",
+        action="count",
+        default=argparse.SUPPRESS,
+        help="more log detail (debug)",
+    )
+    p.add_argument("--log-level", choices=logs.LEVELS, default=argparse.SUPPRESS, help="log level (default info)")
+    return p
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="ringside", description="Ringside arcade cabinet")
+    from firmware_py.version import describe
+
+    common = log_options()
+    parser = argparse.ArgumentParser(prog="ringside", description="Ringside arcade cabinet", parents=[common])
+    parser.add_argument("--version", action="version", version=describe())
     sub = parser.add_subparsers(dest="command", required=True)
-    run = sub.add_parser("run", help="start the cabinet")
+    run = sub.add_parser("run", help="start the cabinet", parents=[common])
     run.add_argument("--config", help="cabinet TOML (default: the shipped 2-station config)")
-    run.add_argument("--data", help="data folder (default: the config's cabinet.data_dir)")
+    run.add_argument("--data", help=f"data folder (default: ${DATA_ENV}, else the config's cabinet.data_dir)")
     mode = run.add_mutually_exclusive_group()
     mode.add_argument("--window", action="store_true", help="development window even without DISPLAY")
     mode.add_argument("--headless", action="store_true", help="headless exhibition even with a screen")
     run.add_argument(
         "--backend",
-        choices=("sim", "gpio"),
-        default="sim",
-        help="sim: simulated hardware (default); gpio: the real cabinet on a Raspberry Pi",
+        choices=BACKENDS,
+        default=None,
+        help="override the config's cabinet.backend (gpio: the real cabinet on a Raspberry Pi; sim: simulated)",
     )
     run.add_argument(
         "--game", help="game the exhibition plays: a registered game's name (default: the first on the select screen)"
@@ -59,41 +82,49 @@ def main(argv: list[str] | None = None) -> int:
     hil_run.add_argument("--rig", help="rig TOML for --backend rig (default: $RINGSIDE_RIG)")
     hil_run.add_argument("--update-goldens", action="store_true", help="(re)write golden PNGs from this run")
     hil_run.add_argument("-v", "--verbose", action="store_true", help="print the cabinet log as scenarios run")
-    selftest = sub.add_parser("selftest", help="check config, buttons, LED bars and displays on simulated hardware")
+    selftest = sub.add_parser(
+        "selftest", help="check config, buttons, LED bars and displays on simulated hardware", parents=[common]
+    )
     selftest.add_argument("--config", help="cabinet TOML (default: the shipped 2-station config)")
     calibrate = sub.add_parser(
-        "calibrate", help="slap-pad calibration wizard (terminal, works over SSH; docs/calibration.md)"
+        "calibrate",
+        help="slap-pad calibration wizard (terminal, works over SSH; docs/calibration.md)",
+        parents=[common],
     )
     from firmware_py.calibrate_cli import add_arguments as calibrate_arguments
 
     calibrate_arguments(calibrate)
     args = parser.parse_args(argv)
+    logs.configure(logs.level_for(getattr(args, "log_verbose", 0), getattr(args, "log_level", None)))
     if args.command == "hil":
         return run_hil(args)
     if args.command == "run" and args.game is not None and not known_game(args.game):
-        return 2
+        return EXIT_BAD_INPUT
 
     try:
         config = load_config(args.config)
     except ConfigError as e:
-        print(f"ringside: bad cabinet config: {e}", file=sys.stderr)
+        log.error("ringside: bad cabinet config: %s", e)
         return EXIT_BAD_INPUT
-    if getattr(args, "data", None):
-        from dataclasses import replace
+    from dataclasses import replace
 
-        try:
-            config = replace(config, data_dir=expand_path(args.data, "--data"))
-        except ConfigError as e:
-            print(f"ringside: bad argument: {e}", file=sys.stderr)
-            return EXIT_BAD_INPUT
+    try:
+        config = replace(config, data_dir=data_dir(config.data_dir, getattr(args, "data", None)))
+    except ConfigError as e:
+        log.error("ringside: bad argument: %s", e)
+        return EXIT_BAD_INPUT
     if args.command == "selftest":
-        use_headless_drivers()
+        from display.window import use_headless_drivers
         from firmware_py.selftest import run_selftest
 
+        use_headless_drivers()
         return run_selftest(config, t_start=T_START)
     if args.command == "calibrate":
         from firmware_py.calibrate_cli import main as calibrate_main
+        from firmware_py.calibrate_cli import scratch_data_for_sim
 
+        if args.sim and not explicit_data(args):
+            config = scratch_data_for_sim(config)
         return calibrate_main(args, config)
     if args.command == "run":
         from firmware_py import data_folder
@@ -102,30 +133,64 @@ def main(argv: list[str] | None = None) -> int:
             data_folder.prepare(config.data_dir)
             lock = data_folder.InstanceLock(config.data_dir).acquire()
         except data_folder.DataFolderError as e:
-            print(f"ringside: {e}; set cabinet.data_dir in the config or pass --data DIR", file=sys.stderr)
+            log.error("ringside: %s; set cabinet.data_dir in the config or pass --data DIR", e)
             return EXIT_BAD_INPUT
         except data_folder.DataFolderBusy as e:
-            print(f"ringside: {e}; stop that one first (one cabinet process per data folder)", file=sys.stderr)
+            log.error("ringside: %s; stop that one first (one cabinet process per data folder)", e)
             return EXIT_BUSY
         if not lock.held:
-            print(f"ringside: {config.data_dir} cannot hold a lock file (read-only)", file=sys.stderr)
-        if args.backend == "gpio":
-            return run_realtime(config, args, real_hardware=True)
-        windowed = args.window or (has_screen() and not args.headless)
-        if not windowed:
-            return run_headless(config, args)
-        import pygame
-
+            log.warning("ringside: %s cannot hold a lock file (read-only)", config.data_dir)
         try:
-            return run_realtime(config, args, real_hardware=False)
-        except pygame.error as e:
-            if args.window:
-                raise
-            # DISPLAY set but no usable screen (an SSH session without X forwarding).
-            print(f"ringside: no usable screen ({e}); playing the headless exhibition instead", file=sys.stderr)
-            os.environ["SDL_VIDEODRIVER"] = "dummy"
-            return run_headless(config, args)
+            return run_cabinet(config, args)
+        except Exception:
+            log.exception("ringside: unexpected error; the cabinet stops")
+            return EXIT_FAILED
     return EXIT_BAD_INPUT
+
+
+def run_cabinet(config, args) -> int:
+    from firmware_py.retention import prune
+
+    backend = args.backend or config.backend
+    if backend == "gpio" and args.headless:
+        log.error(
+            "ringside run --headless: the backend is gpio (%s), the real cabinet: it plays no exhibition",
+            "--backend gpio" if args.backend else f"cabinet.backend in {config.source}",
+        )
+        return EXIT_BAD_INPUT
+    prune(config.data_dir, config.retention)
+    if backend == "gpio":
+        return run_realtime(config, args, real_hardware=True)
+    from display.window import has_screen
+
+    windowed = args.window or (has_screen() and not args.headless)
+    if not windowed:
+        return run_headless(config, args)
+    import pygame
+
+    try:
+        return run_realtime(config, args, real_hardware=False)
+    except pygame.error as e:
+        if args.window:
+            raise
+        # DISPLAY set but no usable screen (an SSH session without X forwarding).
+        log.warning("ringside: no usable screen (%s); playing the headless exhibition instead", e)
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+        return run_headless(config, args)
+
+
+def explicit_data(args) -> bool:
+    """Whether the person named a data folder (``--data`` or the environment variable)."""
+    return bool(getattr(args, "data", None) or os.environ.get(DATA_ENV))
+
+
+def data_dir(configured: Path, flag: str | None) -> Path:
+    """``--data``, else ``$RINGSIDE_DATA``, else the config's ``cabinet.data_dir`` (whose
+    default is the XDG data folder of whoever runs it)."""
+    if flag:
+        return expand_path(flag, "--data")
+    env = os.environ.get(DATA_ENV)
+    return expand_path(env, DATA_ENV) if env else configured
 
 
 def known_game(name: str) -> bool:
@@ -136,35 +201,38 @@ def known_game(name: str) -> bool:
     try:
         controls_type(name)
     except UnknownGame as e:
-        print(f"ringside run --game: {e}", file=sys.stderr)
+        log.error("ringside run --game: %s", e)
         return False
     return True
 
 
 def run_hil(args) -> int:
+    from display.window import use_headless_drivers
+
     use_headless_drivers()
     from firmware_py.hil.runner import run_files
 
     rig = args.rig or os.environ.get("RINGSIDE_RIG")
     if args.backend == "rig" and not rig:
-        print("ringside hil: --backend rig needs --rig FILE or RINGSIDE_RIG (docs/hil.md)", file=sys.stderr)
+        log.error("ringside hil: --backend rig needs --rig FILE or RINGSIDE_RIG (docs/hil.md)")
         return EXIT_BAD_INPUT
     code, _ = run_files(args.files, args.backend, Path(args.report_dir), args.update_goldens, rig, verbose=args.verbose)
     return code
 
 
-def _recorder(cabinet, sim, args):
+def _recorder(cabinet, hardware, args):
+    """``--record FILE``: on simulated and real hardware alike."""
     if not getattr(args, "record", None):
         return None
     from firmware_py.hil.record import SessionRecorder
 
-    return SessionRecorder(cabinet, sim, args.record)
+    return SessionRecorder(cabinet, hardware, args.record, log.info)
 
 
 def _store(config):
     from firmware_py.store import open_store
 
-    return open_store(config.data_dir / "ringside.sqlite3", lambda line: print(f"ringside: {line}", file=sys.stderr))
+    return open_store(config.data_dir / "ringside.sqlite3", lambda line: log.warning("ringside: %s", line))
 
 
 def _screenshots_folder(config, args, stamp: str) -> Path | int | None:
@@ -181,16 +249,17 @@ def _screenshots_folder(config, args, stamp: str) -> Path | int | None:
             raise data_folder.DataFolderError(f"screenshots folder {shots} cannot be written")
     except data_folder.DataFolderError as e:
         if given:
-            print(f"ringside: {e}; pass another --screenshots DIR", file=sys.stderr)
+            log.error("ringside: %s; pass another --screenshots DIR", e)
             return EXIT_BAD_INPUT
-        print(f"ringside: {e}; playing without screenshots", file=sys.stderr)
+        log.warning("ringside: %s; playing without screenshots", e)
         return None
     return shots
 
 
 def run_headless(config, args) -> int:
+    from display.window import Window, use_headless_drivers
+
     use_headless_drivers()
-    from display.window import Window
     from firmware_py import controls_registry
     from firmware_py.cabinet import Cabinet
     from firmware_py.exhibition import run_exhibition
@@ -203,17 +272,17 @@ def run_headless(config, args) -> int:
     if isinstance(shots, int):
         return shots
     game = args.game or controls_registry.names()[0]
-    print(f"Ringside headless exhibition (no screen found): {game}, seed {seed}")
-    print(f"data: {config.data_dir}   screenshots: {shots}")
+    log.info("Ringside headless exhibition (no screen found): %s, seed %s", game, seed)
+    log.info("data: %s   screenshots: %s", config.data_dir, shots)
     clock = ManualClock()
     sim = SimCabinet(config, clock)
     store = _store(config)
     t0 = time.perf_counter()
 
-    def log(line: str) -> None:
-        print(f"[{clock.now_us() / 1e6:8.2f}s] {line}", flush=True)
+    def play_log(line: str) -> None:
+        log.info("[%8.2fs] %s", clock.now_us() / 1e6, line)
 
-    cabinet = Cabinet(config, sim, clock, store, Window((config.display.width, config.display.height)), log, seed)
+    cabinet = Cabinet(config, sim, clock, store, Window((config.display.width, config.display.height)), play_log, seed)
     recorder = _recorder(cabinet, sim, args)
     try:
         ok = run_exhibition(cabinet, sim, clock, game, seed, shots, fps=config.display.fps)
@@ -223,72 +292,23 @@ def run_headless(config, args) -> int:
         sim.close()
         store.close()
     wall = time.perf_counter() - t0
-    print(
-        f"{'finished' if ok else 'DID NOT FINISH'}: {clock.now_us() / 1e6:.0f} s of play in {wall:.1f} s, "
-        f"{cabinet.frames} frames; screenshots in {shots}"
+    (log.info if ok else log.error)(
+        "%s: %.0f s of play in %.1f s, %d frames; screenshots in %s",
+        "finished" if ok else "DID NOT FINISH",
+        clock.now_us() / 1e6,
+        wall,
+        cabinet.frames,
+        shots,
     )
     return EXIT_OK if ok else EXIT_FAILED
 
 
 def run_realtime(config, args, real_hardware: bool) -> int:
-    """The cabinet in real time: on a Pi's hardware (``--backend gpio``), or on simulated
+    """The cabinet in real time: on a Pi's hardware (backend gpio), or on simulated
     hardware with the keyboard as the buttons (the development window)."""
-    import pygame
+    from firmware_py.cabinet_process import run_realtime as run_process
 
-    from display.dev_panels import HEIGHT
-    from display.window import Window
-    from firmware_py.cabinet import Cabinet
-    from firmware_py.loop import run_realtime as loop
-    from hal.clock import ManualClock, MonotonicClock
-
-    store = _store(config)
-    window = Window(
-        (config.display.width, config.display.height),
-        config.display.fullscreen,
-        strip_height=0 if real_hardware else HEIGHT,
-    )
-    keys = recorder = None
-    if real_hardware:
-        from calibration.profiles import config_with_active_profile
-        from hal.hardware import open_hardware
-
-        config = config_with_active_profile(config)
-        clock = MonotonicClock()
-        hardware = open_hardware(config, clock)
-        print(f"Ringside on cabinet {config.name} ({config.source})")
-    else:
-        from hal.keyboard import KEYMAP_TEXT, KeyboardInput
-        from hal.sim import SimCabinet
-
-        clock = ManualClock(MonotonicClock().now_us())  # virtual time kept at real time
-        hardware = SimCabinet(config, clock)
-        keys = KeyboardInput(hardware)
-        print("Ringside on simulated hardware. Keys:\n" + KEYMAP_TEXT)
-    cabinet = Cabinet(config, hardware, clock, store, window, print)
-    if keys is not None:
-        recorder = _recorder(cabinet, hardware, args)
-    running = [True]
-
-    def before_step(now: int) -> None:
-        if keys is not None:
-            clock.set(max(clock.now_us(), now))
-        for event in pygame.event.get():
-            if keys is not None:
-                running[0] = keys.handle(event, clock.now_us()) and running[0]
-            elif event.type == pygame.QUIT:
-                running[0] = False
-
-    try:
-        loop(cabinet, MonotonicClock().now_us, config.display.fps, lambda: running[0], before_step)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        if recorder is not None:
-            recorder.close()
-        hardware.close()
-        store.close()
-        window.close()
-    return EXIT_OK
+    return run_process(config, args, real_hardware, _store, _recorder)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,11 @@ def run_realtime(
     fps: int,
     keep_running: Callable[[], bool],
     before_step: Callable[[int], None] | None = None,
+    on_frame: Callable[[int], None] | None = None,
 ) -> None:
+    """Run until ``keep_running()`` is false.  ``on_frame(now_us)`` is called after each
+    frame the loop decided (drawn, or unchanged and left on screen): the cabinet's
+    heartbeat for systemd's watchdog, which a hung loop therefore stops."""
     frame_us = 1_000_000 // fps
     next_frame = now_us()
     collector = QuietCollector()
@@ -57,6 +61,8 @@ def run_realtime(
             if now >= next_frame and (due is None or due - now > RENDER_GUARD_US):
                 cabinet.render()
                 next_frame = max(next_frame + frame_us, now - frame_us)
+                if on_frame is not None:
+                    on_frame(now)
                 collector.after_frame(quiet=cabinet.next_due() is None)
     finally:
         collector.close()

@@ -30,6 +30,7 @@ from calibration.wizard import ABORTED, CAPTURE, DONE, REVIEW, VERDICT, Wizard, 
 from display.calibration_screen import CalibrationScreen, PadTrace
 from display.private import text_lines
 from firmware_py.calibration_pages import save_report, trace
+from firmware_py.retention import prune
 from firmware_py.scenes import CabinetContext, Scene, Service, pressed
 from firmware_py.sim.operator import ScriptedOperator
 from firmware_py.sim.pad_sets import virtual_cabinet
@@ -194,6 +195,7 @@ class CalibrationScene(Service):
         store.set_active(profile.name)
         try:
             save_report(w, report_path(self.ctx.config.data_dir, PROFILE_NAME, datetime.now()))
+            prune(self.ctx.config.data_dir, self.ctx.config.retention)
         except Exception as e:
             self.ctx.log(f"calibration report not saved: {e}")
         self.message = f"Saved profile '{PROFILE_NAME}' and pushed it to the board's flash."

@@ -62,6 +62,11 @@ class CabinetContext:
     calibration: Callable[[CabinetContext, int, Service], Scene] | None = None
     """The scene the service menu's Calibration item opens (given by the cabinet, so
     the menu needs no import of the calibration scene, which is itself a Service)."""
+    shutdown: Callable[[], str] | None = None
+    """Powers the cabinet off (the service menu's Shut down, after a confirmation);
+    returns the line to show.  None where there is nothing to power off (simulation)."""
+    version: str = ""
+    """``ringside 0.1.0 (commit …)``: shown on the service menu's Cabinet page."""
 
     def station_names(self, stations: tuple[int, ...]) -> tuple[str, ...]:
         return tuple(self.looks[s].name for s in stations)
@@ -347,13 +352,15 @@ class Service(Scene):
     """The operator menu (SERVICE key on).  Station 1's A/B move, START opens.  The scene
     that was running is kept and resumes when the key is turned off."""
 
-    ITEMS = ("Stats", "Input test", "LED test", "Cabinet", "Calibration")
+    ITEMS = ("Stats", "Input test", "LED test", "Cabinet", "Calibration", "Shut down")
 
     def __init__(self, ctx: CabinetContext, now_us: int, underneath: Scene) -> None:
         super().__init__(ctx, now_us)
         self.underneath = underneath
         self.cursor = 0
         self.inputs: list[str] = []
+        self.confirm_shutdown = False
+        self.shutdown_said = ""
         ctx.log("SERVICE key on: operator menu")
 
     def on_input(self, ev: InputEvent, now_us: int) -> Scene | None:
@@ -366,9 +373,22 @@ class Service(Scene):
             self.inputs = [f"{ev.t_us / 1e6:12.6f}s  {self.ctx.looks[ev.station].name:6}  {what}", *self.inputs][:18]
         if pressed(ev) and ev.station == 0 and ev.button in (Button.A, Button.B):
             self.cursor = (self.cursor + (1 if ev.button is Button.B else -1)) % len(self.ITEMS)
+            self.confirm_shutdown = False
         if pressed(ev, Button.START) and ev.station == 0 and self.ITEMS[self.cursor] == "Calibration":
             return self.ctx.calibration(self.ctx, now_us, self) if self.ctx.calibration is not None else None
+        if pressed(ev, Button.START) and ev.station == 0 and self.ITEMS[self.cursor] == "Shut down":
+            self._shut_down()
         return None
+
+    def _shut_down(self) -> None:
+        """First START asks, the second one runs the configured command."""
+        if self.ctx.shutdown is None:
+            self.shutdown_said = "Nothing to shut down: this is simulated hardware."
+        elif not self.confirm_shutdown:
+            self.confirm_shutdown = True
+        else:
+            self.confirm_shutdown = False
+            self.shutdown_said = self.ctx.shutdown()
 
     def tick(self, now_us: int) -> Scene | None:
         return None
@@ -398,6 +418,13 @@ class Service(Scene):
             body = ["Press any button or slap any pad:", *self.inputs]
         elif item == "LED test":
             body = ["All LED bars sweep 0 → 10 segments.", "Every segment must light in order."]
+        elif item == "Shut down":
+            if self.shutdown_said:
+                body = [self.shutdown_said]
+            elif self.confirm_shutdown:
+                body = ["Really shut the cabinet down?", "START: yes, shut down now", "A/B: no (move away)"]
+            else:
+                body = ["Powers the cabinet off safely.", "START, then START again to confirm."]
         elif item == "Calibration":
             body = [
                 "Slap-pad calibration wizard (docs/calibration.md).",
@@ -408,6 +435,7 @@ class Service(Scene):
             cfg = self.ctx.config
             body = [
                 f"Cabinet: {cfg.name}",
+                f"Software: {self.ctx.version}",
                 f"Config: {cfg.source}",
                 f"Data: {cfg.data_dir}",
                 f"Stations: {len(cfg.stations)}",

@@ -21,11 +21,13 @@ def run_selftest(config: CabinetConfig, out: Callable[[str], None] = print, t_st
     from firmware_py.cabinet import Cabinet
     from firmware_py.scenes import Attract
     from firmware_py.store import Store
+    from firmware_py.version import describe
     from hal.clock import ManualClock
     from hal.sim import SimCabinet
 
     t_start = time.perf_counter() if t_start is None else t_start
     failures = 0
+    out(describe())
 
     def check(ok: bool, what: str) -> None:
         nonlocal failures

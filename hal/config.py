@@ -7,6 +7,7 @@ operator can fix the file without reading code.  Nothing else in Ringside knows 
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from dataclasses import dataclass
@@ -20,6 +21,8 @@ HEADER_LINES = range(0, 28)
 """BCM lines a Pi's 40-pin header offers (gpiochip 0)."""
 
 SLAP_SOURCES = ("gpio-edge", "padboard", "none")
+BACKENDS = ("gpio", "sim")
+"""``gpio``: the real cabinet on a Pi; ``sim``: simulated hardware (development, demos)."""
 DISPLAY_DRIVERS = ("ssd1306", "sh1106", "none")
 
 
@@ -97,6 +100,20 @@ class SoundConfig:
 
 
 @dataclass(frozen=True)
+class RetentionConfig:
+    """How much the cabinet keeps of what piles up in its data folder, so a card that
+    runs for months never fills: the newest ``screenshot_folders`` exhibition folders and
+    ``reports`` calibration reports; below ``min_free_mb`` free it warns in the log."""
+
+    screenshot_folders: int = 20
+    reports: int = 30
+    min_free_mb: int = 200
+
+
+DEFAULT_SHUTDOWN = ("systemctl", "poweroff")
+
+
+@dataclass(frozen=True)
 class CabinetConfig:
     name: str
     data_dir: Path
@@ -106,10 +123,23 @@ class CabinetConfig:
     padboard: PadboardConfig | None
     source: str = ""
     sound: SoundConfig = SoundConfig(False, None)
+    backend: str = "sim"
+    """Which hardware ``ringside run`` drives (:data:`BACKENDS`); a cabinet's config says gpio."""
+    shutdown_command: tuple[str, ...] = DEFAULT_SHUTDOWN
+    """What the service menu's Shut down runs (after the operator confirms)."""
+    retention: RetentionConfig = RetentionConfig()
 
 
 def default_config_path() -> Path:
     return Path(str(resources.files("hal") / "data" / "cabinet.toml"))
+
+
+def default_data_dir() -> Path:
+    """Where a person's runs keep their data: ``$XDG_DATA_HOME/ringside``, else
+    ``~/.local/share/ringside`` (a cabinet's config names ``/var/lib/ringside``)."""
+    xdg = os.environ.get("XDG_DATA_HOME", "")
+    base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path("~/.local/share").expanduser()
+    return base / "ringside"
 
 
 def load_config(path: str | Path | None = None) -> CabinetConfig:
@@ -192,11 +222,16 @@ class _Reader:
 
     # -- sections -------------------------------------------------------------------
     def cabinet(self, raw: dict[str, Any]) -> CabinetConfig:
-        self.check_table(raw, "(top level)", {"cabinet", "display", "service", "sound", "station", "padboard"})
-        cab = self.check_table(raw.get("cabinet"), "cabinet", {"name", "data_dir"})
+        self.check_table(
+            raw, "(top level)", {"cabinet", "display", "service", "sound", "station", "padboard", "retention"}
+        )
+        cab = self.check_table(raw.get("cabinet"), "cabinet", {"name", "data_dir", "backend"})
         name = self.string(cab, "cabinet", "name", pattern=r"[A-Za-z0-9_.-]{1,40}")
-        data_dir = expand_path(
-            self.string(cab, "cabinet", "data_dir", default="~/.local/share/ringside"), "cabinet.data_dir", self.source
+        backend = self.choice(cab, "cabinet", "backend", BACKENDS, "sim")
+        data_dir = (
+            expand_path(self.string(cab, "cabinet", "data_dir"), "cabinet.data_dir", self.source)
+            if "data_dir" in cab
+            else default_data_dir()
         )
 
         disp = self.check_table(raw.get("display"), "display", {"width", "height", "fullscreen", "fps"}, required=False)
@@ -206,8 +241,21 @@ class _Reader:
             fullscreen=self.boolean(disp, "display", "fullscreen", False),
             fps=self.integer(disp, "display", "fps", 10, 240, 60),
         )
-        service = self.check_table(raw.get("service"), "service", {"pin"}, required=False)
+        service = self.check_table(raw.get("service"), "service", {"pin", "shutdown_command"}, required=False)
         service_pin = self.integer(service, "service", "pin", 0, 27) if "pin" in service else None
+        shutdown = service.get("shutdown_command", list(DEFAULT_SHUTDOWN))
+        if not isinstance(shutdown, list) or not shutdown or not all(isinstance(a, str) and a for a in shutdown):
+            raise self.fail(
+                "service.shutdown_command", shutdown, 'a command as a list of strings, e.g. ["systemctl", "poweroff"]'
+            )
+        ret = self.check_table(
+            raw.get("retention"), "retention", {"screenshot_folders", "reports", "min_free_mb"}, required=False
+        )
+        retention = RetentionConfig(
+            screenshot_folders=self.integer(ret, "retention", "screenshot_folders", 1, 10_000, 20),
+            reports=self.integer(ret, "retention", "reports", 1, 10_000, 30),
+            min_free_mb=self.integer(ret, "retention", "min_free_mb", 0, 1_000_000, 200),
+        )
 
         stations_raw = raw.get("station")
         if not isinstance(stations_raw, list) or not 2 <= len(stations_raw) <= 4:
@@ -233,7 +281,19 @@ class _Reader:
             self.boolean(snd, "sound", "enabled", False),
             expand_path(folder, "sound.folder", self.source) if folder else None,
         )
-        config = CabinetConfig(name, data_dir, display, service_pin, stations, padboard, self.source, sound)
+        config = CabinetConfig(
+            name,
+            data_dir,
+            display,
+            service_pin,
+            stations,
+            padboard,
+            self.source,
+            sound,
+            backend,
+            tuple(shutdown),
+            retention,
+        )
         self.check_pins(config)
         return config
 

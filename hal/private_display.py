@@ -35,13 +35,27 @@ class PrivateDisplay:
         return getattr(self.device, "image", None)
 
 
-def open_oled(cfg: PrivateDisplayConfig) -> PrivateDisplay:
-    """The real OLED on a Pi's I2C bus."""
+def open_oled(cfg: PrivateDisplayConfig, bus: Any = None, station: str = "") -> PrivateDisplay:
+    """The real OLED on a Pi's I2C bus.  ``bus``: an smbus-like object already open on
+    ``cfg.i2c_bus`` (tests pass a recording stand-in); None opens the bus with smbus2.
+    A bus that cannot be opened or a display that does not answer raises one clear
+    :class:`~hal.hardware_errors.HardwareError` naming the station and address."""
+    from luma.core.error import DeviceNotFoundError, DevicePermissionError
     from luma.core.interface.serial import i2c
     from luma.oled.device import sh1106, ssd1306
 
+    from hal.hardware_errors import HardwareError, i2c_error, oled_error
+
     driver = {"ssd1306": ssd1306, "sh1106": sh1106}[cfg.driver]
-    return PrivateDisplay(driver(i2c(port=cfg.i2c_bus, address=cfg.address), width=cfg.width, height=cfg.height))
+    try:
+        serial = i2c(bus=bus, port=cfg.i2c_bus, address=cfg.address)
+    except (DeviceNotFoundError, DevicePermissionError, OSError) as e:
+        raise i2c_error(cfg.i2c_bus, str(e)) or HardwareError(f"I2C bus {cfg.i2c_bus} cannot be opened: {e}") from None
+    try:
+        device = driver(serial, width=cfg.width, height=cfg.height)
+    except (DeviceNotFoundError, OSError) as e:
+        raise oled_error(station, cfg.driver, cfg.i2c_bus, cfg.address, str(e)) from None
+    return PrivateDisplay(device)
 
 
 def open_dummy(cfg: PrivateDisplayConfig) -> PrivateDisplay:

@@ -20,6 +20,7 @@ and after a crash it is what survives.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,7 +48,13 @@ class _Game:
 
 
 class SessionRecorder:
-    def __init__(self, cabinet: Any, hardware: Any, path: str | Path, log: Callable[[str], None] = print) -> None:
+    def __init__(
+        self,
+        cabinet: Any,
+        hardware: Any,
+        path: str | Path,
+        log: Callable[[str], None] = logging.getLogger("ringside").info,
+    ) -> None:
         self.cabinet = cabinet
         self.hw = hardware
         self.path = Path(path)

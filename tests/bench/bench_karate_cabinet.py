@@ -7,8 +7,10 @@ import os
 import random
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -25,11 +27,17 @@ def _now_us() -> int:
 
 
 def decision_latencies(
-    cases: int = 300, seed: int = 1, max_delay_us: int | None = None
+    cases: int = 300,
+    seed: int = 1,
+    max_delay_us: int | None = None,
+    fit_hardware: Callable[[Any], Any] | None = None,
+    frame_work_us: list[float] | None = None,
 ) -> tuple[list[float], list[float], int]:
     """µs from the end of the last slap's settle window to the engine's decision, and to
     the decision being committed and shown, on the wall clock with the real-time loop;
-    also the number of correct winners."""
+    also the number of correct winners.  ``fit_hardware(sim)`` may change the simulated
+    cabinet (e.g. put its OLEDs on a slow I2C bus) and returns what to close at the end;
+    ``frame_work_us`` collects the main loop's time per frame (step and render)."""
     from firmware_py.cabinet import Cabinet
     from firmware_py.controls_karate import KarateControls
     from firmware_py.loop import run_realtime
@@ -50,7 +58,10 @@ def decision_latencies(
         cfg = replace(load_config("hal/data/cabinet-4.toml"), data_dir=Path(tmp))
         clock = ManualClock(_now_us())
         sim = SimCabinet(cfg, clock)
+        fitted = fit_hardware(sim) if fit_hardware is not None else None
         cabinet = Cabinet(cfg, sim, clock, Store(Path(tmp) / "b.sqlite3"), log=lambda _l: None, seed=1)
+        if frame_work_us is not None:
+            _time_frames(cabinet, frame_work_us)
         for _ in range(cases):
             fighters = rng.randint(2, 4)
             play = start_session(
@@ -94,8 +105,31 @@ def decision_latencies(
                 lat.append(decided[0][0] - state["due"])
                 effect.append(shown[0] - state["due"])
                 correct += decided[0][1] == state["expect"]
+        if fitted is not None:
+            fitted.close()
         sim.close()
     return lat, effect, correct
+
+
+def _time_frames(cabinet: Any, out: list[float]) -> None:
+    """Record the main thread's work per frame: every step since the last render, plus
+    the render."""
+    step, render = cabinet.step, cabinet.render
+    acc = [0.0]
+
+    def timed_step(now_us: int) -> None:
+        t0 = time.perf_counter()
+        step(now_us)
+        acc[0] += time.perf_counter() - t0
+
+    def timed_render() -> Any:
+        t0 = time.perf_counter()
+        canvas = render()
+        out.append((acc[0] + time.perf_counter() - t0) * 1e6)
+        acc[0] = 0.0
+        return canvas
+
+    cabinet.step, cabinet.render = timed_step, timed_render
 
 
 def run() -> list[Figure]:

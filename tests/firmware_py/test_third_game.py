@@ -218,7 +218,9 @@ def test_an_unknown_scenario_game_names_the_games_offered(tap_race, tmp_path: Pa
 def test_an_unknown_game_for_ringside_run_is_one_line_naming_the_games(tap_race, capsys) -> None:
     assert ringside(["run", "--headless", "--game", "tap_dance"]) == 2
     err = capsys.readouterr().err
-    assert err == "ringside run --game: unknown game 'tap_dance': choose one of punch, karate_fight, tap_race\n"
+    # One log line (time, level, message), nothing else: no traceback.
+    assert err.count("\n") == 1 and " ERROR " in err
+    assert err.endswith("ringside run --game: unknown game 'tap_dance': choose one of punch, karate_fight, tap_race\n")
 
 
 def test_once_unregistered_it_is_gone_everywhere(tap_race) -> None:

@@ -1,0 +1,168 @@
+"""``ringside run`` in real time, as a long-running process: the real cabinet on a Pi
+(``backend = "gpio"``) or simulated hardware with the keyboard as the buttons.
+
+What it adds to the main loop is what running unattended needs: hardware that cannot be
+opened is one log line and an exit code (:mod:`firmware_py.exit_codes`); SIGTERM (what
+``systemctl stop`` sends) and Ctrl-C end the loop cleanly, closing the hardware, the
+store and the window; under systemd it reports ready at the first frame and pings the
+watchdog from the loop (:mod:`firmware_py.systemd_notify`); and the service menu gets
+the configured shutdown command.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from firmware_py.exit_codes import EXIT_HARDWARE, EXIT_OK, EXIT_SOFTWARE
+from firmware_py.systemd_notify import Heartbeat, Notifier
+from hal.config import CabinetConfig
+
+log = logging.getLogger("ringside")
+
+
+class StopSignals:
+    """SIGTERM and SIGINT set :attr:`stop` instead of killing the process mid-frame.
+    Installed only on the main thread (Python allows handlers nowhere else)."""
+
+    SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+    def __init__(self) -> None:
+        self.stop = threading.Event()
+        self.received: str | None = None
+        self._previous: dict[int, Any] = {}
+
+    def _handle(self, signum: int, _frame: Any) -> None:
+        self.received = signal.Signals(signum).name
+        self.stop.set()
+
+    def __enter__(self) -> StopSignals:
+        if threading.current_thread() is threading.main_thread():
+            self._previous = {s: signal.signal(s, self._handle) for s in self.SIGNALS}
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        for s, handler in self._previous.items():
+            signal.signal(s, handler)
+
+
+def open_real_hardware(config: CabinetConfig, clock: Any) -> tuple[Any, int | None]:
+    """The Pi's hardware, or (None, exit code) after logging the one line that says why not."""
+    from hal.hardware import open_hardware
+    from hal.hardware_errors import DriverMissing, HardwareError
+
+    try:
+        return open_hardware(config, clock), None
+    except DriverMissing as e:
+        log.error("%s", e)
+        return None, EXIT_SOFTWARE
+    except HardwareError as e:
+        log.error("%s", e)
+        return None, EXIT_HARDWARE
+
+
+def run_realtime(
+    config: CabinetConfig,
+    args: Any,
+    real_hardware: bool,
+    open_store: Callable[[CabinetConfig], Any],
+    make_recorder: Callable[[Any, Any, Any], Any],
+) -> int:
+    """Run the cabinet until stopped.  On simulated hardware a window that cannot be
+    opened raises ``pygame.error`` (the caller falls back to the headless exhibition);
+    on the real cabinet it is exit code 4, like any part that cannot be opened."""
+    import pygame
+
+    from display.dev_panels import HEIGHT
+    from display.window import Window
+    from firmware_py.cabinet import Cabinet
+    from firmware_py.loop import run_realtime as loop
+    from firmware_py.shutdown import ShutdownCommand
+    from firmware_py.version import describe
+    from hal.clock import ManualClock, MonotonicClock
+
+    keys = None
+    shutdown = None
+    if real_hardware:
+        from calibration.profiles import config_with_active_profile
+
+        config = config_with_active_profile(config, log.info)
+        clock: Any = MonotonicClock()
+        hardware, code = open_real_hardware(config, clock)
+        if hardware is None:
+            return code if code is not None else EXIT_HARDWARE
+        shutdown = ShutdownCommand(config.shutdown_command)
+        log.info("%s on cabinet %s (%s), data in %s", describe(), config.name, config.source, config.data_dir)
+    else:
+        from hal.keyboard import KEYMAP_TEXT, KeyboardInput
+        from hal.sim import SimCabinet
+
+        clock = ManualClock(MonotonicClock().now_us())  # virtual time kept at real time
+        hardware = SimCabinet(config, clock)
+        keys = KeyboardInput(hardware)
+        log.info("%s on simulated hardware. Keys:\n%s", describe(), KEYMAP_TEXT)
+    try:
+        window = Window(
+            (config.display.width, config.display.height),
+            config.display.fullscreen,
+            strip_height=0 if real_hardware else HEIGHT,
+        )
+    except pygame.error as e:
+        hardware.close()
+        if not real_hardware:
+            raise
+        log.error(
+            "the main display cannot be opened (SDL video driver %s: %s): is a screen connected? "
+            "With no desktop the service uses SDL_VIDEODRIVER=kmsdrm, and the user must be in groups video and render",
+            pygame.display.get_driver() if pygame.display.get_init() else "-",
+            e,
+        )
+        return EXIT_HARDWARE
+    store = open_store(config)
+    cabinet = Cabinet(config, hardware, clock, store, window, log.info, shutdown=shutdown)
+    recorder = make_recorder(cabinet, hardware, args)
+    notifier = Notifier()
+    heartbeat = Heartbeat(notifier)
+    shown_scene = [""]
+
+    def on_frame(now: int) -> None:
+        heartbeat.frame(now)
+        scene = type(cabinet.scene).__name__
+        if scene != shown_scene[0]:
+            shown_scene[0] = scene
+            notifier.status(f"{scene} ({cabinet.frames} frames drawn)")
+
+    with StopSignals() as signals:
+        running = [True]
+
+        def before_step(now: int) -> None:
+            if keys is not None:
+                clock.set(max(clock.now_us(), now))
+            for event in pygame.event.get():
+                if keys is not None:
+                    running[0] = keys.handle(event, clock.now_us()) and running[0]
+                elif event.type == pygame.QUIT:
+                    running[0] = False
+
+        try:
+            loop(
+                cabinet,
+                MonotonicClock().now_us,
+                config.display.fps,
+                lambda: running[0] and not signals.stop.is_set(),
+                before_step,
+                on_frame,
+            )
+        finally:
+            notifier.stopping()
+            log.info("stopping%s", f" ({signals.received})" if signals.received else "")
+            if recorder is not None:
+                recorder.close()
+            hardware.close()
+            store.close()
+            window.close()
+            notifier.close()
+    return EXIT_OK
