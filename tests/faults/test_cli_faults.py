@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -39,7 +40,8 @@ def ringside(*args: str, timeout_s: float = 120) -> subprocess.CompletedProcess:
 def one_clear_line(result: subprocess.CompletedProcess, code: int, *words: str) -> str:
     assert "Traceback" not in result.stderr, result.stderr
     assert result.returncode == code, (result.returncode, result.stdout, result.stderr)
-    lines = [line for line in result.stderr.splitlines() if line.startswith("ringside")]
+    # A log line reads "HH:MM:SS.mmm LEVEL ringside: …" (or just "ringside…" under the journal).
+    lines = [line for line in result.stderr.splitlines() if re.match(r"(\S+ [A-Z]+ )?ringside", line)]
     assert len(lines) == 1, result.stderr
     for word in words:
         assert word in lines[0], lines[0]
@@ -47,12 +49,16 @@ def one_clear_line(result: subprocess.CompletedProcess, code: int, *words: str) 
 
 
 def config_with(tmp_path: Path, **cabinet: str) -> Path:
-    """The shipped config with ``[cabinet]`` keys replaced."""
+    """The shipped config with ``[cabinet]`` keys set (replaced, or added under ``[cabinet]``)."""
     text = default_config_path().read_text()
     for key, value in cabinet.items():
-        text = "\n".join(
-            f'{key} = "{value}"' if line.split("=")[0].strip() == key else line for line in text.splitlines()
-        )
+        lines = text.splitlines()
+        if any(line.split("=")[0].strip() == key for line in lines):
+            lines = [f'{key} = "{value}"' if line.split("=")[0].strip() == key else line for line in lines]
+        else:
+            at = lines.index("[cabinet]") + 1
+            lines.insert(at, f'{key} = "{value}"')
+        text = "\n".join(lines)
     path = tmp_path / "cabinet.toml"
     path.write_text(text)
     return path
@@ -120,7 +126,7 @@ def test_config_errors_name_the_key_and_the_fix(tmp_path) -> None:
         load_config(bad)
     text = default_config_path().read_text()
     with pytest.raises(ConfigError, match=r"cabinet.data_dir = '~no_such_ringside_user/x'.*~user"):
-        parse_config(text.replace('"~/.local/share/ringside"', '"~no_such_ringside_user/x"'))
+        parse_config(text.replace("[cabinet]\n", '[cabinet]\ndata_dir = "~no_such_ringside_user/x"\n', 1))
     with pytest.raises(ConfigError, match=r"sound.folder = '~no_such_ringside_user'"):
         parse_config(text.replace("[sound]", '[sound]\nfolder = "~no_such_ringside_user"', 1))
 
@@ -186,16 +192,23 @@ def test_ringside_run_on_a_damaged_store_plays_and_says_where_the_old_one_is(tmp
     env.pop("DISPLAY", None)
     command = [sys.executable, "-m", "firmware_py.cli", "run", "--headless", "--seed", "2", "--data", str(data)]
     with read_only(data) if damage == "read-only folder" else contextlib.nullcontext():
-        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+        # Everything operational is logged to stderr, a line at a time, as it happens.
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT, env=env)
         try:
             assert proc.stdout is not None
-            started = next((line for line in proc.stdout if line.startswith("[") and "== Punch! #" in line), None)
+            seen = []
+            for line in proc.stdout:
+                seen.append(line)
+                if "== Punch! #" in line:
+                    break
+            started = seen[-1] if seen and "== Punch! #" in seen[-1] else None
         finally:
             proc.kill()
-            _out, err = proc.communicate()
+            rest, _ = proc.communicate()
+            err = "".join(seen) + rest
     assert started is not None, err  # it played
     assert "Traceback" not in err
-    store_line = next(line for line in err.splitlines() if line.startswith("ringside: STORE:"))
+    store_line = next(line for line in err.splitlines() if "ringside: STORE:" in line)
     if damage == "read-only folder":
         assert "cannot be opened for writing" in store_line
         assert contents(data) == before
