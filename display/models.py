@@ -97,6 +97,9 @@ class ResultScreen:
     winner: StationLook | None
     headline: str
     lines: tuple[str, ...]
+    final: PlayScreen | None = None
+    """The game's last play screen, for games that draw a result of their own from it
+    (Big Time Boxing's score sheet: ``display.registry``'s ``result``)."""
 
 
 @dataclass(frozen=True)

@@ -108,8 +108,11 @@ def draw_options(surf: pygame.Surface, text: TextCache, s: OptionsScreen) -> Non
     w, h = surf.get_size()
     surf.fill(theme.BACKGROUND)
     title_bar(surf, text, s.game, "Rules for this fight", f"{s.host.name} chooses")
+    top, pitch = (130, 120) if len(s.items) <= 4 else (84, (h - 160) // len(s.items))  # clear of the key hints
+    row_h = pitch * 4 // 5
+    label_size, value_size = min(48, row_h * 2 // 3), min(56, row_h * 3 // 4)
     for i, (label, value) in enumerate(s.items):
-        rect = pygame.Rect(200, 130 + i * 120, w - 400, 96)
+        rect = pygame.Rect(200, top + i * pitch, w - 400, row_h)
         chosen = i == s.cursor
         panel(
             surf,
@@ -117,11 +120,11 @@ def draw_options(surf: pygame.Surface, text: TextCache, s: OptionsScreen) -> Non
             theme.shade(s.host.color, 0.45) if chosen else theme.PANEL,
             theme.GOLD if chosen else theme.PANEL_EDGE,
         )
-        text.draw(surf, label, 48, theme.TEXT, (rect.x + 36, rect.centery), "midleft")
+        text.draw(surf, label, label_size, theme.TEXT, (rect.x + 36, rect.centery), "midleft")
         text.draw(
             surf,
             value,
-            56,
+            value_size,
             theme.GOLD if chosen else theme.WHITE,
             (rect.right - 36, rect.centery),
             "midright",

@@ -57,6 +57,10 @@ class GameControls(ABC):
     blurb: ClassVar[str]
 
     options_menu: ClassVar[tuple[OptionItem, ...]] = ()
+    result_picture: ClassVar[str | None] = None
+    """Games whose result screen is worth keeping (Big Time Boxing's score sheet) name it
+    here: the cabinet saves that screen as ``<data folder>/results/game-<id>-<name>.png``,
+    beside the game's record in the store."""
     endings: ClassVar[dict[Enum, str]] = {}
     """Words for each way the game can end (``Outcome.how``), for results and attract."""
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import pygame
 from PIL import Image
 
 from display.models import (
@@ -28,6 +29,7 @@ from display.models import (
 from display.private import draw_private, text_lines
 from display.sound import Callouts
 from firmware_py.controls import GameControls
+from firmware_py.result_picture import result_picture_path, save_result_picture
 from firmware_py.session import GameSession
 from firmware_py.store import Store
 from games.registry import UnknownGame
@@ -296,10 +298,18 @@ class Play(Scene):
         return None
 
     def _result(self, now_us: int) -> Scene:
-        headline, lines = self.session.controls.result_lines(self.session.engine, self.session.names)
+        controls = self.session.controls
+        headline, lines = controls.result_lines(self.session.engine, self.session.names)
         outcome = self.session.engine.outcome()
         winner = self.session.looks[outcome.winner] if outcome and outcome.winner is not None else None
-        return Result(self.ctx, now_us, ResultScreen(self.session.controls.spec.title, winner, headline, lines))
+        model = ResultScreen(controls.spec.title, winner, headline, lines, final=self.session.screen(now_us))
+        if controls.result_picture is not None and outcome is not None:
+            path = result_picture_path(self.ctx.config.data_dir, self.session.game_id, controls.result_picture)
+            try:
+                self.ctx.log(f"{controls.result_picture} kept: {save_result_picture(model, path)}")
+            except (OSError, pygame.error) as e:  # a full disk must not stop the cabinet
+                self.ctx.log(f"{controls.result_picture} not kept ({path}): {e}")
+        return Result(self.ctx, now_us, model)
 
     def screen(self, now_us: int) -> Screen:
         return self.session.screen(now_us)
