@@ -125,7 +125,7 @@ def draw_big_time_boxing_private(screen: PrivateScreen, size: tuple[int, int]) -
 def _window_words(v: BigTimeBoxingPlayerView) -> tuple[str, str]:
     pub = v.public
     if pub.phase is Phase.COMBO:
-        return f"COMBO after {PUNCH[pub.thrown[0].punch].upper()}?", "START = no combo"
+        return f"COMBO after {PUNCH_OLED[PUNCH[pub.thrown[0].punch]].upper()}?", "START = no combo"
     if pub.phase is Phase.ESCAPE and pub.trap is not None:
         return f"ESCAPE {TRAP[pub.trap].upper()}?", "START = stay"
     punch = PUNCH[pub.window_punch].upper() if pub.window_punch else "PUNCH"

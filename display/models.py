@@ -42,6 +42,10 @@ class JoinScreen:
     min_players: int
     max_players: int
     host: StationLook
+    computer: tuple[str, ...] = ()
+    """Per station: the level of the computer opponent playing there ("" for none)."""
+    offers_computer: bool = False
+    """The host's B picks a computer opponent for this game."""
 
 
 @dataclass(frozen=True)

@@ -68,7 +68,9 @@ from games.big_time_boxing import (
     Warned,
     WindowClosed,
 )
-from games.big_time_boxing.bot import BoxerBot, Level
+from games.big_time_boxing.bot import BoxerBot
+from games.big_time_boxing.bot import Level as BoxerLevel
+from games.levels import Level
 from games.protocol import CABINET, Action, Event
 from hal.events import Button
 
@@ -89,6 +91,7 @@ class BigTimeBoxingControls(GameControls):
     blurb = "Boxer cards and a Result deck: Big Hits, the ropes, knockdowns, the judges' cards."
     endings: ClassVar[dict[Enum, str]] = dict(FINISH)
     result_picture = "score-sheet"
+    computer_levels = tuple(Level)
     options_menu = (
         OptionItem("Rounds", "rounds", ((4, "4"), (6, "6"), (8, "8"), (10, "10"), (12, "12"))),
         OptionItem(
@@ -220,6 +223,9 @@ class BigTimeBoxingControls(GameControls):
             slot = SLOT_BUTTONS.index(button)
             return view.hand[slot] if slot < len(view.hand) else Refusal(view.player, "No card on that button")
         if button is (SAVED_ON_TURN if on_turn else SAVED_IN_WINDOW):
+            if view.saved is None and not view.public.options.saving_for_later:
+                words = "A–D throw, E Move Away, F Clinch" if on_turn else "A–D answer, START lets it go on"
+                return Refusal(view.player, words)
             if view.saved is None:
                 return Refusal(view.player, "No card saved for later")
             if not view.saved_playable:
@@ -297,7 +303,10 @@ class BigTimeBoxingControls(GameControls):
         return min(1.0, energy / engine.options.starting_energy)
 
     def make_bot(self, seed: int) -> BoxerBot:
-        return BoxerBot(seed, Level.EXPERT)
+        return BoxerBot(seed, BoxerLevel.EXPERT)
+
+    def make_computer(self, seed: int, level: Level) -> BoxerBot:
+        return BoxerBot(seed, BoxerLevel(level.value))
 
     def bot_presses(self, engine: BigTimeBoxing, seat: int, action: Action) -> tuple[Button, ...]:
         view = engine.view(seat)

@@ -21,15 +21,19 @@ from firmware_py.result_picture import result_picture_path
 from firmware_py.scenes import GAME_OVER_HOLD_US, Play, Result
 from firmware_py.store import Store
 from games.big_time_boxing import (
+    CARDS,
+    AttributeDraw,
     BigHit,
     BigTimeBoxing,
     BigTimeBoxingOptions,
+    ChooseAttribute,
     Clinch,
     Column,
     Combo,
     CoverUp,
     Defend,
     Defended,
+    Effect,
     Escaped,
     Feature,
     MoveAway,
@@ -42,11 +46,13 @@ from games.big_time_boxing import (
     ResultDrawn,
     Throw,
     Trapped,
+    UseAttribute,
     Window,
     WindowClosed,
     WindowOpened,
 )
 from games.big_time_boxing.bot import BoxerBot
+from games.levels import Level
 from games.protocol import CABINET, Event
 from hal.events import Button
 from tests.cabinet_driving import FRAME_US, press, run_for, start_game, start_session
@@ -382,3 +388,125 @@ def test_an_unrecorded_press_is_not_played(cabinet: Cabinet, sim, store: Store, 
     press(cabinet, sim, 0, slot(play, 0, HOOK))
     assert engine(play).public_view() == view
     assert (0, "Not recorded: press again") in notices(play, sim)
+
+
+# -- one player against the computer boxer ---------------------------------------------------------
+def start_against_the_computer(cabinet: Cabinet, sim, level_presses: int = 2) -> Play:
+    """From attract: station 0 picks Big Time Boxing, B picks the computer (easy, normal…), A fights."""
+    press(cabinet, sim, 0, Button.START)
+    for _ in range([g.spec.name for g in cabinet.ctx.games].index("big_time_boxing")):
+        press(cabinet, sim, 0, Button.B)
+    press(cabinet, sim, 0, Button.START)
+    for _ in range(level_presses):
+        press(cabinet, sim, 0, Button.B)
+    join = cabinet.scene.screen(sim.clock.now_us())
+    assert join.computer == ("", ("easy", "normal", "hard", "expert")[level_presses - 1])
+    press(cabinet, sim, 0, Button.A)
+    press(cabinet, sim, 0, Button.START)  # the options as they are
+    assert isinstance(cabinet.scene, Play)
+    return cabinet.scene
+
+
+def test_a_lone_player_fights_the_computer_boxer_which_answers_by_itself(cabinet: Cabinet, sim, store: Store) -> None:
+    play = start_against_the_computer(cabinet, sim)
+    assert play.session.seats == (0, 1) and play.computer_stations == {1: Level.NORMAL}
+    assert play.session.names == ("Red", "Computer")
+    assert store.db.execute(
+        "SELECT station, detail FROM records WHERE game_id=? AND kind='computer'", (play.session.game_id,)
+    ).fetchall() == [(1, "normal")]
+    human, moves = BoxerBot(9), 0
+    while moves < 20 and not engine(play).over:  # Red's moves; the computer plays its own in between
+        if engine(play).seats_to_act() == {0}:
+            action = human.choose(engine(play), 0)
+            for button in play.session.controls.bot_presses(engine(play), 0, action):
+                press(cabinet, sim, 0, button, 160_000)
+            moves += 1
+        asked = len(engine(play).journal)
+        run_for(cabinet, sim, 2_300_000, render=False)
+        if engine(play).seats_to_act() == {1}:
+            assert len(engine(play).journal) > asked, "the computer answers within its think time"
+    computer_moves = [a for a in engine(play).journal if a.player == 1]
+    assert len(computer_moves) >= 10  # and nobody pressed a button at station 1
+    text = image_text(play.private_image(1, (128, 64)))
+    assert text[0] == "COMPUTER" and not any(">" in line for line in text)  # never its hand
+
+
+def test_the_computer_takes_as_long_to_let_a_punch_land_as_to_defend_it(cabinet: Cabinet, sim) -> None:
+    """Its think time is drawn without looking at its hand: the same seed answers at the
+    same µs whether it holds a defense (and plays it) or holds none."""
+    from firmware_py.computer import ComputerPlayers
+
+    answers = []
+    for hand1 in ([], [HUB_DEFENSE]):
+        play = fight(cabinet, hand0=[HOOK], hand1=hand1)
+        play.computer = ComputerPlayers(play.session.controls, {1: Level.EXPERT}, seed=1)
+        press(cabinet, sim, 0, slot(play, 0, HOOK))
+        ((opened, _),) = events_of(play, WindowOpened)
+        run_for(cabinet, sim, ANSWER_US - 300_000, render=False)
+        ((answered, what),) = [(t, e) for t, e in play.session.recent if isinstance(e, (Passed, Defended))]
+        answers.append((answered - opened, type(what)))
+    assert answers[0][0] == answers[1][0]
+    assert [kind for _dt, kind in answers] == [Passed, Defended]
+
+
+def test_a_fight_against_the_computer_resumes_against_the_computer(config, sim, clock) -> None:
+    path = config.data_dir / "ringside.sqlite3"
+    cabinet = Cabinet(config, sim, clock, Store(path), log=lambda _l: None, seed=3)
+    play = start_against_the_computer(cabinet, sim, level_presses=4)
+    again = Cabinet(config, sim, clock, Store(path), log=lambda _l: None, seed=4)
+    assert isinstance(again.scene, Play)
+    assert again.scene.computer_stations == {1: Level.EXPERT}
+    assert again.scene.session.names == ("Red", "Computer")
+    assert again.scene.session.game_id == play.session.game_id
+
+
+def test_a_second_person_joining_takes_the_computers_place(cabinet: Cabinet, sim) -> None:
+    press(cabinet, sim, 0, Button.START)
+    for _ in range([g.spec.name for g in cabinet.ctx.games].index("big_time_boxing")):
+        press(cabinet, sim, 0, Button.B)
+    press(cabinet, sim, 0, Button.START)
+    press(cabinet, sim, 0, Button.B)  # the computer, easy
+    press(cabinet, sim, 1, Button.START)  # Blue walks up and joins
+    press(cabinet, sim, 0, Button.START)
+    assert isinstance(cabinet.scene, Play) and cabinet.scene.computer_stations == {}
+    assert cabinet.scene.session.names == ("Red", "Blue")
+
+
+# -- optional rules at the cabinet --------------------------------------------------------------------
+def test_attribute_cards_are_picked_with_a_b_and_start_and_played_with_f_then_start(cabinet: Cabinet, sim) -> None:
+    options = replace(stacked(hand0=[HOOK]).options, attributes=AttributeDraw.CHOSEN, answer_us=ANSWER_US)
+    play = start_session(cabinet, BigTimeBoxingControls(), options, (0, 1))
+    controls = play.session.controls
+    second_wind = next(a.id for a in CARDS.attributes if a.boxer == 0 and a.effect is Effect.SECOND_WIND)
+    while engine(play).public_view().phase is Phase.DRAFT:
+        seat = engine(play).public_view().drafting
+        if seat == 0 and second_wind not in engine(play).boxers[0].attributes:
+            while controls.browsing(engine(play), 0) != second_wind:
+                press(cabinet, sim, 0, Button.B)
+            oled = image_text(draw_private(controls.private_screen(engine(play), 0)))
+            assert oled[1] == "Second Wind" and oled[-1] == "A/B browse START pick"
+        shown = controls.browsing(engine(play), seat)
+        press(cabinet, sim, seat, Button.START)
+        assert engine(play).journal[-1] == ChooseAttribute(seat, shown)
+    assert second_wind in engine(play).boxers[0].attributes
+    engine(play).boxers[0].round_energy = 5  # spent in the round
+    press(cabinet, sim, 0, Button.F)  # no Clinch at 5: F goes straight to the Attribute card
+    oled = image_text(draw_private(controls.private_screen(engine(play), 0)))
+    assert oled[0] == "USE SECOND WIND?"
+    press(cabinet, sim, 0, Button.START)
+    assert engine(play).journal[-1] == UseAttribute(0, second_wind)
+    assert engine(play).public_view().boxers[0].round_energy == 8
+
+
+def test_saving_a_card_for_later_is_e_twice_then_the_card(cabinet: Cabinet, sim) -> None:
+    options = replace(stacked(hand0=[HOOK]).options, saving_for_later=True, answer_us=ANSWER_US)
+    play = start_session(cabinet, BigTimeBoxingControls(), options, (0, 1))
+    press(cabinet, sim, 0, Button.E)
+    press(cabinet, sim, 0, Button.E)
+    assert play.session.controls.held(engine(play), 0).mode is Mode.SAVE
+    press(cabinet, sim, 0, slot(play, 0, HOOK))
+    assert engine(play).journal[-1] == MoveAway(0, HOOK, save=True)
+    press(cabinet, sim, 1, Button.E)
+    press(cabinet, sim, 1, Button.A)  # Blue moves away too: Red's turn again
+    press(cabinet, sim, 0, Button.START)
+    assert notices(play, sim)[-1] == (0, "A saved card plays from the next round")
