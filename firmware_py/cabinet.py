@@ -23,7 +23,7 @@ from firmware_py import controls_registry
 from firmware_py.scene_calibration import CalibrationScene
 from firmware_py.scenes import Attract, CabinetContext, Play, Scene, Service
 from firmware_py.session import GameSession
-from firmware_py.store import Store
+from firmware_py.store import Store, UnreadableJournal
 from games.registry import UnknownGame
 from hal.clock import Clock
 from hal.config import CabinetConfig
@@ -82,24 +82,31 @@ class Cabinet:
         self._outputs_for: tuple[object, int] | None = None
 
     def _resume(self, now_us: int) -> Scene | None:
-        """After a power cut, pick the unfinished game up from its journal."""
-        saved = self.ctx.store.unfinished()
+        """After a power cut, pick the unfinished game up from its journal.  A journal that
+        cannot be read or replayed abandons only that game (kept in the store)."""
+        store = self.ctx.store
+        try:
+            saved = store.unfinished()
+        except UnreadableJournal as e:
+            store.abandon_game(e.game_id, f"journal unreadable: {e.reason}")
+            self.ctx.log(f"Could not resume game #{e.game_id}: {e.reason}; game abandoned, journal kept")
+            return None
         if saved is None:
             return None
         try:
             controls = self.ctx.game_named(saved.game)
         except UnknownGame:
             controls = None
-        if controls is None or max(saved.seats) >= len(self.ctx.looks):
-            self.ctx.store.abandon_game(saved.id, "cannot resume on this cabinet")
+        if controls is None or max(saved.seats, default=len(self.ctx.looks)) >= len(self.ctx.looks):
+            store.abandon_game(saved.id, "cannot resume on this cabinet")
             return None
         looks = tuple(self.ctx.looks[s] for s in saved.seats)
         try:
-            session = GameSession.resume(controls(), saved, looks, self.ctx.store, self.ctx.settle_us)
+            session = GameSession.resume(controls(), saved, looks, store, self.ctx.settle_us, now_us)
         except (ValueError, KeyError, TypeError) as e:
             # A journal this version cannot replay (IllegalAction is a ValueError): the
             # cabinet must still start; the journal stays in the store for a look.
-            self.ctx.store.abandon_game(saved.id, f"journal does not replay: {e}")
+            store.abandon_game(saved.id, f"journal does not replay: {e}")
             self.ctx.log(f"Could not resume {controls.spec.title} #{saved.id}: {e}; game abandoned, journal kept")
             return None
         self.ctx.log(f"Resuming {controls.spec.title} #{saved.id} after {len(saved.actions)} recorded actions")
@@ -123,7 +130,7 @@ class Cabinet:
     def next_due(self) -> int | None:
         """When the game's settle window next releases a held input (None: nothing held)."""
         session = getattr(self.scene, "session", None)
-        return session.buffer.next_due() if session is not None else None
+        return session.next_due() if session is not None else None
 
     def _service(self, ev: ServiceEvent, now_us: int) -> None:
         if ev.on and not isinstance(self.scene, Service):

@@ -3,6 +3,11 @@
 ``ringside run`` starts the cabinet.  On simulated hardware it opens a window with the
 keyboard as the buttons where a screen exists; with no screen it plays a headless
 exhibition match between computer players, logs it and saves screenshots.
+
+Expected failures are one line on stderr and an exit code, never a traceback:
+0 done; 1 a check failed (selftest, hil) or the exhibition did not finish; 2 bad input
+(config, arguments, data or screenshots folder); 3 the data folder is in use by another
+Ringside process (``EXIT_*`` below; the table is in README.md).
 """
 
 from __future__ import annotations
@@ -19,7 +24,9 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 """Taken as the CLI module loads, so start-up times include every import."""
 
 from display.window import has_screen, use_headless_drivers  # noqa: E402  (after T_START on purpose)
-from hal.config import ConfigError, load_config  # noqa: E402
+from hal.config import ConfigError, expand_path, load_config  # noqa: E402
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_BUSY = 0, 1, 2, 3
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -70,21 +77,38 @@ def main(argv: list[str] | None = None) -> int:
         config = load_config(args.config)
     except ConfigError as e:
         print(f"ringside: bad cabinet config: {e}", file=sys.stderr)
-        return 2
+        return EXIT_BAD_INPUT
     if getattr(args, "data", None):
         from dataclasses import replace
 
-        config = replace(config, data_dir=Path(args.data).expanduser())
+        try:
+            config = replace(config, data_dir=expand_path(args.data, "--data"))
+        except ConfigError as e:
+            print(f"ringside: bad argument: {e}", file=sys.stderr)
+            return EXIT_BAD_INPUT
     if args.command == "selftest":
         use_headless_drivers()
         from firmware_py.selftest import run_selftest
 
-        return 0 if run_selftest(config, t_start=T_START) else 1
+        return run_selftest(config, t_start=T_START)
     if args.command == "calibrate":
         from firmware_py.calibrate_cli import main as calibrate_main
 
         return calibrate_main(args, config)
     if args.command == "run":
+        from firmware_py import data_folder
+
+        try:
+            data_folder.prepare(config.data_dir)
+            lock = data_folder.InstanceLock(config.data_dir).acquire()
+        except data_folder.DataFolderError as e:
+            print(f"ringside: {e}; set cabinet.data_dir in the config or pass --data DIR", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        except data_folder.DataFolderBusy as e:
+            print(f"ringside: {e}; stop that one first (one cabinet process per data folder)", file=sys.stderr)
+            return EXIT_BUSY
+        if not lock.held:
+            print(f"ringside: {config.data_dir} cannot hold a lock file (read-only)", file=sys.stderr)
         if args.backend == "gpio":
             return run_realtime(config, args, real_hardware=True)
         windowed = args.window or (has_screen() and not args.headless)
@@ -101,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"ringside: no usable screen ({e}); playing the headless exhibition instead", file=sys.stderr)
             os.environ["SDL_VIDEODRIVER"] = "dummy"
             return run_headless(config, args)
-    return 2
+    return EXIT_BAD_INPUT
 
 
 def known_game(name: str) -> bool:
@@ -124,7 +148,7 @@ def run_hil(args) -> int:
     rig = args.rig or os.environ.get("RINGSIDE_RIG")
     if args.backend == "rig" and not rig:
         print("ringside hil: --backend rig needs --rig FILE or RINGSIDE_RIG (docs/hil.md)", file=sys.stderr)
-        return 2
+        return EXIT_BAD_INPUT
     code, _ = run_files(args.files, args.backend, Path(args.report_dir), args.update_goldens, rig, verbose=args.verbose)
     return code
 
@@ -138,9 +162,30 @@ def _recorder(cabinet, sim, args):
 
 
 def _store(config):
-    from firmware_py.store import Store
+    from firmware_py.store import open_store
 
-    return Store(config.data_dir / "ringside.sqlite3")
+    return open_store(config.data_dir / "ringside.sqlite3", lambda line: print(f"ringside: {line}", file=sys.stderr))
+
+
+def _screenshots_folder(config, args, stamp: str) -> Path | int | None:
+    """The exhibition's screenshots folder, made ready; an exit code when ``--screenshots``
+    names one that cannot be written; None (no screenshots, a warning) when the default
+    one in the data folder cannot, so a read-only data folder still plays."""
+    from firmware_py import data_folder
+
+    given = args.screenshots is not None
+    shots = Path(args.screenshots) if given else config.data_dir / "screenshots" / f"exhibition-{stamp}"
+    try:
+        data_folder.prepare(shots, "screenshots folder")
+        if not data_folder.writable(shots):
+            raise data_folder.DataFolderError(f"screenshots folder {shots} cannot be written")
+    except data_folder.DataFolderError as e:
+        if given:
+            print(f"ringside: {e}; pass another --screenshots DIR", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        print(f"ringside: {e}; playing without screenshots", file=sys.stderr)
+        return None
+    return shots
 
 
 def run_headless(config, args) -> int:
@@ -154,7 +199,9 @@ def run_headless(config, args) -> int:
 
     seed = args.seed if args.seed is not None else int(time.time())
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    shots = Path(args.screenshots) if args.screenshots else config.data_dir / "screenshots" / f"exhibition-{stamp}"
+    shots = _screenshots_folder(config, args, stamp)
+    if isinstance(shots, int):
+        return shots
     game = args.game or controls_registry.names()[0]
     print(f"Ringside headless exhibition (no screen found): {game}, seed {seed}")
     print(f"data: {config.data_dir}   screenshots: {shots}")
@@ -180,7 +227,7 @@ def run_headless(config, args) -> int:
         f"{'finished' if ok else 'DID NOT FINISH'}: {clock.now_us() / 1e6:.0f} s of play in {wall:.1f} s, "
         f"{cabinet.frames} frames; screenshots in {shots}"
     )
-    return 0 if ok else 1
+    return EXIT_OK if ok else EXIT_FAILED
 
 
 def run_realtime(config, args, real_hardware: bool) -> int:
@@ -241,7 +288,7 @@ def run_realtime(config, args, real_hardware: bool) -> int:
         hardware.close()
         store.close()
         window.close()
-    return 0
+    return EXIT_OK
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ None to stay) and a screen model for the renderer.  Only the play scene has a ga
 from __future__ import annotations
 
 import random
+import textwrap
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -140,6 +141,8 @@ class Attract(Scene):
             station, value, _at = fastest[0]
             who = self.ctx.looks[station].name if station is not None and station < len(self.ctx.looks) else "?"
             recent.insert(0, f"Fastest slap: {who} {value / 1000:.1f} ms")
+        if self.ctx.store.notice is not None:
+            recent.insert(0, self.ctx.store.notice.headline)
         return AttractScreen(
             games=tuple(g.spec.title for g in self.ctx.games),
             featured=(t // 3_000_000) % len(self.ctx.games),
@@ -339,6 +342,9 @@ class Play(Scene):
         if self.computer is not None:
             self.computer.act(self.session, now_us)
         self.session.tick(now_us)
+        if self.session.failed is not None:
+            self.ctx.log(f"{self.session.controls.spec.title} #{self.session.game_id} abandoned: {self.session.failed}")
+            return Attract(self.ctx, now_us)
         if not self.session.over and self.session.paused is None and now_us - self.last_input_us > PLAY_IDLE_US:
             self.ctx.store.abandon_game(self.session.game_id, "no input for 5 minutes")
             self.ctx.log(
@@ -475,6 +481,9 @@ class Service(Scene):
                 f"Settle window: {self.ctx.settle_us} µs",
             ]
             body += [f"  {s.name}: slap {s.slap.source}, LED chip {s.led_bar.chip}" for s in cfg.stations]
+            if store.notice is not None:
+                lines = textwrap.wrap(store.notice.detail, 64, break_long_words=False, break_on_hyphens=False)
+                body += ["Store:", *(f"  {line}" for line in lines)]
         return ServiceScreen(
             item, self.ITEMS, self.cursor, tuple(body), "Station 1: A/B move · turn the SERVICE key off to leave"
         )

@@ -1,7 +1,9 @@
 """``ringside selftest``: start the cabinet on simulated hardware and check every part a
-game relies on — config, store, attract screen, every button of every station, every LED
-segment, every private display — printing a line per check.  Run after editing a config
-or before a convention opens; exit status 0 means every check passed."""
+game relies on — config, data folder and store, attract screen, every button of every
+station, every LED segment, every private display — printing a line per check, and a
+WARN line for what the real cabinet may miss (sound folder, padboard port).  Run after
+editing a config or before a convention opens.  Exit status: 0 every check passed, 1 a
+check failed, 2 the data folder cannot be used (as ``ringside run`` would exit)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from hal.config import CabinetConfig
 from hal.events import Button, ButtonEvent
 
 
-def run_selftest(config: CabinetConfig, out: Callable[[str], None] = print, t_start: float | None = None) -> bool:
+def run_selftest(config: CabinetConfig, out: Callable[[str], None] = print, t_start: float | None = None) -> int:
     from display.window import Window
     from firmware_py.cabinet import Cabinet
     from firmware_py.scenes import Attract
@@ -67,5 +69,43 @@ def run_selftest(config: CabinetConfig, out: Callable[[str], None] = print, t_st
         store.close()
         window.close()
     sim.close()
+    data_ok = _check_data_folder(config, check, out)
+    _warn_missing_parts(config, out)
     out(f"{'all checks passed' if failures == 0 else f'{failures} check(s) FAILED'}")
-    return failures == 0
+    return 0 if failures == 0 else 1 if data_ok else 2
+
+
+def _check_data_folder(config: CabinetConfig, check: Callable[[bool, str], None], out: Callable[[str], None]) -> bool:
+    """The check ``ringside run`` makes of the data folder, and a look at the store in it
+    (read only: the running cabinet, if any, keeps it)."""
+    from firmware_py import data_folder
+    from firmware_py.store import inspect
+
+    folder = config.data_dir
+    try:
+        data_folder.prepare(folder)
+    except data_folder.DataFolderError as e:
+        check(False, f"{e}; set cabinet.data_dir in the config or pass --data DIR")
+        return False
+    if not data_folder.writable(folder):
+        out(f"WARN  data folder {folder} cannot be written: games would be played but not recorded")
+        return True
+    check(True, f"data folder {folder} is a writable folder")
+    store = folder / "ringside.sqlite3"
+    problem = inspect(store)
+    if problem is None:
+        check(True, f"store {store} {'passes quick_check' if store.exists() else 'will be created'}")
+    elif problem.damaged:
+        out(f"WARN  store {store} cannot be used ({problem.reason}): run keeps it aside and starts a fresh one")
+    else:
+        out(f"WARN  store {store} cannot be read now ({problem.reason})")
+    return True
+
+
+def _warn_missing_parts(config: CabinetConfig, out: Callable[[str], None]) -> None:
+    """What the simulated hardware cannot check but the cabinet will look for."""
+    folder = config.sound.folder
+    if config.sound.enabled and folder is not None and not folder.is_dir():
+        out(f"WARN  sound folder {folder} is missing: synthesized cues will play instead")
+    if config.padboard is not None and not Path(config.padboard.port).exists():
+        out(f"WARN  padboard port {config.padboard.port} is missing: plug the board in (the cabinet waits for it)")

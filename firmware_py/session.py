@@ -4,6 +4,19 @@ The session maps stations to seats, asks the game's controls what a press means,
 for games judged by time — holds stamped inputs in the settle window so the engine sees
 them in stamp order.  Every action is written to the store *before* it is applied and its
 effects shown, so a power cut loses nothing: :meth:`GameSession.resume` replays the journal.
+
+Game time: a game's stamps must only move forward, but a restarted process's monotonic
+clock starts anywhere (after a reboot, far below the old one).  So the session maps the
+cabinet's clock to the game's: ``game_us = cabinet_us + offset``, with offset 0 for a new
+game and, on resume, ``game time when last taken up − cabinet time now``, so the game
+continues from its last stamp and the outage does not count.  Only what reaches the
+engine — through the settle window, whose stamps become the actions' — and the play
+screen, which compares the engine's times with now, is in game time; notices, the
+events' times and the main loop's wake-ups (:meth:`next_due`) stay in cabinet time.
+
+A store that stops accepting writes (disk full, I/O error) pauses the game with a
+message on screen; the session probes the store every :data:`PROBE_US` and goes on once
+it records again.  A journal that conflicts with the store abandons that game (kept).
 """
 
 from __future__ import annotations
@@ -26,6 +39,9 @@ log = logging.getLogger("ringside.session")
 
 NOTICE_US = 1_500_000
 """How long a refusal stays on screen."""
+PROBE_US = 1_000_000
+"""While the store cannot record, how often the session tries it again."""
+STORE_PAUSE = "Store cannot record ({}): game paused until it can. Operator: free disk space or check the data folder"
 
 EventListener = Callable[[int, Event], None]
 
@@ -55,7 +71,13 @@ class GameSession:
         self.recent: deque[tuple[int, Event]] = deque(maxlen=48)
         self.notices: list[tuple[int, Notice]] = []
         self.listeners: list[EventListener] = []
-        self.paused: str | None = None
+        self.offset_us = 0
+        """Game time minus cabinet time (see the module docstring)."""
+        self.link_paused: str | None = None
+        self.store_paused: str | None = None
+        self.failed: str | None = None
+        """Why this game was abandoned mid-play (its journal conflicts with the store)."""
+        self._next_probe_us = 0
         self.store_errors = 0
 
     # -- creation ------------------------------------------------------------------------
@@ -72,19 +94,53 @@ class GameSession:
         now_us: int = 0,
     ) -> GameSession:
         engine = controls.engine_type(options, len(seats), seed)
-        d = engine.to_dict()
-        game_id = store.begin_game(d["game"], d["options"], engine.players, seed, seats)
-        session = cls(controls, engine, seats, looks, store, game_id, settle_us)
+        session = cls(controls, engine, seats, looks, store, -1, settle_us)
+        session._begin(now_us)
         session._emit(engine.opening_events, now_us)
         return session
 
+    def _begin(self, now_us: int) -> None:
+        """Record the new game; a store that cannot record it pauses the game until it can."""
+        try:
+            self._record_game(now_us)
+        except sqlite3.Error as e:
+            self._store_failed(e, now_us)
+
+    def _record_game(self, now_us: int) -> None:
+        d = self.engine.to_dict()
+        self.game_id = self.store.begin_game(d["game"], d["options"], self.engine.players, self.engine.seed, self.seats)
+        self.store.note_time_base(self.game_id, 0, now_us, now_us)
+
     @classmethod
     def resume(
-        cls, controls: GameControls, saved: SavedGame, looks: tuple[StationLook, ...], store: Store, settle_us: int = 0
+        cls,
+        controls: GameControls,
+        saved: SavedGame,
+        looks: tuple[StationLook, ...],
+        store: Store,
+        settle_us: int = 0,
+        now_us: int = 0,
     ) -> GameSession:
-        """Rebuild a game cut short (power loss) from its journal in the store."""
+        """Rebuild a game cut short (power loss) from its journal in the store; its time
+        continues from its last stamp, whatever this process's clock reads."""
         engine = controls.engine_type.from_dict(saved.engine_dict())
-        return cls(controls, engine, saved.seats, looks, store, saved.id, settle_us)
+        session = cls(controls, engine, saved.seats, looks, store, saved.id, settle_us)
+        game_us = max(saved.game_us, latest_stamp(saved.actions))
+        session.offset_us = game_us - now_us
+        try:
+            store.note_time_base(saved.id, len(saved.actions), now_us, game_us)
+        except sqlite3.Error as e:  # the stamps in the journal still give the time next time
+            log.error("game %s: time base not recorded (%s)", saved.id, e)
+        return session
+
+    def game_us(self, cabinet_us: int) -> int:
+        """A cabinet-clock time as this game's time."""
+        return cabinet_us + self.offset_us
+
+    @property
+    def paused(self) -> str | None:
+        """Why the game waits (the store, the slap pads), or None while it runs."""
+        return self.store_paused or self.link_paused
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -94,7 +150,7 @@ class GameSession:
     def handle(self, event: InputEvent, now_us: int) -> None:
         if isinstance(event, PadLinkEvent):
             if self.controls.spec.uses_slaps:
-                self.paused = (
+                self.link_paused = (
                     None
                     if event.connected
                     else f"Slap pads disconnected ({event.detail or event.source}): reconnecting…"
@@ -108,33 +164,35 @@ class GameSession:
         if isinstance(event, ButtonEvent):
             if not event.pressed:
                 return
-            result = self.controls.on_button(self.engine, seat, event.button, event.t_us)
+            result = self.controls.on_button(self.engine, seat, event.button, self.game_us(event.t_us))
             rank = RANK_BUTTON
         else:
-            result = self.controls.on_slap(self.engine, seat, event.t_us, event.velocity)
+            result = self.controls.on_slap(self.engine, seat, self.game_us(event.t_us), event.velocity)
             rank = RANK_SLAP
         self._route(result, event.t_us, now_us, rank)
 
     def frame_shown(self, t_us: int, now_us: int) -> None:
         """The display flipped a frame at ``t_us``: games that time reveals learn of it."""
         if self.paused is None:
-            self._route(self.controls.on_frame_shown(self.engine, t_us), t_us, now_us, RANK_SHOWN)
+            self._route(self.controls.on_frame_shown(self.engine, self.game_us(t_us)), t_us, now_us, RANK_SHOWN)
 
     def _route(self, result: Action | Refusal | None, t_us: int, now_us: int, rank: int) -> None:
         if isinstance(result, Refusal):
             self.refuse(result.seat, result.text, now_us)
         elif result is not None:
             if self.controls.spec.judges_time:
-                self.buffer.add(t_us, result, now_us, rank)
+                self.buffer.add(self.game_us(t_us), result, self.game_us(now_us), rank)
             else:
                 self.submit(result, now_us)
 
     def tick(self, now_us: int) -> None:
+        if self.store_paused is not None and now_us >= self._next_probe_us:
+            self._probe(now_us)
         if self.paused is None:
-            self._route(self.controls.on_clock(self.engine, now_us), now_us, now_us, RANK_BUTTON)
-        released = self.buffer.release(now_us)
+            self._route(self.controls.on_clock(self.engine, self.game_us(now_us)), now_us, now_us, RANK_BUTTON)
+        released = self.buffer.release(self.game_us(now_us))
         for t_us, action in self.controls.coalesce(released) if released else ():
-            self.submit(action, t_us)
+            self.submit(action, t_us - self.offset_us)
         self.notices = [(until, n) for until, n in self.notices if until > now_us]
 
     def refuse(self, seat: int, text: str, now_us: int) -> None:
@@ -147,9 +205,13 @@ class GameSession:
         The engine decides first (judging must not wait for the disk); nothing of the
         decision is shown until the action, its records and any outcome are committed in
         one transaction.  If that commit fails the engine is rebuilt from the journal
-        without the action, and the player is asked to press again: an effect a power
-        cut would lose is never shown."""
-        if self.engine.over:
+        without the action, the player is asked to press again and the game pauses
+        until the store records again: an effect a power cut would lose is never shown."""
+        if self.engine.over or self.failed is not None:
+            return ()
+        if self.store_paused is not None:
+            if action.player >= 0:
+                self.refuse(action.player, "Not recorded: press again", at_us)
             return ()
         seq = len(self.engine.journal)
         try:
@@ -176,11 +238,46 @@ class GameSession:
             saved = self.engine.to_dict()
             saved["actions"].pop()
             self.engine = type(self.engine).from_dict(saved)
+            # The controls remember what they reported (a reveal, a clock check): they
+            # start afresh, as after a resume, so a report the store lost is made again.
+            self.controls = type(self.controls)()
             if action.player >= 0:
                 self.refuse(action.player, "Not recorded: press again", at_us)
+            if isinstance(e, sqlite3.IntegrityError):
+                self._journal_conflict(seq, e)
+            else:
+                self._store_failed(e, at_us)
             return ()
         self._emit(events, at_us)
         return events
+
+    def _store_failed(self, error: sqlite3.Error, now_us: int) -> None:
+        if self.store_paused is None:
+            log.error("game %s: %s", self.game_id, STORE_PAUSE.format(error))
+        self.store_paused = STORE_PAUSE.format(error)
+        self._next_probe_us = now_us + PROBE_US
+
+    def _probe(self, now_us: int) -> None:
+        """Try the store again: a game not yet recorded is recorded now, else one small write."""
+        try:
+            if self.game_id < 0:
+                self._record_game(now_us)
+            else:
+                self.store.probe()
+        except sqlite3.Error as e:
+            self.store_paused = STORE_PAUSE.format(e)
+            self._next_probe_us = now_us + PROBE_US
+            return
+        log.warning("game %s: the store records again; game goes on", self.game_id)
+        self.store_paused = None
+
+    def _journal_conflict(self, seq: int, error: sqlite3.Error) -> None:
+        """The store already holds something else where this action goes (a second writer,
+        a journal edited by hand): this game cannot be recorded any more, so it ends
+        here, abandoned, and its journal is kept as it is."""
+        self.failed = f"its journal conflicts with the store at action {seq} ({error})"
+        log.error("game %s abandoned: %s", self.game_id, self.failed)
+        self.store.abandon_game(self.game_id, f"journal conflict at action {seq}")
 
     def _emit(self, events: tuple[Event, ...], at_us: int) -> None:
         for ev in events:
@@ -195,9 +292,9 @@ class GameSession:
             title=self.controls.spec.title,
             seats=self.looks,
             view=self.engine.public_view(),
-            events=tuple(self.recent),
+            events=tuple((self.game_us(t), ev) for t, ev in self.recent),
             notices=tuple(n for _u, n in self.notices),
-            now_us=now_us,
+            now_us=self.game_us(now_us),
             paused=self.paused,
         )
 
@@ -205,6 +302,17 @@ class GameSession:
         """Station → LED bar level."""
         return {station: self.controls.led_level(self.engine, seat) for seat, station in enumerate(self.seats)}
 
+    def next_due(self) -> int | None:
+        """Cabinet time when the settle window next releases a held input (None: nothing held)."""
+        due = self.buffer.next_due()
+        return None if due is None else due - self.offset_us
+
     @property
     def over(self) -> bool:
         return self.engine.over and len(self.buffer) == 0
+
+
+def latest_stamp(actions: tuple[dict[str, Any], ...]) -> int:
+    """The latest game time in a journal: every stamped action carries its time as
+    ``t_us`` (DESIGN: times enter as fields of actions); 0 when none is stamped."""
+    return max((a["t_us"] for a in actions if isinstance(a.get("t_us"), int)), default=0)

@@ -3,17 +3,28 @@
 WAL with ``synchronous=FULL``: a committed write survives a power cut.  The session
 writes each action here *before* its effects are shown, so after a power cut the game
 resumes from its journal exactly where it was.  One file per cabinet, never shared over
-a network.
+a network (and one process per data folder: :mod:`firmware_py.instance_lock`).
+
+A store that cannot be used never stops the cabinet: :func:`open_store` checks it at
+start (``quick_check``, schema version, the columns this version reads); a damaged one
+is moved aside under a name with the time, never deleted, and the cabinet plays on a
+fresh store; a data folder that cannot be written (read-only, disk full) leaves the
+cabinet playing on a store in memory.  Either way :attr:`Store.notice` tells the
+operator what happened and where the old file is.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+log = logging.getLogger("ringside.store")
 
 SCHEMA_VERSION = 1
 
@@ -46,12 +57,80 @@ CREATE TABLE IF NOT EXISTS records (
     at TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS records_kind ON records(kind, value);
+CREATE TABLE IF NOT EXISTS time_bases (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,             -- actions journaled when this process took the game up
+    cabinet_us INTEGER NOT NULL,      -- that process's clock then ...
+    game_us INTEGER NOT NULL,         -- ... and the game's time then
+    at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS probes (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    at TEXT NOT NULL
+);
 """
+
+COLUMNS = {
+    "games": {
+        "id",
+        "game",
+        "options",
+        "players",
+        "seed",
+        "seats",
+        "started_at",
+        "ended_at",
+        "winner_station",
+        "reason",
+    },
+    "actions": {"game_id", "seq", "action"},
+    "records": {"id", "game_id", "kind", "station", "value", "detail", "at"},
+}
+"""What this version reads from a store; a store missing any of it cannot be used.
+(``time_bases`` and ``probes`` came later in the same schema version: created when absent.)"""
+
+DAMAGED_CODES = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
+"""SQLite result codes that say the file itself is bad; any other failure to open or
+write (read-only, disk full, I/O, locked) is the place it is kept, not the file."""
+
+
+class StoreUnusable(Exception):
+    """The store cannot be used: ``damaged`` when the file itself is bad (move it aside),
+    else the folder or disk refuses it (read-only, full): keep it where it is."""
+
+    def __init__(self, path: Path, reason: str, damaged: bool) -> None:
+        reason = " ".join(reason.split())  # quick_check's report spans lines: the log takes one
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
+        self.damaged = damaged
+
+
+class UnreadableJournal(ValueError):
+    """One unfinished game's rows cannot be read back (invalid JSON, a gap in its
+    journal): that game is abandoned, the rest of the store is fine."""
+
+    def __init__(self, game_id: int, reason: str) -> None:
+        super().__init__(f"game #{game_id}: {reason}")
+        self.game_id = game_id
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class StoreNotice:
+    """What the operator must know about the store since start: a short line for the
+    attract screen, the whole story for the log and the service menu."""
+
+    headline: str
+    detail: str
 
 
 @dataclass(frozen=True)
 class SavedGame:
-    """An unfinished game as stored: enough to rebuild it by replaying ``actions``."""
+    """An unfinished game as stored: enough to rebuild it by replaying ``actions``.
+
+    ``game_us``: the game's time when it was last taken up (0 if never), so its time
+    continues across restarts whatever the new process's clock says."""
 
     id: int
     game: str
@@ -60,6 +139,7 @@ class SavedGame:
     seed: int
     seats: tuple[int, ...]
     actions: tuple[dict[str, Any], ...]
+    game_us: int = 0
 
     def engine_dict(self) -> dict[str, Any]:
         return {
@@ -79,17 +159,45 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+def _unusable(path: Path, e: sqlite3.Error) -> StoreUnusable:
+    code = getattr(e, "sqlite_errorcode", None)
+    damaged = code is not None and code & 0xFF in DAMAGED_CODES
+    return StoreUnusable(path, str(e), damaged)
+
+
 class Store:
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(self.path, isolation_level=None)
+    """Open (creating when new) and check a store; raises :class:`StoreUnusable`.
+
+    ``path`` None: a store in memory, for a cabinet whose data folder cannot be written."""
+
+    def __init__(self, path: str | Path | None) -> None:
+        self.path = Path(path) if path is not None else None
+        self.notice: StoreNotice | None = None
+        where = self.path or Path(":memory:")
+        if self.path is not None:
+            # Checked through a read-only connection first: one that writes would, on
+            # closing, fold the WAL into a damaged file and delete it.
+            problem = inspect(self.path)
+            if problem is not None:
+                raise problem
+        try:
+            if self.path is not None:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(str(where), isolation_level=None)
+        except OSError as e:
+            raise StoreUnusable(where, e.strerror or str(e), damaged=False) from e
+        except sqlite3.Error as e:
+            raise _unusable(where, e) from e
+        try:
+            self._open()
+        except sqlite3.Error as e:
+            self.db.close()
+            raise _unusable(where, e) from e
+
+    def _open(self) -> None:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.execute("PRAGMA foreign_keys=ON")
-        version = self.db.execute("PRAGMA user_version").fetchone()[0]
-        if version not in (0, SCHEMA_VERSION):
-            raise RuntimeError(f"{self.path} has store schema {version}; this Ringside knows {SCHEMA_VERSION}")
         self.db.executescript(SCHEMA)
         self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
@@ -131,16 +239,36 @@ class Store:
                     (now, finish[0], finish[1], game_id),
                 )
 
+    def note_time_base(self, game_id: int, seq: int, cabinet_us: int, game_us: int) -> None:
+        """Journal where this process's clock meets the game's time (a session epoch)."""
+        self.db.execute(
+            "INSERT INTO time_bases(game_id, seq, cabinet_us, game_us, at) VALUES (?,?,?,?,?)",
+            (game_id, seq, cabinet_us, game_us, _now()),
+        )
+
+    def probe(self) -> None:
+        """Commit one small write: raises ``sqlite3.Error`` while the store cannot record
+        (disk full, read-only, I/O error); returns once it can again."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("INSERT OR REPLACE INTO probes(id, at) VALUES (1, ?)", (_now(),))
+
     def finish_game(self, game_id: int, winner_station: int | None, reason: str) -> None:
         self.db.execute(
             "UPDATE games SET ended_at=?, winner_station=?, reason=? WHERE id=?",
             (_now(), winner_station, reason, game_id),
         )
 
-    def abandon_game(self, game_id: int, reason: str) -> None:
+    def abandon_game(self, game_id: int, reason: str) -> bool:
         """End a game without a winner (walked away from, or not resumable), keeping its
-        journal; it counts in no stats."""
-        self.finish_game(game_id, None, f"abandoned: {reason}")
+        journal; it counts in no stats.  False when the store cannot record it now (disk
+        full): the game then stays unfinished and is offered again at the next start."""
+        try:
+            self.finish_game(game_id, None, f"abandoned: {reason}")
+        except sqlite3.Error as e:
+            log.error("game #%s could not be marked abandoned (%s): %s", game_id, e, reason)
+            return False
+        return True
 
     def add_record(self, game_id: int, kind: str, station: int | None, value: int | None, detail: str = "") -> None:
         self.db.execute(
@@ -149,17 +277,30 @@ class Store:
         )
 
     def unfinished(self) -> SavedGame | None:
-        """The most recent game that never ended (a power cut), with its journal."""
+        """The most recent game that never ended (a power cut), with its journal.
+
+        Raises :class:`UnreadableJournal` when that game's rows cannot be read back."""
         row = self.db.execute(
             "SELECT id, game, options, players, seed, seats FROM games WHERE ended_at IS NULL ORDER BY id DESC LIMIT 1"
         ).fetchone()
         if row is None:
             return None
-        actions = tuple(
-            json.loads(a)
-            for (a,) in self.db.execute("SELECT action FROM actions WHERE game_id=? ORDER BY seq", (row[0],))
-        )
-        return SavedGame(row[0], row[1], json.loads(row[2]), row[3], row[4], tuple(json.loads(row[5])), actions)
+        game_id = row[0]
+        rows = self.db.execute("SELECT seq, action FROM actions WHERE game_id=? ORDER BY seq", (game_id,)).fetchall()
+        for expected, (seq, _a) in enumerate(rows):
+            if seq != expected:
+                raise UnreadableJournal(game_id, f"gap in the journal: action {expected} is missing")
+        try:
+            actions = tuple(json.loads(a) for _s, a in rows)
+            options, seats = json.loads(row[2]), tuple(json.loads(row[5]))
+        except (TypeError, ValueError) as e:  # JSONDecodeError is a ValueError
+            raise UnreadableJournal(game_id, f"a row is not valid JSON ({e})") from e
+        if not all(isinstance(a, dict) for a in actions) or not all(isinstance(s, int) for s in seats):
+            raise UnreadableJournal(game_id, "a row does not hold what a journal holds")
+        base = self.db.execute(
+            "SELECT game_us FROM time_bases WHERE game_id=? ORDER BY rowid DESC LIMIT 1", (game_id,)
+        ).fetchone()
+        return SavedGame(game_id, row[1], options, row[3], row[4], seats, actions, base[0] if base else 0)
 
     # -- stats for the attract screen and the service menu ---------------------------
     def games_played(self) -> dict[str, int]:
@@ -198,3 +339,118 @@ class Store:
 
     def close(self) -> None:
         self.db.close()
+
+
+def _check(db: sqlite3.Connection, where: Path) -> None:
+    """Raise :class:`StoreUnusable` unless ``db`` is sound and this version can read it.
+    Reads only: a damaged store is never written to."""
+    problems = [row[0] for row in db.execute("PRAGMA quick_check(5)")]
+    if problems != ["ok"]:
+        raise StoreUnusable(where, f"quick_check failed: {'; '.join(problems)}", damaged=True)
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if version > SCHEMA_VERSION:
+        raise StoreUnusable(
+            where, f"store schema {version} is newer than this Ringside knows ({SCHEMA_VERSION})", damaged=True
+        )
+    if version == 0 and tables - COLUMNS.keys():
+        raise StoreUnusable(where, f"not a Ringside store (tables {', '.join(sorted(tables))})", damaged=True)
+    if version == SCHEMA_VERSION:
+        for table, wanted in COLUMNS.items():
+            have = {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
+            if not wanted <= have:
+                missing = ", ".join(sorted(wanted - have)) if have else "the whole table"
+                raise StoreUnusable(where, f"table {table} lacks {missing}", damaged=True)
+
+
+def inspect(path: Path) -> StoreUnusable | None:
+    """What is wrong with the store at ``path`` (None: nothing, or no store yet), found
+    without writing to it: :class:`Store` looks before it opens, ``selftest`` reports."""
+    if not path.exists():
+        return None
+    try:
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error as e:
+        return _unusable(path, e)
+    try:
+        _check(db, path)
+    except sqlite3.Error as e:
+        return _unusable(path, e)
+    except StoreUnusable as e:
+        return e
+    finally:
+        db.close()
+    return None
+
+
+def set_aside(path: Path, when: datetime | None = None) -> Path:
+    """Move a store that cannot be used (with its ``-wal`` and ``-shm``) to a name with
+    the time, beside it; returns the new path.  Nothing is deleted: the WAL keeps
+    committed writes, so it moves with the file under the matching name."""
+    stamp = (when or datetime.now()).strftime("%Y%m%d-%H%M%S")
+    n = 0
+    while True:
+        aside = path.with_name(f"{path.stem}.damaged-{stamp}{f'-{n}' if n else ''}{path.suffix}")
+        if not any(Path(f"{aside}{s}").exists() for s in ("", "-wal", "-shm")):
+            break
+        n += 1
+    for suffix in ("-wal", "-shm", ""):  # the main file last: a crash midway leaves it found
+        src = Path(f"{path}{suffix}")
+        if src.exists():
+            src.rename(f"{aside}{suffix}")
+    return aside
+
+
+def open_store(path: Path, report: Callable[[str], None] = print) -> Store:
+    """The cabinet's store at ``path``, whatever state it is in; never raises for the
+    store.  ``report`` tells the operator (the log) what was done about a bad one."""
+    try:
+        return Store(path)
+    except StoreUnusable as e:
+        problem = e
+    if not problem.damaged:
+        return _in_memory(
+            StoreNotice(
+                "Data folder cannot be written: games are NOT recorded",
+                f"store {path} cannot be opened for writing ({problem.reason}); it is left untouched; games are "
+                "played but not recorded until the data folder can be written (disk space, read-only mount) and "
+                "the cabinet restarted",
+            ),
+            report,
+        )
+    try:
+        aside = set_aside(path)
+    except OSError as e:
+        return _in_memory(
+            StoreNotice(
+                "Store damaged and cannot be moved aside: games are NOT recorded",
+                f"store {path} cannot be used ({problem.reason}) and could not be moved aside ({e.strerror or e}); "
+                "it is left where it is, untouched; games are played but not recorded until the data folder is "
+                "fixed and the cabinet restarted",
+            ),
+            report,
+        )
+    kept = f"store {path} cannot be used ({problem.reason}); it was kept as {aside} (with its -wal and -shm, if any)"
+    try:
+        store = Store(path)
+    except StoreUnusable as e:
+        return _in_memory(
+            StoreNotice(
+                f"Store damaged: kept as {aside.name}; games are NOT recorded",
+                f"{kept}, but a fresh store cannot be made ({e.reason}); games are played but not recorded",
+            ),
+            report,
+        )
+    store.notice = StoreNotice(
+        f"Store damaged: kept as {aside.name}; playing on a fresh store",
+        f"{kept} and the cabinet plays on a fresh store at {path}",
+    )
+    report(f"STORE: {store.notice.detail}")
+    return store
+
+
+def _in_memory(notice: StoreNotice, report: Callable[[str], None]) -> Store:
+    store = Store(None)
+    store.notice = notice
+    report(f"STORE: {notice.detail}")
+    return store

@@ -18,6 +18,7 @@ BUILTIN = (
     "games.punch",
     "games.karate_fight",
     "games.big_time_boxing",
+    "games.punch_cards",
 )
 """The packages of the games that ship; importing one registers its engine."""
 

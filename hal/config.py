@@ -119,7 +119,20 @@ def load_config(path: str | Path | None = None) -> CabinetConfig:
         text = p.read_text(encoding="utf-8")
     except OSError as e:
         raise ConfigError("config file", str(p), f"a readable TOML file ({e.strerror})") from e
+    except UnicodeDecodeError as e:
+        raise ConfigError(
+            "config file", str(p), f"UTF-8 text (byte 0x{e.object[e.start]:02x} at offset {e.start} is not UTF-8)"
+        ) from e
     return parse_config(text, source=str(p))
+
+
+def expand_path(text: str, key: str = "path", source: str = "") -> Path:
+    """``text`` as a path with ``~`` and ``~user`` expanded; a :class:`ConfigError` naming
+    ``key`` when the user is unknown."""
+    try:
+        return Path(text).expanduser()
+    except RuntimeError as e:  # Path.expanduser: "Could not determine home directory."
+        raise ConfigError(key, text, f"a path whose ~user names a user on this machine ({e})", source) from e
 
 
 def parse_config(text: str, source: str = "<config>") -> CabinetConfig:
@@ -182,7 +195,9 @@ class _Reader:
         self.check_table(raw, "(top level)", {"cabinet", "display", "service", "sound", "station", "padboard"})
         cab = self.check_table(raw.get("cabinet"), "cabinet", {"name", "data_dir"})
         name = self.string(cab, "cabinet", "name", pattern=r"[A-Za-z0-9_.-]{1,40}")
-        data_dir = Path(self.string(cab, "cabinet", "data_dir", default="~/.local/share/ringside")).expanduser()
+        data_dir = expand_path(
+            self.string(cab, "cabinet", "data_dir", default="~/.local/share/ringside"), "cabinet.data_dir", self.source
+        )
 
         disp = self.check_table(raw.get("display"), "display", {"width", "height", "fullscreen", "fps"}, required=False)
         display = DisplayConfig(
@@ -214,7 +229,10 @@ class _Reader:
 
         snd = self.check_table(raw.get("sound"), "sound", {"enabled", "folder"}, required=False)
         folder = self.string(snd, "sound", "folder") if "folder" in snd else None
-        sound = SoundConfig(self.boolean(snd, "sound", "enabled", False), Path(folder).expanduser() if folder else None)
+        sound = SoundConfig(
+            self.boolean(snd, "sound", "enabled", False),
+            expand_path(folder, "sound.folder", self.source) if folder else None,
+        )
         config = CabinetConfig(name, data_dir, display, service_pin, stations, padboard, self.source, sound)
         self.check_pins(config)
         return config

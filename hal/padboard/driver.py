@@ -12,6 +12,15 @@ an I/O error or a silent link (no frame for ``link_timeout_s``) reports
 ``connected=True`` once a fresh handshake and clock sync succeed.  A board that
 speaks another protocol version raises :class:`ProtocolVersionError` from the
 constructor, or is reported (and retried slowly) if it turns up on a reconnect.
+
+A CRC only proves a frame arrived as sent, not that the link still means what the
+driver thinks.  So the driver resynchronises (drops the link and makes a new handshake
+and clock sync, the game pausing meanwhile) rather than trust: a sequence number further
+ahead than the board's RESEND history (:data:`SEQ_WINDOW`); a "repeat" that differs from
+the frame first seen under its number, or older than the history (the board restarted
+its numbering); a pong whose board time the clock sync cannot place between its ping
+and its arrival (the board's clock jumped); a slap whose mapped stamp is implausibly
+far from its arrival (:data:`SLAP_AHEAD_US`, :data:`SLAP_AGE_US`), which is dropped.
 """
 
 from __future__ import annotations
@@ -47,8 +56,30 @@ log = logging.getLogger(__name__)
 DEFAULT_SETTLE_US = 7_000 + int(sys.getswitchinterval() * 1_000_000)
 
 
+SEQ_WINDOW = 32
+"""Frames the board keeps for RESEND (``Board(history=32)``): a gap wider than this
+cannot be filled, and a repeat older than this cannot be one."""
+SLAP_AHEAD_US = 50_000
+"""A slap cannot be stamped after it arrived; this much covers any clock-sync error."""
+SLAP_AGE_US = 5_000_000
+"""A slap arrives at most the board's hold (a few ms) plus a RESEND round (the driver
+gives up on a missing frame after 1 s) after its stamp; the rest is room for a reader
+thread starved on a loaded machine."""
+CLOCK_JUMP_US = 50_000
+"""How far outside its ping's round trip a pong's mapped board time may fall before the
+board's clock is taken to have jumped (the clock sync's error is µs to a few ms)."""
+
+
+_GAVE_UP = (-1, b"")
+"""What :attr:`PadboardSource._seen` holds for a missing frame the driver stopped waiting for."""
+
+
 class PadboardError(RuntimeError):
     """A padboard command failed (link down, no answer, or the board refused it)."""
+
+
+class LinkResync(PadboardError):
+    """What the board sent no longer fits the link's state: reconnect and sync again."""
 
 
 class ProtocolVersionError(PadboardError):
@@ -262,6 +293,8 @@ class PadboardSource:
             self._drift_prior_ppm = old.drift_ppm  # same crystal after a replug
         self._sync = ClockSync(prior_drift_ppm=self._drift_prior_ppm)
         self._last_seq: int | None = None
+        self._seen: dict[int, tuple[int, bytes]] = {}
+        """The last :data:`SEQ_WINDOW` frames by number, to tell a repeat from an impostor."""
         self._missing: dict[int, int] = {}
         self._pings: dict[int, int] = {}
         self._token = 0
@@ -400,44 +433,65 @@ class PadboardSource:
             frames = self._decoder.feed(data)
         for msg_type, seq, payload in frames:
             self._last_rx_us = now
-            if self._accept(msg_type, seq):
+            if self._accept(msg_type, seq, bytes(payload)):
                 try:
                     self._handle(msg_type, bytes(payload), now)
                 except (struct.error, ValueError, IndexError, UnicodeDecodeError):
                     self._bump(malformed=1)
 
-    def _accept(self, msg_type: int, seq: int) -> bool:
-        """Sequence check: True for a frame seen for the first time."""
+    def _accept(self, msg_type: int, seq: int, payload: bytes) -> bool:
+        """Sequence check: True for a frame seen for the first time; raises
+        :class:`LinkResync` for a number the link cannot explain."""
         if msg_type == wire.INFO or self._last_seq is None:
             self._last_seq = seq
             self._missing.clear()
+            self._seen.clear()
+            self._remember(seq, msg_type, payload)
             return True
         d = wire.seq_delta(seq, self._last_seq)
-        if d == 1:
-            self._last_seq = seq
-            return True
-        if d > 1:
+        if d > SEQ_WINDOW:
+            raise self._resync(f"frame {seq} is {d} ahead of {self._last_seq}, beyond the board's history")
+        if d >= 1:
             now = self.clock.now_us()
             for k in range(1, d):
                 lost = (self._last_seq + k) & 0xFFFF
                 self._missing[lost] = now
-                if k <= 32:
-                    self._send(wire.RESEND, struct.pack("<H", lost))
+                self._send(wire.RESEND, struct.pack("<H", lost))
             self._last_seq = seq
-            self._bump(gaps=d - 1)
+            if d > 1:
+                self._bump(gaps=d - 1)
+            self._remember(seq, msg_type, payload)
             return True
         if seq in self._missing:
             del self._missing[seq]
             self._bump(recovered=1)
+            self._remember(seq, msg_type, payload)
             return True
+        seen = self._seen.get(seq)
+        if seen == _GAVE_UP:
+            self._bump(duplicates=1)  # a RESEND answered after the driver stopped waiting
+            return False
+        if seen != (msg_type, payload):
+            why = "older than the board's history" if -d >= SEQ_WINDOW else "differs from the frame seen under it"
+            raise self._resync(f"frame {seq} {why}: the board restarted its numbering")
         self._bump(duplicates=1)
         return False
+
+    def _remember(self, seq: int, msg_type: int, payload: bytes) -> None:
+        self._seen[seq] = (msg_type, payload)
+        self._seen.pop((seq - SEQ_WINDOW) & 0xFFFF, None)
+
+    def _resync(self, why: str) -> LinkResync:
+        self._bump(resyncs=1)
+        log.warning("padboard on %s: %s; resynchronising", self.port, why)
+        return LinkResync(f"resynchronising: {why}")
 
     def _expire_missing(self, now: int) -> None:
         if self._missing:
             for s, t in list(self._missing.items()):
                 if now - t > 1_000_000:
                     del self._missing[s]
+                    self._remember(s, *_GAVE_UP)
 
     def _bump(self, **delta: int) -> None:
         with self._state_lock:
@@ -449,6 +503,10 @@ class PadboardSource:
             token, ticks = struct.unpack("<II", payload)
             sent = self._pings.pop(token, None)
             if sent is not None:
+                if self._sync.count:
+                    read_at = self._sync.to_host(ticks, (sent + now) // 2)
+                    if not sent - CLOCK_JUMP_US <= read_at <= now + CLOCK_JUMP_US:
+                        raise self._resync(f"the board's clock jumped by {read_at - (sent + now) // 2} µs")
                 self._sync.add(sent, ticks, now)
         elif msg_type == wire.SLAP:
             pad, vel, onset, peak = wire.unpack_slap(payload)
@@ -476,15 +534,18 @@ class PadboardSource:
             log.exception("padboard callback %r failed", callback)
 
     def _map_unmapped(self) -> None:
-        for pad, vel, onset, peak, arrived in self._unmapped:
+        unmapped, self._unmapped = self._unmapped, []
+        for pad, vel, onset, peak, arrived in unmapped:
             t_us = self._sync.to_host(onset, arrived)
+            if not arrived - SLAP_AGE_US <= t_us <= arrived + SLAP_AHEAD_US:
+                self._bump(implausible=1)
+                raise self._resync(f"a slap on pad {pad} stamped {t_us - arrived} µs from its arrival")
             station = self.pad_stations.get(pad)
             if station is not None:
                 self._events.append(SlapEvent(station, t_us, vel, SOURCE))
                 self._wake_loop()
             if self.on_hit is not None:
                 self._call(self.on_hit, PadHit(pad, t_us, vel, peak))
-        self._unmapped.clear()
 
     def _raw_block(self, payload: bytes, now: int) -> RawBlock:
         first, pads, frames = wire.unpack_raw(payload)

@@ -71,3 +71,5 @@ class LinkCounters:
     duplicates: int = 0  # frames seen twice and dropped the second time
     malformed: int = 0  # frames with a good CRC but a payload that does not parse
     reconnects: int = 0
+    resyncs: int = 0  # links dropped and synced again: a sequence number or clock it could not explain
+    implausible: int = 0  # slaps dropped for a stamp far from their arrival

@@ -1,0 +1,107 @@
+"""The data folder: can it hold the cabinet's data, and one cabinet process per folder.
+
+:func:`prepare` creates the folder or says in one line why it cannot be one (under a
+file, in ``/proc``, no such user); ``run`` and ``selftest`` use the same check.  A folder
+that exists but cannot be written (a read-only mount, a full disk) is not refused: the
+store then keeps the cabinet playing, unrecorded, and says so (``firmware_py.store``).
+
+Two processes on one store would each take the other's live game for a power cut's
+leftover and fail every commit after.  So ``ringside run`` takes an OS lock (``flock``)
+on ``ringside.lock`` in the data folder before it opens the store, and writes its pid
+there for whoever finds the folder taken.  The kernel drops the lock when the process
+ends in any way (``kill -9``, a power cut), so a stale lock file never blocks a restart.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+from pathlib import Path
+
+LOCK_NAME = "ringside.lock"
+
+
+class DataFolderError(Exception):
+    """The data folder cannot be used: the message is one line for the operator."""
+
+
+def prepare(folder: Path, what: str = "data folder") -> None:
+    """Create ``folder`` (and its parents) if missing; raise :class:`DataFolderError`."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise DataFolderError(f"{what} {folder} is a file, not a folder") from None
+    except (OSError, ValueError) as e:  # ValueError: a NUL byte in the path
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        raise DataFolderError(f"{what} {folder} cannot be created ({reason})") from None
+    if not folder.is_dir():
+        raise DataFolderError(f"{what} {folder} is not a folder")
+
+
+def writable(folder: Path) -> bool:
+    """Whether files can be made in ``folder`` (False on a read-only mount, even for root)."""
+    return os.access(folder, os.W_OK | os.X_OK)
+
+
+class DataFolderBusy(Exception):
+    """Another process holds the data folder; ``pid`` as it wrote it (None if unreadable)."""
+
+    def __init__(self, folder: Path, pid: int | None) -> None:
+        who = f"process {pid}" if pid is not None else "another process"
+        super().__init__(f"data folder {folder} is in use by {who} (lock {folder / LOCK_NAME})")
+        self.folder = folder
+        self.pid = pid
+
+
+class InstanceLock:
+    """Held from :meth:`acquire` until :meth:`release` or the process's end."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.path = folder / LOCK_NAME
+        self._fd: int | None = None
+        self.held = False
+        """False after acquire only where the folder cannot hold a lock file at all (read
+        only, and none there yet): the store is then not writable either, so no second
+        process can harm it."""
+
+    def acquire(self) -> InstanceLock:
+        """Take the lock or raise :class:`DataFolderBusy`.  The folder must exist."""
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            writable = True
+        except OSError as e:
+            if e.errno not in (errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOSPC, errno.EDQUOT):
+                raise
+            try:
+                fd = os.open(self.path, os.O_RDONLY)  # flock needs no write access
+            except FileNotFoundError:
+                return self
+            writable = False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            pid = _read_pid(fd)
+            os.close(fd)
+            raise DataFolderBusy(self.folder, pid) from None
+        self._fd, self.held = fd, True
+        if writable:
+            try:
+                os.ftruncate(fd, 0)
+                os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+            except OSError:
+                pass  # a full disk: the lock holds all the same, only the note is missing
+        return self
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # closing the descriptor drops the flock
+            self._fd, self.held = None, False
+
+
+def _read_pid(fd: int) -> int | None:
+    try:
+        return int(os.pread(fd, 32, 0).decode().strip())
+    except (OSError, ValueError):
+        return None

@@ -1,0 +1,46 @@
+"""The Punch Cards ledger: who holds which card, for the whole convention.
+
+``Ledger(url)`` opens it: a SQLite file on the cabinet (the default) or one PostgreSQL
+server shared by the event's cabinets (``postgresql://…``), same schema and same code.
+"""
+
+from firmware_py.ledger.errors import (
+    IdempotencyConflict,
+    LedgerBusy,
+    LedgerClosed,
+    LedgerCorrupt,
+    LedgerError,
+    LedgerRefused,
+    LedgerUnreachable,
+    PinLocked,
+    PinRefused,
+    StaleCards,
+    UnknownPlayer,
+    WrongPin,
+)
+from firmware_py.ledger.export import standings_csv, standings_html
+from firmware_py.ledger.ledger import Entry, EntryKind, Ledger, Move, Receipt
+from firmware_py.ledger.pins import PinHasher
+
+__all__ = [
+    "Entry",
+    "EntryKind",
+    "IdempotencyConflict",
+    "Ledger",
+    "LedgerBusy",
+    "LedgerClosed",
+    "LedgerCorrupt",
+    "LedgerError",
+    "LedgerRefused",
+    "LedgerUnreachable",
+    "Move",
+    "PinHasher",
+    "PinLocked",
+    "PinRefused",
+    "Receipt",
+    "StaleCards",
+    "UnknownPlayer",
+    "WrongPin",
+    "standings_csv",
+    "standings_html",
+]

@@ -1,0 +1,297 @@
+"""Where the ledger lives: a SQLite file on the cabinet, or one PostgreSQL server for an
+event with several cabinets.  Both run the same SQL (written with ``?`` placeholders) in
+the same transactions; a backend only says how to begin one, how to retry it, and what
+its errors mean.
+
+- SQLite: WAL, ``synchronous=FULL`` (a commit survives a power cut), foreign keys on;
+  every write transaction is ``BEGIN IMMEDIATE``, so writers queue for the lock and each
+  sees everything committed before it.
+- PostgreSQL (psycopg 3): every write transaction is SERIALIZABLE and is run again from
+  the start when the server reports a serialization failure or deadlock; a lost connection
+  is reopened and the transaction run again (every write carries an idempotency key, so a
+  commit whose answer was lost is found, not repeated).  A server that cannot be reached
+  raises :class:`LedgerUnreachable`.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
+
+from firmware_py.ledger.errors import LedgerBusy, LedgerCorrupt, LedgerUnreachable
+from firmware_py.ledger.schema import postgres_statements, sqlite_statements
+
+T = TypeVar("T")
+Params = Sequence[Any]
+
+RETRIES = 12
+"""Serialization failures a PostgreSQL write is retried through before :class:`LedgerBusy`."""
+RECONNECTS = 2
+"""Times a lost PostgreSQL connection is reopened within one call."""
+BUSY_TIMEOUT_MS = 10_000
+"""How long a SQLite writer waits for another writer's lock."""
+CONNECT_TIMEOUT_S = 5
+
+
+class Tx(ABC):
+    """One open transaction: run SQL, read rows."""
+
+    @abstractmethod
+    def execute(self, sql: str, params: Params = ()) -> int:
+        """Run one statement; return how many rows it changed."""
+
+    @abstractmethod
+    def many(self, sql: str, rows: Sequence[Params]) -> None:
+        """Run one statement for each of ``rows`` (one round trip where the server allows)."""
+
+    @abstractmethod
+    def rows(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]: ...
+
+    def row(self, sql: str, params: Params = ()) -> tuple[Any, ...] | None:
+        found = self.rows(sql, params)
+        return found[0] if found else None
+
+    def value(self, sql: str, params: Params = ()) -> Any:
+        found = self.row(sql, params)
+        return None if found is None else found[0]
+
+
+class Backend(ABC):
+    dialect: str
+
+    @abstractmethod
+    def run(self, work: Callable[[Tx], T], write: bool = True) -> T:
+        """Run ``work`` in one transaction and commit it; ``write=False`` gives a
+        consistent read-only snapshot.  Errors from ``work`` roll everything back."""
+
+    @abstractmethod
+    def create_schema(self) -> None: ...
+
+    @abstractmethod
+    def integrity_problems(self) -> list[str]:
+        """What the database engine itself finds wrong with its files (SQLite's
+        integrity and foreign-key checks; nothing for a server that checks as it writes)."""
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+
+# -- SQLite -------------------------------------------------------------------------------
+class _SQLiteTx(Tx):
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def execute(self, sql: str, params: Params = ()) -> int:
+        return self.db.execute(sql, tuple(params)).rowcount
+
+    def many(self, sql: str, rows: Sequence[Params]) -> None:
+        self.db.executemany(sql, [tuple(r) for r in rows])
+
+    def rows(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
+        return self.db.execute(sql, tuple(params)).fetchall()
+
+
+class SQLiteBackend(Backend):
+    dialect = "sqlite"
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # Used by one thread at a time, not necessarily the one that opened it (a
+            # cabinet may keep its ledger calls off the main loop).
+            self.db = sqlite3.connect(
+                self.path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False
+            )
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.execute("PRAGMA foreign_keys=ON")
+        except (OSError, sqlite3.OperationalError) as e:
+            raise LedgerUnreachable(f"cannot open {self.path}: {e}") from e
+
+    def run(self, work: Callable[[Tx], T], write: bool = True) -> T:
+        db = self.db
+        try:
+            db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        except sqlite3.OperationalError as e:
+            raise self._operational(e) from e
+        try:
+            result = work(_SQLiteTx(db))
+            db.execute("COMMIT")
+            return result
+        except sqlite3.IntegrityError as e:
+            db.execute("ROLLBACK")
+            raise LedgerCorrupt(f"the ledger's constraints refused a write: {e}") from e
+        except sqlite3.OperationalError as e:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise self._operational(e) from e
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+
+    def _operational(self, e: sqlite3.OperationalError) -> Exception:
+        text = str(e)
+        if "locked" in text or "busy" in text:
+            return LedgerBusy(f"the ledger file stayed locked by another writer for {BUSY_TIMEOUT_MS} ms")
+        if "keeps its history" in text:
+            return LedgerCorrupt(f"the ledger's constraints refused a write: {e}")
+        return LedgerUnreachable(f"{self.path}: {e}")
+
+    def create_schema(self) -> None:
+        def create(tx: Tx) -> None:
+            for statement in sqlite_statements():
+                tx.execute(statement)
+
+        self.run(create)
+
+    def integrity_problems(self) -> list[str]:
+        problems = [row[0] for row in self.db.execute("PRAGMA integrity_check") if row[0] != "ok"]
+        problems += [f"foreign key broken: {row}" for row in self.db.execute("PRAGMA foreign_key_check")]
+        return problems
+
+    def close(self) -> None:
+        self.db.close()
+
+
+# -- PostgreSQL ---------------------------------------------------------------------------
+class _PostgresTx(Tx):
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+
+    def execute(self, sql: str, params: Params = ()) -> int:
+        cur = self.conn.execute(sql.replace("?", "%s"), tuple(params))
+        return int(cur.rowcount)
+
+    def many(self, sql: str, rows: Sequence[Params]) -> None:
+        with self.conn.cursor() as cur:
+            cur.executemany(sql.replace("?", "%s"), [tuple(r) for r in rows])
+
+    def rows(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
+        return list(self.conn.execute(sql.replace("?", "%s"), tuple(params)).fetchall())
+
+
+class PostgresBackend(Backend):
+    dialect = "postgresql"
+
+    def __init__(self, url: str) -> None:
+        import psycopg  # only a multi-cabinet event needs it
+
+        self.psycopg = psycopg
+        self.url = url
+        self.conn: Any = None
+        self._connect()
+
+    def _connect(self) -> None:
+        try:
+            self.conn = self.psycopg.connect(
+                self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S, keepalives=1, keepalives_idle=10
+            )
+        except self.psycopg.Error as e:
+            self.conn = None
+            raise LedgerUnreachable(f"cannot connect to {_safe_url(self.url)}: {_first_line(e)}") from e
+
+    def run(self, work: Callable[[Tx], T], write: bool = True) -> T:
+        errors = self.psycopg.errors
+        retryable = (errors.SerializationFailure, errors.DeadlockDetected)
+        reconnects = duplicates = 0
+        begin = "BEGIN ISOLATION LEVEL SERIALIZABLE" if write else "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+        for attempt in range(RETRIES):
+            if self.conn is None or self.conn.closed or self.conn.broken:
+                self._connect()
+            conn = self.conn
+            try:
+                conn.execute(begin)
+                result = work(_PostgresTx(conn))
+                conn.execute("COMMIT")
+                return result
+            except retryable:
+                self._rollback()
+                time.sleep(random.uniform(0, 0.002 * 2 ** min(attempt, 6)))
+            except errors.UniqueViolation as e:
+                # Two cabinets inserting the same key at once: the one that lost sees the
+                # winner's row when run again.  A duplicate that stays is a broken write.
+                self._rollback()
+                duplicates += 1
+                if duplicates > 2:
+                    raise LedgerCorrupt(f"the ledger's constraints refused a write: {_first_line(e)}") from e
+            except self.psycopg.OperationalError as e:
+                self._rollback()
+                if conn.closed or conn.broken:
+                    reconnects += 1
+                    if reconnects > RECONNECTS:
+                        raise LedgerUnreachable(
+                            f"lost the connection to {_safe_url(self.url)}: {_first_line(e)}"
+                        ) from e
+                    continue
+                raise LedgerUnreachable(f"{_safe_url(self.url)}: {_first_line(e)}") from e
+            except self.psycopg.IntegrityError as e:
+                self._rollback()
+                raise LedgerCorrupt(f"the ledger's constraints refused a write: {_first_line(e)}") from e
+            except errors.RaiseException as e:
+                self._rollback()
+                raise LedgerCorrupt(f"the ledger's constraints refused a write: {_first_line(e)}") from e
+            except BaseException:
+                self._rollback()
+                raise
+        raise LedgerBusy(f"other cabinets kept changing the same cards through {RETRIES} tries: try again")
+
+    def _rollback(self) -> None:
+        conn = self.conn
+        if conn is None or conn.closed or conn.broken:
+            return
+        try:
+            conn.execute("ROLLBACK")
+        except self.psycopg.Error:
+            conn.close()
+
+    def create_schema(self) -> None:
+        def create(tx: Tx) -> None:
+            tx.execute("SELECT pg_advisory_xact_lock(7101)")  # cabinets starting together create it once
+            for statement in postgres_statements():
+                tx.conn.execute(statement)  # type: ignore[attr-defined]
+
+        self.run(create)
+
+    def integrity_problems(self) -> list[str]:
+        return []
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+
+
+def _first_line(e: BaseException) -> str:
+    return (str(e).strip().splitlines() or [type(e).__name__])[0]
+
+
+def _safe_url(url: str) -> str:
+    """The URL without its password, for messages."""
+    parts = urlsplit(url)
+    host = parts.hostname or "localhost"
+    port = f":{parts.port}" if parts.port else ""
+    return f"{parts.scheme}://{host}{port}{parts.path}"
+
+
+def open_backend(url: str | Path) -> Backend:
+    """``postgresql://…`` (or ``postgres://…``): the event's server; ``sqlite:///path`` or
+    a plain path: a file on this cabinet."""
+    text = str(url)
+    scheme = urlsplit(text).scheme
+    if scheme in ("postgresql", "postgres"):
+        return PostgresBackend(text)
+    if scheme == "sqlite":
+        path = text[len("sqlite://") :]
+        if not path:
+            raise ValueError("a sqlite ledger URL names a file: sqlite:///path/to/ledger.sqlite3")
+        return SQLiteBackend(path)
+    if scheme and len(scheme) > 1:
+        raise ValueError(f"ledger URL {text!r}: use postgresql://… or sqlite:///path (or a plain file path)")
+    return SQLiteBackend(text)

@@ -1,0 +1,72 @@
+"""Final standings for the organisers: a CSV for their spreadsheet and a page to print.
+
+Names are stored safe already (no controls, no formula signs first, see
+:mod:`games.punch_cards.names`); the page escapes them anyway, and the CSV quotes any cell
+that starts with a formula sign, so a file made from any ledger is safe to open.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+from datetime import UTC, datetime
+
+from games.punch_cards import Standing
+
+FORMULA_SIGNS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(text: str) -> str:
+    return "'" + text if text.startswith(FORMULA_SIGNS) else text
+
+
+def _copies(standing: Standing, level: int) -> int:
+    return standing.copies[level] if level < len(standing.copies) else 0
+
+
+def standings_csv(table: tuple[Standing, ...]) -> str:
+    """rank, name, points, then the tie-break columns (names held 2×, 3×…), cards held."""
+    depth = max((len(s.copies) for s in table), default=0)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["rank", "name", "points", *[f"names held {k}x" for k in range(2, depth + 2)], "cards"])
+    for s in table:
+        writer.writerow([s.rank, _cell(s.name), s.points, *[_copies(s, k) for k in range(depth)], s.cards])
+    return out.getvalue()
+
+
+def standings_html(table: tuple[Standing, ...], title: str, closed_at_us: int | None) -> str:
+    """A printable page (A4, black on white); ``closed_at_us`` None marks it provisional."""
+    depth = max((len(s.copies) for s in table), default=0)
+    if closed_at_us is None:
+        status = "Provisional standings: the event has not closed."
+    else:
+        when = datetime.fromtimestamp(closed_at_us / 1e6, UTC).strftime("%Y-%m-%d %H:%M UTC")
+        status = f"Final standings, closed {when}."
+    heads = "".join(f"<th>names ×{k}</th>" for k in range(2, depth + 2))
+    rows = "\n".join(
+        f"<tr><td>{s.rank}</td><td>{html.escape(s.name)}</td><td>{s.points}</td>"
+        + "".join(f"<td>{_copies(s, k)}</td>" for k in range(depth))
+        + f"<td>{s.cards}</td></tr>"
+        for s in table
+    )
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
+<style>
+@page {{ size: A4; margin: 15mm; }}
+body {{ font-family: sans-serif; color: #000; background: #fff; }}
+table {{ border-collapse: collapse; width: 100%; }}
+th, td {{ border-bottom: 1px solid #999; padding: 2px 6px; text-align: right; unicode-bidi: isolate; }}
+td:nth-child(2), th:nth-child(2) {{ text-align: left; }}
+tr {{ page-break-inside: avoid; }}
+</style></head><body>
+<h1>{html.escape(title)}</h1>
+<p>{status} One point for every different name held, one's own included; a tied top score
+is broken by the names held twice, then three times, and so on.</p>
+<table><thead><tr><th>rank</th><th>name</th><th>points</th>{heads}<th>cards</th></tr></thead>
+<tbody>
+{rows}
+</tbody></table>
+</body></html>
+"""

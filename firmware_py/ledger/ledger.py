@@ -1,0 +1,627 @@
+"""The Punch Cards ledger: the truth about who holds which card, for the whole event.
+
+One storage interface over either backend (:mod:`firmware_py.ledger.backends`).  Every
+registration, re-entry, duel, trade, void and closing-time change is one transaction that
+writes an entry (with its idempotency key and the game's last action), the card moves it
+makes, and the holders those moves give; it either commits whole or leaves nothing.  A
+retried call with the same key returns the first call's receipt and records nothing new.
+Nothing is ever deleted: a void is a new entry whose moves undo the voided one's, and
+standings follow the holders.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+from firmware_py.ledger.backends import Backend, Tx, open_backend
+from firmware_py.ledger.errors import (
+    IdempotencyConflict,
+    LedgerClosed,
+    LedgerRefused,
+    PinLocked,
+    StaleCards,
+    UnknownPlayer,
+    WrongPin,
+)
+from firmware_py.ledger.export import standings_csv, standings_html
+from firmware_py.ledger.pins import WRONG_PINS_BEFORE_LOCKOUT, PinHasher, PinState, check_pin, verify_pin
+from firmware_py.ledger.schema import SCHEMA_VERSION
+from games.codec import encode
+from games.punch_cards import (
+    CORNERS,
+    PACKET_SIZE,
+    Card,
+    DuelEnd,
+    DuelOptions,
+    NameProblem,
+    NameRefused,
+    PunchCardsDuel,
+    Standing,
+    TradeOffer,
+    make_card,
+    may_refuse,
+    name_key,
+    normalise_name,
+    standings_of_copies,
+)
+
+
+class EntryKind(Enum):
+    REGISTER = "register"
+    REENTER = "reenter"
+    DUEL = "duel"
+    TRADE = "trade"
+    VOID = "void"
+    CLOSE = "close"
+
+
+VOIDABLE = (EntryKind.DUEL, EntryKind.TRADE)
+"""What the operator may void: a mistaken duel or trade.  Registrations and re-entries
+issue cards, and a card must always have a holder."""
+CLOSES = (EntryKind.REGISTER, EntryKind.REENTER, EntryKind.DUEL, EntryKind.TRADE)
+"""What the closing time stops (voids and a new closing time still go in)."""
+
+
+@dataclass(frozen=True)
+class Move:
+    """Card ``card`` went from ``giver`` (``None``: newly issued) to ``taker``."""
+
+    card: int
+    giver: str | None
+    taker: str
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """What an entry recorded.  ``repeated``: this call's idempotency key had been used by
+    an earlier, identical call, whose receipt this is; nothing new was recorded."""
+
+    entry: int
+    kind: EntryKind
+    at_us: int
+    moves: tuple[Move, ...]
+    repeated: bool = False
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of the ledger's history."""
+
+    id: int
+    kind: EntryKind
+    at_us: int
+    cabinet: str
+    voids: int | None
+    voided_by: int | None
+    last_action: dict[str, Any]
+
+
+_OPEN = "open"
+"""The closing time's value when none is set (or it was lifted)."""
+
+
+def _wall_clock_us() -> int:
+    return time.time_ns() // 1000
+
+
+def _corners_text(card: Card) -> str:
+    return "|".join(",".join(map(str, numbers)) for numbers in card.corners)
+
+
+def _card_from_row(serial: int, name: str, corners: str) -> Card:
+    parts = [tuple(int(n) for n in part.split(",")) for part in corners.split("|")]
+    return Card(int(serial), name, (parts[0], parts[1], parts[2], parts[3]))
+
+
+def _canonical(request: dict[str, Any]) -> str:
+    return json.dumps(request, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+class Ledger:
+    """The ledger at ``url`` (see :func:`open_backend`).
+
+    ``clock`` gives the wall time in Unix µs (entries' times, the closing time, PIN
+    lockouts).  ``event_seed`` is used only when the ledger is new; it is then kept in the
+    ledger (a secret: it decides every card's numbers) and drawn at random if not given.
+    ``pin_hasher`` sets the cost of new PIN hashes."""
+
+    def __init__(
+        self,
+        url: str | Path,
+        *,
+        event_seed: int | None = None,
+        clock: Callable[[], int] = _wall_clock_us,
+        pin_hasher: PinHasher | None = None,
+        cabinet: str = "",
+    ) -> None:
+        self.backend: Backend = open_backend(url)
+        self.clock = clock
+        self.pin_hasher = pin_hasher or PinHasher()
+        self.cabinet = cabinet
+        try:
+            self.backend.create_schema()
+            self.event_seed = self.backend.run(lambda tx: self._meta_setup(tx, event_seed))
+        except BaseException:
+            self.backend.close()
+            raise
+
+    def _meta_setup(self, tx: Tx, event_seed: int | None) -> int:
+        version = tx.value("SELECT value FROM meta WHERE key = 'schema'")
+        if version is None:
+            seed = event_seed if event_seed is not None else secrets.randbits(63)
+            tx.execute("INSERT INTO meta(key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            tx.execute("INSERT INTO meta(key, value) VALUES ('event_seed', ?)", (str(seed),))
+            return seed
+        if int(version) != SCHEMA_VERSION:
+            raise LedgerRefused(f"this ledger has schema {version}; this Ringside knows {SCHEMA_VERSION}")
+        return int(tx.value("SELECT value FROM meta WHERE key = 'event_seed'"))
+
+    def close(self) -> None:
+        self.backend.close()
+
+    # -- the one way anything is written ----------------------------------------------
+    def _write(
+        self,
+        kind: EntryKind,
+        key: str,
+        request: dict[str, Any],
+        last_action: dict[str, Any],
+        work: Callable[[Tx, int, int], None],
+        voids: int | None = None,
+        first: Callable[[Tx], None] | None = None,
+    ) -> Receipt:
+        if not isinstance(key, str) or not key:
+            raise ValueError("every ledger write needs an idempotency key (a non-empty string)")
+        asked = _canonical({"kind": kind.value, **request})
+
+        def transaction(tx: Tx) -> Receipt:
+            found = tx.row("SELECT id, request FROM entries WHERE idem_key = ?", (key,))
+            if found is not None:
+                if found[1] != asked:
+                    raise IdempotencyConflict(f"idempotency key {key!r} was used for a different request")
+                return self._receipt(tx, int(found[0]), repeated=True)
+            now = self.clock()
+            if kind in CLOSES:
+                closing = tx.value("SELECT value FROM meta WHERE key = 'closing_us'")
+                if closing not in (None, _OPEN) and now >= int(closing):
+                    raise LedgerClosed("the event has closed: no more duels, trades or registrations are recorded")
+            if first is not None:
+                first(tx)
+            entry = tx.value(
+                "INSERT INTO entries(kind, idem_key, request, at_us, cabinet, voids, last_action) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                (kind.value, key, asked, now, self.cabinet, voids, _canonical(last_action)),
+            )
+            work(tx, int(entry), now)
+            return self._receipt(tx, int(entry), repeated=False)
+
+        return self.backend.run(transaction)
+
+    def _receipt(self, tx: Tx, entry: int, repeated: bool) -> Receipt:
+        kind, at_us = tx.row("SELECT kind, at_us FROM entries WHERE id = ?", (entry,)) or ("", 0)
+        moves = tx.rows(
+            "SELECT m.card, g.name, t.name FROM moves m LEFT JOIN players g ON g.id = m.giver "
+            "JOIN players t ON t.id = m.taker WHERE m.entry = ? ORDER BY m.card",
+            (entry,),
+        )
+        return Receipt(entry, EntryKind(kind), int(at_us), tuple(Move(int(c), g, t) for c, g, t in moves), repeated)
+
+    def _player_id(self, tx: Tx, name: str) -> int:
+        found = tx.value("SELECT id FROM players WHERE name_key = ?", (name_key(name),))
+        if found is None:
+            raise UnknownPlayer(f"nobody is registered as {name!r}")
+        return int(found)
+
+    def _move(self, tx: Tx, entry: int, serial: int, giver: int, taker: int, stale: str) -> None:
+        if not tx.execute(
+            "UPDATE cards SET holder = ?, last_entry = ? WHERE serial = ? AND holder = ?", (taker, entry, serial, giver)
+        ):
+            raise StaleCards(stale)
+        tx.execute("INSERT INTO moves(entry, card, giver, taker) VALUES (?, ?, ?, ?)", (entry, serial, giver, taker))
+
+    def _issue_packet(self, tx: Tx, entry: int, player: int, name: str) -> None:
+        first = int(tx.value("SELECT COALESCE(MAX(serial), 0) + 1 FROM cards"))
+        cards = [make_card(self.event_seed, serial, name) for serial in range(first, first + PACKET_SIZE)]
+        tx.many(
+            "INSERT INTO cards(serial, name_of, corners, holder, issued_by, last_entry) VALUES (?, ?, ?, ?, ?, ?)",
+            [(card.serial, player, _corners_text(card), player, entry, entry) for card in cards],
+        )
+        tx.many(
+            "INSERT INTO corners(numbers, card, corner) VALUES (?, ?, ?)",
+            [
+                (",".join(map(str, numbers)), card.serial, corner.value)
+                for card in cards
+                for corner, numbers in zip(CORNERS, card.corners)
+            ],
+        )
+        tx.many(
+            "INSERT INTO moves(entry, card, giver, taker) VALUES (?, ?, NULL, ?)",
+            [(entry, card.serial, player) for card in cards],
+        )
+
+    # -- registration and sign-in -------------------------------------------------------
+    def register(self, key: str, name: object, pin: object) -> Receipt:
+        """A new player with a packet of five cards bearing their name.  Refused with
+        :class:`NameRefused` (saying why) or :class:`PinRefused` before anything is written."""
+        clean = normalise_name(name)
+        pin_hash = self.pin_hasher.hash(check_pin(pin))
+
+        def work(tx: Tx, entry: int, _now: int) -> None:
+            if tx.value("SELECT id FROM players WHERE name_key = ?", (name_key(clean),)) is not None:
+                raise NameRefused(NameProblem.TAKEN, f"the name {clean!r} is taken (names ignore case and spacing)")
+            player = int(
+                tx.value(
+                    "INSERT INTO players(name, name_key, pin_hash, entry) VALUES (?, ?, ?, ?) RETURNING id",
+                    (clean, name_key(clean), pin_hash, entry),
+                )
+            )
+            self._issue_packet(tx, entry, player, clean)
+
+        return self._write(EntryKind.REGISTER, key, {"name": clean}, {"type": "Register", "name": clean}, work)
+
+    def reenter(self, key: str, name: str) -> Receipt:
+        """A fresh packet for a player who has no cards left (same name)."""
+
+        def work(tx: Tx, entry: int, _now: int) -> None:
+            player = self._player_id(tx, name)
+            held = int(tx.value("SELECT COUNT(*) FROM cards WHERE holder = ?", (player,)))
+            if held:
+                raise LedgerRefused(
+                    f"{name} still holds {held} card{'s' if held != 1 else ''}: re-entry is for players with none"
+                )
+            official = tx.value("SELECT name FROM players WHERE id = ?", (player,))
+            self._issue_packet(tx, entry, player, official)
+
+        return self._write(EntryKind.REENTER, key, {"name": name_key(name)}, {"type": "Reenter", "name": name}, work)
+
+    def sign_in(self, name: str, pin: str) -> str:
+        """The player's registered name if ``pin`` is theirs.  Wrong PINs count towards a
+        lockout (:class:`WrongPin` says how many tries are left, :class:`PinLocked` when
+        locked); a right PIN clears the count."""
+        now = self.clock()
+
+        def read(tx: Tx) -> tuple[Any, ...]:
+            found = tx.row(
+                "SELECT id, name, pin_hash, wrong_pins, lockouts, locked_until_us FROM players WHERE name_key = ?",
+                (name_key(name),),
+            )
+            if found is None:
+                raise UnknownPlayer(f"nobody is registered as {name!r}")
+            return found
+
+        player, official, pin_hash, wrong, lockouts, until = self.backend.run(read, write=False)
+        state = PinState(int(wrong), int(lockouts), None if until is None else int(until))
+        if state.locked(now):
+            raise PinLocked(None if state.operator_locked else state.locked_until_us)
+        right = isinstance(pin, str) and verify_pin(pin, pin_hash)  # slow: outside any transaction
+
+        def count(tx: Tx) -> PinState:
+            row = tx.row("SELECT wrong_pins, lockouts, locked_until_us FROM players WHERE id = ?", (player,))
+            assert row is not None
+            current = PinState(int(row[0]), int(row[1]), None if row[2] is None else int(row[2]))
+            after = PinState() if right else current.after_wrong_pin(now)
+            if after != current:
+                tx.execute(
+                    "UPDATE players SET wrong_pins = ?, lockouts = ?, locked_until_us = ? WHERE id = ?",
+                    (after.wrong, after.lockouts, after.locked_until_us, player),
+                )
+            return after
+
+        after = self.backend.run(count)
+        if right:
+            return str(official)
+        if after.locked(now):
+            raise PinLocked(None if after.operator_locked else after.locked_until_us)
+        raise WrongPin(WRONG_PINS_BEFORE_LOCKOUT - after.wrong)
+
+    def unlock(self, name: str) -> None:
+        """The operator lifts a PIN lockout (service menu)."""
+
+        def work(tx: Tx) -> None:
+            player = self._player_id(tx, name)
+            tx.execute(
+                "UPDATE players SET wrong_pins = 0, lockouts = 0, locked_until_us = NULL WHERE id = ?", (player,)
+            )
+
+        self.backend.run(work)
+
+    # -- duels and trades ----------------------------------------------------------------
+    def duel_options(self, challenger: str, challenged: str) -> DuelOptions:
+        """What a duel between these two starts with: their collections now, and whether
+        the challenge rule lets ``challenged`` refuse."""
+
+        def read(tx: Tx) -> DuelOptions:
+            a, b = self._player_id(tx, challenger), self._player_id(tx, challenged)
+            if a == b:
+                raise LedgerRefused("a player cannot challenge themselves")
+            history = self._duel_pairs(tx)
+            return DuelOptions((self._collection(tx, a), self._collection(tx, b)), may_refuse(history, a, b))
+
+        return self.backend.run(read, write=False)
+
+    def record_duel(self, key: str, challenger: str, challenged: str, duel: PunchCardsDuel) -> Receipt:
+        """The finished ``duel`` (seat 0 = ``challenger``): the winner takes the loser's
+        staked card.  :class:`StaleCards` if either stake is no longer its duellist's (a
+        duel over the same card was recorded first elsewhere): then nothing moves."""
+        outcome = duel.outcome()
+        if outcome is None:
+            raise LedgerRefused("only a finished duel is recorded")
+        if outcome.how is DuelEnd.REFUSED or outcome.winner is None:
+            raise LedgerRefused("a refused challenge is not a duel: no card moves")
+        winner_seat = outcome.winner
+        stakes = (duel.staked_card(0), duel.staked_card(1))
+        assert stakes[0] is not None and stakes[1] is not None
+        record = duel.to_dict()
+        request = {"challenger": name_key(challenger), "challenged": name_key(challenged), "duel": record}
+
+        def work(tx: Tx, entry: int, _now: int) -> None:
+            ids = (self._player_id(tx, challenger), self._player_id(tx, challenged))
+            if ids[0] == ids[1]:
+                raise LedgerRefused("a player cannot duel themselves")
+            for seat, card in enumerate(stakes):
+                assert card is not None
+                row = tx.row(
+                    "SELECT c.holder, c.corners, p.name FROM cards c JOIN players p ON p.id = c.name_of WHERE c.serial = ?",
+                    (card.serial,),
+                )
+                if row is None or row[1] != _corners_text(card) or row[2] != card.name:
+                    raise LedgerRefused(f"card {card.serial} in this duel is not the ledger's card {card.serial}")
+                if int(row[0]) != ids[seat]:
+                    who = (challenger, challenged)[seat]
+                    raise StaleCards(f"card {card.serial} is no longer held by {who}: this duel cannot be recorded")
+            winner, loser = ids[winner_seat], ids[1 - winner_seat]
+            taken, kept = stakes[1 - winner_seat], stakes[winner_seat]
+            assert taken is not None and kept is not None
+            tx.execute(
+                "INSERT INTO duels(entry, challenger, challenged, winner, stake_challenger, stake_challenged, record) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (entry, ids[0], ids[1], winner, stakes[0].serial, stakes[1].serial, _canonical(record)),  # type: ignore[union-attr]
+            )
+            # The winner's stake is touched too, so a concurrent write to either card conflicts.
+            if not tx.execute(
+                "UPDATE cards SET last_entry = ? WHERE serial = ? AND holder = ?", (entry, kept.serial, winner)
+            ):
+                raise StaleCards(f"card {kept.serial} moved while this duel was being recorded")
+            self._move(
+                tx, entry, taken.serial, loser, winner, f"card {taken.serial} moved while this duel was being recorded"
+            )
+
+        last = encode(duel.journal[-1])
+        return self._write(EntryKind.DUEL, key, request, last, work)
+
+    def record_trade(self, key: str, first: str, second: str, offer: TradeOffer) -> Receipt:
+        """An agreed trade: ``offer.gives[0]`` go from ``first`` to ``second`` and
+        ``offer.gives[1]`` the other way, all or nothing."""
+        gives = tuple(tuple(sorted(int(s) for s in side)) for side in offer.gives)
+        if len(gives) != 2 or not gives[0] or not gives[1]:
+            raise LedgerRefused("in a trade each side gives at least one card")
+        if len(set(gives[0] + gives[1])) != len(gives[0]) + len(gives[1]):
+            raise LedgerRefused("a card appears twice in this trade")
+        request = {"first": name_key(first), "second": name_key(second), "gives": [list(g) for g in gives]}
+
+        def work(tx: Tx, entry: int, _now: int) -> None:
+            ids = (self._player_id(tx, first), self._player_id(tx, second))
+            if ids[0] == ids[1]:
+                raise LedgerRefused("a player cannot trade with themselves")
+            for side, serials in enumerate(gives):
+                who = (first, second)[side]
+                for serial in serials:
+                    self._move(
+                        tx, entry, serial, ids[side], ids[1 - side], f"card {serial} is not held by {who} any more"
+                    )
+
+        return self._write(EntryKind.TRADE, key, request, {"type": "TradeAgreed", **request}, work)
+
+    # -- the operator --------------------------------------------------------------------
+    def void(self, key: str, entry: int, reason: str) -> Receipt:
+        """Void a mistaken duel or trade: a new entry moves its cards back.  Refused if a
+        card it moved has moved on since (void the later entry first)."""
+
+        def voidable(tx: Tx) -> None:
+            target = tx.row("SELECT kind FROM entries WHERE id = ?", (entry,))
+            if target is None:
+                raise LedgerRefused(f"there is no entry {entry}")
+            if EntryKind(target[0]) not in VOIDABLE:
+                raise LedgerRefused(f"entry {entry} is a {target[0]}: only duels and trades can be voided")
+            already = tx.value("SELECT id FROM entries WHERE voids = ?", (entry,))
+            if already is not None:
+                raise LedgerRefused(f"entry {entry} was voided already (entry {already})")
+
+        def work(tx: Tx, void_entry: int, _now: int) -> None:
+            for card, giver, taker in tx.rows("SELECT card, giver, taker FROM moves WHERE entry = ?", (entry,)):
+                stale = f"card {card} has moved on since entry {entry}: void the later entry first"
+                self._move(tx, void_entry, int(card), int(taker), int(giver), stale)
+
+        request = {"entry": int(entry), "reason": str(reason)}
+        return self._write(EntryKind.VOID, key, request, {"type": "Void", **request}, work, int(entry), voidable)
+
+    def set_closing_time(self, key: str, at_us: int | None) -> Receipt:
+        """From ``at_us`` (Unix µs) on, no duel, trade, registration or re-entry is
+        recorded; ``None`` reopens.  Kept as an entry, like everything else."""
+
+        def work(tx: Tx, _entry: int, _now: int) -> None:
+            tx.execute(
+                "INSERT INTO meta(key, value) VALUES ('closing_us', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (_OPEN if at_us is None else str(int(at_us)),),
+            )
+
+        request = {"at_us": at_us}
+        return self._write(EntryKind.CLOSE, key, request, {"type": "SetClosingTime", **request}, work)
+
+    # -- reading -----------------------------------------------------------------------
+    def closing_time(self) -> int | None:
+        value = self.backend.run(lambda tx: tx.value("SELECT value FROM meta WHERE key = 'closing_us'"), write=False)
+        return None if value in (None, _OPEN) else int(value)
+
+    def closed(self) -> bool:
+        closing = self.closing_time()
+        return closing is not None and self.clock() >= closing
+
+    def _collection(self, tx: Tx, player: int) -> tuple[Card, ...]:
+        rows = tx.rows(
+            "SELECT c.serial, p.name, c.corners FROM cards c JOIN players p ON p.id = c.name_of "
+            "WHERE c.holder = ? ORDER BY c.serial",
+            (player,),
+        )
+        return tuple(_card_from_row(*row) for row in rows)
+
+    def collection(self, name: str) -> tuple[Card, ...]:
+        """The cards ``name`` holds now, by serial."""
+        return self.backend.run(lambda tx: self._collection(tx, self._player_id(tx, name)), write=False)
+
+    def holders(self) -> dict[int, str]:
+        """Every card's holder, by serial."""
+        rows = self.backend.run(
+            lambda tx: tx.rows("SELECT c.serial, p.name FROM cards c JOIN players p ON p.id = c.holder"), write=False
+        )
+        return {int(s): n for s, n in rows}
+
+    def players(self) -> tuple[str, ...]:
+        return tuple(
+            n for (n,) in self.backend.run(lambda tx: tx.rows("SELECT name FROM players ORDER BY id"), write=False)
+        )
+
+    def _duel_pairs(self, tx: Tx) -> list[tuple[int, int]]:
+        rows = tx.rows(
+            "SELECT d.challenger, d.challenged FROM duels d WHERE NOT EXISTS "
+            "(SELECT 1 FROM entries v WHERE v.voids = d.entry) ORDER BY d.entry"
+        )
+        return [(int(a), int(b)) for a, b in rows]
+
+    def may_refuse(self, challenger: str, challenged: str) -> bool:
+        """The challenge rule now (voided duels do not count)."""
+        return self.duel_options(challenger, challenged).may_refuse
+
+    def standings(self) -> tuple[Standing, ...]:
+        """Everyone registered, best first, scored as the rulebook says."""
+
+        def read(tx: Tx) -> tuple[Standing, ...]:
+            names = dict(tx.rows("SELECT id, name FROM players"))
+            copies: dict[str, dict[str, int]] = {name: {} for name in names.values()}
+            for holder, name_of, count in tx.rows(
+                "SELECT holder, name_of, COUNT(*) FROM cards GROUP BY holder, name_of"
+            ):
+                copies[names[holder]][names[name_of]] = int(count)
+            return standings_of_copies(copies)
+
+        return self.backend.run(read, write=False)
+
+    def entries(self) -> tuple[Entry, ...]:
+        rows = self.backend.run(
+            lambda tx: tx.rows(
+                "SELECT e.id, e.kind, e.at_us, e.cabinet, e.voids, v.id, e.last_action FROM entries e "
+                "LEFT JOIN entries v ON v.voids = e.id ORDER BY e.id"
+            ),
+            write=False,
+        )
+        return tuple(
+            Entry(
+                int(i),
+                EntryKind(k),
+                int(t),
+                c,
+                None if vo is None else int(vo),
+                None if vb is None else int(vb),
+                json.loads(la),
+            )
+            for i, k, t, c, vo, vb, la in rows
+        )
+
+    def replay_duel(self, entry: int) -> PunchCardsDuel:
+        """The duel of ``entry``, rebuilt from its record alone."""
+        record = self.backend.run(
+            lambda tx: tx.value("SELECT record FROM duels WHERE entry = ?", (entry,)), write=False
+        )
+        if record is None:
+            raise LedgerRefused(f"entry {entry} is not a duel")
+        duel = PunchCardsDuel.from_dict(json.loads(record))
+        assert isinstance(duel, PunchCardsDuel)
+        return duel
+
+    # -- the integrity check -------------------------------------------------------------
+    def check(self) -> list[str]:
+        """Everything wrong with the ledger (empty when sound): the moves, replayed from
+        the first, give exactly today's holders; every card was issued once, to the player
+        whose name it bears, in a packet of five, with its four corner sets recorded and
+        unique; every duel replays from its record to the move it made; every void undid
+        exactly its entry's moves."""
+        problems = list(self.backend.integrity_problems())
+        problems += self.backend.run(self._check, write=False)
+        return problems
+
+    def _check(self, tx: Tx) -> list[str]:
+        problems: list[str] = []
+        cards = {
+            int(s): (int(n), int(h), int(i), c)
+            for s, n, h, i, c in tx.rows("SELECT serial, name_of, holder, issued_by, corners FROM cards")
+        }
+        moves = tx.rows("SELECT entry, card, giver, taker FROM moves ORDER BY entry, card")
+        kinds = {int(i): EntryKind(k) for i, k in tx.rows("SELECT id, kind FROM entries")}
+        held: dict[int, int] = {}
+        by_entry: dict[int, list[tuple[int, int | None, int]]] = defaultdict(list)
+        for entry, card, giver, taker in moves:
+            card, taker = int(card), int(taker)
+            giver = None if giver is None else int(giver)
+            by_entry[int(entry)].append((card, giver, taker))
+            if giver is None:
+                if card in held:
+                    problems.append(f"card {card} issued twice")
+                if card in cards and (cards[card][0] != taker or cards[card][2] != int(entry)):
+                    problems.append(f"card {card} was issued to someone other than the player it names")
+            elif held.get(card) != giver:
+                problems.append(f"entry {entry} moved card {card} from a player who did not hold it")
+            held[card] = taker
+        for serial, (_n, holder, _i, _c) in cards.items():
+            if held.get(serial) != holder:
+                problems.append(f"card {serial}: holder {holder} is not where its moves lead ({held.get(serial)})")
+        for entry, kind in kinds.items():
+            issued = [m for m in by_entry.get(entry, []) if m[1] is None]
+            if kind in (EntryKind.REGISTER, EntryKind.REENTER) and len(issued) != PACKET_SIZE:
+                problems.append(f"entry {entry} ({kind.value}) issued {len(issued)} cards, not {PACKET_SIZE}")
+            if kind not in (EntryKind.REGISTER, EntryKind.REENTER) and issued:
+                problems.append(f"entry {entry} ({kind.value}) issued cards")
+        recorded: dict[int, list[str]] = defaultdict(list)
+        for card, numbers in tx.rows("SELECT card, numbers FROM corners ORDER BY card, corner"):
+            recorded[int(card)].append(numbers)
+        for serial, (_n, _h, _i, text) in cards.items():
+            if len(recorded[serial]) != len(CORNERS) or "|".join(recorded[serial]) != text:
+                problems.append(f"card {serial}: its four corner records differ from the card")
+        for voids, void_entry in tx.rows("SELECT voids, id FROM entries WHERE kind = 'void'"):
+            undone = sorted((c, t, g) for c, g, t in by_entry.get(int(voids), []))
+            if sorted(by_entry.get(int(void_entry), [])) != undone:
+                problems.append(f"void {void_entry} does not undo exactly the moves of entry {voids}")
+        for entry, challenger, challenged, winner, record in tx.rows(
+            "SELECT entry, challenger, challenged, winner, record FROM duels"
+        ):
+            duel = PunchCardsDuel.from_dict(json.loads(record))
+            outcome = duel.outcome()
+            taken = duel.taken if isinstance(duel, PunchCardsDuel) else None
+            ids = (int(challenger), int(challenged))
+            if outcome is None or outcome.winner is None or ids[outcome.winner] != int(winner) or taken is None:
+                problems.append(f"duel {entry} does not replay to its recorded winner")
+                continue
+            if by_entry.get(int(entry)) != [(taken.serial, ids[1 - outcome.winner], int(winner))]:
+                problems.append(f"duel {entry}: its moves are not the card its replay says was taken")
+        return problems
+
+    # -- final standings -----------------------------------------------------------------
+    def export(self, folder: str | Path, title: str = "Punch Cards") -> tuple[Path, Path]:
+        """Write the standings as ``standings.csv`` and a printable ``standings.html`` in
+        ``folder``; the page says whether they are final (after the closing time)."""
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        table = self.standings()
+        closing = self.closing_time()
+        final = closing if closing is not None and self.clock() >= closing else None
+        csv_path, html_path = folder / "standings.csv", folder / "standings.html"
+        csv_path.write_text(standings_csv(table), encoding="utf-8")
+        html_path.write_text(standings_html(table, title, final), encoding="utf-8")
+        return csv_path, html_path

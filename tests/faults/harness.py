@@ -1,0 +1,76 @@
+"""Cabinets for the fault tests, made the way ``ringside run`` makes them (the data
+folder's store through ``open_store``) and played by the exhibition's computer players
+in virtual time, so a test can cut the power, restart with any clock and check that the
+game goes on."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from firmware_py.cabinet import Cabinet
+from firmware_py.exhibition import ExhibitionDriver
+from firmware_py.scenes import Play
+from firmware_py.store import open_store
+from hal.clock import ManualClock
+from hal.config import load_config
+from hal.sim import SimCabinet
+
+FRAME_US = 50_000
+"""Frames every 50 ms of virtual time: reveals are stamped at real flips, at a cost a
+test can afford."""
+HOURS_2 = 7_203_616_667
+"""A monotonic clock two hours after boot (the uptime in the issue's report)."""
+
+
+@dataclass
+class Rig:
+    cabinet: Cabinet
+    sim: SimCabinet
+    clock: ManualClock
+    log: list[str] = field(default_factory=list)
+
+    @property
+    def play(self) -> Play:
+        assert isinstance(self.cabinet.scene, Play), type(self.cabinet.scene).__name__
+        return self.cabinet.scene
+
+    def close(self) -> None:
+        """An orderly shutdown (a power cut is simply never calling this)."""
+        self.sim.close()
+        self.cabinet.ctx.store.close()
+
+
+def make_rig(data: Path, clock_us: int, seed: int = 5, stations: int = 2) -> Rig:
+    config = replace(load_config("hal/data/cabinet-4.toml" if stations > 2 else None), data_dir=data)
+    clock = ManualClock(clock_us)
+    sim = SimCabinet(config, clock)
+    log: list[str] = []
+    store = open_store(data / "ringside.sqlite3", log.append)
+    cabinet = Cabinet(config, sim, clock, store, window=None, log=log.append, seed=seed)
+    return Rig(cabinet, sim, clock, log)
+
+
+def drive(rig: Rig, driver: ExhibitionDriver, done: Callable[[], bool], max_us: int) -> bool:
+    """Let the computer players play until ``done()`` (True) or ``max_us`` of virtual
+    time passed (False); a frame is drawn and flipped every :data:`FRAME_US`."""
+    clock, cabinet, sim = rig.clock, rig.cabinet, rig.sim
+    next_frame = clock.now_us()
+    end = next_frame + max_us
+    while next_frame < end:
+        dues = [d for d in (sim.next_due(), cabinet.next_due()) if d is not None]
+        t = min([next_frame, *dues])
+        cabinet.step(t)
+        if t < next_frame:
+            continue
+        driver.act(t)
+        cabinet.render()
+        if done():
+            return True
+        next_frame += FRAME_US
+    return False
+
+
+def journal_length(rig: Rig) -> int:
+    return len(rig.play.session.engine.journal)

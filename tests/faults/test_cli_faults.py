@@ -1,0 +1,204 @@
+"""``ringside`` meets bad input and a second process: one clear line and a documented
+exit code, never a traceback (issue 10, defects 3 and 6).
+
+Exit codes (README.md): 2 bad input (config, arguments, data or screenshots folder),
+3 the data folder is in use by another Ringside process."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from firmware_py.data_folder import LOCK_NAME, DataFolderBusy, InstanceLock
+from hal.config import ConfigError, default_config_path, load_config, parse_config
+from tests.faults.kill_loop import player
+from tests.faults.readonly import read_only
+from tests.faults.store_damage import DAMAGES, contents, populate
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def ringside(*args: str, timeout_s: float = 120) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    env.pop("DISPLAY", None)
+    return subprocess.run(
+        [sys.executable, "-m", "firmware_py.cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=timeout_s,
+    )
+
+
+def one_clear_line(result: subprocess.CompletedProcess, code: int, *words: str) -> str:
+    assert "Traceback" not in result.stderr, result.stderr
+    assert result.returncode == code, (result.returncode, result.stdout, result.stderr)
+    lines = [line for line in result.stderr.splitlines() if line.startswith("ringside")]
+    assert len(lines) == 1, result.stderr
+    for word in words:
+        assert word in lines[0], lines[0]
+    return lines[0]
+
+
+def config_with(tmp_path: Path, **cabinet: str) -> Path:
+    """The shipped config with ``[cabinet]`` keys replaced."""
+    text = default_config_path().read_text()
+    for key, value in cabinet.items():
+        text = "\n".join(
+            f'{key} = "{value}"' if line.split("=")[0].strip() == key else line for line in text.splitlines()
+        )
+    path = tmp_path / "cabinet.toml"
+    path.write_text(text)
+    return path
+
+
+# -- one cabinet process per data folder --------------------------------------------
+
+
+def test_a_second_process_on_a_data_folder_says_who_holds_it_and_exits_3(tmp_path) -> None:
+    data = tmp_path / "data"
+    first = player(data, "punch", 1, 1_000_000, subprocess.DEVNULL)
+    try:
+        assert first.stdout is not None
+        next(line for line in first.stdout if line.startswith("ack "))  # playing, lock held
+        second = ringside("run", "--headless", "--data", str(data))
+        one_clear_line(second, 3, f"in use by process {first.pid}", str(data / LOCK_NAME))
+        assert "exhibition" not in second.stdout  # it never started
+    finally:
+        first.kill()
+        first.wait()
+    # The kernel dropped the lock with the process: the next one takes the folder.
+    lock = InstanceLock(data).acquire()
+    assert lock.held and (data / LOCK_NAME).read_text().strip() == str(os.getpid())
+    lock.release()
+
+
+def test_the_lock_is_taken_before_the_store_is_opened(tmp_path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    lock = InstanceLock(data).acquire()
+    try:
+        one_clear_line(ringside("run", "--headless", "--data", str(data)), 3, f"process {os.getpid()}")
+        assert not (data / "ringside.sqlite3").exists()
+        with pytest.raises(DataFolderBusy):
+            InstanceLock(data).acquire()  # another descriptor, even in this process
+    finally:
+        lock.release()
+
+
+def test_a_read_only_folder_without_a_lock_file_still_starts(tmp_path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    with read_only(data):
+        lock = InstanceLock(data).acquire()
+        assert not lock.held  # nothing can be written there, the store included
+        lock.release()
+
+
+# -- bad input --------------------------------------------------------------------------
+
+
+def test_a_config_that_is_not_utf8(tmp_path) -> None:
+    bad = tmp_path / "cabinet.toml"
+    bad.write_bytes(default_config_path().read_bytes().replace(b"ringside-dev", b"ringside-d\xe9v"))
+    one_clear_line(ringside("run", "--config", str(bad)), 2, "UTF-8", "0xe9")
+    one_clear_line(ringside("selftest", "--config", str(bad)), 2, "UTF-8")
+
+
+def test_config_errors_name_the_key_and_the_fix(tmp_path) -> None:
+    """The loader itself: a ConfigError (one line for the CLI), never a UnicodeDecodeError
+    or a RuntimeError from ``Path.expanduser``."""
+    bad = tmp_path / "latin1.toml"
+    bad.write_bytes(b'[cabinet]\nname = "caf\xe9"\n')
+    with pytest.raises(ConfigError, match=r"UTF-8 text \(byte 0xe9 at offset 21 is not UTF-8"):
+        load_config(bad)
+    text = default_config_path().read_text()
+    with pytest.raises(ConfigError, match=r"cabinet.data_dir = '~no_such_ringside_user/x'.*~user"):
+        parse_config(text.replace('"~/.local/share/ringside"', '"~no_such_ringside_user/x"'))
+    with pytest.raises(ConfigError, match=r"sound.folder = '~no_such_ringside_user'"):
+        parse_config(text.replace("[sound]", '[sound]\nfolder = "~no_such_ringside_user"', 1))
+
+
+def test_a_data_dir_with_an_unknown_user(tmp_path) -> None:
+    config = config_with(tmp_path, data_dir="~no_such_ringside_user/data")
+    one_clear_line(ringside("run", "--config", str(config)), 2, "cabinet.data_dir", "~no_such_ringside_user")
+    one_clear_line(ringside("run", "--data", "~no_such_ringside_user/x"), 2, "--data")
+
+
+@pytest.mark.parametrize("where", ["under a file", "in /proc"])
+def test_a_data_folder_that_cannot_be_a_folder(tmp_path, where: str) -> None:
+    (tmp_path / "notes.txt").write_text("a file")
+    data = tmp_path / "notes.txt" / "data" if where == "under a file" else Path("/proc/ringside-data")
+    one_clear_line(ringside("run", "--headless", "--data", str(data)), 2, str(data), "cannot be created")
+    selftest = ringside("selftest", "--config", str(config_with(tmp_path, data_dir=str(data))))
+    assert selftest.returncode == 2 and "Traceback" not in selftest.stderr
+    assert any(line.startswith("FAIL") and str(data) in line for line in selftest.stdout.splitlines())
+
+
+def test_a_screenshots_folder_that_cannot_be_written(tmp_path) -> None:
+    (tmp_path / "notes.txt").write_text("a file")
+    shots = tmp_path / "notes.txt" / "shots"
+    one_clear_line(
+        ringside("run", "--headless", "--data", str(tmp_path / "data"), "--screenshots", str(shots)),
+        2,
+        "screenshots folder",
+        str(shots),
+    )
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    with read_only(ro):
+        result = ringside("run", "--headless", "--data", str(tmp_path / "data"), "--screenshots", str(ro))
+    one_clear_line(result, 2, "cannot be written", str(ro))
+
+
+def test_selftest_checks_the_data_folder_and_warns_of_missing_parts(tmp_path) -> None:
+    config = config_with(tmp_path, data_dir=str(tmp_path / "data"))
+    text = config.read_text()
+    text = text.replace("[sound]\nenabled = false", f'[sound]\nenabled = true\nfolder = "{tmp_path / "no-sounds"}"', 1)
+    text += f'\n[padboard]\nport = "{tmp_path / "ttyACM-missing"}"\n'
+    config.write_text(text)
+    result = ringside("selftest", "--config", str(config))
+    out = result.stdout.splitlines()
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"PASS  data folder {tmp_path / 'data'} is a writable folder" in out
+    assert any(line.startswith("WARN  padboard port") and "ttyACM-missing" in line for line in out)
+    assert any(line.startswith("WARN  sound folder") and "no-sounds" in line for line in out)
+
+
+# -- a damaged store through the whole start-up ----------------------------------------
+
+
+@pytest.mark.parametrize("damage", ["not a database", "garbage page", "read-only folder"])
+def test_ringside_run_on_a_damaged_store_plays_and_says_where_the_old_one_is(tmp_path, damage: str) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    populate(data / "ringside.sqlite3", games=40)
+    if damage != "read-only folder":
+        DAMAGES[damage](data / "ringside.sqlite3")
+    before = contents(data)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    env.pop("DISPLAY", None)
+    command = [sys.executable, "-m", "firmware_py.cli", "run", "--headless", "--seed", "2", "--data", str(data)]
+    with read_only(data) if damage == "read-only folder" else contextlib.nullcontext():
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+        try:
+            assert proc.stdout is not None
+            started = next((line for line in proc.stdout if line.startswith("[") and "== Punch! #" in line), None)
+        finally:
+            proc.kill()
+            _out, err = proc.communicate()
+    assert started is not None, err  # it played
+    assert "Traceback" not in err
+    store_line = next(line for line in err.splitlines() if line.startswith("ringside: STORE:"))
+    if damage == "read-only folder":
+        assert "cannot be opened for writing" in store_line
+        assert contents(data) == before
+    else:
+        (aside,) = data.glob("ringside.damaged-*.sqlite3")
+        assert str(aside) in store_line and set(before) <= set(contents(data))
