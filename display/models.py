@@ -42,6 +42,10 @@ class JoinScreen:
     min_players: int
     max_players: int
     host: StationLook
+    computer: tuple[str, ...] = ()
+    """Per station: the level of the computer opponent playing there ("" for none)."""
+    offers_computer: bool = False
+    """The host's B picks a computer opponent for this game."""
 
 
 @dataclass(frozen=True)
@@ -97,6 +101,9 @@ class ResultScreen:
     winner: StationLook | None
     headline: str
     lines: tuple[str, ...]
+    final: PlayScreen | None = None
+    """The game's last play screen, for games that draw a result of their own from it
+    (Big Time Boxing's score sheet: ``display.registry``'s ``result``)."""
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Images for the stations' private 128×64 OLEDs: only what that player may see.
 
 The drawing primitives every private layout uses (rows of text, a grid of one cell per
-button) and :func:`draw_private`, which hands a game's :class:`PrivateScreen` to that
+button, a titled list) and :func:`draw_private`, which hands a game's :class:`PrivateScreen` to that
 game's registered layout.  Every image carries the text drawn on it in ``image.info``
 (:func:`image_text`), so HIL checks and recordings can read what a player was shown.
 """
@@ -67,6 +67,20 @@ def grid(title: str, cells: list[str], footer: str, size: tuple[int, int] = SIZE
     draw.line((0, 52, size[0] - 1, 52), fill=1)
     draw.text((2, 53), footer, fill=1, font=_font())
     return _tagged(img, (title, *cells, footer))
+
+
+def listing(title: str, rows: list[str], footer: str = "", size: tuple[int, int] = SIZE) -> Image.Image:
+    """A title row (inverted), up to four rows of a list (a hand of cards, one per button)
+    and a footer under a rule: six lines of 21 characters at a 10-pixel pitch."""
+    img = Image.new("1", size, 0)
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((0, 0, size[0] - 1, 9), fill=1)
+    draw.text((1, -1), title, fill=0, font=_font())
+    for i, row in enumerate(rows[:4]):
+        draw.text((1, 10 + i * 10), row, fill=1, font=_font())
+    draw.line((0, 52, size[0] - 1, 52), fill=1)
+    draw.text((1, 53), footer, fill=1, font=_font())
+    return _tagged(img, (title, *rows[:4], footer))
 
 
 def draw_private(screen: PrivateScreen, size: tuple[int, int] = SIZE) -> Image.Image:

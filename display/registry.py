@@ -16,22 +16,26 @@ from dataclasses import dataclass
 import pygame
 from PIL import Image
 
-from display.models import PlayScreen, PrivateScreen
+from display.models import PlayScreen, PrivateScreen, ResultScreen
 from display.text import TextCache
 
-BUILTIN = ("display.punch_screen", "display.karate_screen")
+BUILTIN = ("display.punch_screen", "display.karate_screen", "display.big_time_boxing_screen")
 """The screen modules of the games that ship; importing one registers its screens."""
 
 PlayDrawer = Callable[[pygame.Surface, TextCache, PlayScreen], None]
 """Draws a game in play onto the main display's canvas."""
 PrivateLayout = Callable[[PrivateScreen, tuple[int, int]], Image.Image]
 """Draws one seat's private display as a 1-bit image of the given size."""
+ResultDrawer = Callable[[pygame.Surface, TextCache, ResultScreen], None]
+"""Draws a game's own result screen (a score sheet) from the result and its final play screen."""
 
 
 @dataclass(frozen=True)
 class GameScreens:
     play: PlayDrawer
     private: PrivateLayout
+    result: ResultDrawer | None = None
+    """None: the cabinet's common result screen (headline and lines)."""
 
 
 class NoScreens(LookupError):
@@ -44,9 +48,9 @@ class NoScreens(LookupError):
 _SCREENS: dict[str, GameScreens] = {}
 
 
-def register(game: str, play: PlayDrawer, private: PrivateLayout) -> None:
+def register(game: str, play: PlayDrawer, private: PrivateLayout, result: ResultDrawer | None = None) -> None:
     """Add a game's screens.  Registering a name twice with other screens is an error."""
-    screens = GameScreens(play, private)
+    screens = GameScreens(play, private, result)
     known = _SCREENS.get(game)
     if known is not None and known != screens:
         raise ValueError(f"screens for game {game!r} are registered already")

@@ -1,5 +1,5 @@
-"""Draws any screen model onto the 1280×720 canvas; each game's play screen comes from
-``display.registry``."""
+"""Draws any screen model onto the 1280×720 canvas; each game's play screen (and its own
+result screen, if it has one) comes from ``display.registry``."""
 
 from __future__ import annotations
 
@@ -47,9 +47,16 @@ class Renderer:
     def draw(self, screen: Screen) -> pygame.Surface:
         if isinstance(screen, PlayScreen):
             registry.screens(screen.game).play(self.canvas, self.text, screen)
+        elif isinstance(screen, ResultScreen) and (own := _own_result(screen)) is not None:
+            own(self.canvas, self.text, screen)
         else:
             draw = SCREENS.get(type(screen))
             if draw is None:
                 raise TypeError(f"no renderer for {type(screen).__name__}")
             draw(self.canvas, self.text, screen)
         return self.canvas
+
+
+def _own_result(screen: ResultScreen) -> registry.ResultDrawer | None:
+    """The game's own result screen, if it registered one (a score sheet)."""
+    return registry.screens(screen.final.game).result if screen.final is not None else None

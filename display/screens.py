@@ -74,8 +74,14 @@ def draw_join(surf: pygame.Surface, text: TextCache, s: JoinScreen) -> None:
     title_bar(surf, text, s.game, "Join the fight", players)
     n = len(s.stations)
     cw = (w - 80) // n
-    for i, (look, joined) in enumerate(zip(s.stations, s.joined, strict=True)):
+    computer = s.computer or ("",) * n
+    for i, (look, joined, level) in enumerate(zip(s.stations, s.joined, computer, strict=True)):
         rect = pygame.Rect(40 + i * cw + 12, 130, cw - 24, 380)
+        if level:  # the computer opponent plays here
+            panel(surf, rect, theme.shade(theme.DIM, 0.45), theme.GOLD)
+            text.draw(surf, "COMPUTER", 72, theme.WHITE, (rect.centerx, rect.y + 90), "center", bold=True)
+            text.draw(surf, f"level: {level}", 52, theme.GOLD, (rect.centerx, rect.y + 250), "center", bold=True)
+            continue
         panel(surf, rect, theme.shade(look.color, 0.55) if joined else theme.PANEL, look.color)
         text.draw(
             surf,
@@ -97,19 +103,27 @@ def draw_join(surf: pygame.Surface, text: TextCache, s: JoinScreen) -> None:
             bold=joined,
         )
     count = sum(s.joined)
-    if count >= s.min_players and s.max_players > s.min_players:
+    computers = sum(1 for level in computer if level)
+    if computers:
+        msg = f"{s.host.name}: A fights the computer  ·  B changes its level"
+    elif count >= s.min_players and s.max_players > s.min_players:
         msg = f"{s.host.name}: press A to start with {count}"
     else:
         msg = f"waiting for {s.min_players - count} more" if count < s.min_players else "starting…"
-    text.draw(surf, msg, 48, theme.TEXT, (w // 2, h - 110), "center")
+        if s.offers_computer and count < s.min_players:
+            msg += f"  ·  {s.host.name}: B plays the computer"
+    text.draw(surf, msg, 44 if s.offers_computer else 48, theme.TEXT, (w // 2, h - 110), "center")
 
 
 def draw_options(surf: pygame.Surface, text: TextCache, s: OptionsScreen) -> None:
     w, h = surf.get_size()
     surf.fill(theme.BACKGROUND)
     title_bar(surf, text, s.game, "Rules for this fight", f"{s.host.name} chooses")
+    top, pitch = (130, 120) if len(s.items) <= 4 else (84, (h - 160) // len(s.items))  # clear of the key hints
+    row_h = pitch * 4 // 5
+    label_size, value_size = min(48, row_h * 2 // 3), min(56, row_h * 3 // 4)
     for i, (label, value) in enumerate(s.items):
-        rect = pygame.Rect(200, 130 + i * 120, w - 400, 96)
+        rect = pygame.Rect(200, top + i * pitch, w - 400, row_h)
         chosen = i == s.cursor
         panel(
             surf,
@@ -117,11 +131,11 @@ def draw_options(surf: pygame.Surface, text: TextCache, s: OptionsScreen) -> Non
             theme.shade(s.host.color, 0.45) if chosen else theme.PANEL,
             theme.GOLD if chosen else theme.PANEL_EDGE,
         )
-        text.draw(surf, label, 48, theme.TEXT, (rect.x + 36, rect.centery), "midleft")
+        text.draw(surf, label, label_size, theme.TEXT, (rect.x + 36, rect.centery), "midleft")
         text.draw(
             surf,
             value,
-            56,
+            value_size,
             theme.GOLD if chosen else theme.WHITE,
             (rect.right - 36, rect.centery),
             "midright",

@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Protocol
 
 from display.models import PrivateScreen
 from games.bots import RandomBot
+from games.levels import Level
 from games.protocol import Action, Engine, Event, GameSpec
 from hal.events import Button
 
@@ -57,6 +58,13 @@ class GameControls(ABC):
     blurb: ClassVar[str]
 
     options_menu: ClassVar[tuple[OptionItem, ...]] = ()
+    computer_levels: ClassVar[tuple[Level, ...]] = ()
+    """The levels of the computer opponent a lone player may pick on the join screen
+    (none: the game is for people only); :meth:`make_computer` makes it."""
+    result_picture: ClassVar[str | None] = None
+    """Games whose result screen is worth keeping (Big Time Boxing's score sheet) name it
+    here: the cabinet saves that screen as ``<data folder>/results/game-<id>-<name>.png``,
+    beside the game's record in the store."""
     endings: ClassVar[dict[Enum, str]] = {}
     """Words for each way the game can end (``Outcome.how``), for results and attract."""
 
@@ -106,6 +114,10 @@ class GameControls(ABC):
     def make_bot(self, seed: int) -> Bot:
         """A computer player for this game (the exhibition's); any legal action will do."""
         return RandomBot(seed)
+
+    def make_computer(self, seed: int, level: Level) -> Bot:
+        """A lone player's computer opponent at ``level`` (one of :attr:`computer_levels`)."""
+        raise NotImplementedError(f"{self.spec.title} offers no computer opponent")
 
     def bot_slap_delay(self, engine: Engine, seat: int, rng: random.Random) -> int | None:
         """For computer players: µs after now to slap this seat's pad, or None."""

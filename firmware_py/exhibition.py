@@ -143,6 +143,7 @@ NOTABLE = (
     "DeadHeat",
     "JanKenStarted",
     "KarateMaster",
+    "WindowOpened",
 )
 """Engine events worth a screenshot (the first of each kind), a moment after they happen."""
 

@@ -11,9 +11,10 @@ import random
 import textwrap
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+import pygame
 from PIL import Image
 
 from display.models import (
@@ -28,9 +29,12 @@ from display.models import (
 )
 from display.private import draw_private, text_lines
 from display.sound import Callouts
+from firmware_py.computer import ComputerPlayers, remember, remembered
 from firmware_py.controls import GameControls
+from firmware_py.result_picture import result_picture_path, save_result_picture
 from firmware_py.session import GameSession
 from firmware_py.store import Store
+from games.levels import Level
 from games.registry import UnknownGame
 from hal.config import CabinetConfig
 from hal.events import Button, ButtonEvent, InputEvent, PadLinkEvent, SlapEvent
@@ -43,6 +47,8 @@ PLAY_IDLE_US = 300_000_000
 store as abandoned) so the cabinet goes back to attracting players."""
 GAME_OVER_HOLD_US = 3_000_000
 """The final banner stays this long before the result screen."""
+COMPUTER_NAME = "Computer"
+"""How the ring, the log and the results name a computer opponent."""
 
 
 @dataclass
@@ -186,26 +192,43 @@ class Select(Scene):
 
 
 class Join(Scene):
+    """Stations join with START.  For a game with a computer opponent the host's B picks
+    one and its level (B again: the next level, then none); it takes the first station
+    nobody joined, and the host's A starts against it."""
+
     def __init__(self, ctx: CabinetContext, now_us: int, controls: GameControls, host: int) -> None:
         super().__init__(ctx, now_us)
         self.controls = controls
         self.host = host
         self.joined = [s == host for s in range(len(ctx.looks))]
+        self.level: Level | None = None
+
+    def computer(self) -> dict[int, Level]:
+        """Station -> level of the computer opponent (none chosen, or no station free)."""
+        free = [s for s, j in enumerate(self.joined) if not j]
+        return {free[0]: self.level} if self.level is not None and free else {}
 
     def on_input(self, ev: InputEvent, now_us: int) -> Scene | None:
         spec = self.controls.spec
         if pressed(ev, Button.START) and ev.station != self.host:
             self.joined[ev.station] = not self.joined[ev.station]
             self.ctx.log(f"{self.ctx.looks[ev.station].name} {'joins' if self.joined[ev.station] else 'leaves'}")
+        levels = (None, *self.controls.computer_levels)
+        if pressed(ev, Button.B) and ev.station == self.host and len(levels) > 1:
+            self.level = levels[(levels.index(self.level) + 1) % len(levels)]
         count = sum(self.joined)
-        host_starts = pressed(ev, Button.A) and ev.station == self.host and count >= spec.min_players
+        computer = self.computer()
+        host_starts = pressed(ev, Button.A) and ev.station == self.host and count + len(computer) >= spec.min_players
         if count >= spec.max_players or (count == spec.min_players == spec.max_players) or host_starts:
-            stations = tuple(s for s, j in enumerate(self.joined) if j)
-            return Options(self.ctx, now_us, self.controls, stations, self.host)
+            if count >= spec.min_players and not host_starts:
+                computer = {}  # enough people joined: they fight each other
+            stations = tuple(s for s, j in enumerate(self.joined) if j or s in computer)
+            return Options(self.ctx, now_us, self.controls, stations, self.host, computer)
         return None
 
     def screen(self, now_us: int) -> JoinScreen:
         spec = self.controls.spec
+        computer = self.computer()
         return JoinScreen(
             spec.title,
             self.ctx.looks,
@@ -213,6 +236,8 @@ class Join(Scene):
             spec.min_players,
             min(spec.max_players, len(self.ctx.looks)),
             self.ctx.looks[self.host],
+            tuple(computer[s].value if s in computer else "" for s in range(len(self.ctx.looks))),
+            bool(self.controls.computer_levels),
         )
 
     def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
@@ -222,12 +247,19 @@ class Join(Scene):
 
 class Options(Scene):
     def __init__(
-        self, ctx: CabinetContext, now_us: int, controls: GameControls, stations: tuple[int, ...], host: int
+        self,
+        ctx: CabinetContext,
+        now_us: int,
+        controls: GameControls,
+        stations: tuple[int, ...],
+        host: int,
+        computer: dict[int, Level] | None = None,
     ) -> None:
         super().__init__(ctx, now_us)
         self.controls = controls
         self.stations = stations
         self.host = host
+        self.computer = computer or {}
         self.cursor = 0
         self.choice = [0] * len(controls.options_menu)
 
@@ -241,7 +273,8 @@ class Options(Scene):
             self.choice[self.cursor] = (self.choice[self.cursor] + 1) % len(menu[self.cursor].choices)
         elif ev.button is Button.START:
             values = {item.field: item.choices[i][0] for item, i in zip(menu, self.choice, strict=True)}
-            return Play.start(self.ctx, now_us, self.controls, self.controls.make_options(values), self.stations)
+            options = self.controls.make_options(values)
+            return Play.start(self.ctx, now_us, self.controls, options, self.stations, self.computer)
         return None
 
     def screen(self, now_us: int) -> OptionsScreen:
@@ -252,23 +285,45 @@ class Options(Scene):
 
 
 class Play(Scene):
-    def __init__(self, ctx: CabinetContext, now_us: int, session: GameSession) -> None:
+    def __init__(
+        self, ctx: CabinetContext, now_us: int, session: GameSession, computer: dict[int, Level] | None = None
+    ) -> None:
+        """``computer``: the stations the computer plays (None: as kept with the game,
+        for a game resumed after a power cut)."""
         super().__init__(ctx, now_us)
         self.session = session
         self.over_since: int | None = None
+        self.computer_stations = remembered(ctx.store, session.game_id) if computer is None else computer
+        self.computer: ComputerPlayers | None = None
+        if self.computer_stations:
+            levels = {session.seat_of[s]: lvl for s, lvl in self.computer_stations.items()}
+            self.computer = ComputerPlayers(session.controls, levels, session.engine.seed)
+            session.looks = tuple(
+                replace(look, name=COMPUTER_NAME) if station in self.computer_stations else look
+                for station, look in zip(session.seats, session.looks, strict=True)
+            )
         names = session.names
         session.listeners.append(self._log_event)
         self._names = names
 
     @classmethod
     def start(
-        cls, ctx: CabinetContext, now_us: int, controls: GameControls, options: Any, stations: tuple[int, ...]
+        cls,
+        ctx: CabinetContext,
+        now_us: int,
+        controls: GameControls,
+        options: Any,
+        stations: tuple[int, ...],
+        computer: dict[int, Level] | None = None,
     ) -> Play:
         seed = ctx.seeds.randrange(2**31)
         looks = tuple(ctx.looks[s] for s in stations)
         session = GameSession.start(controls, options, stations, looks, seed, ctx.store, ctx.settle_us, now_us)
+        computer = computer or {}
+        remember(ctx.store, session.game_id, computer)
+        play = cls(ctx, now_us, session, computer)
         ctx.log(f"== {controls.spec.title} #{session.game_id}: {' vs '.join(session.names)} (seed {seed}, {options})")
-        return cls(ctx, now_us, session)
+        return play
 
     def _log_event(self, t_us: int, event: Any) -> None:
         line = self.session.controls.describe(event, self._names)
@@ -289,6 +344,8 @@ class Play(Scene):
         return None
 
     def tick(self, now_us: int) -> Scene | None:
+        if self.computer is not None:
+            self.computer.act(self.session, now_us)
         self.session.tick(now_us)
         if self.session.failed is not None:
             self.ctx.log(f"{self.session.controls.spec.title} #{self.session.game_id} abandoned: {self.session.failed}")
@@ -307,10 +364,18 @@ class Play(Scene):
         return None
 
     def _result(self, now_us: int) -> Scene:
-        headline, lines = self.session.controls.result_lines(self.session.engine, self.session.names)
+        controls = self.session.controls
+        headline, lines = controls.result_lines(self.session.engine, self.session.names)
         outcome = self.session.engine.outcome()
         winner = self.session.looks[outcome.winner] if outcome and outcome.winner is not None else None
-        return Result(self.ctx, now_us, ResultScreen(self.session.controls.spec.title, winner, headline, lines))
+        model = ResultScreen(controls.spec.title, winner, headline, lines, final=self.session.screen(now_us))
+        if controls.result_picture is not None and outcome is not None:
+            path = result_picture_path(self.ctx.config.data_dir, self.session.game_id, controls.result_picture)
+            try:
+                self.ctx.log(f"{controls.result_picture} kept: {save_result_picture(model, path)}")
+            except (OSError, pygame.error) as e:  # a full disk must not stop the cabinet
+                self.ctx.log(f"{controls.result_picture} not kept ({path}): {e}")
+        return Result(self.ctx, now_us, model)
 
     def screen(self, now_us: int) -> Screen:
         return self.session.screen(now_us)
@@ -319,6 +384,8 @@ class Play(Scene):
         self.session.frame_shown(t_us, now_us)
 
     def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
+        if station in self.computer_stations:  # never the computer's hand, next to a person
+            return text_lines([COMPUTER_NAME.upper(), "", f"level: {self.computer_stations[station].value}"], 0, size)
         if station in self.session.seat_of:
             seat = self.session.seat_of[station]
             return draw_private(self.session.controls.private_screen(self.session.engine, seat), size)

@@ -246,6 +246,8 @@ class BigTimeBoxing(Engine[BigTimeBoxingOptions, BigTimeBoxingAction]):
         self.draft_order: list[int] = []
         self.winner: int | None = None
         self.finish: Finish | None = None
+        self.scorecard: list[RoundScored] = []
+        """Every round scored so far: the score sheet."""
         if options.result_order is not None:
             self.results = list(reversed(options.result_order))
         else:
@@ -602,12 +604,14 @@ class BigTimeBoxing(Engine[BigTimeBoxingOptions, BigTimeBoxingAction]):
         judge = (red.judge_points, blue.judge_points)
         caused = (blue.damage, red.damage)
         totals = (judge[0] + caused[0], judge[1] + caused[1])
-        scores = round_scores(
-            totals, (red.round_knockdowns, blue.round_knockdowns), (red.round_fouls, blue.round_fouls)
-        )
+        downs = (red.round_knockdowns, blue.round_knockdowns)
+        fouls = (red.round_fouls, blue.round_fouls)
+        scores = round_scores(totals, downs, fouls)
         for seat in SEATS:
             self.boxers[seat].round_scores.append(scores[seat])
-        events.append(RoundScored(self.round, judge, caused, totals, scores))
+        scored = RoundScored(self.round, judge, caused, totals, scores, downs, fouls)
+        self.scorecard.append(scored)
+        events.append(scored)
         for boxer in self.boxers:
             self.unused.extend(boxer.hand)
             self.unused.extend(boxer.deck)
@@ -1068,6 +1072,7 @@ class BigTimeBoxing(Engine[BigTimeBoxingOptions, BigTimeBoxingAction]):
             drafting=self.draft_order[0] if self.phase is Phase.DRAFT and self.draft_order else None,
             winner=self.winner,
             finish=self.finish,
+            scorecard=tuple(self.scorecard),
         )
 
     def view(self, player: int) -> BigTimeBoxingPlayerView:

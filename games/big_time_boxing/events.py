@@ -277,13 +277,17 @@ class TurnStarted(Event):
 
 @dataclass(frozen=True)
 class RoundScored(Event):
-    """``totals``: Judge Points + Damage caused; ``scores``: the round-scores."""
+    """``totals``: Judge Points + Damage caused; ``scores``: the round-scores, after the
+    ``knockdowns`` each boxer suffered and the ``fouls`` each committed this round (a
+    line of the score sheet)."""
 
     round: int
     judge_points: tuple[int, int]
     damage_caused: tuple[int, int]
     totals: tuple[int, int]
     scores: tuple[int, int]
+    knockdowns: tuple[int, int] = (0, 0)
+    fouls: tuple[int, int] = (0, 0)
 
 
 @dataclass(frozen=True)

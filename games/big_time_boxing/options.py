@@ -25,6 +25,8 @@ class AttributeDraw(Enum):
 
 
 ATTRIBUTES_PER_FIGHT = 3
+ANSWER_US = 4_000_000
+"""How long a window stays open by default: time to read the punch and find a card."""
 
 
 @dataclass(frozen=True)
@@ -42,7 +44,13 @@ class BigTimeBoxingOptions:
     rulebook's "any random method").  ``boxer_order`` and ``result_order`` prearrange the
     first shuffle of the Boxer cards (every id once; each boxer is dealt his 12 in this
     order, seat 0 first, the first four into hand) and of the Result deck (top first), for
-    demos, HIL scenarios and tests; later shuffles use the seed."""
+    demos, HIL scenarios and tests; later shuffles use the seed.
+
+    ``answer_us``: how long the cabinet keeps each window (response, combo, escape,
+    trapped response) open for an answer, in µs.  The engine reads no clock and never
+    uses it; it lives here so that the fight's record carries it (a resumed fight keeps
+    its windows) and the ring display can count a window down.  The cabinet closes a
+    window whose time is up with :class:`~games.big_time_boxing.actions.WindowClosed`."""
 
     rounds: int = 4
     three_knockdown_tko: bool = True
@@ -54,6 +62,7 @@ class BigTimeBoxingOptions:
     first_player: int | None = None
     boxer_order: tuple[int, ...] | None = None
     result_order: tuple[int, ...] | None = None
+    answer_us: int = ANSWER_US
 
     def __post_init__(self) -> None:
         if self.rounds not in FIGHT_LENGTHS:
@@ -61,6 +70,8 @@ class BigTimeBoxingOptions:
             raise ValueError(f"rounds must be one of {lengths}, not {self.rounds!r}")
         if self.first_player not in (None, 0, 1):
             raise ValueError(f"first_player must be 0, 1 or None (decided by the seed), not {self.first_player!r}")
+        if isinstance(self.answer_us, bool) or not isinstance(self.answer_us, int) or self.answer_us <= 0:
+            raise ValueError(f"answer_us must be a positive number of µs (4_000_000 is 4 s), not {self.answer_us!r}")
         for name, order, size in (
             ("boxer_order", self.boxer_order, BOXER_CARDS),
             ("result_order", self.result_order, RESULT_CARDS),

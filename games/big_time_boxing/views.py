@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from games.big_time_boxing.cards import Column, Injury, Punch
-from games.big_time_boxing.events import Window
+from games.big_time_boxing.events import RoundScored, Window
 from games.big_time_boxing.options import BigTimeBoxingOptions
 from games.big_time_boxing.ring import Position, Trap
 from games.big_time_boxing.scoring import Finish
@@ -114,6 +114,8 @@ class BigTimeBoxingPublicView:
     """The boxer to pick an Attribute card next."""
     winner: int | None
     finish: Finish | None
+    scorecard: tuple[RoundScored, ...] = ()
+    """Every round scored so far, in order: the score sheet's lines."""
 
 
 @dataclass(frozen=True)

@@ -31,8 +31,8 @@ def test_every_game_offered_has_its_engine_and_both_screens_registered() -> None
 
 def test_a_game_without_screens_is_named_with_the_fix() -> None:
     with pytest.raises(registry.NoScreens) as e:
-        registry.screens("big_time_boxing")
-    assert "big_time_boxing" in str(e.value) and "display.registry.register" in str(e.value)
+        registry.screens("a_game_with_no_screens")
+    assert "a_game_with_no_screens" in str(e.value) and "display.registry.register" in str(e.value)
 
 
 def test_registering_other_screens_under_a_taken_name_is_refused() -> None:

@@ -83,9 +83,18 @@ def test_tap_race_keeps_the_engine_protocol(players: int) -> None:
 
 
 # -- registered once per layer: every list of games sees it ------------------------------
+def built_in() -> tuple[str, ...]:
+    """The games that ship, in select-screen order, whichever they are: Tap Race comes after them."""
+    return tuple(c.spec.name for c in controls_registry.offered() if c.__module__ in controls_registry.BUILTIN)
+
+
+def built_in_titles() -> tuple[str, ...]:
+    return tuple(c.spec.title for c in controls_registry.offered() if c.__module__ in controls_registry.BUILTIN)
+
+
 def test_registries_list_it_after_the_built_in_games_and_forget_it_after(tap_race) -> None:
     assert controls_registry.names()[-1] == "tap_race"
-    assert controls_registry.names()[:2] == ("punch", "karate_fight")
+    assert controls_registry.names()[:-1] == built_in()
     assert games_registry.engine_type("tap_race") is TapRace
     assert display_registry.screens("tap_race").private is draw_tap_race_private
     assert controls_registry.controls_type("tap_race") is TapRaceControls
@@ -94,8 +103,8 @@ def test_registries_list_it_after_the_built_in_games_and_forget_it_after(tap_rac
 def test_it_is_on_the_select_screen(tap_race, cabinet: Cabinet, sim) -> None:
     press(cabinet, sim, 0, Button.START)
     select = cabinet.scene.screen(sim.clock.now_us())
-    assert select.games == ("Punch!", "Karate Fight", "Tap Race")
-    assert select.blurbs[2] == TapRaceControls.blurb
+    assert select.games == (*built_in_titles(), "Tap Race")
+    assert select.blurbs[-1] == TapRaceControls.blurb
     Renderer().draw(select)
     assert Attract(cabinet.ctx, 0).screen(0).games == select.games
 
@@ -212,22 +221,23 @@ def test_a_hil_scenario_checks_its_event_names_against_its_own_events(tap_race, 
 def test_an_unknown_scenario_game_names_the_games_offered(tap_race, tmp_path: Path) -> None:
     with pytest.raises(ScenarioError) as e:
         parse_scenario(SCENARIO.replace('game = "tap_race"', 'game = "tap_dance"'), tmp_path / "s.toml")
-    assert "punch, karate_fight, tap_race" in str(e.value) and "\n" not in str(e.value)
+    assert f"{', '.join(built_in())}, tap_race" in str(e.value) and "\n" not in str(e.value)
 
 
 def test_an_unknown_game_for_ringside_run_is_one_line_naming_the_games(tap_race, capsys) -> None:
     assert ringside(["run", "--headless", "--game", "tap_dance"]) == 2
     err = capsys.readouterr().err
     # One log line (time, level, message), nothing else: no traceback.
+    names = ", ".join((*built_in(), "tap_race"))
     assert err.count("\n") == 1 and " ERROR " in err
-    assert err.endswith("ringside run --game: unknown game 'tap_dance': choose one of punch, karate_fight, tap_race\n")
+    assert err.endswith(f"ringside run --game: unknown game 'tap_dance': choose one of {names}\n")
 
 
 def test_once_unregistered_it_is_gone_everywhere(tap_race) -> None:
     controls_registry.unregister(SPEC.name)
     display_registry.unregister(SPEC.name)
     assert "tap_race" not in controls_registry.names()
-    with pytest.raises(games_registry.UnknownGame, match=r"choose one of punch, karate_fight$"):
+    with pytest.raises(games_registry.UnknownGame, match=f"choose one of {', '.join(built_in())}$"):
         controls_registry.controls_type("tap_race")
     with pytest.raises(display_registry.NoScreens, match="tap_race"):
         display_registry.screens("tap_race")

@@ -63,6 +63,8 @@ def test_a_round_is_scored_on_judge_points_plus_damage_caused_with_knockdowns_an
         e.boxers[0].round_fouls == 0 and e.boxers[1].round_knockdowns == 0
     )  # foul tiles go back; knockdowns stay on record
     assert e.public_view().boxers[0].round_scores == (scored.scores[0],)
+    assert (scored.knockdowns, scored.fouls) == ((0, 1), (1, 0))  # the score sheet's line of the round
+    assert e.public_view().scorecard == (scored,)
 
 
 # -- when a round ends -------------------------------------------------------------------

@@ -3,6 +3,8 @@ reshuffles and who goes first."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from games.big_time_boxing import (
@@ -49,6 +51,21 @@ def test_a_prearranged_order_must_name_every_card_once() -> None:
         BigTimeBoxingOptions(boxer_order=tuple(range(47)))
     with pytest.raises(ValueError, match=r"result_order must name every card id 0\.\.29 once"):
         BigTimeBoxingOptions(result_order=(0,) * 30)
+
+
+@pytest.mark.parametrize("answer_us", [0, -1, 2.5, True])
+def test_a_window_lasts_a_positive_whole_number_of_microseconds(answer_us: object) -> None:
+    with pytest.raises(ValueError, match="answer_us must be a positive number of µs"):
+        BigTimeBoxingOptions(answer_us=answer_us)  # type: ignore[arg-type]
+
+
+def test_the_window_length_is_kept_with_the_fight_and_changes_no_rule() -> None:
+    """The cabinet times windows; the fight's record carries the length (a resumed fight
+    keeps it) and the same seed plays the same fight whatever the length."""
+    slow = BigTimeBoxing(BigTimeBoxingOptions(answer_us=8_000_000), 2, seed=5)
+    assert BigTimeBoxing.from_json(slow.to_json()).options.answer_us == 8_000_000
+    quick = BigTimeBoxing(BigTimeBoxingOptions(answer_us=3_000_000), 2, seed=5)
+    assert replace(quick.public_view(), options=slow.options) == slow.public_view()
 
 
 def test_twelve_cards_each_four_in_hand_eight_in_the_draw_deck_and_24_set_aside() -> None:

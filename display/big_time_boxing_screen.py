@@ -1,0 +1,598 @@
+"""The Big Time Boxing ring: where both boxers stand, each boxer's player board (Round and
+Fight Energy, Health dice and Damage, Judge Points, injuries, knockdowns, warnings), the
+cards of the last play shown big one after another as they are drawn, the open window
+with its countdown, the round scores after each round, and the score sheet at the end.
+Registers Big Time Boxing's screens (this, the private layout and the score sheet) with
+``display.registry``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pygame
+
+from display import theme
+from display.big_time_boxing_private import draw_big_time_boxing_private
+from display.big_time_boxing_words import (
+    BIG_HIT,
+    FEATURE,
+    FINISH,
+    FINISH_SHORT,
+    INJURY,
+    INJURY_SHORT,
+    PUNCH,
+    TRAP,
+    WINDOW,
+)
+from display.cards import card_face, fitting_size
+from display.models import PlayScreen, ResultScreen, StationLook
+from display.registry import register
+from display.text import TextCache
+from display.widgets import banner, panel, paused_overlay, title_bar
+from games.big_time_boxing import (
+    CARDS,
+    SPEC,
+    AttributeDraw,
+    BigHit,
+    BigHitDrawn,
+    BigTimeBoxingPublicView,
+    BoxerStatus,
+    Clinched,
+    Count,
+    CoveredUp,
+    Defended,
+    Escaped,
+    FightEnded,
+    KnockedDown,
+    MovedAway,
+    Phase,
+    Position,
+    Punch,
+    PunchThrown,
+    ResultDrawn,
+    RoundScored,
+    RoundStarted,
+    Trapped,
+    Window,
+    WindowOpened,
+)
+
+Color = tuple[int, int, int]
+
+STAGGER_US = 700_000
+"""Cards drawn together are turned over one after another, this far apart."""
+BANNER_US = 1_800_000
+ROUND_SCORE_US = 4_500_000
+"""How long the round's score stays up after the bell."""
+
+PUNCH_COLOR: dict[Punch, Color] = {
+    Punch.JAB: (40, 110, 190),
+    Punch.CROSS: (30, 140, 100),
+    Punch.HOOK: (190, 40, 30),
+    Punch.UPPERCUT: (140, 60, 170),
+    Punch.BODY_BLOW: (200, 120, 20),
+}
+RESULT_COLOR: tuple[Color, ...] = ((105, 105, 118), (205, 140, 30), (210, 75, 30), (160, 15, 25))
+"""A punch result of 0, 1, 2 and 3 (a Big Hit)."""
+HEALTH_GREEN = (56, 150, 64)
+DAMAGE_RED = (196, 38, 38)
+INJURY_RED = (170, 30, 40)
+CARD_INK = (40, 40, 46)
+
+AREAS = (Position.IN_THE_CORNER, Position.ON_THE_ROPES, Position.OUTSIDE, Position.INSIDE)
+"""A boxer's areas on the Ring board, from his corner to the middle of the ring."""
+AREA_LABEL = {
+    Position.IN_THE_CORNER: "CORNER",
+    Position.ON_THE_ROPES: "ROPES",
+    Position.OUTSIDE: "OUTSIDE",
+    Position.INSIDE: "INSIDE",
+}
+
+RING = pygame.Rect(20, 76, 1240, 120)
+PANELS = (pygame.Rect(20, 208, 400, 436), pygame.Rect(860, 208, 400, 436))
+CENTRE = pygame.Rect(432, 208, 416, 436)
+
+
+def draw_big_time_boxing(surf: pygame.Surface, text: TextCache, s: PlayScreen) -> None:
+    v: BigTimeBoxingPublicView = s.view
+    surf.fill(theme.BACKGROUND)
+    title_bar(surf, text, s.title, _round_words(v), _variant(v))
+    _ring(surf, text, s, v)
+    for seat in (0, 1):
+        _board(surf, text, s, v, seat, PANELS[seat])
+    _centre(surf, text, s, v)
+    _hints(surf, text, s, v)
+    _banner(surf, text, s)
+    _round_score(surf, text, s)
+    if s.paused:
+        paused_overlay(surf, text, s.paused)
+
+
+def _round_words(v: BigTimeBoxingPublicView) -> str:
+    if v.phase is Phase.DRAFT:
+        return "Attribute cards"
+    return f"Round {v.round} of {v.options.rounds}"
+
+
+def _variant(v: BigTimeBoxingPublicView) -> str:
+    o = v.options
+    words = [
+        name
+        for name, on in (
+            ("Thinky", o.thinky),
+            ("Attributes", o.attributes is not AttributeDraw.OFF),
+            ("Sketchy Judges", o.sketchy_judges),
+            ("Saving", o.saving_for_later),
+        )
+        if on
+    ]
+    return " · ".join(words[:2])
+
+
+# -- the ring ----------------------------------------------------------------------------
+def area_rect(seat: int, position: Position) -> pygame.Rect:
+    """Where ``seat``'s area is on the ring strip: boxer 0's corner far left, boxer 1's far right."""
+    width = RING.width // 8
+    i = AREAS.index(position)
+    col = i if seat == 0 else 7 - i
+    return pygame.Rect(RING.x + col * width, RING.y, width, RING.height)
+
+
+def _ring(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: BigTimeBoxingPublicView) -> None:
+    pygame.draw.rect(surf, (34, 30, 28), RING, border_radius=10)
+    for seat in (0, 1):
+        look = s.seats[seat]
+        for position in AREAS:
+            rect = area_rect(seat, position).inflate(-6, -6)
+            dim = 0.18 if position in (Position.IN_THE_CORNER, Position.ON_THE_ROPES) else 0.3
+            pygame.draw.rect(surf, theme.shade(look.color, dim), rect, border_radius=8)
+            text.draw(surf, AREA_LABEL[position], 24, theme.DIM, (rect.centerx, rect.y + 16), "center", bold=True)
+    pygame.draw.line(surf, theme.GOLD, (RING.centerx, RING.y + 4), (RING.centerx, RING.bottom - 4), 3)
+    pygame.draw.rect(surf, (200, 200, 210), RING, width=3, border_radius=10)  # the ropes
+    for seat in (0, 1):
+        look = s.seats[seat]
+        rect = area_rect(seat, v.boxers[seat].position)
+        centre = (rect.centerx, rect.y + 72)
+        turn = v.phase is Phase.TURN and v.active == seat
+        pygame.draw.circle(surf, theme.GOLD if turn else theme.WHITE, centre, 37)
+        pygame.draw.circle(surf, look.color, centre, 33)
+        text.draw(surf, look.name[:1].upper(), 46, theme.WHITE, centre, "center", bold=True)
+
+
+# -- a boxer's player board ----------------------------------------------------------------
+def _board(
+    surf: pygame.Surface, text: TextCache, s: PlayScreen, v: BigTimeBoxingPublicView, seat: int, rect: pygame.Rect
+) -> None:
+    look = s.seats[seat]
+    b = v.boxers[seat]
+    acting = (v.phase is Phase.TURN and v.active == seat) or v.window_player == seat
+    panel(surf, rect, theme.shade(look.color, 0.22), theme.GOLD if acting else look.color)
+    x, y, w = rect.x + 20, rect.y, rect.width - 40
+    text.draw(surf, look.name.upper(), 50, look.color, (x, y + 30), "midleft", bold=True)
+    tag = "TURN" if v.phase is Phase.TURN and v.active == seat else ("ANSWER" if v.window_player == seat else "")
+    if tag:
+        chip(surf, text, tag, theme.GOLD, (x + w, y + 30), "midright", ink=theme.BACKGROUND)
+
+    # Round Energy: the figure that matters most, with a bar of the round's energy.
+    text.draw(surf, "ROUND ENERGY", 26, theme.DIM, (x, y + 74), "midleft", bold=True)
+    text.draw(surf, f"{b.round_energy}/{b.round_start_energy}", 48, theme.WHITE, (x + w, y + 74), "midright", bold=True)
+    energy_bar(surf, pygame.Rect(x, y + 96, w, 26), b.round_energy, b.round_start_energy)
+    text.draw(surf, "FIGHT ENERGY", 26, theme.DIM, (x, y + 146), "midleft", bold=True)
+    text.draw(surf, str(b.fight_energy), 40, theme.WHITE, (x + w, y + 146), "midright", bold=True)
+
+    text.draw(surf, "HEALTH", 26, theme.DIM, (x, y + 178), "midleft", bold=True)
+    text.draw(surf, "DAMAGE", 26, theme.DIM, (x + w, y + 178), "midright", bold=True)
+    for i, die in enumerate(b.health_dice):
+        dice(surf, text, pygame.Rect(x + i * 62, y + 194, 54, 54), str(die), HEALTH_GREEN)
+    if not b.health_dice:
+        text.draw(surf, "0 — in danger", 32, theme.BAD, (x, y + 221), "midleft", bold=True)
+    if b.damage:
+        dice(surf, text, pygame.Rect(x + w - 54, y + 194, 54, 54), str(b.damage), DAMAGE_RED)
+
+    text.draw(surf, "JUDGE POINTS", 26, theme.DIM, (x, y + 270), "midleft", bold=True)
+    for i in range(6):
+        centre = (x + w - 12 - (5 - i) * 32, y + 270)
+        lit = i < b.judge_points
+        pygame.draw.circle(surf, theme.GOLD if lit else theme.shade(theme.GOLD, 0.25), centre, 12)
+
+    chips: list[tuple[str, Color]] = [(INJURY_SHORT[i], INJURY_RED) for i in b.injuries]
+    if b.knockdowns:
+        chips.append((f"DOWN ×{b.knockdowns}", (210, 90, 20)))
+    if b.warnings:
+        fouls = b.warnings - 1
+        chips.append(("WARNING" if not fouls else f"FOULS ×{fouls}", (150, 120, 20) if not fouls else theme.BAD))
+    cx = x
+    for words, color in chips:
+        cx = chip(surf, text, words, color, (cx, y + 308), "midleft").right + 8
+
+    scores = "  ".join(str(n) for n in b.round_scores) or "—"
+    text.draw(surf, f"Rounds: {scores}", 28, theme.TEXT, (x, y + 346), "midleft")
+    cards = f"hand {b.hand_size} · deck {b.deck_size}" + (" · 1 saved" if b.has_saved else "")
+    text.draw(surf, cards, 26, theme.DIM, (x, y + 376), "midleft")
+    if b.attributes:
+        names = [CARDS.attributes[a].name for a in b.attributes]
+        spent = set(b.attributes_spent)
+        ax = x
+        for a, name in zip(b.attributes, names, strict=True):
+            color = theme.shade(theme.DIM, 0.6) if a in spent else theme.GOLD
+            ax = text.draw(surf, name, 22, color, (ax, y + 406), "midleft").right + 12
+    for notice in s.notices:
+        if notice.seat == seat:
+            strip = pygame.Rect(rect.x + 6, rect.bottom - 44, rect.width - 12, 38)
+            pygame.draw.rect(surf, (60, 10, 12), strip, border_radius=8)
+            size = fitting_size(notice.text, strip.width - 16, 30)
+            text.draw(surf, notice.text, size, theme.BAD, strip.center, "center", bold=True)
+
+
+def chip(
+    surf: pygame.Surface,
+    text: TextCache,
+    words: str,
+    color: Color,
+    pos: tuple[int, int],
+    anchor: str,
+    ink: Color = theme.WHITE,
+) -> pygame.Rect:
+    """A tile like the printed game's counters: bold words on a coloured rounded box."""
+    label = text.render(words, 24, ink, bold=True)
+    box = label.get_rect().inflate(16, 8)
+    setattr(box, anchor, pos)
+    pygame.draw.rect(surf, color, box, border_radius=6)
+    surf.blit(label, label.get_rect(center=box.center))
+    return box
+
+
+def dice(surf: pygame.Surface, text: TextCache, rect: pygame.Rect, value: str, color: Color) -> None:
+    pygame.draw.rect(surf, color, rect, border_radius=9)
+    pygame.draw.rect(surf, theme.shade(color, 1.4), rect, width=2, border_radius=9)
+    text.draw(surf, value, 38, theme.WHITE, rect.center, "center", bold=True)
+
+
+def energy_bar(surf: pygame.Surface, rect: pygame.Rect, energy: int, top: int) -> None:
+    """One block per point of the round's energy, lit up to what is left."""
+    n = max(1, top)
+    gap = 3 if n <= 16 else 2
+    width = (rect.width - gap * (n - 1)) / n
+    color = theme.GOOD if energy > 2 else (theme.GOLD if energy > 0 else theme.BAD)
+    for i in range(n):
+        block = pygame.Rect(round(rect.x + i * (width + gap)), rect.y, max(1, round(width)), rect.height)
+        pygame.draw.rect(surf, color if i < energy else theme.shade(theme.DIM, 0.3), block, border_radius=3)
+
+
+# -- the centre: what is asked now and the cards on the table --------------------------------
+@dataclass(frozen=True)
+class Shown:
+    """One card of the last play, as the stage shows it."""
+
+    big: str
+    label: str
+    color: Color
+    edge: Color
+    chip: str
+    note: str = ""
+    """Said under the card when it is the play's only card."""
+
+
+def _centre(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: BigTimeBoxingPublicView) -> None:
+    head = pygame.Rect(CENTRE.x, CENTRE.y, CENTRE.width, 70)
+    panel(surf, head, theme.PANEL, theme.PANEL_EDGE, 12)
+    words, color, left = _asked(s, v)
+    if left is not None:
+        size = fitting_size(words, head.width - 90, 34)
+        text.draw(surf, words, size, color, (head.x + 14, head.y + 28), "midleft", bold=True)
+        seconds = -(-left // 1_000_000)
+        text.draw(surf, str(seconds), 52, theme.GOLD, (head.right - 16, head.y + 30), "midright", bold=True)
+        share = max(0.0, min(1.0, left / v.options.answer_us))
+        bar = pygame.Rect(head.x + 10, head.bottom - 14, round((head.width - 20) * share), 8)
+        pygame.draw.rect(surf, theme.GOLD, bar, border_radius=4)
+    else:
+        size = fitting_size(words, head.width - 24, 34)
+        text.draw(surf, words, size, color, head.center, "center", bold=True)
+    _stage(surf, text, s, pygame.Rect(CENTRE.x, head.bottom + 8, CENTRE.width, CENTRE.height - head.height - 8))
+
+
+def _asked(s: PlayScreen, v: BigTimeBoxingPublicView) -> tuple[str, Color, int | None]:
+    """What the fight waits for, in whose colour, and the µs its window has left."""
+    names = [look.name.upper() for look in s.seats]
+    if v.phase is Phase.OVER:
+        finish = FINISH_SHORT[v.finish] if v.finish else ""
+        who = "DRAW" if v.winner is None else f"{names[v.winner]} WINS"
+        return f"{who} — {finish}" if v.winner is not None else finish, theme.GOLD, None
+    if v.phase is Phase.DRAFT:
+        seat = v.drafting if v.drafting is not None else v.active
+        return f"{names[seat]} PICKS AN ATTRIBUTE", s.seats[seat].color, None
+    if v.phase is Phase.TURN:
+        return f"{names[v.active]}'S TURN", s.seats[v.active].color, None
+    seat = v.window_player if v.window_player is not None else v.active
+    window = v.phase.window
+    assert window is not None
+    about = ""
+    if window is Window.ESCAPE and v.trap is not None:
+        about = f" {TRAP[v.trap]}"
+    elif v.window_punch is not None and window is not Window.COMBO:
+        about = f": {PUNCH[v.window_punch]}"
+    words = f"{names[seat]} {WINDOW[window]}{about}"
+    opened = next((t for t, e in reversed(s.events) if isinstance(e, WindowOpened)), None)
+    left = None if opened is None else max(0, v.options.answer_us - (s.now_us - opened))
+    return words, s.seats[seat].color, left
+
+
+def last_play(s: PlayScreen) -> tuple[int, list[Shown]]:
+    """The cards of the newest play that put any on the table, and when it was made."""
+    found: list[Shown] = []
+    at: int | None = None
+    for t, ev in reversed(s.events):
+        if at is not None and t != at:
+            break
+        shown = shown_card(s, ev)
+        if shown is not None:
+            at = t
+            found.append(shown)
+    return (at or 0), found[::-1]
+
+
+def shown_card(s: PlayScreen, ev: object) -> Shown | None:
+    """How the stage shows a card of ``ev``: a punch thrown, a defense, a Result card
+    read for a punch, a Big Hit, a count or a clinch, a card discarded."""
+    look = s.seats
+    if isinstance(ev, PunchThrown):
+        card = CARDS.boxers[ev.card]
+        note = f"{look[ev.player].name} throws: {card.cost} energy" + (" (combo)" if ev.combo else "")
+        return Shown(
+            PUNCH[ev.punch].upper(),
+            FEATURE[card.feature],
+            PUNCH_COLOR[ev.punch],
+            look[ev.player].color,
+            PUNCH[ev.punch],
+            note,
+        )
+    if isinstance(ev, Defended):
+        card = CARDS.boxers[ev.card]
+        label = f"{PUNCH[card.punch]} · {FEATURE[card.feature]}"
+        note = f"{look[ev.player].name} cancels the {PUNCH[ev.punch]}"
+        return Shown("BLOCKED", label, (40, 90, 170), look[ev.player].color, "Blocked", note)
+    if isinstance(ev, ResultDrawn):
+        where = ev.column.value if ev.column is not None else "better of two"
+        label = f"{PUNCH[ev.punch]} {where}" if ev.value < 3 else "BIG HIT!"
+        return Shown(str(ev.value), label, RESULT_COLOR[ev.value], look[ev.puncher].color, f"{ev.value} dmg")
+    if isinstance(ev, BigHitDrawn):
+        words = BIG_HIT[ev.big_hit]
+        label = "ignored" if ev.ignored else ("Big Hit" if ev.big_hit is not BigHit.NONE else "Big Hit: 3 only")
+        return Shown(words.upper(), label, (110, 20, 60), theme.GOLD, words)
+    if isinstance(ev, Count):
+        if ev.heart:
+            return Shown("HEART", "gets up before ten", (200, 50, 90), theme.WHITE, "Heart")
+        return Shown("NO HEART", "the count reaches ten", (20, 20, 24), theme.BAD, "No heart")
+    if isinstance(ev, Clinched):
+        c = CARDS.results[ev.result].clinch
+        extras = [
+            words
+            for words, on in (
+                ("−1 Judge Point", c.judge_point),
+                (f"head butt {c.damage_to_you}", c.damage_to_you),
+                (f"cheap shot {c.damage_to_opponent}", c.damage_to_opponent),
+                ("warning", c.warning),
+            )
+            if on
+        ]
+        label = "Clinch" + (": " + ", ".join(extras) if extras else ": energy")
+        return Shown(f"+{c.energy}", label, (70, 110, 60), look[ev.player].color, "Clinch")
+    if isinstance(ev, MovedAway):
+        label = "card saved for later" if ev.saved else "a card discarded"
+        return Shown("MOVE AWAY", label, (90, 92, 104), look[ev.player].color, "Away")
+    if isinstance(ev, CoveredUp):
+        return Shown("COVER UP", "Round Energy 0", (90, 92, 104), look[ev.player].color, "Cover")
+    if isinstance(ev, Escaped):
+        card = CARDS.boxers[ev.card]
+        return Shown("ESCAPE", FEATURE[card.feature], (30, 140, 90), look[ev.player].color, "Escape")
+    return None
+
+
+def _stage(surf: pygame.Surface, text: TextCache, s: PlayScreen, area: pygame.Rect) -> None:
+    at, cards = last_play(s)
+    if not cards:
+        return
+    showing = min(len(cards) - 1, max(0, (s.now_us - at) // STAGGER_US))
+    card = cards[showing]
+    rect = pygame.Rect(0, 0, 230, 290)
+    rect.midtop = (area.centerx, area.y + 4)
+    card_face(surf, text, rect, card.big, card.label, card.color, card.edge)
+    if len(cards) == 1 and card.note:
+        size = fitting_size(card.note, area.width - 10, 30)
+        text.draw(surf, card.note, size, theme.TEXT, (area.centerx, area.bottom - 22), "center", bold=True)
+    if len(cards) > 1:
+        x = area.x
+        width = (area.width - 6 * (len(cards) - 1)) // len(cards)
+        for i, c in enumerate(cards):
+            box = pygame.Rect(x, area.bottom - 40, width, 36)
+            turned = i <= showing
+            pygame.draw.rect(surf, c.color if turned else theme.PANEL, box, border_radius=6)
+            if i == showing:
+                pygame.draw.rect(surf, theme.GOLD, box, width=3, border_radius=6)
+            words = c.chip if turned else "?"
+            size = fitting_size(words, width - 8, 26)
+            text.draw(surf, words, size, theme.WHITE, box.center, "center", bold=True)
+            x += width + 6
+
+
+# -- hints, banners, the round's score --------------------------------------------------------
+def _hints(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: BigTimeBoxingPublicView) -> None:
+    window = v.phase.window
+    if v.phase is Phase.TURN:
+        energy = v.boxers[v.active].round_energy
+        if energy == 0:
+            msg = "Round Energy 0: F then a card covers up"
+        else:
+            msg = "A–D throw that card  ·  E Move Away" + ("  ·  F Clinch" if energy <= 2 else "")
+    elif window is Window.COMBO:
+        msg = "A–D add a combo punch  ·  START no combo"
+    elif window is Window.ESCAPE:
+        msg = "A–D play an escape card  ·  START stay"
+    elif window is not None:
+        msg = "A–D defend with that card  ·  START let it land"
+    elif v.phase is Phase.DRAFT:
+        msg = "A / B browse your Attribute cards  ·  START pick"
+    else:
+        msg = ""
+    if msg:
+        text.draw(surf, msg, 34, theme.DIM, (surf.get_width() // 2, 682), "center")
+
+
+def _banner(surf: pygame.Surface, text: TextCache, s: PlayScreen) -> None:
+    """The newest event worth a banner, over the ring strip, for a moment."""
+    for t, ev in reversed(s.events):
+        if s.now_us - t > BANNER_US and not isinstance(ev, FightEnded):
+            return
+        words = _banner_words(s, ev)
+        if words is not None:
+            banner(surf, text, words[0], words[1], RING.centery, 80)
+            return
+
+
+def _banner_words(s: PlayScreen, ev: object) -> tuple[str, Color] | None:
+    names = [look.name.upper() for look in s.seats]
+    if isinstance(ev, FightEnded):
+        if ev.winner is None:
+            return f"{FINISH_SHORT[ev.finish]}!", theme.PANEL_EDGE
+        return f"{names[ev.winner]} WINS — {FINISH_SHORT[ev.finish]}!", s.seats[ev.winner].color
+    if isinstance(ev, KnockedDown):
+        return f"KNOCKDOWN! {names[ev.player]} IS DOWN", s.seats[1 - ev.player].color
+    if isinstance(ev, Trapped):
+        return f"{names[ev.player]} {'ON THE ROPES' if ev.trap.value == 'ropes' else 'IN THE CORNER'}!", s.seats[
+            1 - ev.player
+        ].color
+    if isinstance(ev, Escaped):
+        return f"{names[ev.player]} ESCAPES!", s.seats[ev.player].color
+    if isinstance(ev, RoundStarted):
+        return f"ROUND {ev.round}", theme.PANEL_EDGE
+    return None
+
+
+def _round_score(surf: pygame.Surface, text: TextCache, s: PlayScreen) -> None:
+    """The round just scored, over the centre, for a few seconds after the bell."""
+    scored = next(((t, e) for t, e in reversed(s.events) if isinstance(e, RoundScored)), None)
+    if scored is None or s.now_us - scored[0] > ROUND_SCORE_US:
+        return
+    ev = scored[1]
+    box = pygame.Rect(0, 0, 760, 300)
+    box.center = (surf.get_width() // 2, 430)
+    panel(surf, box, (20, 22, 34), theme.GOLD, 16)
+    text.draw(surf, f"ROUND {ev.round} SCORED", 46, theme.GOLD, (box.centerx, box.y + 36), "center", bold=True)
+    for seat, x in ((0, box.x + 190), (1, box.right - 190)):
+        look = s.seats[seat]
+        text.draw(surf, look.name.upper(), 40, look.color, (x, box.y + 90), "center", bold=True)
+        text.draw(surf, str(ev.scores[seat]), 110, theme.WHITE, (x, box.y + 170), "center", bold=True)
+        sums = f"{ev.judge_points[seat]} JP + {ev.damage_caused[seat]} dmg = {ev.totals[seat]}"
+        text.draw(surf, sums, 28, theme.TEXT, (x, box.y + 236), "center")
+        marks = []
+        if ev.knockdowns[seat]:
+            marks.append(f"down ×{ev.knockdowns[seat]}")
+        if ev.fouls[seat]:
+            marks.append(f"foul ×{ev.fouls[seat]}")
+        if marks:
+            text.draw(surf, ", ".join(marks), 26, theme.BAD, (x, box.y + 270), "center", bold=True)
+    text.draw(surf, "–", 90, theme.DIM, (box.centerx, box.y + 170), "center", bold=True)
+
+
+# -- the score sheet -------------------------------------------------------------------------
+def draw_score_sheet(surf: pygame.Surface, text: TextCache, r: ResultScreen) -> None:
+    """The fight's score sheet: per round each boxer's Damage caused, Judge Points, total
+    and round-score, knockdowns and fouls; the totals, the finish and the injuries."""
+    assert r.final is not None
+    s = r.final
+    v: BigTimeBoxingPublicView = s.view
+    w, h = surf.get_size()
+    surf.fill(theme.BACKGROUND if r.winner is None else theme.shade(r.winner.color, 0.22))
+    title_bar(surf, text, r.game, "Score sheet", f"{v.options.rounds} rounds")
+    banner(surf, text, r.headline, r.winner.color if r.winner else theme.PANEL_EDGE, 118, 64)
+    finish = FINISH[v.finish] if v.finish else ""
+    text.draw(surf, finish[:1].upper() + finish[1:], 32, theme.TEXT, (w // 2, 174), "center")
+    score_table(surf, text, s.seats, v, pygame.Rect(30, 200, w - 60, 410))
+    for seat in (0, 1):
+        _injuries_line(surf, text, s.seats[seat], v.boxers[seat], (30 if seat == 0 else w // 2 + 10, 632))
+    text.draw(surf, "press START", 30, theme.DIM, (w // 2, h - 24), "center")
+
+
+ROWS = (
+    ("Damage caused", "damage"),
+    ("Judge Points", "judge"),
+    ("Total", "total"),
+    ("Down / fouls", "marks"),
+    ("Round score", "score"),
+)
+
+
+def score_table(
+    surf: pygame.Surface,
+    text: TextCache,
+    looks: tuple[StationLook, ...],
+    v: BigTimeBoxingPublicView,
+    area: pygame.Rect,
+) -> None:
+    rounds = v.options.rounds
+    label_w, total_w = 250, 110
+    col = (area.width - label_w - total_w) // rounds
+    row_h = (area.height - 40) // (2 * (len(ROWS) + 1))
+    panel(surf, area, theme.PANEL, theme.PANEL_EDGE, 12)
+    y = area.y + 6
+    text.draw(surf, "ROUND", 26, theme.DIM, (area.x + 16, y + 14), "midleft", bold=True)
+    for n in range(rounds):
+        cx = area.x + label_w + n * col + col // 2
+        text.draw(surf, str(n + 1), 28, theme.DIM, (cx, y + 14), "center", bold=True)
+    text.draw(surf, "TOTAL", 26, theme.GOLD, (area.right - total_w // 2, y + 14), "center", bold=True)
+    y += 34
+    by_round = {r.round: r for r in v.scorecard}
+    for seat in (0, 1):
+        look = looks[seat]
+        band = pygame.Rect(area.x + 4, y, area.width - 8, row_h * (len(ROWS) + 1))
+        pygame.draw.rect(surf, theme.shade(look.color, 0.2), band, border_radius=8)
+        text.draw(surf, look.name.upper(), 30, look.color, (area.x + 16, y + row_h // 2), "midleft", bold=True)
+        y += row_h
+        for label, key in ROWS:
+            bold = key == "score"
+            text.draw(surf, label, 26, theme.WHITE if bold else theme.TEXT, (area.x + 30, y + row_h // 2), "midleft")
+            for n in range(rounds):
+                cell = _cell(by_round.get(n + 1), seat, key) or (_stopped(v, n + 1, seat) if bold else "")
+                cx = area.x + label_w + n * col + col // 2
+                if bold and cell:
+                    pygame.draw.ellipse(surf, theme.shade(look.color, 0.55), (cx - 24, y + 1, 48, row_h - 2))
+                text.draw(surf, cell, 28, theme.WHITE, (cx, y + row_h // 2), "center", bold=bold)
+            if bold:
+                total = str(sum(v.boxers[seat].round_scores))
+                text.draw(surf, total, 40, theme.GOLD, (area.right - total_w // 2, y + row_h // 2), "center", bold=True)
+            y += row_h
+        y += 6
+
+
+def _cell(scored: RoundScored | None, seat: int, key: str) -> str:
+    if scored is None:
+        return ""
+    if key == "damage":
+        return str(scored.damage_caused[seat])
+    if key == "judge":
+        return str(scored.judge_points[seat])
+    if key == "total":
+        return str(scored.totals[seat])
+    if key == "marks":
+        downs, fouls = scored.knockdowns[seat], scored.fouls[seat]
+        return f"{downs}/{fouls}" if downs or fouls else ""
+    return str(scored.scores[seat])
+
+
+def _stopped(v: BigTimeBoxingPublicView, n: int, seat: int) -> str:
+    """'KO'/'TKO' in the winner's round-score cell of the round the fight was stopped in."""
+    if v.finish is None or v.winner != seat or n != v.round or any(r.round == n for r in v.scorecard):
+        return ""
+    return FINISH_SHORT[v.finish]
+
+
+def _injuries_line(
+    surf: pygame.Surface, text: TextCache, look: StationLook, b: BoxerStatus, pos: tuple[int, int]
+) -> None:
+    hurt = ", ".join(INJURY[i] for i in b.injuries) or "no injuries"
+    downs = f"knocked down ×{b.knockdowns}" if b.knockdowns else "never down"
+    words = f"{look.name}: {downs} · {hurt}" + (f" · warnings {b.warnings}" if b.warnings else "")
+    text.draw(surf, words, 28, theme.TEXT, pos, "midleft")
+
+
+register(SPEC.name, play=draw_big_time_boxing, private=draw_big_time_boxing_private, result=draw_score_sheet)

@@ -1,0 +1,122 @@
+"""Big Time Boxing in words: the names of punches, card features, ring areas, Big Hits,
+injuries and finishes, long (the ring display, the log) and short (the 21-character
+lines of a private OLED).  One place, so the ring, the private displays, the refusals
+and the log all call a card the same thing."""
+
+from __future__ import annotations
+
+from games.big_time_boxing import CARDS, BigHit, Feature, Finish, Injury, Position, Punch, Trap, Window
+
+PUNCH = {
+    Punch.JAB: "Jab",
+    Punch.CROSS: "Cross",
+    Punch.HOOK: "Hook",
+    Punch.UPPERCUT: "Uppercut",
+    Punch.BODY_BLOW: "Body Blow",
+}
+PUNCH_SHORT = {Punch.JAB: "Jab", Punch.CROSS: "Crs", Punch.HOOK: "Hook", Punch.UPPERCUT: "Upr", Punch.BODY_BLOW: "Body"}
+"""At most four letters: a card fits one half of an OLED line with its cost and feature."""
+
+FEATURE = {
+    Feature.JUDGE_POINT: "Judge Points +1",
+    Feature.COMBO_A: "Combo (1-2)",
+    Feature.COMBO_B: "Combo (inside)",
+    Feature.COMBO_AB: "Combo (both)",
+    Feature.JC_DEFENSE: "J/C Defense",
+    Feature.HUB_DEFENSE: "H/U/B Defense",
+    Feature.ESCAPE_ROPES: "Escape the Ropes",
+    Feature.ESCAPE_CORNER: "Escape the Corner",
+}
+FEATURE_SHORT = {
+    Feature.JUDGE_POINT: "JP+1",
+    Feature.COMBO_A: "cmbA",
+    Feature.COMBO_B: "cmbB",
+    Feature.COMBO_AB: "cmAB",
+    Feature.JC_DEFENSE: "dJC",
+    Feature.HUB_DEFENSE: "dHUB",
+    Feature.ESCAPE_ROPES: "eRop",
+    Feature.ESCAPE_CORNER: "eCor",
+}
+
+POSITION = {
+    Position.OUTSIDE: "Outside",
+    Position.INSIDE: "Inside",
+    Position.ON_THE_ROPES: "On the Ropes",
+    Position.IN_THE_CORNER: "In the Corner",
+}
+TRAP = {Trap.ROPES: "the ropes", Trap.CORNER: "the corner"}
+
+BIG_HIT = {
+    BigHit.ON_THE_ROPES: "On the Ropes",
+    BigHit.IN_THE_CORNER: "In the Corner",
+    BigHit.HURT: "Hurt",
+    BigHit.NOSE_BLEED: "Nose Bleed",
+    BigHit.CUT_UNDER_EYE: "Cut Under Eye",
+    BigHit.CUT_OVER_EYE: "Cut Over Eye",
+    BigHit.KNOCKDOWN: "Knockdown",
+    BigHit.NONE: "no effect",
+}
+INJURY = {
+    Injury.HURT: "Hurt",
+    Injury.NOSE_BLEED: "Nose Bleed",
+    Injury.CUT_UNDER_EYE: "Cut Under Eye",
+    Injury.CUT_OVER_EYE: "Cut Over Eye",
+}
+INJURY_SHORT = {
+    Injury.HURT: "HURT",
+    Injury.NOSE_BLEED: "NOSE",
+    Injury.CUT_UNDER_EYE: "CUT-U",
+    Injury.CUT_OVER_EYE: "CUT-O",
+}
+
+WINDOW = {
+    Window.RESPONSE: "may defend",
+    Window.COMBO: "may add a combo punch",
+    Window.ESCAPE: "may escape",
+    Window.TRAPPED_RESPONSE: "may defend",
+}
+
+FINISH = {
+    Finish.KO: "by knockout",
+    Finish.TKO_HEALTH: "by TKO (no health left)",
+    Finish.TKO_CUT_OVER_EYE: "by TKO (a second cut over the eye)",
+    Finish.TKO_NOSE_BLEED: "by TKO (a second nose bleed)",
+    Finish.TKO_INJURIES: "by TKO (three injuries)",
+    Finish.TKO_KNOCKDOWNS: "by TKO (three knockdowns)",
+    Finish.TKO_EXHAUSTION: "by TKO (exhausted)",
+    Finish.DECISION: "on the judges' cards",
+    Finish.SKETCHY_DECISION: "on the judges' cards (tie broken: knockdowns, injuries)",
+    Finish.DRAW: "a draw on the judges' cards",
+    Finish.TECHNICAL_DECISION: "on a technical decision (both exhausted)",
+    Finish.TECHNICAL_DRAW: "a technical draw (both exhausted)",
+}
+FINISH_SHORT = {
+    Finish.KO: "KO",
+    Finish.TKO_HEALTH: "TKO",
+    Finish.TKO_CUT_OVER_EYE: "TKO",
+    Finish.TKO_NOSE_BLEED: "TKO",
+    Finish.TKO_INJURIES: "TKO",
+    Finish.TKO_KNOCKDOWNS: "TKO",
+    Finish.TKO_EXHAUSTION: "TKO",
+    Finish.DECISION: "DECISION",
+    Finish.SKETCHY_DECISION: "DECISION",
+    Finish.DRAW: "DRAW",
+    Finish.TECHNICAL_DECISION: "TECHNICAL DECISION",
+    Finish.TECHNICAL_DRAW: "TECHNICAL DRAW",
+}
+
+
+def card_words(card_id: int) -> str:
+    """A Boxer card in full: 'Hook 2 · H/U/B Defense'."""
+    card = CARDS.boxers[card_id]
+    return f"{PUNCH[card.punch]} {card.cost} · {FEATURE[card.feature]}"
+
+
+def card_short(card_id: int) -> str:
+    """A Boxer card in at most nine characters: 'Hook2 dHUB'."""
+    card = CARDS.boxers[card_id]
+    return f"{PUNCH_SHORT[card.punch]}{card.cost} {FEATURE_SHORT[card.feature]}"
+
+
+def punch_words(punch: Punch) -> str:
+    return PUNCH[punch]

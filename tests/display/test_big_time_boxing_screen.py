@@ -1,0 +1,277 @@
+"""The Big Time Boxing ring, private hands and score sheet, rendered headless (PNGs left in
+out/test-artifacts for a person to look at) and checked for what a player must see at a
+glance: where each boxer stands, the window's countdown, each drawn card in turn, the
+round's score, every round on the score sheet, and no text drawn over other text."""
+
+from __future__ import annotations
+
+import random
+
+import pygame
+import pytest
+from PIL import ImageFont
+
+from display.big_time_boxing_private import Held, Mode, Station
+from display.big_time_boxing_screen import (
+    PANELS,
+    PUNCH_COLOR,
+    RESULT_COLOR,
+    ROUND_SCORE_US,
+    STAGGER_US,
+    area_rect,
+    last_play,
+)
+from display.models import Notice, PlayScreen, PrivateScreen, ResultScreen, StationLook
+from display.private import draw_private, image_text
+from display.renderer import Renderer
+from display.text import TextCache
+from firmware_py.controls_big_time_boxing import BigTimeBoxingControls
+from games.big_time_boxing import (
+    AttributeDraw,
+    BigHit,
+    BigTimeBoxing,
+    BigTimeBoxingOptions,
+    Column,
+    Combo,
+    Feature,
+    Pass,
+    Position,
+    Punch,
+    RoundScored,
+    Throw,
+    WindowOpened,
+)
+from games.big_time_boxing.bot import BoxerBot
+from games.protocol import Event
+from tests.display.test_screens import colour_share
+from tests.games.big_time_boxing.helpers import boxer, result, stacked
+
+RED, BLUE = StationLook("Red", (229, 57, 53)), StationLook("Blue", (30, 136, 229))
+NOW = 50_000_000
+
+
+class SeenText(TextCache):
+    """A text cache that remembers every string drawn and where."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[tuple[str, pygame.Rect]] = []
+
+    def draw(self, target, text, size, color, pos, anchor="topleft", bold=False) -> pygame.Rect:  # type: ignore[override]
+        rect = super().draw(target, text, size, color, pos, anchor, bold)
+        self.seen.append((text, rect))
+        return rect
+
+    def texts(self) -> list[str]:
+        return [t for t, _r in self.seen]
+
+
+@pytest.fixture
+def renderer() -> Renderer:
+    pygame.font.init()
+    r = Renderer()
+    r.text = SeenText()
+    return r
+
+
+def draw(renderer: Renderer, screen, artifacts=None, name: str = "") -> pygame.Surface:
+    renderer.text.seen.clear()
+    surf = renderer.draw(screen)
+    if artifacts is not None:
+        pygame.image.save(surf, str(artifacts / f"btb-{name}.png"))
+    return surf
+
+
+def ring(game: BigTimeBoxing, events: list[tuple[int, Event]] = (), now: int = NOW, notices=()) -> PlayScreen:
+    return PlayScreen(
+        "big_time_boxing", "Big Time Boxing", (RED, BLUE), game.public_view(), tuple(events), tuple(notices), now
+    )
+
+
+def fought(rounds: int = 4, seed: int = 2, until=lambda e: e.over) -> tuple[BigTimeBoxing, list[tuple[int, Event]]]:
+    """Two computer boxers fight until ``until``; every event stamped a second apart."""
+    game = BigTimeBoxing(BigTimeBoxingOptions(rounds=rounds), 2, seed)
+    bots = (BoxerBot(seed), BoxerBot(seed + 1))
+    events: list[tuple[int, Event]] = []
+    t = 0
+    while not until(game):
+        (seat,) = game.seats_to_act()
+        t += 1_000_000
+        events += [(t, e) for e in game.apply(bots[seat].choose(game, seat))]
+    return game, events
+
+
+def overlapping(seen: list[tuple[str, pygame.Rect]]) -> list[tuple[str, str]]:
+    """Pairs of strings whose boxes overlap (by more than a glyph's antialiased edge)."""
+    clash = []
+    for i, (a, ra) in enumerate(seen):
+        for b, rb in seen[i + 1 :]:
+            inner = ra.inflate(-4, -4)
+            if a.strip() and b.strip() and inner.colliderect(rb.inflate(-4, -4)):
+                clash.append((a, b))
+    return clash
+
+
+# -- the ring --------------------------------------------------------------------------------------
+def test_both_boxers_tokens_stand_where_they_are_in_the_ring(renderer: Renderer, artifacts) -> None:
+    hook = boxer(Punch.HOOK, Feature.HUB_DEFENSE)
+    game = stacked(hand0=[hook])
+    game.apply(Throw(0, hook))
+    surf = draw(renderer, ring(game), artifacts, "ring-hook-thrown")
+    red_in, red_out = area_rect(0, Position.INSIDE), area_rect(0, Position.OUTSIDE)
+    blue_out = area_rect(1, Position.OUTSIDE)
+    token = pygame.Rect(0, 0, 40, 40)
+    assert colour_share(surf, token.move(red_in.centerx - 20, red_in.y + 52), RED.color) > 0.3
+    assert colour_share(surf, token.move(red_out.centerx - 20, red_out.y + 52), RED.color) == 0
+    assert colour_share(surf, token.move(blue_out.centerx - 20, blue_out.y + 52), BLUE.color) > 0.3
+
+
+def test_a_trapped_boxer_stands_on_the_ropes(renderer: Renderer, artifacts) -> None:
+    cross = boxer(Punch.CROSS, Feature.JC_DEFENSE)
+    big = result(lambda r: r.value(Punch.CROSS, Column.OS_OS) == 3)
+    ropes = result(lambda r: r.big_hit is BigHit.ON_THE_ROPES, skip=[big])
+    game = stacked(hand0=[cross], draws=[big, ropes])
+    game.apply(Throw(0, cross))
+    game.apply(Pass(1))
+    surf = draw(renderer, ring(game), artifacts, "ring-on-the-ropes")
+    on_ropes = area_rect(1, Position.ON_THE_ROPES)
+    assert colour_share(surf, pygame.Rect(on_ropes.centerx - 20, on_ropes.y + 52, 40, 40), BLUE.color) > 0.3
+
+
+def test_every_gauge_of_both_boards_is_on_screen_with_nothing_drawn_over_anything(
+    renderer: Renderer, artifacts
+) -> None:
+    game, _events = fought(until=lambda e: e.round == 3)
+    view = game.public_view()
+    game_board = ring(game, notices=[Notice(1, "That card cannot defend a Hook")])
+    draw(renderer, game_board, artifacts, "ring-round-3")
+    texts = renderer.text.texts()
+    for b in view.boxers:
+        assert f"{b.round_energy}/{b.round_start_energy}" in texts
+        assert str(b.fight_energy) in texts
+        assert all(str(die) in texts for die in b.health_dice)
+        assert "Rounds: " + "  ".join(str(n) for n in b.round_scores) in texts
+    assert "That card cannot defend a Hook" in texts
+    assert overlapping(renderer.text.seen) == []
+    assert all(renderer.canvas.get_rect().contains(r) for _t, r in renderer.text.seen)
+
+
+def test_the_open_window_counts_down_in_the_answering_boxers_colour(renderer: Renderer, artifacts) -> None:
+    hook = boxer(Punch.HOOK, Feature.HUB_DEFENSE)
+    game = stacked(hand0=[hook])
+    events = [(NOW, e) for e in game.apply(Throw(0, hook))]
+    assert any(isinstance(e, WindowOpened) for _t, e in events)
+    answer = game.options.answer_us
+    draw(renderer, ring(game, events, NOW + 100_000), artifacts, "window-4s")
+    assert "4" in renderer.text.texts() and "BLUE may defend: Hook" in renderer.text.texts()
+    draw(renderer, ring(game, events, NOW + answer - 500_000), artifacts, "window-1s")
+    assert "1" in renderer.text.texts()
+    assert overlapping(renderer.text.seen) == []
+
+
+def test_cards_drawn_together_are_turned_over_big_one_after_another(renderer: Renderer, artifacts) -> None:
+    jab, cross = boxer(Punch.JAB, Feature.COMBO_A), boxer(Punch.CROSS, Feature.COMBO_A)
+    first = result(lambda r: r.value(Punch.JAB, Column.OS_OS) == 1)
+    second = result(lambda r: r.value(Punch.CROSS, Column.OS_OS) == 2, skip=[first])
+    game = stacked(hand0=[jab, cross], draws=[first, second])
+    events = [(NOW, e) for e in game.apply(Throw(0, jab))]
+    events += [(NOW + 1_000_000, e) for e in game.apply(Pass(1))]
+    events += [(NOW + 2_000_000, e) for e in game.apply(Combo(0, cross))]
+    at, cards = last_play(ring(game, events))
+    assert at == NOW + 2_000_000 and [c.big for c in cards] == ["CROSS", "1", "2"]
+    stage = pygame.Rect(560, 320, 160, 120)
+    for i, colour in enumerate((PUNCH_COLOR[Punch.CROSS], RESULT_COLOR[1], RESULT_COLOR[2])):
+        surf = draw(renderer, ring(game, events, at + i * STAGGER_US + 10_000), artifacts, f"combo-card-{i}")
+        assert colour_share(surf, stage, colour) > 0.5, f"card {i} is the big one {i * STAGGER_US} µs after the draw"
+    assert [c.chip for c in cards] == ["Cross", "1 dmg", "2 dmg"]
+
+
+def test_the_rounds_score_is_shown_after_the_bell_then_cleared(renderer: Renderer, artifacts) -> None:
+    game, events = fought(until=lambda e: e.round == 2)
+    ((t, scored),) = [(t, e) for t, e in events if isinstance(e, RoundScored)]
+    draw(renderer, ring(game, events, t + 1_000_000), artifacts, "round-1-scored")
+    texts = renderer.text.texts()
+    assert "ROUND 1 SCORED" in texts
+    assert all(str(n) in texts for n in scored.scores)
+    assert f"{scored.judge_points[0]} JP + {scored.damage_caused[0]} dmg = {scored.totals[0]}" in texts
+    draw(renderer, ring(game, events, t + ROUND_SCORE_US + 1), artifacts, "round-2-play")
+    assert "ROUND 1 SCORED" not in renderer.text.texts()
+
+
+# -- the score sheet ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("rounds", [4, 12])
+def test_the_score_sheet_lists_every_round_and_the_totals(renderer: Renderer, artifacts, rounds: int) -> None:
+    game, _events = fought(rounds=rounds, seed=4)
+    view = game.public_view()
+    controls = BigTimeBoxingControls()
+    headline, lines = controls.result_lines(game, ("Red", "Blue"))
+    winner = (RED, BLUE)[view.winner] if view.winner is not None else None
+    sheet = ResultScreen("Big Time Boxing", winner, headline, lines, final=ring(game))
+    draw(renderer, sheet, artifacts, f"score-sheet-{rounds}")
+    texts = renderer.text.texts()
+    for scored in view.scorecard:
+        for seat in (0, 1):
+            assert str(scored.scores[seat]) in texts and str(scored.totals[seat]) in texts
+    assert str(sum(view.boxers[0].round_scores)) in texts and str(sum(view.boxers[1].round_scores)) in texts
+    assert [str(n) for n in range(1, rounds + 1)] == [t for t in texts if t.isdigit()][:rounds]
+    assert overlapping(renderer.text.seen) == []
+    assert all(renderer.canvas.get_rect().contains(r) for _t, r in renderer.text.seen)
+
+
+# -- the private hands -----------------------------------------------------------------------------------
+def test_every_private_line_fits_the_oled_in_every_situation_of_many_fights() -> None:
+    """Random fights with every optional rule: what each boxer's OLED says always fits
+    its 128 pixels, and his hand is on it."""
+    font = ImageFont.load_default_imagefont()
+    controls = BigTimeBoxingControls()
+    options = BigTimeBoxingOptions(attributes=AttributeDraw.CHOSEN, saving_for_later=True)
+    rng = random.Random(1)
+    seen_titles: set[str] = set()
+    for seed in range(6):
+        game = BigTimeBoxing(options, 2, seed)
+        while not game.over:
+            for seat in (0, 1):
+                lines = image_text(draw_private(controls.private_screen(game, seat)))
+                assert lines is not None
+                assert all(font.getlength(line) <= 127 for line in lines), lines
+                seen_titles.add(lines[0].split()[0])
+            (seat,) = game.seats_to_act()
+            actions = game.legal_actions(seat)
+            game.apply(actions[rng.randrange(len(actions))])
+    assert {"YOUR", "DEFEND", "COMBO", "ESCAPE", "PICK", "OTHER"} <= seen_titles
+
+
+def test_the_private_hand_marks_only_the_cards_that_answer_what_is_asked() -> None:
+    hook = boxer(Punch.HOOK, Feature.HUB_DEFENSE)
+    defense = boxer(Punch.BODY_BLOW, Feature.HUB_DEFENSE)
+    game = stacked(hand0=[hook], hand1=[defense])
+    game.apply(Throw(0, hook))
+    controls = BigTimeBoxingControls()
+    lines = image_text(draw_private(controls.private_screen(game, 1)))
+    marked = [line for line in lines[1:5] if line[1] == ">"]
+    assert marked == [f"{'ABCD'[game.view(1).hand.index(defense)]}>Body  2 H/U/B Def"]
+
+
+def test_the_ring_is_drawn_in_colour_for_each_boxer_on_his_side(renderer: Renderer) -> None:
+    game = BigTimeBoxing(BigTimeBoxingOptions(), 2, 1)
+    surf = draw(renderer, ring(game))
+    assert colour_share(surf, PANELS[0].inflate(-40, -40), (50, 12, 11), tol=8) > 0.3  # Red's board, left
+    assert colour_share(surf, PANELS[1].inflate(-40, -40), (6, 29, 50), tol=8) > 0.3  # Blue's board, right
+
+
+@pytest.mark.parametrize(
+    "held",
+    [Held(mode) for mode in Mode if mode is not Mode.ATTRIBUTE] + [Held(Mode.ATTRIBUTE, 8), Held(Mode.ATTRIBUTE, 11)],
+)
+def test_a_half_made_choice_says_what_the_next_press_does(held: Held) -> None:
+    """After E or F the OLED says what the card (or START) pressed next will do."""
+    game = BigTimeBoxing(BigTimeBoxingOptions(), 2, 1)
+    screen = PrivateScreen("big_time_boxing", game.active, game.view(game.active), True, (Station(held=held),))
+    lines = image_text(draw_private(screen))
+    font = ImageFont.load_default_imagefont()
+    assert all(font.getlength(line) <= 127 for line in lines), lines
+    words = {Mode.MOVE_AWAY: "MOVE AWAY", Mode.SAVE: "SAVE", Mode.CLINCH: "CLINCH", Mode.COVER_UP: "COVER UP"}
+    if held.mode is Mode.ATTRIBUTE:
+        assert lines[0].startswith("USE ") and lines[-1] == "START use  F next"
+    else:
+        assert lines[0].startswith(words[held.mode])
