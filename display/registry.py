@@ -19,7 +19,7 @@ from PIL import Image
 from display.models import PlayScreen, PrivateScreen
 from display.text import TextCache
 
-BUILTIN = ("display.punch_screen", "display.karate_screen")
+BUILTIN = ("display.punch_screen", "display.karate_screen", "display.punch_cards_screen")
 """The screen modules of the games that ship; importing one registers its screens."""
 
 PlayDrawer = Callable[[pygame.Surface, TextCache, PlayScreen], None]
