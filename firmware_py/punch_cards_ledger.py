@@ -6,6 +6,7 @@ operator's menu share one connection.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -77,6 +78,10 @@ class LedgerLink:
                 value = str(e)
             self._closing = (now_us, value)
         return self._closing[1]
+
+    def wall_us(self) -> int:
+        """The ledger's clock (Unix µs): closing times and lockouts are in its time."""
+        return self._ledger.clock() if self._ledger is not None else time.time_ns() // 1000
 
     def changed(self) -> None:
         """Something was recorded: the next leaderboard and closing time are read afresh."""

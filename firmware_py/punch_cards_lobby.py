@@ -33,12 +33,13 @@ def new_key(what: str) -> str:
     return f"{what}-{uuid.uuid4().hex}"
 
 
-def closing_words(closing: int | str | None) -> str:
+def closing_words(closing: int | str | None, wall_us: int) -> str:
+    """The event's state for the lobby's title bar (``wall_us``: the ledger's time now)."""
     if isinstance(closing, str):
         return closing
     if closing is None:
         return ""
-    if closing <= time.time_ns() // 1000:
+    if closing <= wall_us:
         return "CLOSED: the event is over, no more duels or trades"
     return "closes at " + time.strftime("%a %H:%M", time.localtime(closing / 1e6))
 
@@ -180,7 +181,7 @@ class Lobby(Scene):
             if e.until_us is None:
                 desk.say(f"{desk.name} is LOCKED after too many wrong PINs: ask the operator", bad=True)
             else:
-                minutes = max(1, -(-(e.until_us - time.time_ns() // 1000) // 60_000_000))
+                minutes = max(1, -(-(e.until_us - self.link.ledger.clock()) // 60_000_000))
                 desk.say(f"{desk.name} is LOCKED after 5 wrong PINs: try in {minutes} min", bad=True)
             return
         except LedgerError as e:
@@ -329,7 +330,7 @@ class Lobby(Scene):
         view = LobbyView(
             tuple(self._desk_view(d) for d in self.desks),
             board if isinstance(board, tuple) else (),
-            closing_words(self.link.closing(now_us)),
+            closing_words(self.link.closing(now_us), self.link.wall_us()),
         )
         return PlayScreen(SPEC.name, SPEC.title, self.ctx.looks, view, (), (), now_us)
 
