@@ -70,6 +70,11 @@ class Script:
         )
         return tuple(range(first, first + PACKET_SIZE))
 
+    def register_refused(self, station: int, name: str, pin: str) -> None:
+        self.press(station, Button.START, f"station {station + 1}: a new player after the closing time")
+        self.presses(station, presses_for(name) + pin_presses(pin) * 2, f"types {name!r} and a PIN twice")
+        self.expect("not registered: closed", private={"station": station, "contains": "Not registered"})
+
     def sign_in(self, station: int, name: str, pin: str) -> None:
         self.press(station, Button.START, f"station {station + 1} signs in")
         self.presses(station, presses_for(name), f"types {name!r}")
@@ -167,9 +172,100 @@ def duel() -> None:
     s.save()
 
 
+def trade() -> None:
+    s = Script(
+        "trade",
+        "Two signed-in players trade: each offers a card, both confirm, the ledger moves both.",
+        [
+            "A trade: Ann picks B (trade) and offers her first card; Bob offers his first, then",
+            "adds his second, which clears Ann's confirmation: she confirms the new offer, Bob",
+            "confirms, and the ledger records both sides at once.",
+        ],
+    )
+    s.open_lobby()
+    ann = s.register(0, "Ann", "ABCD", starts=False)
+    bob = s.register(1, "Bob", "FEED")
+    s.press(0, Button.B, "Ann opens a trade with Bob")
+    s.press(0, Button.C, f"Ann gives card #{ann[0]}")
+    s.press(1, Button.C, f"Bob gives card #{bob[0]}")
+    s.press(0, Button.START, "Ann confirms")
+    s.expect("Ann has confirmed", private={"station": 0, "contains": "Confirmed: waiting"})
+    s.presses(1, [Button.B, Button.C], f"Bob adds card #{bob[1]}")
+    s.expect("a changed offer clears her confirmation", private={"station": 0, "contains": "START: confirm"})
+    s.press(0, Button.START, "Ann confirms the new offer")
+    s.press(1, Button.START, "Bob confirms")
+    s.expect("recorded: both see it", private={"station": 0, "contains": "Traded: recorded"})
+    s.expect("and Bob too", private={"station": 1, "contains": "Traded: recorded"})
+    s.t += 600_000
+    s.press(1, Button.START, "back to the lobby")
+    s.t += 200_000
+    s.expect("Ann holds 6 cards", private={"station": 0, "contains": "(6 cards)"})
+    s.expect("Bob 4", private={"station": 1, "contains": "(4 cards)"})
+    s.save()
+
+
+def lockout() -> None:
+    s = Script(
+        "lockout",
+        "Five wrong PINs lock a name: even the right PIN is refused then, and it says so.",
+        [
+            "The lockout: Ann registers and signs out; someone types her name and guesses",
+            "PINs.  Each wrong PIN says how many tries are left; the fifth locks the name for",
+            "15 minutes, and then even Ann's own PIN is refused with the lockout shown.",
+        ],
+    )
+    s.open_lobby()
+    s.register(0, "Ann", "ABCD", starts=False)
+    s.press(0, Button.E, "Ann signs out")
+    s.press(1, Button.START, "someone at station 2")
+    s.presses(1, presses_for("Ann"), "types Ann's name")
+    s.presses(1, pin_presses("FFFF"), "and guesses FFFF")
+    s.expect("four tries left", private={"station": 1, "contains": "Wrong PIN: 4 tries"})
+    for guess in ("EEEE", "DDDD", "CCCC"):
+        s.presses(1, pin_presses(guess), f"guesses {guess}")
+    s.expect("one try left", private={"station": 1, "contains": "Wrong PIN: 1 try left"})
+    s.presses(1, pin_presses("BBBB"), "guesses BBBB: the fifth wrong PIN")
+    s.expect("locked for 15 minutes", private={"station": 1, "contains": ["LOCKED", "try in 15"]})
+    s.press(0, Button.START, "Ann herself comes back at station 1")
+    s.presses(0, presses_for("Ann") + pin_presses("ABCD"), "with her right PIN")
+    s.expect("still locked: no sign-in", private={"station": 0, "contains": "LOCKED", "lacks": "Signed in"})
+    s.save()
+
+
+def closing() -> None:
+    s = Script(
+        "closing-time",
+        "The operator sets the closing time to now: then no duel and no registration is recorded.",
+        [
+            "The closing time: with two players signed in, the operator turns the SERVICE key,",
+            "opens Closing time, C (now) and START (set), turns the key off: the lobby says the",
+            "event has closed, a challenge starts no duel and a new name is not registered.",
+        ],
+    )
+    s.open_lobby()
+    s.register(0, "Ann", "ABCD", starts=False)
+    s.register(1, "Bob", "FEED")
+    s.w.input(s.t, "the operator turns the SERVICE key", service="on")
+    s.t += GAP_US
+    s.expect("the operator menu is up", scene="Service")
+    s.presses(0, [Button.B] * 5 + [Button.START], "Closing time (the first item after the cabinet's own five)")
+    s.presses(0, [Button.C, Button.START], "C: now, START: set it")
+    s.w.input(s.t, "the key goes off: back to the lobby", service="off")
+    s.t += GAP_US
+    s.press(0, Button.A, "Ann challenges Bob")
+    s.expect("no duel after the closing time", private={"station": 0, "contains": "The event has"})
+    s.expect("no duel started", event={"type": "StakesShown"}, count=0)
+    s.press(1, Button.E, "Bob signs out")
+    s.register_refused(1, "Cid", "ABCD")
+    s.save()
+
+
 def main() -> None:
     register()
     duel()
+    trade()
+    lockout()
+    closing()
 
 
 if __name__ == "__main__":
