@@ -38,7 +38,8 @@ def oled_safe(line: str) -> str:
 
 
 def text_lines(lines: list[str], inverted_row: int | None, size: tuple[int, int]) -> Image.Image:
-    return _text_lines([oled_safe(line) for line in lines], inverted_row, size)
+    """Rows of at most :data:`WIDTH` characters the font has (a longer row is cut)."""
+    return _text_lines([oled_safe(line)[:WIDTH] for line in lines], inverted_row, size)
 
 
 def numbers(nums: tuple[int, ...]) -> str:
@@ -93,19 +94,9 @@ def draw_duel(d: DuelPrivate, size: tuple[int, int], to_act: bool) -> Image.Imag
         cards = v.collection
         i = d.cursor % len(cards)
         card = next((c for c in cards if c.serial == v.stake), cards[i])
-        c = card.corners
-        head = "STAKED: wait" if v.stake is not None else f"STAKE {i + 1}/{len(cards)}  A< >B"
-        return text_lines(
-            [
-                head,
-                card_line(card),
-                f"{numbers(c[0])}|{numbers(c[1])}"[:WIDTH],
-                f"{numbers(c[2])}|{numbers(c[3])}"[:WIDTH],
-                "START: stake it" if v.stake is None else "secret till both",
-            ],
-            0,
-            size,
-        )
+        head = "STAKED" if v.stake is not None else f"{i + 1}/{len(cards)}"
+        rows = [f"{CORNER_SHORT[k]} {numbers(card.corners[k])}" for k in range(4)]
+        return text_lines([f"{head} {card_line(card)}", *rows], 0, size)
     staked = next(c for c in v.collection if c.serial == v.stake)
     if phase is Phase.CORNER:
         if v.corner is not None:

@@ -15,7 +15,7 @@ from display.punch_cards_models import DeskStep, DeskView, DuelTable, LobbyView,
 from display.punch_cards_private import draw_punch_cards_private
 from display.registry import register
 from display.text import TextCache
-from display.widgets import banner, panel, paused_overlay
+from display.widgets import panel, paused_overlay
 from games.punch_cards import SPEC, Call, DuelPublicView, Phase, Revealed
 
 CORNER_WORDS = ("top left", "top right", "bottom left", "bottom right")
@@ -27,9 +27,9 @@ AGAIN_WORDS = {
 }
 PHASE_WORDS = {
     Phase.ANSWER: "The challenged answers",
-    Phase.STAKE: "Stake a card (secret until both have)",
-    Phase.CORNER: "Pick a corner in secret",
-    Phase.CALL: "Call High, Low or Both in secret",
+    Phase.STAKE: "Stake a card: A/B browse, START stakes (secret until both have)",
+    Phase.CORNER: "Pick a corner in secret: A-D",
+    Phase.CALL: "Call in secret: A High, B Low, C Both",
     Phase.OVER: "",
 }
 
@@ -214,7 +214,11 @@ def draw_duel(surf: pygame.Surface, text: TextCache, s: PlayScreen, t: DuelTable
         draw_reveal(surf, text, v.last_reveal, t.players, pygame.Rect(140, 284, w - 280, 250))
     if t.result:
         color = s.seats[v.winner].color if v.winner is not None else theme.PANEL_EDGE
-        banner(surf, text, t.result[0], color, 585, 60)
+        strip = pygame.Rect(0, 546, w, 78)
+        pygame.draw.rect(surf, theme.shade(color, 0.8), strip)
+        pygame.draw.line(surf, theme.GOLD, strip.topleft, strip.topright, 4)
+        pygame.draw.line(surf, theme.GOLD, strip.bottomleft, strip.bottomright, 4)
+        text.draw_fitted(surf, t.result[0], 60, theme.WHITE, strip.center, w - 80, "center", True)
         y = 632
         for line in t.result[1:3]:
             y = draw_lines(surf, text, line, 32, theme.WHITE, (w // 2, y), w - 120, 1)

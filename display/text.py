@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import pygame
 
 from display.theme import font
@@ -29,7 +31,10 @@ class TextCache:
     def fitted(self, text: str, size: int, color: Color, max_width: int, bold: bool = False) -> pygame.Surface:
         """``text`` no wider than ``max_width``: in smaller type (down to 3/4 of ``size``),
         else cut short with an ellipsis.  For text the cabinet does not choose (players'
-        names from a convention-wide ledger), so no string can spill out of its place."""
+        names from a convention-wide ledger), so no string can spill out of its place.
+        The bundled font has no combining marks: an accent NFC cannot fold into its letter
+        is left out rather than drawn as a box under the line."""
+        text = "".join(c for c in unicodedata.normalize("NFC", text) if not unicodedata.category(c).startswith("M"))
         for step in range(size, max(1, size * 3 // 4) - 1, -2):
             if font(step, bold).size(text)[0] <= max_width:
                 return self.render(text, step, color, bold)

@@ -133,7 +133,7 @@ def duel() -> None:
     s.press(0, Button.A, "Ann challenges Bob")
     s.expect(
         "no refusing a first challenge: straight to the stakes",
-        private={"station": 1, "contains": "START: stake it"},
+        private={"station": 1, "contains": f"1/5 #{bob[0]} Bob"},
     )
     s.press(0, Button.START, "Ann stakes her first card")
     s.press(1, Button.START, "Bob stakes his first card")
