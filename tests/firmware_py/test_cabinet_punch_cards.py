@@ -438,3 +438,11 @@ def test_a_punch_cards_duel_cut_short_is_abandoned_not_resumed(pc: Cabinet, sim,
     again = Cabinet(config, sim, clock, store, window=None, log=lambda _l: None, seed=1)
     assert isinstance(again.scene, Attract)
     assert store.unfinished() is None and game_id > 0
+
+
+def test_the_headless_exhibition_plays_a_duel_between_bots_and_records_nothing(cabinet: Cabinet, sim, config) -> None:
+    from firmware_py.exhibition import run_exhibition
+
+    assert run_exhibition(cabinet, sim, sim.clock, SPEC.name, seed=2, max_virtual_s=300, fps=20)
+    assert cabinet.ctx.store.games_played() == {SPEC.name: 1}
+    assert not (config.data_dir / "punch_cards.sqlite3").exists()  # exhibition packets, no ledger
