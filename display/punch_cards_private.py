@@ -56,10 +56,11 @@ def wrap(text: str, lines: int) -> list[str]:
 
 
 def keyboard_row(row: str, col: int) -> str:
-    """The keyboard row around the cursor, the cursor's character in brackets."""
+    """The keyboard row around the cursor, the cursor's character in brackets (the space
+    key shows as ``[ ]``)."""
     marked = row[:col] + "[" + row[col] + "]" + row[col + 1 :]
     start = max(0, min(col - 8, len(marked) - WIDTH))
-    return marked[start : start + WIDTH].replace(" [ ]", " [_]").replace("[ ]", "[_]")
+    return marked[start : start + WIDTH]
 
 
 def draw_desk(d: DeskPrivate, size: tuple[int, int]) -> Image.Image:

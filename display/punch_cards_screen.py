@@ -101,7 +101,8 @@ def draw_desk(surf: pygame.Surface, text: TextCache, d: DeskView, rect: pygame.R
                 chosen = (r, c) == (kb.row, kb.col)
                 pygame.draw.rect(surf, theme.GOLD if chosen else theme.PANEL_EDGE, box, border_radius=5)
                 ink = theme.BACKGROUND if chosen else theme.TEXT
-                text.draw(surf, "_" if char == " " else char, cell - 8, ink, box.center, "center", bold=chosen)
+                label, size = ("space", cell // 2) if char == " " else (char, cell - 8)
+                text.draw(surf, label, size, ink, box.center, "center", bold=chosen)
     elif d.step in (DeskStep.PIN, DeskStep.NEW_PIN, DeskStep.REPEAT_PIN):
         text.draw_fitted(surf, d.player, 44, theme.WHITE, (cx, y), inner, "midtop", True)
         prompt = {DeskStep.PIN: "PIN", DeskStep.NEW_PIN: "choose a PIN", DeskStep.REPEAT_PIN: "the PIN again"}
