@@ -18,12 +18,24 @@ class StationLook:
 
 
 @dataclass(frozen=True)
+class AttractBoard:
+    """A game's live table on the attract screen (Punch Cards' leaderboard): a title,
+    column headings and rows (the second column is the wide one, a name), and a note."""
+
+    title: str
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    note: str = ""
+
+
+@dataclass(frozen=True)
 class AttractScreen:
     games: tuple[str, ...]
     featured: int
     stations: tuple[StationLook, ...]
     recent: tuple[str, ...]
     blink: bool
+    board: AttractBoard | None = None
 
 
 @dataclass(frozen=True)

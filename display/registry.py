@@ -19,7 +19,12 @@ from PIL import Image
 from display.models import PlayScreen, PrivateScreen, ResultScreen
 from display.text import TextCache
 
-BUILTIN = ("display.punch_screen", "display.karate_screen", "display.big_time_boxing_screen")
+BUILTIN = (
+    "display.punch_screen",
+    "display.karate_screen",
+    "display.big_time_boxing_screen",
+    "display.punch_cards_screen",
+)
 """The screen modules of the games that ship; importing one registers its screens."""
 
 PlayDrawer = Callable[[pygame.Surface, TextCache, PlayScreen], None]

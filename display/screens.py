@@ -5,7 +5,15 @@ from __future__ import annotations
 import pygame
 
 from display import theme
-from display.models import AttractScreen, JoinScreen, OptionsScreen, ResultScreen, SelectScreen, ServiceScreen
+from display.models import (
+    AttractBoard,
+    AttractScreen,
+    JoinScreen,
+    OptionsScreen,
+    ResultScreen,
+    SelectScreen,
+    ServiceScreen,
+)
 from display.text import TextCache
 from display.widgets import banner, key_hint, panel, title_bar
 
@@ -20,9 +28,11 @@ def draw_attract(surf: pygame.Surface, text: TextCache, s: AttractScreen) -> Non
     text.draw(surf, "RINGSIDE", 150, theme.GOLD, (w // 2, 150), "center", bold=True)
     text.draw(surf, "four fighting card games · face to face", 38, theme.DIM, (w // 2, 235), "center")
     row = min(62, 228 // len(s.games))  # closer rows for more games: clear of PRESS START
-    box = pygame.Rect(0, 0, 760, 80 + row * len(s.games))
-    box.center = (w // 2, 420)
+    box = pygame.Rect(0, 0, 760 if s.board is None else 520, 80 + row * len(s.games))
+    box.center = (w // 2, 420) if s.board is None else (w // 4 + 10, 420)
     panel(surf, box)
+    if s.board is not None:
+        draw_board(surf, text, s.board, pygame.Rect(box.right + 40, 286, w - box.right - 80, 270))
     for i, title in enumerate(s.games):
         y = box.y + 60 + i * row
         color = theme.GOLD if i == s.featured else theme.TEXT
@@ -31,6 +41,29 @@ def draw_attract(surf: pygame.Surface, text: TextCache, s: AttractScreen) -> Non
         text.draw(surf, "PRESS  START", 72, theme.WHITE, (w // 2, h - 110), "center", bold=True)
     for i, line in enumerate(s.recent[:3]):
         text.draw(surf, line, 26, theme.DIM, (24, 24 + i * 28))
+
+
+def draw_board(surf: pygame.Surface, text: TextCache, board: AttractBoard, rect: pygame.Rect) -> None:
+    """A game's live table (a leaderboard): narrow columns at the sides, the second
+    column (a name) takes the rest; every cell is fitted to its column."""
+    panel(surf, rect)
+    text.draw_fitted(surf, board.title, 40, theme.GOLD, (rect.centerx, rect.y + 26), rect.width - 30, "center", True)
+    ncol = max(len(board.header), max((len(r) for r in board.rows), default=0))
+    narrow = 76
+    column = [narrow, rect.width - 30 - narrow * (ncol - 1)] + [narrow] * (ncol - 2)
+    xs = [rect.x + 15 + sum(column[:i]) for i in range(ncol)]
+
+    def widths(i: int) -> int:
+        return column[i] - 8
+
+    for i, cell in enumerate(board.header):
+        text.draw_fitted(surf, cell, 24, theme.DIM, (xs[i], rect.y + 52), widths(i))
+    for r, row in enumerate(board.rows[:5]):
+        y = rect.y + 80 + r * 32
+        for i, cell in enumerate(row):
+            text.draw_fitted(surf, cell, 32, theme.WHITE if i == 1 else theme.TEXT, (xs[i], y), widths(i))
+    if board.note:
+        text.draw_fitted(surf, board.note, 24, theme.DIM, (rect.x + 15, rect.bottom - 28), rect.width - 30)
 
 
 def draw_select(surf: pygame.Surface, text: TextCache, s: SelectScreen) -> None:

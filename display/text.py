@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import pygame
 
 from display.theme import font
@@ -25,6 +27,43 @@ class TextCache:
             surf = font(size, bold).render(text, True, color)
             self._cache[key] = surf
         return surf
+
+    def fitted(self, text: str, size: int, color: Color, max_width: int, bold: bool = False) -> pygame.Surface:
+        """``text`` no wider than ``max_width``: in smaller type (down to 3/4 of ``size``),
+        else cut short with an ellipsis.  For text the cabinet does not choose (players'
+        names from a convention-wide ledger), so no string can spill out of its place.
+        The bundled font has no combining marks: an accent NFC cannot fold into its letter
+        is left out rather than drawn as a box under the line."""
+        text = "".join(c for c in unicodedata.normalize("NFC", text) if not unicodedata.category(c).startswith("M"))
+        for step in range(size, max(1, size * 3 // 4) - 1, -2):
+            if font(step, bold).size(text)[0] <= max_width:
+                return self.render(text, step, color, bold)
+        small = max(1, size * 3 // 4)
+        lo, hi = 0, len(text)
+        while lo < hi:  # the longest prefix that fits with the ellipsis
+            mid = (lo + hi + 1) // 2
+            if font(small, bold).size(text[:mid] + "…")[0] <= max_width:
+                lo = mid
+            else:
+                hi = mid - 1
+        return self.render(text[:lo] + "…", small, color, bold)
+
+    def draw_fitted(
+        self,
+        target: pygame.Surface,
+        text: str,
+        size: int,
+        color: Color,
+        pos: tuple[int, int],
+        max_width: int,
+        anchor: str = "topleft",
+        bold: bool = False,
+    ) -> pygame.Rect:
+        """:meth:`draw` of :meth:`fitted` text."""
+        surf = self.fitted(text, size, color, max_width, bold)
+        rect = surf.get_rect(**{anchor: pos})
+        target.blit(surf, rect)
+        return rect
 
     def draw(
         self,

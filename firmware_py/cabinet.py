@@ -113,6 +113,10 @@ class Cabinet:
         if controls is None or max(saved.seats, default=len(self.ctx.looks)) >= len(self.ctx.looks):
             store.abandon_game(saved.id, "cannot resume on this cabinet")
             return None
+        if not controls.resumes:
+            store.abandon_game(saved.id, f"{controls.spec.title} games are not resumed")
+            self.ctx.log(f"{controls.spec.title} #{saved.id} was cut short: abandoned (this game is not resumed)")
+            return None
         looks = tuple(self.ctx.looks[s] for s in saved.seats)
         try:
             session = GameSession.resume(controls(), saved, looks, store, self.ctx.settle_us, now_us)

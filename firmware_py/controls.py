@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, Protocol
 
-from display.models import PrivateScreen
+from display.models import AttractBoard, PrivateScreen
 from games.bots import RandomBot
 from games.levels import Level
 from games.protocol import Action, Engine, Event, GameSpec
@@ -52,6 +53,17 @@ class Record:
     detail: str = ""
 
 
+@dataclass(frozen=True)
+class ServiceItem:
+    """An operator-menu item a game adds: its title, the lines shown while it is
+    highlighted, and the scene START opens, ``open(ctx, now_us, menu)`` (a ``Service``
+    scene whose ``underneath`` is the menu's, so turning the key off leaves it)."""
+
+    title: str
+    body: Callable[[], tuple[str, ...]]
+    open: Callable[[Any, int, Any], Any]
+
+
 class GameControls(ABC):
     spec: ClassVar[GameSpec]
     engine_type: ClassVar[type[Engine]]
@@ -67,6 +79,25 @@ class GameControls(ABC):
     beside the game's record in the store."""
     endings: ClassVar[dict[Enum, str]] = {}
     """Words for each way the game can end (``Outcome.how``), for results and attract."""
+
+    resumes: ClassVar[bool] = True
+    """False for a game whose scene records its result elsewhere before showing it (Punch
+    Cards' ledger): a game of it cut short by a power cut is abandoned, not resumed."""
+
+    def lobby(self, ctx: Any, now_us: int, host: int) -> Any | None:
+        """The scene a game with its own way in opens after the select screen (Punch Cards:
+        sign in with a name and PIN); None: the cabinet's join → options → play."""
+        return None
+
+    @classmethod
+    def attract_board(cls, ctx: Any, now_us: int) -> AttractBoard | None:
+        """A live table of this game for the attract screen (Punch Cards' leaderboard)."""
+        return None
+
+    @classmethod
+    def service_items(cls, ctx: Any) -> tuple[ServiceItem, ...]:
+        """Operator-menu items this game adds (Punch Cards: closing time, voids, export)."""
+        return ()
 
     @classmethod
     def ending_words(cls, how: str) -> str:

@@ -15,7 +15,12 @@ from itertools import count
 from firmware_py.controls import GameControls
 from games.registry import UnknownGame
 
-BUILTIN = ("firmware_py.controls_punch", "firmware_py.controls_karate", "firmware_py.controls_big_time_boxing")
+BUILTIN = (
+    "firmware_py.controls_punch",
+    "firmware_py.controls_karate",
+    "firmware_py.controls_big_time_boxing",
+    "firmware_py.controls_punch_cards",
+)
 """The controls modules of the games that ship; importing one registers its controls."""
 
 _CONTROLS: dict[str, tuple[int, type[GameControls]]] = {}

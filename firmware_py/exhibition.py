@@ -11,7 +11,7 @@ import random
 from pathlib import Path
 
 from firmware_py.cabinet import Cabinet
-from firmware_py.controls import Bot
+from firmware_py.controls import Bot, GameControls
 from firmware_py.scenes import Attract, Join, Options, Play, Result, Select
 from firmware_py.virtual_time import VirtualTimeDriver
 from hal.clock import ManualClock
@@ -43,6 +43,9 @@ class ExhibitionDriver:
         self.busy_until[station] = start + PRESS_GAP_US
         return start
 
+    def _has_lobby(self) -> bool:
+        return self.cabinet.ctx.game_named(self.game).lobby is not GameControls.lobby
+
     def act(self, now_us: int) -> None:
         scene = self.cabinet.scene
         new = scene is not self.seen_scene
@@ -50,6 +53,12 @@ class ExhibitionDriver:
         soon = now_us + 600_000
         if isinstance(scene, Attract) and new:
             self._press(0, Button.START, now_us + 1_500_000)
+        elif isinstance(scene, Select) and new and self._has_lobby():
+            # Its lobby is for people (names, PINs, a ledger): the bots play the game itself.
+            controls = self.cabinet.ctx.game_named(self.game)()
+            stations = tuple(range(controls.spec.min_players))
+            options = controls.make_options({})
+            self.cabinet.scene = Play.start(self.cabinet.ctx, now_us, controls, options, stations)
         elif isinstance(scene, Select) and new:
             for _ in range(self.cabinet.ctx.games.index(self.cabinet.ctx.game_named(self.game))):
                 self._press(scene.host, Button.B, soon)

@@ -11,7 +11,7 @@ import random
 import textwrap
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pygame
@@ -73,6 +73,9 @@ class CabinetContext:
     returns the line to show.  None where there is nothing to power off (simulation)."""
     version: str = ""
     """``ringside 0.1.0 (commit …)``: shown on the service menu's Cabinet page."""
+    game_state: dict[str, Any] = field(default_factory=dict)
+    """What a game keeps while the cabinet runs, by game name (Punch Cards' ledger
+    connection), so its scenes and the attract screen share it."""
 
     def station_names(self, stations: tuple[int, ...]) -> tuple[str, ...]:
         return tuple(self.looks[s].name for s in stations)
@@ -148,12 +151,14 @@ class Attract(Scene):
             recent.insert(0, f"Fastest slap: {who} {value / 1000:.1f} ms")
         if self.ctx.store.notice is not None:
             recent.insert(0, self.ctx.store.notice.headline)
+        boards = (g.attract_board(self.ctx, now_us) for g in self.ctx.games)
         return AttractScreen(
             games=tuple(g.spec.title for g in self.ctx.games),
             featured=(t // 3_000_000) % len(self.ctx.games),
             stations=self.ctx.looks,
             recent=tuple(recent),
             blink=(t // 500_000) % 2 == 0,
+            board=next((b for b in boards if b is not None), None),
         )
 
     def led_levels(self, now_us: int) -> dict[int, float]:
@@ -179,7 +184,9 @@ class Select(Scene):
             self.cursor = (self.cursor + 1) % n
         elif ev.button is Button.START:
             self.ctx.log(f"{self.ctx.looks[self.host].name} chose {self.ctx.games[self.cursor].spec.title}")
-            return Join(self.ctx, now_us, self.ctx.games[self.cursor](), self.host)
+            controls = self.ctx.games[self.cursor]()
+            lobby = controls.lobby(self.ctx, now_us, self.host)
+            return lobby if lobby is not None else Join(self.ctx, now_us, controls, self.host)
         return None
 
     def screen(self, now_us: int) -> SelectScreen:
@@ -420,6 +427,7 @@ class Service(Scene):
     that was running is kept and resumes when the key is turned off."""
 
     ITEMS = ("Stats", "Input test", "LED test", "Cabinet", "Calibration", "Shut down")
+    """The cabinet's own items; each offered game may add some (``service_items``)."""
 
     def __init__(self, ctx: CabinetContext, now_us: int, underneath: Scene) -> None:
         super().__init__(ctx, now_us)
@@ -428,10 +436,12 @@ class Service(Scene):
         self.inputs: list[str] = []
         self.confirm_shutdown = False
         self.shutdown_said = ""
+        self.game_items = {item.title: item for g in ctx.games for item in g.service_items(ctx)}
+        self.items = self.ITEMS + tuple(self.game_items)
         ctx.log("SERVICE key on: operator menu")
 
     def on_input(self, ev: InputEvent, now_us: int) -> Scene | None:
-        if isinstance(ev, (ButtonEvent, SlapEvent)) and self.ITEMS[self.cursor] == "Input test":
+        if isinstance(ev, (ButtonEvent, SlapEvent)) and self.items[self.cursor] == "Input test":
             what = (
                 f"{ev.button.value} {'down' if ev.pressed else 'up'}"
                 if isinstance(ev, ButtonEvent)
@@ -439,12 +449,14 @@ class Service(Scene):
             )
             self.inputs = [f"{ev.t_us / 1e6:12.6f}s  {self.ctx.looks[ev.station].name:6}  {what}", *self.inputs][:18]
         if pressed(ev) and ev.station == 0 and ev.button in (Button.A, Button.B):
-            self.cursor = (self.cursor + (1 if ev.button is Button.B else -1)) % len(self.ITEMS)
+            self.cursor = (self.cursor + (1 if ev.button is Button.B else -1)) % len(self.items)
             self.confirm_shutdown = False
-        if pressed(ev, Button.START) and ev.station == 0 and self.ITEMS[self.cursor] == "Calibration":
+        if pressed(ev, Button.START) and ev.station == 0 and self.items[self.cursor] == "Calibration":
             return self.ctx.calibration(self.ctx, now_us, self) if self.ctx.calibration is not None else None
-        if pressed(ev, Button.START) and ev.station == 0 and self.ITEMS[self.cursor] == "Shut down":
+        if pressed(ev, Button.START) and ev.station == 0 and self.items[self.cursor] == "Shut down":
             self._shut_down()
+        if pressed(ev, Button.START) and ev.station == 0 and self.items[self.cursor] in self.game_items:
+            return self.game_items[self.items[self.cursor]].open(self.ctx, now_us, self)
         return None
 
     def _shut_down(self) -> None:
@@ -461,9 +473,11 @@ class Service(Scene):
         return None
 
     def screen(self, now_us: int) -> ServiceScreen:
-        item = self.ITEMS[self.cursor]
+        item = self.items[self.cursor]
         store = self.ctx.store
-        if item == "Stats":
+        if item in self.game_items:
+            body = list(self.game_items[item].body())
+        elif item == "Stats":
             body = ["Games finished:"] + [f"  {g}: {n}" for g, n in sorted(store.games_played().items())]
             for g in self.ctx.games:
                 wins = store.wins_by_station(g.spec.name)
@@ -513,11 +527,11 @@ class Service(Scene):
                 lines = textwrap.wrap(store.notice.detail, 64, break_long_words=False, break_on_hyphens=False)
                 body += ["Store:", *(f"  {line}" for line in lines)]
         return ServiceScreen(
-            item, self.ITEMS, self.cursor, tuple(body), "Station 1: A/B move · turn the SERVICE key off to leave"
+            item, self.items, self.cursor, tuple(body), "Station 1: A/B move · turn the SERVICE key off to leave"
         )
 
     def led_levels(self, now_us: int) -> dict[int, float]:
-        if self.ITEMS[self.cursor] != "LED test":
+        if self.items[self.cursor] != "LED test":
             return {s: 0.0 for s in range(len(self.ctx.looks))}
         level = ((now_us - self.entered_us) // 300_000 % 11) / 10
         return {s: level for s in range(len(self.ctx.looks))}

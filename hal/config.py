@@ -114,6 +114,18 @@ DEFAULT_SHUTDOWN = ("systemctl", "poweroff")
 
 
 @dataclass(frozen=True)
+class PunchCardsConfig:
+    """Where the Punch Cards ledger lives.  ``ledger``: a ``sqlite:///path`` or
+    ``postgresql://…`` URL; ``None`` is ``punch_cards.sqlite3`` in the data folder (found
+    at run time, so a cabinet whose data folder moves takes its ledger along).
+    ``event_seed``: used only when the ledger is created (pre-printed cards, rehearsals,
+    scenarios); ``None`` draws a secret one."""
+
+    ledger: str | None = None
+    event_seed: int | None = None
+
+
+@dataclass(frozen=True)
 class CabinetConfig:
     name: str
     data_dir: Path
@@ -128,6 +140,7 @@ class CabinetConfig:
     shutdown_command: tuple[str, ...] = DEFAULT_SHUTDOWN
     """What the service menu's Shut down runs (after the operator confirms)."""
     retention: RetentionConfig = RetentionConfig()
+    punch_cards: PunchCardsConfig = PunchCardsConfig()
 
 
 def default_config_path() -> Path:
@@ -223,7 +236,9 @@ class _Reader:
     # -- sections -------------------------------------------------------------------
     def cabinet(self, raw: dict[str, Any]) -> CabinetConfig:
         self.check_table(
-            raw, "(top level)", {"cabinet", "display", "service", "sound", "station", "padboard", "retention"}
+            raw,
+            "(top level)",
+            {"cabinet", "display", "service", "sound", "station", "padboard", "retention", "punch_cards"},
         )
         cab = self.check_table(raw.get("cabinet"), "cabinet", {"name", "data_dir", "backend"})
         name = self.string(cab, "cabinet", "name", pattern=r"[A-Za-z0-9_.-]{1,40}")
@@ -293,9 +308,40 @@ class _Reader:
             backend,
             tuple(shutdown),
             retention,
+            self.punch_cards(raw),
         )
         self.check_pins(config)
         return config
+
+    def punch_cards(self, raw: dict[str, Any]) -> PunchCardsConfig:
+        pc = self.check_table(raw.get("punch_cards"), "punch_cards", {"ledger", "event_seed"}, required=False)
+        ledger = pc.get("ledger")
+        if ledger is not None:
+            ledger = self.ledger_url(ledger)
+        seed = self.integer(pc, "punch_cards", "event_seed", 0, 2**63 - 1) if "event_seed" in pc else None
+        return PunchCardsConfig(ledger, seed)
+
+    def ledger_url(self, value: Any) -> str:
+        """``sqlite:///absolute/path`` (or ``sqlite:///~/path``, ``~`` expanded) or
+        ``postgresql://user@host/db`` (``postgres://`` too)."""
+        key = "punch_cards.ledger"
+        expected = (
+            'a ledger URL: "sqlite:///path/to/ledger.sqlite3" (a file on this cabinet) or '
+            '"postgresql://user@host/database" (one server for the event\'s cabinets)'
+        )
+        if not isinstance(value, str):
+            raise self.fail(key, value, expected)
+        if value.startswith(("postgresql://", "postgres://")):
+            if not value.split("://", 1)[1].strip("/"):
+                raise self.fail(key, value, "a PostgreSQL URL naming a server: postgresql://user@host/database")
+            return value
+        rest = value[len("sqlite:///") :] if value.startswith("sqlite:///") else ""
+        if rest.strip() and not rest.endswith("/"):
+            path = expand_path(rest, key, self.source) if rest.startswith("~") else Path("/" + rest)
+            return f"sqlite://{path}"
+        if value.startswith("sqlite://"):
+            raise self.fail(key, value, "sqlite:/// followed by the ledger file's path (three slashes)")
+        raise self.fail(key, value, expected)
 
     def station(self, raw: Any, key: str) -> StationConfig:
         s = self.check_table(raw, key, {"name", "color", "input_chip", "buttons", "led_bar", "private_display", "slap"})

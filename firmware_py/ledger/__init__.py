@@ -19,10 +19,11 @@ from firmware_py.ledger.errors import (
     WrongPin,
 )
 from firmware_py.ledger.export import standings_csv, standings_html
-from firmware_py.ledger.ledger import Entry, EntryKind, Ledger, Move, Receipt
+from firmware_py.ledger.ledger import DuelRecord, Entry, EntryKind, Ledger, Move, Receipt
 from firmware_py.ledger.pins import PinHasher
 
 __all__ = [
+    "DuelRecord",
     "Entry",
     "EntryKind",
     "IdempotencyConflict",

@@ -104,6 +104,21 @@ class Entry:
     last_action: dict[str, Any]
 
 
+@dataclass(frozen=True)
+class DuelRecord:
+    """A recorded duel as the operator sees it when voiding one: who fought whom, who
+    won, the card that moved, and the void that undid it (if any)."""
+
+    entry: int
+    at_us: int
+    cabinet: str
+    challenger: str
+    challenged: str
+    winner: str
+    card: int
+    voided_by: int | None
+
+
 _OPEN = "open"
 """The closing time's value when none is set (or it was lifted)."""
 
@@ -533,6 +548,24 @@ class Ledger:
                 json.loads(la),
             )
             for i, k, t, c, vo, vb, la in rows
+        )
+
+    def recent_duels(self, limit: int = 10) -> tuple[DuelRecord, ...]:
+        """The latest duels, newest first (the operator's list to void from)."""
+        rows = self.backend.run(
+            lambda tx: tx.rows(
+                "SELECT d.entry, e.at_us, e.cabinet, pc.name, pd.name, pw.name, m.card, v.id FROM duels d "
+                "JOIN entries e ON e.id = d.entry JOIN players pc ON pc.id = d.challenger "
+                "JOIN players pd ON pd.id = d.challenged JOIN players pw ON pw.id = d.winner "
+                "JOIN moves m ON m.entry = d.entry LEFT JOIN entries v ON v.voids = d.entry "
+                "ORDER BY d.entry DESC LIMIT ?",
+                (int(limit),),
+            ),
+            write=False,
+        )
+        return tuple(
+            DuelRecord(int(i), int(t), c, a, b, w, int(card), None if v is None else int(v))
+            for i, t, c, a, b, w, card, v in rows
         )
 
     def replay_duel(self, entry: int) -> PunchCardsDuel:

@@ -1,0 +1,112 @@
+"""What Punch Cards at the cabinet puts on screen, as plain data: the lobby (a desk per
+station where players sign in or register), the duel table, the trade table, and each
+station's private display.  The cabinet (``firmware_py/punch_cards_*``) builds them, the
+Punch Cards screens draw them.  A PIN is only ever in a private model; the main screen
+gets how many letters were typed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from display.models import StationLook
+from games.punch_cards import Card, DuelPlayerView, DuelPublicView, Standing
+
+
+class DeskStep(Enum):
+    IDLE = "idle"
+    NAME = "name"
+    PIN = "pin"
+    NEW_PIN = "new_pin"
+    REPEAT_PIN = "repeat_pin"
+    MENU = "menu"
+
+
+@dataclass(frozen=True)
+class KeyboardView:
+    rows: tuple[str, ...]
+    row: int
+    col: int
+    text: str
+
+
+@dataclass(frozen=True)
+class DeskView:
+    """One station's desk on the main screen.  ``player``: the name being signed in, or
+    the signed-in player; ``pin_length``: letters typed (shown masked)."""
+
+    look: StationLook
+    step: DeskStep
+    player: str
+    keyboard: KeyboardView | None
+    pin_length: int
+    cards: int | None
+    points: int | None
+    message: str
+    bad: bool
+    hints: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class LobbyView:
+    desks: tuple[DeskView, ...]
+    board: tuple[Standing, ...]
+    status: str
+    """The event's state: the closing time, CLOSED, or the ledger unreachable."""
+
+
+@dataclass(frozen=True)
+class DeskPrivate:
+    """A desk on its station's private display: the PIN in clear (only here)."""
+
+    step: DeskStep
+    player: str
+    keyboard: KeyboardView | None
+    pin: str
+    message: str
+    hints: tuple[str, ...]
+    cards: int | None = None
+
+
+@dataclass(frozen=True)
+class DuelTable:
+    """A duel on the main screen.  ``challenge``: what the challenge rule says about this
+    one; ``result``: the verdict once the ledger recorded it (or why it was not);
+    ``waiting``: why the result is not shown yet (the ledger has not committed it).  Until
+    then the public view carries no final reveal and no winner."""
+
+    public: DuelPublicView
+    players: tuple[str, str]
+    practice: bool
+    challenge: str
+    result: tuple[str, ...]
+    waiting: str
+
+
+@dataclass(frozen=True)
+class DuelPrivate:
+    """A duellist's private display: their view, the card under their cursor while
+    staking, and the result line (only once it is recorded)."""
+
+    view: DuelPlayerView
+    cursor: int
+    result: str
+    waiting: str
+
+
+@dataclass(frozen=True)
+class TradeTableView:
+    players: tuple[str, str]
+    gives: tuple[tuple[Card, ...], tuple[Card, ...]]
+    confirmed: tuple[bool, bool]
+    message: str
+
+
+@dataclass(frozen=True)
+class TradePrivate:
+    collection: tuple[Card, ...]
+    cursor: int
+    giving: frozenset[int]
+    confirmed: bool
+    message: str

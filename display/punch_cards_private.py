@@ -1,0 +1,151 @@
+"""Punch Cards on a station's private 128×64 display: the name being typed with the
+keyboard row under the cursor, the PIN (only here, never on the main screen), the card
+being staked or offered with its numbers, the secret corner and call, and the player's
+result once the ledger has recorded it."""
+
+from __future__ import annotations
+
+import textwrap
+import unicodedata
+
+from PIL import Image
+
+from display.models import PrivateScreen
+from display.private import text_lines as _text_lines
+from display.punch_cards_models import DeskPrivate, DeskStep, DuelPrivate, TradePrivate
+from games.punch_cards import CORNERS, Card, Phase
+
+WIDTH = 21
+"""Characters on one line of the bitmap font."""
+CORNER_SHORT = ("TL", "TR", "BL", "BR")
+PROMPT = {DeskStep.PIN: "PIN for", DeskStep.NEW_PIN: "NEW PIN for", DeskStep.REPEAT_PIN: "REPEAT PIN for"}
+
+
+def oled_safe(line: str) -> str:
+    """``line`` in the characters the OLED's bitmap font has (Latin-1): accented letters
+    lose what the font lacks, other scripts show as ``?`` (a name of any script must never
+    stop a private display from drawing)."""
+    out = []
+    for char in line:
+        if ord(char) < 256:
+            out.append(char)
+            continue
+        if unicodedata.category(char).startswith("M"):
+            continue
+        base = "".join(c for c in unicodedata.normalize("NFKD", char) if ord(c) < 256)
+        out.append(base or "?")
+    return "".join(out)
+
+
+def text_lines(lines: list[str], inverted_row: int | None, size: tuple[int, int]) -> Image.Image:
+    """Rows of at most :data:`WIDTH` characters the font has (a longer row is cut)."""
+    return _text_lines([oled_safe(line)[:WIDTH] for line in lines], inverted_row, size)
+
+
+def numbers(nums: tuple[int, ...]) -> str:
+    return " ".join(str(n) for n in nums)
+
+
+def card_line(card: Card) -> str:
+    return f"#{card.serial} {card.name}"[:WIDTH]
+
+
+def wrap(text: str, lines: int) -> list[str]:
+    out = textwrap.wrap(text, WIDTH, break_long_words=True) or [""]
+    return out[:lines]
+
+
+def keyboard_row(row: str, col: int) -> str:
+    """The keyboard row around the cursor, the cursor's character in brackets (the space
+    key shows as ``[ ]``)."""
+    marked = row[:col] + "[" + row[col] + "]" + row[col + 1 :]
+    start = max(0, min(col - 8, len(marked) - WIDTH))
+    return marked[start : start + WIDTH]
+
+
+def draw_desk(d: DeskPrivate, size: tuple[int, int]) -> Image.Image:
+    if d.step is DeskStep.IDLE:
+        return text_lines(["PUNCH CARDS", "", "START: sign in", "or register", d.message[:WIDTH]], 0, size)
+    if d.step is DeskStep.NAME and d.keyboard is not None:
+        kb = d.keyboard
+        lines = [f"NAME {kb.text[-(WIDTH - 6) :]}_", keyboard_row(kb.rows[kb.row], kb.col)]
+        lines += wrap(d.message, 1) if d.message and d.message != "Type your name" else ["A/B < >  C/D row"]
+        return text_lines([*lines, "F type  E delete", "START: name done"], 1, size)
+    if d.step in PROMPT:
+        pin = d.pin + "_" * (4 - len(d.pin))
+        body = wrap(d.message, 2) if d.message else ["A-F: PIN letters"]
+        return text_lines([f"{PROMPT[d.step]} {d.player}"[:WIDTH], f"PIN  {pin}", *body, "START: OK / undo"], 1, size)
+    held = f" ({d.cards} cards)" if d.cards is not None else ""
+    rows = [f"{d.player[: WIDTH - len(held)]}{held}", *wrap(d.message, 1), *d.hints]
+    return text_lines(rows[:5], 0, size)
+
+
+def draw_duel(d: DuelPrivate, size: tuple[int, int], to_act: bool) -> Image.Image:
+    v = d.view
+    phase = v.public.phase
+    if d.waiting:
+        return text_lines(["DUEL OVER", "", d.waiting, "the ledger first"], 0, size)
+    if phase is Phase.OVER:
+        return text_lines(["DUEL OVER", *wrap(d.result or "Result on screen", 3)], 0, size)
+    if phase is Phase.ANSWER:
+        if v.may_refuse:
+            return text_lines(["CHALLENGE!", "You may refuse it:", "A: accept", "B: refuse"], 0, size)
+        return text_lines(["CHALLENGE SENT", "", "Waiting for your", "rival to answer"], 0, size)
+    if phase is Phase.STAKE:
+        cards = v.collection
+        i = d.cursor % len(cards)
+        card = next((c for c in cards if c.serial == v.stake), cards[i])
+        head = "STAKED" if v.stake is not None else f"{i + 1}/{len(cards)}"
+        rows = [f"{CORNER_SHORT[k]} {numbers(card.corners[k])}" for k in range(4)]
+        return text_lines([f"{head} {card_line(card)}", *rows], 0, size)
+    staked = next(c for c in v.collection if c.serial == v.stake)
+    if phase is Phase.CORNER:
+        if v.corner is not None:
+            return text_lines(
+                [
+                    "CORNER (secret)",
+                    f"{CORNER_SHORT[v.corner.value]}: {numbers(staked.numbers(v.corner))}",
+                    "",
+                    "wait for rival",
+                ],
+                0,
+                size,
+            )
+        rows = [f"{b} {CORNER_SHORT[i]} {numbers(staked.corners[i])}" for i, b in enumerate("ABCD")]
+        return text_lines(["PICK A CORNER", *rows], 0, size)
+    corner = v.corner or CORNERS[0]
+    mine = f"{CORNER_SHORT[corner.value]}: {numbers(staked.numbers(corner))}"
+    if v.call is not None:
+        return text_lines(["CALL (secret)", mine, f"called {v.call.value.upper()}", "wait for rival"], 0, size)
+    return text_lines(["CALL (secret)", mine, "A High  B Low", "C Both"], 0, size)
+
+
+def draw_trade(t: TradePrivate, size: tuple[int, int]) -> Image.Image:
+    if not t.collection:
+        return text_lines(["TRADE", "", "no cards"], 0, size)
+    i = t.cursor % len(t.collection)
+    card = t.collection[i]
+    state = "GIVING it" if card.serial in t.giving else "keeping it"
+    foot = t.message[:WIDTH] if t.message else ("CONFIRMED" if t.confirmed else "START: confirm")
+    return text_lines(
+        [
+            f"TRADE {i + 1}/{len(t.collection)}  A< >B",
+            card_line(card),
+            f"{state}  C: change",
+            f"giving {len(t.giving)}  E: off",
+            foot,
+        ],
+        0,
+        size,
+    )
+
+
+def draw_punch_cards_private(screen: PrivateScreen, size: tuple[int, int]) -> Image.Image:
+    view = screen.view
+    if isinstance(view, DeskPrivate):
+        return draw_desk(view, size)
+    if isinstance(view, DuelPrivate):
+        return draw_duel(view, size, screen.to_act)
+    if isinstance(view, TradePrivate):
+        return draw_trade(view, size)
+    raise TypeError(f"no Punch Cards private layout for {type(view).__name__}")

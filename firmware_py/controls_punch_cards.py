@@ -1,0 +1,162 @@
+"""Punch Cards at the cabinet: which button does what in a duel, and the game's way in.
+
+In a duel: the challenged answers with A (accept) or B (refuse, only where the challenge
+rule allows it); to stake, A/B browse one's collection and START stakes the card shown;
+A–D pick the corner (top left, top right, bottom left, bottom right); A calls High, B
+Low, C Both.  Punch Cards is not a select → join → play game: after the select screen
+its lobby (``punch_cards_lobby``) signs players in with a name and PIN, and the duel,
+trade and practice tables are its own scenes; its attract board is the leaderboard and
+it adds the operator's items (closing time, voids, export) to the service menu.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any, ClassVar
+
+from display.models import AttractBoard
+from display.punch_cards_models import DuelPrivate
+from firmware_py.controls import GameControls, Refusal, ServiceItem
+from firmware_py.controls_registry import register
+from games.protocol import Action, Event
+from games.punch_cards import (
+    CORNERS,
+    SPEC,
+    Answer,
+    Call,
+    CallIt,
+    ChallengeAnswered,
+    DuelEnd,
+    DuelWon,
+    Phase,
+    PickCorner,
+    PunchCardsDuel,
+    Revealed,
+    Stake,
+    StakesShown,
+)
+from hal.events import Button
+
+CORNER_BUTTONS = (Button.A, Button.B, Button.C, Button.D)
+CALL_BUTTONS = {Button.A: Call.HIGH, Button.B: Call.LOW, Button.C: Call.BOTH}
+CORNER_WORDS = ("top left", "top right", "bottom left", "bottom right")
+BOARD_ROWS = 5
+
+
+class PunchCardsControls(GameControls):
+    spec = SPEC
+    engine_type = PunchCardsDuel
+    blurb = "Duel anyone at the con for their cards: collect the most names."
+    resumes = False  # a duel's result must reach the ledger from the scene that holds the players
+    endings: ClassVar[dict[Enum, str]] = {
+        DuelEnd.HIGH: "High",
+        DuelEnd.LOW: "Low",
+        DuelEnd.BOTH: "Both ways",
+        DuelEnd.BOTH_FAILED: "a failed Both",
+        DuelEnd.REFUSED: "challenge refused",
+    }
+
+    def __init__(self) -> None:
+        self.cursor: dict[int, int] = {0: 0, 1: 0}
+        """Index into each duellist's collection of the card shown while staking."""
+
+    # -- the cabinet's hooks --------------------------------------------------------------
+    def lobby(self, ctx: Any, now_us: int, host: int) -> Any:
+        from firmware_py.punch_cards_lobby import Lobby
+
+        return Lobby(ctx, now_us, host)
+
+    @classmethod
+    def attract_board(cls, ctx: Any, now_us: int) -> AttractBoard | None:
+        from firmware_py.punch_cards_ledger import link_for
+
+        link = link_for(ctx)
+        if not link.exists():
+            return None
+        table = link.board(now_us)
+        if isinstance(table, str):
+            return AttractBoard("Punch Cards", (), (), table)
+        if not table:
+            return None
+        rows = tuple((f"{s.rank}.", s.name, str(s.points), str(s.cards)) for s in table[:BOARD_ROWS])
+        return AttractBoard(
+            "Punch Cards leaders", ("#", "name", "points", "cards"), rows, f"{len(table)} players: duel at START"
+        )
+
+    @classmethod
+    def service_items(cls, ctx: Any) -> tuple[ServiceItem, ...]:
+        from firmware_py.punch_cards_service import service_items
+
+        return service_items(ctx)
+
+    # -- a duel ---------------------------------------------------------------------------
+    def on_button(self, engine: PunchCardsDuel, seat: int, button: Button, t_us: int) -> Action | Refusal | None:
+        phase = engine.phase
+        if phase is Phase.ANSWER:
+            if seat != 1:
+                return Refusal(seat, "waiting for your rival to answer")
+            if button in (Button.A, Button.B):
+                return Answer(seat, button is Button.A)
+        elif phase is Phase.STAKE:
+            cards = engine.collections[seat]
+            if button in (Button.A, Button.B):
+                self.cursor[seat] = (self.cursor[seat] + (1 if button is Button.B else -1)) % len(cards)
+                return None
+            if button is Button.START:
+                return Stake(seat, cards[self.cursor[seat] % len(cards)].serial)
+        elif phase is Phase.CORNER and button in CORNER_BUTTONS:
+            return PickCorner(seat, CORNERS[CORNER_BUTTONS.index(button)])
+        elif phase is Phase.CALL and button in CALL_BUTTONS:
+            return CallIt(seat, CALL_BUTTONS[button])
+        return None
+
+    def led_level(self, engine: PunchCardsDuel, seat: int) -> float:
+        """Lit while the duel waits for this duellist's choice."""
+        return 1.0 if seat in engine.to_act() else 0.0
+
+    def private_screen(self, engine: PunchCardsDuel, seat: int) -> Any:
+        from display.models import PrivateScreen
+
+        return PrivateScreen(
+            self.spec.name, seat, DuelPrivate(engine.view(seat), self.cursor[seat], "", ""), seat in engine.to_act()
+        )
+
+    def bot_presses(self, engine: PunchCardsDuel, seat: int, action: Action) -> tuple[Button, ...]:
+        if isinstance(action, Answer):
+            return (Button.A if action.accept else Button.B,)
+        if isinstance(action, Stake):
+            serials = [c.serial for c in engine.collections[seat]]
+            steps = (serials.index(action.serial) - self.cursor[seat]) % len(serials)
+            return (Button.B,) * steps + (Button.START,)
+        if isinstance(action, PickCorner):
+            return (CORNER_BUTTONS[CORNERS.index(action.corner)],)
+        if isinstance(action, CallIt):
+            return (next(b for b, c in CALL_BUTTONS.items() if c is action.call),)
+        return ()
+
+    def result_lines(self, engine: PunchCardsDuel, names: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+        outcome = engine.outcome()
+        if outcome is None or outcome.winner is None:
+            return "Challenge refused", (f"{names[1]} refused {names[0]}'s challenge: no card moves",)
+        taken = engine.taken
+        assert taken is not None
+        return (
+            f"{names[outcome.winner]} wins",
+            (f"{names[outcome.winner]} takes card #{taken.serial} ({taken.name})", f"by {self.endings[outcome.how]}"),
+        )
+
+    def describe(self, event: Event, names: tuple[str, ...]) -> str | None:
+        if isinstance(event, ChallengeAnswered):
+            return f"{names[1]} {'accepts' if event.accepted else 'refuses'} the challenge"
+        if isinstance(event, StakesShown):
+            return f"stakes: {names[0]} card #{event.serials[0]}, {names[1]} card #{event.serials[1]}"
+        if isinstance(event, Revealed):
+            calls = " v ".join(c.value for c in event.calls)
+            again = f": play again ({event.again.value})" if event.again is not None else ""
+            return f"reveal {event.play}: {event.numbers[0]} v {event.numbers[1]}, {calls}{again}"
+        if isinstance(event, DuelWon):
+            return f"{names[event.winner]} wins ({event.how.value}), takes card #{event.taken}"
+        return None
+
+
+register(PunchCardsControls)

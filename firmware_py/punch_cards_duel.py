@@ -1,0 +1,226 @@
+"""A Punch Cards duel at two stations, or a practice duel against the computer.
+
+The duel runs through a :class:`~firmware_py.session.GameSession` like any game (every
+choice journaled in the cabinet's store, events to the log and to HIL).  What is
+particular: the result is recorded in the ledger *before* it is shown.  Until the ledger
+has committed the duel, the screens show neither the deciding reveal nor a winner; a
+ledger that cannot be reached is said on screen and tried again until it answers (the
+same idempotency key, so the duel counts once).  A duel the ledger refuses (a staked
+card was taken at another cabinet first, the event closed) moves nobody's card, and the
+screens say so without a winner.  A practice duel is never recorded: it is marked
+PRACTICE, the computer chooses its corner and call at random, and it counts nowhere.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+from PIL import Image
+
+from display.models import PlayScreen, PrivateScreen, StationLook
+from display.private import draw_private, text_lines
+from display.punch_cards_models import DuelPrivate, DuelTable
+from firmware_py.controls_punch_cards import PunchCardsControls
+from firmware_py.ledger import LedgerBusy, LedgerError, LedgerUnreachable
+from firmware_py.punch_cards_ledger import RETRY_US
+from firmware_py.punch_cards_lobby import Lobby, new_key
+from firmware_py.scenes import PLAY_IDLE_US, RESULT_US, CabinetContext, Scene, pressed
+from firmware_py.session import GameSession
+from games.bots import RandomBot
+from games.punch_cards import MAX_SERIAL, Card, DuelEnd, DuelOptions, DuelPublicView, cards_problem, packet
+from hal.events import Button, ButtonEvent, InputEvent
+
+COMPUTER = "Computer"
+COMPUTER_COLOR = (150, 150, 160)
+BOT_THINK_US = (500_000, 1_500_000)
+
+
+class DuelScene(Scene):
+    def __init__(
+        self,
+        ctx: CabinetContext,
+        now_us: int,
+        lobby: Lobby,
+        stations: tuple[int, int],
+        players: tuple[str, str],
+        options: DuelOptions,
+        practice: bool = False,
+    ) -> None:
+        super().__init__(ctx, now_us)
+        self.lobby = lobby
+        self.link = lobby.link
+        self.stations = stations
+        self.players = players
+        self.practice = practice
+        self.controls = PunchCardsControls()
+        colors = [ctx.looks[s].color if s < len(ctx.looks) else COMPUTER_COLOR for s in stations]
+        looks = (StationLook(players[0], colors[0]), StationLook(players[1], colors[1]))
+        seed = ctx.seeds.randrange(2**31)
+        self.session = GameSession.start(
+            self.controls, options, stations, looks, seed, ctx.store, ctx.settle_us, now_us
+        )
+        self.session.listeners.append(self._log_event)
+        self.key = new_key("duel")
+        self.bot = RandomBot(seed)
+        self.bot_rng = random.Random(seed)
+        self.bot_at: int | None = None
+        self.result: tuple[str, ...] = ()
+        self.seat_lines: tuple[str, str] = ("", "")
+        self.recorded = False
+        self.waiting = ""
+        self.settled_us: int | None = None
+        self.retry_us = 0
+        if practice:
+            self.challenge = "PRACTICE against the computer: never recorded, no card moves"
+        elif options.may_refuse:
+            self.challenge = (
+                f"{players[1]} may refuse: you fought each other last and have not both fought someone else since"
+            )
+        else:
+            self.challenge = f"{players[1]} must accept: a first challenge from a rival cannot be refused"
+        who = "PRACTICE " if practice else ""
+        ctx.log(f"== Punch Cards {who}duel #{self.session.game_id}: {players[0]} challenges {players[1]}")
+
+    @classmethod
+    def practice(
+        cls, ctx: CabinetContext, now_us: int, lobby: Lobby, station: int, name: str, cards: tuple[Card, ...]
+    ) -> DuelScene:
+        """A duel against the computer, which holds a packet of its own (never the ledger's)."""
+        rng = random.Random(ctx.seeds.randrange(2**31))
+        while True:
+            rival = packet(rng.randrange(2**62), MAX_SERIAL - 5, COMPUTER)
+            if cards_problem(cards + rival) is None:
+                break
+        options = DuelOptions((cards, rival), may_refuse=False)
+        return cls(ctx, now_us, lobby, (station, len(ctx.looks)), (name, COMPUTER), options, practice=True)
+
+    # -- what happens ----------------------------------------------------------------------
+    def _log_event(self, t_us: int, event: Any) -> None:
+        line = self.controls.describe(event, self.players)
+        if line is not None:
+            self.ctx.log(line)
+
+    @property
+    def engine(self) -> Any:
+        return self.session.engine
+
+    @property
+    def settled(self) -> bool:
+        return self.settled_us is not None
+
+    def on_input(self, ev: InputEvent, now_us: int) -> Scene | None:
+        if self.settled:
+            if pressed(ev, Button.START) and now_us - (self.settled_us or 0) > 500_000:
+                return self._back(now_us)
+            return None
+        if isinstance(ev, ButtonEvent):
+            self.session.handle(ev, now_us)
+            self._settle(now_us)
+        return None
+
+    def tick(self, now_us: int) -> Scene | None:
+        self.session.tick(now_us)
+        if self.session.failed is not None:
+            return self.lobby.back(now_us, self._all(f"Duel abandoned: {self.session.failed}", True))
+        if self.practice:
+            self._computer(now_us)
+        self._settle(now_us)
+        if self.settled and now_us - (self.settled_us or 0) > RESULT_US:
+            return self._back(now_us)
+        if not self.engine.over and now_us - self.last_input_us > PLAY_IDLE_US:
+            self.ctx.store.abandon_game(self.session.game_id, "no input for 5 minutes")
+            return self.lobby.back(now_us, self._all("Duel abandoned: nobody pressed for 5 minutes", True))
+        return None
+
+    def _all(self, text: str, bad: bool) -> dict[int, tuple[str, bool]]:
+        return {s: (text, bad) for s in self.stations if s < len(self.ctx.looks)}
+
+    def _back(self, now_us: int) -> Scene:
+        lines = {s: (self.seat_lines[i], not self.recorded) for i, s in enumerate(self.stations)}
+        return self.lobby.back(now_us, {s: m for s, m in lines.items() if s < len(self.ctx.looks)})
+
+    def _computer(self, now_us: int) -> None:
+        if self.engine.over or 1 not in self.engine.to_act():
+            self.bot_at = None
+            return
+        if self.bot_at is None:
+            self.bot_at = now_us + self.bot_rng.randrange(*BOT_THINK_US)
+        elif now_us >= self.bot_at:
+            self.bot_at = None
+            self.session.submit(self.bot.choose(self.engine, 1), now_us)
+
+    def _settle(self, now_us: int) -> None:
+        """Once the duel is over: record it in the ledger (a real duel) before anything of
+        its result is shown; retry while the ledger cannot be reached."""
+        if self.settled or not self.session.over or now_us < self.retry_us:
+            return
+        outcome = self.engine.outcome()
+        assert outcome is not None
+        if self.practice:
+            self.ctx.store.abandon_game(self.session.game_id, "practice duel: counts nowhere")
+            headline, lines = self.controls.result_lines(self.engine, self.players)
+            self._shown(now_us, ("PRACTICE: " + headline, *lines, "Not recorded: no card moves"), True)
+            return
+        if outcome.how is DuelEnd.REFUSED:
+            self._shown(now_us, (f"{self.players[1]} refused the challenge", "No card moves"), True)
+            return
+        try:
+            receipt = self.link.ledger.record_duel(self.key, self.players[0], self.players[1], self.engine)
+        except (LedgerUnreachable, LedgerBusy) as e:
+            if not self.waiting:
+                self.ctx.log(f"Punch Cards duel #{self.session.game_id} not recorded yet: {e}")
+            self.waiting = f"{e}. The result shows once the ledger has recorded it"
+            self.retry_us = now_us + RETRY_US
+            return
+        except LedgerError as e:
+            self.ctx.store.abandon_game(self.session.game_id, f"the ledger refused it: {e}")
+            self.ctx.log(f"Punch Cards duel #{self.session.game_id} NOT recorded: {e}")
+            self._shown(now_us, ("NOT RECORDED", str(e), "Nobody's card moves"), False)
+            return
+        self.link.changed()
+        headline, lines = self.controls.result_lines(self.engine, self.players)
+        self.ctx.log(f"Punch Cards duel #{self.session.game_id} recorded in the ledger as entry {receipt.entry}")
+        self._shown(now_us, (headline, *lines), True)
+
+    def _shown(self, now_us: int, result: tuple[str, ...], recorded: bool) -> None:
+        self.result, self.recorded, self.waiting, self.settled_us = result, recorded, "", now_us
+        outcome = self.engine.outcome()
+        taken = self.engine.taken
+        if recorded and not self.practice and outcome is not None and outcome.winner is not None and taken:
+            won = f"You won card #{taken.serial} ({taken.name})"
+            lost = f"You lost card #{taken.serial} ({taken.name})"
+            self.seat_lines = (won, lost) if outcome.winner == 0 else (lost, won)
+        else:
+            self.seat_lines = (result[0], result[0])
+
+    # -- outputs ---------------------------------------------------------------------------
+    def _public(self) -> DuelPublicView:
+        """The public view, without the deciding reveal and the winner until the ledger has
+        recorded them (a refused or practice duel shows how it went)."""
+        public = self.engine.public_view()
+        if public.winner is None or (self.settled and (self.recorded or self.practice)):
+            return public
+        return replace(public, last_reveal=None, winner=None, how=None)
+
+    def screen(self, now_us: int) -> PlayScreen:
+        base = self.session.screen(now_us)
+        public = self._public()
+        table = DuelTable(public, self.players, self.practice, self.challenge, self.result, self.waiting)
+        events = base.events if public.winner is not None or self.engine.outcome() is None else ()
+        return replace(base, view=table, events=events)
+
+    def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
+        seat = self.session.seat_of.get(station)
+        if seat is None or station >= len(self.ctx.looks):
+            return text_lines(["Punch Cards", "", "Duel in progress"], None, size)
+        view = replace(self.engine.view(seat), public=self._public())
+        line = self.seat_lines[seat] if self.settled else ""
+        model = DuelPrivate(view, self.controls.cursor[seat], line, "Recording..." if self.waiting else "")
+        return draw_private(PrivateScreen(self.controls.spec.name, seat, model, seat in self.engine.to_act()), size)
+
+    def led_levels(self, now_us: int) -> dict[int, float]:
+        levels = {s: 0.0 for s in range(len(self.ctx.looks))}
+        levels.update({s: v for s, v in self.session.led_levels().items() if s < len(self.ctx.looks)})
+        return levels

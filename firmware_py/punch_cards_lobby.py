@@ -1,0 +1,346 @@
+"""Punch Cards' lobby: a desk per station where a player signs in (name, then PIN) or
+registers (name, PIN, PIN again: a packet of five cards), and from where signed-in
+players challenge each other, trade, practise against the computer or re-enter.
+
+Every ledger call is made here or in the tables it opens; a ledger that cannot be
+reached is said on screen and nothing starts.  The lobby stays signed in while its
+players duel and trade; left untouched for a minute it signs everyone out (attract).
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from dataclasses import dataclass, field
+
+from PIL import Image
+
+from display.models import PlayScreen, PrivateScreen
+from display.private import draw_private
+from display.punch_cards_models import DeskPrivate, DeskStep, DeskView, LobbyView
+from firmware_py.ledger import LedgerClosed, LedgerError, PinLocked, UnknownPlayer, WrongPin
+from firmware_py.punch_cards_keyboard import NameKeyboard, PinPad
+from firmware_py.punch_cards_ledger import LedgerLink, link_for
+from firmware_py.scenes import CabinetContext, Scene, pressed
+from games.punch_cards import SPEC, Card, NameRefused, name_key, normalise_name, points
+from hal.events import Button, ButtonEvent, InputEvent
+
+PIN_STEPS = (DeskStep.PIN, DeskStep.NEW_PIN, DeskStep.REPEAT_PIN)
+
+
+def new_key(what: str) -> str:
+    """An idempotency key for one ledger write (kept while it is retried)."""
+    return f"{what}-{uuid.uuid4().hex}"
+
+
+def closing_words(closing: int | str | None, wall_us: int) -> str:
+    """The event's state for the lobby's title bar (``wall_us``: the ledger's time now)."""
+    if isinstance(closing, str):
+        return closing
+    if closing is None:
+        return ""
+    if closing <= wall_us:
+        return "CLOSED: the event is over, no more duels or trades"
+    return "closes at " + time.strftime("%a %H:%M", time.localtime(closing / 1e6))
+
+
+@dataclass
+class Desk:
+    station: int
+    step: DeskStep = DeskStep.IDLE
+    keyboard: NameKeyboard | None = None
+    pad: PinPad | None = None
+    name: str = ""
+    """The name being signed in, or the signed-in player's registered name."""
+    first_pin: str = ""
+    keys: dict[str, str] = field(default_factory=dict)
+    """Idempotency keys of writes being retried (a registration, a re-entry)."""
+    cards: tuple[Card, ...] = ()
+    message: str = ""
+    bad: bool = False
+
+    @property
+    def signed_in(self) -> bool:
+        return self.step is DeskStep.MENU
+
+    def say(self, message: str, bad: bool = False) -> None:
+        self.message, self.bad = message, bad
+
+    def reset(self) -> None:
+        self.step, self.keyboard, self.pad, self.name, self.first_pin, self.cards = (
+            DeskStep.IDLE,
+            None,
+            None,
+            "",
+            "",
+            (),
+        )
+        self.keys.clear()
+
+
+class Lobby(Scene):
+    def __init__(self, ctx: CabinetContext, now_us: int, host: int) -> None:
+        super().__init__(ctx, now_us)
+        self.link: LedgerLink = link_for(ctx)
+        self.desks = [Desk(s) for s in range(len(ctx.looks))]
+        self._to_name(self.desks[host])
+        ctx.log("Punch Cards lobby: sign in or register")
+
+    # -- coming back from a table ------------------------------------------------------
+    def back(self, now_us: int, messages: dict[int, tuple[str, bool]]) -> Lobby:
+        """Return here after a duel, trade or practice, with a word for each station."""
+        self.last_input_us = now_us
+        self.link.changed()
+        for desk in self.desks:
+            if desk.signed_in:
+                self._refresh(desk)
+            if desk.station in messages:
+                desk.say(*messages[desk.station])
+        return self
+
+    # -- input ---------------------------------------------------------------------------
+    def on_input(self, ev: InputEvent, now_us: int) -> Scene | None:
+        if not pressed(ev) or not isinstance(ev, ButtonEvent) or ev.station >= len(self.desks):
+            return None
+        desk = self.desks[ev.station]
+        button = ev.button
+        if desk.step is DeskStep.IDLE:
+            if button is Button.START:
+                self._to_name(desk)
+        elif desk.step is DeskStep.NAME:
+            assert desk.keyboard is not None
+            if desk.keyboard.press(button):
+                self._name_done(desk)
+        elif desk.step in PIN_STEPS:
+            assert desk.pad is not None
+            done = desk.pad.press(button)
+            if done == "back":
+                self._to_name(desk, desk.name)
+            elif done == "done":
+                self._pin_done(desk, desk.pad.pin)
+        else:
+            return self._menu(desk, button, now_us)
+        return None
+
+    def _to_name(self, desk: Desk, text: str = "") -> None:
+        desk.reset()
+        desk.step, desk.keyboard = DeskStep.NAME, NameKeyboard(text)
+        desk.say("Type your name")
+
+    def _name_done(self, desk: Desk) -> None:
+        assert desk.keyboard is not None
+        if not desk.keyboard.text:
+            desk.reset()
+            desk.say("")
+            return
+        try:
+            clean = normalise_name(desk.keyboard.text)
+        except NameRefused as e:
+            desk.say(f"Not a name: {e}", bad=True)
+            return
+        here = next((d for d in self.desks if d.signed_in and name_key(d.name) == name_key(clean)), None)
+        if here is not None:
+            desk.say(f"{here.name} is signed in at {self.ctx.looks[here.station].name}", bad=True)
+            return
+        try:
+            self.link.ledger.collection(clean)
+            known = True
+        except UnknownPlayer:
+            known = False
+        except LedgerError as e:
+            desk.say(f"{e}: START to try again", bad=True)
+            return
+        desk.name, desk.pad = clean, PinPad()
+        if known:
+            desk.step = DeskStep.PIN
+            desk.say(f"PIN for {clean}")
+        else:
+            desk.step = DeskStep.NEW_PIN
+            desk.say(f"New player {clean}: choose a PIN")
+
+    def _pin_done(self, desk: Desk, pin: str) -> None:
+        ledger_step = desk.step
+        desk.pad = PinPad()
+        if ledger_step is DeskStep.NEW_PIN:
+            desk.first_pin, desk.step = pin, DeskStep.REPEAT_PIN
+            desk.say("Repeat the PIN")
+            return
+        if ledger_step is DeskStep.REPEAT_PIN:
+            if pin != desk.first_pin:
+                desk.step = DeskStep.NEW_PIN
+                desk.say("The two PINs differ: choose a PIN again", bad=True)
+                return
+            self._register(desk, pin)
+            return
+        try:
+            official = self.link.ledger.sign_in(desk.name, pin)
+        except WrongPin as e:
+            desk.say(f"{str(e)[:1].upper()}{str(e)[1:]}", bad=True)
+            return
+        except PinLocked as e:
+            if e.until_us is None:
+                desk.say(f"{desk.name} is LOCKED after too many wrong PINs: ask the operator", bad=True)
+            else:
+                minutes = max(1, -(-(e.until_us - self.link.ledger.clock()) // 60_000_000))
+                desk.say(f"{desk.name} is LOCKED after 5 wrong PINs: try in {minutes} min", bad=True)
+            return
+        except LedgerError as e:
+            desk.say(f"{e}: enter the PIN again", bad=True)
+            return
+        desk.name, desk.step = official, DeskStep.MENU
+        self._refresh(desk)
+        desk.say(f"Signed in: {official}")
+        self.ctx.log(f"Punch Cards: {official} signed in at {self.ctx.looks[desk.station].name}")
+
+    def _register(self, desk: Desk, pin: str) -> None:
+        key = desk.keys.setdefault("register", new_key("register"))
+        try:
+            receipt = self.link.ledger.register(key, desk.name, pin)
+        except NameRefused as e:
+            self._to_name(desk)
+            desk.say(f"Not registered: {e}", bad=True)
+            return
+        except LedgerClosed as e:
+            desk.reset()
+            desk.say(f"Not registered: {e}", bad=True)
+            return
+        except LedgerError as e:  # unreachable, busy: the same key retries safely
+            desk.step, desk.first_pin = DeskStep.REPEAT_PIN, pin
+            desk.say(f"Not registered yet ({e}): repeat the PIN to try again", bad=True)
+            return
+        desk.keys.pop("register", None)
+        desk.step = DeskStep.MENU
+        self.link.changed()
+        self._refresh(desk)
+        serials = [m.card for m in receipt.moves]
+        desk.say(f"Welcome {desk.name}! Your packet: cards #{min(serials)}-#{max(serials)}")
+        self.ctx.log(f"Punch Cards: {desk.name} registered at {self.ctx.looks[desk.station].name}")
+
+    def _refresh(self, desk: Desk) -> None:
+        try:
+            desk.cards = self.link.ledger.collection(desk.name)
+        except LedgerError as e:
+            desk.say(f"Cards not read: {e}", bad=True)
+
+    def rival(self, desk: Desk) -> Desk | None:
+        """The other signed-in player, by station order after this one."""
+        n = len(self.desks)
+        for i in range(1, n):
+            other = self.desks[(desk.station + i) % n]
+            if other.signed_in:
+                return other
+        return None
+
+    def _menu(self, desk: Desk, button: Button, now_us: int) -> Scene | None:
+        from firmware_py.punch_cards_duel import DuelScene
+        from firmware_py.punch_cards_trade import TradeScene
+
+        if button is Button.E:
+            self.ctx.log(f"Punch Cards: {desk.name} signed out")
+            desk.reset()
+            desk.say("Signed out")
+            return None
+        if button is Button.START:
+            self._refresh(desk)
+            return None
+        if button is Button.D:
+            return self._reenter(desk)
+        if button is Button.C:
+            if not desk.cards:
+                desk.say("No cards to practise with: D re-enters", bad=True)
+                return None
+            return DuelScene.practice(self.ctx, now_us, self, desk.station, desk.name, desk.cards)
+        if button not in (Button.A, Button.B):
+            return None
+        rival = self.rival(desk)
+        if rival is None:
+            desk.say("Your rival signs in at another station first", bad=True)
+            return None
+        if self._closed():
+            desk.say("The event has closed: no more duels or trades", bad=True)
+            return None
+        if not desk.cards or not rival.cards:
+            who = desk if not desk.cards else rival
+            desk.say(f"{who.name} has no cards (D re-enters)", bad=True)
+            return None
+        if button is Button.B:
+            return TradeScene(self.ctx, now_us, self, (desk.station, rival.station), (desk.name, rival.name))
+        try:
+            options = self.link.ledger.duel_options(desk.name, rival.name)
+        except LedgerError as e:
+            desk.say(f"No duel: {e}", bad=True)
+            return None
+        return DuelScene(self.ctx, now_us, self, (desk.station, rival.station), (desk.name, rival.name), options)
+
+    def _closed(self) -> bool:
+        try:
+            return self.link.ledger.closed()
+        except LedgerError:
+            return False  # the write itself will say what is wrong
+
+    def _reenter(self, desk: Desk) -> None:
+        if desk.cards:
+            desk.say("Re-entry is for players with no cards left", bad=True)
+            return
+        key = desk.keys.setdefault("reenter", new_key("reenter"))
+        try:
+            self.link.ledger.reenter(key, desk.name)
+        except LedgerError as e:
+            desk.say(f"Not re-entered: {e}", bad=True)
+            return
+        desk.keys.pop("reenter", None)
+        self.link.changed()
+        self._refresh(desk)
+        desk.say(f"Re-entered: a new packet of {len(desk.cards)} cards")
+
+    # -- outputs -------------------------------------------------------------------------
+    def _hints(self, desk: Desk) -> tuple[str, ...]:
+        if desk.step is DeskStep.IDLE:
+            return ("START: sign in or register",)
+        if desk.step is DeskStep.NAME:
+            return ("A/B move  C/D row", "F type  E delete", "START: done")
+        if desk.step in PIN_STEPS:
+            return ("A-F: PIN letters", "START: OK / undo")
+        rival = self.rival(desk)
+        return (
+            f"A: challenge {rival.name}" if rival else "A: challenge (rival signs in)",
+            "B: trade  C: practice",
+            "D: re-enter" if not desk.cards else "START: my cards",
+            "E: sign out",
+        )
+
+    def _desk_view(self, desk: Desk) -> DeskView:
+        kb = desk.keyboard.view() if desk.step is DeskStep.NAME and desk.keyboard else None
+        signed = desk.signed_in
+        return DeskView(
+            self.ctx.looks[desk.station],
+            desk.step,
+            desk.name,
+            kb,
+            len(desk.pad.pin) if desk.pad is not None and desk.step in PIN_STEPS else 0,
+            len(desk.cards) if signed else None,
+            points(c.name for c in desk.cards) if signed else None,
+            desk.message,
+            desk.bad,
+            self._hints(desk),
+        )
+
+    def screen(self, now_us: int) -> PlayScreen:
+        board = self.link.board(now_us)
+        view = LobbyView(
+            tuple(self._desk_view(d) for d in self.desks),
+            board if isinstance(board, tuple) else (),
+            closing_words(self.link.closing(now_us), self.link.wall_us()),
+        )
+        return PlayScreen(SPEC.name, SPEC.title, self.ctx.looks, view, (), (), now_us)
+
+    def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
+        desk = self.desks[station]
+        kb = desk.keyboard.view() if desk.step is DeskStep.NAME and desk.keyboard else None
+        pin = desk.pad.pin if desk.pad is not None and desk.step in PIN_STEPS else ""
+        cards = len(desk.cards) if desk.signed_in else None
+        model = DeskPrivate(desk.step, desk.name, kb, pin, desk.message, self._hints(desk), cards)
+        return draw_private(PrivateScreen(SPEC.name, station, model, desk.step is not DeskStep.IDLE), size)
+
+    def led_levels(self, now_us: int) -> dict[int, float]:
+        return {d.station: 1.0 if d.signed_in else 0.0 for d in self.desks}

@@ -1,0 +1,239 @@
+"""Punch Cards' pages in the operator's service menu (station 1's buttons, SERVICE key on):
+the closing time (after it no duel, trade or registration is recorded), voiding a
+mistaken duel (picked from the latest ones; the ledger keeps the history and standings
+follow), exporting the standings (CSV and a printable page) to the data folder, and
+unlocking a player locked out after repeated wrong PINs.  E goes back to the menu.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from display.models import ServiceScreen
+from firmware_py.controls import ServiceItem
+from firmware_py.ledger import DuelRecord, LedgerError
+from firmware_py.punch_cards_ledger import LedgerLink, link_for
+from firmware_py.punch_cards_lobby import new_key
+from firmware_py.scenes import CabinetContext, Scene, Service, pressed
+from hal.events import Button, InputEvent
+
+STEP_US = 15 * 60 * 1_000_000
+"""A/B move the proposed closing time by this much."""
+EXPORT_FOLDER = "punch_cards"
+"""Standings are written to this folder in the cabinet's data folder."""
+
+
+def local_time(unix_us: int | None) -> str:
+    if unix_us is None:
+        return "not set (the event is open)"
+    return time.strftime("%a %d %b %H:%M", time.localtime(unix_us / 1e6))
+
+
+class OperatorPage(Service):
+    """One Punch Cards page; a Service scene, so turning the key off leaves it."""
+
+    title = "Punch Cards"
+    help = ""
+
+    def __init__(self, ctx: CabinetContext, now_us: int, menu: Service) -> None:
+        Scene.__init__(self, ctx, now_us)
+        self.menu = menu
+        self.link: LedgerLink = link_for(ctx)
+        self.message = ""
+
+    @property
+    def underneath(self) -> Scene:  # the cabinet reads this when the SERVICE key goes off
+        return self.menu.underneath
+
+    def on_input(self, ev: InputEvent, now_us: int) -> Scene | None:
+        if not pressed(ev) or getattr(ev, "station", None) != 0:
+            return None
+        if ev.button is Button.E:  # type: ignore[union-attr]
+            return self.menu
+        try:
+            self.press(ev.button, now_us)  # type: ignore[union-attr]
+        except LedgerError as e:
+            self.message = f"Not done: {e}"
+            self.ctx.log(f"Punch Cards operator: {self.message}")
+        return None
+
+    def press(self, button: Button, now_us: int) -> None:
+        raise NotImplementedError
+
+    def body(self) -> list[str]:
+        raise NotImplementedError
+
+    def tick(self, now_us: int) -> Scene | None:
+        return None
+
+    def screen(self, now_us: int) -> ServiceScreen:
+        try:
+            lines = self.body()
+        except LedgerError as e:
+            lines = [f"The ledger cannot be read: {e}"]
+        lines += ["", self.help, "E: back to the menu"]
+        if self.message:
+            lines += ["", self.message]
+        return ServiceScreen(self.title, self.menu.items, self.menu.cursor, tuple(lines), "Station 1 · Punch Cards")
+
+    def led_levels(self, now_us: int) -> dict[int, float]:
+        return {s: 0.0 for s in range(len(self.ctx.looks))}
+
+
+class ClosingPage(OperatorPage):
+    title = "Closing time"
+    help = "A/B: 15 min earlier/later · C: now · START: set · D: lift it"
+
+    def __init__(self, ctx: CabinetContext, now_us: int, menu: Service) -> None:
+        super().__init__(ctx, now_us, menu)
+        self.proposed: int | None = None
+
+    def _proposal(self) -> int:
+        if self.proposed is None:
+            now = self.link.ledger.clock()
+            set_at = self.link.ledger.closing_time()
+            self.proposed = set_at if set_at is not None else (now // 3_600_000_000 + 1) * 3_600_000_000
+        return self.proposed
+
+    def press(self, button: Button, now_us: int) -> None:
+        ledger = self.link.ledger
+        if button in (Button.A, Button.B):
+            self.proposed = self._proposal() + (STEP_US if button is Button.B else -STEP_US)
+        elif button is Button.C:
+            self.proposed = ledger.clock()
+        elif button is Button.START:
+            at = self._proposal()
+            ledger.set_closing_time(new_key("close"), at)
+            self.link.changed()
+            self.message = f"Closing time set: {local_time(at)}"
+            self.ctx.log(f"Punch Cards operator: {self.message}")
+        elif button is Button.D:
+            ledger.set_closing_time(new_key("close"), None)
+            self.link.changed()
+            self.message = "Closing time lifted: the event is open"
+            self.ctx.log(f"Punch Cards operator: {self.message}")
+
+    def body(self) -> list[str]:
+        ledger = self.link.ledger
+        closing = ledger.closing_time()
+        state = "CLOSED: no duel, trade or registration is recorded" if ledger.closed() else "open"
+        return [
+            f"Now: {local_time(ledger.clock())}",
+            f"Closing time: {local_time(closing)}",
+            f"The event is {state}",
+            "",
+            f"Proposed: {local_time(self._proposal())}",
+        ]
+
+
+class VoidPage(OperatorPage):
+    title = "Void a duel"
+    help = "A/B: choose · START: void (press twice) · voids go in after closing too"
+
+    def __init__(self, ctx: CabinetContext, now_us: int, menu: Service) -> None:
+        super().__init__(ctx, now_us, menu)
+        self.cursor = 0
+        self.armed: int | None = None
+
+    def duels(self) -> tuple[DuelRecord, ...]:
+        return self.link.ledger.recent_duels(8)
+
+    def press(self, button: Button, now_us: int) -> None:
+        duels = self.duels()
+        if not duels:
+            return
+        if button in (Button.A, Button.B):
+            self.cursor = (self.cursor + (1 if button is Button.B else -1)) % len(duels)
+            self.armed = None
+        elif button is Button.START:
+            duel = duels[self.cursor % len(duels)]
+            if duel.voided_by is not None:
+                self.message = f"Entry {duel.entry} was voided already (entry {duel.voided_by})"
+            elif self.armed != duel.entry:
+                self.armed = duel.entry
+                self.message = f"START again to void entry {duel.entry}: card #{duel.card} goes back"
+            else:
+                self.armed = None
+                receipt = self.link.ledger.void(new_key("void"), duel.entry, f"operator at {self.ctx.config.name}")
+                self.link.changed()
+                back = ", ".join(f"card #{m.card} back to {m.taker}" for m in receipt.moves)
+                self.message = f"Voided entry {duel.entry} (void entry {receipt.entry}): {back}"
+                self.ctx.log(f"Punch Cards operator: {self.message}")
+
+    def body(self) -> list[str]:
+        duels = self.duels()
+        if not duels:
+            return ["No duels recorded yet."]
+        lines = ["Latest duels (newest first):"]
+        for i, d in enumerate(duels):
+            mark = ">" if i == self.cursor % len(duels) else " "
+            void = f"  VOIDED by {d.voided_by}" if d.voided_by is not None else ""
+            when = time.strftime("%H:%M", time.localtime(d.at_us / 1e6))
+            lines.append(
+                f"{mark} {d.entry} {when} {d.challenger} v {d.challenged}: {d.winner} took #{d.card}{void}"[:70]
+            )
+        return lines
+
+
+class ExportPage(OperatorPage):
+    title = "Standings"
+    help = "START: write standings.csv and standings.html to the data folder"
+
+    def press(self, button: Button, now_us: int) -> None:
+        if button is Button.START:
+            csv, html = self.link.ledger.export(self.ctx.config.data_dir / EXPORT_FOLDER)
+            self.message = f"Written: {csv} and {html}"
+            self.ctx.log(f"Punch Cards operator: {self.message}")
+
+    def body(self) -> list[str]:
+        ledger = self.link.ledger
+        table = ledger.standings()
+        final = "FINAL (after the closing time)" if ledger.closed() else "provisional (before the closing time)"
+        lines = [
+            f"{len(table)} players; standings are {final}",
+            f"Folder: {self.ctx.config.data_dir / EXPORT_FOLDER}",
+            "",
+        ]
+        lines += [f"{s.rank}. {s.name[:30]}  {s.points} points, {s.cards} cards" for s in table[:8]]
+        return lines
+
+
+class UnlockPage(OperatorPage):
+    title = "Unlock a PIN"
+    help = "A/B: choose the player · START: lift their PIN lockout"
+
+    def __init__(self, ctx: CabinetContext, now_us: int, menu: Service) -> None:
+        super().__init__(ctx, now_us, menu)
+        self.cursor = 0
+
+    def press(self, button: Button, now_us: int) -> None:
+        players = self.link.ledger.players()
+        if not players:
+            return
+        if button in (Button.A, Button.B):
+            self.cursor = (self.cursor + (1 if button is Button.B else -1)) % len(players)
+        elif button is Button.START:
+            name = players[self.cursor % len(players)]
+            self.link.ledger.unlock(name)
+            self.message = f"{name} may sign in again"
+            self.ctx.log(f"Punch Cards operator: {self.message}")
+
+    def body(self) -> list[str]:
+        players = self.link.ledger.players()
+        if not players:
+            return ["No players yet."]
+        return [f"Player {self.cursor % len(players) + 1} of {len(players)}: {players[self.cursor % len(players)]}"]
+
+
+PAGES = (ClosingPage, VoidPage, ExportPage, UnlockPage)
+ABOUT = {
+    ClosingPage: ("Punch Cards: the closing time.", "After it no duel, trade or registration is recorded."),
+    VoidPage: ("Punch Cards: void a mistaken duel.", "Its card goes back; the ledger keeps the history."),
+    ExportPage: ("Punch Cards: final standings as CSV", "and a printable page, in the data folder."),
+    UnlockPage: ("Punch Cards: lift a PIN lockout", "(after 15 wrong PINs only the operator can)."),
+}
+
+
+def service_items(ctx: Any) -> tuple[ServiceItem, ...]:
+    return tuple(ServiceItem(page.title, lambda page=page: (*ABOUT[page], "", "START opens"), page) for page in PAGES)

@@ -1,0 +1,131 @@
+"""A trade between two signed-in players: each picks cards of their own to give (A/B
+browse, C give or keep the card shown), START confirms the offer on the table as it
+stands (any change clears both confirmations), E calls the trade off.  Once both have
+confirmed, the ledger records it whole or not at all; only then is it shown as done.
+A ledger that cannot be reached is tried again (same idempotency key) until it answers.
+"""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from display.models import PlayScreen, PrivateScreen
+from display.private import draw_private, text_lines
+from display.punch_cards_models import TradePrivate, TradeTableView
+from firmware_py.ledger import LedgerBusy, LedgerError, LedgerUnreachable
+from firmware_py.punch_cards_ledger import RETRY_US
+from firmware_py.punch_cards_lobby import Lobby, new_key
+from firmware_py.scenes import RESULT_US, CabinetContext, Scene, pressed
+from games.punch_cards import SPEC, Card, TradeRefused, TradeTable
+from hal.events import Button, ButtonEvent, InputEvent
+
+
+class TradeScene(Scene):
+    def __init__(
+        self, ctx: CabinetContext, now_us: int, lobby: Lobby, stations: tuple[int, int], players: tuple[str, str]
+    ) -> None:
+        super().__init__(ctx, now_us)
+        self.lobby = lobby
+        self.link = lobby.link
+        self.stations = stations
+        self.players = players
+        self.collections = (lobby.desks[stations[0]].cards, lobby.desks[stations[1]].cards)
+        self.table = TradeTable(self.collections)
+        self.cursor = [0, 0]
+        self.giving: list[set[int]] = [set(), set()]
+        self.messages = ["", ""]
+        self.key = ""
+        self.waiting = ""
+        self.retry_us = 0
+        self.done_us: int | None = None
+        self.recorded = False
+        ctx.log(f"Punch Cards trade: {players[0]} and {players[1]}")
+
+    def on_input(self, ev: InputEvent, now_us: int) -> Scene | None:
+        if not pressed(ev) or not isinstance(ev, ButtonEvent) or ev.station not in self.stations:
+            return None
+        seat = self.stations.index(ev.station)
+        if self.done_us is not None:
+            return self._back(now_us) if ev.button is Button.START and now_us - self.done_us > 500_000 else None
+        if self.table.agreed is not None:
+            return None  # agreed: the ledger decides, nothing may change now
+        cards = self.collections[seat]
+        if ev.button is Button.E:
+            return self.lobby.back(
+                now_us, {s: (f"{self.players[seat]} called the trade off", True) for s in self.stations}
+            )
+        if ev.button in (Button.A, Button.B):
+            self.cursor[seat] = (self.cursor[seat] + (1 if ev.button is Button.B else -1)) % len(cards)
+        elif ev.button is Button.C:
+            serial = cards[self.cursor[seat]].serial
+            self.giving[seat] ^= {serial}
+            self.table.propose(seat, tuple(sorted(self.giving[seat])))
+            self.key = ""
+            self.messages = ["", ""]
+        elif ev.button is Button.START:
+            try:
+                self.table.confirm(seat, self.table.offer)
+            except TradeRefused as e:
+                self.messages[seat] = str(e)
+                return None
+            self.messages[seat] = "Confirmed: waiting for your rival"
+            self._record(now_us)
+        return None
+
+    def tick(self, now_us: int) -> Scene | None:
+        if self.done_us is None and self.table.agreed is not None and now_us >= self.retry_us:
+            self._record(now_us)
+        if self.done_us is not None and now_us - self.done_us > RESULT_US:
+            return self._back(now_us)
+        return super().tick(now_us) if self.table.agreed is None else None
+
+    def _record(self, now_us: int) -> None:
+        offer = self.table.agreed
+        if offer is None:
+            return
+        self.key = self.key or new_key("trade")
+        try:
+            self.link.ledger.record_trade(self.key, self.players[0], self.players[1], offer)
+        except (LedgerUnreachable, LedgerBusy) as e:
+            self.waiting = f"{e}. The trade is done once the ledger has recorded it"
+            self.retry_us = now_us + RETRY_US
+            return
+        except LedgerError as e:
+            self.messages = [f"Not traded: {e}"] * 2
+            self.done_us, self.waiting = now_us, ""
+            self.ctx.log(f"Punch Cards trade NOT recorded: {e}")
+            return
+        self.link.changed()
+        self.recorded, self.done_us, self.waiting = True, now_us, ""
+        self.messages = ["Traded: recorded in the ledger"] * 2
+        self.ctx.log(f"Punch Cards trade recorded: {self.players[0]} gives {offer.gives[0]}, gets {offer.gives[1]}")
+
+    def _back(self, now_us: int) -> Scene:
+        words = "Traded" if self.recorded else self.messages[0]
+        return self.lobby.back(now_us, {s: (words, not self.recorded) for s in self.stations})
+
+    def _cards(self, seat: int) -> tuple[Card, ...]:
+        chosen = self.table.offer.gives[seat]
+        return tuple(c for c in self.collections[seat] if c.serial in chosen)
+
+    def screen(self, now_us: int) -> PlayScreen:
+        view = TradeTableView(
+            self.players,
+            (self._cards(0), self._cards(1)),
+            (self.table.confirmed[0], self.table.confirmed[1]),
+            self.waiting or (self.messages[0] if self.done_us is not None else ""),
+        )
+        return PlayScreen(SPEC.name, SPEC.title, tuple(self.ctx.looks[s] for s in self.stations), view, (), (), now_us)
+
+    def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
+        if station not in self.stations:
+            return text_lines(["Punch Cards", "", "Trade in progress"], None, size)
+        seat = self.stations.index(station)
+        model = TradePrivate(
+            self.collections[seat],
+            self.cursor[seat],
+            frozenset(self.table.offer.gives[seat]),
+            self.table.confirmed[seat],
+            "Recording..." if self.waiting else self.messages[seat],
+        )
+        return draw_private(PrivateScreen(SPEC.name, seat, model, True), size)

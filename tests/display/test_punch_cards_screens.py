@@ -1,0 +1,211 @@
+"""Punch Cards' screens with the longest and strangest names the rules accept (wide
+letters, other scripts, right-to-left letters, stacked accents, look-alike full-width
+forms): every piece of text stays inside the screen and inside its place, and the private
+displays draw them (in the characters their font has).  Hostile names (SQL, control
+characters, bidi overrides, 10 kB, emoji) never reach a screen: they are refused, and the
+refusal, which is shown, fits.  PNGs are left in out/test-artifacts for a person to look at."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pygame
+import pytest
+
+from display.models import AttractBoard, AttractScreen, PlayScreen, PrivateScreen, StationLook
+from display.private import image_text
+from display.punch_cards_models import (
+    DeskPrivate,
+    DeskStep,
+    DeskView,
+    DuelPrivate,
+    DuelTable,
+    KeyboardView,
+    LobbyView,
+    TradePrivate,
+    TradeTableView,
+)
+from display.punch_cards_private import WIDTH, draw_punch_cards_private
+from display.renderer import Renderer
+from display.text import TextCache
+from firmware_py.punch_cards_keyboard import ROWS
+from games.punch_cards import DuelOptions, NameRefused, Standing, make_card, normalise_name
+from tests.firmware_py.ledger.support import decided_duel
+
+STRANGE = (
+    "W" * 20,
+    "Ｗ" * 20,  # full-width: NFKC makes it W
+    "龘" * 20,
+    "محمد" * 5,
+    "שלום" * 5,
+    ("A" + "\u0308\u0324") * 20,  # two accents on each of 20 letters
+    "क्षि" * 5,
+    "𒀀" * 20,
+    "O'Brien-Smith & Co.",
+    "MMMMMMMMMMMMMMMMMMMM",
+)
+HOSTILE = (
+    "Robert'); DROP TABLE players;--",
+    "Ann\x00",
+    "Ann\x1b[2J",
+    "Ann\u202eeviL",
+    "Ann\u2066x\u2069",
+    "x" * 10_240,
+    "Ann 🥊",
+    "a\nb",
+    "Ann\u200b",
+)
+LOOKS = (
+    StationLook("Red", (229, 57, 53)),
+    StationLook("Blue", (30, 136, 229)),
+    StationLook("Green", (67, 160, 71)),
+    StationLook("Gold", (251, 192, 45)),
+)
+SEED = 99
+
+
+@pytest.fixture(scope="module")
+def names() -> tuple[str, ...]:
+    assert normalise_name("Ｗ" * 20) == "W" * 20  # full-width forms are stored as their plain letters
+    return tuple(dict.fromkeys(normalise_name(n) for n in STRANGE))
+
+
+class Placed:
+    """Every text drawn: where it landed and the width it was given, if any."""
+
+    def __init__(self) -> None:
+        self.items: list[tuple[str, pygame.Rect, int | None]] = []
+
+
+@pytest.fixture
+def placed(monkeypatch: pytest.MonkeyPatch) -> Iterator[Placed]:
+    record = Placed()
+    draw, fitted = TextCache.draw, TextCache.draw_fitted
+
+    def spy_draw(self, target, text, size, color, pos, anchor="topleft", bold=False):  # type: ignore[no-untyped-def]
+        rect = draw(self, target, text, size, color, pos, anchor, bold)
+        record.items.append((text, rect, None))
+        return rect
+
+    def spy_fitted(self, target, text, size, color, pos, max_width, anchor="topleft", bold=False):  # type: ignore[no-untyped-def]
+        rect = fitted(self, target, text, size, color, pos, max_width, anchor, bold)
+        record.items.append((text, rect, max_width))
+        return rect
+
+    monkeypatch.setattr(TextCache, "draw", spy_draw)
+    monkeypatch.setattr(TextCache, "draw_fitted", spy_fitted)
+    yield record
+
+
+def check_inside(placed: Placed, canvas: pygame.Surface) -> None:
+    bounds = canvas.get_rect()
+    assert placed.items
+    for text, rect, max_width in placed.items:
+        assert bounds.contains(rect), f"{text!r} at {rect} leaves the {bounds.size} screen"
+        if max_width is not None:
+            assert rect.width <= max_width, f"{text!r} is {rect.width} px wide in a place of {max_width}"
+
+
+def save(canvas: pygame.Surface, artifacts: Path, name: str) -> None:
+    pygame.image.save(canvas, str(artifacts / f"punch-cards-{name}.png"))
+
+
+def lobby(names: tuple[str, ...], message: str = "") -> LobbyView:
+    steps = (DeskStep.MENU, DeskStep.PIN, DeskStep.NAME, DeskStep.MENU)
+    desks = tuple(
+        DeskView(
+            LOOKS[i],
+            step,
+            names[i],
+            KeyboardView(ROWS, 4, 15, names[i]) if step is DeskStep.NAME else None,
+            3,
+            999 if step is DeskStep.MENU else None,
+            120 if step is DeskStep.MENU else None,
+            message or f"Signed in: {names[i]}",
+            bool(message),
+            (f"A: challenge {names[(i + 1) % 4]}", "B: trade  C: practice", "START: my cards", "E: sign out"),
+        )
+        for i, step in enumerate(steps)
+    )
+    board = tuple(Standing(i + 1, n, 9999 - i, (1,), 99999) for i, n in enumerate(names[:5]))
+    return LobbyView(desks, board, "ledger unreachable: cannot connect to postgresql://ledger.example:5432/con")
+
+
+def test_the_lobby_with_the_strangest_names_keeps_every_text_in_its_place(
+    names, placed: Placed, artifacts: Path
+) -> None:
+    for start in range(0, len(names), 4):
+        group = (names[start:] + names)[:4]
+        screen = PlayScreen("punch_cards", "Punch Cards", LOOKS, lobby(group + names), (), (), 0)
+        canvas = Renderer().draw(screen)
+        check_inside(placed, canvas)
+        save(canvas, artifacts, f"lobby-strange-{start}")
+
+
+def test_refusals_of_hostile_names_are_shown_and_fit(names, placed: Placed, artifacts: Path) -> None:
+    for hostile in HOSTILE:
+        with pytest.raises(NameRefused) as refused:
+            normalise_name(hostile)
+        message = f"Not a name: {refused.value}"
+        assert len(message) < 200
+        canvas = Renderer().draw(PlayScreen("punch_cards", "Punch Cards", LOOKS, lobby(names, message), (), (), 0))
+        check_inside(placed, canvas)
+    save(canvas, artifacts, "lobby-refusal")
+
+
+def finished_duel(a: str, b: str):  # type: ignore[no-untyped-def]
+    cards = (tuple(make_card(SEED, s, a) for s in (1, 2)), tuple(make_card(SEED, s, b) for s in (3, 4)))
+    duel = decided_duel(DuelOptions(cards), winner=1)
+    assert duel is not None
+    return duel
+
+
+def test_the_duel_and_trade_tables_with_the_strangest_names(names, placed: Placed, artifacts: Path) -> None:
+    for i in range(0, len(names) - 1, 2):
+        a, b = names[i], names[i + 1]
+        duel = finished_duel(a, b)
+        table = DuelTable(
+            duel.public_view(),
+            (a, b),
+            False,
+            f"{b} must accept: a first challenge",
+            (f"{b} wins", f"{b} takes card #1 ({a})", "by High"),
+            "",
+        )
+        canvas = Renderer().draw(PlayScreen("punch_cards", "Punch Cards", LOOKS[:2], table, (), (), 0))
+        check_inside(placed, canvas)
+        save(canvas, artifacts, f"duel-strange-{i}")
+        trade = TradeTableView((a, b), (duel.collections[0], duel.collections[1]), (True, False), "")
+        canvas = Renderer().draw(PlayScreen("punch_cards", "Punch Cards", LOOKS[:2], trade, (), (), 0))
+        check_inside(placed, canvas)
+        save(canvas, artifacts, f"trade-strange-{i}")
+
+
+def test_the_attract_leaderboard_with_the_strangest_names(names, placed: Placed, artifacts: Path) -> None:
+    rows = tuple((f"{i + 1}.", n, "9999", "99999") for i, n in enumerate(names[:5]))
+    board = AttractBoard("Punch Cards leaders", ("#", "name", "points", "cards"), rows, "5000 players: duel at START")
+    screen = AttractScreen(("Punch!", "Karate Fight", "Punch Cards"), 2, LOOKS[:2], (), True, board)
+    canvas = Renderer().draw(screen)
+    check_inside(placed, canvas)
+    save(canvas, artifacts, "attract-board")
+    for name in names[:5]:
+        [(_, rect, width)] = [p for p in placed.items if p[0] == name]  # each name once, fitted to its column
+        assert width is not None and rect.width <= width
+
+
+def test_private_displays_draw_any_accepted_name(names) -> None:
+    for name in names:
+        duel = finished_duel(name, name[::-1] if name[::-1] != name else name + "x")
+        models = (
+            DeskPrivate(DeskStep.MENU, name, None, "", f"Signed in: {name}", (f"A: challenge {name}",), 5),
+            DeskPrivate(DeskStep.PIN, name, None, "AB", "", ()),
+            DeskPrivate(DeskStep.NAME, "", KeyboardView(ROWS, 0, 0, name), "", "", ()),
+            DuelPrivate(duel.view(0), 0, f"You lost card #1 ({name})", ""),
+            TradePrivate(duel.collections[0], 0, frozenset({1}), False, ""),
+        )
+        for model in models:
+            image = draw_punch_cards_private(PrivateScreen("punch_cards", 0, model, True), (128, 64))
+            lines = image_text(image)
+            assert lines is not None and all(len(line) <= WIDTH for line in lines), lines
+            assert all(ord(c) < 256 for line in lines for c in line)
