@@ -237,9 +237,9 @@ def run_realtime(config, args, real_hardware: bool) -> int:
 
     from display.dev_panels import HEIGHT
     from display.window import Window
-    from firmware_py.cabinet import Cabinet
+    from firmware_py.cabinet import Cabinet, CabinetIO
     from firmware_py.loop import run_realtime as loop
-    from hal.clock import ManualClock, MonotonicClock
+    from hal.clock import Clock, ManualClock, MonotonicClock
 
     store = _store(config)
     window = Window(
@@ -248,6 +248,8 @@ def run_realtime(config, args, real_hardware: bool) -> int:
         strip_height=0 if real_hardware else HEIGHT,
     )
     keys = recorder = None
+    clock: Clock
+    hardware: CabinetIO
     if real_hardware:
         from calibration.profiles import config_with_active_profile
         from hal.hardware import open_hardware
@@ -271,6 +273,7 @@ def run_realtime(config, args, real_hardware: bool) -> int:
 
     def before_step(now: int) -> None:
         if keys is not None:
+            assert isinstance(clock, ManualClock)  # the keyboard drives the simulated cabinet, on a manual clock
             clock.set(max(clock.now_us(), now))
         for event in pygame.event.get():
             if keys is not None:
