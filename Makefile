@@ -15,16 +15,20 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/ringside run
 
-test: lint $(STAMP)
+test: lint types $(STAMP)
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest -q
 
 # The edit loop: lint, types and every test not marked slow.
-check: lint $(STAMP)
+check: lint types $(STAMP)
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest -q -m "not slow" -x
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+
+# mypy as pyproject.toml configures it: strict on games/, default elsewhere.
+types: $(STAMP)
+	$(BIN)/mypy
 
 bench: $(STAMP)
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m tests.bench

@@ -191,10 +191,11 @@ def fit_mask(
             )
             if ok and (best is None or cost < best[0]):
                 best = (cost, mask, pct, decay)
-    warnings = []
+    warnings: list[str] = []
     problems = []
     if best is None:
         assert fallback is not None
+        assert fastest is not None  # with no flurry gaps every choice fits: a gap failed them all
         best = fallback
         problems.append(
             f"the pad rings longer than the fastest flurry gap allows ({fastest / 1000:.0f} ms): "

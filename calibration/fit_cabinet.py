@@ -43,9 +43,11 @@ def fit_all(
     for c in prompted:
         if c.kind == "neighbours":
             continue
+        assert c.pad is not None  # prompted keeps only captures that name their pad
         own[c.pad][c.kind] += events_of(c, c.pad, noise[c.pad], period_us)
     xt: dict[int, list[CrosstalkSeen]] = {p: [] for p in pads}
     for c in prompted:
+        assert c.pad is not None
         if c.kind == "neighbours":
             slapped = [p for p in pads if p != c.pad]
         else:

@@ -33,7 +33,7 @@ def draw_dev_panels(
         pygame.draw.rect(surf, theme.BAD, frame, width=2, border_radius=6)
         image = oleds[i]
         if image is not None:
-            rgb = image.convert("RGB").resize((256, 128), Image.NEAREST)
+            rgb = image.convert("RGB").resize((256, 128), Image.Resampling.NEAREST)
             oled = pygame.image.frombytes(rgb.tobytes(), rgb.size, "RGB")
             surf.blit(oled, (frame.x + 4, frame.y + 4))
         bar = pygame.Rect(frame.right + 14, 40, 26, HEIGHT - 52)

@@ -164,6 +164,7 @@ def _hit_report(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: KarateP
 
 def _jan_ken(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: KaratePublicView, area: pygame.Rect) -> None:
     jk = v.jan_ken
+    assert jk is not None  # drawn only while a Jan Ken is on
     panel(surf, area, theme.PANEL, theme.GOLD, 14)
     text.draw(surf, f"JAN KEN — round {jk.round}", 40, theme.GOLD, (area.centerx, area.y + 30), "center", bold=True)
     for i, f in enumerate(jk.fighters[:4]):

@@ -6,7 +6,10 @@ The cabinet decides what is on screen; the renderer only decides how it looks.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+if TYPE_CHECKING:
+    from display.calibration_screen import CalibrationScreen
 
 Color = tuple[int, int, int]
 
@@ -127,4 +130,8 @@ class ServiceScreen:
     footer: str
 
 
-Screen = AttractScreen | SelectScreen | JoinScreen | OptionsScreen | PlayScreen | ResultScreen | ServiceScreen
+# A string: CalibrationScreen lives beside its drawing code (pygame), named here for type checkers only.
+Screen: TypeAlias = (
+    "AttractScreen | SelectScreen | JoinScreen | OptionsScreen | PlayScreen | ResultScreen | ServiceScreen"
+    " | CalibrationScreen"
+)

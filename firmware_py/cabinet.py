@@ -199,6 +199,7 @@ class Cabinet:
         return canvas
 
     def _draw_dev_panels(self, strip: pygame.Surface) -> None:
+        assert isinstance(self.hw, SimCabinet)  # the panels show the simulated cabinet's devices
         stations = range(len(self.config.stations))
         draw_dev_panels(
             strip,

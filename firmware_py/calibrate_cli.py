@@ -23,8 +23,9 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
+from typing import Protocol
 
-from calibration.capture import Capture, Recording
+from calibration.capture import Capture, PadHit
 from calibration.live import LivePadboard
 from calibration.live_gpio import LiveGpioEdge, gpio_edge_stations
 from calibration.profiles import ProfileError, ProfileStore, push, wizard_profile
@@ -84,7 +85,7 @@ class TerminalFrontend:
         self._shown = 0
         return True
 
-    def progress(self, wizard: Wizard, rec: Recording) -> bool:
+    def progress(self, wizard: Wizard, rec: _Hits) -> bool:
         hits = rec.hits()
         for h in hits[self._shown :]:
             self.write(f"   ● pad {h.pad + 1}  velocity {h.velocity:3d}  peak {h.peak:5d}")
@@ -120,11 +121,17 @@ class TerminalFrontend:
         return self.ask("[R]edo / [a]bort (the old profile stays in force): ", {"r": "redo", "a": "abort"}, "r")
 
 
+class _Hits(Protocol):
+    """What the terminal shows of a recording: its hits so far (a live Recording, or a finished Capture's)."""
+
+    def hits(self) -> list[PadHit]: ...
+
+
 class _Done:
     def __init__(self, cap: Capture) -> None:
         self._hits = list(cap.hits)
 
-    def hits(self):
+    def hits(self) -> list[PadHit]:
         return self._hits
 
 

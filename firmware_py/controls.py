@@ -13,17 +13,22 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from display.models import AttractBoard, PrivateScreen
 from games.bots import RandomBot
 from games.levels import Level
 from games.protocol import Action, Engine, Event, GameSpec
+from games.registry import AnyEngine
 from hal.events import Button
 
+E = TypeVar("E", bound=AnyEngine)
+"""The engine a game's controls drive (each game's controls name their own)."""
+E_contra = TypeVar("E_contra", bound=AnyEngine, contravariant=True)
 
-class Bot(Protocol):
-    def choose(self, engine: Engine, player: int) -> Action: ...
+
+class Bot(Protocol[E_contra]):
+    def choose(self, engine: E_contra, player: int) -> Action: ...
 
 
 @dataclass(frozen=True)
@@ -64,7 +69,7 @@ class ServiceItem:
     open: Callable[[Any, int, Any], Any]
 
 
-class GameControls(ABC):
+class GameControls(ABC, Generic[E]):
     spec: ClassVar[GameSpec]
     engine_type: ClassVar[type[Engine]]
     blurb: ClassVar[str]
@@ -108,33 +113,33 @@ class GameControls(ABC):
         return self.spec.options_type(**values)
 
     @abstractmethod
-    def on_button(self, engine: Engine, seat: int, button: Button, t_us: int) -> Action | Refusal | None:
+    def on_button(self, engine: E, seat: int, button: Button, t_us: int) -> Action | Refusal | None:
         """The action a press makes, a refusal saying why not, or None (ignored)."""
 
-    def on_slap(self, engine: Engine, seat: int, t_us: int, velocity: int | None) -> Action | Refusal | None:
+    def on_slap(self, engine: E, seat: int, t_us: int, velocity: int | None) -> Action | Refusal | None:
         return None
 
-    def on_clock(self, engine: Engine, now_us: int) -> Action | None:
+    def on_clock(self, engine: E, now_us: int) -> Action | None:
         """Called every step with the cabinet's clock: games with a clock of their own
         (a time limit) answer with the action that tells the engine the time."""
         return None
 
-    def on_frame_shown(self, engine: Engine, t_us: int) -> Action | None:
+    def on_frame_shown(self, engine: E, t_us: int) -> Action | None:
         """Called with the flip time of every frame; games that time reveals answer here."""
         return None
 
     @abstractmethod
-    def led_level(self, engine: Engine, seat: int) -> float:
+    def led_level(self, engine: E, seat: int) -> float:
         """0..1 of this seat's LED bar."""
 
-    def private_screen(self, engine: Engine, seat: int) -> PrivateScreen:
+    def private_screen(self, engine: E, seat: int) -> PrivateScreen:
         """What this seat's private display shows (only what that player may see); the
         game's private layout in ``display`` draws it.  Games that hold choices of their
         own before the engine hears of them (Punch!'s draft picks) add them as ``held``."""
         return PrivateScreen(self.spec.name, seat, engine.view(seat), seat in engine.to_act())
 
     @abstractmethod
-    def bot_presses(self, engine: Engine, seat: int, action: Action) -> tuple[Button, ...]:
+    def bot_presses(self, engine: E, seat: int, action: Action) -> tuple[Button, ...]:
         """The presses a computer player makes at a station to produce ``action``."""
 
     def coalesce(self, released: list[tuple[int, Action]]) -> list[tuple[int, Action]]:
@@ -142,7 +147,7 @@ class GameControls(ABC):
         the game must see them as one: Karate Fight's slaps with identical stamps."""
         return released
 
-    def make_bot(self, seed: int) -> Bot:
+    def make_bot(self, seed: int) -> Bot[E]:
         """A computer player for this game (the exhibition's); any legal action will do."""
         return RandomBot(seed)
 
@@ -150,7 +155,7 @@ class GameControls(ABC):
         """A lone player's computer opponent at ``level`` (one of :attr:`computer_levels`)."""
         raise NotImplementedError(f"{self.spec.title} offers no computer opponent")
 
-    def bot_slap_delay(self, engine: Engine, seat: int, rng: random.Random) -> int | None:
+    def bot_slap_delay(self, engine: E, seat: int, rng: random.Random) -> int | None:
         """For computer players: µs after now to slap this seat's pad, or None."""
         return None
 
@@ -162,7 +167,7 @@ class GameControls(ABC):
         return None
 
     @abstractmethod
-    def result_lines(self, engine: Engine, names: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+    def result_lines(self, engine: E, names: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
         """Headline and detail lines for the result screen."""
 
     @abstractmethod

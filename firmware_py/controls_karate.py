@@ -53,7 +53,7 @@ def hit_name(kind) -> str:
     return kind.value.replace("_", " ").title()
 
 
-class KarateControls(GameControls):
+class KarateControls(GameControls[KarateFight]):
     spec = SPEC
     engine_type = KarateFight
     blurb = "2–4 fighters, blind piles, lightning slaps judged to the microsecond."
@@ -122,7 +122,7 @@ class KarateControls(GameControls):
         for (t_us, is_slap), group in groupby(released, key=lambda p: (p[0], isinstance(p[1], Slaps))):
             items = [a for _t, a in group]
             if is_slap:
-                fighters = tuple(sorted({f for a in items for f in a.fighters}))
+                fighters = tuple(sorted({f for a in items if isinstance(a, Slaps) for f in a.fighters}))
                 out.append((t_us, Slaps(t_us=t_us, fighters=fighters)))
             else:
                 out += [(t_us, a) for a in items]

@@ -28,7 +28,7 @@ from games.punch.events import (
 from hal.events import ACTION_BUTTONS, Button
 
 
-class PunchControls(GameControls):
+class PunchControls(GameControls[Punch]):
     spec = SPEC
     engine_type = Punch
     blurb = "Two boxers, secret cards, three rounds: bluff, block, knock out."

@@ -98,11 +98,11 @@ class CalibrationScene(Service):
             self.source, self.hands, self.about = source_factory(ctx)
         except RuntimeError as e:
             self.source, self.hands, self.about = None, None, str(e)
-            self.wizard = None
+            self.wizard: Wizard | None = None
             ctx.log(f"calibration: {e}")
             return
         originals = {p: self.source.read_settings(p) for p in range(self.source.pads)}
-        self.wizard: Wizard | None = Wizard(
+        self.wizard = Wizard(
             self.source.pads,
             list(targets) if targets else list(range(self.source.pads)),
             originals,

@@ -12,7 +12,7 @@ import textwrap
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeGuard
 
 import pygame
 from PIL import Image
@@ -88,7 +88,7 @@ class CabinetContext:
         raise UnknownGame(f"unknown game {name!r}: choose one of {', '.join(g.spec.name for g in self.games)}")
 
 
-def pressed(ev: InputEvent, button: Button | None = None) -> bool:
+def pressed(ev: InputEvent, button: Button | None = None) -> TypeGuard[ButtonEvent]:
     return isinstance(ev, ButtonEvent) and ev.pressed and (button is None or ev.button is button)
 
 
@@ -431,7 +431,7 @@ class Service(Scene):
 
     def __init__(self, ctx: CabinetContext, now_us: int, underneath: Scene) -> None:
         super().__init__(ctx, now_us)
-        self.underneath = underneath
+        self._underneath = underneath
         self.cursor = 0
         self.inputs: list[str] = []
         self.confirm_shutdown = False
@@ -439,6 +439,11 @@ class Service(Scene):
         self.game_items = {item.title: item for g in ctx.games for item in g.service_items(ctx)}
         self.items = self.ITEMS + tuple(self.game_items)
         ctx.log("SERVICE key on: operator menu")
+
+    @property
+    def underneath(self) -> Scene:
+        """The scene the SERVICE key off resumes (a property: the calibration page aborts its run when read)."""
+        return self._underneath
 
     def on_input(self, ev: InputEvent, now_us: int) -> Scene | None:
         if isinstance(ev, (ButtonEvent, SlapEvent)) and self.items[self.cursor] == "Input test":
@@ -472,7 +477,7 @@ class Service(Scene):
     def tick(self, now_us: int) -> Scene | None:
         return None
 
-    def screen(self, now_us: int) -> ServiceScreen:
+    def screen(self, now_us: int) -> Screen:  # the calibration page, a Service too, draws its own
         item = self.items[self.cursor]
         store = self.ctx.store
         if item in self.game_items:

@@ -63,8 +63,9 @@ def run_selftest(config: CabinetConfig, out: Callable[[str], None] = print, t_st
             check(ok, f"{sc.name}: LED bar lights 0..10 segments in order")
             sim.set_led_level(station, 0)
             cabinet.step(clock.now_us())
+            image = sim.private[station].image
             check(
-                sim.private[station].image is not None and sim.private[station].image.getbbox() is not None,
+                image is not None and image.getbbox() is not None,
                 f"{sc.name}: private display shows an image",
             )
         check(store.integrity_ok(), "store opens with WAL and passes integrity_check")

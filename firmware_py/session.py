@@ -167,6 +167,7 @@ class GameSession:
             result = self.controls.on_button(self.engine, seat, event.button, self.game_us(event.t_us))
             rank = RANK_BUTTON
         else:
+            assert isinstance(event, SlapEvent)  # the other events have no seat: returned above
             result = self.controls.on_slap(self.engine, seat, self.game_us(event.t_us), event.velocity)
             rank = RANK_SLAP
         self._route(result, event.t_us, now_us, rank)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -206,6 +206,7 @@ class Store:
             "INSERT INTO games(game, options, players, seed, seats, started_at) VALUES (?,?,?,?,?,?)",
             (game, json.dumps(options), players, seed, json.dumps(list(seats)), _now()),
         )
+        assert cur.lastrowid is not None  # set by the INSERT
         return int(cur.lastrowid)
 
     def append_action(self, game_id: int, seq: int, action: dict[str, Any]) -> None:
@@ -217,7 +218,7 @@ class Store:
         game_id: int,
         seq: int,
         action: dict[str, Any],
-        records: list[tuple[str, int | None, int | None, str]] = (),
+        records: Sequence[tuple[str, int | None, int | None, str]] = (),
         finish: tuple[int | None, str] | None = None,
     ) -> None:
         """One action with what it produced — records (kind, station, value, detail) and

@@ -105,7 +105,11 @@ def slap_sources(config: CabinetConfig, factories: dict[int, Any], clock: Clock)
         mask = max(config.stations[s].slap.mask_us for s in pins)
         settle = max(config.stations[s].slap.settle_us for s in pins)
         sources.append(GpioEdgeSource(factories[chip], pins, mask_us=mask, settle_us=settle))
-    pads = {sc.slap.pad: station for station, sc in enumerate(config.stations) if sc.slap.source == "padboard"}
+    pads = {
+        sc.slap.pad: station
+        for station, sc in enumerate(config.stations)
+        if sc.slap.source == "padboard" and sc.slap.pad is not None
+    }
     if pads:
         from hal.padboard.driver import PadboardSource
 

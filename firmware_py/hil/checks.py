@@ -82,6 +82,7 @@ def _fmt(ev: dict[str, Any]) -> str:
 
 
 def check_event(exp: Expect, rec: Recorder) -> CheckResult:
+    assert exp.event is not None  # run only for checkpoints that name an event
     window = [e for e in rec.events if exp.from_us <= e.t_us <= exp.at_us]
     hits = [e for e in window if matches(exp.event, e.encoded)]
     name = f"event {exp.event['type']}"

@@ -225,7 +225,7 @@ class SessionRecorder:
                     continue
                 key = (ev.station, ev.button)
                 if ev.pressed:
-                    item = {"station": ev.station, "press": ev.button.value, "hold_us": 0}
+                    item: dict[str, Any] = {"station": ev.station, "press": ev.button.value, "hold_us": 0}
                     pending.append((stamp, item))
                     down[key] = (stamp, [item])
                 elif key in down:

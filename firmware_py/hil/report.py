@@ -42,11 +42,13 @@ def write_junit(path: Path, results: Sequence[ScenarioResult], suite: str = "rin
         ts = ET.SubElement(
             root,
             "testsuite",
-            name=f"hil.{backend}",
-            hostname=socket.gethostname(),
-            timestamp=datetime.now(UTC).isoformat(timespec="seconds"),
-            time=f"{t:.3f}",
-            **{k: str(v) for k, v in counts.items()},
+            {
+                "name": f"hil.{backend}",
+                "hostname": socket.gethostname(),
+                "timestamp": datetime.now(UTC).isoformat(timespec="seconds"),
+                "time": f"{t:.3f}",
+                **{k: str(v) for k, v in counts.items()},
+            },
         )
         for r in rs:
             tc = ET.SubElement(

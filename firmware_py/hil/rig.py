@@ -447,8 +447,8 @@ class RigRun:
                 )
             ]
         if i.action == "slap":
+            assert i.station is not None
             station = i.station
-            assert station is not None
             return [
                 TimedStep(at, lambda: self.pins.slap(station, True), f"station {station} slap", ("slap", station)),
                 TimedStep(

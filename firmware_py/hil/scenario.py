@@ -19,10 +19,13 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hal.config import ConfigError
 from hal.events import Button
+
+if TYPE_CHECKING:
+    from firmware_py.controls import GameControls
 
 TOP_KEYS = {"scenario", "input", "expect"}
 SCENARIO_KEYS = {
@@ -177,7 +180,7 @@ def parse_scenario(text: str, path: Path | str = "<scenario>.toml") -> Scenario:
     return _Reader(str(path)).scenario(raw, path)
 
 
-def game_controls(name: Any, source: str = "") -> type:
+def game_controls(name: Any, source: str = "") -> type[GameControls]:
     """The cabinet's controls class for game ``name`` (only games the cabinet offers)."""
     from firmware_py import controls_registry
     from games.registry import UnknownGame
@@ -191,7 +194,7 @@ def game_controls(name: Any, source: str = "") -> type:
     raise ScenarioError("scenario.game", name, f"one of {offered} (the games this cabinet offers)", source)
 
 
-def event_types(controls: type) -> dict[str, type]:
+def event_types(controls: type[GameControls]) -> dict[str, type]:
     """Every engine event class of a game, by name: the event dataclasses defined in the
     package of the game's engine (whatever its modules are called)."""
     from games.protocol import Event
@@ -207,7 +210,7 @@ def event_types(controls: type) -> dict[str, type]:
     return out
 
 
-def make_options(controls: type, values: dict[str, Any], source: str = "") -> Any:
+def make_options(controls: type[GameControls], values: dict[str, Any], source: str = "") -> Any:
     """The game's options dataclass from the scenario's ``[scenario.options]`` (JSON form)."""
     from games.codec import decode
 
@@ -255,6 +258,7 @@ class _Reader:
         sc = self.table(raw["scenario"], "scenario", SCENARIO_KEYS)
         game = sc.get("game")
         controls = game_controls(game, self.source)
+        assert isinstance(game, str)  # game_controls accepts only the name of an offered game
         seed = self.integer(sc, "scenario", "seed", 0, 2**63 - 1)
         options = sc.get("options", {})
         if not isinstance(options, dict):
@@ -353,7 +357,7 @@ class _Reader:
         at_us = self.integer(t, key, "at_us", 0, 10**13)
         value = t[action]
         station = self.integer(t, key, "station", 0, 3) if "station" in t else None
-        common = {"at_us": at_us, "action": action, "station": station, "index": index}
+        common: dict[str, Any] = {"at_us": at_us, "action": action, "station": station, "index": index}
         if action in ("press", "release", "slap") and station is None:
             raise self.fail(f"{key}.station", None, f"the station (0-3) that does the {action}")
         if action in ("press", "release"):

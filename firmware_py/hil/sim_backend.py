@@ -377,14 +377,14 @@ class SimRun:
                 f.errors.append(err)
                 f.exact += err == 0
                 f.max_error_us = max(f.max_error_us, abs(err))
-        stamps = {t + self.t0 for v in injected.values() for t in v}
+        injected_at = {t + self.t0 for v in injected.values() for t in v}
         for session in self.sessions:
             for action in session.engine.journal:
                 t_us = getattr(action, "t_us", None)
-                if t_us is None or (t_us not in stamps and t_us in self.frame_times):
+                if t_us is None or (t_us not in injected_at and t_us in self.frame_times):
                     continue
                 f.actions += 1
-                f.actions_exact += t_us in stamps
+                f.actions_exact += t_us in injected_at
         return f
 
     def _close(self) -> None:
@@ -395,5 +395,6 @@ class SimRun:
                     obj.close()
                 except Exception:
                     pass
-        if getattr(self, "window", None) is not None:
-            self.window.close()
+        window = getattr(self, "window", None)
+        if window is not None:
+            window.close()

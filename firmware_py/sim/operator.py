@@ -59,10 +59,13 @@ class ScriptedOperator:
         t = max(self.pads.now_us(), last + 300_000) + self.react_us  # one step's slaps never spill into the next
         plan: list[tuple[int, float, int]] = []  # pad, force, gap before the next
         if step.kind in ("soft", "verify_soft"):
+            assert step.pad is not None  # the wizard names the pad of every slapping step
             plan = [(step.pad, r.uniform(*f.soft), r.randrange(400_000, 600_000)) for _ in range(step.slaps)]
         elif step.kind in ("hard", "verify_hard"):
+            assert step.pad is not None  # the wizard names the pad of every slapping step
             plan = [(step.pad, r.uniform(*f.hard), r.randrange(500_000, 700_000)) for _ in range(step.slaps)]
         elif step.kind == "flurry":
+            assert step.pad is not None  # the wizard names the pad of every slapping step
             plan = [(step.pad, r.uniform(*f.flurry), r.randrange(*f.flurry_gap_us)) for _ in range(step.slaps)]
         elif step.kind == "neighbours":
             plan = [

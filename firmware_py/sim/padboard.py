@@ -245,6 +245,7 @@ class PadboardSimulator:
     def _close_pty(self) -> None:
         if self._master is None:
             return
+        assert self._slave is not None  # opened and closed together with the master
         for fd in (self._master, self._slave):
             os.close(fd)
         self._master = self._slave = None
@@ -269,6 +270,7 @@ class PadboardSimulator:
             time.sleep(0.0003)
 
     def _step(self) -> None:
+        assert self._master is not None  # _run steps only while the pty is open
         now = self.clock.now_us()
         ready, _, _ = select.select([self._master], [], [], 0)
         if ready:

@@ -112,6 +112,7 @@ class ClockSync:
 
     def _fit(self) -> None:
         ref = self._ref
+        assert ref is not None  # set by the first pong, before any fit
         pts = [(s.send_us, s.recv_us, s.board - ref) for s in self._samples]
         lows = _hull([(x, t) for t, _r, x in pts], upper=True)
         highs = _hull([(x, r) for _t, r, x in pts], upper=False)
