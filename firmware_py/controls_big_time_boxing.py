@@ -89,7 +89,7 @@ class BigTimeBoxingControls(GameControls):
     spec = SPEC
     engine_type = BigTimeBoxing
     blurb = "Boxer cards and a Result deck: Big Hits, the ropes, knockdowns, the judges' cards."
-    endings: ClassVar[dict[Enum, str]] = dict(FINISH)
+    endings: ClassVar[dict[Enum, str]] = {how: words for how, words in FINISH.items()}
     result_picture = "score-sheet"
     computer_levels = tuple(Level)
     options_menu = (

@@ -53,7 +53,7 @@ class DuelScene(Scene):
         self.link = lobby.link
         self.stations = stations
         self.players = players
-        self.practice = practice
+        self.is_practice = practice
         self.controls = PunchCardsControls()
         colors = [ctx.looks[s].color if s < len(ctx.looks) else COMPUTER_COLOR for s in stations]
         looks = (StationLook(players[0], colors[0]), StationLook(players[1], colors[1]))
@@ -124,7 +124,7 @@ class DuelScene(Scene):
         self.session.tick(now_us)
         if self.session.failed is not None:
             return self.lobby.back(now_us, self._all(f"Duel abandoned: {self.session.failed}", True))
-        if self.practice:
+        if self.is_practice:
             self._computer(now_us)
         self._settle(now_us)
         if self.settled and now_us - (self.settled_us or 0) > RESULT_US:
@@ -158,7 +158,7 @@ class DuelScene(Scene):
             return
         outcome = self.engine.outcome()
         assert outcome is not None
-        if self.practice:
+        if self.is_practice:
             self.ctx.store.abandon_game(self.session.game_id, "practice duel: counts nowhere")
             headline, lines = self.controls.result_lines(self.engine, self.players)
             self._shown(now_us, ("PRACTICE: " + headline, *lines, "Not recorded: no card moves"), True)
@@ -188,7 +188,7 @@ class DuelScene(Scene):
         self.result, self.recorded, self.waiting, self.settled_us = result, recorded, "", now_us
         outcome = self.engine.outcome()
         taken = self.engine.taken
-        if recorded and not self.practice and outcome is not None and outcome.winner is not None and taken:
+        if recorded and not self.is_practice and outcome is not None and outcome.winner is not None and taken:
             won = f"You won card #{taken.serial} ({taken.name})"
             lost = f"You lost card #{taken.serial} ({taken.name})"
             self.seat_lines = (won, lost) if outcome.winner == 0 else (lost, won)
@@ -200,14 +200,14 @@ class DuelScene(Scene):
         """The public view, without the deciding reveal and the winner until the ledger has
         recorded them (a refused or practice duel shows how it went)."""
         public = self.engine.public_view()
-        if public.winner is None or (self.settled and (self.recorded or self.practice)):
+        if public.winner is None or (self.settled and (self.recorded or self.is_practice)):
             return public
         return replace(public, last_reveal=None, winner=None, how=None)
 
     def screen(self, now_us: int) -> PlayScreen:
         base = self.session.screen(now_us)
         public = self._public()
-        table = DuelTable(public, self.players, self.practice, self.challenge, self.result, self.waiting)
+        table = DuelTable(public, self.players, self.is_practice, self.challenge, self.result, self.waiting)
         events = base.events if public.winner is not None or self.engine.outcome() is None else ()
         return replace(base, view=table, events=events)
 

@@ -244,7 +244,8 @@ class Lobby(Scene):
             self._refresh(desk)
             return None
         if button is Button.D:
-            return self._reenter(desk)
+            self._reenter(desk)
+            return None
         if button is Button.C:
             if not desk.cards:
                 desk.say("No cards to practise with: D re-enters", bad=True)

@@ -8,6 +8,7 @@ unlocking a player locked out after repeated wrong PINs.  E goes back to the men
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from display.models import ServiceScreen
@@ -49,10 +50,10 @@ class OperatorPage(Service):
     def on_input(self, ev: InputEvent, now_us: int) -> Scene | None:
         if not pressed(ev) or getattr(ev, "station", None) != 0:
             return None
-        if ev.button is Button.E:  # type: ignore[union-attr]
+        if ev.button is Button.E:
             return self.menu
         try:
-            self.press(ev.button, now_us)  # type: ignore[union-attr]
+            self.press(ev.button, now_us)
         except LedgerError as e:
             self.message = f"Not done: {e}"
             self.ctx.log(f"Punch Cards operator: {self.message}")
@@ -236,4 +237,7 @@ ABOUT = {
 
 
 def service_items(ctx: Any) -> tuple[ServiceItem, ...]:
-    return tuple(ServiceItem(page.title, lambda page=page: (*ABOUT[page], "", "START opens"), page) for page in PAGES)
+    def about(page: Any) -> Callable[[], tuple[str, ...]]:
+        return lambda: (*ABOUT[page], "", "START opens")
+
+    return tuple(ServiceItem(page.title, about(page), page) for page in PAGES)
