@@ -61,23 +61,25 @@ def main(argv: list[str]) -> int:
     if unknown:
         print(f"unknown benchmark(s): {', '.join(sorted(unknown))}; have: {', '.join(names)}", file=sys.stderr)
         return 2
-    text = OUT.read_text() if OUT.exists() else HEADER
     for name in chosen:
         module = importlib.import_module(f"tests.bench.bench_{name}")
         print(f"== {module.TITLE}", flush=True)
         figures = module.run()
         for f in figures:
             print(f"   {f.name}: {f.value:,.3f} {f.unit}  (goal {f.goal or '-'}) {f.note}", flush=True)
-        block = section(name, module.TITLE, figures)
-        pattern = re.compile(rf"<!-- bench:{name} -->.*?<!-- /bench:{name} -->\n", re.S)
-        text = (
-            pattern.sub(lambda _m, block=block: block, text)
-            if pattern.search(text)
-            else text.rstrip("\n") + "\n\n" + block
-        )
-    OUT.write_text(text)
+        write_section(name, section(name, module.TITLE, figures))
     print(f"wrote {OUT}")
     return 0
+
+
+def write_section(name: str, block: str) -> None:
+    """Put one benchmark's section into BENCHMARKS.md as it is now (read just before
+    writing, so benchmarks run side by side, or sections written by hand meanwhile, are
+    not overwritten by a copy read when this run started)."""
+    text = OUT.read_text() if OUT.exists() else HEADER
+    pattern = re.compile(rf"<!-- bench:{name} -->.*?<!-- /bench:{name} -->\n", re.S)
+    text = pattern.sub(lambda _m: block, text) if pattern.search(text) else text.rstrip("\n") + "\n\n" + block
+    OUT.write_text(text)
 
 
 if __name__ == "__main__":
