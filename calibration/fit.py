@@ -9,7 +9,8 @@ Every value comes with a sentence saying why, and with its margin:
 - sensitivity: the median hard-slap peak (kept under the ADC rail), so a hard slap
   reads 127.  curve: the exponent that puts the median soft slap at velocity 40.
 - scan time: 1.5 × the slowest rise from onset to peak, one frame added (1–3 ms).
-- report latency: scan + crosstalk window (+ another pad's scan) over 4 ms is flagged
+- report latency: scan + crosstalk window (+ another pad's scan) longer than the
+  default settle window leaves the board (``hal.timing.PADBOARD_REPORT_US``) is flagged
   with the ``[padboard] settle_us`` the cabinet then needs.
 - mask time and retrigger: among masks for which every recorded ring, × 2 (6 dB,
   for a harder slap than any recorded), stays under ``max(threshold, peak × pct × exp(−t/decay))`` after the mask, while every real
@@ -33,6 +34,7 @@ from dataclasses import dataclass, field
 
 from calibration.analysis import RAIL, CrosstalkSeen, Event, NoiseStats, decay_tau_us
 from hal.padboard.settings import PadSettings
+from hal.timing import PADBOARD_REPORT_US, PADBOARD_SETTLE_US, PADBOARD_TRANSPORT_US
 
 NOISE_MARGIN = 2.0  # threshold ≥ noise peak × 2 (+6 dB)
 SOFT_MARGIN = 2.0  # threshold ≤ softest slap ÷ 2 (−6 dB)
@@ -41,9 +43,7 @@ RING_SAFETY = 2.0  # a ring under the retrigger line (a harder slap rings longer
 GAP_MARGIN = 1.5
 XTALK_MARGIN = 1.5
 SOFT_VELOCITY = 40
-LATENCY_BUDGET_US = 4000  # scan + window + another pad's scan: what hal.padboard.driver's settle window assumes
-LATENCY_BUDGET_SLACK_US = 8000  # ... plus USB, a GIL switch interval and a board hiccup
-WINDOW_MAX_US = 6000  # scan + window delay each report: past 4 ms the review names the settle_us needed
+WINDOW_MAX_US = 6000  # scan + window delay each report: past PADBOARD_REPORT_US the review names the settle_us needed
 PCTS = (0, 25, 40, 50, 60, 75, 90, 100)
 DECAYS_MS = tuple(range(2, 41)) + tuple(range(45, 101, 5))
 
@@ -321,12 +321,13 @@ def fit_pad(
         baseline_shift=noise.shift,
     )
     latency = max(scan, xwin if xpct else 0) + (scan if xpct else 0)
-    if latency > LATENCY_BUDGET_US:
+    if latency > PADBOARD_REPORT_US:
         w5 = [
             *w5,
-            f"this pad's hits reach the host up to {latency / 1000:.1f} ms after the slap (crosstalk "
-            f"window or scan, plus another pad's scan), more than the {LATENCY_BUDGET_US / 1000:.0f} ms the default settle window allows for: set "
-            f"[padboard] settle_us ≥ {(latency + LATENCY_BUDGET_SLACK_US) // 1000 + 1} ms in the cabinet config",
+            f"the board holds this pad's hits up to {latency / 1000:.1f} ms after the slap (crosstalk "
+            f"window or scan, plus another pad's scan), more than the {PADBOARD_REPORT_US / 1000:.0f} ms of its "
+            f"{PADBOARD_SETTLE_US / 1000:.0f} ms that the default settle window leaves the board: set "
+            f"[padboard] settle_us ≥ {(latency + PADBOARD_TRANSPORT_US) // 1000 + 1} ms in the cabinet config",
         ]
     floor = max(thr / 4, noise.peak)
     tau = decay_tau_us([e.envelope for e in own], floor)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 
 from calibration.capture import Capture
 from hal.padboard.messages import PadHit
+from hal.timing import GPIO_EDGE_MASK_US
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,7 @@ def fit_gpio(pad: int, singles: Sequence[Capture], flurry: Capture | None) -> Gp
     if not single_groups:
         return GpioFit(
             pad,
-            25_000,
+            GPIO_EDGE_MASK_US,  # nothing seen to fit: the line keeps the default
             0,
             None,
             (),

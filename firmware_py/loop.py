@@ -8,12 +8,13 @@ import gc
 from collections.abc import Callable
 
 from firmware_py.cabinet import Cabinet
+from hal.timing import PADBOARD_SETTLE_US
 
 POLL_US = 20_000
 """Longest sleep without a wake-up (keyboard events and similar have no wake signal)."""
 SPIN_US = 400
 """The last stretch before a settle window ends is waited out on the CPU, not in sleep."""
-RENDER_GUARD_US = 12_000
+RENDER_GUARD_US = PADBOARD_SETTLE_US
 """A frame is put off while a held input's settle window ends this soon (at most one
 padboard window): drawing takes a few ms on a Pi and the decision must not wait behind
 it.  Nothing is lost: the frame that follows the decision shows it."""

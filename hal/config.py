@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from hal.events import Button
+from hal.timing import GPIO_EDGE_MASK_US, GPIO_EDGE_SETTLE_US, PADBOARD_SETTLE_US
 
 HEADER_LINES = range(0, 28)
 """BCM lines a Pi's 40-pin header offers (gpiochip 0)."""
@@ -283,7 +284,7 @@ class _Reader:
             pb = self.check_table(raw["padboard"], "padboard", {"port", "settle_us"})
             padboard = PadboardConfig(
                 port=self.string(pb, "padboard", "port"),
-                settle_us=self.integer(pb, "padboard", "settle_us", 100, 100_000, 12_000),
+                settle_us=self.integer(pb, "padboard", "settle_us", 100, 100_000, PADBOARD_SETTLE_US),
             )
         if any(s.slap.source == "padboard" for s in stations) and padboard is None:
             raise self.fail(
@@ -387,8 +388,8 @@ class _Reader:
             source=source,
             pin=self.integer(sl, f"{key}.slap", "pin", 0, 27) if "pin" in sl else None,
             pad=self.integer(sl, f"{key}.slap", "pad", 0, 3) if "pad" in sl else None,
-            mask_us=self.integer(sl, f"{key}.slap", "mask_us", 0, 500_000, 40_000),
-            settle_us=self.integer(sl, f"{key}.slap", "settle_us", 0, 100_000, 6000),
+            mask_us=self.integer(sl, f"{key}.slap", "mask_us", 0, 500_000, GPIO_EDGE_MASK_US),
+            settle_us=self.integer(sl, f"{key}.slap", "settle_us", 0, 100_000, GPIO_EDGE_SETTLE_US),
         )
         input_chip = self.integer(s, key, "input_chip", 0, 15, 0)
         return StationConfig(name, color, buttons, led_bar, private, slap, input_chip)

@@ -9,15 +9,13 @@ lockout), :meth:`Debouncer.poll` reports it then, stamped when the line last cha
 
 from __future__ import annotations
 
-DEFAULT_LOCKOUT_US = 8_000
-"""Arcade microswitches bounce for 1–5 ms; 8 ms covers worn ones and still allows
-about 60 presses a second."""
+from hal.timing import BUTTON_DEBOUNCE_US
 
 
 class Debouncer:
     """One input line.  States are ``True`` = pressed."""
 
-    def __init__(self, lockout_us: int = DEFAULT_LOCKOUT_US) -> None:
+    def __init__(self, lockout_us: int = BUTTON_DEBOUNCE_US) -> None:
         self.lockout_us = lockout_us
         self.reported = False
         self._raw = False

@@ -17,8 +17,9 @@ from typing import Any
 from gpiozero import InputDevice, LEDBarGraph
 
 from hal.config import CabinetConfig
-from hal.debounce import DEFAULT_LOCKOUT_US, Debouncer
+from hal.debounce import Debouncer
 from hal.events import Button, ButtonEvent, InputEvent, ServiceEvent
+from hal.timing import BUTTON_DEBOUNCE_US
 
 SERVICE = -1
 """Station index used internally for the SERVICE key's line."""
@@ -37,7 +38,7 @@ class GpioCabinet:
         config: CabinetConfig,
         factories: Mapping[int, Any],
         ticks_to_us: Callable[[float], int] = kernel_ticks_to_us,
-        lockout_us: int = DEFAULT_LOCKOUT_US,
+        lockout_us: int = BUTTON_DEBOUNCE_US,
     ) -> None:
         self.config = config
         self._ticks_to_us = ticks_to_us

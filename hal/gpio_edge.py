@@ -13,7 +13,6 @@ pin holds them weakly.  There is no velocity on a comparator line.
 from __future__ import annotations
 
 import queue
-import sys
 import threading
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -22,21 +21,16 @@ from gpiozero import InputDevice
 
 from hal.events import PadLinkEvent, SlapEvent
 from hal.gpio import kernel_ticks_to_us
+from hal.timing import GPIO_EDGE_MASK_US, GPIO_EDGE_SETTLE_US
 
 SOURCE = "gpio-edge"
-
-DEFAULT_MASK_US = 25_000
-"""One slap's ring keeps a comparator chattering for a few ms; slaps come ≥ 100 ms apart."""
-
-DEFAULT_SETTLE_US = 1_000 + int(sys.getswitchinterval() * 1_000_000)
-"""An edge is stamped in the kernel's IRQ handler; the lgpio thread then needs the GIL
-to queue it, which a busy main thread (rendering) may hold for a whole switch interval
-(5 ms by default), plus ~1 ms for the kernel and thread wake-up."""
 
 
 class GpioEdgeSource:
     """Slaps from comparator lines: ``pins`` maps station → GPIO pin on ``pin_factory``.
 
+    ``mask_us``: one mask time for every line, or one per station (calibration fits a
+    mask per pad; lines of one gpiochip share a source, never a mask).
     ``active_high``: the comparator drives the line high during a slap (pulled down
     otherwise); False for an open-collector comparator (LM393) pulled up.
     ``ticks_to_us`` converts the factory's tick value to HAL µs (tests on
@@ -50,12 +44,15 @@ class GpioEdgeSource:
         pin_factory: Any,
         pins: Mapping[int, int | str],
         ticks_to_us: Callable[[float], int] = kernel_ticks_to_us,
-        mask_us: int = DEFAULT_MASK_US,
-        settle_us: int = DEFAULT_SETTLE_US,
+        mask_us: int | Mapping[int, int] = GPIO_EDGE_MASK_US,
+        settle_us: int = GPIO_EDGE_SETTLE_US,
         active_high: bool = True,
     ) -> None:
         self.settle_us = settle_us
-        self.mask_us = mask_us
+        if isinstance(mask_us, Mapping) and not pins.keys() <= mask_us.keys():
+            raise ValueError(f"no mask time for station(s) {sorted(pins.keys() - mask_us.keys())}")
+        self.masks_us = {s: mask_us[s] for s in pins} if isinstance(mask_us, Mapping) else dict.fromkeys(pins, mask_us)
+        """Each station's mask time: no new slap on its line for this long after one."""
         self.masked = 0  # edges swallowed by the mask time (chatter, rings)
         self._ticks_to_us = ticks_to_us
         self._edges: queue.SimpleQueue[tuple[int, int]] = queue.SimpleQueue()
@@ -86,7 +83,7 @@ class GpioEdgeSource:
         self._handlers.append(on_edge)
 
     def poll(self, now_us: int) -> list[SlapEvent | PadLinkEvent]:
-        """Slaps whose edge came at least ``mask_us`` after the previous one's."""
+        """Slaps whose edge came at least its line's mask time after the previous one's."""
         out: list[SlapEvent | PadLinkEvent] = []
         while True:
             try:
@@ -94,7 +91,7 @@ class GpioEdgeSource:
             except queue.Empty:
                 return out
             last = self._last.get(station)
-            if last is not None and t_us - last < self.mask_us:
+            if last is not None and t_us - last < self.masks_us[station]:
                 self.masked += 1
                 continue
             self._last[station] = t_us

@@ -91,9 +91,9 @@ def lgpio_factories(config: CabinetConfig) -> dict[int, Any]:
     return factories
 
 
-def slap_sources(config: CabinetConfig, factories: dict[int, Any], clock: Clock) -> list[SlapSource]:
-    """The sources the stations' ``slap`` tables name: gpio-edge lines grouped per chip,
-    one padboard for every station on it."""
+def slap_sources(config: CabinetConfig, factories: Mapping[int, Any], clock: Clock) -> list[SlapSource]:
+    """The sources the stations' ``slap`` tables name: gpio-edge lines grouped per chip
+    (each line keeps its station's own mask time), one padboard for every station on it."""
     from hal.gpio_edge import GpioEdgeSource
 
     sources: list[SlapSource] = []
@@ -102,9 +102,9 @@ def slap_sources(config: CabinetConfig, factories: dict[int, Any], clock: Clock)
         if sc.slap.source == "gpio-edge" and sc.slap.pin is not None:
             edge_chips.setdefault(sc.input_chip, {})[station] = sc.slap.pin
     for chip, pins in sorted(edge_chips.items()):
-        mask = max(config.stations[s].slap.mask_us for s in pins)
+        masks = {s: config.stations[s].slap.mask_us for s in pins}
         settle = max(config.stations[s].slap.settle_us for s in pins)
-        sources.append(GpioEdgeSource(factories[chip], pins, mask_us=mask, settle_us=settle))
+        sources.append(GpioEdgeSource(factories[chip], pins, mask_us=masks, settle_us=settle))
     pads = {
         sc.slap.pad: station
         for station, sc in enumerate(config.stations)

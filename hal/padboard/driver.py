@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import logging
 import struct
-import sys
 import threading
 import time
 from collections import deque
@@ -43,17 +42,10 @@ from hal.padboard import wire
 from hal.padboard.clocksync import ClockSync
 from hal.padboard.messages import BoardInfo, Health, LinkCounters, PadHealth, PadHit, RawBlock
 from hal.padboard.settings import PadSettings
+from hal.timing import PADBOARD_SETTLE_US
 
 SOURCE = "padboard"
 log = logging.getLogger(__name__)
-
-# A slap reaches poll() at most this long after its stamp: the board holds a hit for
-# its scan time and crosstalk window plus, at worst, another pad's scan (≈4 ms at the
-# default settings), USB adds up to ~2 ms, the reader thread may wait a whole GIL
-# switch interval (5 ms by default) behind a busy main thread, a board loop hiccup
-# ~1 ms, and the clock-sync error is tens of µs.  The session's settle window must
-# cover it; it only delays the verdict, never changes it.
-DEFAULT_SETTLE_US = 7_000 + int(sys.getswitchinterval() * 1_000_000)
 
 
 SEQ_WINDOW = 32
@@ -121,7 +113,7 @@ class PadboardSource:
         port: str,
         clock: Clock,
         pad_stations: Mapping[int, int],
-        settle_us: int = DEFAULT_SETTLE_US,
+        settle_us: int = PADBOARD_SETTLE_US,
         timing: LinkTiming = LinkTiming(),
         baudrate: int = 115200,
         on_hit: Callable[[PadHit], None] | None = None,

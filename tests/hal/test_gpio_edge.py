@@ -11,7 +11,8 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from hal.events import SlapEvent
-from hal.gpio_edge import DEFAULT_SETTLE_US, GpioEdgeSource
+from hal.gpio_edge import GpioEdgeSource
+from hal.timing import GIL_SWITCH_US, GPIO_EDGE_SETTLE_US
 
 
 @pytest.fixture
@@ -68,6 +69,24 @@ def test_gpio_edge_mask_is_per_station(factory: MockFactory) -> None:
     src.close()
 
 
+def test_gpio_edge_each_line_keeps_its_own_mask_time(factory: MockFactory) -> None:
+    """Calibration fits a mask per pad: 12 ms on one line and 18 ms on the other stay so,
+    though both lines share one source."""
+    stamps = [0, 13_000, 26_000, 1_000, 14_000, 20_000]
+    src = GpioEdgeSource(factory, {0: 17, 1: 27}, ticks_to_us=scripted(stamps), mask_us={0: 12_000, 1: 18_000})
+    assert src.masks_us == {0: 12_000, 1: 18_000}
+    for pin in (17, 17, 17, 27, 27, 27):
+        pulse(factory, pin)
+    assert [(e.station, e.t_us) for e in src.poll(0)] == [(0, 0), (0, 13_000), (0, 26_000), (1, 1_000), (1, 20_000)]
+    assert src.masked == 1
+    src.close()
+
+
+def test_gpio_edge_a_line_without_a_mask_time_is_refused(factory: MockFactory) -> None:
+    with pytest.raises(ValueError, match=r"no mask time for station\(s\) \[1\]"):
+        GpioEdgeSource(factory, {0: 17, 1: 27}, mask_us={0: 12_000})
+
+
 def test_gpio_edge_never_uses_library_debounce_and_takes_the_active_edge_only(factory: MockFactory) -> None:
     src = GpioEdgeSource(factory, {0: 17, 1: 27}, ticks_to_us=scripted([10, 20_000_000]), active_high=False)
     for d in src._devices:
@@ -104,4 +123,5 @@ def test_gpio_edge_edges_from_another_thread_arrive_through_poll(factory: MockFa
 
 
 def test_gpio_edge_settle_default_is_small_but_covers_a_gil_switch() -> None:
-    assert 1_000 < DEFAULT_SETTLE_US <= 10_000
+    assert GIL_SWITCH_US < GPIO_EDGE_SETTLE_US <= 10_000
+    assert GpioEdgeSource(MockFactory(), {}).settle_us == GPIO_EDGE_SETTLE_US

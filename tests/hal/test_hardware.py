@@ -1,17 +1,119 @@
-"""The real-cabinet wiring on stand-in pin factories: which slap sources a config opens."""
+"""The real-cabinet wiring on stand-in pin factories: which slap sources a config opens,
+and what the opened sources do with the edges they are given."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 
+import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
+from calibration.live_gpio import apply_gpio_masks
 from hal.clock import ManualClock
-from hal.config import SlapConfig
-from hal.events import Button
+from hal.config import CabinetConfig, PrivateDisplayConfig, SlapConfig, load_config
+from hal.events import Button, SlapEvent
 from hal.gpio import GpioCabinet
 from hal.gpio_edge import GpioEdgeSource
-from hal.hardware import CabinetHardware, slap_sources
+from hal.hardware import CabinetHardware, open_hardware, slap_sources
+from hal.timing import GPIO_EDGE_MASK_US
+
+
+class KernelPin(MockPWMPin):
+    """A mock pin whose edges carry a chosen kernel time (seconds, as lgpio hands them
+    over), so the real ``kernel_ticks_to_us`` path stamps them."""
+
+    now_s = 0.0
+
+    def _change_state(self, value: bool) -> bool:
+        if self._state == value:
+            return False
+        self._state = value
+        self._last_change = KernelPin.now_s
+        return True
+
+
+@pytest.fixture
+def kernel_factories() -> Iterator[dict[int, MockFactory]]:
+    factories = {c: MockFactory(pin_class=KernelPin) for c in range(6)}
+    yield factories
+    for f in factories.values():
+        f.reset()
+
+
+def without_oleds(config: CabinetConfig) -> CabinetConfig:
+    none = PrivateDisplayConfig("none", 1, 0x3C)
+    return replace(config, stations=tuple(replace(s, private_display=none) for s in config.stations))
+
+
+def slap_at(factories: dict[int, MockFactory], config: CabinetConfig, station: int, t_us: int) -> None:
+    """The comparator of ``station`` fires at ``t_us`` (kernel time)."""
+    sc = config.stations[station]
+    pin = factories[sc.input_chip].pin(sc.slap.pin)
+    KernelPin.now_s = t_us / 1_000_000
+    pin.drive_high()
+    KernelPin.now_s = (t_us + 200) / 1_000_000
+    pin.drive_low()
+
+
+def slaps(hw: CabinetHardware) -> list[tuple[int, int]]:
+    return [(e.station, e.t_us) for e in hw.poll(10**13) if isinstance(e, SlapEvent)]
+
+
+def test_opened_lines_keep_each_pads_fitted_mask(config, kernel_factories) -> None:
+    """Fitted 12 ms and 18 ms stay 12 and 18 ms on the one source of their gpiochip."""
+    cfg = without_oleds(apply_gpio_masks(config, {0: 12_000, 1: 18_000}))
+    hw = open_hardware(cfg, ManualClock(), kernel_factories)
+    (source,) = hw.sources
+    assert isinstance(source, GpioEdgeSource) and source.masks_us == {0: 12_000, 1: 18_000}
+    for t in (1_000_000, 1_013_000, 1_026_000):  # 13 ms apart: past pad 1's mask, inside pad 2's
+        slap_at(kernel_factories, cfg, 0, t)
+        slap_at(kernel_factories, cfg, 1, t + 500)
+    assert slaps(hw) == [(0, 1_000_000), (1, 1_000_500), (0, 1_013_000), (0, 1_026_000), (1, 1_026_500)]
+    hw.close()
+
+
+def test_a_pad_fitted_alone_leaves_its_neighbour_the_default(config, kernel_factories) -> None:
+    cfg = without_oleds(apply_gpio_masks(config, {0: 15_000}))
+    hw = open_hardware(cfg, ManualClock(), kernel_factories)
+    (source,) = hw.sources
+    assert isinstance(source, GpioEdgeSource) and source.masks_us == {0: 15_000, 1: GPIO_EDGE_MASK_US}
+    gap = 16_000
+    for station in (0, 1):
+        slap_at(kernel_factories, cfg, station, 2_000_000)
+        slap_at(kernel_factories, cfg, station, 2_000_000 + gap)
+        slap_at(kernel_factories, cfg, station, 2_000_000 + GPIO_EDGE_MASK_US + 1_000)
+    assert slaps(hw) == [
+        (0, 2_000_000),
+        (0, 2_000_000 + gap),
+        (0, 2_000_000 + GPIO_EDGE_MASK_US + 1_000),
+        (1, 2_000_000),
+        (1, 2_000_000 + GPIO_EDGE_MASK_US + 1_000),
+    ]
+    hw.close()
+
+
+def test_lines_on_two_gpiochips_each_keep_their_mask(kernel_factories) -> None:
+    config = without_oleds(load_config("hal/data/cabinet-4.toml"))
+    cfg = apply_gpio_masks(config, {0: 10_000, 1: 20_000, 2: 30_000, 3: 5_000})
+    hw = open_hardware(cfg, ManualClock(), kernel_factories)
+    masks = {}
+    for source in hw.sources:
+        assert isinstance(source, GpioEdgeSource)
+        masks.update(source.masks_us)
+    assert masks == {0: 10_000, 1: 20_000, 2: 30_000, 3: 5_000}
+    for station in range(4):
+        slap_at(kernel_factories, cfg, station, 3_000_000)
+        slap_at(kernel_factories, cfg, station, 3_000_000 + 12_000)
+    assert sorted(slaps(hw)) == [
+        (0, 3_000_000),
+        (0, 3_012_000),
+        (1, 3_000_000),
+        (2, 3_000_000),
+        (3, 3_000_000),
+        (3, 3_012_000),
+    ]
+    hw.close()
 
 
 def test_gpio_edge_lines_of_a_chip_share_one_source(config) -> None:
