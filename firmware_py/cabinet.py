@@ -11,7 +11,6 @@ import logging
 import random
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
 
 import pygame
 
@@ -27,23 +26,13 @@ from firmware_py.session import GameSession
 from firmware_py.store import Store, UnreadableJournal
 from firmware_py.version import describe
 from games.registry import UnknownGame
+from hal.cabinet_io import CabinetIO, StationReadback
 from hal.clock import Clock
 from hal.config import CabinetConfig
-from hal.events import ButtonEvent, InputEvent, ServiceEvent
-from hal.sim import SimCabinet
+from hal.events import ButtonEvent, ServiceEvent
 
 cabinet_log = logging.getLogger("ringside")
 """The cabinet's own log lines (game events, scene changes): INFO in the journal."""
-
-
-class CabinetIO(Protocol):
-    """What the loop drives: the simulated cabinet (hal.sim) or the real one (hal.hardware)."""
-
-    def poll(self, now_us: int) -> list[InputEvent]: ...
-    def wait(self, timeout_s: float) -> None: ...
-    def set_led_level(self, station: int, level: float) -> None: ...
-    def show_private(self, station: int, image: Any) -> None: ...
-    def close(self) -> None: ...
 
 
 class Cabinet:
@@ -191,22 +180,21 @@ class Cabinet:
         self._on_screen = screen
         canvas = self.renderer.draw(screen)
         if self.window is not None:
-            if self.window.strip is not None and isinstance(self.hw, SimCabinet):
-                self._draw_dev_panels(self.window.strip)
+            if self.window.strip is not None and (shown := self.hw.readback()) is not None:
+                self._draw_dev_panels(self.window.strip, shown)
             self.window.present(canvas)
         self.frames += 1
         self.scene.frame_shown(self.clock.now_us(), now)
         return canvas
 
-    def _draw_dev_panels(self, strip: pygame.Surface) -> None:
-        assert isinstance(self.hw, SimCabinet)  # the panels show the simulated cabinet's devices
-        stations = range(len(self.config.stations))
+    def _draw_dev_panels(self, strip: pygame.Surface, shown: tuple[StationReadback, ...]) -> None:
+        """The development window's strip: what the hardware read back from each station."""
         draw_dev_panels(
             strip,
             self.renderer.text,
             self.ctx.looks,
-            [self.hw.private[s].image for s in stations],
-            [self.hw.led_levels(s) for s in stations],
+            [s.private_image for s in shown],
+            [s.led_levels for s in shown],
         )
 
     def screenshot(self, path: Path) -> Path:

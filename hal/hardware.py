@@ -1,5 +1,5 @@
 """The real cabinet: gpiozero on the lgpio pin factory, the slap sources the config names,
-luma OLEDs.  One object with the same interface the simulated cabinet offers, so the
+luma OLEDs, behind :class:`hal.cabinet_io.CabinetIO` like the simulated cabinet, so the
 cabinet loop does not know which it drives."""
 
 from __future__ import annotations
@@ -8,6 +8,9 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+from PIL import Image
+
+from hal.cabinet_io import CabinetIO, StationReadback
 from hal.clock import Clock
 from hal.config import CabinetConfig, ConfigError
 from hal.events import InputEvent
@@ -18,7 +21,7 @@ from hal.private_display import PrivateDisplay, open_oled
 from hal.slap_source import SlapSource
 
 
-class CabinetHardware:
+class CabinetHardware(CabinetIO):
     """Buttons and LED bars (gpio), every slap source, every private display.
 
     Private displays are written by worker threads (:mod:`hal.oled_worker`), one per
@@ -50,16 +53,24 @@ class CabinetHardware:
             events += source.poll(now_us)
         return events
 
+    def next_due(self) -> int | None:
+        """Real inputs come as they come (and wake :meth:`wait`)."""
+        return None
+
     def set_led_level(self, station: int, level: float) -> None:
         self.gpio.set_led_level(station, level)
 
-    def show_private(self, station: int, image: Any) -> None:
+    def show_private(self, station: int, image: Image.Image) -> None:
         """Hand the image to the station's OLED worker (returns at once)."""
         self.oleds.show(station, image)
 
     def led_levels(self, station: int) -> tuple[float, ...]:
         """Each segment's brightness as its pin holds it (bottom first): what ``--record`` notes."""
         return tuple(float(led.value) for led in self.gpio.led_bars[station])
+
+    def readback(self) -> tuple[StationReadback, ...] | None:
+        """The players look at the real OLEDs and LED bars: nothing to mirror."""
+        return None
 
     def close(self) -> None:
         self.oleds.close()

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
+from PIL import Image
 
+from hal.cabinet_io import CabinetIO, StationReadback
 from hal.clock import ManualClock
 from hal.config import CabinetConfig
 from hal.events import Button, InputEvent, PadLinkEvent, SlapEvent
@@ -31,6 +34,9 @@ class SimSlapSource:
 
     def __init__(self, settle_us: int) -> None:
         self.settle_us = settle_us
+        self.wake: threading.Event | None = None
+        """Never set: slaps are injected on the main loop's thread, and
+        :meth:`SimCabinet.wait` sleeps only until the next one is due."""
         self._pending: list[tuple[int, int, SlapEvent | PadLinkEvent]] = []
         self._seq = itertools.count()
 
@@ -57,7 +63,7 @@ class _Scheduled:
     fire: Callable[[], None] = field(compare=False)
 
 
-class SimCabinet:
+class SimCabinet(CabinetIO):
     """A whole simulated cabinet: mock-pin buttons and LED bars, dummy OLEDs, sim slaps."""
 
     def __init__(self, config: CabinetConfig, clock: ManualClock) -> None:
@@ -68,6 +74,7 @@ class SimCabinet:
         self.gpio = GpioCabinet(config, self.factories, ticks_to_us=lambda _ticks: clock.now_us())
         settle = max(s.slap.settle_us for s in config.stations)
         self.slaps = SimSlapSource(settle)
+        self.sources = [self.slaps]
         self.private: list[PrivateDisplay] = [open_dummy(s.private_display) for s in config.stations]
         self._schedule: list[_Scheduled] = []
         self._seq = itertools.count()
@@ -124,7 +131,7 @@ class SimCabinet:
             timeout_s = min(timeout_s, max(0.0, (due - time.monotonic_ns() // 1000) / 1_000_000))
         time.sleep(timeout_s)
 
-    # -- the Hardware interface -------------------------------------------------------
+    # -- the CabinetIO interface -------------------------------------------------------
     def poll(self, now_us: int) -> list[InputEvent]:
         self.fire_due(now_us)
         return [*self.gpio.poll(now_us), *self.slaps.poll(now_us)]
@@ -132,8 +139,12 @@ class SimCabinet:
     def set_led_level(self, station: int, level: float) -> None:
         self.gpio.set_led_level(station, level)
 
-    def show_private(self, station: int, image) -> None:
+    def show_private(self, station: int, image: Image.Image) -> None:
         self.private[station].show(image)
+
+    def readback(self) -> tuple[StationReadback, ...]:
+        """Every station's OLED frame and LED levels, for the development window."""
+        return tuple(StationReadback(d.image, self.led_levels(s)) for s, d in enumerate(self.private))
 
     def led_levels(self, station: int) -> tuple[float, ...]:
         """Each segment's brightness as read back from its mock pin (bottom first)."""

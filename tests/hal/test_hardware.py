@@ -10,6 +10,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from calibration.live_gpio import apply_gpio_masks
+from hal.cabinet_io import CabinetIO
 from hal.clock import ManualClock
 from hal.config import CabinetConfig, PrivateDisplayConfig, SlapConfig, load_config
 from hal.events import Button, SlapEvent
@@ -113,6 +114,16 @@ def test_lines_on_two_gpiochips_each_keep_their_mask(kernel_factories) -> None:
         (3, 3_000_000),
         (3, 3_012_000),
     ]
+    hw.close()
+
+
+def test_the_real_cabinet_offers_the_cabinet_interface_and_no_readback(config, kernel_factories) -> None:
+    hw = open_hardware(without_oleds(config), ManualClock(), kernel_factories)
+    assert isinstance(hw, CabinetIO)
+    assert hw.next_due() is None  # real inputs come as they come
+    assert hw.readback() is None  # players look at the real OLEDs and LED bars
+    hw.set_led_level(0, 0.5)
+    assert [led.value for led in hw.gpio.led_bars[0]] == [1] * 5 + [0] * 5
     hw.close()
 
 
