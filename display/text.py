@@ -10,22 +10,31 @@ from display.theme import font
 
 Color = tuple[int, int, int]
 
+BUDGET_BYTES = 2 * 2**20
+"""Pixels kept rendered: three times the busiest frame's text (≈ 0.6 MB, a Karate Fight
+result with its 110 px headline).  Bounded in bytes, not strings: one headline weighs as
+much as a hundred labels, and 512 strings of any size held up to 16 MB; each evicted
+surface also leaves the heap more fragmented, so the budget is kept small."""
+
 
 class TextCache:
-    """Rendered strings keyed by (text, size, colour, bold); bounded, oldest dropped first."""
+    """Rendered strings keyed by (text, size, colour, bold); the least recently drawn are
+    dropped once the cached pixels pass ``budget_bytes``."""
 
-    def __init__(self, limit: int = 512) -> None:
-        self.limit = limit
+    def __init__(self, budget_bytes: int = BUDGET_BYTES) -> None:
+        self.budget_bytes = budget_bytes
+        self.bytes = 0
         self._cache: dict[tuple[str, int, Color, bool], pygame.Surface] = {}
 
     def render(self, text: str, size: int, color: Color, bold: bool = False) -> pygame.Surface:
         key = (text, size, color, bold)
-        surf = self._cache.get(key)
+        surf = self._cache.pop(key, None)
         if surf is None:
-            if len(self._cache) >= self.limit:
-                self._cache.pop(next(iter(self._cache)))
             surf = font(size, bold).render(text, True, color)
-            self._cache[key] = surf
+            self.bytes += _size(surf)
+            while self.bytes > self.budget_bytes and self._cache:
+                self.bytes -= _size(self._cache.pop(next(iter(self._cache))))
+        self._cache[key] = surf  # (re)inserted last: the most recently drawn
         return surf
 
     def fitted(self, text: str, size: int, color: Color, max_width: int, bold: bool = False) -> pygame.Surface:
@@ -80,3 +89,7 @@ class TextCache:
         rect = surf.get_rect(**{anchor: pos})
         target.blit(surf, rect)
         return rect
+
+
+def _size(surf: pygame.Surface) -> int:
+    return surf.get_pitch() * surf.get_height()

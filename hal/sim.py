@@ -13,6 +13,7 @@ import heapq
 import itertools
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -25,6 +26,19 @@ from hal.config import CabinetConfig
 from hal.events import Button, InputEvent, PadLinkEvent, SlapEvent
 from hal.gpio import GpioCabinet
 from hal.private_display import PrivateDisplay, open_dummy
+
+
+class SimPin(MockPWMPin):
+    """gpiozero's mock PWM pin with a bounded state history.  ``MockPin`` appends every
+    change to ``states`` forever: the attract screen's LED chase alone changes 20
+    segments a second (about 10 MB an hour in the idle development window), and a game's
+    presses and LED levels added ~0.1 MB.  The latest states stay for a look."""
+
+    HISTORY = 64
+
+    def clear_states(self) -> None:
+        super().clear_states()
+        self.states = deque(self.states, maxlen=self.HISTORY)
 
 
 class SimSlapSource:
@@ -70,7 +84,7 @@ class SimCabinet(CabinetIO):
         self.config = config
         self.clock = clock
         chips = {0} | {s.led_bar.chip for s in config.stations} | {s.input_chip for s in config.stations}
-        self.factories = {chip: MockFactory(pin_class=MockPWMPin) for chip in sorted(chips)}
+        self.factories = {chip: MockFactory(pin_class=SimPin) for chip in sorted(chips)}
         self.gpio = GpioCabinet(config, self.factories, ticks_to_us=lambda _ticks: clock.now_us())
         settle = max(s.slap.settle_us for s in config.stations)
         self.slaps = SimSlapSource(settle)

@@ -1,5 +1,5 @@
 """The simulated cabinet: the same interface as the real one, outputs read back for the
-development window."""
+development window, and mock pins that do not hoard their history."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import inspect
 from hal.cabinet_io import CabinetIO, StationReadback
 from hal.events import Button
 from hal.hardware import CabinetHardware
-from hal.sim import SimCabinet
+from hal.sim import SimCabinet, SimPin
 
 INTERFACE = [
     name for name, member in vars(CabinetIO).items() if inspect.isfunction(member) and not name.startswith("_")
@@ -47,3 +47,18 @@ def test_the_simulated_cabinet_names_its_next_scheduled_input(sim: SimCabinet, c
     sim.press(0, Button.A, clock.now_us() + 5_000)
     sim.slap(1, clock.now_us() + 1_000, delay_us=3_000)
     assert sim.next_due() == clock.now_us() + 4_000
+
+
+def test_mock_pins_keep_a_bounded_history(sim: SimCabinet, clock) -> None:
+    """gpiozero's MockPin appends every state change forever; an hour of LED changes
+    and presses in the development window must not pile up."""
+    t = clock.now_us() + 10_000
+    for i in range(5_000):
+        sim.set_led_level(0, (i % 11) / 10)
+        sim.press(1, Button.A, t + i * 100_000, hold_us=50_000)
+    sim.poll(t + 5_000 * 100_000)
+    pins = [p for f in sim.factories.values() for p in f.pins.values()]
+    assert pins and all(isinstance(p, SimPin) for p in pins)
+    assert max(len(p.states) for p in pins) == SimPin.HISTORY
+    pin = sim.button_pin(1, Button.A)
+    assert [s.state for s in list(pin.states)[-2:]] == [False, True]  # the latest stay: pressed, released

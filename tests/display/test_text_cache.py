@@ -1,0 +1,36 @@
+"""The rendered-text cache is bounded by the pixels it holds, and keeps what was drawn
+last: a long-running cabinet meets endless new strings (clocks, scores, names)."""
+
+from __future__ import annotations
+
+import pygame
+
+from display.text import TextCache
+
+
+def pixels(surf: pygame.Surface) -> int:
+    return surf.get_pitch() * surf.get_height()
+
+
+def test_the_cache_never_holds_more_pixels_than_its_budget() -> None:
+    pygame.font.init()
+    cache = TextCache(budget_bytes=200_000)
+    for i in range(500):
+        cache.render(f"Exchange {i} of a long game", 36 + i % 40, (255, 255, 255), bold=i % 2 == 0)
+        assert cache.bytes <= cache.budget_bytes
+    assert cache.bytes == sum(pixels(s) for s in cache._cache.values())
+    assert 0 < len(cache._cache) < 500
+
+
+def test_the_least_recently_drawn_go_first() -> None:
+    pygame.font.init()
+    cache = TextCache(budget_bytes=10**9)
+    title = cache.render("PRESS  START", 72, (255, 255, 255), True)
+    for i in range(20):
+        cache.render(f"clock {i}", 36, (200, 200, 200))
+        assert cache.render("PRESS  START", 72, (255, 255, 255), True) is title  # drawn every frame: kept
+    cache.budget_bytes = cache.bytes  # now full: the next new string evicts the oldest
+    cache.render("a new string", 36, (200, 200, 200))
+    assert cache.render("PRESS  START", 72, (255, 255, 255), True) is title
+    assert ("clock 0", 36, (200, 200, 200), False) not in cache._cache
+    assert ("clock 19", 36, (200, 200, 200), False) in cache._cache
