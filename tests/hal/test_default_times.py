@@ -1,7 +1,7 @@
 """Every default time is defined once in code, and the docs quote the code's values.
 
 The README's "Default times" table names each constant and its value; the prose of the
-docs quotes some of them again.  Both are parsed here and compared with the constants,
+docs and the installer's commented config template quote some of them again.  Both are parsed here and compared with the constants,
 so a changed default without a changed doc (or a doc that disagrees with another, as
 calibration's 4 ms and the README's 12 ms once seemed to) fails."""
 
@@ -49,30 +49,36 @@ def test_the_padboard_settle_window_is_the_boards_hold_plus_the_transport() -> N
     assert hold == timing.PADBOARD_REPORT_US  # what calibration's latency check computes
 
 
+MS, US = 1000, 1
 PROSE = [
-    ("README.md", r"(\d+) ms gpio-edge, \d+ ms padboard by default", timing.GPIO_EDGE_SETTLE_US),
-    ("README.md", r"\d+ ms gpio-edge, (\d+) ms padboard by default", timing.PADBOARD_SETTLE_US),
-    ("docs/cabinet.md", r"(\d+) ms gpio-edge, \d+ ms padboard by default", timing.GPIO_EDGE_SETTLE_US),
-    ("docs/cabinet.md", r"\d+ ms gpio-edge, (\d+) ms padboard by default", timing.PADBOARD_SETTLE_US),
-    ("docs/cabinet.md", r"input's window ends within (\d+) ms", loop.RENDER_GUARD_US),
-    ("docs/calibration.md", r"default settle window of a padboard is (\d+) ms", timing.PADBOARD_SETTLE_US),
-    ("docs/calibration.md", r"(\d+) ms for the board to hold a hit", timing.PADBOARD_REPORT_US),
-    ("docs/calibration.md", r"and (\d+) ms for USB", timing.PADBOARD_TRANSPORT_US),
-    ("docs/calibration.md", r"hold its hits longer than those (\d+) ms", timing.PADBOARD_REPORT_US),
-    ("docs/padboard-protocol.md", r"another pad's scan: ≈ (\d+) ms at defaults", timing.PADBOARD_REPORT_US),
-    ("docs/padboard-protocol.md", r"the reader thread \((\d+) ms\)", timing.GIL_SWITCH_US),
-    ("docs/padboard-protocol.md", r"settle_us` defaults to (\d+) ms", timing.PADBOARD_SETTLE_US),
-    ("docs/padboard-protocol.md", r"no USB, to (\d+) ms", timing.GPIO_EDGE_SETTLE_US),
-    ("docs/rules/karate_fight.md", r"`grace_us` defaults to ([\d ]+) µs", DEFAULT_GRACE_US),
+    ("README.md", r"(\d+) ms gpio-edge, \d+ ms padboard by default", MS, timing.GPIO_EDGE_SETTLE_US),
+    ("README.md", r"\d+ ms gpio-edge, (\d+) ms padboard by default", MS, timing.PADBOARD_SETTLE_US),
+    ("docs/cabinet.md", r"(\d+) ms gpio-edge, \d+ ms padboard by default", MS, timing.GPIO_EDGE_SETTLE_US),
+    ("docs/cabinet.md", r"\d+ ms gpio-edge, (\d+) ms padboard by default", MS, timing.PADBOARD_SETTLE_US),
+    ("docs/cabinet.md", r"input's window ends within (\d+) ms", MS, loop.RENDER_GUARD_US),
+    ("docs/calibration.md", r"default settle window of a padboard is (\d+) ms", MS, timing.PADBOARD_SETTLE_US),
+    ("docs/calibration.md", r"(\d+) ms for the board to hold a hit", MS, timing.PADBOARD_REPORT_US),
+    ("docs/calibration.md", r"and (\d+) ms for USB", MS, timing.PADBOARD_TRANSPORT_US),
+    ("docs/calibration.md", r"hold its hits longer than those (\d+) ms", MS, timing.PADBOARD_REPORT_US),
+    ("docs/padboard-protocol.md", r"another pad's scan: ≈ (\d+) ms at defaults", MS, timing.PADBOARD_REPORT_US),
+    ("docs/padboard-protocol.md", r"the reader thread \((\d+) ms\)", MS, timing.GIL_SWITCH_US),
+    ("docs/padboard-protocol.md", r"settle_us` defaults to (\d+) ms", MS, timing.PADBOARD_SETTLE_US),
+    ("docs/padboard-protocol.md", r"no USB, to (\d+) ms", MS, timing.GPIO_EDGE_SETTLE_US),
+    ("docs/rules/karate_fight.md", r"`grace_us` defaults to ([\d ]+) µs", US, DEFAULT_GRACE_US),
+    # the installer's commented config template spells the defaults out for the operator
+    ("deploy/cabinet.toml", r"\((\d+) gpio-edge, \d+ padboard\)", US, timing.GPIO_EDGE_SETTLE_US),
+    ("deploy/cabinet.toml", r"\(\d+ gpio-edge, (\d+) padboard\)", US, timing.PADBOARD_SETTLE_US),
+    ("deploy/cabinet.toml", r"mask_us = (\d+)", US, timing.GPIO_EDGE_MASK_US),
+    ("deploy/cabinet.toml", r"mask_us = \d+, settle_us = (\d+)", US, timing.GPIO_EDGE_SETTLE_US),
+    ("deploy/cabinet.toml", r"# settle_us = (\d+)", US, timing.PADBOARD_SETTLE_US),
 ]
 
 
-@pytest.mark.parametrize(("doc", "pattern", "value_us"), PROSE)
-def test_the_docs_quote_the_codes_default(doc: str, pattern: str, value_us: int) -> None:
+@pytest.mark.parametrize(("doc", "pattern", "unit_us", "value_us"), PROSE)
+def test_the_docs_quote_the_codes_default(doc: str, pattern: str, unit_us: int, value_us: int) -> None:
     found = re.findall(pattern, " ".join((ROOT / doc).read_text(encoding="utf-8").split()))
     assert found, f"{doc} no longer says {pattern!r}: update the doc or this list"
-    unit = 1 if "µs" in pattern else 1000
-    assert {int(f.replace(" ", "")) * unit for f in found} == {value_us}
+    assert {int(f.replace(" ", "")) * unit_us for f in found} == {value_us}
 
 
 def test_the_padboard_settings_table_quotes_the_wire_defaults() -> None:
