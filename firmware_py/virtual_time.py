@@ -19,16 +19,8 @@ input).  Callers watch or act at each step through the hooks of :meth:`run_until
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol, cast
 
 from firmware_py.cabinet import Cabinet
-
-
-class ScheduledInputs(Protocol):
-    """Hardware that knows when its next input arrives (hal.sim's, or a test's fake):
-    the only kind virtual time can run on."""
-
-    def next_due(self) -> int | None: ...
 
 
 class VirtualTimeDriver:
@@ -52,7 +44,7 @@ class VirtualTimeDriver:
     def next_wake(self, end_us: int, extra_us: int | None = None) -> int:
         """The next moment to step at: the earliest of the next frame, the end of the
         run, the hardware's next input, the settle window's end and ``extra_us``."""
-        dues = (cast(ScheduledInputs, self.cabinet.hw).next_due(), self.cabinet.next_due(), extra_us)
+        dues = (self.cabinet.hw.next_due(), self.cabinet.next_due(), extra_us)
         return min([self.next_frame_us, end_us, *(d for d in dues if d is not None)])
 
     def run_until(

@@ -16,6 +16,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 from PIL import Image
@@ -35,6 +36,7 @@ class SimPin(MockPWMPin):
     presses and LED levels added ~0.1 MB.  The latest states stay for a look."""
 
     HISTORY = 64
+    states: deque[Any]
 
     def clear_states(self) -> None:
         super().clear_states()
