@@ -242,6 +242,7 @@ def test_padboard_board_files_import_flat_as_on_the_board(tmp_path: Path) -> Non
         "machine": "def ADC(pin): pass\ndef Pin(n): pass\n",
         "micropython": "def kbd_intr(c): pass\n",
         "rp2": "def bootsel_button(): return True\n",
+        "uctypes": "def addressof(obj): return 0\n",
     }.items():
         (tmp_path / f"{name}.py").write_text(body)
     script = (
