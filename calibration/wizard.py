@@ -92,6 +92,7 @@ class Wizard:
         self.gpio_fits: dict[int, GpioFit] = {}
         self.faults: dict[int, list[Fault]] = {}
         self.verdicts: dict[int, PadVerdict] = {}
+        self.display_latency_us: int | None = None  # set by a display step (photodiode)
         self.rounds = 0
         self._steps = self._calibrate_steps()
         self._i = 0
@@ -256,6 +257,10 @@ class Wizard:
 
     def gpio_masks(self) -> dict[int, int]:
         return {p: f.mask_us for p, f in self.gpio_fits.items()}
+
+    def gpio_rings(self) -> dict[int, int]:
+        """Each gpio-edge pad's ring period (for the force correction; 0: none measured)."""
+        return {p: f.ring_us for p, f in self.gpio_fits.items()}
 
     @property
     def fit_ok(self) -> bool:

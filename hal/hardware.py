@@ -60,6 +60,7 @@ def lgpio_factories(config: CabinetConfig) -> dict[int, Any]:
 def slap_sources(config: CabinetConfig, factories: dict[int, Any], clock: Clock) -> list[SlapSource]:
     """The sources the stations' ``slap`` tables name: gpio-edge lines grouped per chip,
     one padboard for every station on it."""
+    from hal.edge_timing import EdgeWalk
     from hal.gpio_edge import GpioEdgeSource
 
     sources: list[SlapSource] = []
@@ -70,7 +71,8 @@ def slap_sources(config: CabinetConfig, factories: dict[int, Any], clock: Clock)
     for chip, pins in sorted(edge_chips.items()):
         mask = max(config.stations[s].slap.mask_us for s in pins)
         settle = max(config.stations[s].slap.settle_us for s in pins)
-        sources.append(GpioEdgeSource(factories[chip], pins, mask_us=mask, settle_us=settle))
+        walk = {s: EdgeWalk(config.stations[s].slap.ring_us) for s in pins if config.stations[s].slap.ring_us}
+        sources.append(GpioEdgeSource(factories[chip], pins, mask_us=mask, settle_us=settle, walk=walk))
     pads = {sc.slap.pad: station for station, sc in enumerate(config.stations) if sc.slap.source == "padboard"}
     if pads:
         from hal.padboard.driver import PadboardSource
