@@ -8,11 +8,13 @@ longer the first pulse stays high (time over threshold, the way particle detecto
 correct their time walk).  So the slap is stamped when its first pulse ends, at its
 rising edge less the delay that pulse width means.
 
-The delay curve is the first swing's shape, which a pad's resonance sets: the pads'
-curves are one curve scaled by the pad's ring period, which calibration measures from
-the spacing of the pulses a hard slap's ring makes (:class:`EdgeWalk`).  The curve
-below is the simulator's nominal pad (firmware_py.sim.piezo, comparator falling at half
-its rising level), in units of that period; a test holds it to the model.
+The delay curve is the first swing's shape, which a pad's resonance and the palm's contact
+set: the pads' curves are one curve scaled by the pad's ring period, which calibration
+measures from the spacing of the pulses a hard slap's ring makes (:class:`EdgeWalk`), less
+the part the ring does not set (the contact lasts as long on a slower pad:
+``CONTACT_SHARE`` of the period's difference from the nominal pad's).  The curve below is
+the simulator's nominal pad (firmware_py.sim.piezo, comparator falling at half its rising
+level), in units of that period; a test holds it to the model.
 """
 
 from __future__ import annotations
@@ -40,6 +42,9 @@ NOMINAL_WALK: tuple[tuple[float, float], ...] = (
 )
 """(first pulse width, delay from contact to the rising edge), both ÷ the ring period."""
 
+NOMINAL_RING_US = 4116  # the nominal pad's period as calibration measures it (250 Hz)
+CONTACT_SHARE = 0.17  # µs less delay per µs of period over the nominal (the contact does not stretch)
+
 
 @dataclass(frozen=True)
 class EdgeWalk:
@@ -63,7 +68,7 @@ class EdgeWalk:
             k = next(i for i in range(1, len(pts)) if x <= pts[i][0])
             (x0, y0), (x1, y1) = pts[k - 1], pts[k]
         y = y0 + (y1 - y0) * (x - x0) / (x1 - x0)
-        return max(0, round(y * self.ring_us))
+        return max(0, round(y * self.ring_us - CONTACT_SHARE * (self.ring_us - NOMINAL_RING_US)))
 
     @property
     def longest_pulse_us(self) -> int:

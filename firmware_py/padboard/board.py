@@ -93,9 +93,9 @@ class Board:
             row = self._raw_row
             d = (det.step - first % det.step) % det.step
             while d < count:
-                pos = ((first + d) * n) % size
+                at = (first + d) * n
                 for i in range(n):
-                    row[i] = ring[pos + i] << shift
+                    row[i] = ring[(at + i) % size] << shift
                 self._raw_append((t_first + d * frame_us) & TICKS_MASK, row)
                 d += det.step
 

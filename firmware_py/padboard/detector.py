@@ -219,11 +219,12 @@ class Detector:
 
     def _frame(self, k, t):
         ring = self.ring
-        pos = (k * self.npads) % len(ring)
+        size = len(ring)
+        at = k * self.npads  # a frame may straddle the end of the ring (3 pads, 4096 samples)
         sh = self.shift
         i = 0
         for p in self.pads:
-            x = ring[pos + i] << sh
+            x = ring[(at + i) % size] << sh
             if x <= CLIP_LOW or x >= CLIP_HIGH:
                 p.clipped += 1
             if p.base_fp < 0:

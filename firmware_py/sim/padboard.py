@@ -106,9 +106,9 @@ class SimDma:
         n, size, ring = self.pads, len(self.ring), self.ring
         stagger = self.frame_us / n
         for d in range(count):
-            pos = ((first + d) * n) % size
+            at = (first + d) * n
             for i, x in enumerate(self.model.sample(t_first + d * self.frame_us, stagger)):
-                ring[pos + i] = x >> self.SHIFT
+                ring[(at + i) % size] = x >> self.SHIFT
         self.next_frame = (first + count) & FRAME_MASK
         return first
 
