@@ -148,7 +148,9 @@ class Cabinet:
                 self.hw.show_private(station, self.scene.private_image(station, self._private_size))
 
     def render(self) -> pygame.Surface:
-        """Draw the scene; when a window is there, flip it and report the flip time."""
+        """Draw the scene; when a window is there, flip it and report when the frame is
+        visible: the flip time plus the panel's measured latency (``[display] latency_us``,
+        from the calibration's light sensor), so a reveal counts from then."""
         now = self.clock.now_us()
         canvas = self.renderer.draw(self.scene.screen(now))
         if self.window is not None:
@@ -156,7 +158,7 @@ class Cabinet:
                 self._draw_dev_panels(self.window.strip)
             self.window.present(canvas)
         self.frames += 1
-        self.scene.frame_shown(self.clock.now_us(), now)
+        self.scene.frame_shown(self.clock.now_us() + self.config.display.latency_us, now)
         return canvas
 
     def _draw_dev_panels(self, strip: pygame.Surface) -> None:
