@@ -4,10 +4,11 @@ the hit's peak, as a function of the peak (the board subtracts it: docs/slap-tim
 Nobody can tell the cabinet when a palm really touched the pad, so each calibration slap's
 contact is read from its own raw signal: the signal leaves the baseline smoothly (a force
 rising from zero into the pad), so the rising edge from 8 % (or 4 noise sigmas) to 45 % of
-the peak is fitted with ``c·(t − t0)^2.5`` and ``t0`` is the contact.  (The exponent sits between a pad
-answering a force that rises linearly, t³, and one that follows the force, t²; on the
-simulator's pads it lands within about ±20 µs of contact at every force; a real pad is
-checked once against a contact switch, docs/slap-timing.md.)  The board's own half-peak
+the peak is fitted with ``c·(t − t0)^2.5`` and ``t0`` is the contact.  (A pad answering a
+force that rises linearly starts like t³, one that follows the force like t²: 2.5 takes
+neither side.  On the simulator's cabinets the fitted curve lands 10–60 µs short of the
+truth, so stamps come out a little late, about alike on every pad; a real pad is checked
+once against a contact switch, docs/slap-timing.md.)  The board's own half-peak
 time of each slap comes from its hit (the stamp plus the delay it subtracted), so the
 curve is fitted to exactly what the board measures, at its own sample rate.
 

@@ -263,7 +263,7 @@ def onset_figures(one: dict, slow: Sequence[int]) -> list[Figure]:
                     percentile([abs(e) for e in band], 99),
                     "µs",
                     "≤ 50",
-                    f"{len(band)} slaps; median {_median(band):+d} µs, max |error| {max(abs(e) for e in band)} µs",
+                    f"{len(band)} slaps; median {_median(band):+d} µs, largest {max(abs(e) for e in band)} µs",
                 )
             )
     stamp = [abs(e) for e in one["stamp"]]
