@@ -26,7 +26,7 @@ import micropython
 import rp2
 import settings_store
 from board import Board
-from detector import EDGE_BACK_US, FRAME_MASK, FRAMES, STATE_US, TICKS_MASK, ticks_diff
+from detector import EDGE_BACK_US, FRAME_MASK, FRAMES, STATE_US, TICKS_MASK, frame_diff, ticks_diff
 from uctypes import addressof
 
 # ADC0..ADC2 on GPIO26..28.  A fourth pad needs ADC3 on GPIO29, which a stock Pico
@@ -82,6 +82,7 @@ class DmaSampler:
         self._wraps = 0
         self._rebase = n * FRAMES // self.size  # ring wraps per FRAMES frames
         self._t0 = None  # ticks of frame 0
+        self._cur = 0  # the newest whole frame, as of the last look
         for ch in channels:
             machine.ADC(machine.Pin(26 + ch))  # the pin as an analog input
         mem = machine.mem32
@@ -122,28 +123,39 @@ class DmaSampler:
             mask |= 1 << ch
         mem[ADC_CS] = CS_EN | CS_START_MANY | (mask << 16) | (channels[0] << 12)
 
+    def _wrap(self):
+        self._wraps += 1
+        if self._wraps == self._rebase:  # frame numbers wrap: so does their time origin
+            self._wraps = 0
+            if self._t0 is not None:
+                self._t0 = (self._t0 + FRAMES * self.frame_us) & TICKS_MASK
+
     def frames_done(self):
         """Whole frames written so far (wrapping at FRAMES).  Also sharpens the time of
         frame 0: every sample we see written was finished before we looked."""
         now = time.ticks_us()
         pos = (self.data.write - self._base) >> 1
         if pos < self._last:
-            self._wraps += 1
-            if self._wraps == self._rebase:  # frame numbers wrap: so does their time origin
-                self._wraps = 0
-                if self._t0 is not None:
-                    self._t0 = (self._t0 + FRAMES * self.frame_us) & TICKS_MASK
+            self._wrap()
         self._last = pos
+        if self._t0 is not None:
+            # a loop stalled for a whole ring (a flash write) saw no wrap: the clock says how many
+            due = ticks_diff(now, self._t0) * self.pads // self.frame_us
+            while self._wraps * self.size + pos + self.size // 2 < due:
+                self._wrap()
+                due = ticks_diff(now, self._t0) * self.pads // self.frame_us
         done = self._wraps * self.size + pos  # samples
         if done:
             t0 = (now - (done - 1) * self.frame_us // self.pads) & TICKS_MASK
             if self._t0 is None or ticks_diff(t0, self._t0) < 0:
                 self._t0 = t0
-        return done // self.pads
+        self._cur = done // self.pads
+        return self._cur
 
     def ticks_of(self, frame):
-        """Board ticks of frame ``frame`` (its first pad's sample)."""
-        return (self._t0 + frame * self.frame_us) & TICKS_MASK
+        """Board ticks of frame ``frame`` (its first pad's sample), counted back from the
+        newest frame, so a frame from before the numbers wrapped keeps its time."""
+        return (self._t0 + (self._cur - frame_diff(self._cur, frame)) * self.frame_us) & TICKS_MASK
 
 
 def run():
