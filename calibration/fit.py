@@ -18,7 +18,9 @@ Every value comes with a sentence saying why, and with its margin:
   re-opens the pad soonest (to a slap at the threshold) after the hardest slap seen.
 - crosstalk: the receiving pad's strongest ratio (its peak ÷ the slapped pad's peak)
   × 1.5 (+3.5 dB), as a percentage; off (0) when no neighbour's slap, scaled to a
-  full-force slap, could reach this pad's threshold.  The window covers the latest
+  full-force slap, could reach this pad's threshold.  The same rule per slapped pad gives
+  each pair its own ratio (a far pad shakes this one less than its neighbour, and a real
+  slap on it must not be taken for crosstalk).  The window covers the latest
   crosstalk peak seen, or the latest time a crosstalk ring within half a noise peak of the
   threshold could first cross it (the peak delay × 1.5), + 1 ms, at most 6 ms.
 - baseline: the slowest IIR (largest shift, 10 at most) whose lag behind the drift at
@@ -45,6 +47,7 @@ XTALK_MARGIN = 1.5
 SOFT_VELOCITY = 40
 WINDOW_MAX_US = 6000  # scan + window delay each report: past PADBOARD_REPORT_US the review names the settle_us needed
 PCTS = (0, 25, 40, 50, 60, 75, 90, 100)
+MAX_SOURCES = 4  # pads a board has, and settings name one by one (xtalk_from0..3)
 DECAYS_MS = tuple(range(2, 41)) + tuple(range(45, 101, 5))
 
 
@@ -278,6 +281,15 @@ def fit_crosstalk(thr: int, xt: Sequence[CrosstalkSeen], noise_peak: int = 0) ->
     return pct, window, reasons, warnings
 
 
+def crosstalk_by_source(thr: int, xt: Sequence[CrosstalkSeen], noise_peak: int = 0) -> dict[int, int]:
+    """The crosstalk ratio (pct, as :func:`fit_crosstalk` chooses it) of each slapped pad
+    seen, for the pads the settings can name (0–3)."""
+    out = {}
+    for src in sorted({x.source for x in xt if x.source < MAX_SOURCES}):
+        out[src] = fit_crosstalk(thr, [x for x in xt if x.source == src], noise_peak)[0]
+    return out
+
+
 def latest_first_crossing_us(env: Sequence[int], thr: int, noise_peak: int) -> int:
     """The latest time a crosstalk ring may first cross the threshold: surely once its
     envelope is half a noise peak over it; possibly wherever it is within half a noise
@@ -308,6 +320,14 @@ def fit_pad(
     rings = [(e.peak, e.envelope) for e in own] + [(x.peak, x.envelope) for x in xt if x.peak >= thr]
     mask, pct, decay, r4, w4, m4 = fit_mask(thr, scan, rings, flurry)
     xpct, xwin, r5, w5 = fit_crosstalk(thr, xt, noise.peak)
+    froms = crosstalk_by_source(thr, xt, noise.peak) if xpct else {}
+    if froms:
+        r5 = [
+            *r5,
+            "crosstalk per pad: "
+            + ", ".join(f"from pad {src + 1} {pct} %" for src, pct in sorted(froms.items()))
+            + " (each pair's own ratio × 1.5: a far pad shakes this one less)",
+        ]
     settings = PadSettings(
         threshold=min(thr, 65535),
         sensitivity=max(2, min(sens, 65535)),
@@ -319,6 +339,7 @@ def fit_pad(
         xtalk_pct=xpct,
         xtalk_window_us=xwin,
         baseline_shift=noise.shift,
+        **{f"xtalk_from{src}": pct for src, pct in froms.items()},
     )
     latency = max(scan, xwin if xpct else 0) + (scan if xpct else 0)
     if latency > PADBOARD_REPORT_US:

@@ -2,16 +2,20 @@
 
 Every capture records every pad, so the hard slaps on one pad are also the crosstalk
 measurement of all the others ("slaps on each other pad while watching this one").
+The pad's own prompted slaps, raw signal and the board's hits together, give its onset
+curve (:mod:`calibration.onset_fit`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from calibration.analysis import CrosstalkSeen, Event, NoiseStats, crosstalk_seen, find_events, noise_stats
 from calibration.capture import Capture
 from calibration.diagnosis import Fault, diagnose
 from calibration.fit import PadFit, fit_pad
+from calibration.onset_fit import fit_onset
 from hal.padboard.settings import PadSettings
 
 SHIFTS = (10, 9, 8, 7)
@@ -40,11 +44,14 @@ def fit_all(
     noise = {p: choose_noise(rest, p, period_us) for p in pads}
     prompted = [c for c in captures if c.kind in ("soft", "hard", "flurry", "neighbours") and c.pad is not None]
     own: dict[int, dict[str, list[Event]]] = {p: {"soft": [], "hard": [], "flurry": []} for p in pads}
+    edges: dict[int, dict[str, list[tuple[Event, tuple[int, ...], tuple[int, ...]]]]] = {p: {} for p in pads}
     for c in prompted:
         if c.kind == "neighbours":
             continue
         assert c.pad is not None  # prompted keeps only captures that name their pad
-        own[c.pad][c.kind] += events_of(c, c.pad, noise[c.pad], period_us)
+        evs = events_of(c, c.pad, noise[c.pad], period_us)
+        own[c.pad][c.kind] += evs
+        edges[c.pad].setdefault(c.kind, []).extend((e, c.times, c.samples[c.pad]) for e in evs)
     xt: dict[int, list[CrosstalkSeen]] = {p: [] for p in pads}
     for c in prompted:
         assert c.pad is not None
@@ -65,7 +72,15 @@ def fit_all(
     faults: dict[int, list[Fault]] = {}
     for p in targets:
         o = own[p]
-        fits[p] = fit_pad(p, noise[p], o["soft"], o["hard"], o["flurry"], xt[p], base[p], period_us)
+        fit = fit_pad(p, noise[p], o["soft"], o["hard"], o["flurry"], xt[p], base[p], period_us)
+        hits = [h for c in prompted if c.pad == p and c.kind != "neighbours" for h in c.hits_on(p)]
+        onset = fit_onset(p, edges[p], hits, base[p], noise[p].sigma)
+        fits[p] = replace(
+            fit,
+            settings=replace(fit.settings, onset_us=onset.onset_us, onset_exp=onset.onset_exp),
+            reasons=(*fit.reasons, *onset.reasons),
+            warnings=(*fit.warnings, *onset.warnings),
+        )
         faults[p] = diagnose(
             p,
             noise[p],

@@ -1,15 +1,21 @@
 """gpio-edge pads: a comparator line gives edges only, so software can set the mask time
-(one slap's chatter must fall inside it) and learn the minimum gap between real slaps.
+(one slap's chatter must fall inside it), learn the minimum gap between real slaps, and
+measure the pad's ring period for the force correction of its stamps (hal.edge_timing).
 
 From the same prompted procedure: edges of slow single slaps are grouped (a group ends
 after 150 ms of quiet); the longest group is the chatter.  The flurry's fastest gap
 between group starts is the fastest real slapping.  mask = 1.5 × chatter + 2 ms, and
 it must stay ≤ fastest gap ÷ 1.5.  The comparator's threshold is a trim pot: false or
 crosstalk edges can only be reported, with what to turn.
+
+The ring period: a slap's ring lifts the comparator once per swing, so the rising edges
+of one slap's chatter come one ring period apart; the median of the first four spacings
+of every slap (as hal.edge_timing's curve was measured) is the pad's period.
 """
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -26,6 +32,7 @@ class GpioFit:
     min_gap_us: int | None
     reasons: tuple[str, ...]
     problems: tuple[str, ...] = ()
+    ring_us: int = 0  # the pad's ring period (0: its slaps did not ring twice)
 
     @property
     def ok(self) -> bool:
@@ -40,6 +47,16 @@ def groups(times: Sequence[int], quiet_us: int) -> list[list[int]]:
         else:
             out.append([t])
     return out
+
+
+RING_SPACINGS_US = (1_500, 12_000)  # a piezo pad rings at 80–650 Hz
+
+
+def ring_period_us(edge_groups: Sequence[Sequence[int]]) -> int:
+    """The median spacing of the first four rising edges after each slap's first (0: none)."""
+    lo, hi = RING_SPACINGS_US
+    spacings = [b - a for g in edge_groups for a, b in list(zip(g, g[1:]))[:4] if lo <= b - a <= hi]
+    return int(statistics.median(spacings)) if len(spacings) >= 3 else 0
 
 
 def fit_gpio(pad: int, singles: Sequence[Capture], flurry: Capture | None) -> GpioFit:
@@ -67,13 +84,18 @@ def fit_gpio(pad: int, singles: Sequence[Capture], flurry: Capture | None) -> Gp
             f"pad {pad + 1} chatters for {chatter / 1000:.0f} ms, too close to the fastest slapping "
             f"({fastest / 1000:.0f} ms): raise the comparator's hysteresis or damp the pad"
         )
+    ring = ring_period_us(single_groups)
     reasons = (
         f"mask {mask / 1000:.0f} ms: one slap chattered for up to {chatter / 1000:.1f} ms (× 1.5 + 2 ms)",
+        f"ring period {ring / 1000:.2f} ms (its chatter's spacing): stamps are corrected for the force "
+        "by the width of each slap's first pulse"
+        if ring
+        else "no ring period: the slaps did not ring twice; stamps stay at the rising edge (force bias not corrected)",
         f"minimum gap: the fastest real slaps came {fastest / 1000:.0f} ms apart ({fastest / mask:.1f}× the mask)"
         if fastest
         else "minimum gap: no flurry recorded",
     )
-    return GpioFit(pad, mask, chatter, fastest, reasons, tuple(problems))
+    return GpioFit(pad, mask, chatter, fastest, reasons, tuple(problems), ring)
 
 
 def apply_mask(cap: Capture, mask_us: dict[int, int]) -> Capture:

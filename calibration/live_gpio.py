@@ -14,9 +14,11 @@ from dataclasses import replace
 from calibration.capture import Capture, Recording
 from hal.clock import Clock
 from hal.config import CabinetConfig
+from hal.edge_timing import EdgeWalk
 from hal.gpio_edge import GpioEdgeSource
 from hal.padboard.messages import PadHit
 from hal.padboard.settings import PadSettings
+from hal.timing import GPIO_EDGE_SETTLE_US
 
 
 class LiveGpioEdge:
@@ -78,4 +80,18 @@ def apply_gpio_masks(config: CabinetConfig, masks: dict[int, int]) -> CabinetCon
     for pad, station in enumerate(gpio_edge_stations(config)):
         if pad in masks:
             stations[station] = replace(stations[station], slap=replace(stations[station].slap, mask_us=masks[pad]))
+    return replace(config, stations=tuple(stations))
+
+
+def apply_gpio_rings(config: CabinetConfig, rings: dict[int, int]) -> CabinetConfig:
+    """The config with each gpio-edge station's ring period (its stamps corrected for the
+    force by the first pulse's width) and a settle window that also covers that pulse: the
+    slap is reported when the pulse ends."""
+    stations = list(config.stations)
+    for pad, station in enumerate(gpio_edge_stations(config)):
+        ring = rings.get(pad, 0)
+        if ring:
+            slap = stations[station].slap
+            settle = max(slap.settle_us, GPIO_EDGE_SETTLE_US + EdgeWalk(ring).longest_pulse_us)
+            stations[station] = replace(stations[station], slap=replace(slap, ring_us=ring, settle_us=settle))
     return replace(config, stations=tuple(stations))

@@ -17,11 +17,11 @@ import os
 import re
 import tomllib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
-from calibration.live_gpio import apply_gpio_masks
+from calibration.live_gpio import apply_gpio_masks, apply_gpio_rings
 from calibration.wizard import Wizard
 from hal.config import CabinetConfig
 from hal.padboard.settings import PadSettings
@@ -43,6 +43,8 @@ class Profile:
     pads: dict[int, PadSettings] = field(default_factory=dict)
     gpio_mask_us: dict[int, int] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    gpio_ring_us: dict[int, int] = field(default_factory=dict)  # for the force correction (0: none)
+    display_latency_us: int | None = None  # flip → visible, timed by the photodiode
 
 
 def calibration_dir(data_dir: Path) -> Path:
@@ -62,11 +64,15 @@ def to_toml(p: Profile) -> str:
         f"source = {_q(p.source)}",
         "notes = [" + ", ".join(_q(n) for n in p.notes) + "]",
     ]
+    if p.display_latency_us is not None:
+        lines.append(f"display_latency_us = {p.display_latency_us}")
     for pad, s in sorted(p.pads.items()):
         lines += ["", "[[pad]]", f"index = {pad}"]
         lines += [f"{k} = {v}" for k, v in s.as_dict().items()]
     for pad, m in sorted(p.gpio_mask_us.items()):
         lines += ["", "[[gpio]]", f"index = {pad}", f"mask_us = {m}"]
+        if p.gpio_ring_us.get(pad):
+            lines.append(f"ring_us = {p.gpio_ring_us[pad]}")
     return "\n".join(lines) + "\n"
 
 
@@ -75,8 +81,10 @@ def from_toml(text: str, where: str = "<profile>") -> Profile:
         raw = tomllib.loads(text)
         pads = {}
         for t in raw.get("pad", []):
-            pads[int(t["index"])] = PadSettings.from_dict({k: t[k] for k in SETTING_NAMES})
+            pads[int(t["index"])] = PadSettings.from_dict({k: t[k] for k in SETTING_NAMES if k in t})
         gpio = {int(t["index"]): int(t["mask_us"]) for t in raw.get("gpio", [])}
+        rings = {int(t["index"]): int(t["ring_us"]) for t in raw.get("gpio", []) if "ring_us" in t}
+        latency = raw.get("display_latency_us")
         return Profile(
             str(raw["name"]),
             str(raw["cabinet"]),
@@ -85,6 +93,8 @@ def from_toml(text: str, where: str = "<profile>") -> Profile:
             pads,
             gpio,
             tuple(raw.get("notes", ())),
+            rings,
+            int(latency) if latency is not None else None,
         )
     except (tomllib.TOMLDecodeError, KeyError, TypeError, ValueError) as e:
         raise ProfileError(f"{where}: not a calibration profile ({e})") from e
@@ -162,9 +172,21 @@ def new_profile(
     gpio_mask_us: Mapping[int, int] | None = None,
     notes: tuple[str, ...] = (),
     now: datetime | None = None,
+    gpio_ring_us: Mapping[int, int] | None = None,
+    display_latency_us: int | None = None,
 ) -> Profile:
     t = (now or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%SZ")
-    return Profile(name, cabinet, t, source, dict(pads or {}), dict(gpio_mask_us or {}), notes)
+    return Profile(
+        name,
+        cabinet,
+        t,
+        source,
+        dict(pads or {}),
+        dict(gpio_mask_us or {}),
+        notes,
+        dict(gpio_ring_us or {}),
+        display_latency_us,
+    )
 
 
 def wizard_profile(name: str, cabinet: str, wizard: Wizard, settings: Mapping[int, PadSettings]) -> Profile:
@@ -183,23 +205,33 @@ def wizard_profile(name: str, cabinet: str, wizard: Wizard, settings: Mapping[in
         settings if wizard.analog else {},
         wizard.gpio_masks(),
         notes,
+        gpio_ring_us=wizard.gpio_rings(),
+        display_latency_us=wizard.display_latency_us,
     )
 
 
 def config_with_active_profile(
     config: CabinetConfig, log: Callable[[str], None] = logging.getLogger("ringside").info
 ) -> CabinetConfig:
-    """The cabinet config with the active calibration profile's gpio-edge mask times in
-    force (a padboard keeps its own settings in flash)."""
+    """The cabinet config with the active calibration profile's gpio-edge mask times and
+    ring periods, and the display latency the photodiode measured, in force (a padboard
+    keeps its own settings in flash)."""
     store = ProfileStore(config.data_dir)
     name = store.active()
     if name is None:
         return config
     profile = store.load(name)
+    if profile.display_latency_us is not None:
+        log(f"calibration profile {name!r}: display latency {profile.display_latency_us} µs (photodiode)")
+        config = replace(config, display=replace(config.display, latency_us=profile.display_latency_us))
     if profile.source != "gpio-edge" or not profile.gpio_mask_us:
         return config
     log(f"calibration profile {name!r}: gpio-edge mask times {profile.gpio_mask_us} µs")
-    return apply_gpio_masks(config, profile.gpio_mask_us)
+    config = apply_gpio_masks(config, profile.gpio_mask_us)
+    if any(profile.gpio_ring_us.values()):
+        log(f"calibration profile {name!r}: gpio-edge ring periods {profile.gpio_ring_us} µs (force correction)")
+        config = apply_gpio_rings(config, profile.gpio_ring_us)
+    return config
 
 
 def push(source, profile: Profile) -> None:

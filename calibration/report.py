@@ -41,6 +41,11 @@ def review_lines(w: Wizard) -> list[str]:
             out += [f"  - {r}" for r in g.reasons]
             out += [f"  ✗ {x}" for x in g.problems]
         out += [f"  {'✗' if x.fatal else '!'} {x.text}" for x in w.faults.get(p, [])]
+    if w.display is not None:
+        out.append(
+            "Display: " + ("latency not measured" if w.display.latency_us is None else "timed by the light sensor")
+        )
+        out += [f"  {'-' if w.display.ok else '!'} {r}" for r in w.display.reasons]
     return out
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from calibration.capture import Capture, Recording
+from calibration.display_latency import DisplayLatency
 from calibration.source import CaptureAborted, PadSource, record
 from calibration.wizard import ABORTED, CAPTURE, DONE, REVIEW, VERDICT, Step, Wizard
 from hal.padboard.settings import PadSettings
@@ -30,6 +31,11 @@ class Frontend(Protocol):
         ...
 
     def after_step(self, wizard: Wizard, step: Step, cap: Capture) -> None: ...
+
+    def measure_display(self, wizard: Wizard, step: Step) -> DisplayLatency:
+        """The display step: flash the screen ``step.slaps`` times and time it with the
+        light sensor (:func:`calibration.display_latency.measure`)."""
+        ...
 
     def review(self, wizard: Wizard) -> str:
         """'accept', 'redo' or 'abort'."""
@@ -76,6 +82,9 @@ def run_wizard(
                 step = wizard.step
                 if not frontend.before_step(wizard, step):
                     raise Abort()
+                if step.kind == "display":
+                    wizard.feed_display(frontend.measure_display(wizard, step))
+                    continue
                 cap = run_step(source, wizard, step, frontend)
                 frontend.after_step(wizard, step, cap)
                 wizard.feed(cap)

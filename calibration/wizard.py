@@ -7,6 +7,10 @@ with), is fed the :class:`~calibration.capture.Capture` of that step, fits, and 
 the operator to review, verify and save.  A front end records each step through a
 :class:`~calibration.source.PadSource`.
 
+A cabinet with a light sensor on its screen adds a ``display`` step at the end of the
+calibration steps: the front end flashes the screen and feeds the measurement
+(:mod:`calibration.display_latency`) instead of a capture.
+
 States: ``capture`` (a step is waiting for its capture) → ``review`` (fitted values
 and reasons shown; accept → verify steps, redo, abort) → ``capture`` (verify) →
 ``verdict`` (pass/fail per check; save when everything passed, redo, abort) → ``done``.
@@ -21,6 +25,7 @@ from dataclasses import dataclass
 
 from calibration.capture import Capture
 from calibration.diagnosis import Fault
+from calibration.display_latency import DisplayLatency
 from calibration.fit import PadFit
 from calibration.fit_cabinet import fit_all
 from calibration.gpio_fit import GpioFit, apply_mask, fit_gpio
@@ -74,7 +79,10 @@ class Wizard:
         counts: Counts = Counts(),
         names: Sequence[str] | None = None,
         period_us: int = 250,
+        display_flashes: int = 0,
     ) -> None:
+        """``display_flashes``: the cabinet has a light sensor on its screen and the front
+        end can flash the screen: end the calibration steps with a display step."""
         if not targets:
             raise ValueError("no pad to calibrate")
         self.pads = pads
@@ -92,6 +100,9 @@ class Wizard:
         self.gpio_fits: dict[int, GpioFit] = {}
         self.faults: dict[int, list[Fault]] = {}
         self.verdicts: dict[int, PadVerdict] = {}
+        self.display_flashes = display_flashes
+        self.display: DisplayLatency | None = None  # the display step's measurement ...
+        self.display_latency_us: int | None = None  # ... and its figure (photodiode)
         self.rounds = 0
         self._steps = self._calibrate_steps()
         self._i = 0
@@ -162,6 +173,19 @@ class Wizard:
                         c.neighbour_hard,
                     )
                 )
+        if self.display_flashes:
+            steps.append(
+                Step(
+                    "display",
+                    "calibrate",
+                    None,
+                    self.display_flashes,
+                    self.display_flashes * 400_000,
+                    f"Hands off: the screen flashes {self.display_flashes} times while the light sensor times "
+                    "when each flash is really visible.",
+                    s,
+                )
+            )
         return steps
 
     def _verify_steps(self) -> list[Step]:
@@ -226,6 +250,18 @@ class Wizard:
         if cap.kind != step.kind:
             raise ValueError(f"capture of {cap.kind!r} fed to step {step.kind!r}")
         (self.captures if step.phase == "calibrate" else self.verify_captures).append(cap)
+        self._advance(step)
+
+    def feed_display(self, result: DisplayLatency) -> None:
+        """The display step's measurement (the front end flashed the screen)."""
+        step = self.step
+        if step.kind != "display":
+            raise ValueError(f"a display measurement fed to step {step.kind!r}")
+        self.display = result
+        self.display_latency_us = result.latency_us
+        self._advance(step)
+
+    def _advance(self, step: Step) -> None:
         self._i += 1
         if self._i < len(self._steps):
             return
@@ -256,6 +292,10 @@ class Wizard:
 
     def gpio_masks(self) -> dict[int, int]:
         return {p: f.mask_us for p, f in self.gpio_fits.items()}
+
+    def gpio_rings(self) -> dict[int, int]:
+        """Each gpio-edge pad's ring period (for the force correction; 0: none measured)."""
+        return {p: f.ring_us for p, f in self.gpio_fits.items()}
 
     @property
     def fit_ok(self) -> bool:
@@ -295,6 +335,7 @@ class Wizard:
         self.rounds += 1
         self.captures, self.verify_captures = [], []
         self.fits, self.gpio_fits, self.faults, self.verdicts = {}, {}, {}, {}
+        self.display, self.display_latency_us = None, None
         self._steps = self._calibrate_steps()
         self._i = 0
         self.state = CAPTURE

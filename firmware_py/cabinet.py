@@ -161,7 +161,9 @@ class Cabinet:
                 self.hw.show_private(station, self.scene.private_image(station, self._private_size))
 
     def render(self) -> pygame.Surface:
-        """Draw the scene; when a window is there, flip it and report the flip time.
+        """Draw the scene; when a window is there, flip it and report when the frame is
+        visible: the flip time plus the panel's measured latency (``[display] latency_us``,
+        from the calibration's light sensor), so a reveal counts from then.
 
         On the cabinet's own screen (a window without development panels) a menu whose
         screen model has not changed since the last flip is not drawn again: the screen
@@ -184,7 +186,7 @@ class Cabinet:
                 self._draw_dev_panels(self.window.strip, shown)
             self.window.present(canvas)
         self.frames += 1
-        self.scene.frame_shown(self.clock.now_us(), now)
+        self.scene.frame_shown(self.clock.now_us() + self.config.display.latency_us, now)
         return canvas
 
     def _draw_dev_panels(self, strip: pygame.Surface, shown: tuple[StationReadback, ...]) -> None:

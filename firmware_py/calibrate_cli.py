@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Protocol
 
 from calibration.capture import Capture, PadHit
+from calibration.display_latency import DisplayLatency
 from calibration.live import LivePadboard
 from calibration.live_gpio import LiveGpioEdge, gpio_edge_stations
 from calibration.profiles import ProfileError, ProfileStore, push, wizard_profile
@@ -95,6 +96,11 @@ class TerminalFrontend:
     def after_step(self, wizard: Wizard, step: Step, cap: Capture) -> None:
         self.progress(wizard, _Done(cap))
         self.write(f"   done: {len(cap.hits)} hits in {cap.duration_us / 1e6:.1f} s")
+
+    def measure_display(self, wizard: Wizard, step: Step) -> DisplayLatency:
+        """Never asked: the wizard adds a display step only for a front end that can flash
+        the cabinet's screen (SERVICE → Calibration), which a terminal cannot."""
+        raise RuntimeError("the display-latency step runs from the cabinet's SERVICE → Calibration, not a terminal")
 
     def review(self, wizard: Wizard) -> str:
         self.write("\nFitted settings and why:")

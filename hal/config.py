@@ -38,10 +38,16 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class DisplayConfig:
+    """``latency_us``: how long after a frame is flipped the panel really shows it
+    (measured by a photodiode in calibration, or set by hand); reveals count from then.
+    ``photodiode_pin``: the GPIO line of an optional light sensor on the screen."""
+
     width: int
     height: int
     fullscreen: bool
     fps: int
+    latency_us: int = 0
+    photodiode_pin: int | None = None
 
 
 @dataclass(frozen=True)
@@ -62,13 +68,16 @@ class PrivateDisplayConfig:
 
 @dataclass(frozen=True)
 class SlapConfig:
-    """``settle_us``: the transport's worst skew; the session holds slaps this long."""
+    """``settle_us``: the transport's worst skew; the session holds slaps this long.
+    ``ring_us``: a gpio-edge pad's ring period as calibration measured it; when set, the
+    line's stamps are corrected for the force by the width of its first pulse (0: off)."""
 
     source: str
     pin: int | None
     pad: int | None
     mask_us: int
     settle_us: int
+    ring_us: int = 0
 
 
 @dataclass(frozen=True)
@@ -250,12 +259,19 @@ class _Reader:
             else default_data_dir()
         )
 
-        disp = self.check_table(raw.get("display"), "display", {"width", "height", "fullscreen", "fps"}, required=False)
+        disp = self.check_table(
+            raw.get("display"),
+            "display",
+            {"width", "height", "fullscreen", "fps", "latency_us", "photodiode_pin"},
+            required=False,
+        )
         display = DisplayConfig(
             width=self.integer(disp, "display", "width", 320, 7680, 1280),
             height=self.integer(disp, "display", "height", 240, 4320, 720),
             fullscreen=self.boolean(disp, "display", "fullscreen", False),
             fps=self.integer(disp, "display", "fps", 10, 240, 60),
+            latency_us=self.integer(disp, "display", "latency_us", 0, 200_000, 0),
+            photodiode_pin=self.integer(disp, "display", "photodiode_pin", 0, 27) if "photodiode_pin" in disp else None,
         )
         service = self.check_table(raw.get("service"), "service", {"pin", "shutdown_command"}, required=False)
         service_pin = self.integer(service, "service", "pin", 0, 27) if "pin" in service else None
@@ -378,7 +394,7 @@ class _Reader:
             height=self.integer(pd, f"{key}.private_display", "height", 16, 128, 64),
         )
 
-        sl = self.check_table(s.get("slap"), f"{key}.slap", {"source", "pin", "pad", "mask_us", "settle_us"})
+        sl = self.check_table(s.get("slap"), f"{key}.slap", {"source", "pin", "pad", "mask_us", "settle_us", "ring_us"})
         source = self.choice(sl, f"{key}.slap", "source", SLAP_SOURCES)
         if source == "gpio-edge" and "pin" not in sl:
             raise self.fail(f"{key}.slap.pin", None, "the GPIO line of the pad's comparator (source gpio-edge)")
@@ -390,6 +406,7 @@ class _Reader:
             pad=self.integer(sl, f"{key}.slap", "pad", 0, 3) if "pad" in sl else None,
             mask_us=self.integer(sl, f"{key}.slap", "mask_us", 0, 500_000, GPIO_EDGE_MASK_US),
             settle_us=self.integer(sl, f"{key}.slap", "settle_us", 0, 100_000, GPIO_EDGE_SETTLE_US),
+            ring_us=self.integer(sl, f"{key}.slap", "ring_us", 0, 20_000, 0),
         )
         input_chip = self.integer(s, key, "input_chip", 0, 15, 0)
         return StationConfig(name, color, buttons, led_bar, private, slap, input_chip)
@@ -408,6 +425,8 @@ class _Reader:
             claim(0, 3, "I2C SCL (private displays)")
         if config.service_pin is not None:
             claim(0, config.service_pin, "service.pin")
+        if config.display.photodiode_pin is not None:
+            claim(0, config.display.photodiode_pin, "display.photodiode_pin")
         for i, s in enumerate(config.stations):
             for btn, pin in s.buttons:
                 claim(s.input_chip, pin, f"station[{i}].buttons.{btn.value}")

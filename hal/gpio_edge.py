@@ -8,6 +8,11 @@ set; a comparator's chatter during one slap is swallowed by our own mask time in
 Handlers run on a gpiozero thread on a Pi, so edges go through a queue that
 :meth:`GpioEdgeSource.poll` drains; the handlers are kept referenced here because the
 pin holds them weakly.  There is no velocity on a comparator line.
+
+A line given an :class:`~hal.edge_timing.EdgeWalk` (calibration measures it per pad) is
+watched on both edges: its slap is stamped when the first pulse ends, at the rising edge
+less the force bias that pulse's width means (docs/slap-timing.md), so it reaches
+:meth:`poll` up to ``walk.longest_pulse_us`` later.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from typing import Any
 
 from gpiozero import InputDevice
 
+from hal.edge_timing import EdgeWalk
 from hal.events import PadLinkEvent, SlapEvent
 from hal.gpio import kernel_ticks_to_us
 from hal.timing import GPIO_EDGE_MASK_US, GPIO_EDGE_SETTLE_US
@@ -47,6 +53,7 @@ class GpioEdgeSource:
         mask_us: int | Mapping[int, int] = GPIO_EDGE_MASK_US,
         settle_us: int = GPIO_EDGE_SETTLE_US,
         active_high: bool = True,
+        walk: Mapping[int, EdgeWalk] | None = None,
     ) -> None:
         self.settle_us = settle_us
         if isinstance(mask_us, Mapping) and not pins.keys() <= mask_us.keys():
@@ -62,6 +69,8 @@ class GpioEdgeSource:
         """Called with (station, t_us) for every edge before the mask (calibration
         watches the chatter the mask exists for); runs on the pin's thread."""
         self._last: dict[int, int] = {}
+        self._walk = dict(walk or {})
+        self._rise: dict[int, int] = {}
         self._handlers: list[Callable[[float, bool], None]] = []
         self._devices: list[InputDevice] = []
         for station, pin in pins.items():
@@ -70,15 +79,32 @@ class GpioEdgeSource:
             self._watch(device, station, active_high)
 
     def _watch(self, device: InputDevice, station: int, active_high: bool) -> None:
+        walk = self._walk.get(station)
+
         def on_edge(ticks: float, state: bool) -> None:
             t_us = self._ticks_to_us(ticks)
-            if self.on_edge is not None:
+            if walk is not None:
+                if bool(state) == active_high:
+                    self._rise[station] = t_us
+                    if self.on_edge is not None:
+                        self.on_edge(station, t_us)
+                    return
+                rise = self._rise.pop(station, None)
+                if rise is None:
+                    return
+                width = t_us - rise
+                # a pulse far wider than a slap's first swing is no slap's: its force is unknown
+                t_us = rise - walk.delay_us(width) if width <= 2 * walk.longest_pulse_us else rise
+            elif self.on_edge is not None:
                 self.on_edge(station, t_us)
             self._edges.put((station, t_us))
             if self.wake is not None:
                 self.wake.set()
 
-        device.pin.edges = "rising" if active_high else "falling"
+        if walk is not None:
+            device.pin.edges = "both"
+        else:
+            device.pin.edges = "rising" if active_high else "falling"
         device.pin.when_changed = on_edge
         self._handlers.append(on_edge)
 

@@ -104,7 +104,8 @@ def lgpio_factories(config: CabinetConfig) -> dict[int, Any]:
 
 def slap_sources(config: CabinetConfig, factories: Mapping[int, Any], clock: Clock) -> list[SlapSource]:
     """The sources the stations' ``slap`` tables name: gpio-edge lines grouped per chip
-    (each line keeps its station's own mask time), one padboard for every station on it."""
+    (each line keeps its station's own mask time and ring walk), one padboard for every station on it."""
+    from hal.edge_timing import EdgeWalk
     from hal.gpio_edge import GpioEdgeSource
 
     sources: list[SlapSource] = []
@@ -115,7 +116,8 @@ def slap_sources(config: CabinetConfig, factories: Mapping[int, Any], clock: Clo
     for chip, pins in sorted(edge_chips.items()):
         masks = {s: config.stations[s].slap.mask_us for s in pins}
         settle = max(config.stations[s].slap.settle_us for s in pins)
-        sources.append(GpioEdgeSource(factories[chip], pins, mask_us=masks, settle_us=settle))
+        walk = {s: EdgeWalk(config.stations[s].slap.ring_us) for s in pins if config.stations[s].slap.ring_us}
+        sources.append(GpioEdgeSource(factories[chip], pins, mask_us=masks, settle_us=settle, walk=walk))
     pads = {
         sc.slap.pad: station
         for station, sc in enumerate(config.stations)

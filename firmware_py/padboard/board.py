@@ -13,13 +13,13 @@ can tell it from a new frame and never counts it twice.
 import struct
 
 try:  # on the board these files sit side by side
-    from firmware_py.padboard.detector import Detector, ticks_diff
+    from firmware_py.padboard.detector import TICKS_MASK, Detector, ticks_diff
     from hal.padboard import wire
 except ImportError:
     import wire
-    from detector import Detector, ticks_diff
+    from detector import TICKS_MASK, Detector, ticks_diff
 
-FIRMWARE = "ringside-padboard 1.0"
+FIRMWARE = "ringside-padboard 2.0"
 TICK_BITS = 30
 MAX_RAW_FRAMES = 64
 
@@ -57,6 +57,7 @@ class Board:
         self._raw_buf = None
         self._raw_n = 0
         self._raw_prev = 0
+        self._raw_row = [0] * pads
 
     def send(self, msg_type, payload=b""):
         frame = wire.encode_frame(msg_type, self.seq, payload)
@@ -71,10 +72,36 @@ class Board:
         self.dropped += missed
         if self._rate_t is None:
             self._rate_t = t
-        for pad, onset, vel, peak in self.detector.process(t, samples):
-            self.send(wire.SLAP, wire.pack_slap(pad, vel, onset, peak if peak < 65535 else 65535))
+        self._slaps(self.detector.process(t, samples))
         if self._raw_mask:
             self._raw_append(t, samples)
+
+    def on_block(self, ring, first, count, t_first, frame_us, shift=0, stagger=False, missed=0):
+        """Frames ``first`` .. ``first + count - 1`` as the DMA wrote them into ``ring``
+        (layout: ``Detector.feed``), the first at ticks ``t_first``, ``frame_us`` apart;
+        ``missed`` frames were overwritten before they could be read (dropped).  Raw
+        streaming sends the frames the detector's state machine looks at."""
+        self.frames += count
+        self.dropped += missed
+        if self._rate_t is None:
+            self._rate_t = t_first
+        self._slaps(self.detector.feed(ring, first, count, t_first, frame_us, shift, stagger))
+        if self._raw_mask:
+            det = self.detector
+            n = det.npads
+            size = len(ring)
+            row = self._raw_row
+            d = (det.step - first % det.step) % det.step
+            while d < count:
+                at = (first + d) * n
+                for i in range(n):
+                    row[i] = ring[(at + i) % size] << shift
+                self._raw_append((t_first + d * frame_us) & TICKS_MASK, row)
+                d += det.step
+
+    def _slaps(self, hits):
+        for pad, onset, vel, peak in hits:
+            self.send(wire.SLAP, wire.pack_slap(pad, vel, onset, peak if peak < 65535 else 65535))
 
     def _raw_append(self, t, samples):
         buf = self._raw_buf

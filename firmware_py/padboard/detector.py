@@ -1,19 +1,41 @@
-"""Slap onset detector: one piezo sample per pad per frame in, hits out.
+"""Slap onset detector: piezo samples of every pad in, hits out.
 
 This file runs unchanged on the board (MicroPython) and on the host (CPython), so the
 simulator and the tests exercise the very code the board runs.  It keeps to the
 MicroPython subset: builtins and ``math`` only, integer arithmetic on the per-sample
 path, no allocation while nothing happens.
 
-Per pad: the baseline follows a slow IIR (frozen while a hit is being scanned); an
-onset is the first sample whose distance from the baseline reaches the threshold, and
-it is stamped then, interpolated back along the rising edge between that sample and
-the one before.  The scan time that follows only measures the peak (the velocity); it
-never moves the stamp.  The mask time blocks new onsets, after which a retrigger
-threshold, starting at a share of the last peak and decaying exponentially, keeps the
-ring of that hit from firing again.  Crosstalk: a finished hit waits until every onset
-within its crosstalk window is known and scanned, and is dropped if another pad's hit
-in that window is stronger than its own peak by more than the crosstalk ratio.
+Samples arrive as the board's DMA writes them: a ring of frames, one sample per pad per
+frame, interleaved (frame ``k`` of pad ``i`` is ``ring[(k % frames) * pads + i]``), every
+frame ``frame_us`` after the one before (:meth:`Detector.feed`).  :meth:`Detector.process`
+takes one frame at a time into a ring of the detector's own, for callers without DMA.
+
+Two rates.  The state machine below looks at one frame every ``STATE_US`` (4 kHz):
+settings such as the baseline follow are tuned per such frame, and MicroPython keeps up
+with it.  The onset is then measured on every frame the ADC took (20 kHz on the board),
+which the ring still holds:
+
+- Per pad, the baseline follows a slow IIR (frozen while a hit is scanned); a hit starts
+  when a sample's distance from the baseline reaches the threshold, and the scan that
+  follows finds its peak (the velocity).  The mask time then blocks new onsets, after
+  which a retrigger threshold, starting at a share of the last peak and decaying
+  exponentially, keeps the ring of that hit from firing again.
+- The onset is *not* the threshold crossing: a palm presses for a millisecond or so and
+  the signal leaves the baseline smoothly, so a soft slap crosses the threshold near its
+  peak and a hard one early, up to a millisecond apart for the same contact time.  The
+  detector times the rising edge where it is steepest and least disturbed by noise, at
+  half the hit's own peak (a straight line fitted through the full-rate samples between
+  a quarter and three quarters of the peak: constant-fraction timing), and subtracts
+  the pad's delay from contact to that point, which depends a little on the force:
+  ``onset_us`` at a peak of ``ONSET_REF`` counts, times (peak/ONSET_REF)^(−onset_exp/1000).
+  Calibration measures that curve per pad (docs/slap-timing.md).
+- Crosstalk: a finished hit waits until every onset within its crosstalk window is known
+  and scanned, and is dropped if another pad's hit in that window is stronger than its
+  own peak by more than the crosstalk ratio and could have caused it.  Crosstalk never
+  starts before the slap that causes it, and it carries that slap's force (a short,
+  hard contact), so the candidate is timed as a slap that hard on its pad would be; if
+  that still puts it clearly before the other hit, it is a real slap that came first
+  and is kept.
 
 Times are board ticks (µs) that wrap at 2**30, as MicroPython's ``ticks_us`` does;
 every comparison goes through :func:`ticks_diff`.
@@ -33,6 +55,16 @@ _HALF = TICKS_PERIOD >> 1
 CLIP_LOW = 64  # read_u16 counts at or beyond which a sample counts as clipped
 CLIP_HIGH = 65535 - 64
 
+STATE_US = 250  # the state machine's frame period
+ONSET_REF = 10000  # the peak (counts above baseline) at which the onset delay is onset_us
+EDGE_BACK_US = 6000  # the rising edge is searched this far before the threshold crossing
+XTALK_LEAD_US = 40  # a crosstalk onset may seem this much earlier than its source's (estimate error)
+OWN_RING_FRAMES = 256  # frames kept by process() for callers without a DMA ring
+FRAME_BITS = 22  # frame numbers wrap here (small ints on the board: ~3.5 min at 20 kHz)
+FRAMES = 1 << FRAME_BITS
+FRAME_MASK = FRAMES - 1
+_FHALF = FRAMES >> 1
+
 IDLE = 0
 SCAN = 1
 MASK = 2
@@ -50,6 +82,11 @@ except ImportError:
         return ((a - b + _HALF) & TICKS_MASK) - _HALF
 
 
+def frame_diff(a, b):
+    """a - b on the wrapping circle of frame numbers."""
+    return ((a - b + _FHALF) & FRAME_MASK) - _FHALF
+
+
 def velocity(peak, threshold, sensitivity, curve):
     """MIDI-style velocity 1..127 of a hit whose peak is ``peak`` counts above baseline."""
     span = sensitivity - threshold
@@ -62,6 +99,13 @@ def velocity(peak, threshold, sensitivity, curve):
     return 127 if v > 127 else v
 
 
+def onset_delay_us(peak, onset_us, onset_exp):
+    """µs from contact to the point where the rising edge reaches half the peak."""
+    if onset_us <= 0 or peak <= 0:
+        return 0
+    return int(onset_us * math.pow(peak / ONSET_REF, -onset_exp / 1000) + 0.5)
+
+
 class _Pad:
     def __init__(self):
         self.base_fp = -1  # baseline << 8; -1 until the first sample
@@ -69,12 +113,12 @@ class _Pad:
         self.peak_max = 0
         self.clipped = 0
         self.phase = IDLE
+        self.cross = 0  # ticks of the state frame that reached the threshold ...
+        self.cross_k = 0  # ... its frame number ...
+        self.cbase = 0  # ... and the baseline then
         self.onset = 0
         self.peak = 0
         self.rt_level = 0.0
-        self.prev_t = 0
-        self.prev_dev = 0
-        self.quiet_t = 0
         self.configure({})
 
     def configure(self, settings):
@@ -89,6 +133,14 @@ class _Pad:
         self.xt_pct = s["xtalk_pct"]
         self.xt_win = s["xtalk_window_us"]
         self.shift = s["baseline_shift"]
+        self.onset_us = s["onset_us"]
+        self.onset_exp = s["onset_exp"]
+        self.xt_from = [s[name] if s[name] <= 100 else self.xt_pct for name in wire.XTALK_FROM]
+        self.xt_on = self.xt_pct > 0 or max(self.xt_from) > 0  # crosstalk cancel at all
+
+    def xt_ratio(self, src):
+        """The crosstalk ratio (pct) for hits on pad ``src``."""
+        return self.xt_from[src] if src < len(self.xt_from) else self.xt_pct
 
 
 class Detector:
@@ -96,9 +148,22 @@ class Detector:
     (fields as in ``wire.SETTINGS_FIELDS``; missing fields take their defaults)."""
 
     def __init__(self, pads, settings=None):
+        self.npads = pads
         self.pads = [_Pad() for _ in range(pads)]
         self.pending = []  # [pad, onset, peak] scanned, awaiting the crosstalk verdict
         self.recent = []  # [pad, onset, peak] emitted, kept for the crosstalk window
+        self.ring = None  # where the frames are: the DMA's ring or our own
+        self.ring_frames = 1
+        self.frame_us = STATE_US
+        self.step = 1  # the state machine looks at every step-th frame
+        self.shift = 0  # ring values << shift = read_u16 counts (4 for the ADC's 12 bits)
+        self.stagger = False  # pads sampled one after another across the frame (round robin)
+        self._k0 = 0  # frame number and ticks of the latest block's first frame
+        self._t0 = 0
+        self._newest = 0
+        self._own = None
+        self._own_k = 0
+        self._own_t = None
         if settings:
             for i in range(pads):
                 self.configure(i, settings[i])
@@ -107,16 +172,63 @@ class Detector:
         self.pads[pad].configure(settings)
 
     def process(self, t, samples):
-        """Feed one frame: ``t`` board ticks, one read_u16 sample per pad.  Returns the
-        hits decided at this frame as ``(pad, onset_ticks, velocity, peak)`` tuples."""
+        """Feed one frame: ``t`` board ticks, one read_u16 sample per pad (frames are
+        taken to come at the spacing of the last two).  Returns the hits decided at this
+        frame as ``(pad, onset_ticks, velocity, peak)`` tuples."""
+        n = self.npads
+        if self._own is None:
+            self._own = [0] * (OWN_RING_FRAMES * n)
+        k = self._own_k
+        pos = (k * n) % len(self._own)
+        for i in range(n):
+            self._own[pos + i] = samples[i]
+        dt = STATE_US if self._own_t is None else ticks_diff(t, self._own_t)
+        self._own_t = t
+        self._own_k = (k + 1) & FRAME_MASK
+        return self.feed(self._own, k, 1, t, dt if dt > 0 else STATE_US)
+
+    def feed(self, ring, first, count, t_first, frame_us, shift=0, stagger=False):
+        """Frames ``first`` .. ``first + count - 1`` of the sampler (frame numbers count
+        up and wrap at ``FRAMES``; sample ``i`` of frame ``k`` is
+        ``ring[(k * pads + i) % len(ring)]``, and ``len(ring)`` must divide
+        ``FRAMES * pads``), the first taken at ticks ``t_first`` and each ``frame_us``
+        after the one before.  ``shift``: ring values are read_u16 counts >> shift.
+        ``stagger``: pad ``i`` was sampled ``i * frame_us / pads`` after the frame's time.
+        The ring must still hold the last ``EDGE_BACK_US`` plus a scan time of frames.
+        Returns the hits decided in these frames, as :meth:`process` does."""
+        self.ring = ring
+        self.ring_frames = len(ring) // self.npads
+        self.frame_us = frame_us
+        self.shift = shift
+        self.stagger = stagger
+        step = STATE_US // frame_us
+        self.step = step if step > 1 else 1
+        self._k0 = first
+        self._t0 = t_first
+        self._newest = (first + count - 1) & FRAME_MASK
+        out = None
+        d = (self.step - first % self.step) % self.step
+        while d < count:
+            hits = self._frame((first + d) & FRAME_MASK, (t_first + d * frame_us) & TICKS_MASK)
+            if hits:
+                if out is None:
+                    out = []
+                out.extend(hits)
+            d += self.step
+        return out if out is not None else _NOTHING
+
+    def _frame(self, k, t):
+        ring = self.ring
+        size = len(ring)
+        at = k * self.npads  # a frame may straddle the end of the ring (3 pads, 4096 samples)
+        sh = self.shift
         i = 0
         for p in self.pads:
-            x = samples[i]
+            x = ring[(at + i) % size] << sh
             if x <= CLIP_LOW or x >= CLIP_HIGH:
                 p.clipped += 1
             if p.base_fp < 0:
                 p.base_fp = x << 8
-                p.prev_t = p.quiet_t = t
             dev = x - (p.base_fp >> 8)
             if dev < 0:
                 dev = -dev
@@ -124,13 +236,12 @@ class Detector:
             if ph == SCAN:
                 if dev > p.peak:
                     p.peak = dev
-                if ticks_diff(t, p.onset) >= p.scan:
-                    self._scanned(i, p)
+                if ticks_diff(t, p.cross) >= p.scan:
+                    self._scanned(i, p, k)
             else:
                 level = p.thr
                 if ph == MASK:
-                    el = ticks_diff(t, p.onset)
-                    if el < p.mask:
+                    if ticks_diff(t, p.onset) < p.mask:
                         level = 0x3FFFFFFF  # nothing fires; stays a small int
                     else:
                         ph = p.phase = RETRIG
@@ -141,56 +252,142 @@ class Detector:
                     else:
                         ph = p.phase = IDLE
                 if dev >= level:
-                    p.onset = self._stamp(p, t, dev)
+                    p.cross = t
+                    p.cross_k = k
+                    p.cbase = p.base_fp >> 8
                     p.peak = dev
                     p.phase = SCAN
                     if p.scan <= 0:
-                        self._scanned(i, p)
+                        self._scanned(i, p, k)
                 else:
                     p.base_fp += ((x << 8) - p.base_fp) >> p.shift
                     if ph == IDLE:
                         p.noise_fp += ((dev << 8) - p.noise_fp) >> 8
-                    p.prev_t = t
-                    p.prev_dev = dev
-                    if dev <= p.thr >> 2:
-                        p.quiet_t = t
             i += 1
         if self.pending:
             return self._decide(t)
         return _NOTHING
 
-    def _scanned(self, i, p):
-        self.pending.append([i, p.onset, p.peak])
-        if p.peak > p.peak_max:
-            p.peak_max = p.peak
-        p.rt_level = p.peak * p.rt_pct / 100
+    def _scanned(self, i, p, k):
+        onset, peak = self._onset(i, p, k)
+        p.onset = onset
+        p.peak = peak
+        self.pending.append([i, onset, peak])
+        if peak > p.peak_max:
+            p.peak_max = peak
+        p.rt_level = peak * p.rt_pct / 100
         p.phase = MASK
 
-    def _stamp(self, p, t, dev):
-        """Onset time: extrapolate the edge through the previous sample back to the
-        baseline, but not before the last sample that was still within a quarter of
-        the threshold (nor more than four frame periods back)."""
-        dt = ticks_diff(t, p.prev_t)
-        rise = dev - p.prev_dev
-        if dt <= 0 or rise <= 0:
-            return t
-        back = dt * dev // rise
-        limit = ticks_diff(t, p.quiet_t)
-        if limit > 4 * dt:
-            limit = 4 * dt
-        if back > limit:
-            back = limit
-        return (t - back) & TICKS_MASK
+    def _onset(self, i, p, k):
+        """(onset ticks, peak) of pad ``i``'s hit, whose scan ended at frame ``k``: the
+        peak over every frame since the state frame before the crossing, and the time the
+        rising edge reached half of it, less the pad's delay from contact to there.
+        Frames are addressed relative to ``k`` (``r <= 0``)."""
+        ring = self.ring
+        size = len(ring)
+        n = self.npads
+        sh = self.shift
+        b = p.cbase
+        at = k * n + i
+        r_min = frame_diff(self._newest, k) - self.ring_frames + 1  # older frames are overwritten
+        rc = frame_diff(p.cross_k, k)
+        r = rc - self.step + 1
+        if r < r_min:
+            r = r_min
+        best = 0
+        rp = rc
+        sgn = 1
+        while r <= 0:
+            d = (ring[(at + r * n) % size] << sh) - b
+            if d < 0:
+                if -d > best:
+                    best = -d
+                    rp = r
+                    sgn = -1
+            elif d > best:
+                best = d
+                rp = r
+                sgn = 1
+            r += 1
+        if best < p.peak:  # the ring no longer holds the edge: keep what the state frames saw
+            return p.cross, p.peak
+        w = self.step
+        if w > 1:  # the peak of the signal averaged over STATE_US: the largest of many noisy samples is too high
+            lo = rp - 2 * w
+            if lo < r_min:
+                lo = r_min
+            hi = rp + w
+            if hi > 0:
+                hi = 0
+            acc = 0
+            r = lo
+            while r < lo + w:
+                acc += ring[(at + r * n) % size]
+                r += 1
+            top = acc
+            top_end = r - 1
+            while r <= hi:
+                acc += ring[(at + r * n) % size] - ring[(at + (r - w) * n) % size]
+                if sgn * (acc - top) > 0:
+                    top = acc
+                    top_end = r
+                r += 1
+            best = sgn * ((top << sh) - w * b) // w
+            rp = top_end - w // 2
+        stop = rc - EDGE_BACK_US // self.frame_us
+        if stop < r_min:
+            stop = r_min
+        half = best / 2
+        band_lo = best / 4
+        band_hi = best - band_lo
+        floor = best / 5
+        sx = sy = sxx = sxy = 0.0
+        m = 0
+        x50 = None
+        above = best
+        r = rp - 1
+        while r >= stop:
+            v = sgn * ((ring[(at + r * n) % size] << sh) - b)
+            if x50 is None and v < half:
+                x50 = r - rp + (half - v) / (above - v)  # the sample pair around half the peak
+            if v <= floor:
+                break
+            if band_lo <= v <= band_hi:
+                x = r - rp
+                sx += x
+                sy += v
+                sxx += x * x
+                sxy += x * v
+                m += 1
+            above = v
+            r -= 1
+        if x50 is None:  # the edge runs past the history kept: time the crossing
+            return p.cross, best
+        if m >= 3:
+            den = m * sxx - sx * sx
+            if den > 0:
+                slope = (m * sxy - sx * sy) / den
+                if slope > 0:
+                    fit = (half - (sy - slope * sx) / m) / slope
+                    if x50 - 1 <= fit <= x50 + 1:
+                        x50 = fit
+        t50 = self._t0 + (frame_diff(k, self._k0) + rp) * self.frame_us + int(x50 * self.frame_us + 0.5)
+        if self.stagger:
+            t50 += i * self.frame_us // n
+        onset = (t50 - onset_delay_us(best, p.onset_us, p.onset_exp)) & TICKS_MASK
+        if ticks_diff(onset, p.cross) > 0:  # contact came before the signal crossed the threshold
+            onset = p.cross
+        return onset, best
 
     def _decide(self, t):
         out = []
         keep = []
         for c in self.pending:
             pad = self.pads[c[0]]
-            if pad.xt_pct > 0 and not self._settled(c, pad, t):
+            if pad.xt_on and not self._settled(c, pad, t):
                 keep.append(c)
                 continue
-            if pad.xt_pct > 0 and self._crosstalk(c, pad):
+            if pad.xt_on and self._crosstalk(c, pad):
                 continue
             out.append((c[0], c[1], velocity(c[2], pad.thr, pad.sens, pad.curve), c[2]))
             self.recent.append(c)
@@ -200,21 +397,32 @@ class Detector:
         return out
 
     def _settled(self, c, pad, t):
-        """True once every onset within this hit's window is known and fully scanned."""
+        """True once every onset within this hit's window is known and fully scanned (a
+        pad still scanning crossed its threshold after its onset, so any that crossed
+        since the window opened may hold an onset inside it)."""
         if ticks_diff(t, c[1]) < pad.xt_win:
             return False
         for j in range(len(self.pads)):
             q = self.pads[j]
-            if j != c[0] and q.phase == SCAN and abs(ticks_diff(q.onset, c[1])) <= pad.xt_win:
+            if j != c[0] and q.phase == SCAN and ticks_diff(q.cross, c[1]) >= -pad.xt_win:
                 return False
         return True
 
     def _crosstalk(self, c, pad):
+        """True when another pad's hit within the window is stronger than this one by the
+        crosstalk ratio, and this one could have come from it: crosstalk carries the
+        other slap's force, so this hit is timed as a slap that hard would be on this
+        pad, and crosstalk never starts before the slap that causes it."""
         bar = c[2] * 100
+        own = onset_delay_us(c[2], pad.onset_us, pad.onset_exp)
         for lst in (self.pending, self.recent):
             for o in lst:
-                if o[0] != c[0] and o[2] * pad.xt_pct > bar and abs(ticks_diff(o[1], c[1])) <= pad.xt_win:
-                    return True
+                if o[0] != c[0] and o[2] * pad.xt_ratio(o[0]) > bar:
+                    d = ticks_diff(c[1], o[1])
+                    if d > pad.xt_win:
+                        continue
+                    if d + own - onset_delay_us(o[2], pad.onset_us, pad.onset_exp) >= -XTALK_LEAD_US:
+                        return True
         return False
 
     def health(self, pad):

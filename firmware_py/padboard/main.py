@@ -1,27 +1,57 @@
 """Board entry point (MicroPython on the RP2040 only): sample, detect, talk over USB.
 
 Kept thin on purpose: everything testable lives in board.py, detector.py and wire.py,
-which the host runs too.  This file only owns the hardware: the ADC pins, the 1 µs
-tick timer, the USB CDC byte stream and the flash file.  Press BOOTSEL during the
-first second after power-up to skip it and keep the REPL for mpremote (flash.md):
+which the host runs too.  This file only owns the hardware: the ADC and DMA registers,
+the 1 µs tick timer, the USB CDC byte stream and the flash file.  Press BOOTSEL during
+the first second after power-up to skip it and keep the REPL for mpremote (flash.md):
 once running, Ctrl-C is off, because binary frames may contain 0x03.
+
+Sampling (docs/slap-timing.md, "The board's ADC and DMA"): the ADC converts the pads in
+round robin, paced by its own clock divider, and one DMA channel copies every result
+into a ring of halfwords (a second channel re-arms it when its count runs out), so the
+samples come at exact intervals whatever Python is doing.  The loop hands the frames the
+DMA has finished to the board in blocks, in the layout ``Detector.feed`` documents: the
+ring itself, no copy.  The tick time of frame 0 is pinned down from every look at the
+DMA's write pointer (a sample cannot be written after we see it), so it converges to
+within a µs or so.
 """
 
 import select
 import sys
 import time
+from array import array
 
 import machine
 import micropython
 import rp2
 import settings_store
 from board import Board
+from detector import EDGE_BACK_US, FRAME_MASK, FRAMES, STATE_US, TICKS_MASK, frame_diff, ticks_diff
+from uctypes import addressof
 
 # ADC0..ADC2 on GPIO26..28.  A fourth pad needs ADC3 on GPIO29, which a stock Pico
-# wires to VSYS/3: add 29 here only on boards that bring it out to a pin.
-PINS = (26, 27, 28)
-PERIOD_US = 250  # 4 kHz per pad; the loop reports frames it could not keep up with
+# wires to VSYS/3: add 3 here only on boards that bring it out to a pin.
+CHANNELS = (0, 1, 2)
+FRAME_US = 50  # 20 kHz per pad; the ADC runs len(CHANNELS) times faster
+RING_BITS = 13  # an 8 KiB ring: 4096 samples, 68 ms at 3 pads × 20 kHz
+BLOCK = 40  # frames handed over at most at once (2 ms): keeps USB commands answered
 REPL_WINDOW_MS = 1000
+
+ADC_BASE = 0x4004C000
+ADC_CS = ADC_BASE + 0x00
+ADC_FCS = ADC_BASE + 0x08
+ADC_FIFO = ADC_BASE + 0x0C
+ADC_DIV = ADC_BASE + 0x10
+CS_EN = 1
+CS_START_MANY = 1 << 3
+CS_READY = 1 << 8
+FCS_EN = 1
+FCS_DREQ_EN = 1 << 3
+FCS_LEVEL_SHIFT = 16
+FCS_THRESH_SHIFT = 24
+ADC_CLOCK_HZ = 48000000
+DREQ_ADC = 36
+AL1_TRANS_COUNT_TRIG = 7  # word index of that alias among a DMA channel's registers
 
 
 def wants_repl():
@@ -32,12 +62,106 @@ def wants_repl():
     return False
 
 
+class DmaSampler:
+    """The ADC in free-running round robin over ``channels``, copied by DMA into
+    ``ring`` forever.  :meth:`frames_done` says how many whole frames are in."""
+
+    def __init__(self, channels, frame_us):
+        n = len(channels)
+        self.pads = n
+        self.frame_us = frame_us
+        ring_bytes = 1 << RING_BITS
+        # The DMA wraps its write address within an aligned block of ring_bytes: allocate
+        # twice that and use the aligned half, or it would write past our buffer.
+        self._store = array("H", bytes(2 * ring_bytes))
+        skip = ((-addressof(self._store)) & (ring_bytes - 1)) >> 1
+        self.ring = memoryview(self._store)[skip : skip + ring_bytes // 2]
+        self.size = ring_bytes // 2
+        self._base = addressof(self._store) + 2 * skip
+        self._last = 0  # write position (samples into the ring) at the last look
+        self._wraps = 0
+        self._rebase = n * FRAMES // self.size  # ring wraps per FRAMES frames
+        self._t0 = None  # ticks of frame 0
+        self._cur = 0  # the newest whole frame, as of the last look
+        for ch in channels:
+            machine.ADC(machine.Pin(26 + ch))  # the pin as an analog input
+        mem = machine.mem32
+        mem[ADC_CS] = CS_EN
+        while not mem[ADC_CS] & CS_READY:
+            pass
+        div = ADC_CLOCK_HZ * frame_us // (1000000 * n)  # ADC clocks per conversion
+        mem[ADC_DIV] = (div - 1) << 8  # the period is 1 + INT
+        mem[ADC_FCS] = FCS_EN | FCS_DREQ_EN | (1 << FCS_THRESH_SHIFT)
+        while (mem[ADC_FCS] >> FCS_LEVEL_SHIFT) & 0xF:
+            mem[ADC_FIFO]  # drain
+        self._count = array("I", [self.size])
+        self.data = rp2.DMA()
+        self.rearm = rp2.DMA()
+        self.data.config(
+            read=ADC_FIFO,
+            write=self._base,
+            count=self.size,
+            ctrl=self.data.pack_ctrl(
+                size=1,
+                inc_read=False,
+                inc_write=True,
+                ring_size=RING_BITS,
+                ring_sel=True,
+                treq_sel=DREQ_ADC,
+                chain_to=self.rearm.channel,
+            ),
+        )
+        self.rearm.config(
+            read=self._count,
+            write=self.data.registers[AL1_TRANS_COUNT_TRIG : AL1_TRANS_COUNT_TRIG + 1],
+            count=1,
+            ctrl=self.rearm.pack_ctrl(size=2, inc_read=False, inc_write=False),
+        )
+        self.data.active(1)
+        mask = 0
+        for ch in channels:
+            mask |= 1 << ch
+        mem[ADC_CS] = CS_EN | CS_START_MANY | (mask << 16) | (channels[0] << 12)
+
+    def _wrap(self):
+        self._wraps += 1
+        if self._wraps == self._rebase:  # frame numbers wrap: so does their time origin
+            self._wraps = 0
+            if self._t0 is not None:
+                self._t0 = (self._t0 + FRAMES * self.frame_us) & TICKS_MASK
+
+    def frames_done(self):
+        """Whole frames written so far (wrapping at FRAMES).  Also sharpens the time of
+        frame 0: every sample we see written was finished before we looked."""
+        now = time.ticks_us()
+        pos = (self.data.write - self._base) >> 1
+        if pos < self._last:
+            self._wrap()
+        self._last = pos
+        if self._t0 is not None:
+            # a loop stalled for a whole ring (a flash write) saw no wrap: the clock says how many
+            due = ticks_diff(now, self._t0) * self.pads // self.frame_us
+            while self._wraps * self.size + pos + self.size // 2 < due:
+                self._wrap()
+                due = ticks_diff(now, self._t0) * self.pads // self.frame_us
+        done = self._wraps * self.size + pos  # samples
+        if done:
+            t0 = (now - (done - 1) * self.frame_us // self.pads) & TICKS_MASK
+            if self._t0 is None or ticks_diff(t0, self._t0) < 0:
+                self._t0 = t0
+        self._cur = done // self.pads
+        return self._cur
+
+    def ticks_of(self, frame):
+        """Board ticks of frame ``frame`` (its first pad's sample), counted back from the
+        newest frame, so a frame from before the numbers wrapped keeps its time."""
+        return (self._t0 + (self._cur - frame_diff(self._cur, frame)) * self.frame_us) & TICKS_MASK
+
+
 def run():
     if wants_repl():
         return
     micropython.kbd_intr(-1)
-    adcs = [machine.ADC(machine.Pin(p)) for p in PINS]
-    reads = [0] * len(PINS)
     out = sys.stdout.buffer
     inp = sys.stdin.buffer
     poller = select.poll()
@@ -46,20 +170,26 @@ def run():
     def save(settings):
         settings_store.save(settings_store.FILENAME, settings)
 
-    board = Board(len(PINS), PERIOD_US, out.write, settings_store.load(settings_store.FILENAME, len(PINS)), save)
-    due = time.ticks_us()
+    pads = len(CHANNELS)
+    board = Board(pads, STATE_US, out.write, settings_store.load(settings_store.FILENAME, pads), save)
+    sampler = DmaSampler(CHANNELS, FRAME_US)
+    # frames of backlog we can afford: the detector looks back up to EDGE_BACK_US plus a scan
+    keep = sampler.size // pads - (EDGE_BACK_US + 8000) // FRAME_US - BLOCK
+    k = 0
     while True:
-        now = time.ticks_us()
-        late = time.ticks_diff(now, due)
-        if late < 0:
-            if poller.poll(0):
-                board.on_bytes(inp.read(1), time.ticks_us())
+        if poller.poll(0):
+            board.on_bytes(inp.read(1), time.ticks_us())
+        ready = (sampler.frames_done() - k) & FRAME_MASK
+        if not ready:
             continue
-        missed = late // PERIOD_US
-        due = time.ticks_add(due, (missed + 1) * PERIOD_US)
-        for i in range(len(adcs)):
-            reads[i] = adcs[i].read_u16()
-        board.on_frame(now, reads, missed)
+        missed = 0
+        if ready > keep:  # we fell so far behind that the DMA overwrote what we still need
+            missed = ready - BLOCK
+            k = (k + missed) & FRAME_MASK
+            ready = BLOCK
+        count = ready if ready < BLOCK else BLOCK
+        board.on_block(sampler.ring, k, count, sampler.ticks_of(k), FRAME_US, 4, True, missed)
+        k = (k + count) & FRAME_MASK
 
 
 run()

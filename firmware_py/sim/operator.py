@@ -14,9 +14,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from calibration.capture import Capture, Recording
+from calibration.display_latency import DisplayLatency, measure
 from calibration.report import review_lines, verdict_lines
 from calibration.virtual import VirtualPads
 from calibration.wizard import Step, Wizard
+from firmware_py.sim.panel import SimPanel
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,7 @@ class ScriptedOperator:
     verdict_choice: str = "save"
     on_line: Callable[[str], None] | None = None
     truth: list[tuple[str, int, int, float]] = field(default_factory=list)  # (step, pad, t_us, force)
+    panel: SimPanel | None = None  # the screen and light sensor, for a display step
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
@@ -86,6 +89,14 @@ class ScriptedOperator:
 
     def progress(self, wizard: Wizard, rec: Recording) -> bool:
         return True
+
+    def measure_display(self, wizard: Wizard, step: Step) -> DisplayLatency:
+        if self.panel is None:
+            raise RuntimeError("a display step needs the simulated panel")
+        result = measure(self.panel.show, self.panel.wait, self.panel.sensor, step.slaps)
+        for line in result.reasons:
+            self._say(f"   {line}")
+        return result
 
     def after_step(self, wizard: Wizard, step: Step, cap: Capture) -> None:
         self._say(f"   {len(cap.hits)} hits in {cap.duration_us / 1e6:.1f} s")

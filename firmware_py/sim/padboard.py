@@ -27,6 +27,7 @@ import tempfile
 import threading
 import time
 import tty
+from array import array
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -34,7 +35,7 @@ from pathlib import Path
 
 from firmware_py.padboard import settings_store
 from firmware_py.padboard.board import Board
-from firmware_py.padboard.detector import TICKS_MASK, Detector
+from firmware_py.padboard.detector import FRAME_MASK, TICKS_MASK, Detector
 from firmware_py.sim.piezo import ModelSlap, PiezoModel, PiezoPad, peak_for_velocity
 from hal.clock import Clock, MonotonicClock
 from hal.padboard import wire
@@ -83,6 +84,40 @@ def ping_exchange(
     return send_us, ticks, int(arrive + jitter.back_us(rng)) + 1
 
 
+class SimDma:
+    """The board's sampling as its DMA does it, on the host: the ADC converts the pads in
+    turn (pad ``i`` ``i * frame_us / pads`` after the frame's time), 12-bit results
+    (read_u16 counts >> 4), written into a ring of halfwords in the layout
+    ``Detector.feed`` reads.  Frame numbers count up from 0 and wrap as on the board."""
+
+    SHIFT = 4
+
+    def __init__(self, model: PiezoModel, frame_us: int = 50, ring_samples: int = 4096) -> None:
+        self.model = model
+        self.pads = len(model.pads)
+        self.frame_us = frame_us
+        self.ring = array("H", bytes(2 * ring_samples))
+        self.next_frame = 0
+
+    def take(self, t_first: int, count: int) -> int:
+        """Sample ``count`` frames from unwrapped board time ``t_first``; returns the
+        frame number of the first."""
+        first = self.next_frame
+        n, size, ring = self.pads, len(self.ring), self.ring
+        stagger = self.frame_us / n
+        for d in range(count):
+            at = (first + d) * n
+            for i, x in enumerate(self.model.sample(t_first + d * self.frame_us, stagger)):
+                ring[(at + i) % size] = x >> self.SHIFT
+        self.next_frame = (first + count) & FRAME_MASK
+        return first
+
+    def feed(self, board: Board, t_first: int, count: int) -> None:
+        """Sample ``count`` frames and hand them to ``board`` as its main loop does."""
+        first = self.take(t_first, count)
+        board.on_block(self.ring, first, count, t_first & TICKS_MASK, self.frame_us, self.SHIFT, True)
+
+
 def detect(
     frames: Iterable[tuple[int, Sequence[int]]], settings: Sequence[dict[str, int]]
 ) -> list[tuple[int, int, int, int]]:
@@ -126,14 +161,18 @@ class PadboardSimulator:
         protocol_version: int = wire.PROTOCOL_VERSION,
         clock: Clock | None = None,
         port: str | None = None,
+        frame_us: int = 250,
     ) -> None:
         """``port``: where to put the port symlink (default: a fresh temporary folder),
-        e.g. the path a cabinet config names."""
+        e.g. the path a cabinet config names.  ``frame_us``: the ADC's frame period,
+        sampled as the board's DMA does (:class:`SimDma`); a real board takes 50 µs, the
+        simulator 250 by default to stay light while it runs in real time."""
         self.pads = pads
         self.clock = clock or MonotonicClock()
         self.board_clock = BoardClock(clock_offset_us, drift_ppm)
         self.jitter = jitter
         self.sample_period_us = sample_period_us
+        self.frame_us = frame_us
         self.protocol_version = protocol_version
         self._rng = random.Random(seed)
         self._model = PiezoModel(pad_models or [PiezoPad()] * pads, seed=seed, crosstalk=crosstalk)
@@ -241,6 +280,7 @@ class PadboardSimulator:
             version=self.protocol_version,
         )
         self._next_frame = self.board_clock.board_us(self.clock.now_us())
+        self._dma = SimDma(self._model, self.frame_us)
 
     def _close_pty(self) -> None:
         if self._master is None:
@@ -284,10 +324,12 @@ class PadboardSimulator:
                     due = max(due, self._inbound[-1][0])
                 self._inbound.append((due, data))
         board_now = self.board_clock.board_us(now)
-        while self._next_frame <= board_now:
-            t = self._next_frame
-            self.board.on_frame(t & TICKS_MASK, self._model.sample(t))
-            self._next_frame += self.sample_period_us
+        due = (board_now - self._next_frame) // self.frame_us + 1
+        while due > 0:
+            count = min(due, 64)
+            self._dma.feed(self.board, self._next_frame, count)
+            self._next_frame += count * self.frame_us
+            due -= count
         while self._inbound and self._inbound[0][0] <= now:
             _, data = self._inbound.popleft()
             self.board.on_bytes(data, board_now & TICKS_MASK)

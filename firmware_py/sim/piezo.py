@@ -1,15 +1,31 @@
 """Signal model of piezo slap pads as the board's ADC sees them (host only).
 
-A slap is a damped sine on top of the pad's bias: it starts at zero at the slap's
-true onset, peaks within the first quarter period and rings down.  Each pad adds
-Gaussian noise and a slow baseline drift; a slap leaks into every other pad, scaled
-by the crosstalk ratio (one for all pairs, or a matrix ``[from][to]``) and a little
-later.  Samples are clamped to the 16-bit range of
-``read_u16``, so hard slaps clip like a real front end.  Deterministic for a seed.
+What makes slap timing hard is modelled on purpose (docs/slap-timing.md says where each
+number comes from):
+
+- **Contact is not instant.** A palm presses on the pad for a while: the force is a
+  half-sine pulse of ``contact_us`` (for a slap whose first peak is
+  :data:`CONTACT_REF_PEAK` counts), shorter for harder slaps (duration ∝ peak^−exp,
+  Hertz contact).  The pad and its piezo answer that force as a damped resonator
+  (``ring_hz``, ``ring_tau_us``), so the signal leaves the baseline smoothly (it starts
+  like t³), peaks well over a millisecond after contact and rings down.  A soft slap
+  reaches the threshold near its peak, a hard one early: the threshold crossing alone is
+  late by up to a millisecond, and by how much depends on the force.
+- **Sensors differ.** Gain, resonance, contact duration and a fixed ``delay_us`` from
+  the pad's surface to its piezo are per pad; where the palm lands adds up to
+  ``position_us`` per slap.
+- Each pad adds Gaussian noise and a slow baseline drift; a slap leaks into every other
+  pad through the table (one ratio for all pairs, or a matrix ``[from][to]``), a little
+  later, through that pad's own resonator.  Samples are clamped to the 16-bit range of
+  ``read_u16``, so slaps past the rail clip like a real front end.
+
+Deterministic for a seed; the per-slap landing spot has its own random stream, so the
+noise a seed gives is the same whatever is slapped.
 """
 
 from __future__ import annotations
 
+import cmath
 import math
 import random
 from collections.abc import Iterator, Sequence
@@ -17,6 +33,9 @@ from dataclasses import dataclass
 
 from firmware_py.padboard.detector import velocity
 from hal.padboard import wire
+
+CONTACT_REF_PEAK = 10_000.0
+"""The first peak (counts, before the pad's gain) at which a slap's contact lasts ``contact_us``."""
 
 
 @dataclass(frozen=True)
@@ -30,11 +49,16 @@ class PiezoPad:
     ring_tau_us: float = 8000.0
     drift: float = 400.0  # baseline drift amplitude ...
     drift_period_s: float = 7.0  # ... as a slow sine
+    contact_us: float = 1000.0  # force pulse of a slap peaking at CONTACT_REF_PEAK ...
+    contact_exp: float = 0.17  # ... and its duration ∝ peak^-contact_exp
+    delay_us: float = 0.0  # from the pad's surface to its piezo (mechanics, front end)
+    position_us: float = 30.0  # where the palm lands: 0..this more, per slap
 
 
 @dataclass(frozen=True)
 class ModelSlap:
-    """A slap at board time ``t_us`` whose first peak is ``peak`` counts (before gain)."""
+    """A slap that touches the pad at board time ``t_us`` and whose first peak is
+    ``peak`` counts (before the pad's gain)."""
 
     pad: int
     t_us: int
@@ -55,6 +79,62 @@ def peak_for_velocity(v: int, settings: dict[str, int] | None = None) -> float:
     return peak
 
 
+def contact_duration_us(pad: PiezoPad, peak: float) -> float:
+    """How long the palm presses on ``pad`` in a slap whose first peak is ``peak`` counts."""
+    return pad.contact_us * (max(peak, 1.0) / CONTACT_REF_PEAK) ** -pad.contact_exp
+
+
+class Pulse:
+    """The pad's answer to one half-sine force pulse: ``value(dt)`` µs after contact,
+    scaled so that its first peak is ``peak`` (signed: ``peak < 0`` swings down)."""
+
+    def __init__(self, pad: PiezoPad, duration_us: float, peak: float) -> None:
+        w = 2 * math.pi * pad.ring_hz / 1e6
+        self.lam = complex(-1.0 / pad.ring_tau_us, w)
+        self.d = duration_us
+        self.a = math.pi / duration_us
+        ia = 1j * self.a
+        self.k1 = 1 / (ia - self.lam)
+        self.k2 = 1 / (-ia - self.lam)
+        self.after = self._during_c(duration_us) * cmath.exp(-self.lam * duration_us)
+        self.scale = 1.0
+        self.scale = peak / self._first_peak()
+        self.end_us = duration_us + 8 * pad.ring_tau_us
+
+    def _during_c(self, dt: float) -> complex:
+        """e^{λt}·∫₀ᵗ sin(a s)e^{−λs} ds in closed form (complex; its imaginary part is the response)."""
+        e_l = cmath.exp(self.lam * dt)
+        return ((cmath.exp(1j * self.a * dt) - e_l) * self.k1 - (cmath.exp(-1j * self.a * dt) - e_l) * self.k2) / 2j
+
+    def value(self, dt: float) -> float:
+        if dt <= 0:
+            return 0.0
+        if dt < self.d:
+            return self.scale * self._during_c(dt).imag
+        return self.scale * (self.after * cmath.exp(self.lam * dt)).imag
+
+    def _first_peak(self) -> float:
+        """The response's first maximum (coarse scan, then golden-section refinement)."""
+        step = self.d / 40
+        best_t, best_v, t = 0.0, 0.0, step
+        while t < self.d + math.pi / self.lam.imag:  # the first lobe ends within half a ring period
+            v = self.value(t)
+            if v > best_v:
+                best_t, best_v = t, v
+            elif best_v > 0 and v < 0.8 * best_v:
+                break
+            t += step
+        a, b = max(0.0, best_t - step), best_t + step
+        g = (math.sqrt(5) - 1) / 2
+        for _ in range(30):
+            c, d = b - g * (b - a), a + g * (b - a)
+            if self.value(c) > self.value(d):
+                b = d
+            else:
+                a = c
+        return self.value((a + b) / 2)
+
+
 class PiezoModel:
     """Sample frames of ``len(pads)`` pads for a script of slaps."""
 
@@ -69,43 +149,61 @@ class PiezoModel:
         self.crosstalk = crosstalk
         self.crosstalk_delay_us = crosstalk_delay_us
         self._rng = random.Random(seed)
-        self._active: list[list[tuple[float, float, PiezoPad]]] = [[] for _ in self.pads]
+        self._landing = random.Random(seed ^ 0x5EED)
+        self._active: list[list[tuple[float, Pulse]]] = [[] for _ in self.pads]
 
-    def _norm(self, pad: PiezoPad) -> float:
-        """First-peak value of sin(wt)·exp(-t/tau), to scale a slap to its peak."""
-        w = 2 * math.pi * pad.ring_hz / 1e6
-        tp = math.atan(w * pad.ring_tau_us) / w
-        return math.sin(w * tp) * math.exp(-tp / pad.ring_tau_us)
+    def ratio(self, source: int, pad: int) -> float:
+        """How much of a slap on ``source`` reaches ``pad`` through the table."""
+        if isinstance(self.crosstalk, (int, float)):
+            return float(self.crosstalk)
+        return self.crosstalk[source][pad]
 
-    def add(self, slap: ModelSlap) -> None:
-        """Schedule a slap (and its crosstalk on the other pads)."""
+    def add(self, slap: ModelSlap) -> float:
+        """Schedule a slap (and its crosstalk on the other pads); returns when its signal
+        starts on its own pad (board µs: contact + the pad's delay + where the palm landed)."""
+        src = self.pads[slap.pad]
+        landed = slap.t_us + src.delay_us + self._landing.uniform(0.0, src.position_us)
         for j, pad in enumerate(self.pads):
             if j == slap.pad:
-                amp, t0 = slap.peak * self.pads[slap.pad].gain, slap.t_us
+                amp, t0 = slap.peak * src.gain, landed
             else:
-                ratio = self.crosstalk if isinstance(self.crosstalk, (int, float)) else self.crosstalk[slap.pad][j]
-                amp = slap.peak * self.pads[slap.pad].gain * ratio * pad.gain
-                t0 = slap.t_us + self.crosstalk_delay_us
+                amp = slap.peak * src.gain * self.ratio(slap.pad, j) * pad.gain
+                t0 = landed - src.delay_us + self.crosstalk_delay_us
             if amp > 0:
-                self._active[j].append((float(t0), amp / self._norm(pad), pad))
+                self._active[j].append((t0, Pulse(pad, contact_duration_us(src, slap.peak), amp)))
+        return landed
 
-    def sample(self, t_us: int) -> list[int]:
-        """One frame at board time ``t_us``; slaps long rung out are forgotten."""
+    def forget(self, t_us: float) -> None:
+        """Drop the slaps that have rung out by ``t_us`` (``sample`` does so as it goes)."""
+        self._active = [[(t0, p) for t0, p in a if t_us - t0 <= p.end_us] for a in self._active]
+
+    def signal(self, pad: int, t_us: float) -> float:
+        """The slaps' part of ``pad``'s signal at ``t_us`` (no noise, bias or drift)."""
+        return sum(p.value(t_us - t0) for t0, p in self._active[pad])
+
+    def baseline(self, pad: int, t_us: float) -> float:
+        p = self.pads[pad]
+        return p.bias + p.drift * math.sin(2 * math.pi * t_us / (p.drift_period_s * 1e6))
+
+    def sample(self, t_us: float, stagger_us: float = 0.0) -> list[int]:
+        """One frame at board time ``t_us`` (pad ``j`` sampled ``j * stagger_us`` later, as
+        an ADC converting the pads in turn does); slaps long rung out are forgotten."""
         out = []
         gauss = self._rng.gauss
         for j, pad in enumerate(self.pads):
-            v = pad.bias + pad.drift * math.sin(2 * math.pi * t_us / (pad.drift_period_s * 1e6))
-            v += gauss(0.0, pad.noise)
-            live = []
-            w = 2 * math.pi * pad.ring_hz / 1e6
-            for t0, a, p in self._active[j]:
-                dt = t_us - t0
-                if dt > 8 * p.ring_tau_us:
-                    continue
-                live.append((t0, a, p))
-                if dt > 0:
-                    v += a * math.sin(w * dt) * math.exp(-dt / p.ring_tau_us)
-            self._active[j] = live
+            t = t_us + j * stagger_us
+            v = self.baseline(j, t) + gauss(0.0, pad.noise)
+            active = self._active[j]
+            if active:
+                live = []
+                for t0, p in active:
+                    dt = t - t0
+                    if dt > p.end_us:
+                        continue
+                    live.append((t0, p))
+                    if dt > 0:
+                        v += p.value(dt)
+                self._active[j] = live
             out.append(min(65535, max(0, int(v))))
         return out
 

@@ -12,6 +12,8 @@ from hal.padboard import wire
 
 _D = {name: default for name, default, _lo, _hi in wire.SETTINGS_FIELDS}
 _RANGE = {name: (lo, hi) for name, _d, lo, hi in wire.SETTINGS_FIELDS}
+V2_FIELDS = ("onset_us", "onset_exp", *wire.XTALK_FROM)
+"""Settings added in protocol 2: a profile saved before them loads with the defaults."""
 
 
 @dataclass(frozen=True)
@@ -30,8 +32,16 @@ class PadSettings:
     xtalk_pct, xtalk_window_us: a hit is crosstalk, and dropped, when another pad's hit
         with an onset within the window is stronger than this hit's peak × 100/pct.
         0 turns crosstalk cancel off for the pad (and its report latency down to scan_us).
+    xtalk_from0 … xtalk_from3: the crosstalk ratio for hits on that pad in particular (a
+        far pad shakes this one less than its neighbour); 255 uses ``xtalk_pct``.
     baseline_shift: the baseline IIR moves 1/2**shift of the error per sample (10 at
         4 kHz ≈ a 0.26 s time constant); frozen while a hit is scanned.
+    onset_us, onset_exp: the pad's delay from the palm's contact to the point where the
+        rising edge reaches half the hit's peak, ``onset_us`` at a peak of 10,000 counts,
+        times (peak/10,000)^(-onset_exp/1000): the board subtracts it from the time it
+        measures there, so the stamp is the contact, whatever the force
+        (docs/slap-timing.md; calibration fits it per pad).  The scan must reach the
+        peak: the stamp is timed from it.
     """
 
     threshold: int = _D["threshold"]
@@ -44,6 +54,12 @@ class PadSettings:
     xtalk_pct: int = _D["xtalk_pct"]
     xtalk_window_us: int = _D["xtalk_window_us"]
     baseline_shift: int = _D["baseline_shift"]
+    onset_us: int = _D["onset_us"]
+    onset_exp: int = _D["onset_exp"]
+    xtalk_from0: int = _D["xtalk_from0"]
+    xtalk_from1: int = _D["xtalk_from1"]
+    xtalk_from2: int = _D["xtalk_from2"]
+    xtalk_from3: int = _D["xtalk_from3"]
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -58,4 +74,8 @@ class PadSettings:
 
     @classmethod
     def from_dict(cls, d: dict[str, int]) -> PadSettings:
-        return cls(**{f.name: int(d[f.name]) for f in fields(cls)})
+        """From a full dict; the settings protocol 2 added may be missing from older
+        profiles and then take their defaults."""
+        values = {name: _D[name] for name in V2_FIELDS}
+        values.update(d)
+        return cls(**{f.name: int(values[f.name]) for f in fields(cls)})

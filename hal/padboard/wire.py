@@ -14,7 +14,7 @@ See docs/padboard-protocol.md for the message catalogue.
 
 import struct
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: the onset curve and crosstalk per source pad in the settings
 MAX_BODY = 1024  # longest decoded body (type + seq + payload + crc) a decoder accepts
 
 # host -> board
@@ -57,7 +57,18 @@ SETTINGS_FIELDS = (
     ("xtalk_pct", 50, 0, 100),  # drop a hit weaker than another pad's x pct ...
     ("xtalk_window_us", 2000, 0, 20000),  # ... whose onset is this close
     ("baseline_shift", 10, 1, 16),  # baseline IIR: moves 1/2^shift of the error per sample
+    # contact -> half the peak on the rising edge, at a peak of 10,000 counts (defaults:
+    # the simulator's nominal pad, docs/slap-timing.md; calibration measures each pad) ...
+    ("onset_us", 818, 0, 5000),
+    ("onset_exp", 98, 0, 1000),  # ... times (peak / 10,000)^(-onset_exp / 1000)
+    # crosstalk ratio (pct) from pad 0..3 in particular (255: xtalk_pct), as calibration
+    # measures each pair: a far pad shakes this one less than its neighbour does
+    ("xtalk_from0", 255, 0, 255),
+    ("xtalk_from1", 255, 0, 255),
+    ("xtalk_from2", 255, 0, 255),
+    ("xtalk_from3", 255, 0, 255),
 )
+XTALK_FROM = ("xtalk_from0", "xtalk_from1", "xtalk_from2", "xtalk_from3")
 SETTINGS_FORMAT = "<" + "H" * len(SETTINGS_FIELDS)
 SETTINGS_SIZE = struct.calcsize(SETTINGS_FORMAT)
 

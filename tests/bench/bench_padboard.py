@@ -4,8 +4,10 @@ Clock sync runs in virtual time (no sleeping): pings every 100 ms through the
 simulator's USB model (0.1–2 ms one-way, asymmetric: host→board uniform, board→host
 an exponential tail) to a board clock drifting ±100 ppm, wrapping at 2**30 µs; after
 60 s of warm-up, board stamps at random instants are mapped and compared with truth.
-The detector runs the board's own code on the piezo model (noise, drift, crosstalk,
-random sample phase) at the board's 4 kHz frame rate.  The parser decodes RAW blocks
+The detector runs the board's own code on the piezo model (contact, ring, noise, drift,
+crosstalk, random sample phase) fed frame by frame at 4 kHz; its stamp is the board's
+estimate of the palm's contact (docs/slap-timing.md; the board itself samples at 20 kHz
+by DMA: bench_slap_accuracy measures that, end to end).  The parser decodes RAW blocks
 as the driver does (frame decode, payload unpack, per-frame clock mapping).
 """
 
@@ -48,7 +50,7 @@ def clock_sync_errors(runs: int = 4) -> list[float]:
 
 
 def onset_errors(velocities: list[int], slaps: int, seed: int) -> list[float]:
-    """|stamp − true onset| in µs, one slap every 150 ms on alternating pads."""
+    """|stamp − true contact| in µs, one slap every 150 ms on alternating pads."""
     rng = random.Random(seed)
     model = PiezoModel([PiezoPad()] * 2, seed=seed, crosstalk=0.2)
     truth: dict[int, list[int]] = {0: [], 1: []}
@@ -131,7 +133,7 @@ def run() -> list[Figure]:
             percentile(weak, 99),
             "µs",
             "",
-            "velocity 3–4 (peak ≈ 1.2× threshold): the rise below the threshold is unseen",
+            "velocity 3–4 (peak ≈ 1.2× threshold): little edge above the noise to time",
         ),
     ]
     stream, _samples = raw_stream(500)

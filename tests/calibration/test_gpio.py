@@ -3,11 +3,11 @@ mask time from one slap's chatter and learns the minimum gap from the flurry."""
 
 from __future__ import annotations
 
-from calibration.gpio_fit import apply_mask, groups
+from calibration.gpio_fit import apply_mask, groups, ring_period_us
 from calibration.runner import run_wizard
 from calibration.wizard import Counts, Wizard
 from firmware_py.sim.operator import Forces, ScriptedOperator
-from firmware_py.sim.pad_sets import virtual_cabinet
+from firmware_py.sim.pad_sets import SIM_CABINETS, virtual_cabinet
 from hal.padboard.messages import PadHit
 
 
@@ -57,4 +57,15 @@ def test_wizard_on_comparator_pads() -> None:
         assert g.mask_us > g.chatter_us
         assert g.min_gap_us is not None and g.min_gap_us >= 1.5 * g.mask_us
         assert "chattered" in " ".join(g.reasons)
+        # the ring period (for the force correction) from the chatter's spacing: 250 and 220 Hz
+        assert (
+            abs(g.ring_us - 1e6 / SIM_CABINETS["quiet"].pads[p].ring_hz)
+            <= 0.1 * 1e6 / SIM_CABINETS["quiet"].pads[p].ring_hz
+        )
     assert w.gpio_masks() == {p: w.gpio_fits[p].mask_us for p in (0, 1)}
+    assert w.gpio_rings() == {p: w.gpio_fits[p].ring_us for p in (0, 1)}
+
+
+def test_ring_period_is_the_chatters_spacing() -> None:
+    assert ring_period_us([[0, 4100, 8150, 12300, 16500, 30000], [5, 4000]]) == 4100
+    assert ring_period_us([[0], [10, 900]]) == 0  # no swing rang twice: no period

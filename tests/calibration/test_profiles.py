@@ -101,3 +101,19 @@ def test_a_ctrl_c_mid_capture_restores_too() -> None:
 
     assert run_wizard(w, vp, Impatient(vp)) is None
     assert [vp.read_settings(p) for p in range(vp.pads)] == [A, B]
+
+
+def test_profile_saved_before_protocol_2_loads_with_the_new_settings_at_their_defaults() -> None:
+    """A profile written before the onset curve and per-pad crosstalk existed still loads."""
+    old = to_toml(new_profile("old", "cab", "padboard", {0: PadSettings(threshold=1500)}))
+    for name in ("onset_us", "onset_exp", "xtalk_from0", "xtalk_from1", "xtalk_from2", "xtalk_from3"):
+        old = "\n".join(line for line in old.splitlines() if not line.startswith(f"{name} = "))
+    assert from_toml(old).pads[0] == PadSettings(threshold=1500)
+
+
+def test_gpio_ring_periods_and_display_latency_round_trip() -> None:
+    p = new_profile("g", "cab", "gpio-edge", gpio_mask_us={0: 9000, 1: 8000}, gpio_ring_us={0: 4100})
+    back = from_toml(to_toml(p))
+    assert (back.gpio_mask_us, back.gpio_ring_us, back.display_latency_us) == ({0: 9000, 1: 8000}, {0: 4100}, None)
+    p = new_profile("d", "cab", "padboard", display_latency_us=31_000)
+    assert from_toml(to_toml(p)).display_latency_us == 31_000

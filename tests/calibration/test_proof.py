@@ -6,11 +6,13 @@ same pads.  Everything runs in virtual time (no sleeping, no wall-clock asserts)
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 import pytest
 
 from calibration.wizard import Counts
 from firmware_py.sim.pad_sets import SIM_CABINETS
+from firmware_py.sim.piezo import ModelSlap, PiezoModel, PiezoPad
 from firmware_py.sim.proof import calibrate_sim, score
 from hal.padboard.settings import PadSettings
 
@@ -44,6 +46,33 @@ def test_calibrated_hall_meets_the_criteria(hall) -> None:
         assert s.false_triggers[p] == 0, (p, s)  # 10 simulated minutes at rest
         assert s.crosstalk[p] == 0, (p, s)  # neighbours at full force
         assert s.full_detected[p] == s.full_slaps[p], (p, s)
+
+
+def model_onset_delay(pad: PiezoPad, peak: float = 10_000.0) -> float:
+    """The truth the onset curve is fitted to: µs from contact to half the peak on this
+    pad (noise-free model; its mean landing spot and delay included), at ``peak`` counts."""
+    model = PiezoModel([replace(pad, noise=0.0, drift=0.0, position_us=0.0)])
+    model.add(ModelSlap(0, 0, peak / pad.gain))
+    t = 0.0
+    while model.signal(0, t) < peak / 2:
+        t += 1
+    return t + pad.delay_us + pad.position_us / 2
+
+
+def test_onset_curve_is_fitted_per_pad_from_its_own_edges(hall) -> None:
+    """The hot pad (gain 2.4) and the insensitive one (0.45) are far from the default curve
+    (a peak means another force there); calibration finds each pad's own."""
+    wizard, _vp, _op, settings = hall
+    pads = SIM_CABINETS["hall"].pads
+    default = PadSettings().onset_us
+    for p, pad in enumerate(pads):
+        true = model_onset_delay(pad)
+        assert abs(settings[p].onset_us - true) <= 60, (p, settings[p].onset_us, true)
+        assert any("onset curve" in r for r in wizard.fits[p].reasons)
+    far = [p for p, pad in enumerate(pads) if abs(model_onset_delay(pad) - default) > 90]
+    assert far and all(
+        abs(settings[p].onset_us - model_onset_delay(pads[p])) < abs(default - model_onset_delay(pads[p])) for p in far
+    )
 
 
 def test_default_profile_fails_on_the_hall(hall) -> None:

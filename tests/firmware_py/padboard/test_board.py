@@ -242,6 +242,7 @@ def test_padboard_board_files_import_flat_as_on_the_board(tmp_path: Path) -> Non
         "machine": "def ADC(pin): pass\ndef Pin(n): pass\n",
         "micropython": "def kbd_intr(c): pass\n",
         "rp2": "def bootsel_button(): return True\n",
+        "uctypes": "def addressof(obj): return 0\n",
     }.items():
         (tmp_path / f"{name}.py").write_text(body)
     script = (
@@ -259,3 +260,77 @@ def test_padboard_board_files_import_flat_as_on_the_board(tmp_path: Path) -> Non
     res = subprocess.run([sys.executable, "-I", "-S", "-c", script], capture_output=True, text=True, cwd=tmp_path)
     assert res.returncode == 0, res.stderr
     assert res.stdout.strip() == str(wire.INFO)
+
+
+DMA_STUBS = {
+    "machine": (
+        "class _Mem(dict):\n"
+        "    def __getitem__(self, a):\n"
+        "        return 1 << 8 if a == 0x4004C000 else self.get(a, 0)\n"
+        "mem32 = _Mem()\n"
+        "def ADC(pin): pass\n"
+        "def Pin(n): pass\n"
+    ),
+    "micropython": "def kbd_intr(c): pass\n",
+    "rp2": (
+        "def bootsel_button(): return True\n"
+        "class DMA:\n"
+        "    n = 0\n"
+        "    def __init__(self):\n"
+        "        self.channel = DMA.n; DMA.n += 1; self.write = 0; self.registers = [0] * 16\n"
+        "    def pack_ctrl(self, **kw): return 0\n"
+        "    def config(self, read=None, write=None, count=None, ctrl=None, trigger=False):\n"
+        "        if isinstance(write, int): self.write = write\n"
+        "    def active(self, v=None): return 1\n"
+    ),
+    "uctypes": "def addressof(obj): return 0x20001008\n",
+}
+
+
+def test_padboard_dma_sampler_counts_frames_and_times_them_across_every_wrap(tmp_path: Path) -> None:
+    """main.py's bookkeeping of the DMA (run on stand-ins for the RP2040's modules): frames
+    counted from the write pointer through ring wraps, a wrap missed while the loop stalled
+    (a flash write) recovered from the clock, and frame times continuous across the
+    wrap of the frame numbers."""
+    for f in BOARD_FILES:
+        shutil.copy(f, tmp_path / f.name)
+    for name, body in DMA_STUBS.items():
+        (tmp_path / f"{name}.py").write_text(body)
+    script = (
+        f"import sys; sys.path.insert(0, {str(tmp_path)!r})\n"
+        "import time\n"
+        "now = [1000]\n"
+        "time.ticks_us = lambda: now[0]\n"
+        "time.ticks_ms = lambda: 0\n"
+        "time.ticks_diff = lambda a, b: ((a - b + (1 << 29)) & ((1 << 30) - 1)) - (1 << 29)\n"
+        "time.ticks_add = lambda a, b: (a + b) & ((1 << 30) - 1)\n"
+        "import main, detector\n"
+        "s = main.DmaSampler((0, 1, 2), 50)\n"
+        "assert s._base % 8192 == 0 and s.size == 4096, (s._base, s.size)\n"
+        "T0 = 5000\n"
+        "written = 0\n"
+        "def advance(samples, stall=False):\n"
+        "    global written\n"
+        "    written += samples\n"
+        "    late = (written * 7) % 17\n"  # the loop looks at any phase after the newest sample
+        "    now[0] = (T0 + (written - 1) * 50 // 3 + late) & ((1 << 30) - 1)\n"
+        "    s.data.write = s._base + 2 * (written % s.size)\n"
+        "    return s.frames_done()\n"
+        "for _ in range(40):\n"
+        "    k = advance(1000)\n"
+        "assert k == written // 3, (k, written)\n"
+        "assert abs(detector.ticks_diff(s.ticks_of(k), (T0 + k * 50) & ((1 << 30) - 1))) <= 4\n"
+        "k = advance(3 * 4096 + 100)\n"  # the loop stalled for three rings: no wrap seen
+        "assert k == written // 3, ('missed wraps', k, written)\n"
+        "last_t = s.ticks_of(k)\n"
+        "while written // 3 < detector.FRAMES + 5000:\n"
+        "    k2 = advance(2000)\n"
+        "    assert k2 == (written // 3) & detector.FRAME_MASK\n"
+        "    assert s.ticks_of(k) == last_t, 'an old frame keeps its time'\n"
+        "    k, last_t = k2, s.ticks_of(k2)\n"
+        "    assert abs(detector.ticks_diff(last_t, (T0 + (written // 3) * 50) & ((1 << 30) - 1))) <= 4\n"
+        "print('ok', k)\n"
+    )
+    res = subprocess.run([sys.executable, "-I", "-S", "-c", script], capture_output=True, text=True, cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.startswith("ok")

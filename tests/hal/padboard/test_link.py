@@ -132,7 +132,10 @@ def test_padboard_link_unplug_pauses_then_recovers(sim: PadboardSimulator, src: 
 def test_padboard_link_wrong_protocol_version_is_a_clear_error() -> None:
     with (
         PadboardSimulator(pads=2, protocol_version=wire.PROTOCOL_VERSION + 1, clock=CLOCK) as sim,
-        pytest.raises(ProtocolVersionError, match=r"protocol v2.*host speaks v1.*reflash"),
+        pytest.raises(
+            ProtocolVersionError,
+            match=rf"protocol v{wire.PROTOCOL_VERSION + 1}.*host speaks v{wire.PROTOCOL_VERSION}.*reflash",
+        ),
     ):
         PadboardSource(sim.port, CLOCK, {0: 0}, timing=FAST)
 

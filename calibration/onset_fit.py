@@ -1,0 +1,169 @@
+"""The pad's onset curve: how long after the palm's contact the rising edge reaches half
+the hit's peak, as a function of the peak (the board subtracts it: docs/slap-timing.md).
+
+Nobody can tell the cabinet when a palm really touched the pad, so each calibration slap's
+contact is read from its own raw signal: the signal leaves the baseline smoothly (a force
+rising from zero into the pad), so the rising edge from 8 % (or 4 noise sigmas) to 45 % of
+the peak is fitted with ``c·(t − t0)^2.5`` and ``t0`` is the contact.  (A pad answering a
+force that rises linearly starts like t³, one that follows the force like t²: 2.5 takes
+neither side.  On the simulator's cabinets the fitted curve lands 10–60 µs short of the
+truth, so stamps come out a little late, about alike on every pad; a real pad is checked
+once against a contact switch, docs/slap-timing.md.)  The board's own half-peak
+time of each slap comes from its hit (the stamp plus the delay it subtracted), so the
+curve is fitted to exactly what the board measures, at its own sample rate.
+
+The raw stream comes at the detector's state rate (4 kHz: a couple of samples on each
+edge), so the slaps of one prompted step, about equally hard, are pooled: their edges,
+aligned at the board's half-peak times and scaled by their peaks, give one delay at that
+step's peak.  The curve is ``onset_us × (peak / 10,000)^(−onset_exp / 1000)``; its slope
+(how the delay shrinks with force: the contact shortens, Hertz) is kept, since a couple
+of samples per edge cannot pin it down, and its level is the steps' delays moved to the
+reference peak along it, each weighted by its slaps and its edge's signal-to-noise (the
+hard slaps' edges are the cleanest).  A slap whose signal was not quiet before it (the
+ring of the one before) or that clipped is left out.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from calibration.analysis import Event
+from hal.padboard.messages import PadHit
+from hal.padboard.settings import PadSettings
+
+ONSET_REF = 10_000  # the detector's reference peak (firmware_py/padboard/detector.py)
+START_EXP = 2.5  # the rising edge starts like (t − contact)^2.5
+BAND = (0.08, 0.45)  # the part of the edge fitted, as fractions of the peak ...
+NOISE_FLOOR = 4.0  # ... and at least this many noise sigmas up
+MIN_SLAPS = 6
+MATCH_US = 3_000  # a hit belongs to a raw slap whose onset is this close
+
+
+@dataclass(frozen=True)
+class OnsetFit:
+    onset_us: int
+    onset_exp: int
+    slaps: int  # slaps whose edges the curve was fitted to
+    reasons: tuple[str, ...]
+    warnings: tuple[str, ...] = ()
+
+
+def delay_us(peak: float, onset_us: int, onset_exp: int) -> float:
+    """The detector's curve (``detector.onset_delay_us``, unrounded)."""
+    if onset_us <= 0 or peak <= 0:
+        return 0.0
+    return onset_us * (peak / ONSET_REF) ** (-onset_exp / 1000)
+
+
+def half_peak_time(hit: PadHit, settings: PadSettings) -> float:
+    """When the board saw the hit's rising edge at half its peak: its stamp plus the delay
+    it subtracted with ``settings``."""
+    return hit.t_us + delay_us(hit.peak, settings.onset_us, settings.onset_exp)
+
+
+def edge_samples(
+    times: Sequence[int], samples: Sequence[int], t50: float, peak: int, sigma: float, window_us: int = 4_000
+) -> list[tuple[float, float]]:
+    """The slap that reached half its ``peak`` at ``t50``, as ``(t − t50, fraction of the
+    peak)`` from ``window_us / 2`` before ``t50`` to just after it.  Empty when the signal
+    before the slap was not quiet (a ring still going; ``sigma``: the pad's noise at rest)."""
+    idx = [j for j, t in enumerate(times) if t50 - window_us <= t <= t50 + 2_000]
+    quiet = [samples[j] for j in idx if times[j] <= t50 - window_us / 2]
+    if len(idx) < 8 or len(quiet) < 4 or statistics.pstdev(quiet) > 2 * sigma + 1:
+        return []
+    base = statistics.fmean(quiet)
+    after = [samples[j] - base for j in idx if times[j] >= t50]
+    sign = 1.0 if max(after, default=0.0) >= -min(after, default=0.0) else -1.0
+    return [
+        (times[j] - t50, sign * (samples[j] - base) / peak) for j in idx if t50 - window_us / 2 < times[j] <= t50 + 100
+    ]
+
+
+def fit_start(points: Sequence[tuple[float, float]], lo: float) -> tuple[float, float] | None:
+    """``(t0, c)`` of ``g = c·(t − t0)^START_EXP`` fitted by least squares to the points
+    whose fraction is within ``(lo, BAND[1])`` (then, once more, to the points in the time
+    span where the first fit is: selecting by the noisy value itself would bias it)."""
+    sel = [(t, g) for t, g in points if lo <= g <= BAND[1]]
+    best = None
+    for _ in range(2):
+        if len(sel) < 4:
+            return None
+        best = _least_squares(sel)
+        if best is None:
+            return None
+        t0, c = best
+        t_lo = t0 + (lo / c) ** (1 / START_EXP)
+        t_hi = t0 + (BAND[1] / c) ** (1 / START_EXP)
+        sel = [(t, g) for t, g in points if t_lo <= t <= t_hi]
+    return best
+
+
+def _least_squares(points: Sequence[tuple[float, float]]) -> tuple[float, float] | None:
+    def cost(t0: float) -> tuple[float, float]:
+        us = [(t - t0) ** START_EXP if t > t0 else 0.0 for t, _ in points]
+        suu = sum(u * u for u in us)
+        if suu <= 0:
+            return float("inf"), 0.0
+        c = sum(u * g for u, (_, g) in zip(us, points)) / suu
+        return sum((g - c * u) ** 2 for u, (_, g) in zip(us, points)), c
+
+    first = min(t for t, _ in points)
+    grid = [first - 5 * k for k in range(1, 400)]
+    t0 = min(grid, key=lambda x: cost(x)[0])
+    for step in (2.5, 1.0):
+        t0 = min((t0 - 2 * step, t0 - step, t0, t0 + step, t0 + 2 * step), key=lambda x: cost(x)[0])
+    c = cost(t0)[1]
+    return (t0, c) if c > 0 else None
+
+
+def fit_onset(
+    pad: int,
+    groups: Mapping[str, Sequence[tuple[Event, Sequence[int], Sequence[int]]]],
+    hits: Sequence[PadHit],
+    base: PadSettings,
+    sigma: float,
+) -> OnsetFit:
+    """The onset curve of ``pad`` from its prompted slaps: per step (soft, hard, flurry:
+    slaps of about one force) the raw ``(event, times, samples)`` of each slap, and the
+    board's hits (``base``: the settings it ran with).  Each step's edges are pooled,
+    aligned at the board's half-peak times, into one delay at that step's median peak;
+    the curve goes through those points (its slope only when the peaks span enough)."""
+    points: list[tuple[float, float, int]] = []  # (peak, delay, slaps)
+    for evs in groups.values():
+        pooled: list[tuple[float, float]] = []
+        peaks = []
+        for ev, times, samples in evs:
+            hit = min(hits, key=lambda h: abs(h.t_us - ev.onset_us), default=None)
+            if hit is None or abs(hit.t_us - ev.onset_us) > MATCH_US or hit.peak <= 0 or ev.clipped:
+                continue
+            pts = edge_samples(times, samples, half_peak_time(hit, base), hit.peak, sigma)
+            if pts:
+                pooled += pts
+                peaks.append(hit.peak)
+        if len(peaks) < 3:
+            continue
+        fit = fit_start(pooled, max(BAND[0], NOISE_FLOOR * sigma / min(peaks)))
+        if fit is not None and 50 < -fit[0] < 5_000:
+            points.append((statistics.median(peaks), -fit[0], len(peaks)))
+    slaps = sum(n for _, _, n in points)
+    keep = f"onset curve kept at {base.onset_us} µs × (peak/10,000)^−{base.onset_exp / 1000:.3f}"
+    if not points or slaps < MIN_SLAPS:
+        return OnsetFit(
+            base.onset_us,
+            base.onset_exp,
+            slaps,
+            (keep,),
+            (f"pad {pad + 1}: only {slaps} slaps showed a clean rising edge; {keep}",),
+        )
+    exp = base.onset_exp
+    weights = [n * (p / max(sigma, 1.0)) ** 2 for p, _, n in points]  # the cleaner the edge, the more it counts
+    levels = [d * (p / ONSET_REF) ** (exp / 1000) for p, d, _ in points]
+    onset = max(0, min(5000, round(sum(w * v for w, v in zip(weights, levels)) / sum(weights))))
+    detail = "; ".join(f"{d:.0f} µs at peak {p:.0f} ({n} slaps)" for p, d, n in sorted(points))
+    reasons = (
+        f"onset curve {onset} µs × (peak/10,000)^−{exp / 1000:.3f}: from contact to half the peak, "
+        f"read from the rising edges of the prompted slaps ({detail}), the hard ones counting most",
+    )
+    return OnsetFit(onset, exp, slaps, reasons)
