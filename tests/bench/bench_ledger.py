@@ -45,6 +45,8 @@ def _duels(ledger: Ledger, names: list[str], count: int, seed: int) -> list[tupl
     while len(out) < count:
         a, b = rng.sample([n for n in names if cards[n]], 2)
         winner = rng.randrange(2)
+        if len(cards[(b, a)[winner]]) == 1:  # keep every player holding a card, so duels never run out
+            winner = 1 - winner
         stakes = (rng.choice(cards[a]).serial, rng.choice(cards[b]).serial)
         duel = decided_duel(DuelOptions((tuple(cards[a]), tuple(cards[b]))), winner, stakes)
         if duel is None or duel.taken is None:
