@@ -23,6 +23,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from gpiozero.pins.mock import MockFactory
 
@@ -44,6 +45,7 @@ from games.karate_fight import (
     Shown,
     Slaps,
 )
+from games.karate_fight.engine import KarateAction
 from hal.clock import ManualClock
 from hal.edge_timing import EdgeWalk
 from hal.events import SlapEvent
@@ -291,8 +293,7 @@ def verdict(stamped: Sequence[Stamped], reveal_us: int, settle_us: int, players:
             buffer.add(s.t_us, Slaps(t_us=s.t_us, fighters=(s.pad,)), s.arrived_us, RANK_SLAP)
     released += buffer.release(max((s.t_us for s in stamped), default=reveal_us) + settle_us + 1)
     for _t, action in controls.coalesce(released):  # type: ignore[arg-type]
-        assert isinstance(action, Slaps), "only slaps pass the settle window here"
-        for ev in engine.apply(action):
+        for ev in engine.apply(cast(KarateAction, action)):
             if isinstance(ev, HitWon):
                 winner = ev.winner
             elif isinstance(ev, DeadHeat):
