@@ -42,6 +42,10 @@ class JoinScreen:
     min_players: int
     max_players: int
     host: StationLook
+    computers: tuple[bool, ...] = ()
+    """Per station: a computer player sits there (its look's name is its tag)."""
+    offers_computer: bool = False
+    """The host may seat computer players (B seat, C level, D stand up)."""
 
 
 @dataclass(frozen=True)

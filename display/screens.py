@@ -74,18 +74,24 @@ def draw_join(surf: pygame.Surface, text: TextCache, s: JoinScreen) -> None:
     title_bar(surf, text, s.game, "Join the fight", players)
     n = len(s.stations)
     cw = (w - 80) // n
-    for i, (look, joined) in enumerate(zip(s.stations, s.joined, strict=True)):
+    computers = s.computers or (False,) * n
+    for i, (look, joined, computer) in enumerate(zip(s.stations, s.joined, computers, strict=True)):
         rect = pygame.Rect(40 + i * cw + 12, 130, cw - 24, 380)
         panel(surf, rect, theme.shade(look.color, 0.55) if joined else theme.PANEL, look.color)
+        name, _, level = look.name.partition(" · ")
         text.draw(
             surf,
-            look.name.upper(),
+            name.upper(),
             80,
             theme.WHITE if joined else look.color,
             (rect.centerx, rect.y + 90),
             "center",
             bold=True,
         )
+        if computer:  # the computer's tag: its level, then what it is
+            text.draw(surf, level, 56, theme.GOLD, (rect.centerx, rect.y + 190), "center", bold=True)
+            text.draw(surf, "COMPUTER", 44, theme.WHITE, (rect.centerx, rect.y + 270), "center")
+            continue
         state = "READY!" if joined else "press START"
         text.draw(
             surf,
@@ -97,11 +103,16 @@ def draw_join(surf: pygame.Surface, text: TextCache, s: JoinScreen) -> None:
             bold=joined,
         )
     count = sum(s.joined)
-    if count >= s.min_players and s.max_players > s.min_players:
+    if count >= s.min_players and (s.max_players > s.min_players or any(computers)):
         msg = f"{s.host.name}: press A to start with {count}"
     else:
         msg = f"waiting for {s.min_players - count} more" if count < s.min_players else "starting…"
-    text.draw(surf, msg, 48, theme.TEXT, (w // 2, h - 110), "center")
+    text.draw(surf, msg, 48, theme.TEXT, (w // 2, h - 150 if s.offers_computer else h - 110), "center")
+    if s.offers_computer:
+        x = key_hint(surf, text, "B", "computer player", (140, h - 60))
+        if any(computers):
+            x = key_hint(surf, text, "C", "level", (x, h - 60))
+            key_hint(surf, text, "D", "no computer", (x, h - 60))
 
 
 def draw_options(surf: pygame.Surface, text: TextCache, s: OptionsScreen) -> None:

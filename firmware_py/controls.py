@@ -8,20 +8,33 @@ docs/cabinet.md, "Adding a game").
 
 from __future__ import annotations
 
-import random
 from abc import ABC, abstractmethod
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, Protocol
 
 from display.models import PrivateScreen
 from games.bots import RandomBot
+from games.levels import Level
 from games.protocol import Action, Engine, Event, GameSpec
 from hal.events import Button
 
 
 class Bot(Protocol):
-    def choose(self, engine: Engine, player: int) -> Action: ...
+    """A game's computer player (``games.bots.Bot`` or alike): it decides from the seat's
+    view and the legal actions alone."""
+
+    def decide(self, view: Any, legal: Sequence[Action]) -> Action: ...
+
+
+@dataclass(frozen=True)
+class SlapCue:
+    """Something shown that a computer player may answer with a slap: ``key`` names it
+    (a computer reacts once per key), ``shown_us`` is the game time it was shown."""
+
+    key: Hashable
+    shown_us: int
 
 
 @dataclass(frozen=True)
@@ -103,12 +116,22 @@ class GameControls(ABC):
         the game must see them as one: Karate Fight's slaps with identical stamps."""
         return released
 
-    def make_bot(self, seed: int) -> Bot:
-        """A computer player for this game (the exhibition's); any legal action will do."""
+    def make_bot(self, level: Level, seed: int) -> Bot:
+        """A computer player of ``level`` for this game.  Games that override it offer a
+        computer opponent on the join screen (:meth:`offers_computer`); this default,
+        any legal action, only serves the exhibition and attract demos."""
         return RandomBot(seed)
 
-    def bot_slap_delay(self, engine: Engine, seat: int, rng: random.Random) -> int | None:
-        """For computer players: µs after now to slap this seat's pad, or None."""
+    @classmethod
+    def offers_computer(cls) -> bool:
+        """Whether a lone player may pick a computer opponent for this game: its controls
+        give a computer player of their own (:meth:`make_bot`)."""
+        return cls.make_bot is not GameControls.make_bot
+
+    def slap_cue(self, engine: Engine, now_us: int) -> SlapCue | None:
+        """For games with slaps: what a computer player answers now (``now_us`` game
+        time), or None.  Its bot's ``reaction(view)`` says how long after ``shown_us``
+        it slaps (:mod:`firmware_py.computer_players`)."""
         return None
 
     def records(self, events: tuple[Event, ...], seats: tuple[int, ...]) -> list[Record]:

@@ -28,9 +28,11 @@ from display.models import (
 )
 from display.private import draw_private, text_lines
 from display.sound import Callouts
+from firmware_py.computer_players import ComputerPlayers, QueuedHands, computer_look, seat_looks
 from firmware_py.controls import GameControls
 from firmware_py.session import GameSession
 from firmware_py.store import Store
+from games.levels import Level
 from games.registry import UnknownGame
 from hal.config import CabinetConfig
 from hal.events import Button, ButtonEvent, InputEvent, PadLinkEvent, SlapEvent
@@ -74,6 +76,11 @@ class CabinetContext:
         raise UnknownGame(f"unknown game {name!r}: choose one of {', '.join(g.spec.name for g in self.games)}")
 
 
+def _against(computers: dict[int, str]) -> str:
+    """How a stored result says it was against the computer (nothing among people)."""
+    return f" vs CPU · {'/'.join(sorted({level.upper() for level in computers.values()}))}" if computers else ""
+
+
 def pressed(ev: InputEvent, button: Button | None = None) -> bool:
     return isinstance(ev, ButtonEvent) and ev.pressed and (button is None or ev.button is button)
 
@@ -106,6 +113,11 @@ class Scene(ABC):
     def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
         return text_lines(["RINGSIDE", "", "Press START", "to play"], 0, size)
 
+    def next_due(self) -> int | None:
+        """When this scene next has something to hand over on time (a held input's
+        settle window ending, a computer's press or slap arriving); None: nothing."""
+        return None
+
     def led_levels(self, now_us: int) -> dict[int, float]:
         return {}
 
@@ -122,14 +134,13 @@ class Attract(Scene):
     def screen(self, now_us: int) -> AttractScreen:
         t = now_us - self.entered_us
         recent = []
-        for game, station, reason in self.ctx.store.recent_results(3):
+        for game, station, reason, computers in self.ctx.store.recent_results(3):
             try:
                 controls = self.ctx.game_named(game)
                 title, words = controls.spec.title, controls.ending_words(reason)
             except UnknownGame:  # a game this cabinet no longer offers
                 title, words = game, reason
-            who = self.ctx.looks[station].name if station is not None and station < len(self.ctx.looks) else "nobody"
-            recent.append(f"{title}: {who} won ({words})")
+            recent.append(f"{title}: {self._who(station, computers)} won ({words})" + _against(computers))
         fastest = self.ctx.store.fastest("reaction", 1)
         if fastest:
             station, value, _at = fastest[0]
@@ -144,6 +155,13 @@ class Attract(Scene):
             recent=tuple(recent),
             blink=(t // 500_000) % 2 == 0,
         )
+
+    def _who(self, station: int | None, computers: dict[int, str]) -> str:
+        if station is None or station >= len(self.ctx.looks):
+            return "nobody"
+        if station in computers:
+            return computer_look(self.ctx.looks[station], Level(computers[station]), None).name
+        return self.ctx.looks[station].name
 
     def led_levels(self, now_us: int) -> dict[int, float]:
         """A slow breathing chase so the cabinet looks alive from across the hall."""
@@ -181,48 +199,110 @@ class Select(Scene):
 
 
 class Join(Scene):
+    """Stations join with START.  The host may seat computer players instead (games
+    whose controls have their own, :meth:`GameControls.offers_computer`): B seats one at
+    the next free station, C changes the computers' level, D stands the last one up; a
+    person pressing START at a computer's station takes the seat.  With computers in,
+    the host starts with A."""
+
     def __init__(self, ctx: CabinetContext, now_us: int, controls: GameControls, host: int) -> None:
         super().__init__(ctx, now_us)
         self.controls = controls
         self.host = host
         self.joined = [s == host for s in range(len(ctx.looks))]
+        self.computers: dict[int, Level] = {}
+        """Station → level of each computer seated, in the order they were seated."""
+        self.level = Level.NORMAL
+
+    @property
+    def seats_open(self) -> int:
+        return min(self.controls.spec.max_players, len(self.ctx.looks))
 
     def on_input(self, ev: InputEvent, now_us: int) -> Scene | None:
         spec = self.controls.spec
         if pressed(ev, Button.START) and ev.station != self.host:
-            self.joined[ev.station] = not self.joined[ev.station]
-            self.ctx.log(f"{self.ctx.looks[ev.station].name} {'joins' if self.joined[ev.station] else 'leaves'}")
+            self._person(ev.station)
+        elif pressed(ev) and ev.station == self.host and self.controls.offers_computer():
+            self._computer_key(ev.button)
         count = sum(self.joined)
         host_starts = pressed(ev, Button.A) and ev.station == self.host and count >= spec.min_players
-        if count >= spec.max_players or (count == spec.min_players == spec.max_players) or host_starts:
+        full = not self.computers and (count >= spec.max_players or count == spec.min_players == spec.max_players)
+        if full or host_starts:
             stations = tuple(s for s, j in enumerate(self.joined) if j)
-            return Options(self.ctx, now_us, self.controls, stations, self.host)
+            return Options(self.ctx, now_us, self.controls, stations, self.host, dict(self.computers))
         return None
+
+    def _person(self, station: int) -> None:
+        name = self.ctx.looks[station].name
+        if station in self.computers:
+            del self.computers[station]  # the person takes the computer's seat
+        elif self.joined[station]:
+            self.joined[station] = False
+            self.ctx.log(f"{name} leaves")
+            return
+        self.joined[station] = True
+        if sum(self.joined) > self.seats_open and self.computers:
+            self._stand_up(next(reversed(self.computers)))  # a person goes before a computer
+        self.ctx.log(f"{name} joins")
+
+    def _computer_key(self, button: Button) -> None:
+        if button is Button.B:
+            free = [s for s, j in enumerate(self.joined) if not j]
+            if free and sum(self.joined) < self.seats_open:
+                self.computers[free[0]] = self.level
+                self.joined[free[0]] = True
+                self.ctx.log(f"computer ({self.level.value}) seated at {self.ctx.looks[free[0]].name}")
+        elif button is Button.C and self.computers:
+            levels = list(Level)
+            self.level = levels[(levels.index(self.level) + 1) % len(levels)]
+            self.computers = dict.fromkeys(self.computers, self.level)
+            self.ctx.log(f"computer level: {self.level.value}")
+        elif button is Button.D and self.computers:
+            self._stand_up(next(reversed(self.computers)))
+
+    def _stand_up(self, station: int) -> None:
+        del self.computers[station]
+        self.joined[station] = False
+        self.ctx.log(f"computer leaves {self.ctx.looks[station].name}")
 
     def screen(self, now_us: int) -> JoinScreen:
         spec = self.controls.spec
+        looks = seat_looks(self.ctx.looks, tuple(range(len(self.ctx.looks))), self.computers)
         return JoinScreen(
             spec.title,
-            self.ctx.looks,
+            looks,
             tuple(self.joined),
             spec.min_players,
-            min(spec.max_players, len(self.ctx.looks)),
+            self.seats_open,
             self.ctx.looks[self.host],
+            computers=tuple(s in self.computers for s in range(len(self.ctx.looks))),
+            offers_computer=self.controls.offers_computer(),
         )
 
     def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
+        if station in self.computers:
+            return text_lines(
+                [self.controls.spec.title, "", "COMPUTER", f"plays here: {self.computers[station].name}"], 2, size
+            )
         state = "JOINED" if self.joined[station] else "START to join"
         return text_lines([self.controls.spec.title, "", state], 2, size)
 
 
 class Options(Scene):
     def __init__(
-        self, ctx: CabinetContext, now_us: int, controls: GameControls, stations: tuple[int, ...], host: int
+        self,
+        ctx: CabinetContext,
+        now_us: int,
+        controls: GameControls,
+        stations: tuple[int, ...],
+        host: int,
+        computers: dict[int, Level] | None = None,
     ) -> None:
         super().__init__(ctx, now_us)
         self.controls = controls
         self.stations = stations
         self.host = host
+        self.computers = computers or {}
         self.cursor = 0
         self.choice = [0] * len(controls.options_menu)
 
@@ -236,7 +316,8 @@ class Options(Scene):
             self.choice[self.cursor] = (self.choice[self.cursor] + 1) % len(menu[self.cursor].choices)
         elif ev.button is Button.START:
             values = {item.field: item.choices[i][0] for item, i in zip(menu, self.choice, strict=True)}
-            return Play.start(self.ctx, now_us, self.controls, self.controls.make_options(values), self.stations)
+            options = self.controls.make_options(values)
+            return Play.start(self.ctx, now_us, self.controls, options, self.stations, self.computers)
         return None
 
     def screen(self, now_us: int) -> OptionsScreen:
@@ -254,14 +335,34 @@ class Play(Scene):
         names = session.names
         session.listeners.append(self._log_event)
         self._names = names
+        self.hands = QueuedHands()
+        levels = {session.seat_of[station]: level for station, level in session.computers.items()}
+        self.computers = (
+            ComputerPlayers(session.controls, levels, self.hands, random.Random(ctx.seeds.randrange(2**31)))
+            if levels
+            else None
+        )
+        """The computer players at this game's stations, pressing and slapping through
+        :attr:`hands` into the session as a person's inputs come."""
 
     @classmethod
     def start(
-        cls, ctx: CabinetContext, now_us: int, controls: GameControls, options: Any, stations: tuple[int, ...]
+        cls,
+        ctx: CabinetContext,
+        now_us: int,
+        controls: GameControls,
+        options: Any,
+        stations: tuple[int, ...],
+        computers: dict[int, Level] | None = None,
     ) -> Play:
+        """A new game between ``stations``; ``computers``: station → level of each
+        computer player among them."""
         seed = ctx.seeds.randrange(2**31)
-        looks = tuple(ctx.looks[s] for s in stations)
-        session = GameSession.start(controls, options, stations, looks, seed, ctx.store, ctx.settle_us, now_us)
+        computers = computers or {}
+        looks = seat_looks(tuple(ctx.looks[s] for s in stations), stations, computers)
+        session = GameSession.start(
+            controls, options, stations, looks, seed, ctx.store, ctx.settle_us, now_us, computers
+        )
         ctx.log(f"== {controls.spec.title} #{session.game_id}: {' vs '.join(session.names)} (seed {seed}, {options})")
         return cls(ctx, now_us, session)
 
@@ -284,7 +385,11 @@ class Play(Scene):
         return None
 
     def tick(self, now_us: int) -> Scene | None:
+        for ev in self.hands.due(now_us):  # a computer's inputs: not a person's, so no idle reset
+            self.session.handle(ev, now_us)
         self.session.tick(now_us)
+        if self.computers is not None:
+            self.computers.act(self.session, now_us)
         if self.session.failed is not None:
             self.ctx.log(f"{self.session.controls.spec.title} #{self.session.game_id} abandoned: {self.session.failed}")
             return Attract(self.ctx, now_us)
@@ -301,8 +406,15 @@ class Play(Scene):
                 return self._result(now_us)
         return None
 
+    def next_due(self) -> int | None:
+        dues = [d for d in (self.session.next_due(), self.hands.next_due()) if d is not None]
+        return min(dues, default=None)
+
     def _result(self, now_us: int) -> Scene:
         headline, lines = self.session.controls.result_lines(self.session.engine, self.session.names)
+        if self.session.computers:
+            levels = sorted({level.name for level in self.session.computers.values()})
+            lines = (*lines, f"Against the computer ({', '.join(levels)}): not in the fastest-slap records")
         outcome = self.session.engine.outcome()
         winner = self.session.looks[outcome.winner] if outcome and outcome.winner is not None else None
         return Result(self.ctx, now_us, ResultScreen(self.session.controls.spec.title, winner, headline, lines))
@@ -314,6 +426,9 @@ class Play(Scene):
         self.session.frame_shown(t_us, now_us)
 
     def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
+        if station in self.session.computers:  # its hand stays hidden from the people beside it
+            name = self.session.looks[self.session.seat_of[station]].name
+            return text_lines([self.session.controls.spec.title, "", "COMPUTER", name], 2, size)
         if station in self.session.seat_of:
             seat = self.session.seat_of[station]
             return draw_private(self.session.controls.private_screen(self.session.engine, seat), size)
