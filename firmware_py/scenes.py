@@ -140,7 +140,8 @@ class Attract(Scene):
                 title, words = controls.spec.title, controls.ending_words(reason)
             except UnknownGame:  # a game this cabinet no longer offers
                 title, words = game, reason
-            recent.append(f"{title}: {self._who(station, computers)} won ({words})" + _against(computers))
+            against = _against(computers) if station not in computers else ""  # a computer's name says it
+            recent.append(f"{title}: {self._who(station, computers)} won ({words}){against}")
         fastest = self.ctx.store.fastest("reaction", 1)
         if fastest:
             station, value, _at = fastest[0]

@@ -13,8 +13,8 @@ import pytest
 from firmware_py.cabinet import Cabinet
 from firmware_py.computer_players import ComputerPlayers, SimHands
 from firmware_py.controls_karate import KarateControls
-from firmware_py.scenes import Join, Options, Play, Result
-from firmware_py.store import Store
+from firmware_py.scenes import Attract, Join, Options, Play, Result
+from firmware_py.store import SCHEMA_VERSION, Store, inspect
 from firmware_py.virtual_time import VirtualTimeDriver
 from games.karate_fight import HitShowing, HitWon, KarateOptions
 from games.levels import Level
@@ -198,3 +198,85 @@ def test_a_computer_slap_stamped_first_beats_a_persons_slap_that_arrived_first(t
     report = play.session.engine.public_view().last_hit
     assert [r.fighter for r in report.reactions] == [1, 0] and report.margin_us == 1
     assert play.session.buffer.late == 0
+
+
+def hit_against(cabinet: Cabinet, sim: SimCabinet, computers: dict[int, Level], person_slap_us: int) -> Play:
+    """A two-fighter Karate game whose second card makes a Hit; the person at station 0
+    slaps it ``person_slap_us`` after it shows.  Returns once the Hit is won."""
+    play = Play.start(
+        cabinet.ctx,
+        cabinet.clock.now_us(),
+        KarateControls(),
+        KarateOptions(deal=deal_for_clumsy_hit(2)),
+        (0, 1),
+        computers,
+    )
+    cabinet.scene = play
+    press(cabinet, sim, 0, Button.A, settle_us=120_000)
+    if not computers:
+        press(cabinet, sim, 1, Button.A, settle_us=120_000)
+    for _ in range(300):
+        shown = [e for _t, e in play.session.recent if isinstance(e, HitShowing)]
+        if shown:
+            break
+        run_for(cabinet, sim, 10_000)
+    sim.slap(0, shown[0].revealed_us + person_slap_us, delay_us=500)
+    run_for(cabinet, sim, 2_000_000)
+    assert any(isinstance(e, HitWon) for _t, e in play.session.recent)
+    return play
+
+
+def test_games_against_the_computer_are_marked_and_kept_out_of_the_fastest_slaps(tmp_path) -> None:
+    cabinet, sim, store, _lines = make_cabinet(tmp_path)
+    hit_against(cabinet, sim, {1: Level.EXPERT}, person_slap_us=150_000)
+    kept = store.db.execute("SELECT r.station, r.value, g.computers FROM records r JOIN games g ON g.id=r.game_id")
+    kept = list(kept)
+    assert {station for station, _v, _c in kept} == {0, 1}  # both slaps are kept with their game ...
+    assert {computers for _s, _v, computers in kept} == {'{"1": "expert"}'}
+    assert store.fastest("reaction") == []  # ... and rank in no fastest-slap list
+    hit_against(cabinet, sim, {}, person_slap_us=250_000)  # people only: Blue never slaps
+    assert [(station, value) for station, value, _at in store.fastest("reaction")] == [(0, 250_000)]
+    attract = Attract(cabinet.ctx, cabinet.clock.now_us())
+    assert attract.screen(cabinet.clock.now_us()).recent[0] == "Fastest slap: Red 250.0 ms"
+
+
+def test_results_say_a_game_was_against_the_computer(tmp_path) -> None:
+    cabinet, sim, store, _lines = make_cabinet(tmp_path)
+    store.finish_game(store.begin_game("punch", {}, 2, 1, (0, 1), {1: "hard"}), 1, "match_wins")
+    store.finish_game(store.begin_game("punch", {}, 2, 2, (0, 1), {1: "easy"}), 0, "match_wins")
+    store.finish_game(store.begin_game("punch", {}, 2, 3, (0, 1)), 0, "match_wins")
+    assert [computers for *_r, computers in store.recent_results()] == [{}, {1: "easy"}, {1: "hard"}]
+    assert Attract(cabinet.ctx, 0).screen(0).recent == (
+        "Punch!: Red won (won on matches)",
+        "Punch!: Red won (won on matches) vs CPU · EASY",
+        "Punch!: CPU · HARD won (won on matches)",
+    )
+    assert store.wins_by_station("punch") == {0: 1}  # a station's wins are its people's, among people
+
+
+def test_a_store_from_before_computer_players_is_migrated_and_its_games_kept(tmp_path) -> None:
+    path = tmp_path / "old.sqlite3"
+    old = Store(path)
+    game = old.begin_game("karate_fight", {}, 2, 1, (0, 1))
+    old.add_record(game, "reaction", 1, 180_000)
+    old.finish_game(game, 1, "karate_master")
+    old.db.execute("ALTER TABLE games DROP COLUMN computers")  # as schema 1 wrote it
+    old.db.execute("PRAGMA user_version=1")
+    old.close()
+    assert inspect(path) is None  # a schema-1 store is sound, not damaged
+    store = Store(path)
+    assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert [value for _s, value, _at in store.fastest("reaction")] == [180_000]  # people only, as it was
+    assert store.recent_results() == [("karate_fight", 1, "karate_master", {})]
+    store.close()
+
+
+def test_a_schema_1_store_missing_a_column_it_had_is_damaged(tmp_path) -> None:
+    path = tmp_path / "old.sqlite3"
+    old = Store(path)
+    old.db.execute("ALTER TABLE games DROP COLUMN computers")
+    old.db.execute("ALTER TABLE games DROP COLUMN reason")
+    old.db.execute("PRAGMA user_version=1")
+    old.close()
+    problem = inspect(path)
+    assert problem is not None and problem.damaged and "lacks reason" in problem.reason
