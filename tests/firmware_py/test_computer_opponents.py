@@ -241,7 +241,7 @@ def test_games_against_the_computer_are_marked_and_kept_out_of_the_fastest_slaps
 
 
 def test_results_say_a_game_was_against_the_computer(tmp_path) -> None:
-    cabinet, sim, store, _lines = make_cabinet(tmp_path)
+    cabinet, _sim, store, _lines = make_cabinet(tmp_path)
     store.finish_game(store.begin_game("punch", {}, 2, 1, (0, 1), {1: "hard"}), 1, "match_wins")
     store.finish_game(store.begin_game("punch", {}, 2, 2, (0, 1), {1: "easy"}), 0, "match_wins")
     store.finish_game(store.begin_game("punch", {}, 2, 3, (0, 1)), 0, "match_wins")
