@@ -112,4 +112,16 @@ class ServiceScreen:
     footer: str
 
 
-Screen = AttractScreen | SelectScreen | JoinScreen | OptionsScreen | PlayScreen | ResultScreen | ServiceScreen
+@dataclass(frozen=True)
+class DemoScreen:
+    """The attract mode's demo: computer players' game (``play``) on the main screen,
+    under a band that names it and invites people to press START."""
+
+    play: PlayScreen
+    title: str
+    blink: bool
+
+
+Screen = (
+    AttractScreen | DemoScreen | SelectScreen | JoinScreen | OptionsScreen | PlayScreen | ResultScreen | ServiceScreen
+)

@@ -4,8 +4,16 @@ from __future__ import annotations
 
 import pygame
 
-from display import theme
-from display.models import AttractScreen, JoinScreen, OptionsScreen, ResultScreen, SelectScreen, ServiceScreen
+from display import registry, theme
+from display.models import (
+    AttractScreen,
+    DemoScreen,
+    JoinScreen,
+    OptionsScreen,
+    ResultScreen,
+    SelectScreen,
+    ServiceScreen,
+)
 from display.text import TextCache
 from display.widgets import banner, key_hint, panel, title_bar
 
@@ -31,6 +39,25 @@ def draw_attract(surf: pygame.Surface, text: TextCache, s: AttractScreen) -> Non
         text.draw(surf, "PRESS  START", 72, theme.WHITE, (w // 2, h - 110), "center", bold=True)
     for i, line in enumerate(s.recent[:3]):
         text.draw(surf, line, 26, theme.DIM, (24, 24 + i * 28))
+
+
+DEMO_BAND = 64
+"""Height of the band over the foot of a demo game."""
+
+
+def draw_demo(surf: pygame.Surface, text: TextCache, s: DemoScreen) -> None:
+    """The demo game as it plays, a translucent band at its foot: DEMO, the game, and
+    PRESS START blinking."""
+    registry.screens(s.play.game).play(surf, text, s.play)
+    w, h = surf.get_size()
+    band = pygame.Surface((w, DEMO_BAND), pygame.SRCALPHA)
+    band.fill((*theme.BACKGROUND, 215))
+    surf.blit(band, (0, h - DEMO_BAND))
+    pygame.draw.line(surf, theme.GOLD, (0, h - DEMO_BAND), (w, h - DEMO_BAND), 3)
+    y = h - DEMO_BAND // 2
+    text.draw(surf, f"DEMO · {s.title}", 34, theme.GOLD, (24, y), "midleft", bold=True)
+    if s.blink:
+        text.draw(surf, "PRESS  START", 44, theme.WHITE, (w - 24, y), "midright", bold=True)
 
 
 def draw_select(surf: pygame.Surface, text: TextCache, s: SelectScreen) -> None:

@@ -11,13 +11,14 @@ import random
 import textwrap
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from PIL import Image
 
 from display.models import (
     AttractScreen,
+    DemoScreen,
     JoinScreen,
     OptionsScreen,
     ResultScreen,
@@ -45,6 +46,10 @@ PLAY_IDLE_US = 300_000_000
 store as abandoned) so the cabinet goes back to attracting players."""
 GAME_OVER_HOLD_US = 3_000_000
 """The final banner stays this long before the result screen."""
+TITLE_US = 6_000_000
+"""The attract mode's title card (the games, recent results, PRESS START) between demos."""
+DEMO_US = 30_000_000
+"""A demo game plays this long (or to its end) before the title card and the next game's."""
 
 
 @dataclass
@@ -123,16 +128,67 @@ class Scene(ABC):
 
 
 class Attract(Scene):
+    """Waits for START.  A title card (the games, recent results) alternates with short
+    demo games of every game in turn, played by computer players on the main screen:
+    each demo is a real game session on a throwaway store in memory, so the cabinet's
+    store, log and speaker never hear of it.  START starts the select screen at once."""
+
+    def __init__(self, ctx: CabinetContext, now_us: int) -> None:
+        super().__init__(ctx, now_us)
+        self.demo: Play | None = None
+        self.demo_game = 0
+        """Index in ``ctx.games`` of the game the next (or current) demo plays."""
+        self.phase_us = now_us
+
     def on_input(self, ev: InputEvent, now_us: int) -> Scene | None:
         if pressed(ev, Button.START):
             return Select(self.ctx, now_us, host=ev.station)
         return None
 
     def tick(self, now_us: int) -> Scene | None:
+        if self.demo is None:
+            if now_us - self.phase_us >= TITLE_US:
+                self.demo = self._start_demo(now_us)
+                self.phase_us = now_us
+                if self.demo is None:  # a game this cabinet has too few stations to show
+                    self.demo_game = (self.demo_game + 1) % len(self.ctx.games)
+            return None
+        self.demo.tick(now_us)  # its own scene changes (the result, an abandon) are not for the cabinet
+        over = self.demo.over_since is not None and now_us - self.demo.over_since >= GAME_OVER_HOLD_US
+        if over or now_us - self.phase_us >= DEMO_US or self.demo.session.failed is not None:
+            self.demo.ctx.store.close()
+            self.demo = None
+            self.demo_game = (self.demo_game + 1) % len(self.ctx.games)
+            self.phase_us = now_us
         return None
 
-    def screen(self, now_us: int) -> AttractScreen:
-        t = now_us - self.entered_us
+    def _start_demo(self, now_us: int) -> Play | None:
+        """The next game's demo: as many computer players as the game and the stations
+        allow, each of a random level, the game's default options."""
+        controls = self.ctx.games[self.demo_game]()
+        spec = controls.spec
+        players = min(spec.max_players, len(self.ctx.looks))
+        if players < spec.min_players:
+            return None
+        # Never from the cabinet's seeds: a game's seed must not depend on how long the
+        # attract mode ran before it (replays, HIL scenarios).
+        rng = random.Random(now_us * len(self.ctx.games) + self.demo_game)
+        quiet = replace(self.ctx, store=Store(None), log=lambda _line: None, callouts=None, seeds=rng)
+        levels = {station: rng.choice(list(Level)) for station in range(players)}
+        values = {item.field: item.choices[0][0] for item in controls.options_menu}
+        return Play.start(quiet, now_us, controls, controls.make_options(values), tuple(levels), levels)
+
+    def next_due(self) -> int | None:
+        return self.demo.next_due() if self.demo is not None else None
+
+    def frame_shown(self, t_us: int, now_us: int) -> None:
+        if self.demo is not None:
+            self.demo.frame_shown(t_us, now_us)
+
+    def screen(self, now_us: int) -> AttractScreen | DemoScreen:
+        blink = ((now_us - self.entered_us) // 500_000) % 2 == 0
+        if self.demo is not None:
+            return DemoScreen(self.demo.screen(now_us), self.demo.session.controls.spec.title, blink)
         recent = []
         for game, station, reason, computers in self.ctx.store.recent_results(3):
             try:
@@ -151,10 +207,10 @@ class Attract(Scene):
             recent.insert(0, self.ctx.store.notice.headline)
         return AttractScreen(
             games=tuple(g.spec.title for g in self.ctx.games),
-            featured=(t // 3_000_000) % len(self.ctx.games),
+            featured=self.demo_game,
             stations=self.ctx.looks,
             recent=tuple(recent),
-            blink=(t // 500_000) % 2 == 0,
+            blink=blink,
         )
 
     def _who(self, station: int | None, computers: dict[int, str]) -> str:

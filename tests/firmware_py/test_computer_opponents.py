@@ -10,10 +10,12 @@ from dataclasses import replace
 
 import pytest
 
+from display import theme
+from display.screens import DEMO_BAND
 from firmware_py.cabinet import Cabinet
 from firmware_py.computer_players import ComputerPlayers, SimHands
 from firmware_py.controls_karate import KarateControls
-from firmware_py.scenes import Attract, Join, Options, Play, Result
+from firmware_py.scenes import DEMO_US, GAME_OVER_HOLD_US, TITLE_US, Attract, Join, Options, Play, Result, Select
 from firmware_py.store import SCHEMA_VERSION, Store, inspect
 from firmware_py.virtual_time import VirtualTimeDriver
 from games.karate_fight import HitShowing, HitWon, KarateOptions
@@ -280,3 +282,48 @@ def test_a_schema_1_store_missing_a_column_it_had_is_damaged(tmp_path) -> None:
     old.close()
     problem = inspect(path)
     assert problem is not None and problem.damaged and "lacks reason" in problem.reason
+
+
+def test_attract_demos_play_every_game_and_start_interrupts_them(tmp_path) -> None:
+    cabinet, sim, store, lines = make_cabinet(tmp_path)
+    played: list[str] = []
+    seen_moves: dict[str, int] = {}
+
+    def watch(t: int, is_frame: bool) -> None:
+        demo = cabinet.scene.demo if isinstance(cabinet.scene, Attract) else None
+        if demo is None:
+            return
+        game = demo.session.controls.spec.name
+        if not played or played[-1] != game:
+            played.append(game)
+        seen_moves[game] = max(seen_moves.get(game, 0), len(demo.session.engine.journal))
+
+    games = [g.spec.name for g in cabinet.ctx.games]
+    cycle = len(games) * (TITLE_US + DEMO_US + GAME_OVER_HOLD_US)
+    VirtualTimeDriver(cabinet, FRAME_US).run_until(cabinet.clock.now_us() + cycle, after_step=watch)
+    assert played[: len(games)] == games  # every offered game, in select-screen order
+    assert all(seen_moves[g] >= 3 for g in games)  # real play, not a still picture
+    assert isinstance(cabinet.scene, Attract)
+    assert store.db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 0  # demos are never recorded
+    assert not any(line.startswith("==") for line in lines)  # nor logged as games
+    # START in the middle of a demo starts the select screen at once.
+    VirtualTimeDriver(cabinet, FRAME_US).run_until(cabinet.clock.now_us() + TITLE_US + 2_000_000)
+    attract = cabinet.scene
+    assert isinstance(attract, Attract) and attract.demo is not None
+    frame = cabinet.renderer.draw(attract.screen(cabinet.clock.now_us()))
+    assert tuple(frame.get_at((640, frame.get_height() - DEMO_BAND)))[:3] == theme.GOLD  # the DEMO band
+    sim.press(2 % len(cabinet.ctx.looks), Button.START, cabinet.clock.now_us())
+    cabinet.step(cabinet.clock.now_us() + 1)
+    assert isinstance(cabinet.scene, Select) and cabinet.scene.host == 2 % len(cabinet.ctx.looks)
+
+
+def test_the_attract_demo_leaves_the_private_displays_alone(tmp_path) -> None:
+    """A demo redraws the main screen every frame; the OLEDs (a slow I2C bus) only on
+    entering the attract mode."""
+    cabinet, sim, _store, _lines = make_cabinet(tmp_path)
+    drawn = []
+    show = sim.show_private
+    sim.show_private = lambda station, image: (drawn.append(station), show(station, image))
+    VirtualTimeDriver(cabinet, FRAME_US).run_until(cabinet.clock.now_us() + TITLE_US + 10_000_000)
+    assert cabinet.scene.demo is not None and len(cabinet.scene.demo.session.engine.journal) > 0
+    assert len(drawn) == len(cabinet.ctx.looks)
