@@ -116,6 +116,7 @@ def _fighters(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: KaratePub
             (rect.x + 20, rect.y + 34),
             "midleft",
             bold=True,
+            max_width=rect.width - 140,  # clear of the pile count
         )
         text.draw(surf, str(f.pile_size), 72, theme.WHITE, (rect.right - 20, rect.y + 38), "midright", bold=True)
         share = f.pile_size / v.in_play if v.in_play else 0

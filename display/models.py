@@ -57,10 +57,10 @@ class JoinScreen:
     min_players: int
     max_players: int
     host: StationLook
-    computer: tuple[str, ...] = ()
-    """Per station: the level of the computer opponent playing there ("" for none)."""
+    computers: tuple[bool, ...] = ()
+    """Per station: a computer player sits there (its look's name is its tag)."""
     offers_computer: bool = False
-    """The host's B picks a computer opponent for this game."""
+    """The host may seat computer players (B seat, C level, D stand up)."""
 
 
 @dataclass(frozen=True)
@@ -130,8 +130,18 @@ class ServiceScreen:
     footer: str
 
 
+@dataclass(frozen=True)
+class DemoScreen:
+    """The attract mode's demo: computer players' game (``play``) on the main screen,
+    under a band that names it and invites people to press START."""
+
+    play: PlayScreen
+    title: str
+    blink: bool
+
+
 # A string: CalibrationScreen lives beside its drawing code (pygame), named here for type checkers only.
 Screen: TypeAlias = (
-    "AttractScreen | SelectScreen | JoinScreen | OptionsScreen | PlayScreen | ResultScreen | ServiceScreen"
-    " | CalibrationScreen"
+    "AttractScreen | DemoScreen | SelectScreen | JoinScreen | OptionsScreen | PlayScreen | ResultScreen"
+    " | ServiceScreen | CalibrationScreen"
 )

@@ -84,7 +84,7 @@ def _boxer_panel(
 ) -> None:
     look = s.seats[seat]
     panel(surf, rect, theme.shade(look.color, 0.28), look.color)
-    text.draw(surf, look.name.upper(), 72, look.color, (rect.centerx, rect.y + 48), "center", bold=True)
+    text.draw(surf, look.name.upper(), 72, look.color, (rect.centerx, rect.y + 48), "center", True, rect.width - 24)
     needed = v.options.matches_to_win
     for i in range(needed):
         cx = rect.centerx + (i - (needed - 1) / 2) * 44

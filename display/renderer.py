@@ -11,6 +11,7 @@ from display import registry
 from display.calibration_screen import CalibrationScreen, draw_calibration
 from display.models import (
     AttractScreen,
+    DemoScreen,
     JoinScreen,
     OptionsScreen,
     PlayScreen,
@@ -19,13 +20,22 @@ from display.models import (
     SelectScreen,
     ServiceScreen,
 )
-from display.screens import draw_attract, draw_join, draw_options, draw_result, draw_select, draw_service
+from display.screens import (
+    draw_attract,
+    draw_demo,
+    draw_join,
+    draw_options,
+    draw_result,
+    draw_select,
+    draw_service,
+)
 from display.text import TextCache
 
 CANVAS = (1280, 720)
 
 SCREENS: dict[type, Callable] = {
     AttractScreen: draw_attract,
+    DemoScreen: draw_demo,
     SelectScreen: draw_select,
     JoinScreen: draw_join,
     OptionsScreen: draw_options,

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pygame
 
-from display import theme
+from display import registry, theme
 from display.models import (
     AttractBoard,
     AttractScreen,
+    DemoScreen,
     JoinScreen,
     OptionsScreen,
     ResultScreen,
@@ -66,6 +67,25 @@ def draw_board(surf: pygame.Surface, text: TextCache, board: AttractBoard, rect:
         text.draw_fitted(surf, board.note, 24, theme.DIM, (rect.x + 15, rect.bottom - 28), rect.width - 30)
 
 
+DEMO_BAND = 64
+"""Height of the band over the foot of a demo game."""
+
+
+def draw_demo(surf: pygame.Surface, text: TextCache, s: DemoScreen) -> None:
+    """The demo game as it plays, a translucent band at its foot: DEMO, the game, and
+    PRESS START blinking."""
+    registry.screens(s.play.game).play(surf, text, s.play)
+    w, h = surf.get_size()
+    band = pygame.Surface((w, DEMO_BAND), pygame.SRCALPHA)
+    band.fill((*theme.BACKGROUND, 215))
+    surf.blit(band, (0, h - DEMO_BAND))
+    pygame.draw.line(surf, theme.GOLD, (0, h - DEMO_BAND), (w, h - DEMO_BAND), 3)
+    y = h - DEMO_BAND // 2
+    text.draw(surf, f"DEMO · {s.title}", 34, theme.GOLD, (24, y), "midleft", bold=True)
+    if s.blink:
+        text.draw(surf, "PRESS  START", 44, theme.WHITE, (w - 24, y), "midright", bold=True)
+
+
 def draw_select(surf: pygame.Surface, text: TextCache, s: SelectScreen) -> None:
     w, h = surf.get_size()
     surf.fill(theme.BACKGROUND)
@@ -107,24 +127,24 @@ def draw_join(surf: pygame.Surface, text: TextCache, s: JoinScreen) -> None:
     title_bar(surf, text, s.game, "Join the fight", players)
     n = len(s.stations)
     cw = (w - 80) // n
-    computer = s.computer or ("",) * n
-    for i, (look, joined, level) in enumerate(zip(s.stations, s.joined, computer, strict=True)):
+    computers = s.computers or (False,) * n
+    for i, (look, joined, computer) in enumerate(zip(s.stations, s.joined, computers, strict=True)):
         rect = pygame.Rect(40 + i * cw + 12, 130, cw - 24, 380)
-        if level:  # the computer opponent plays here
-            panel(surf, rect, theme.shade(theme.DIM, 0.45), theme.GOLD)
-            text.draw(surf, "COMPUTER", 72, theme.WHITE, (rect.centerx, rect.y + 90), "center", bold=True)
-            text.draw(surf, f"level: {level}", 52, theme.GOLD, (rect.centerx, rect.y + 250), "center", bold=True)
-            continue
         panel(surf, rect, theme.shade(look.color, 0.55) if joined else theme.PANEL, look.color)
+        name, _, level = look.name.partition(" · ")
         text.draw(
             surf,
-            look.name.upper(),
+            name.upper(),
             80,
             theme.WHITE if joined else look.color,
             (rect.centerx, rect.y + 90),
             "center",
             bold=True,
         )
+        if computer:  # the computer's tag: its level, then what it is
+            text.draw(surf, level, 56, theme.GOLD, (rect.centerx, rect.y + 190), "center", bold=True)
+            text.draw(surf, "COMPUTER", 44, theme.WHITE, (rect.centerx, rect.y + 270), "center")
+            continue
         state = "READY!" if joined else "press START"
         text.draw(
             surf,
@@ -136,16 +156,16 @@ def draw_join(surf: pygame.Surface, text: TextCache, s: JoinScreen) -> None:
             bold=joined,
         )
     count = sum(s.joined)
-    computers = sum(1 for level in computer if level)
-    if computers:
-        msg = f"{s.host.name}: A fights the computer  ·  B changes its level"
-    elif count >= s.min_players and s.max_players > s.min_players:
+    if count >= s.min_players and (s.max_players > s.min_players or any(computers)):
         msg = f"{s.host.name}: press A to start with {count}"
     else:
         msg = f"waiting for {s.min_players - count} more" if count < s.min_players else "starting…"
-        if s.offers_computer and count < s.min_players:
-            msg += f"  ·  {s.host.name}: B plays the computer"
-    text.draw(surf, msg, 44 if s.offers_computer else 48, theme.TEXT, (w // 2, h - 110), "center")
+    text.draw(surf, msg, 48, theme.TEXT, (w // 2, h - 150 if s.offers_computer else h - 110), "center")
+    if s.offers_computer:
+        x = key_hint(surf, text, "B", "computer player", (140, h - 60))
+        if any(computers):
+            x = key_hint(surf, text, "C", "level", (x, h - 60))
+            key_hint(surf, text, "D", "no computer", (x, h - 60))
 
 
 def draw_options(surf: pygame.Surface, text: TextCache, s: OptionsScreen) -> None:

@@ -9,6 +9,8 @@ import pygame
 from display.theme import font
 
 Color = tuple[int, int, int]
+MIN_SIZE = 14
+"""Text shrunk to fit is never drawn smaller than this."""
 
 BUDGET_BYTES = 2 * 2**20
 """Pixels kept rendered: three times the busiest frame's text (≈ 0.6 MB, a Karate Fight
@@ -83,9 +85,14 @@ class TextCache:
         pos: tuple[int, int],
         anchor: str = "topleft",
         bold: bool = False,
+        max_width: int | None = None,
     ) -> pygame.Rect:
-        """Blit ``text`` with ``pos`` at the named rect anchor (``center``, ``midtop``...)."""
+        """Blit ``text`` with ``pos`` at the named rect anchor (``center``, ``midtop``...);
+        text wider than ``max_width`` is drawn smaller until it fits (a long name tag)."""
         surf = self.render(text, size, color, bold)
+        while max_width is not None and surf.get_width() > max_width and size > MIN_SIZE:
+            size -= 2
+            surf = self.render(text, size, color, bold)
         rect = surf.get_rect(**{anchor: pos})
         target.blit(surf, rect)
         return rect

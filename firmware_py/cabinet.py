@@ -134,9 +134,9 @@ class Cabinet:
         self._outputs(now_us, pressed=any(isinstance(e, ButtonEvent) for e in events))
 
     def next_due(self) -> int | None:
-        """When the game's settle window next releases a held input (None: nothing held)."""
-        session = getattr(self.scene, "session", None)
-        return session.next_due() if session is not None else None
+        """When the scene next hands something over on time: the game's settle window
+        releasing a held input, a computer player's press or slap (None: nothing)."""
+        return self.scene.next_due()
 
     def _service(self, ev: ServiceEvent, now_us: int) -> None:
         if ev.on and not isinstance(self.scene, Service):

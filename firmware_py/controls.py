@@ -8,9 +8,8 @@ docs/cabinet.md, "Adding a game").
 
 from __future__ import annotations
 
-import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
@@ -24,11 +23,22 @@ from hal.events import Button
 
 E = TypeVar("E", bound=AnyEngine)
 """The engine a game's controls drive (each game's controls name their own)."""
-E_contra = TypeVar("E_contra", bound=AnyEngine, contravariant=True)
 
 
-class Bot(Protocol[E_contra]):
-    def choose(self, engine: E_contra, player: int) -> Action: ...
+class Bot(Protocol):
+    """A game's computer player (``games.bots.Bot`` or alike): it decides from the seat's
+    view and the legal actions alone, never the engine (it cannot see a hidden hand)."""
+
+    def decide(self, view: Any, legal: Sequence[Any]) -> Action: ...
+
+
+@dataclass(frozen=True)
+class SlapCue:
+    """Something shown that a computer player may answer with a slap: ``key`` names it
+    (a computer reacts once per key), ``shown_us`` is the game time it was shown."""
+
+    key: Hashable
+    shown_us: int
 
 
 @dataclass(frozen=True)
@@ -75,9 +85,6 @@ class GameControls(ABC, Generic[E]):
     blurb: ClassVar[str]
 
     options_menu: ClassVar[tuple[OptionItem, ...]] = ()
-    computer_levels: ClassVar[tuple[Level, ...]] = ()
-    """The levels of the computer opponent a lone player may pick on the join screen
-    (none: the game is for people only); :meth:`make_computer` makes it."""
     result_picture: ClassVar[str | None] = None
     """Games whose result screen is worth keeping (Big Time Boxing's score sheet) name it
     here: the cabinet saves that screen as ``<data folder>/results/game-<id>-<name>.png``,
@@ -147,16 +154,22 @@ class GameControls(ABC, Generic[E]):
         the game must see them as one: Karate Fight's slaps with identical stamps."""
         return released
 
-    def make_bot(self, seed: int) -> Bot[E]:
-        """A computer player for this game (the exhibition's); any legal action will do."""
+    def make_bot(self, level: Level, seed: int) -> Bot:
+        """A computer player of ``level`` for this game.  Games that override it offer a
+        computer opponent on the join screen (:meth:`offers_computer`); this default,
+        any legal action, only serves the exhibition and attract demos."""
         return RandomBot(seed)
 
-    def make_computer(self, seed: int, level: Level) -> Bot:
-        """A lone player's computer opponent at ``level`` (one of :attr:`computer_levels`)."""
-        raise NotImplementedError(f"{self.spec.title} offers no computer opponent")
+    @classmethod
+    def offers_computer(cls) -> bool:
+        """Whether a lone player may pick a computer opponent for this game: its controls
+        give a computer player of their own (:meth:`make_bot`)."""
+        return cls.make_bot is not GameControls.make_bot
 
-    def bot_slap_delay(self, engine: E, seat: int, rng: random.Random) -> int | None:
-        """For computer players: µs after now to slap this seat's pad, or None."""
+    def slap_cue(self, engine: E, now_us: int) -> SlapCue | None:
+        """For games with slaps: what a computer player answers now (``now_us`` game
+        time), or None.  Its bot's ``reaction(view)`` says how long after ``shown_us``
+        it slaps (:mod:`firmware_py.computer_players`)."""
         return None
 
     def records(self, events: tuple[Event, ...], seats: tuple[int, ...]) -> list[Record]:

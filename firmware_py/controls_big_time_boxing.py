@@ -69,7 +69,6 @@ from games.big_time_boxing import (
     WindowClosed,
 )
 from games.big_time_boxing.bot import BoxerBot
-from games.big_time_boxing.bot import Level as BoxerLevel
 from games.levels import Level
 from games.protocol import CABINET, Action, Event
 from hal.events import Button
@@ -91,7 +90,6 @@ class BigTimeBoxingControls(GameControls):
     blurb = "Boxer cards and a Result deck: Big Hits, the ropes, knockdowns, the judges' cards."
     endings: ClassVar[dict[Enum, str]] = {how: words for how, words in FINISH.items()}
     result_picture = "score-sheet"
-    computer_levels = tuple(Level)
     options_menu = (
         OptionItem("Rounds", "rounds", ((4, "4"), (6, "6"), (8, "8"), (10, "10"), (12, "12"))),
         OptionItem(
@@ -302,11 +300,10 @@ class BigTimeBoxingControls(GameControls):
         energy = engine.public_view().boxers[seat].round_energy
         return min(1.0, energy / engine.options.starting_energy)
 
-    def make_bot(self, seed: int) -> BoxerBot:
-        return BoxerBot(seed, BoxerLevel.EXPERT)
-
-    def make_computer(self, seed: int, level: Level) -> BoxerBot:
-        return BoxerBot(seed, BoxerLevel(level.value))
+    def make_bot(self, level: Level, seed: int) -> BoxerBot:
+        """The computer boxer at ``level``: it decides from its boxer's view alone, and the
+        cabinet's think time before its presses is drawn without looking at its hand."""
+        return BoxerBot(seed, level)
 
     def bot_presses(self, engine: BigTimeBoxing, seat: int, action: Action) -> tuple[Button, ...]:
         view = engine.view(seat)

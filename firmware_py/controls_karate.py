@@ -4,12 +4,11 @@ scissors in a Jan Ken; the LED bar shows each fighter's share of the cards in pl
 
 from __future__ import annotations
 
-import random
 from enum import Enum
 from itertools import groupby
 from typing import ClassVar
 
-from firmware_py.controls import GameControls, OptionItem, Record, Refusal
+from firmware_py.controls import GameControls, OptionItem, Record, Refusal, SlapCue
 from firmware_py.controls_registry import register
 from games.karate_fight import (
     SPEC,
@@ -18,7 +17,6 @@ from games.karate_fight import (
     CowardsBlow,
     DeadHeat,
     FighterOut,
-    FighterStatus,
     FightWon,
     HitShowing,
     HitWon,
@@ -39,6 +37,9 @@ from games.karate_fight import (
     TimeUp,
     WinReason,
 )
+from games.karate_fight.bot_fight import LOOK_AGAIN_US
+from games.karate_fight.fighter_bot import KarateFighterBot
+from games.levels import Level
 from games.protocol import Action, Event
 from hal.events import Button
 
@@ -78,6 +79,8 @@ class KarateControls(GameControls[KarateFight]):
 
     def __init__(self) -> None:
         self._shown_for: int | None = None
+        self._shown_us: tuple[int, int] | None = None
+        """(cards played, game time) of the latest reveal reported: what computers answer."""
         self._time_checked_for: int | None = None
 
     def make_options(self, values: dict) -> KarateOptions:
@@ -113,6 +116,7 @@ class KarateControls(GameControls[KarateFight]):
         if not view.awaiting_reveal or self._shown_for == view.cards_played:
             return None
         self._shown_for = view.cards_played
+        self._shown_us = (view.cards_played, t_us)
         return Shown(t_us=t_us, cards_played=view.cards_played)
 
     def coalesce(self, released: list[tuple[int, Action]]) -> list[tuple[int, Action]]:
@@ -139,17 +143,22 @@ class KarateControls(GameControls[KarateFight]):
             return (next(b for b, s in SIGN_BUTTONS.items() if s is action.sign),)
         raise TypeError(f"no presses for {action!r}")
 
-    def bot_slap_delay(self, engine: KarateFight, seat: int, rng: random.Random) -> int | None:
-        """Bots slap a showing Hit after a human reaction time, and now and then lose
-        their nerve and slap at nothing (a Coward's Blow)."""
+    def make_bot(self, level: Level, seed: int) -> KarateFighterBot:
+        return KarateFighterBot(level, seed)
+
+    def slap_cue(self, engine: KarateFight, now_us: int) -> SlapCue | None:
+        """The latest card, once the engine has taken its reveal: computer fighters react
+        to it once (their bots decide whether it is worth a slap).  While a Hit stays
+        showing unslapped, they look again every second, as people at a table do.  A
+        card shown before a restart (its reveal time unknown here) counts as shown now."""
         v = engine.public_view()
-        if v.jan_ken is not None or v.winner is not None or v.fighters[seat].status is FighterStatus.OUT:
+        if v.awaiting_reveal or not v.cards_played:
             return None
-        if v.hit_showing is not None and not v.awaiting_reveal:
-            return rng.randrange(180_000, 420_000)
-        if rng.random() < 0.002:
-            return rng.randrange(0, 100_000)
-        return None
+        if self._shown_us is None or self._shown_us[0] != v.cards_played:
+            self._shown_us = (v.cards_played, now_us)
+        shown = self._shown_us[1]
+        looks = max(0, now_us - shown) // LOOK_AGAIN_US if v.hit_showing is not None else 0
+        return SlapCue((v.cards_played, looks), shown + looks * LOOK_AGAIN_US)
 
     def records(self, events: tuple[Event, ...], seats: tuple[int, ...]) -> list[Record]:
         out = []

@@ -10,8 +10,9 @@ from typing import ClassVar
 from display.models import PrivateScreen
 from firmware_py.controls import GameControls, OptionItem, Record, Refusal
 from firmware_py.controls_registry import register
+from games.levels import Level
 from games.protocol import Action, Event
-from games.punch import SPEC, Card, Phase, Punch, PunchBot, PunchOptions, Rules
+from games.punch import SPEC, Card, Phase, Punch, PunchOptions, Rules
 from games.punch.actions import Draft, PlayCard, Redeal
 from games.punch.cards import CARDS, HAND_SIZE
 from games.punch.events import (
@@ -25,6 +26,7 @@ from games.punch.events import (
     RoundStarted,
     StaminaChanged,
 )
+from games.punch.levels import ComputerBoxer
 from hal.events import ACTION_BUTTONS, Button
 
 
@@ -75,8 +77,8 @@ class PunchControls(GameControls[Punch]):
         picks.append(card)
         return None
 
-    def make_bot(self, seed: int) -> PunchBot:
-        return PunchBot(seed)
+    def make_bot(self, level: Level, seed: int) -> ComputerBoxer:
+        return ComputerBoxer(level, seed)
 
     def led_level(self, engine: Punch, seat: int) -> float:
         return engine.public_view().stamina[seat] / 10

@@ -11,31 +11,32 @@ import random
 from pathlib import Path
 
 from firmware_py.cabinet import Cabinet
-from firmware_py.controls import Bot, GameControls
+from firmware_py.computer_players import PRESS_GAP_US, ComputerPlayers, SimHands
+from firmware_py.controls import GameControls
 from firmware_py.scenes import Attract, Join, Options, Play, Result, Select
 from firmware_py.virtual_time import VirtualTimeDriver
+from games.levels import Level
 from hal.clock import ManualClock
 from hal.events import Button
 from hal.sim import SimCabinet
 
-PRESS_GAP_US = 150_000
-"""Between two presses of the same bot: humanly quick, well clear of the debounce."""
-
 
 class ExhibitionDriver:
-    """Plays the part of the people at the stations: walks the menus, then lets a
-    computer player (the game's own, from its controls) choose each action and press
-    the buttons that make it."""
+    """Plays the part of the people at the stations: walks the menus, then seats a
+    computer player of ``level`` (the game's own, from its controls) at every station
+    in the game, pressing the sim cabinet's pins and slapping its pads
+    (:mod:`firmware_py.computer_players`)."""
 
-    def __init__(self, cabinet: Cabinet, sim: SimCabinet, game: str, seed: int) -> None:
+    def __init__(self, cabinet: Cabinet, sim: SimCabinet, game: str, seed: int, level: Level = Level.NORMAL) -> None:
         self.cabinet = cabinet
         self.sim = sim
         self.game = game
+        self.level = level
         self.rng = random.Random(seed)
-        self.bots: dict[int, Bot] = {}
         self.busy_until: dict[int, int] = {}
-        self.slap_until: dict[int, int] = {}
         self.seen_scene: object | None = None
+        self.players: tuple[object, ComputerPlayers] | None = None
+        """The computer players of the game in play, with the session they play in."""
 
     def _press(self, station: int, button: Button, at_us: int) -> int:
         start = max(at_us, self.busy_until.get(station, 0))
@@ -76,32 +77,10 @@ class ExhibitionDriver:
 
     def _play(self, scene: Play, now_us: int) -> None:
         session = scene.session
-        engine = session.engine
-        if engine.over or session.paused:
-            return
-        for seat, station in enumerate(session.seats):
-            if self.slap_until.get(station, 0) > now_us:
-                continue
-            delay = session.controls.bot_slap_delay(engine, seat, self.rng)
-            if delay is not None:
-                transport = self.rng.randrange(0, session.buffer.settle_us + 1)
-                self.sim.slap(station, now_us + delay, velocity=self.rng.randrange(40, 127), delay_us=transport)
-                self.slap_until[station] = now_us + delay + 600_000
-        for seat in sorted(engine.seats_to_act()):
-            if seat < 0:
-                continue
-            station = session.seats[seat]
-            if self.busy_until.get(station, 0) > now_us:
-                continue
-            if seat not in self.bots:
-                self.bots[seat] = session.controls.make_bot(self.rng.randrange(2**31))
-            bot = self.bots[seat]
-            action = bot.choose(engine, seat)
-            think = self.rng.randrange(300_000, 1_500_000)
-            at = now_us + think
-            for button in session.controls.bot_presses(engine, seat, action):
-                at = self._press(station, button, at) + PRESS_GAP_US
-            self.busy_until[station] = at + 200_000
+        if self.players is None or self.players[0] is not session:
+            levels = dict.fromkeys(range(len(session.seats)), self.level)
+            self.players = (session, ComputerPlayers(session.controls, levels, SimHands(self.sim), self.rng))
+        self.players[1].act(session, now_us)
 
 
 def run_exhibition(
@@ -113,13 +92,14 @@ def run_exhibition(
     shots_dir: Path | None = None,
     max_virtual_s: int = 3600,
     fps: int = 60,
+    level: Level = Level.NORMAL,
 ) -> bool:
-    """Play one game (by name; default the first on the select screen) from the attract
-    screen to the result screen.  Returns True when the game finished and the cabinet
+    """Play one game (by name; default the first on the select screen) between computer
+    players of ``level`` from the attract screen to the result screen.  Returns True when the game finished and the cabinet
     came back to attract.  An unknown game raises :class:`~games.registry.UnknownGame`
     before anything is played."""
     controls = cabinet.ctx.games[0] if game is None else cabinet.ctx.game_named(game)
-    driver = ExhibitionDriver(cabinet, sim, controls.spec.name, seed)
+    driver = ExhibitionDriver(cabinet, sim, controls.spec.name, seed, level)
     shots: dict[str, bool] = {}
     seen_result = False
 

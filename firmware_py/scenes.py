@@ -19,8 +19,10 @@ from PIL import Image
 
 from display.models import (
     AttractScreen,
+    DemoScreen,
     JoinScreen,
     OptionsScreen,
+    PlayScreen,
     ResultScreen,
     Screen,
     SelectScreen,
@@ -29,7 +31,7 @@ from display.models import (
 )
 from display.private import draw_private, text_lines
 from display.sound import Callouts
-from firmware_py.computer import ComputerPlayers, remember, remembered
+from firmware_py.computer_players import ComputerPlayers, QueuedHands, computer_look, seat_looks
 from firmware_py.controls import GameControls
 from firmware_py.result_picture import result_picture_path, save_result_picture
 from firmware_py.session import GameSession
@@ -47,8 +49,10 @@ PLAY_IDLE_US = 300_000_000
 store as abandoned) so the cabinet goes back to attracting players."""
 GAME_OVER_HOLD_US = 3_000_000
 """The final banner stays this long before the result screen."""
-COMPUTER_NAME = "Computer"
-"""How the ring, the log and the results name a computer opponent."""
+TITLE_US = 6_000_000
+"""The attract mode's title card (the games, recent results, PRESS START) between demos."""
+DEMO_US = 30_000_000
+"""A demo game plays this long (or to its end) before the title card and the next game's."""
 
 
 @dataclass
@@ -88,6 +92,11 @@ class CabinetContext:
         raise UnknownGame(f"unknown game {name!r}: choose one of {', '.join(g.spec.name for g in self.games)}")
 
 
+def _against(computers: dict[int, str]) -> str:
+    """How a stored result says it was against the computer (nothing among people)."""
+    return f" vs CPU · {'/'.join(sorted({level.upper() for level in computers.values()}))}" if computers else ""
+
+
 def pressed(ev: InputEvent, button: Button | None = None) -> TypeGuard[ButtonEvent]:
     return isinstance(ev, ButtonEvent) and ev.pressed and (button is None or ev.button is button)
 
@@ -120,30 +129,86 @@ class Scene(ABC):
     def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
         return text_lines(["RINGSIDE", "", "Press START", "to play"], 0, size)
 
+    def next_due(self) -> int | None:
+        """When this scene next has something to hand over on time (a held input's
+        settle window ending, a computer's press or slap arriving); None: nothing."""
+        return None
+
     def led_levels(self, now_us: int) -> dict[int, float]:
         return {}
 
 
 class Attract(Scene):
+    """Waits for START.  A title card (the games, recent results) alternates with short
+    demo games of every game in turn, played by computer players on the main screen:
+    each demo is a real game session on a throwaway store in memory, so the cabinet's
+    store, log and speaker never hear of it.  START starts the select screen at once."""
+
+    def __init__(self, ctx: CabinetContext, now_us: int) -> None:
+        super().__init__(ctx, now_us)
+        self.demo: Play | None = None
+        self.demo_game = 0
+        """Index in ``ctx.games`` of the game the next (or current) demo plays."""
+        self.phase_us = now_us
+
     def on_input(self, ev: InputEvent, now_us: int) -> Scene | None:
         if pressed(ev, Button.START):
             return Select(self.ctx, now_us, host=ev.station)
         return None
 
     def tick(self, now_us: int) -> Scene | None:
+        if self.demo is None:
+            if now_us - self.phase_us >= TITLE_US:
+                self.demo = self._start_demo(now_us)
+                self.phase_us = now_us
+                if self.demo is None:  # a game this cabinet has too few stations to show
+                    self.demo_game = (self.demo_game + 1) % len(self.ctx.games)
+            return None
+        self.demo.tick(now_us)  # its own scene changes (the result, an abandon) are not for the cabinet
+        over = self.demo.over_since is not None and now_us - self.demo.over_since >= GAME_OVER_HOLD_US
+        if over or now_us - self.phase_us >= DEMO_US or self.demo.session.failed is not None:
+            self.demo.ctx.store.close()
+            self.demo = None
+            self.demo_game = (self.demo_game + 1) % len(self.ctx.games)
+            self.phase_us = now_us
         return None
 
-    def screen(self, now_us: int) -> AttractScreen:
-        t = now_us - self.entered_us
+    def _start_demo(self, now_us: int) -> Play | None:
+        """The next game's demo: as many computer players as the game and the stations
+        allow, each of a random level, the game's default options."""
+        controls = self.ctx.games[self.demo_game]()
+        spec = controls.spec
+        players = min(spec.max_players, len(self.ctx.looks))
+        if players < spec.min_players:
+            return None
+        # Never from the cabinet's seeds: a game's seed must not depend on how long the
+        # attract mode ran before it (replays, HIL scenarios).
+        rng = random.Random(now_us * len(self.ctx.games) + self.demo_game)
+        quiet = replace(self.ctx, store=Store(None), log=lambda _line: None, callouts=None, seeds=rng)
+        levels = {station: rng.choice(list(Level)) for station in range(players)}
+        values = {item.field: item.choices[0][0] for item in controls.options_menu}
+        return Play.start(quiet, now_us, controls, controls.make_options(values), tuple(levels), levels)
+
+    def next_due(self) -> int | None:
+        return self.demo.next_due() if self.demo is not None else None
+
+    def frame_shown(self, t_us: int, now_us: int) -> None:
+        if self.demo is not None:
+            self.demo.frame_shown(t_us, now_us)
+
+    def screen(self, now_us: int) -> AttractScreen | DemoScreen:
+        blink = ((now_us - self.entered_us) // 500_000) % 2 == 0
+        if self.demo is not None:
+            return DemoScreen(self.demo.screen(now_us), self.demo.session.controls.spec.title, blink)
         recent = []
-        for game, station, reason in self.ctx.store.recent_results(3):
+        for game, station, reason, computers in self.ctx.store.recent_results(3):
             try:
                 controls = self.ctx.game_named(game)
                 title, words = controls.spec.title, controls.ending_words(reason)
             except UnknownGame:  # a game this cabinet no longer offers
                 title, words = game, reason
-            who = self.ctx.looks[station].name if station is not None and station < len(self.ctx.looks) else "nobody"
-            recent.append(f"{title}: {who} won ({words})")
+            against = _against(computers) if station not in computers else ""  # a computer's name says it
+            recent.append(f"{title}: {self._who(station, computers)} won ({words}){against}")
         fastest = self.ctx.store.fastest("reaction", 1)
         if fastest:
             station, value, _at = fastest[0]
@@ -154,12 +219,19 @@ class Attract(Scene):
         boards = (g.attract_board(self.ctx, now_us) for g in self.ctx.games)
         return AttractScreen(
             games=tuple(g.spec.title for g in self.ctx.games),
-            featured=(t // 3_000_000) % len(self.ctx.games),
+            featured=self.demo_game,
             stations=self.ctx.looks,
             recent=tuple(recent),
-            blink=(t // 500_000) % 2 == 0,
+            blink=blink,
             board=next((b for b in boards if b is not None), None),
         )
+
+    def _who(self, station: int | None, computers: dict[int, str]) -> str:
+        if station is None or station >= len(self.ctx.looks):
+            return "nobody"
+        if station in computers:
+            return computer_look(self.ctx.looks[station], Level(computers[station]), None).name
+        return self.ctx.looks[station].name
 
     def led_levels(self, now_us: int) -> dict[int, float]:
         """A slow breathing chase so the cabinet looks alive from across the hall."""
@@ -199,55 +271,91 @@ class Select(Scene):
 
 
 class Join(Scene):
-    """Stations join with START.  For a game with a computer opponent the host's B picks
-    one and its level (B again: the next level, then none); it takes the first station
-    nobody joined, and the host's A starts against it."""
+    """Stations join with START.  The host may seat computer players instead (games
+    whose controls have their own, :meth:`GameControls.offers_computer`): B seats one at
+    the next free station, C changes the computers' level, D stands the last one up; a
+    person pressing START at a computer's station takes the seat.  With computers in,
+    the host starts with A."""
 
     def __init__(self, ctx: CabinetContext, now_us: int, controls: GameControls, host: int) -> None:
         super().__init__(ctx, now_us)
         self.controls = controls
         self.host = host
         self.joined = [s == host for s in range(len(ctx.looks))]
-        self.level: Level | None = None
+        self.computers: dict[int, Level] = {}
+        """Station → level of each computer seated, in the order they were seated."""
+        self.level = Level.NORMAL
 
-    def computer(self) -> dict[int, Level]:
-        """Station -> level of the computer opponent (none chosen, or no station free)."""
-        free = [s for s, j in enumerate(self.joined) if not j]
-        return {free[0]: self.level} if self.level is not None and free else {}
+    @property
+    def seats_open(self) -> int:
+        return min(self.controls.spec.max_players, len(self.ctx.looks))
 
     def on_input(self, ev: InputEvent, now_us: int) -> Scene | None:
         spec = self.controls.spec
         if pressed(ev, Button.START) and ev.station != self.host:
-            self.joined[ev.station] = not self.joined[ev.station]
-            self.ctx.log(f"{self.ctx.looks[ev.station].name} {'joins' if self.joined[ev.station] else 'leaves'}")
-        levels = (None, *self.controls.computer_levels)
-        if pressed(ev, Button.B) and ev.station == self.host and len(levels) > 1:
-            self.level = levels[(levels.index(self.level) + 1) % len(levels)]
+            self._person(ev.station)
+        elif pressed(ev) and ev.station == self.host and self.controls.offers_computer():
+            self._computer_key(ev.button)
         count = sum(self.joined)
-        computer = self.computer()
-        host_starts = pressed(ev, Button.A) and ev.station == self.host and count + len(computer) >= spec.min_players
-        if count >= spec.max_players or (count == spec.min_players == spec.max_players) or host_starts:
-            if count >= spec.min_players and not host_starts:
-                computer = {}  # enough people joined: they fight each other
-            stations = tuple(s for s, j in enumerate(self.joined) if j or s in computer)
-            return Options(self.ctx, now_us, self.controls, stations, self.host, computer)
+        host_starts = pressed(ev, Button.A) and ev.station == self.host and count >= spec.min_players
+        full = not self.computers and (count >= spec.max_players or count == spec.min_players == spec.max_players)
+        if full or host_starts:
+            stations = tuple(s for s, j in enumerate(self.joined) if j)
+            return Options(self.ctx, now_us, self.controls, stations, self.host, dict(self.computers))
         return None
+
+    def _person(self, station: int) -> None:
+        name = self.ctx.looks[station].name
+        if station in self.computers:
+            del self.computers[station]  # the person takes the computer's seat
+        elif self.joined[station]:
+            self.joined[station] = False
+            self.ctx.log(f"{name} leaves")
+            return
+        self.joined[station] = True
+        if sum(self.joined) > self.seats_open and self.computers:
+            self._stand_up(next(reversed(self.computers)))  # a person goes before a computer
+        self.ctx.log(f"{name} joins")
+
+    def _computer_key(self, button: Button) -> None:
+        if button is Button.B:
+            free = [s for s, j in enumerate(self.joined) if not j]
+            if free and sum(self.joined) < self.seats_open:
+                self.computers[free[0]] = self.level
+                self.joined[free[0]] = True
+                self.ctx.log(f"computer ({self.level.value}) seated at {self.ctx.looks[free[0]].name}")
+        elif button is Button.C and self.computers:
+            levels = list(Level)
+            self.level = levels[(levels.index(self.level) + 1) % len(levels)]
+            self.computers = dict.fromkeys(self.computers, self.level)
+            self.ctx.log(f"computer level: {self.level.value}")
+        elif button is Button.D and self.computers:
+            self._stand_up(next(reversed(self.computers)))
+
+    def _stand_up(self, station: int) -> None:
+        del self.computers[station]
+        self.joined[station] = False
+        self.ctx.log(f"computer leaves {self.ctx.looks[station].name}")
 
     def screen(self, now_us: int) -> JoinScreen:
         spec = self.controls.spec
-        computer = self.computer()
+        looks = seat_looks(self.ctx.looks, tuple(range(len(self.ctx.looks))), self.computers)
         return JoinScreen(
             spec.title,
-            self.ctx.looks,
+            looks,
             tuple(self.joined),
             spec.min_players,
-            min(spec.max_players, len(self.ctx.looks)),
+            self.seats_open,
             self.ctx.looks[self.host],
-            tuple(computer[s].value if s in computer else "" for s in range(len(self.ctx.looks))),
-            bool(self.controls.computer_levels),
+            computers=tuple(s in self.computers for s in range(len(self.ctx.looks))),
+            offers_computer=self.controls.offers_computer(),
         )
 
     def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
+        if station in self.computers:
+            return text_lines(
+                [self.controls.spec.title, "", "COMPUTER", f"plays here: {self.computers[station].name}"], 2, size
+            )
         state = "JOINED" if self.joined[station] else "START to join"
         return text_lines([self.controls.spec.title, "", state], 2, size)
 
@@ -260,13 +368,13 @@ class Options(Scene):
         controls: GameControls,
         stations: tuple[int, ...],
         host: int,
-        computer: dict[int, Level] | None = None,
+        computers: dict[int, Level] | None = None,
     ) -> None:
         super().__init__(ctx, now_us)
         self.controls = controls
         self.stations = stations
         self.host = host
-        self.computer = computer or {}
+        self.computers = computers or {}
         self.cursor = 0
         self.choice = [0] * len(controls.options_menu)
 
@@ -281,7 +389,7 @@ class Options(Scene):
         elif ev.button is Button.START:
             values = {item.field: item.choices[i][0] for item, i in zip(menu, self.choice, strict=True)}
             options = self.controls.make_options(values)
-            return Play.start(self.ctx, now_us, self.controls, options, self.stations, self.computer)
+            return Play.start(self.ctx, now_us, self.controls, options, self.stations, self.computers)
         return None
 
     def screen(self, now_us: int) -> OptionsScreen:
@@ -292,26 +400,22 @@ class Options(Scene):
 
 
 class Play(Scene):
-    def __init__(
-        self, ctx: CabinetContext, now_us: int, session: GameSession, computer: dict[int, Level] | None = None
-    ) -> None:
-        """``computer``: the stations the computer plays (None: as kept with the game,
-        for a game resumed after a power cut)."""
+    def __init__(self, ctx: CabinetContext, now_us: int, session: GameSession) -> None:
         super().__init__(ctx, now_us)
         self.session = session
         self.over_since: int | None = None
-        self.computer_stations = remembered(ctx.store, session.game_id) if computer is None else computer
-        self.computer: ComputerPlayers | None = None
-        if self.computer_stations:
-            levels = {session.seat_of[s]: lvl for s, lvl in self.computer_stations.items()}
-            self.computer = ComputerPlayers(session.controls, levels, session.engine.seed)
-            session.looks = tuple(
-                replace(look, name=COMPUTER_NAME) if station in self.computer_stations else look
-                for station, look in zip(session.seats, session.looks, strict=True)
-            )
         names = session.names
         session.listeners.append(self._log_event)
         self._names = names
+        self.hands = QueuedHands()
+        levels = {session.seat_of[station]: level for station, level in session.computers.items()}
+        self.computers = (
+            ComputerPlayers(session.controls, levels, self.hands, random.Random(ctx.seeds.randrange(2**31)))
+            if levels
+            else None
+        )
+        """The computer players at this game's stations, pressing and slapping through
+        :attr:`hands` into the session as a person's inputs come."""
 
     @classmethod
     def start(
@@ -321,16 +425,18 @@ class Play(Scene):
         controls: GameControls,
         options: Any,
         stations: tuple[int, ...],
-        computer: dict[int, Level] | None = None,
+        computers: dict[int, Level] | None = None,
     ) -> Play:
+        """A new game between ``stations``; ``computers``: station → level of each
+        computer player among them."""
         seed = ctx.seeds.randrange(2**31)
-        looks = tuple(ctx.looks[s] for s in stations)
-        session = GameSession.start(controls, options, stations, looks, seed, ctx.store, ctx.settle_us, now_us)
-        computer = computer or {}
-        remember(ctx.store, session.game_id, computer)
-        play = cls(ctx, now_us, session, computer)
+        computers = computers or {}
+        looks = seat_looks(tuple(ctx.looks[s] for s in stations), stations, computers)
+        session = GameSession.start(
+            controls, options, stations, looks, seed, ctx.store, ctx.settle_us, now_us, computers
+        )
         ctx.log(f"== {controls.spec.title} #{session.game_id}: {' vs '.join(session.names)} (seed {seed}, {options})")
-        return play
+        return cls(ctx, now_us, session)
 
     def _log_event(self, t_us: int, event: Any) -> None:
         line = self.session.controls.describe(event, self._names)
@@ -351,9 +457,11 @@ class Play(Scene):
         return None
 
     def tick(self, now_us: int) -> Scene | None:
-        if self.computer is not None:
-            self.computer.act(self.session, now_us)
+        for ev in self.hands.due(now_us):  # a computer's inputs: not a person's, so no idle reset
+            self.session.handle(ev, now_us)
         self.session.tick(now_us)
+        if self.computers is not None:
+            self.computers.act(self.session, now_us)
         if self.session.failed is not None:
             self.ctx.log(f"{self.session.controls.spec.title} #{self.session.game_id} abandoned: {self.session.failed}")
             return Attract(self.ctx, now_us)
@@ -370,9 +478,16 @@ class Play(Scene):
                 return self._result(now_us)
         return None
 
+    def next_due(self) -> int | None:
+        dues = [d for d in (self.session.next_due(), self.hands.next_due()) if d is not None]
+        return min(dues, default=None)
+
     def _result(self, now_us: int) -> Scene:
         controls = self.session.controls
         headline, lines = controls.result_lines(self.session.engine, self.session.names)
+        if self.session.computers:
+            levels = sorted({level.name for level in self.session.computers.values()})
+            lines = (*lines, f"Against the computer ({', '.join(levels)}): not in the fastest-slap records")
         outcome = self.session.engine.outcome()
         winner = self.session.looks[outcome.winner] if outcome and outcome.winner is not None else None
         model = ResultScreen(controls.spec.title, winner, headline, lines, final=self.session.screen(now_us))
@@ -384,15 +499,16 @@ class Play(Scene):
                 self.ctx.log(f"{controls.result_picture} not kept ({path}): {e}")
         return Result(self.ctx, now_us, model)
 
-    def screen(self, now_us: int) -> Screen:
+    def screen(self, now_us: int) -> PlayScreen:
         return self.session.screen(now_us)
 
     def frame_shown(self, t_us: int, now_us: int) -> None:
         self.session.frame_shown(t_us, now_us)
 
     def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
-        if station in self.computer_stations:  # never the computer's hand, next to a person
-            return text_lines([COMPUTER_NAME.upper(), "", f"level: {self.computer_stations[station].value}"], 0, size)
+        if station in self.session.computers:  # its hand stays hidden from the people beside it
+            name = self.session.looks[self.session.seat_of[station]].name
+            return text_lines([self.session.controls.spec.title, "", "COMPUTER", name], 2, size)
         if station in self.session.seat_of:
             seat = self.session.seat_of[station]
             return draw_private(self.session.controls.private_screen(self.session.engine, seat), size)

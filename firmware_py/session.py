@@ -24,14 +24,16 @@ from __future__ import annotations
 import logging
 import sqlite3
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from display.models import Notice, PlayScreen, StationLook
+from firmware_py.computer_players import seat_looks
 from firmware_py.controls import GameControls, Refusal
 from firmware_py.settle import SettleBuffer
 from firmware_py.store import SavedGame, Store
 from games.codec import encode
+from games.levels import Level
 from games.protocol import Action, Engine, Event, IllegalAction
 from hal.events import ButtonEvent, InputEvent, PadLinkEvent, SlapEvent
 
@@ -59,6 +61,7 @@ class GameSession:
         store: Store,
         game_id: int,
         settle_us: int = 0,
+        computers: Mapping[int, Level] | None = None,
     ) -> None:
         self.controls = controls
         self.engine = engine
@@ -79,6 +82,8 @@ class GameSession:
         """Why this game was abandoned mid-play (its journal conflicts with the store)."""
         self._next_probe_us = 0
         self.store_errors = 0
+        self.computers = dict(computers or {})
+        """Station → level of each computer player (recorded with the game)."""
 
     # -- creation ------------------------------------------------------------------------
     @classmethod
@@ -92,9 +97,11 @@ class GameSession:
         store: Store,
         settle_us: int = 0,
         now_us: int = 0,
+        computers: Mapping[int, Level] | None = None,
     ) -> GameSession:
+        """A new game; ``computers``: station → level of each computer player in it."""
         engine = controls.engine_type(options, len(seats), seed)
-        session = cls(controls, engine, seats, looks, store, -1, settle_us)
+        session = cls(controls, engine, seats, looks, store, -1, settle_us, computers)
         session._begin(now_us)
         session._emit(engine.opening_events, now_us)
         return session
@@ -108,7 +115,10 @@ class GameSession:
 
     def _record_game(self, now_us: int) -> None:
         d = self.engine.to_dict()
-        self.game_id = self.store.begin_game(d["game"], d["options"], self.engine.players, self.engine.seed, self.seats)
+        computers = {station: level.value for station, level in self.computers.items()}
+        self.game_id = self.store.begin_game(
+            d["game"], d["options"], self.engine.players, self.engine.seed, self.seats, computers
+        )
         self.store.note_time_base(self.game_id, 0, now_us, now_us)
 
     @classmethod
@@ -124,7 +134,9 @@ class GameSession:
         """Rebuild a game cut short (power loss) from its journal in the store; its time
         continues from its last stamp, whatever this process's clock reads."""
         engine = controls.engine_type.from_dict(saved.engine_dict())
-        session = cls(controls, engine, saved.seats, looks, store, saved.id, settle_us)
+        computers = {station: Level(level) for station, level in saved.computers.items()}
+        looks = seat_looks(looks, saved.seats, computers)
+        session = cls(controls, engine, saved.seats, looks, store, saved.id, settle_us, computers)
         game_us = max(saved.game_us, latest_stamp(saved.actions))
         session.offset_us = game_us - now_us
         try:

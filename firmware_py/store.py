@@ -19,14 +19,15 @@ import json
 import logging
 import sqlite3
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 log = logging.getLogger("ringside.store")
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""1: the first; 2: ``games.computers`` (which seats the computer played)."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -39,7 +40,8 @@ CREATE TABLE IF NOT EXISTS games (
     started_at TEXT NOT NULL,
     ended_at TEXT,
     winner_station INTEGER,
-    reason TEXT
+    reason TEXT,
+    computers TEXT NOT NULL DEFAULT '{}'  -- JSON: station -> level of each computer player; {}: people only
 );
 CREATE TABLE IF NOT EXISTS actions (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -82,12 +84,23 @@ COLUMNS = {
         "ended_at",
         "winner_station",
         "reason",
+        "computers",
     },
     "actions": {"game_id", "seq", "action"},
     "records": {"id", "game_id", "kind", "station", "value", "detail", "at"},
 }
 """What this version reads from a store; a store missing any of it cannot be used.
 (``time_bases`` and ``probes`` came later in the same schema version: created when absent.)"""
+
+MIGRATIONS: dict[int, tuple[tuple[str, str, str], ...]] = {
+    2: (("games", "computers", "TEXT NOT NULL DEFAULT '{}'"),),
+}
+"""Columns each schema version added (table, column, definition): an older store is
+checked for the columns it should already have and gains the new ones on opening, its
+rows kept as they are (a game from before version 2 was played by people only)."""
+
+PEOPLE_ONLY = "computers = '{}'"
+"""Games with no computer player (``begin_game`` writes exactly ``{}`` for those)."""
 
 DAMAGED_CODES = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
 """SQLite result codes that say the file itself is bad; any other failure to open or
@@ -140,6 +153,8 @@ class SavedGame:
     seats: tuple[int, ...]
     actions: tuple[dict[str, Any], ...]
     game_us: int = 0
+    computers: dict[int, str] = field(default_factory=dict)
+    """Station → level of each computer player."""
 
     def engine_dict(self) -> dict[str, Any]:
         return {
@@ -153,6 +168,15 @@ class SavedGame:
 
 _PLAYED_OUT = "reason NOT LIKE 'abandoned%'"
 """Games that were played to their end (not abandoned by the operator or by idleness)."""
+
+
+def _computers_json(computers: dict[int, str] | None) -> str:
+    return json.dumps({str(station): level for station, level in sorted((computers or {}).items())})
+
+
+def _computers_of(text: str) -> dict[int, str]:
+    """A ``computers`` column read back (station → level)."""
+    return {int(station): str(level) for station, level in json.loads(text).items()}
 
 
 def _now() -> str:
@@ -206,12 +230,27 @@ class Store:
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(SCHEMA)
-        self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            for version in sorted(MIGRATIONS):
+                for table, column, definition in MIGRATIONS[version]:
+                    if column not in {r[1] for r in self.db.execute(f"PRAGMA table_info({table})")}:
+                        self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
+            self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
-    def begin_game(self, game: str, options: dict[str, Any], players: int, seed: int, seats: tuple[int, ...]) -> int:
+    def begin_game(
+        self,
+        game: str,
+        options: dict[str, Any],
+        players: int,
+        seed: int,
+        seats: tuple[int, ...],
+        computers: dict[int, str] | None = None,
+    ) -> int:
+        """A new game; ``computers``: station → level of each computer player in it."""
         cur = self.db.execute(
-            "INSERT INTO games(game, options, players, seed, seats, started_at) VALUES (?,?,?,?,?,?)",
-            (game, json.dumps(options), players, seed, json.dumps(list(seats)), _now()),
+            "INSERT INTO games(game, options, players, seed, seats, started_at, computers) VALUES (?,?,?,?,?,?,?)",
+            (game, json.dumps(options), players, seed, json.dumps(list(seats)), _now(), _computers_json(computers)),
         )
         assert cur.lastrowid is not None  # set by the INSERT
         return int(cur.lastrowid)
@@ -289,7 +328,8 @@ class Store:
 
         Raises :class:`UnreadableJournal` when that game's rows cannot be read back."""
         row = self.db.execute(
-            "SELECT id, game, options, players, seed, seats FROM games WHERE ended_at IS NULL ORDER BY id DESC LIMIT 1"
+            "SELECT id, game, options, players, seed, seats, computers FROM games WHERE ended_at IS NULL "
+            "ORDER BY id DESC LIMIT 1"
         ).fetchone()
         if row is None:
             return None
@@ -301,6 +341,7 @@ class Store:
         try:
             actions = tuple(json.loads(a) for _s, a in rows)
             options, seats = json.loads(row[2]), tuple(json.loads(row[5]))
+            computers = _computers_of(row[6])
         except (TypeError, ValueError) as e:  # JSONDecodeError is a ValueError
             raise UnreadableJournal(game_id, f"a row is not valid JSON ({e})") from e
         if not all(isinstance(a, dict) for a in actions) or not all(isinstance(s, int) for s in seats):
@@ -308,7 +349,7 @@ class Store:
         base = self.db.execute(
             "SELECT game_us FROM time_bases WHERE game_id=? ORDER BY rowid DESC LIMIT 1", (game_id,)
         ).fetchone()
-        return SavedGame(game_id, row[1], options, row[3], row[4], seats, actions, base[0] if base else 0)
+        return SavedGame(game_id, row[1], options, row[3], row[4], seats, actions, base[0] if base else 0, computers)
 
     # -- stats for the attract screen and the service menu ---------------------------
     def games_played(self) -> dict[str, int]:
@@ -319,26 +360,35 @@ class Store:
         )
 
     def wins_by_station(self, game: str) -> dict[int, int]:
+        """Wins of the people at each station, in games among people only."""
         return dict(
             self.db.execute(
-                "SELECT winner_station, COUNT(*) FROM games WHERE game=? AND winner_station IS NOT NULL GROUP BY winner_station",
+                "SELECT winner_station, COUNT(*) FROM games WHERE game=? AND winner_station IS NOT NULL "
+                f"AND {PEOPLE_ONLY} GROUP BY winner_station",
                 (game,),
             )
         )
 
-    def recent_results(self, limit: int = 5) -> list[tuple[str, int | None, str]]:
-        return list(
-            self.db.execute(
-                f"SELECT game, winner_station, reason FROM games WHERE ended_at IS NOT NULL AND {_PLAYED_OUT} "
+    def recent_results(self, limit: int = 5) -> list[tuple[str, int | None, str, dict[int, str]]]:
+        """The latest games played out: game, winner station, how it ended and the
+        computers in it (station → level; empty among people)."""
+        return [
+            (game, winner, reason, _computers_of(computers))
+            for game, winner, reason, computers in self.db.execute(
+                f"SELECT game, winner_station, reason, computers FROM games WHERE ended_at IS NOT NULL AND {_PLAYED_OUT} "
                 "ORDER BY id DESC LIMIT ?",
                 (limit,),
             )
-        )
+        ]
 
     def fastest(self, kind: str, limit: int = 5) -> list[tuple[int, int, str]]:
+        """The lowest values of ``kind`` (fastest slaps: ``reaction``), from games among
+        people only: a record against the computer is kept with its game, not ranked."""
         return list(
             self.db.execute(
-                "SELECT station, value, at FROM records WHERE kind=? ORDER BY value ASC LIMIT ?", (kind, limit)
+                "SELECT r.station, r.value, r.at FROM records r JOIN games g ON g.id = r.game_id "
+                f"WHERE r.kind=? AND g.{PEOPLE_ONLY} ORDER BY r.value ASC LIMIT ?",
+                (kind, limit),
             )
         )
 
@@ -363,12 +413,18 @@ def _check(db: sqlite3.Connection, where: Path) -> None:
         )
     if version == 0 and tables - COLUMNS.keys():
         raise StoreUnusable(where, f"not a Ringside store (tables {', '.join(sorted(tables))})", damaged=True)
-    if version == SCHEMA_VERSION:
-        for table, wanted in COLUMNS.items():
+    if version >= 1:
+        for table, wanted in _columns_of(version).items():
             have = {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
             if not wanted <= have:
                 missing = ", ".join(sorted(wanted - have)) if have else "the whole table"
                 raise StoreUnusable(where, f"table {table} lacks {missing}", damaged=True)
+
+
+def _columns_of(version: int) -> dict[str, set[str]]:
+    """The columns a store of schema ``version`` holds (the later ones come on opening)."""
+    later = {(t, c) for v, added in MIGRATIONS.items() if v > version for t, c, _d in added}
+    return {table: {c for c in wanted if (table, c) not in later} for table, wanted in COLUMNS.items()}
 
 
 def inspect(path: Path) -> StoreUnusable | None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
 from functools import lru_cache
 from math import comb, exp
 
@@ -52,18 +51,10 @@ from games.big_time_boxing.cards import (
 from games.big_time_boxing.engine import BigTimeBoxing
 from games.big_time_boxing.ring import Position, area_for, column_for
 from games.big_time_boxing.views import BigTimeBoxingPlayerView, BoxerStatus, Phase
+from games.levels import Level
 
-
-class Level(Enum):
-    """How well the computer boxes (the cabinet's ladder).  Lower levels make a random
-    legal choice now and then, and EASY does not count Result cards."""
-
-    EASY = "easy"
-    NORMAL = "normal"
-    HARD = "hard"
-    EXPERT = "expert"
-
-
+# How well the computer boxes (the cabinet's ladder, games.levels): lower levels make a
+# random legal choice now and then, and EASY does not count Result cards.
 _NOISE = {Level.EASY: 0.35, Level.NORMAL: 0.12, Level.HARD: 0.04, Level.EXPERT: 0.0}
 
 _BOXERS = CARDS.boxers

@@ -6,6 +6,7 @@ reaches its situation in a few presses."""
 
 from __future__ import annotations
 
+import random
 import sqlite3
 from dataclasses import replace
 
@@ -16,6 +17,7 @@ from display.big_time_boxing_private import Mode
 from display.private import draw_private, image_text
 from display.renderer import Renderer
 from firmware_py.cabinet import Cabinet
+from firmware_py.computer_players import ComputerPlayers
 from firmware_py.controls_big_time_boxing import SLOT_BUTTONS, BigTimeBoxingControls
 from firmware_py.result_picture import result_picture_path
 from firmware_py.scenes import GAME_OVER_HOLD_US, Play, Result
@@ -391,16 +393,21 @@ def test_an_unrecorded_press_is_not_played(cabinet: Cabinet, sim, store: Store, 
 
 
 # -- one player against the computer boxer ---------------------------------------------------------
-def start_against_the_computer(cabinet: Cabinet, sim, level_presses: int = 2) -> Play:
-    """From attract: station 0 picks Big Time Boxing, B picks the computer (easy, normal…), A fights."""
+LEVELS = list(Level)
+
+
+def start_against_the_computer(cabinet: Cabinet, sim, level: Level = Level.NORMAL) -> Play:
+    """From attract: station 0 picks Big Time Boxing, B seats the computer (normal), C
+    turns its level to ``level``, A fights."""
     press(cabinet, sim, 0, Button.START)
     for _ in range([g.spec.name for g in cabinet.ctx.games].index("big_time_boxing")):
         press(cabinet, sim, 0, Button.B)
     press(cabinet, sim, 0, Button.START)
-    for _ in range(level_presses):
-        press(cabinet, sim, 0, Button.B)
+    press(cabinet, sim, 0, Button.B)
+    for _ in range((LEVELS.index(level) - LEVELS.index(Level.NORMAL)) % len(LEVELS)):
+        press(cabinet, sim, 0, Button.C)
     join = cabinet.scene.screen(sim.clock.now_us())
-    assert join.computer == ("", ("easy", "normal", "hard", "expert")[level_presses - 1])
+    assert join.computers == (False, True) and join.stations[1].name == f"CPU · {level.name}"
     press(cabinet, sim, 0, Button.A)
     press(cabinet, sim, 0, Button.START)  # the options as they are
     assert isinstance(cabinet.scene, Play)
@@ -409,11 +416,12 @@ def start_against_the_computer(cabinet: Cabinet, sim, level_presses: int = 2) ->
 
 def test_a_lone_player_fights_the_computer_boxer_which_answers_by_itself(cabinet: Cabinet, sim, store: Store) -> None:
     play = start_against_the_computer(cabinet, sim)
-    assert play.session.seats == (0, 1) and play.computer_stations == {1: Level.NORMAL}
-    assert play.session.names == ("Red", "Computer")
-    assert store.db.execute(
-        "SELECT station, detail FROM records WHERE game_id=? AND kind='computer'", (play.session.game_id,)
-    ).fetchall() == [(1, "normal")]
+    assert play.session.seats == (0, 1) and play.session.computers == {1: Level.NORMAL}
+    assert play.computers is not None and isinstance(play.computers.bots[1], BoxerBot)
+    assert play.computers.bots[1].level is Level.NORMAL
+    assert play.session.names == ("Red", "CPU · NORMAL")
+    (computers,) = store.db.execute("SELECT computers FROM games WHERE id=?", (play.session.game_id,)).fetchone()
+    assert computers == '{"1": "normal"}'
     human, moves = BoxerBot(9), 0
     while moves < 20 and not engine(play).over:  # Red's moves; the computer plays its own in between
         if engine(play).seats_to_act() == {0}:
@@ -428,18 +436,16 @@ def test_a_lone_player_fights_the_computer_boxer_which_answers_by_itself(cabinet
     computer_moves = [a for a in engine(play).journal if a.player == 1]
     assert len(computer_moves) >= 10  # and nobody pressed a button at station 1
     text = image_text(play.private_image(1, (128, 64)))
-    assert text[0] == "COMPUTER" and not any(">" in line for line in text)  # never its hand
+    assert "COMPUTER" in text and not any(">" in line for line in text)  # never its hand
 
 
 def test_the_computer_takes_as_long_to_let_a_punch_land_as_to_defend_it(cabinet: Cabinet, sim) -> None:
     """Its think time is drawn without looking at its hand: the same seed answers at the
     same µs whether it holds a defense (and plays it) or holds none."""
-    from firmware_py.computer import ComputerPlayers
-
     answers = []
     for hand1 in ([], [HUB_DEFENSE]):
         play = fight(cabinet, hand0=[HOOK], hand1=hand1)
-        play.computer = ComputerPlayers(play.session.controls, {1: Level.EXPERT}, seed=1)
+        play.computers = ComputerPlayers(play.session.controls, {1: Level.EXPERT}, play.hands, random.Random(1))
         press(cabinet, sim, 0, slot(play, 0, HOOK))
         ((opened, _),) = events_of(play, WindowOpened)
         run_for(cabinet, sim, ANSWER_US - 300_000, render=False)
@@ -452,11 +458,12 @@ def test_the_computer_takes_as_long_to_let_a_punch_land_as_to_defend_it(cabinet:
 def test_a_fight_against_the_computer_resumes_against_the_computer(config, sim, clock) -> None:
     path = config.data_dir / "ringside.sqlite3"
     cabinet = Cabinet(config, sim, clock, Store(path), log=lambda _l: None, seed=3)
-    play = start_against_the_computer(cabinet, sim, level_presses=4)
+    play = start_against_the_computer(cabinet, sim, Level.EXPERT)
     again = Cabinet(config, sim, clock, Store(path), log=lambda _l: None, seed=4)
     assert isinstance(again.scene, Play)
-    assert again.scene.computer_stations == {1: Level.EXPERT}
-    assert again.scene.session.names == ("Red", "Computer")
+    assert again.scene.session.computers == {1: Level.EXPERT}
+    assert again.scene.computers is not None and again.scene.computers.bots[1].level is Level.EXPERT
+    assert again.scene.session.names == ("Red", "CPU · EXPERT")
     assert again.scene.session.game_id == play.session.game_id
 
 
@@ -465,10 +472,11 @@ def test_a_second_person_joining_takes_the_computers_place(cabinet: Cabinet, sim
     for _ in range([g.spec.name for g in cabinet.ctx.games].index("big_time_boxing")):
         press(cabinet, sim, 0, Button.B)
     press(cabinet, sim, 0, Button.START)
-    press(cabinet, sim, 0, Button.B)  # the computer, easy
-    press(cabinet, sim, 1, Button.START)  # Blue walks up and joins
+    press(cabinet, sim, 0, Button.B)  # the computer, normal
+    press(cabinet, sim, 1, Button.START)  # Blue walks up and takes its seat: two people, on to the options
     press(cabinet, sim, 0, Button.START)
-    assert isinstance(cabinet.scene, Play) and cabinet.scene.computer_stations == {}
+    assert isinstance(cabinet.scene, Play) and cabinet.scene.session.computers == {}
+    assert cabinet.scene.computers is None
     assert cabinet.scene.session.names == ("Red", "Blue")
 
 

@@ -72,6 +72,6 @@ def test_abandoned_games_count_in_no_stats(tmp_path) -> None:
     done = s.begin_game("punch", {}, 2, 2, (0, 1))
     s.finish_game(done, 0, "won 3 matches")
     assert s.games_played() == {"punch": 1}
-    assert s.recent_results() == [("punch", 0, "won 3 matches")]
+    assert s.recent_results() == [("punch", 0, "won 3 matches", {})]
     assert s.unfinished() is None
     s.close()
