@@ -28,6 +28,10 @@ GPIO_EDGE_SETTLE_US = 1_000 + GIL_SWITCH_US
 """A gpio-edge slap's worst skew (``slap.settle_us``): the kernel stamps the edge in its
 IRQ handler; ~1 ms for the kernel and the thread's wake-up, then the GIL."""
 
+PADBOARD_CONTACT_LEAD_US = 1_000
+"""The board stamps the palm's contact, which comes before the threshold crossing that
+starts its hold: up to ~1 ms for a barely-reaching slap (docs/slap-timing.md)."""
+
 PADBOARD_REPORT_US = 4_000
 """How long the padboard holds a hit before sending it, at its default settings: the
 longer of scan time and crosstalk window (2 ms each), plus another pad's scan (2 ms).
@@ -37,5 +41,5 @@ PADBOARD_TRANSPORT_US = 2_000 + GIL_SWITCH_US + 1_000
 """After the board sends a hit: USB (≤ 2 ms), the reader thread's wait for the GIL, and
 ~1 ms for a board loop hiccup (the clock-sync error is tens of µs)."""
 
-PADBOARD_SETTLE_US = PADBOARD_REPORT_US + PADBOARD_TRANSPORT_US
+PADBOARD_SETTLE_US = PADBOARD_CONTACT_LEAD_US + PADBOARD_REPORT_US + PADBOARD_TRANSPORT_US
 """A padboard slap's worst skew (``[padboard] settle_us``)."""

@@ -1,11 +1,11 @@
 """Memory stays flat over a long soak (issue 10, defect 7): one process plays exhibition
-games back to back, and its resident memory grows by at most 5 MB after the first game
-of each kind.
+games back to back, and its resident memory grows by at most 5 MB once every game has
+been played twice.
 
-Bounded in ``make test`` (10 games); ``make soak`` (RINGSIDE_SOAK=1) plays 100.  The
-baseline is taken once every registered game has been played once: the first game of a
-kind loads its code, fonts and screens (Karate Fight's first game adds ~3 MB to Punch!'s),
-which is start-up, not creep."""
+Bounded in ``make test`` (12 games: three rounds of the four); ``make soak``
+(RINGSIDE_SOAK=1) plays 100.  The baseline is taken after two rounds: the first game of a
+kind loads its code, fonts and screens (Karate Fight's first game adds ~3 MB to Punch!'s)
+and the second fills its computer players' bounded caches, which is warm-up, not creep."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ GROWTH_KB = 5 * 1024
 
 @pytest.mark.slow
 def test_games_in_one_process_keep_memory_flat() -> None:
-    games = 100 if SOAK else 10
+    games = 100 if SOAK else 12
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     result = subprocess.run(
         [sys.executable, "-m", "tests.firmware_py.memory_soak", "--games", str(games)],
@@ -43,8 +43,11 @@ def test_games_in_one_process_keep_memory_flat() -> None:
     assert len(played) == games and all(g["finished"] for g in played)
     kinds = len({g["game"] for g in played})  # the soak takes every registered game in turn
     rss = [g["rss_kb"] for g in played]
-    baseline = rss[kinds - 1]
-    growth = max(rss[kinds:]) - baseline
+    # Two rounds warm every game up: fonts and screens on its first game, and the bounded
+    # caches of its computer players (Big Time Boxing's bot fills its 3 × 4,096-entry
+    # caches over its first two fights); creep is what grows after that.
+    baseline = rss[2 * kinds - 1]
+    growth = max(rss[2 * kinds :]) - baseline
     figures = ", ".join(f"{i + 1}: {kb / 1024:.1f}" for i, kb in enumerate(rss))
     assert growth <= GROWTH_KB, f"RSS grew {growth / 1024:.1f} MB after the first games (MB after each game: {figures})"
 

@@ -43,7 +43,9 @@ def test_the_readme_table_lists_every_default_time_at_its_value() -> None:
 
 
 def test_the_padboard_settle_window_is_the_boards_hold_plus_the_transport() -> None:
-    assert timing.PADBOARD_SETTLE_US == timing.PADBOARD_REPORT_US + timing.PADBOARD_TRANSPORT_US
+    assert timing.PADBOARD_SETTLE_US == (
+        timing.PADBOARD_CONTACT_LEAD_US + timing.PADBOARD_REPORT_US + timing.PADBOARD_TRANSPORT_US
+    )
     defaults = dict((name, default) for name, default, _lo, _hi in wire.SETTINGS_FIELDS)
     hold = max(defaults["scan_us"], defaults["xtalk_window_us"]) + defaults["scan_us"]
     assert hold == timing.PADBOARD_REPORT_US  # what calibration's latency check computes

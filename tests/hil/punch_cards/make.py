@@ -16,8 +16,10 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
+from firmware_py import controls_registry
 from firmware_py.hil.writer import ScenarioWriter, comment_block
 from firmware_py.punch_cards_keyboard import pin_presses, presses_for
+from firmware_py.scenes import Service
 from games.punch_cards import PACKET_SIZE, Call, Corner, judge, make_card
 from hal.events import Button
 
@@ -26,7 +28,7 @@ CONFIG = "configs/cabinet.toml"
 SEED = tomllib.loads((HERE / CONFIG).read_text())["punch_cards"]["event_seed"]
 GAP_US = 150_000
 """Between two presses: quick, well clear of the debounce."""
-GAME_INDEX = 2
+GAME_INDEX = controls_registry.names().index("punch_cards")
 """Punch Cards' place on the select screen (the controls registry's order)."""
 
 
@@ -248,7 +250,8 @@ def closing() -> None:
     s.w.input(s.t, "the operator turns the SERVICE key", service="on")
     s.t += GAP_US
     s.expect("the operator menu is up", scene="Service")
-    s.presses(0, [Button.B] * 5 + [Button.START], "Closing time (the first item after the cabinet's own five)")
+    own = len(Service.ITEMS)
+    s.presses(0, [Button.B] * own + [Button.START], f"Closing time (the first item after the cabinet's own {own})")
     s.presses(0, [Button.C, Button.START], "C: now, START: set it")
     s.w.input(s.t, "the key goes off: back to the lobby", service="off")
     s.t += GAP_US
