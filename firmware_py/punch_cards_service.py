@@ -8,6 +8,7 @@ unlocking a player locked out after repeated wrong PINs.  E goes back to the men
 from __future__ import annotations
 
 import time
+from abc import abstractmethod
 from collections.abc import Callable
 from typing import Any
 
@@ -59,11 +60,13 @@ class OperatorPage(Service):
             self.ctx.log(f"Punch Cards operator: {self.message}")
         return None
 
+    @abstractmethod
     def press(self, button: Button, now_us: int) -> None:
-        raise NotImplementedError
+        """What this page does with station 1's press (each page says)."""
 
+    @abstractmethod
     def body(self) -> list[str]:
-        raise NotImplementedError
+        """The page's lines under its title."""
 
     def tick(self, now_us: int) -> Scene | None:
         return None
