@@ -4,8 +4,8 @@ been played twice.
 
 Bounded in ``make test`` (12 games: three rounds of the four); ``make soak``
 (RINGSIDE_SOAK=1) plays 100.  The baseline is taken after two rounds: the first game of a
-kind loads its code, fonts and screens (Karate Fight's first game adds ~3 MB to Punch!'s)
-and the second fills its computer players' bounded caches, which is warm-up, not creep."""
+kind loads its code, fonts, screens and cached text (2–6 MB each) and the second fills
+its computer players' bounded caches, which is warm-up, not creep."""
 
 from __future__ import annotations
 
@@ -44,8 +44,8 @@ def test_games_in_one_process_keep_memory_flat() -> None:
     kinds = len({g["game"] for g in played})  # the soak takes every registered game in turn
     rss = [g["rss_kb"] for g in played]
     # Two rounds warm every game up: fonts and screens on its first game, and the bounded
-    # caches of its computer players (Big Time Boxing's bot fills its 3 × 4,096-entry
-    # caches over its first two fights); creep is what grows after that.
+    # caches of its computer players (Big Time Boxing's bot keeps 3 × 512 entries, about
+    # three fights' worth); creep is what grows after that.
     baseline = rss[2 * kinds - 1]
     growth = max(rss[2 * kinds :]) - baseline
     figures = ", ".join(f"{i + 1}: {kb / 1024:.1f}" for i, kb in enumerate(rss))
