@@ -63,3 +63,33 @@ def test_an_idle_cabinet_does_not_pile_up_mock_pin_history(cabinet: Cabinet, sim
     assert isinstance(cabinet.scene, Attract)
     assert sum(1 for p in pins if len(p.states) == SimPin.HISTORY) >= 20  # every LED segment lit and dimmed often
     assert max(len(p.states) for p in pins) == SimPin.HISTORY
+
+
+FREED_BLOCK = """
+import sys
+from firmware_py.memory import return_large_blocks
+from tests.firmware_py.memory_soak import rss_kb
+
+if sys.argv[1] == "pinned":
+    assert return_large_blocks()
+block = bytearray(8 << 20)  # a large block, freed: glibc raises its threshold past it
+del block
+before = rss_kb()
+block = bytearray(8 << 20)  # the same size again, written, then freed
+del block
+print(rss_kb() - before)
+"""
+
+
+def test_a_freed_large_block_goes_back_to_the_system() -> None:
+    """What ``ringside run`` sets up: a long-running process keeps no large freed block."""
+
+    def kept_kb(mode: str) -> int:
+        result = subprocess.run(
+            [sys.executable, "-c", FREED_BLOCK, mode], capture_output=True, text=True, cwd=ROOT, timeout=60
+        )
+        assert result.returncode == 0, result.stderr
+        return int(result.stdout)
+
+    assert kept_kb("glibc-default") >= 6 * 1024  # the second block came from the heap and stayed
+    assert kept_kb("pinned") <= 1024
