@@ -149,7 +149,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_cabinet(config, args) -> int:
+    from firmware_py.memory import return_large_blocks
     from firmware_py.retention import prune
+
+    return_large_blocks()  # a long-running process: freed large blocks go back to the system
 
     backend = args.backend or config.backend
     if backend == "gpio" and args.headless:

@@ -29,8 +29,10 @@ def rss_kb() -> int:
 
 def soak(games: int, fps: int, data_dir: Path) -> None:
     from display.window import Window, use_headless_drivers
+    from firmware_py.memory import return_large_blocks
 
     use_headless_drivers()
+    return_large_blocks()  # as ``ringside run`` sets its process up
     from firmware_py.cabinet import Cabinet
     from firmware_py.exhibition import run_exhibition
     from firmware_py.store import Store
