@@ -1,6 +1,8 @@
-"""An idle cabinet: CPU the real-time loop uses while the attract screen waits for
-players (process CPU time over wall time), with menus redrawn only when they change,
-against redrawing every frame as before."""
+"""An idle cabinet: CPU the real-time loop uses while the attract mode waits for players
+(process CPU time over wall time), over its whole cycle: the title card, then a demo of
+each game in turn.  Measured with the cabinet's drawing policy (a menu redrawn only when
+it changes, a demo's clock-driven parts advancing in ``DEMO_TICK_US`` steps) against
+redrawing every frame as before."""
 
 from __future__ import annotations
 
@@ -19,23 +21,26 @@ from tests.bench.harness import Figure
 
 TITLE = "Idle cabinet: attract-screen CPU"
 
-SECONDS = float(os.environ.get("RINGSIDE_BENCH_IDLE_S", "10"))
+SECONDS = float(os.environ.get("RINGSIDE_BENCH_IDLE_S", "4"))
+"""Wall time of one measured run of one attract phase."""
 REPEATS = 3
 
 
-def idle_cpu_percent(seconds: float, redraw_every_frame: bool = False) -> tuple[float, int]:
-    """% of one core the process used over ``seconds`` of the attract screen in the
-    real-time loop (60 fps, a window on SDL's dummy driver, simulated hardware), and how
-    many frames were drawn."""
+def idle_cpu_percent(seconds: float, demo: int | None, every_frame: bool) -> tuple[float, int, str]:
+    """% of one core the process used over ``seconds`` of one attract phase in the
+    real-time loop (60 fps, a window on SDL's dummy driver, simulated hardware): the
+    title card (``demo`` None) or the demo of the ``demo``-th game; how many frames
+    were drawn, and the phase's name."""
     from display.window import Window
+    from firmware_py import scenes
     from firmware_py.cabinet import Cabinet
     from firmware_py.loop import run_realtime
-    from firmware_py.scenes import Attract
     from firmware_py.store import Store
     from hal.clock import ManualClock, MonotonicClock
     from hal.config import load_config
     from hal.sim import SimCabinet
 
+    tick_us = scenes.DEMO_TICK_US
     with tempfile.TemporaryDirectory() as tmp:
         cfg = replace(load_config(), data_dir=Path(tmp))
         clock = ManualClock(MonotonicClock().now_us())
@@ -43,44 +48,76 @@ def idle_cpu_percent(seconds: float, redraw_every_frame: bool = False) -> tuple[
         store = Store(Path(tmp) / "s.sqlite3")
         window = Window((cfg.display.width, cfg.display.height))
         cabinet = Cabinet(cfg, sim, clock, store, window, log=lambda _l: None)
+        attract = cabinet.scene
+        assert isinstance(attract, scenes.Attract)
+        name = "title card"
+        if demo is not None:  # the title card's time is up: the demo starts on the first step
+            attract.demo_game = demo
+            attract.phase_us -= scenes.TITLE_US
+            name = f"{cabinet.ctx.games[demo].spec.title} demo"
 
         def before(now: int) -> None:
             clock.set(max(clock.now_us(), now))
-            if redraw_every_frame:
+            if every_frame:
                 cabinet._on_screen = None  # forget what is on screen: every frame drawn
 
-        end = time.monotonic() + seconds
-        cpu0, wall0 = time.process_time(), time.monotonic()
-        run_realtime(cabinet, MonotonicClock().now_us, cfg.display.fps, lambda: time.monotonic() < end, before)
-        cpu, wall = time.process_time() - cpu0, time.monotonic() - wall0
-        assert isinstance(cabinet.scene, Attract)
+        if every_frame:
+            scenes.DEMO_TICK_US = 1
+        try:
+            end = time.monotonic() + seconds
+            cpu0, wall0 = time.process_time(), time.monotonic()
+            run_realtime(cabinet, MonotonicClock().now_us, cfg.display.fps, lambda: time.monotonic() < end, before)
+            cpu, wall = time.process_time() - cpu0, time.monotonic() - wall0
+        finally:
+            scenes.DEMO_TICK_US = tick_us
+        assert cabinet.scene is attract
+        assert (attract.demo is not None) == (demo is not None), "the phase measured is the one named"
         frames = cabinet.frames
         window.close()
         store.close()
         sim.close()
-    return 100 * cpu / wall, frames
+    return 100 * cpu / wall, frames, name
+
+
+def _cycle(every_frame: bool) -> tuple[float, list[Figure]]:
+    """The cycle's time-weighted CPU (a title card before each game's demo, each demo at
+    its full length) and a figure per phase."""
+    from firmware_py.controls_registry import BUILTIN
+    from firmware_py.scenes import DEMO_US, TITLE_US
+
+    figures = []
+    phases: list[tuple[float, float]] = []  # (CPU %, seconds of the cycle)
+    for demo in [None, *range(len(BUILTIN))]:
+        runs = [idle_cpu_percent(SECONDS, demo, every_frame) for _ in range(REPEATS)]
+        pct = statistics.median(p for p, _f, _n in runs)
+        fps = statistics.median(f for _p, f, _n in runs) / SECONDS
+        name = runs[0][2]
+        phases.append((pct, len(BUILTIN) * TITLE_US / 1e6 if demo is None else DEMO_US / 1e6))
+        how = "every frame redrawn (before)" if every_frame else "changes only"
+        figures.append(
+            Figure(f"attract {name}, {how} (median)", pct, "% of one core", "", f"{fps:.1f} frames drawn per s")
+        )
+    cycle = sum(p * s for p, s in phases) / sum(s for _p, s in phases)
+    return cycle, figures
 
 
 def run() -> list[Figure]:
-    idle = [idle_cpu_percent(SECONDS) for _ in range(REPEATS)]
-    every = [idle_cpu_percent(SECONDS, redraw_every_frame=True) for _ in range(REPEATS)]
-    idle_pct = statistics.median(p for p, _f in idle)
-    every_pct = statistics.median(p for p, _f in every)
+    from firmware_py.scenes import DEMO_TICK_US, DEMO_US, TITLE_US
+
+    idle, idle_phases = _cycle(every_frame=False)
+    every, every_phases = _cycle(every_frame=True)
     return [
         Figure(
-            "attract idle CPU, menus redrawn only when they change (median)",
-            idle_pct,
+            "attract idle CPU over the whole cycle, changes only",
+            idle,
             "% of one core",
             "≤ 5 %",
-            f"{REPEATS} runs of {SECONDS:.0f} s, real-time loop at 60 fps, SDL dummy driver; "
-            f"{statistics.median(f for _p, f in idle) / SECONDS:.1f} frames drawn per s",
+            f"time-weighted: a {TITLE_US / 1e6:.0f} s title card before each game's demo of "
+            f"{DEMO_US / 1e6:.0f} s; demos' clock-driven parts step every {DEMO_TICK_US / 1000:.0f} ms; "
+            f"each phase {REPEATS} runs of {SECONDS:.0f} s in the real-time loop at 60 fps, SDL dummy driver",
         ),
-        Figure(
-            "attract idle CPU, every frame redrawn (as before), median",
-            every_pct,
-            "% of one core",
-            "",
-            f"{statistics.median(f for _p, f in every) / SECONDS:.0f} frames drawn per s",
-        ),
-        Figure("idle CPU saved", every_pct / idle_pct if idle_pct else 0.0, "×", "", "every-frame / changes-only"),
+        Figure("attract idle CPU over the whole cycle, every frame redrawn (before)", every, "% of one core", "", ""),
+        Figure("idle CPU saved", every / idle if idle else 0.0, "×", "", "every-frame / changes-only"),
+        *idle_phases,
+        *every_phases,
     ]

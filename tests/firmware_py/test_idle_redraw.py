@@ -4,9 +4,12 @@ development window (its panels move) are drawn every frame."""
 
 from __future__ import annotations
 
+import pytest
+
 from display.window import Window
 from firmware_py.cabinet import Cabinet
-from firmware_py.scenes import Attract
+from firmware_py.controls_registry import BUILTIN
+from firmware_py.scenes import DEMO_TICK_US, TITLE_US, Attract
 from tests.cabinet_driving import start_game
 
 
@@ -47,3 +50,36 @@ def test_without_a_window_every_frame_is_drawn(cabinet) -> None:
         cabinet.render()
         assert cabinet.drawn
     assert cabinet.frames == 3
+
+
+@pytest.mark.parametrize("game", range(len(BUILTIN)))
+def test_a_demo_is_drawn_when_it_moves_or_its_clock_steps_not_every_frame(config, sim, clock, store, game) -> None:
+    """Issue 13: attract demos stay under 5 % of a core.  Between two steps of the demo's
+    clock (``DEMO_TICK_US``) a frame with no move and no blink is not drawn again."""
+    window = Window((config.display.width, config.display.height))
+    try:
+        cabinet = Cabinet(config, sim, clock, store, window, log=lambda _l: None, seed=1)
+        attract = cabinet.scene
+        assert isinstance(attract, Attract)
+        attract.demo_game = game
+        attract.phase_us -= TITLE_US  # the title card's time is up: the demo starts
+        before: tuple[int, int, bool] | None = None
+        drawn = 0
+        for frame in range(120):  # two seconds
+            now = clock.now_us()
+            cabinet.step(now)
+            cabinet.render()
+            assert attract.demo is not None
+            state = (
+                len(attract.demo.session.engine.journal),
+                (now - attract.phase_us) // DEMO_TICK_US,
+                ((now - attract.entered_us) // 500_000) % 2 == 0,
+            )
+            if frame > 0 and state == before:
+                assert not cabinet.drawn, f"frame {frame}: nothing moved, yet the demo was drawn again"
+            drawn += cabinet.drawn
+            before = state
+            clock.advance(16_667)
+        assert drawn <= 120 // 3  # about 10 steps a second, plus moves and blinks: not 60
+    finally:
+        window.close()
