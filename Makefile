@@ -7,6 +7,10 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: run test check lint types bench soak clean install
 
+# Python's compiled modules are kept between runs even where the environment turns them
+# off: pytest otherwise rewrites the asserts of every test module on every run (10 s).
+unexport PYTHONDONTWRITEBYTECODE
+
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
@@ -18,7 +22,7 @@ run: $(STAMP)
 test: lint types $(STAMP)
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest -q
 
-# The edit loop: lint, types and every test not marked slow.
+# The edit loop (under a minute): lint, types and every test not marked slow.
 check: lint types $(STAMP)
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest -q -m "not slow" -x
 
@@ -34,7 +38,7 @@ bench: $(STAMP)
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m tests.bench
 
 soak: $(STAMP)
-	RINGSIDE_SOAK=1 SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest -q -m slow
+	RINGSIDE_SOAK=1 SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest -q -m soak
 
 # On a Raspberry Pi: install or update the cabinet service (docs/operator.md).  Run with
 # sudo; an update is `git pull && sudo make install`.

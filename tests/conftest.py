@@ -22,6 +22,13 @@ ARTIFACTS = Path(
 )
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A soak is slow: ``make check`` leaves soaks out without marking them twice."""
+    for item in items:
+        if item.get_closest_marker("soak") is not None:
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture
 def config(tmp_path: Path) -> CabinetConfig:
     from dataclasses import replace

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -47,6 +49,7 @@ def running_code(prefix: Path, expr: str) -> str:
     ).stdout.strip()
 
 
+@pytest.mark.slow
 def test_install_then_update_runs_the_new_commit_and_keeps_the_config(tmp_path: Path) -> None:
     checkout = tmp_path / "checkout"
     subprocess.run(["git", "clone", "-q", str(REPO), str(checkout)], check=True)

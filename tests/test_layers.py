@@ -163,6 +163,7 @@ def violations(root: Path = ROOT) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 def test_layers_import_only_downwards() -> None:
     assert violations() == []
 
@@ -197,6 +198,7 @@ BREAKS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", sorted(BREAKS))
 def test_layers_check_finds_each_kind_of_break(tmp_path: Path, path: str) -> None:
     """The check itself: a tree that is clean except for one bad line is caught there."""

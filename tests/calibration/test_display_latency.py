@@ -50,6 +50,7 @@ def test_display_latency_without_light_fails_and_says_what_to_check(factory: Moc
     assert "saw 0 of 5 flashes" in result.reasons[0] and "faces the screen" in result.reasons[0]
 
 
+@pytest.mark.slow
 def test_wizard_display_step_reaches_the_profile_and_the_config(tmp_path, factory: MockFactory) -> None:
     vp = virtual_cabinet("quiet", seed=1)
     originals = {p: vp.read_settings(p) for p in range(vp.pads)}

@@ -46,6 +46,7 @@ def faulty() -> Wizard:
     return run_until_review((GOOD, dead, saturating, drifting))
 
 
+@pytest.mark.slow
 def test_dead_pad_is_a_flat_line(faulty: Wizard) -> None:
     assert "dead" in kinds(faulty, 1)
     text = " ".join(f.text for f in faulty.faults[1])
@@ -54,6 +55,7 @@ def test_dead_pad_is_a_flat_line(faulty: Wizard) -> None:
     assert not faulty.fit_ok
 
 
+@pytest.mark.slow
 def test_saturating_pad(faulty: Wizard) -> None:
     assert "saturating" in kinds(faulty, 2)
     assert "gain down" in " ".join(f.text for f in faulty.faults[2])
@@ -68,11 +70,13 @@ def test_good_pad_has_no_fault(faulty: Wizard) -> None:
     assert kinds(faulty, 0) == set()
 
 
+@pytest.mark.slow
 def test_floating_input() -> None:
     w = run_until_review((GOOD, PiezoPad(noise=4000, gain=1.0)))
     assert "floating" in kinds(w, 1)
 
 
+@pytest.mark.slow
 def test_the_review_shows_no_review_state_after_abort() -> None:
     w = run_until_review((GOOD, replace(GOOD, gain=0.8)))
     assert w.state != REVIEW and w.fits  # fitted, then aborted at the review

@@ -3,6 +3,8 @@ mask time from one slap's chatter and learns the minimum gap from the flurry."""
 
 from __future__ import annotations
 
+import pytest
+
 from calibration.gpio_fit import apply_mask, groups, ring_period_us
 from calibration.runner import run_wizard
 from calibration.wizard import Counts, Wizard
@@ -23,6 +25,7 @@ def test_apply_mask_is_what_the_gpio_source_reports() -> None:
     assert [h.t_us for h in apply_mask(cap, {0: 10_000}).hits] == [0, 100_000]
 
 
+@pytest.mark.slow
 def test_comparator_too_low_is_reported_as_crosstalk() -> None:
     vp = virtual_cabinet("quiet", seed=3, comparator=[1500, 1500])
     w = Wizard(
@@ -38,6 +41,7 @@ def test_comparator_too_low_is_reported_as_crosstalk() -> None:
     assert "threshold pot" in failed[0].advice
 
 
+@pytest.mark.slow
 def test_wizard_on_comparator_pads() -> None:
     vp = virtual_cabinet("quiet", seed=3, comparator=[3200, 3200])
     assert not vp.analog

@@ -74,6 +74,7 @@ def test_push_writes_ram_and_flash() -> None:
         push(vp, new_profile("p", "cab", "padboard", {5: A}))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["rest", "hard", "review", "verify_soft", "verdict"])
 def test_abort_at_any_step_keeps_the_previous_profile(where: str, tmp_path: Path) -> None:
     vp = virtual_cabinet("quiet", settings=[A, B])
@@ -88,6 +89,7 @@ def test_abort_at_any_step_keeps_the_previous_profile(where: str, tmp_path: Path
     assert vp.flash == [A, B] and vp.flash_writes == writes  # flash untouched
 
 
+@pytest.mark.slow
 def test_a_ctrl_c_mid_capture_restores_too() -> None:
     vp = virtual_cabinet("quiet", settings=[A, B])
     originals = {p: vp.read_settings(p) for p in range(vp.pads)}

@@ -30,6 +30,7 @@ def test_pads_differ_in_noise_gain_and_ring() -> None:
     assert len({p.gain for p in pads}) == len(pads)
 
 
+@pytest.mark.slow
 def test_wizard_passes_its_own_verification(hall) -> None:
     wizard, _vp, _op, _settings = hall
     assert wizard.passed
@@ -37,6 +38,7 @@ def test_wizard_passes_its_own_verification(hall) -> None:
     assert all(not f.fatal for fs in wizard.faults.values() for f in fs)
 
 
+@pytest.mark.slow
 def test_calibrated_hall_meets_the_criteria(hall) -> None:
     _w, vp, _op, settings = hall
     s = score("hall", [settings[p] for p in range(vp.pads)], seed=11, soft_per_pad=150, idle_s=600.0)
@@ -59,6 +61,7 @@ def model_onset_delay(pad: PiezoPad, peak: float = 10_000.0) -> float:
     return t + pad.delay_us + pad.position_us / 2
 
 
+@pytest.mark.slow
 def test_onset_curve_is_fitted_per_pad_from_its_own_edges(hall) -> None:
     """The hot pad (gain 2.4) and the insensitive one (0.45) are far from the default curve
     (a peak means another force there); calibration finds each pad's own."""
@@ -75,6 +78,7 @@ def test_onset_curve_is_fitted_per_pad_from_its_own_edges(hall) -> None:
     )
 
 
+@pytest.mark.slow
 def test_default_profile_fails_on_the_hall(hall) -> None:
     """Calibration must matter: the shipped defaults fail at least one criterion on a pad."""
     n = len(SIM_CABINETS["hall"].pads)
@@ -94,6 +98,7 @@ def test_fitted_values_explain_themselves(hall) -> None:
         assert settings[p].threshold == fit.settings.threshold
 
 
+@pytest.mark.slow
 def test_calibration_is_deterministic() -> None:
     few = Counts(soft=4, hard=3, flurry=4, verify_soft=4, verify_hard=2)
     a = calibrate_sim("quiet", seed=3, counts=few)[3]
@@ -110,7 +115,7 @@ def test_operator_time_per_pad_within_a_minute(hall) -> None:
 SOAK = bool(os.environ.get("RINGSIDE_SOAK"))
 
 
-@pytest.mark.slow
+@pytest.mark.soak
 @pytest.mark.parametrize("cabinet", sorted(SIM_CABINETS) if SOAK else ["rough"])
 def test_every_sim_cabinet_after_calibration(cabinet: str) -> None:
     """Bounded in ``make test``: the rough cabinet only (the hall is proven above);
@@ -124,6 +129,7 @@ def test_every_sim_cabinet_after_calibration(cabinet: str) -> None:
         assert s.passes(p), (cabinet, p, s.odd, s)
 
 
+@pytest.mark.slow
 def test_one_pad_alone_watches_the_others_and_changes_only_itself() -> None:
     wizard, _vp, op, settings = calibrate_sim("hall", seed=1, targets=[2])
     assert settings is not None, [v.failed() for v in wizard.verdicts.values()]

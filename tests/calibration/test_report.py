@@ -7,6 +7,8 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
+import pytest
+
 from calibration.profiles import wizard_profile
 from calibration.report import MAX_PLOTS, report_pages, report_path
 from calibration.wizard import DONE, Counts
@@ -15,6 +17,7 @@ from firmware_py.sim.proof import calibrate_sim
 COUNTS = Counts(soft=4, hard=3, flurry=4, verify_soft=4, verify_hard=2)
 
 
+@pytest.mark.slow
 def test_one_report_page_per_calibrated_pad_with_only_its_lines_and_signal() -> None:
     w, _vp, _op, settings = calibrate_sim("quiet", counts=COUNTS, targets=[1])
     assert w.state == DONE and settings is not None
@@ -29,6 +32,7 @@ def test_one_report_page_per_calibrated_pad_with_only_its_lines_and_signal() -> 
     assert all(p.settings == w.originals[1] for p in before)
 
 
+@pytest.mark.slow
 def test_the_saved_profile_keeps_the_settings_and_every_reason() -> None:
     w, _vp, _op, settings = calibrate_sim("quiet", counts=COUNTS)
     assert settings is not None

@@ -169,6 +169,7 @@ def test_the_open_window_counts_down_in_the_answering_boxers_colour(renderer: Re
     assert overlapping(renderer.text.seen) == []
 
 
+@pytest.mark.slow
 def test_cards_drawn_together_are_turned_over_big_one_after_another(renderer: Renderer, artifacts) -> None:
     jab, cross = boxer(Punch.JAB, Feature.COMBO_A), boxer(Punch.CROSS, Feature.COMBO_A)
     first = result(lambda r: r.value(Punch.JAB, Column.OS_OS) == 1)
@@ -219,6 +220,7 @@ def test_the_score_sheet_lists_every_round_and_the_totals(renderer: Renderer, ar
 
 
 # -- the private hands -----------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_every_private_line_fits_the_oled_in_every_situation_of_many_fights() -> None:
     """Random fights with every optional rule: what each boxer's OLED says always fits
     its 128 pixels, and his hand is on it."""

@@ -132,6 +132,7 @@ def lobby(names: tuple[str, ...], message: str = "") -> LobbyView:
     return LobbyView(desks, board, "ledger unreachable: cannot connect to postgresql://ledger.example:5432/con")
 
 
+@pytest.mark.slow
 def test_the_lobby_with_the_strangest_names_keeps_every_text_in_its_place(
     names, placed: Placed, artifacts: Path
 ) -> None:
@@ -161,6 +162,7 @@ def finished_duel(a: str, b: str):  # type: ignore[no-untyped-def]
     return duel
 
 
+@pytest.mark.slow
 def test_the_duel_and_trade_tables_with_the_strangest_names(names, placed: Placed, artifacts: Path) -> None:
     for i in range(0, len(names) - 1, 2):
         a, b = names[i], names[i + 1]

@@ -58,6 +58,7 @@ def save(renderer: Renderer, artifacts, name: str) -> pygame.Surface:
     return renderer.canvas
 
 
+@pytest.mark.slow
 def test_every_menu_screen_renders(renderer: Renderer, artifacts) -> None:
     screens = {
         "attract": AttractScreen(("Punch!",), 0, (RED, BLUE), ("Punch!: Blue won (3-1)",), True),

@@ -67,6 +67,7 @@ def config_with(tmp_path: Path, **cabinet: str) -> Path:
 # -- one cabinet process per data folder --------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_second_process_on_a_data_folder_says_who_holds_it_and_exits_3(tmp_path) -> None:
     data = tmp_path / "data"
     first = player(data, "punch", 1, 1_000_000, subprocess.DEVNULL)
@@ -85,6 +86,7 @@ def test_a_second_process_on_a_data_folder_says_who_holds_it_and_exits_3(tmp_pat
     lock.release()
 
 
+@pytest.mark.slow
 def test_the_lock_is_taken_before_the_store_is_opened(tmp_path) -> None:
     data = tmp_path / "data"
     data.mkdir()
@@ -110,6 +112,7 @@ def test_a_read_only_folder_without_a_lock_file_still_starts(tmp_path) -> None:
 # -- bad input --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_config_that_is_not_utf8(tmp_path) -> None:
     bad = tmp_path / "cabinet.toml"
     bad.write_bytes(default_config_path().read_bytes().replace(b"ringside-dev", b"ringside-d\xe9v"))
@@ -131,12 +134,14 @@ def test_config_errors_name_the_key_and_the_fix(tmp_path) -> None:
         parse_config(text.replace("[sound]", '[sound]\nfolder = "~no_such_ringside_user"', 1))
 
 
+@pytest.mark.slow
 def test_a_data_dir_with_an_unknown_user(tmp_path) -> None:
     config = config_with(tmp_path, data_dir="~no_such_ringside_user/data")
     one_clear_line(ringside("run", "--config", str(config)), 2, "cabinet.data_dir", "~no_such_ringside_user")
     one_clear_line(ringside("run", "--data", "~no_such_ringside_user/x"), 2, "--data")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["under a file", "in /proc"])
 def test_a_data_folder_that_cannot_be_a_folder(tmp_path, where: str) -> None:
     (tmp_path / "notes.txt").write_text("a file")
@@ -147,6 +152,7 @@ def test_a_data_folder_that_cannot_be_a_folder(tmp_path, where: str) -> None:
     assert any(line.startswith("FAIL") and str(data) in line for line in selftest.stdout.splitlines())
 
 
+@pytest.mark.slow
 def test_a_screenshots_folder_that_cannot_be_written(tmp_path) -> None:
     (tmp_path / "notes.txt").write_text("a file")
     shots = tmp_path / "notes.txt" / "shots"
@@ -163,6 +169,7 @@ def test_a_screenshots_folder_that_cannot_be_written(tmp_path) -> None:
     one_clear_line(result, 2, "cannot be written", str(ro))
 
 
+@pytest.mark.slow
 def test_selftest_checks_the_data_folder_and_warns_of_missing_parts(tmp_path) -> None:
     config = config_with(tmp_path, data_dir=str(tmp_path / "data"))
     text = config.read_text()
@@ -180,6 +187,7 @@ def test_selftest_checks_the_data_folder_and_warns_of_missing_parts(tmp_path) ->
 # -- a damaged store through the whole start-up ----------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("damage", ["not a database", "garbage page", "read-only folder"])
 def test_ringside_run_on_a_damaged_store_plays_and_says_where_the_old_one_is(tmp_path, damage: str) -> None:
     data = tmp_path / "data"

@@ -36,6 +36,7 @@ def stored_actions(path, game_id: int) -> int:
     return n
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("damage", list(DAMAGES))
 def test_a_damaged_store_is_kept_aside_and_the_cabinet_plays_on_a_fresh_one(tmp_path, damage: str) -> None:
     path = tmp_path / "ringside.sqlite3"
@@ -89,6 +90,7 @@ def cut_mid_game(tmp_path):
     return rig.play.session.game_id, journal_length(rig)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fault", ["invalid JSON", "journal gap"])
 def test_one_unreadable_journal_abandons_only_its_game(tmp_path, fault: str) -> None:
     path = tmp_path / "ringside.sqlite3"

@@ -17,6 +17,9 @@ import pytest
 from tests.conftest import ARTIFACTS
 from tests.faults.kill_loop import kill_loop
 
+pytestmark = pytest.mark.slow
+"""Every test here takes more than a moment: ``make check`` leaves them to ``make test``."""
+
 GAMES = ["punch", "karate_fight"]
 SOAK = bool(os.environ.get("RINGSIDE_SOAK"))
 
@@ -29,7 +32,7 @@ def test_kill_9_loses_nothing_and_every_resume_plays_on(tmp_path, game: str) -> 
     assert figures.acknowledged >= 3
 
 
-@pytest.mark.slow
+@pytest.mark.soak
 @pytest.mark.parametrize("game", GAMES)
 def test_kill_9_soak(tmp_path, game: str) -> None:
     kills = 200 if SOAK else 10

@@ -20,6 +20,9 @@ from hal.padboard import wire
 from hal.padboard.driver import PadboardSource
 from tests.hal.padboard.test_link import CLOCK, FAST, STAMP_TOLERANCE_US, Collector, slap_soon, wait_for
 
+pytestmark = pytest.mark.slow
+"""Every test here takes more than a moment: ``make check`` leaves them to ``make test``."""
+
 TICKS = (1 << 30) - 1
 
 

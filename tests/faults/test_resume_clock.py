@@ -21,6 +21,9 @@ from games.karate_fight import HitWon, KarateOptions, Slaps, TimeUp
 from tests.cabinet_driving import start_session
 from tests.faults.harness import HOURS_2, drive, journal_length, make_rig
 
+pytestmark = pytest.mark.slow
+"""Every test here takes more than a moment: ``make check`` leaves them to ``make test``."""
+
 LOW_CLOCKS = (30_000_000, 1_000)
 
 

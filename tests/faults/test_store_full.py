@@ -70,6 +70,7 @@ def player_of(rig, game: str, seed: int = 2) -> ExhibitionDriver:
     return ExhibitionDriver(rig.cabinet, rig.sim, game, seed)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_a_full_disk_pauses_the_game_and_it_goes_on_when_there_is_room(tmp_path, game: str, caplog) -> None:
     rig = make_rig(tmp_path, 1_000_000)
@@ -101,6 +102,7 @@ def test_a_full_disk_pauses_the_game_and_it_goes_on_when_there_is_room(tmp_path,
     rig.close()
 
 
+@pytest.mark.slow
 def test_a_game_started_on_a_full_disk_waits_to_be_recorded(tmp_path) -> None:
     rig = make_rig(tmp_path, 1_000_000)
     disk = fillable(rig)
@@ -157,6 +159,7 @@ def lines_until(proc, want, seen: list[str], timeout_s: float = 120.0) -> str:
     raise AssertionError(f"the player ended first: {seen[-5:]}")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(resource, "prlimit"), reason="prlimit is Linux only")
 def test_a_file_size_limit_mid_game_pauses_then_the_game_goes_on(tmp_path) -> None:
     data = tmp_path / "data"
@@ -199,6 +202,7 @@ def _full_from_the_start() -> None:
     resource.setrlimit(resource.RLIMIT_FSIZE, (0, resource.RLIM_INFINITY))
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX resource limits")
 def test_a_disk_full_at_start_plays_on_unrecorded_and_keeps_the_store(tmp_path) -> None:
     import os

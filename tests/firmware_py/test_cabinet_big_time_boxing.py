@@ -154,6 +154,7 @@ def response_window_us(cabinet: Cabinet, sim, defender_hand: list[int]) -> tuple
     return closed - opened, could_defend
 
 
+@pytest.mark.slow
 def test_timing_leaks_nothing_a_defender_without_a_defense_gets_the_full_window(cabinet: Cabinet, sim) -> None:
     """The window never closes early because the defender holds no legal defense: it
     lasts exactly as long as for a defender who holds one and does not play it."""
@@ -177,6 +178,7 @@ def test_the_defender_holding_nothing_sees_every_card_of_his_hand_unmarked_while
     assert engine(play).public_view().phase is Phase.RESPONSE
 
 
+@pytest.mark.slow
 def test_the_answer_time_is_an_option_of_the_fight(cabinet: Cabinet, sim) -> None:
     options = replace(stacked(hand0=[HOOK]).options, answer_us=8_000_000)
     play = start_session(cabinet, BigTimeBoxingControls(), options, (0, 1))
@@ -198,6 +200,7 @@ def test_the_combo_window_is_the_punchers_and_a_slot_adds_the_second_punch(cabin
     assert [e.punch for _t, e in events_of(play, ResultDrawn)] == [Punch.JAB, Punch.CROSS]
 
 
+@pytest.mark.slow
 def test_a_combo_window_with_nothing_to_add_still_runs_its_full_length(cabinet: Cabinet, sim) -> None:
     play = fight(cabinet, hand0=[JAB_COMBO])
     press(cabinet, sim, 0, slot(play, 0, JAB_COMBO))
@@ -225,6 +228,7 @@ def test_on_the_ropes_the_trapped_boxer_escapes_with_his_card(cabinet: Cabinet, 
     assert {b.position for b in engine(play).public_view().boxers} == {Position.OUTSIDE}
 
 
+@pytest.mark.slow
 def test_on_the_ropes_without_an_escape_start_stays_and_each_punch_has_its_own_window(cabinet: Cabinet, sim) -> None:
     big = result(lambda r: r.value(Punch.CROSS, Column.OS_OS) == 3)
     ropes = result(lambda r: r.big_hit is BigHit.ON_THE_ROPES, skip=[big])
@@ -327,6 +331,7 @@ def play_out(cabinet: Cabinet, sim, play: Play, seed: int = 1) -> None:
             press(cabinet, sim, seat, button, 160_000)
 
 
+@pytest.mark.slow
 def test_a_whole_fight_records_round_scores_and_keeps_the_score_sheet_beside_the_record(
     cabinet: Cabinet, sim, store: Store, config
 ) -> None:
@@ -351,6 +356,7 @@ def test_a_whole_fight_records_round_scores_and_keeps_the_score_sheet_beside_the
     assert pygame.image.tobytes(kept, "RGB") == pygame.image.tobytes(shown, "RGB")  # the result screen is the sheet
 
 
+@pytest.mark.slow
 def test_a_score_sheet_that_cannot_be_kept_is_logged_and_the_cabinet_goes_on(config, sim, clock, tmp_path) -> None:
     (config.data_dir).mkdir(parents=True, exist_ok=True)
     (config.data_dir / "results").write_text("a file where the folder should be")
@@ -363,6 +369,7 @@ def test_a_score_sheet_that_cannot_be_kept_is_logged_and_the_cabinet_goes_on(con
     assert any(line.startswith("score-sheet not kept") for line in lines)
 
 
+@pytest.mark.slow
 def test_a_power_cut_mid_window_resumes_with_the_window_open_for_its_full_time(config, sim, clock) -> None:
     path = config.data_dir / "ringside.sqlite3"
     cabinet = Cabinet(config, sim, clock, Store(path), log=lambda _l: None, seed=3)
@@ -414,6 +421,7 @@ def start_against_the_computer(cabinet: Cabinet, sim, level: Level = Level.NORMA
     return cabinet.scene
 
 
+@pytest.mark.slow
 def test_a_lone_player_fights_the_computer_boxer_which_answers_by_itself(cabinet: Cabinet, sim, store: Store) -> None:
     play = start_against_the_computer(cabinet, sim)
     assert play.session.seats == (0, 1) and play.session.computers == {1: Level.NORMAL}
@@ -481,6 +489,7 @@ def test_a_second_person_joining_takes_the_computers_place(cabinet: Cabinet, sim
 
 
 # -- optional rules at the cabinet --------------------------------------------------------------------
+@pytest.mark.slow
 def test_attribute_cards_are_picked_with_a_b_and_start_and_played_with_f_then_start(cabinet: Cabinet, sim) -> None:
     options = replace(stacked(hand0=[HOOK]).options, attributes=AttributeDraw.CHOSEN, answer_us=ANSWER_US)
     play = start_session(cabinet, BigTimeBoxingControls(), options, (0, 1))

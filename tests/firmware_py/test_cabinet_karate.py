@@ -65,6 +65,7 @@ def hit_winner(cabinet: Cabinet) -> int:
     return won.winner
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fighters", [2, 3, 4])
 def test_one_microsecond_apart_same_winner_in_every_arrival_order(tmp_path, fighters: int) -> None:
     """The last fighter slaps first by 1 µs; whatever order the slaps arrive in (delays
@@ -185,6 +186,7 @@ def test_card_names_are_called_out_where_a_speaker_is_configured(tmp_path) -> No
     sim.close()
 
 
+@pytest.mark.slow
 def test_time_limit_ends_an_untouched_fight_with_most_cards_winning(tmp_path) -> None:
     """The cabinet tells the engine the time: a fight nobody touches still ends on time,
     and the fighter holding the most cards wins."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import sqlite3
 
+import pytest
+
 from display.private import draw_private
 from firmware_py.cabinet import Cabinet
 from firmware_py.scenes import Play
@@ -114,6 +116,7 @@ def test_action_not_recorded_is_not_played(cabinet: Cabinet, sim, store: Store, 
     assert [n.text for n in play.session.screen(0).notices] == ["Not recorded: press again"]
 
 
+@pytest.mark.slow
 def test_power_cut_resumes_the_game_where_it_was(config, sim, clock) -> None:
     path = config.data_dir / "ringside.sqlite3"
     store = Store(path)
@@ -133,6 +136,7 @@ def test_power_cut_resumes_the_game_where_it_was(config, sim, clock) -> None:
     assert again.scene.session.game_id == play.session.game_id
 
 
+@pytest.mark.slow
 def test_a_game_walked_away_from_is_abandoned_and_attract_returns(cabinet: Cabinet, sim, store: Store) -> None:
     from firmware_py.scenes import PLAY_IDLE_US, Attract
 

@@ -119,6 +119,7 @@ def duel_to_the_end(
 
 
 # -- registering and signing in --------------------------------------------------------------
+@pytest.mark.slow
 def test_a_new_player_registers_with_the_station_buttons_and_gets_five_named_cards(pc: Cabinet, sim, ledger) -> None:
     lobby = open_lobby(pc, sim)
     taps(pc, sim, 0, presses_for("Ann Lee")[:-1])
@@ -155,6 +156,7 @@ def test_a_registered_player_signs_in_by_name_ignoring_case(pc: Cabinet, sim, le
     assert lobby.desks[0].signed_in and lobby.desks[0].name == "Ann" and len(lobby.desks[0].cards) == 5
 
 
+@pytest.mark.slow
 def test_wrong_pins_count_down_then_lock_even_the_right_pin(pc: Cabinet, sim, ledger, wall: Clock) -> None:
     ledger.register("k", "Ann", "ABCD")
     lobby = open_lobby(pc, sim)
@@ -171,6 +173,7 @@ def test_wrong_pins_count_down_then_lock_even_the_right_pin(pc: Cabinet, sim, le
     assert lobby.desks[0].signed_in
 
 
+@pytest.mark.slow
 def test_one_name_cannot_be_signed_in_at_two_stations(pc: Cabinet, sim, ledger) -> None:
     ledger.register("k", "Ann", "ABCD")
     lobby = open_lobby(pc, sim)
@@ -180,6 +183,7 @@ def test_one_name_cannot_be_signed_in_at_two_stations(pc: Cabinet, sim, ledger) 
 
 
 # -- duels -----------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_a_duel_is_recorded_in_the_ledger_and_the_winner_takes_the_losers_stake(pc: Cabinet, sim, ledger) -> None:
     two_players(pc, sim)
     tap(pc, sim, 0, Button.A)
@@ -225,6 +229,7 @@ def duel_to_the_end_from_corners(cabinet: Cabinet, sim: SimCabinet, scene: DuelS
     return scene
 
 
+@pytest.mark.slow
 def test_a_second_challenge_may_be_refused_and_then_nothing_moves(pc: Cabinet, sim, ledger) -> None:
     two_players(pc, sim)
     duel_to_the_end(pc, sim)
@@ -241,6 +246,7 @@ def test_a_second_challenge_may_be_refused_and_then_nothing_moves(pc: Cabinet, s
     assert ledger.holders() == before and len([e for e in ledger.entries() if e.kind is EntryKind.DUEL]) == 1
 
 
+@pytest.mark.slow
 def test_a_card_taken_at_another_cabinet_first_moves_nobodys_card(pc: Cabinet, sim, ledger, config) -> None:
     two_players(pc, sim)
     elsewhere = Ledger(str(config.data_dir / "pc.sqlite3"), pin_hasher=FAST_PINS, cabinet="other")
@@ -261,6 +267,7 @@ def test_a_card_taken_at_another_cabinet_first_moves_nobodys_card(pc: Cabinet, s
     elsewhere.close()
 
 
+@pytest.mark.slow
 def test_an_unreachable_ledger_starts_no_duel_and_shows_no_result_until_it_records(
     cabinet: Cabinet, sim, postgres: PostgresServer, wall: Clock
 ) -> None:
@@ -296,6 +303,7 @@ def test_an_unreachable_ledger_starts_no_duel_and_shows_no_result_until_it_recor
 
 
 # -- trades, practice, re-entry -------------------------------------------------------------
+@pytest.mark.slow
 def test_a_trade_moves_what_both_confirmed_and_a_changed_offer_needs_confirming_again(pc: Cabinet, sim, ledger) -> None:
     two_players(pc, sim)
     tap(pc, sim, 0, Button.B)
@@ -318,6 +326,7 @@ def test_a_trade_moves_what_both_confirmed_and_a_changed_offer_needs_confirming_
     assert isinstance(pc.scene, Lobby) and len(pc.scene.desks[0].cards) == 6
 
 
+@pytest.mark.slow
 def test_a_practice_duel_against_the_computer_is_never_recorded(pc: Cabinet, sim, ledger) -> None:
     lobby = open_lobby(pc, sim)
     register(pc, sim, 0, "Ann", "ABCD")
@@ -342,6 +351,7 @@ def test_a_practice_duel_against_the_computer_is_never_recorded(pc: Cabinet, sim
     assert pc.scene is lobby and len(lobby.desks[0].cards) == 5
 
 
+@pytest.mark.slow
 def test_re_entry_only_with_no_cards_left(pc: Cabinet, sim, ledger) -> None:
     lobby = two_players(pc, sim)
     tap(pc, sim, 0, Button.D)
@@ -360,6 +370,7 @@ def test_re_entry_only_with_no_cards_left(pc: Cabinet, sim, ledger) -> None:
 
 
 # -- attract and the operator -----------------------------------------------------------------
+@pytest.mark.slow
 def test_the_attract_screen_shows_the_leaders(pc: Cabinet, sim, ledger) -> None:
     assert isinstance(pc.scene, Attract) and pc.scene.screen(0).board is None  # nobody yet
     two_players(pc, sim)
@@ -382,6 +393,7 @@ def service_page(cabinet: Cabinet, sim: SimCabinet, title: str) -> Service:
     return cabinet.scene
 
 
+@pytest.mark.slow
 def test_after_the_closing_time_the_cabinet_records_no_duel_or_registration(pc: Cabinet, sim, ledger) -> None:
     lobby = two_players(pc, sim)
     page = service_page(pc, sim, "Closing time")
@@ -398,6 +410,7 @@ def test_after_the_closing_time_the_cabinet_records_no_duel_or_registration(pc: 
     assert "CLOSED" in lobby.screen(sim.clock.now_us()).view.status
 
 
+@pytest.mark.slow
 def test_the_operator_voids_a_mistaken_duel_and_exports_the_standings(pc: Cabinet, sim, ledger, config) -> None:
     two_players(pc, sim)
     duel = duel_to_the_end(pc, sim)
@@ -431,6 +444,7 @@ def test_the_ledger_defaults_to_a_file_in_the_data_folder(cabinet: Cabinet, conf
     assert cabinet.scene.screen(0).board is None
 
 
+@pytest.mark.slow
 def test_a_punch_cards_duel_cut_short_is_abandoned_not_resumed(pc: Cabinet, sim, ledger, config, clock, store) -> None:
     two_players(pc, sim)
     tap(pc, sim, 0, Button.A)

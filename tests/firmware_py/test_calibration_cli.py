@@ -20,6 +20,7 @@ from hal.padboard.driver import LinkTiming, PadboardSource
 from hal.padboard.settings import PadSettings
 
 
+@pytest.mark.slow
 def test_calibrate_sim_saves_restores_lists(tmp_path: Path, capsys) -> None:
     data = str(tmp_path / "data")
     assert main(["calibrate", "--sim", "quiet", "--yes", "--data", data, "--name", "q"]) == 0
@@ -66,6 +67,7 @@ def test_abort_at_the_first_prompt_saves_nothing(tmp_path: Path) -> None:
     assert ProfileStore(tmp_path).names() == []
 
 
+@pytest.mark.slow
 def test_live_padboard_records_raw_and_hits_and_pushes_to_flash() -> None:
     clock = MonotonicClock()
     with PadboardSimulator(pads=2, seed=3, clock=clock) as sim:
@@ -89,6 +91,7 @@ def test_live_padboard_records_raw_and_hits_and_pushes_to_flash() -> None:
             board.close()
 
 
+@pytest.mark.slow
 def test_the_scene_reuses_the_cabinets_open_padboard_link() -> None:
     from types import SimpleNamespace
 

@@ -36,6 +36,7 @@ def open_calibration(cabinet: Cabinet, sim) -> CalibrationScene:
     return cabinet.scene
 
 
+@pytest.mark.slow
 def test_whole_wizard_from_the_service_menu(cabinet: Cabinet, sim, config) -> None:
     scene = open_calibration(cabinet, sim)
     w = scene.wizard

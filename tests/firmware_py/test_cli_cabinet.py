@@ -183,6 +183,7 @@ def test_log_level_options(capsys) -> None:
     logs.configure(logging.INFO)
 
 
+@pytest.mark.slow
 def test_calibrate_sim_works_in_a_scratch_folder_and_pushes_nothing_real(tmp_path, capsys, monkeypatch) -> None:
     monkeypatch.delenv("RINGSIDE_DATA", raising=False)
     cabinet_data = tmp_path / "cabinet-data"

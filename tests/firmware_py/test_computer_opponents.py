@@ -79,6 +79,7 @@ def play_out(cabinet: Cabinet, sim: SimCabinet, person: int, max_us: int = 600_0
     return play
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", LEVELS)
 def test_a_lone_player_plays_punch_against_the_computer_at_each_level(tmp_path, level: Level) -> None:
     cabinet, sim, store, lines = make_cabinet(tmp_path)
@@ -107,6 +108,7 @@ def test_a_lone_player_plays_punch_against_the_computer_at_each_level(tmp_path, 
     assert any(f"{play.session.names[winner].upper()} WINS" in line for line in lines)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["punch", "karate_fight", "big_time_boxing"])
 def test_each_game_with_a_bot_of_its_own_seats_it_at_the_level_picked(tmp_path, game: str) -> None:
     """One mechanism for every game: B/C on the join screen, then the game's own bot (not
@@ -163,6 +165,7 @@ def test_the_host_stands_a_computer_up_with_d(tmp_path) -> None:
     assert [look.name for look in join.screen(0).stations[1:3]] == ["CPU 1 · HARD", "CPU 2 · HARD"]
 
 
+@pytest.mark.slow
 def test_a_lone_karate_fighter_against_three_computers_plays_to_the_end(tmp_path) -> None:
     cabinet, sim, store, _lines = make_cabinet(tmp_path, stations=4)
     to_join(cabinet, sim, "karate_fight")
@@ -180,6 +183,7 @@ def test_a_lone_karate_fighter_against_three_computers_plays_to_the_end(tmp_path
     assert session.buffer.late == 0  # every computer slap reached the session inside its settle window
 
 
+@pytest.mark.slow
 def test_a_computer_slap_stamped_first_beats_a_persons_slap_that_arrived_first(tmp_path) -> None:
     """The computer's slap is stamped at reveal + its reaction and may reach the session
     up to a settle window later; a person's slap stamped 1 µs after it but handed over
@@ -247,6 +251,7 @@ def hit_against(cabinet: Cabinet, sim: SimCabinet, computers: dict[int, Level], 
     return play
 
 
+@pytest.mark.slow
 def test_games_against_the_computer_are_marked_and_kept_out_of_the_fastest_slaps(tmp_path) -> None:
     cabinet, sim, store, _lines = make_cabinet(tmp_path)
     hit_against(cabinet, sim, {1: Level.EXPERT}, person_slap_us=150_000)
@@ -303,6 +308,7 @@ def test_a_schema_1_store_missing_a_column_it_had_is_damaged(tmp_path) -> None:
     assert problem is not None and problem.damaged and "lacks reason" in problem.reason
 
 
+@pytest.mark.slow
 def test_attract_demos_play_every_game_and_start_interrupts_them(tmp_path) -> None:
     cabinet, sim, store, lines = make_cabinet(tmp_path)
     played: list[str] = []
@@ -336,6 +342,7 @@ def test_attract_demos_play_every_game_and_start_interrupts_them(tmp_path) -> No
     assert isinstance(cabinet.scene, Select) and cabinet.scene.host == 2 % len(cabinet.ctx.looks)
 
 
+@pytest.mark.slow
 def test_the_attract_demo_leaves_the_private_displays_alone(tmp_path) -> None:
     """A demo redraws the main screen every frame; the OLEDs (a slow I2C bus) only on
     entering the attract mode."""

@@ -7,9 +7,14 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from firmware_py.cabinet import Cabinet
 from firmware_py.exhibition import run_exhibition
 from games.punch import Punch
+
+pytestmark = pytest.mark.slow
+"""Every test here takes more than a moment: ``make check`` leaves them to ``make test``."""
 
 
 def test_whole_game_between_computer_players(config, sim, clock, store, tmp_path) -> None:

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from firmware_py.cabinet import Cabinet
 from hal.cabinet_io import CabinetIO
 
@@ -32,6 +34,7 @@ main(["run", "--backend", "gpio", "--data", sys.argv[1]])
 """
 
 
+@pytest.mark.slow
 def test_the_production_modules_never_name_the_simulator() -> None:
     for name in [*PRODUCTION, *(p.name for p in (ROOT / "firmware_py").glob("controls_*.py"))]:
         tree = ast.parse((ROOT / "firmware_py" / name).read_text(encoding="utf-8"))
@@ -42,6 +45,7 @@ def test_the_production_modules_never_name_the_simulator() -> None:
         assert "SimCabinet" not in names, name
 
 
+@pytest.mark.slow
 def test_ringside_run_on_a_pi_opens_the_hardware_without_loading_the_simulator(tmp_path) -> None:
     """Everything ``ringside run --backend gpio`` imports before it opens the hardware:
     the CLI, the cabinet, the loop, the scenes — and no simulator among them."""

@@ -26,7 +26,7 @@ SOAK = bool(os.environ.get("RINGSIDE_SOAK"))
 GROWTH_KB = 5 * 1024
 
 
-@pytest.mark.slow
+@pytest.mark.soak
 def test_games_in_one_process_keep_memory_flat() -> None:
     games = 100 if SOAK else 12
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
@@ -52,6 +52,7 @@ def test_games_in_one_process_keep_memory_flat() -> None:
     assert growth <= GROWTH_KB, f"RSS grew {growth / 1024:.1f} MB after the first games (MB after each game: {figures})"
 
 
+@pytest.mark.slow
 def test_an_idle_cabinet_does_not_pile_up_mock_pin_history(cabinet: Cabinet, sim, clock) -> None:
     """The attract screen's LED chase changes a segment every 100 ms on every station:
     gpiozero's mock pins kept each change forever (~10 MB an hour in the idle

@@ -11,6 +11,7 @@ import threading
 import time
 import tomllib
 
+import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from firmware_py.cli import main
@@ -20,6 +21,9 @@ from hal.events import Button
 from tests.firmware_py.test_cli_cabinet import cabinet_config
 from tests.i2c_bus import RecordingSMBus
 from tests.notify_socket import FakeNotifySocket
+
+pytestmark = pytest.mark.slow
+"""Every test here takes more than a moment: ``make check`` leaves them to ``make test``."""
 
 
 def test_record_writes_the_game_played_on_real_hardware_paths(tmp_path, monkeypatch) -> None:

@@ -8,6 +8,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 from firmware_py.store import Store
 
 WRITER = textwrap.dedent("""
@@ -21,6 +23,7 @@ WRITER = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_every_acknowledged_action_survives_sigkill(tmp_path) -> None:
     db = tmp_path / "cut.sqlite3"
     proc = subprocess.Popen(

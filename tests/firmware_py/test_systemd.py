@@ -53,6 +53,7 @@ def test_notifier_speaks_sd_notify_to_a_path_and_to_the_abstract_namespace(notif
     assert Notifier({"NOTIFY_SOCKET": "x", "WATCHDOG_USEC": "1000", "WATCHDOG_PID": "1"}).watchdog_us is None
 
 
+@pytest.mark.slow
 def test_a_hung_main_loop_stops_the_watchdog_pings(cabinet, notify_socket) -> None:
     """The loop runs in real time on the simulated cabinet (on this thread, as in the
     process); a step that blocks (a hang) silences the pings, and they come back when it
@@ -107,6 +108,7 @@ def test_a_hung_main_loop_stops_the_watchdog_pings(cabinet, notify_socket) -> No
     assert seen["pings_resumed"] > seen["pings_hung"]
 
 
+@pytest.mark.slow
 def test_ringside_run_reports_ready_pings_and_stops_cleanly_on_sigterm(notify_socket, tmp_path) -> None:
     env = {
         **os.environ,

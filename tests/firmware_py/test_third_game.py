@@ -109,6 +109,7 @@ def test_it_is_on_the_select_screen(tap_race, cabinet: Cabinet, sim) -> None:
     assert Attract(cabinet.ctx, 0).screen(0).games == select.games
 
 
+@pytest.mark.slow
 def test_it_plays_at_the_cabinet(tap_race, cabinet: Cabinet, sim, store: Store) -> None:
     play = race_between_stations(cabinet, sim)
     press(cabinet, sim, 0, Button.C)
@@ -203,6 +204,7 @@ scene = "Result"
 """
 
 
+@pytest.mark.slow
 def test_a_hil_scenario_runs_it(tap_race, tmp_path: Path) -> None:
     path = tmp_path / "tap_race.toml"
     path.write_text(SCENARIO)

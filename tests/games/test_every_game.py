@@ -23,6 +23,7 @@ def _id(case: tuple[type[Engine], int]) -> str:
     return f"{case[0].spec.name}-{case[1]}p"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=[_id(c) for c in CASES])
 def test_random_playouts_end_keep_invariants_and_replay(case: tuple[type[Engine], int]) -> None:
     engine_type, players = case

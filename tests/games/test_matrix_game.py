@@ -45,6 +45,7 @@ def test_a_two_by_two_mixed_game_matches_the_textbook_formula() -> None:
     assert solution.value == pytest.approx((a * d - b * c) / (a - b - c + d))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     st.integers(1, 6).flatmap(

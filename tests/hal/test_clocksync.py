@@ -39,6 +39,7 @@ def mapped_errors(
     return sorted(errors), sync
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("drift_ppm", [100.0, -100.0])
 def test_padboard_clocksync_p99_within_goal_under_jitter_and_drift(drift_ppm: float) -> None:
     errors, sync = mapped_errors(drift_ppm, seed=11)
@@ -47,6 +48,7 @@ def test_padboard_clocksync_p99_within_goal_under_jitter_and_drift(drift_ppm: fl
     assert abs(sync.drift_ppm - drift_ppm) < 2
 
 
+@pytest.mark.slow
 def test_padboard_clocksync_survives_many_tick_wraps() -> None:
     # 2**22 µs ≈ 4.2 s per wrap: two minutes wrap ~30 times
     errors, _ = mapped_errors(100.0, seed=5, tick_bits=22)

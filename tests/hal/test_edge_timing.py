@@ -61,6 +61,7 @@ def rising_edges(pad: PiezoPad, force: float, level: float = 2000) -> list[int]:
     return edges
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ring_hz", [200.0, 220.0, 290.0])
 def test_edge_walk_scales_with_the_pads_ring(ring_hz: float) -> None:
     """Another pad's curve, with its period measured as calibration does (the chatter's

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 from dataclasses import replace
 
+import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from hal.events import Button, ButtonEvent, ServiceEvent
@@ -42,6 +43,7 @@ def test_bounce_burst_gives_one_press(config) -> None:
     cab.close()
 
 
+@pytest.mark.slow
 def test_handlers_survive_garbage_collection(config) -> None:
     """gpiozero holds pin callbacks weakly; ours must be kept alive by the backend."""
     cab, f = make(config)

@@ -98,6 +98,7 @@ def test_gpio_edge_never_uses_library_debounce_and_takes_the_active_edge_only(fa
     src.close()
 
 
+@pytest.mark.slow
 def test_gpio_edge_handlers_survive_garbage_collection(factory: MockFactory) -> None:
     src = GpioEdgeSource(factory, {0: 17}, ticks_to_us=scripted([5, 50_000]))
     gc.collect()

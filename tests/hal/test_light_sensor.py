@@ -20,6 +20,7 @@ def factory():
     f.reset()
 
 
+@pytest.mark.slow
 def test_light_sensor_keeps_the_stamp_of_every_light_on_edge(factory: MockFactory) -> None:
     clock = ManualClock(1_000)
     sensor = LightSensor(factory, 17, ticks_to_us=lambda _t: clock.now_us())

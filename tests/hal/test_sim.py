@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import inspect
 
+import pytest
+
 from hal.cabinet_io import CabinetIO, StationReadback
 from hal.events import Button
 from hal.hardware import CabinetHardware
@@ -49,6 +51,7 @@ def test_the_simulated_cabinet_names_its_next_scheduled_input(sim: SimCabinet, c
     assert sim.next_due() == clock.now_us() + 4_000
 
 
+@pytest.mark.slow
 def test_mock_pins_keep_a_bounded_history(sim: SimCabinet, clock) -> None:
     """gpiozero's MockPin appends every state change forever; an hour of LED changes
     and presses in the development window must not pile up."""

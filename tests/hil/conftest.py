@@ -42,9 +42,12 @@ class ScenarioFailed(Exception):
 
 class ScenarioFile(pytest.File):
     def collect(self) -> Any:
-        yield ScenarioItem.from_parent(self, name="sim", backend="sim")
+        sim = ScenarioItem.from_parent(self, name="sim", backend="sim")
+        sim.add_marker(pytest.mark.slow)  # a whole scenario at the cabinet: make test, not make check
+        yield sim
         rig = ScenarioItem.from_parent(self, name="rig", backend="rig")
         rig.add_marker(pytest.mark.hil)
+        rig.add_marker(pytest.mark.slow)
         yield rig
 
 

@@ -151,6 +151,7 @@ def test_hil_failures_say_what_was_seen_and_write_junit(tmp_path: Path) -> None:
     assert props["fidelity_exact"] == "4"
 
 
+@pytest.mark.slow
 def test_hil_screen_golden_mismatch_writes_expected_actual_and_diff(tmp_path: Path) -> None:
     golden_dir = tmp_path / "goldens"
     golden_dir.mkdir()
@@ -192,6 +193,7 @@ def test_hil_cli_exit_codes(
 
 
 # -- recording ---------------------------------------------------------------------------
+@pytest.mark.slow
 def test_hil_recorded_session_replays_as_a_passing_scenario(tmp_path: Path, config, sim, clock, store) -> None:
     from firmware_py.cabinet import Cabinet
     from firmware_py.hil.record import SessionRecorder

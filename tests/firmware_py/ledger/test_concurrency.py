@@ -40,6 +40,7 @@ def at_once(calls: list[Callable[[], Receipt]]) -> list[Receipt | Exception]:
     return [r for r in results if r is not None]
 
 
+@pytest.mark.slow
 def test_duels_over_one_card_at_the_same_moment_exactly_one_is_recorded(new_url: StoreFactory) -> None:
     url = new_url()
     setup = Ledger(url, event_seed=SEED, pin_hasher=FAST_PINS)

@@ -17,6 +17,9 @@ import pytest
 from firmware_py.ledger import Ledger
 from tests.firmware_py.ledger.conftest import FAST_PINS, SEED, StoreFactory
 
+pytestmark = pytest.mark.slow
+"""Every test here takes more than a moment: ``make check`` leaves them to ``make test``."""
+
 ROOT = Path(__file__).resolve().parents[3]
 SOAK = bool(os.environ.get("RINGSIDE_SOAK"))
 
@@ -74,7 +77,7 @@ def test_sigkill_during_duels_loses_no_acknowledged_duel(new_url: StoreFactory) 
     kill_loop(new_url(), kills=3, seed=1)
 
 
-@pytest.mark.slow
+@pytest.mark.soak
 def test_a_long_sigkill_loop_loses_no_acknowledged_duel(new_url: StoreFactory) -> None:
     """``make test``: 25 kills per store; ``make soak`` (RINGSIDE_SOAK=1): 300."""
     kill_loop(new_url(), kills=300 if SOAK else 25, seed=2)

@@ -19,6 +19,9 @@ from games.punch_cards import PACKET_SIZE, NameRefused, TradeOffer, may_refuse, 
 from tests.firmware_py.ledger.conftest import FAST_PINS, SEED, Clock, StoreFactory
 from tests.firmware_py.ledger.support import decided_duel
 
+pytestmark = pytest.mark.slow
+"""Every test here takes more than a moment: ``make check`` leaves them to ``make test``."""
+
 NAMES = [
     "Ann",
     "ann ",
@@ -186,7 +189,7 @@ def test_random_histories_keep_the_ledger_exact(new_url: StoreFactory) -> None:
     )
 
 
-@pytest.mark.slow
+@pytest.mark.soak
 def test_many_more_random_histories_keep_the_ledger_exact(new_url: StoreFactory) -> None:
     """``make test``: 100 more histories per store; ``make soak`` (RINGSIDE_SOAK=1): 1,000."""
     examples = 1_000 if os.environ.get("RINGSIDE_SOAK") else 100

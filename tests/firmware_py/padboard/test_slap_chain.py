@@ -28,6 +28,7 @@ def padboard() -> PadboardChain:
     return PadboardChain(TABLE, SETTINGS, seed=3)
 
 
+@pytest.mark.slow
 def test_chain_stamps_single_slaps_at_their_contact_whatever_the_force(padboard: PadboardChain) -> None:
     rng = random.Random(1)
     for _ in range(24):
@@ -37,6 +38,7 @@ def test_chain_stamps_single_slaps_at_their_contact_whatever_the_force(padboard:
         assert abs(got.t_us - s.t_us) <= 80, (s, got)  # after the clock sync as well
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("separation", [200, 1000])
 def test_chain_hit_goes_to_the_first_palm(padboard: PadboardChain, separation: int) -> None:
     rng = random.Random(separation)

@@ -20,6 +20,7 @@ OPTIONS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", list(Level))
 def test_every_choice_is_legal_under_every_option(level: Level) -> None:
     for i, options in enumerate(OPTIONS):
@@ -55,6 +56,7 @@ def _hide_differently(e: BigTimeBoxing, seat: int, rng: random.Random) -> BigTim
     return twin
 
 
+@pytest.mark.slow
 def test_hidden_cards_and_deck_orders_never_change_the_choice() -> None:
     rng = random.Random(7)
     checked = changed_hidden = 0
@@ -84,19 +86,23 @@ def _series(make: type[RandomBot] | type[GreedyBot], fights: int, level: Level =
     return sum(duel(BoxerBot(s, level), make(s + 1), seed=s)[0] for s in range(fights)) / fights
 
 
+@pytest.mark.slow
 def test_the_computer_boxer_beats_a_random_boxer_nearly_always() -> None:
     assert _series(RandomBot, 40) >= 0.85
 
 
+@pytest.mark.slow
 def test_the_computer_boxer_beats_the_greedy_boxer_most_of_the_time() -> None:
     assert _series(GreedyBot, 80) >= 0.6
 
 
+@pytest.mark.slow
 def test_the_greedy_boxer_beats_a_random_one() -> None:
     score = sum(duel(GreedyBot(s), RandomBot(s + 1), seed=s)[0] for s in range(40)) / 40
     assert score >= 0.75
 
 
+@pytest.mark.slow
 def test_higher_levels_box_better() -> None:
     score = sum(duel(BoxerBot(s, Level.EXPERT), BoxerBot(s + 1, Level.EASY), seed=s)[0] for s in range(60)) / 60
     assert score >= 0.6

@@ -37,6 +37,7 @@ OPTIONS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", OPTIONS, ids=lambda o: f"{o.rounds}r-{o.attributes.value}-thinky{int(o.thinky)}")
 def test_random_fights_end_keep_their_invariants_and_replay(options: BigTimeBoxingOptions) -> None:
     for seed in range(4):
@@ -83,6 +84,7 @@ def test_every_window_opens_whatever_the_answering_boxer_holds() -> None:
     assert all(seen.values()), seen
 
 
+@pytest.mark.slow
 def test_windows_open_for_boxers_with_nothing_to_answer() -> None:
     """Counting the windows that offered only a pass: they exist, so opening never depends
     on the hand."""
@@ -118,6 +120,7 @@ def test_views_show_a_boxer_his_own_hand_and_saved_card_and_never_the_others() -
                 assert ev.card is None
 
 
+@pytest.mark.slow
 def test_a_combo_second_punch_always_follows_a_combo_window() -> None:
     for seed in range(20):
         e, log = _fight_events(seed, BigTimeBoxingOptions())

@@ -49,6 +49,7 @@ def after(*piles: str, cards: int) -> KarateFight:
 
 
 # -- reaction times ----------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("level", list(Level), ids=lambda level: level.value)
 def test_reaction_times_match_the_levels_target_mean_and_spread(level: Level) -> None:
     bot = KarateFighterBot(level, 1)
@@ -69,6 +70,7 @@ def test_an_expert_reacts_in_about_200_ms_and_every_level_below_is_slower_and_le
         assert weaker.miss > stronger.miss and weaker.fooled > stronger.fooled
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", list(Level), ids=lambda level: level.value)
 def test_a_hit_is_slapped_unless_missed_at_the_levels_miss_rate(level: Level) -> None:
     e = after("Sd", "dd", cards=1)  # a Strike: a Hit is showing
@@ -79,6 +81,7 @@ def test_a_hit_is_slapped_unless_missed_at_the_levels_miss_rate(level: Level) ->
     assert all(a is None or a >= REFLEXES[level].floor_us for a in answers)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", list(Level), ids=lambda level: level.value)
 def test_a_card_that_looks_like_a_hit_fools_at_the_levels_rate_and_a_plain_card_never(level: Level) -> None:
     fooled = REFLEXES[level].fooled
@@ -201,6 +204,7 @@ def hit_share(stronger: Level, weaker: Level, fights: int) -> tuple[int, int]:
     return won, total
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("stronger", "weaker"),
     [(Level.NORMAL, Level.EASY), (Level.HARD, Level.NORMAL), (Level.EXPERT, Level.HARD)],
@@ -213,6 +217,7 @@ def test_each_level_wins_most_hits_against_the_one_below(stronger: Level, weaker
     assert low > 0.6, f"won {won} of {total} Hits"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fighters", [2, 3, 4])
 def test_bot_fights_end_with_a_karate_master_keeping_every_rule(fighters: int) -> None:
     for seed in range(3):

@@ -49,6 +49,7 @@ def run(e, actions) -> list[Event]:
     return events
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_slaps_1us_apart_same_winner_in_every_arrival_order(players: int) -> None:
     """Every assignment of fighters to stamps 1 µs apart, and for each every arrival
@@ -186,6 +187,7 @@ def test_judge_is_the_documented_order(
         assert verdict is (Verdict.JAN_KEN if jan_ken else Verdict.COWARDS_BLOW)
 
 
+@pytest.mark.slow
 @given(st.data())
 def test_random_near_ties_through_the_settle_buffer_go_to_the_earliest_stamp(data: st.DataObject) -> None:
     players = data.draw(st.integers(2, 4))

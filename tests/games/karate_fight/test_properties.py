@@ -73,6 +73,7 @@ def random_fight(players: int, seed: int, **driver) -> tuple[KarateFight, list]:
     return e, events
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_fights_end_with_a_karate_master_and_keep_every_card(players: int) -> None:
     seen: set[type] = set()
@@ -90,6 +91,7 @@ def test_random_fights_end_with_a_karate_master_and_keep_every_card(players: int
     assert expected <= seen
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(
     players=st.integers(2, 4),

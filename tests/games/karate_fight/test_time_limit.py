@@ -348,6 +348,7 @@ def test_a_fight_decided_on_time_replays_from_its_journal() -> None:
     assert_replays(e)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_limit_never_reached_changes_no_event(players: int) -> None:
     """With a limit far beyond the fight the events are exactly those of the rulebook game."""
@@ -363,6 +364,7 @@ def test_a_limit_never_reached_changes_no_event(players: int) -> None:
 # -- Properties --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(
     players=st.integers(2, 4),

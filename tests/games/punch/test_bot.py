@@ -21,6 +21,7 @@ def bot_game(options: PunchOptions, seed: int) -> Punch:
     return game
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", VARIANTS, ids=["standard", "advanced_no_mercy"])
 def test_the_bot_plays_whole_games_legally_and_the_same_way_for_a_seed(options: PunchOptions) -> None:
     for seed in range(5):

@@ -111,6 +111,7 @@ def test_round_2_asks_both_boxers_and_only_qualifying_hands_may_redeal() -> None
     assert offers > 0
 
 
+@pytest.mark.slow
 def test_round_3_hand_is_the_last_ten_and_never_redealt() -> None:
     seen_qualifying = False
     for seed in range(200):

@@ -80,6 +80,7 @@ def redeal_view(hand: str) -> PunchPlayerView:
 
 
 # -- legal, whole games, repeatable ------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("options", VARIANTS, ids=["standard", "advanced_no_mercy"])
 @pytest.mark.parametrize("level", list(Level), ids=lambda level: level.value)
 def test_every_level_plays_whole_games_legally_and_the_same_way_for_a_seed(level: Level, options: PunchOptions) -> None:

@@ -91,6 +91,7 @@ def check_matches(events: list[Event]) -> int:
     return matches
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS, ids=list(VARIANTS))
 @pytest.mark.parametrize("seed", range(25))
 def test_random_playouts_keep_the_invariants_and_replay(variant: str, seed: int) -> None:
@@ -100,6 +101,7 @@ def test_random_playouts_keep_the_invariants_and_replay(variant: str, seed: int)
     assert check_matches(replayed_events(game)) >= 3
 
 
+@pytest.mark.slow
 def test_playouts_reach_every_kind_of_match_end() -> None:
     reasons = set()
     for seed in range(60):
@@ -131,6 +133,7 @@ def test_any_sequence_of_legal_choices_keeps_the_invariants(
     check_matches(replayed_events(game))
 
 
+@pytest.mark.slow
 @given(
     cards=st.tuples(st.sampled_from(Card), st.sampled_from(Card)),
     stamina=st.tuples(st.integers(1, 10), st.integers(1, 10)),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import fields, replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -111,6 +112,7 @@ def reference_trace(order: tuple[int, int]) -> list[tuple]:
     return keep_trace(Punch(PunchOptions(), 2, 0), order)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), order=st.sampled_from([(RED, BLUE), (BLUE, RED)]))
 def test_keeping_a_dealt_hand_looks_the_same_whether_or_not_it_may_redeal(seed: int, order: tuple[int, int]) -> None:

@@ -26,11 +26,13 @@ from games.punch_cards import (
 from games.punch_cards.cards import SET_COUNT, _unrank
 
 
+@pytest.mark.slow
 def test_every_corner_of_ten_thousand_cards_shows_a_different_set() -> None:
     sets = [n for serial in range(10_000) for n in make_card(11, serial, "x").corners]
     assert len(set(sets)) == len(sets) == 40_000
 
 
+@pytest.mark.slow
 def test_corners_show_two_to_four_distinct_ascending_numbers_from_1_to_99() -> None:
     seen_sizes = set()
     for serial in range(3_000):

@@ -162,6 +162,7 @@ def test_an_exhibition_duel_deals_each_seat_a_packet_from_the_seed() -> None:
     assert game.collections == (packet(9, 0, "Red"), packet(9, 5, "Blue"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(20))
 def test_random_duels_end_with_a_card_taken_and_replay(seed: int) -> None:
     game = random_playout(PunchCardsDuel(DuelOptions(may_refuse=seed % 2 == 1), 2, seed), bot_seed=seed)

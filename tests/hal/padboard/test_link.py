@@ -65,6 +65,7 @@ def slap_soon(sim: PadboardSimulator, pad: int, velocity: int, ahead_us: int = 3
     return sim.slap(pad, CLOCK.now_us() + ahead_us, velocity)
 
 
+@pytest.mark.slow
 def test_padboard_link_handshake_and_mapped_slaps(sim: PadboardSimulator, src: PadboardSource) -> None:
     assert src.connected and src.info is not None
     assert (src.info.version, src.info.pads, src.info.tick_bits) == (wire.PROTOCOL_VERSION, 2, 30)
@@ -81,6 +82,7 @@ def test_padboard_link_handshake_and_mapped_slaps(sim: PadboardSimulator, src: P
         assert abs(s.t_us - t) <= STAMP_TOLERANCE_US, (s, t)
 
 
+@pytest.mark.slow
 def test_padboard_link_garbage_and_bit_flips_are_counted_and_skipped(
     sim: PadboardSimulator, src: PadboardSource
 ) -> None:
@@ -95,6 +97,7 @@ def test_padboard_link_garbage_and_bit_flips_are_counted_and_skipped(
     assert src.connected
 
 
+@pytest.mark.slow
 def test_padboard_link_gap_is_recovered_and_duplicates_never_count_twice(
     sim: PadboardSimulator, src: PadboardSource
 ) -> None:
@@ -111,6 +114,7 @@ def test_padboard_link_gap_is_recovered_and_duplicates_never_count_twice(
     assert len(got.slaps()) == 2
 
 
+@pytest.mark.slow
 def test_padboard_link_unplug_pauses_then_recovers(sim: PadboardSimulator, src: PadboardSource) -> None:
     got = Collector(src)
     sim.unplug()
@@ -140,6 +144,7 @@ def test_padboard_link_wrong_protocol_version_is_a_clear_error() -> None:
         PadboardSource(sim.port, CLOCK, {0: 0}, timing=FAST)
 
 
+@pytest.mark.slow
 def test_padboard_link_missing_port_reports_down_then_connects(tmp_path) -> None:
     sim = PadboardSimulator(pads=2, clock=CLOCK)
     sim.unplug()
@@ -156,6 +161,7 @@ def test_padboard_link_missing_port_reports_down_then_connects(tmp_path) -> None
         sim.stop()
 
 
+@pytest.mark.slow
 def test_padboard_link_settings_saved_to_flash_survive_a_reboot(sim: PadboardSimulator, src: PadboardSource) -> None:
     chosen = PadSettings(threshold=1500, scan_us=1500, xtalk_pct=40)
     assert src.write_settings(1, chosen) == chosen
@@ -171,6 +177,7 @@ def test_padboard_link_settings_saved_to_flash_survive_a_reboot(sim: PadboardSim
         src.read_settings(7)
 
 
+@pytest.mark.slow
 def test_padboard_link_raw_stream_and_health(sim: PadboardSimulator, src: PadboardSource) -> None:
     blocks: list[RawBlock] = []
     src.start_raw([1], blocks.append, frames_per_block=20)
@@ -188,6 +195,7 @@ def test_padboard_link_raw_stream_and_health(sim: PadboardSimulator, src: Padboa
     assert len(health.pads) == 2 and all(abs(p.baseline - 32768) < 1500 for p in health.pads)
 
 
+@pytest.mark.slow
 def test_padboard_link_simulator_port_at_a_chosen_path(tmp_path) -> None:
     port = str(tmp_path / "ringside-padboard")
     with PadboardSimulator(pads=1, clock=CLOCK, port=port) as sim:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -55,6 +56,7 @@ def test_padboard_frames_round_trip_in_any_chunking(frames, cuts) -> None:
     assert dec.bad_frames == 0 and dec.garbage_bytes == 0
 
 
+@pytest.mark.slow
 @given(
     frames_st, st.lists(st.binary(max_size=60), min_size=1, max_size=9), st.lists(st.integers(0, 10_000), max_size=12)
 )
@@ -71,6 +73,7 @@ def test_padboard_garbage_between_frames_is_skipped_and_counted(frames, garbage,
     assert dec.garbage_bytes <= junk + len(garbage[-1]) + len(frames)
 
 
+@pytest.mark.slow
 @settings(max_examples=200)
 @given(frames_st, st.data())
 def test_padboard_bit_flip_loses_only_the_hit_frame(frames, data) -> None:
@@ -103,6 +106,7 @@ def test_padboard_seq_delta_wraps() -> None:
     assert wire.seq_delta(0xFFFF, 2) == -3
 
 
+@pytest.mark.slow
 @given(st.integers(0, 7), st.lists(st.integers(-100, 70_000), min_size=10, max_size=10))
 def test_padboard_settings_payload_round_trip_clamps(pad, values) -> None:
     d = {f[0]: v for f, v in zip(wire.SETTINGS_FIELDS, values)}
