@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import math
 
+import pygame
+
 BAR_US = 350_000
 """A bar moves from its old level to its new one in this long."""
 FLASH_US = 450_000
@@ -20,6 +22,8 @@ SHAKE_US = 500_000
 """A knockdown shakes the ring this long."""
 SLIDE_US = 250_000
 """A played card slides to its place in this long."""
+FLIP_US = 180_000
+"""A revealed card turns over in this long: quick, so the face is soon there to read."""
 
 
 def progress(now_us: int, start_us: int, duration_us: int) -> float:
@@ -59,6 +63,19 @@ def shake(now_us: int, start_us: int, amplitude_px: int = 14, duration_us: int =
     )
 
 
+def shake_surface(surf: pygame.Surface, offset: tuple[int, int], fill: tuple[int, int, int]) -> None:
+    """Move the whole picture by ``offset`` and fill the strip it uncovers."""
+    dx, dy = offset
+    if dx == dy == 0:
+        return
+    surf.scroll(dx, dy)
+    w, h = surf.get_size()
+    if dx:
+        surf.fill(fill, pygame.Rect(0 if dx > 0 else w + dx, 0, abs(dx), h))
+    if dy:
+        surf.fill(fill, pygame.Rect(0, 0 if dy > 0 else h + dy, w, abs(dy)))
+
+
 def slide(
     start: tuple[int, int], end: tuple[int, int], now_us: int, start_us: int, duration_us: int = SLIDE_US
 ) -> tuple[int, int]:
@@ -67,7 +84,7 @@ def slide(
     return round(start[0] + (end[0] - start[0]) * e), round(start[1] + (end[1] - start[1]) * e)
 
 
-def flip_width(now_us: int, start_us: int, duration_us: int = SLIDE_US) -> tuple[float, bool]:
+def flip_width(now_us: int, start_us: int, duration_us: int = FLIP_US) -> tuple[float, bool]:
     """A card turning over: its drawn width as a share of its own (1 → 0 → 1) and whether
     its face is showing yet (after the half-way point)."""
     p = progress(now_us, start_us, duration_us)

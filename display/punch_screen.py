@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pygame
 
-from display import theme
+from display import motion, theme
 from display.cards import card_back, card_face
 from display.models import PlayScreen
 from display.punch_private import draw_punch_private
@@ -61,10 +61,14 @@ def draw_punch(surf: pygame.Surface, text: TextCache, s: PlayScreen) -> None:
 
     middle = pygame.Rect(450, 90, w - 900, 520)
     if v.last_reveal is not None:
+        width, face_up = motion.flip_width(s.now_us, _revealed_at(s))
         for seat, card in enumerate(v.last_reveal):
-            rect = pygame.Rect(0, 0, 170, 240)
+            rect = pygame.Rect(0, 0, max(4, round(170 * width)), 240)
             rect.center = (middle.centerx + (-118 if seat == 0 else 118), middle.y + 170)
-            card_face(surf, text, rect, CARD_SYMBOL[card], card.label, CARD_COLOR[card], s.seats[seat].color)
+            if face_up:
+                card_face(surf, text, rect, CARD_SYMBOL[card], card.label, CARD_COLOR[card], s.seats[seat].color)
+            else:
+                card_back(surf, rect, s.seats[seat].color)
         text.draw(surf, "VS", 48, theme.GOLD, (middle.centerx, middle.y + 170), "center", bold=True)
     else:
         for seat in (0, 1):
@@ -75,8 +79,36 @@ def draw_punch(surf: pygame.Surface, text: TextCache, s: PlayScreen) -> None:
         text.draw(surf, line, 38, theme.TEXT, (middle.centerx, middle.y + 340 + i * 44), "center")
     _phase_hint(surf, text, s, v, h)
     _banners(surf, text, s)
+    knockout = next((t for t, ev in reversed(s.events) if isinstance(ev, Knockout)), None)
+    if knockout is not None:
+        motion.shake_surface(surf, motion.shake(s.now_us, knockout), theme.BACKGROUND)
     if s.paused:
         paused_overlay(surf, text, s.paused)
+
+
+def _revealed_at(s: PlayScreen) -> int:
+    """When the cards on the table were turned over (long ago if the events no longer say)."""
+    return next((t for t, ev in reversed(s.events) if isinstance(ev, CardsRevealed)), -motion.FLIP_US)
+
+
+def _stamina_shown(s: PlayScreen, v: PunchPublicView, seat: int) -> float:
+    """The bar's level: easing from where it stood before the last change to the stamina
+    now (the number beside it is always the stamina now)."""
+    changed_at, delta = None, 0
+    for t, ev in reversed(s.events):
+        if isinstance(ev, MatchStarted) and changed_at is None:
+            return v.stamina[seat]  # a new match: the bars start full, no move
+        if isinstance(ev, StaminaChanged) and ev.player == seat:
+            if changed_at is None:
+                changed_at = t
+            elif t != changed_at:
+                break
+            delta += ev.delta
+        elif changed_at is not None and t != changed_at:
+            break
+    if changed_at is None:
+        return v.stamina[seat]
+    return motion.tween(v.stamina[seat] - delta, v.stamina[seat], s.now_us, changed_at)
 
 
 def _boxer_panel(
@@ -91,7 +123,7 @@ def _boxer_panel(
         won = i < v.match_wins[seat]
         pygame.draw.circle(surf, theme.GOLD if won else theme.shade(theme.GOLD, 0.25), (round(cx), rect.y + 104), 16)
     bar = pygame.Rect(rect.x + 36, rect.y + 140, 70, 340)
-    segment_bar(surf, bar, v.stamina[seat], 10, theme.GOOD if v.stamina[seat] > 3 else theme.BAD)
+    segment_bar(surf, bar, _stamina_shown(s, v, seat), 10, theme.GOOD if v.stamina[seat] > 3 else theme.BAD)
     text.draw(surf, str(v.stamina[seat]), 170, theme.WHITE, (rect.x + 250, rect.y + 260), "center", bold=True)
     text.draw(surf, "STAMINA", 32, theme.DIM, (rect.x + 250, rect.y + 350), "center")
     text.draw(surf, f"{v.hand_sizes[seat]} cards in hand", 30, theme.DIM, (rect.x + 250, rect.y + 392), "center")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from display.motion import BAR_US, SHAKE_US, SLIDE_US, flash, flip_width, progress, shake, slide, tween
+from display.motion import BAR_US, FLIP_US, SHAKE_US, SLIDE_US, flash, flip_width, progress, shake, slide, tween
 
 
 def test_a_bar_starts_at_its_old_level_and_lands_on_the_new_one() -> None:
@@ -42,6 +42,6 @@ def test_a_card_slides_to_its_place_and_turns_over_half_way() -> None:
     assert slide((0, 0), (100, 40), SLIDE_US, 0) == (100, 40)
     width, face = flip_width(0, 0)
     assert width == 1 and not face
-    width, face = flip_width(SLIDE_US // 2, 0)
+    width, face = flip_width(FLIP_US // 2, 0)
     assert width == 0 and face
-    assert flip_width(SLIDE_US, 0) == (1, True)
+    assert flip_width(FLIP_US, 0) == (1, True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 
+from display.motion import BAR_US, FLIP_US, SHAKE_US
 from firmware_py.hil.writer import ScenarioWriter, comment_block
 from games.codec import encode
 from games.punch import CARDS, Card, Phase, Punch, PunchOptions
@@ -26,6 +27,11 @@ EXCHANGE_US = 250_000
 """One exchange: Red presses at T, Blue 40 ms later, checks 100 ms after that."""
 SECOND_US = 40_000
 CHECK_US = 100_000
+SETTLED_US = FLIP_US + 20_000
+"""A screen is compared with its golden once the revealed cards have turned over (before
+Red's next press, 210 ms after a reveal)."""
+OVER_US = max(BAR_US, SHAKE_US) + 20_000
+"""The game's end is compared once the bars have landed and a knockout's shake is over."""
 GAME_OVER_HOLD_US = 3_000_000
 
 
@@ -137,7 +143,7 @@ def whole_match() -> ScenarioWriter:
         events = s.exchange((c0, c1), private=True)
         if first:
             w.expect(
-                s.t - EXCHANGE_US + SECOND_US + CHECK_US,
+                s.t - EXCHANGE_US + SECOND_US + SETTLED_US,
                 "the first reveal on the main display",
                 screen={"png": "goldens/whole-match-first-reveal.png", "tolerance": 8, "max_mismatch": 0.001},
             )
@@ -153,7 +159,7 @@ def whole_match() -> ScenarioWriter:
     end = s.t - EXCHANGE_US + SECOND_US
     winner = s.game.outcome().winner
     w.expect(
-        end + CHECK_US,
+        end + OVER_US,
         "the game's end is shown",
         event={"type": "GameEnded", "winner": winner},
         t_us=end,

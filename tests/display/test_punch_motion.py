@@ -1,0 +1,83 @@
+"""Punch!'s screen catches up with the game: the revealed cards turn over, a stamina bar
+eases from its old level to the new one (the number is the new stamina at once), a
+knockout shakes the screen.  Times are the screen model's: the same model draws the same."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pygame
+import pytest
+
+from display import motion, theme
+from display.renderer import Renderer
+from games.punch import Card
+from games.punch.actions import PlayCard
+from games.punch.clash import Cause
+from games.punch.events import CardsRevealed, Knockout, StaminaChanged
+from tests.display.test_screens import colour_share, fresh_punch, play_screen
+
+FACE = (250, 248, 240)
+CARDS = pygame.Rect(440, 120, 400, 260)
+T = 9_000_000
+
+
+@pytest.fixture(scope="module")
+def renderer() -> Renderer:
+    pygame.font.init()
+    return Renderer()
+
+
+def _revealed():
+    game = fresh_punch()
+    for seat in (0, 1):
+        hand = game.view(seat).hand
+        game.apply(PlayCard(seat, next(c for c in Card if hand[c.index])))
+    return game
+
+
+def test_the_revealed_cards_turn_over_then_stay_face_up(renderer: Renderer) -> None:
+    game = _revealed()
+    reveal = (T, CardsRevealed(game.public_view().last_reveal))
+    at_flip = replace(play_screen(game, events=[reveal]), now_us=T)
+    assert colour_share(renderer.draw(at_flip), CARDS, FACE) == 0  # still face down as it starts to turn
+    turned = replace(at_flip, now_us=T + motion.FLIP_US)
+    assert colour_share(renderer.draw(turned), CARDS, FACE) > 0.02
+
+
+def _lit_segments(surf: pygame.Surface) -> int:
+    """Red's stamina segments lit in the GOOD colour (bottom up, 10 of them)."""
+    bar = pygame.Rect(30 + 36, 90 + 140, 70, 340)
+    lit = 0
+    for i in range(10):
+        y = bar.bottom - int((i + 0.5) * bar.height / 10)
+        lit += tuple(surf.get_at((bar.x + 10, y)))[:3] == theme.GOOD
+    return lit
+
+
+def test_a_stamina_bar_eases_from_the_old_level_to_the_new(renderer: Renderer) -> None:
+    game = _revealed()
+    view = replace(game.public_view(), stamina=(7, 10))
+    hit = (T, StaminaChanged(0, -3, 7, Cause.HIT))
+    screen = replace(play_screen(game, events=[hit]), view=view, now_us=T)
+    assert _lit_segments(renderer.draw(screen)) == 10  # the moment of the hit: where it stood
+    middle = _lit_segments(renderer.draw(replace(screen, now_us=T + motion.BAR_US // 3)))
+    assert 7 < middle < 10
+    assert _lit_segments(renderer.draw(replace(screen, now_us=T + motion.BAR_US))) == 7
+
+
+def test_a_knockout_shakes_the_screen_then_it_is_still(renderer: Renderer) -> None:
+    game = _revealed()
+    ko = (T, Knockout(1))
+    still = pygame.image.tobytes(
+        renderer.draw(replace(play_screen(game, events=[ko]), now_us=T + 2 * motion.SHAKE_US)), "RGB"
+    )
+    shaken = [
+        pygame.image.tobytes(renderer.draw(replace(play_screen(game, events=[ko]), now_us=T + dt)), "RGB")
+        for dt in range(20_000, motion.SHAKE_US, 40_000)
+    ]
+    assert any(frame != still for frame in shaken)
+    after = pygame.image.tobytes(
+        renderer.draw(replace(play_screen(game, events=[ko]), now_us=T + motion.SHAKE_US)), "RGB"
+    )
+    assert after == still
