@@ -119,12 +119,15 @@ def _match_chart(
             pygame.draw.lines(surf, look.color, False, points, 4)
         end = points[-1]
         pygame.draw.circle(surf, look.color, end, 7)
-    for i, p in enumerate(m.points):
-        if p.break_:
-            pygame.draw.circle(surf, theme.GOOD, (x_of(i), plot.y - 6), 5)
-    final = m.points[-1].stamina
     text.draw(surf, f"{m.exchanges} exchanges", 24, theme.DIM, (area.x + 16, area.bottom - 18), "midleft")
-    text.draw(surf, f"stamina {final[0]} – {final[1]}", 26, theme.TEXT, (area.right - 16, area.bottom - 18), "midright")
+    x = area.right - 16  # the final stamina, each in its boxer's colour, right to left
+    for words, colour in (
+        (str(m.points[-1].stamina[1]), seats[1].color),
+        (" – ", theme.TEXT),
+        (str(m.points[-1].stamina[0]), seats[0].color),
+        ("stamina ", theme.DIM),
+    ):
+        x = text.draw(surf, words, 26, colour, (x, area.bottom - 18), "midright", bold=colour != theme.DIM).left
 
 
 register_result(SPEC.name, draw_punch_result)
