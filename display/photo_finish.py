@@ -129,14 +129,23 @@ def draw_photo_finish(
         words, colour = _lane_words(marks, look)
         text.draw_fitted(surf, words, 28, colour, (area.right - pad, y + lane_h // 2), time_w - 6, "midright", True)
     _axis(surf, text, pf, strip, x_of, lo, hi)
-    if pf.margin_us is not None:
+    pair = _winner_and_runner_up(pf)
+    if pair is not None and pf.margin_us:  # a dead heat needs no close-up: the lanes read the same µs
         close = pygame.Rect(strip.x, strip.bottom + 34, strip.width, area.bottom - strip.bottom - 44)
-        _close_up(surf, text, seats, pf, close)
-        text.draw(surf, "close-up", 22, theme.DIM, (area.x + pad, close.centery), "midleft")
+        _close_up(surf, text, seats, pair, pf.margin_us, close)
+        text.draw(surf, "close-up", 22, theme.DIM, (area.x + pad, close.y + 12), "midleft")
 
 
-LANES_H = 136
-"""Height of the strip's lanes together (four fighters: 34 px each)."""
+def _winner_and_runner_up(pf: PhotoFinish) -> tuple[SlapMark, SlapMark] | None:
+    """The winning slap and the first late slap by someone else (None: no second slap)."""
+    won = next((m for m in pf.slaps if m.verdict is SlapVerdict.WON), None)
+    late = (m for m in pf.slaps if m.verdict is SlapVerdict.LATE and won is not None and m.fighter != won.fighter)
+    runner = min(late, key=lambda m: m.at_us, default=None)
+    return (won, runner) if won is not None and runner is not None else None
+
+
+LANES_H = 128
+"""Height of the strip's lanes together (four fighters: 32 px each)."""
 
 
 def _lanes(pf: PhotoFinish) -> list[int]:
@@ -150,31 +159,24 @@ def _lanes(pf: PhotoFinish) -> list[int]:
 
 
 def _close_up(
-    surf: pygame.Surface, text: TextCache, seats: tuple[StationLook, ...], pf: PhotoFinish, area: pygame.Rect
+    surf: pygame.Surface,
+    text: TextCache,
+    seats: tuple[StationLook, ...],
+    pair: tuple[SlapMark, SlapMark],
+    margin_us: int,
+    area: pygame.Rect,
 ) -> None:
     """The winning slap and the runner-up's, pulled apart so any margin shows: the
     margin between them, each time to the µs under its mark."""
-    assert pf.margin_us is not None
-    judged = [m for m in pf.slaps if m.verdict in (SlapVerdict.WON, SlapVerdict.DEAD_HEAT)]
-    runner = next((m for m in pf.slaps if m.verdict is SlapVerdict.LATE and m not in judged), None)
-    pair = judged[:2] if pf.margin_us == 0 or runner is None else [judged[0], runner]
     y = area.y + 12
     pygame.draw.line(surf, theme.PANEL_EDGE, (area.x, y), (area.right, y), 2)
-    xs = (
-        (area.x + area.width // 5, area.right - area.width // 5)
-        if pf.margin_us
-        else (area.centerx - 9, area.centerx + 9)
-    )
-    for m, x, anchor in zip(pair, xs, ("midright", "midleft"), strict=False):
+    for m, x in zip(pair, (area.x + area.width // 5, area.right - area.width // 5), strict=True):
         look = seats[m.fighter]
         pygame.draw.rect(surf, look.color, pygame.Rect(x - 4, y - 12, 8, 24))
-        if m.verdict is not SlapVerdict.LATE:
+        if m.verdict is SlapVerdict.WON:
             pygame.draw.rect(surf, theme.WHITE, pygame.Rect(x - 7, y - 15, 14, 30), 3)
-        side = x + (-12 if anchor == "midright" else 12) if pf.margin_us == 0 else x
-        where = anchor if pf.margin_us == 0 else "center"
-        text.draw(surf, duration(m.at_us), 24, look.color, (side, y + 30), where, bold=True)
-    label = duration(pf.margin_us) if pf.margin_us else "same µs"
-    text.draw(surf, label, 26, theme.GOLD, (area.centerx, y - 2), "midbottom", bold=True)
+        text.draw(surf, duration(m.at_us), 24, look.color, (x, y + 30), "center", bold=True)
+    text.draw(surf, duration(margin_us), 26, theme.GOLD, (area.centerx, y - 2), "midbottom", bold=True)
 
 
 def _headline(

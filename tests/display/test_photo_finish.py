@@ -128,3 +128,24 @@ def test_photo_finish_is_drawn_after_the_hit_and_gone_later(renderer: Renderer, 
     assert blue > 200  # Blue's winning mark and name in Blue's colour
     later = renderer.draw(screen(e, pf, WON + 4_100_000))
     assert pygame.image.tobytes(later.subsurface(PANEL), "RGB") == before
+
+
+FOUR = (*LOOKS, StationLook("Yellow", (251, 192, 45)))
+
+
+def test_a_dead_heat_among_four_is_drawn_beside_the_jan_ken(renderer: Renderer, artifacts) -> None:
+    """Red and Yellow slap the same µs; Blue 40 ms later inside the grace; Green struck
+    too soon: four lanes, the Jan Ken panel on the left, nothing of either covered."""
+    e = fight("Sdd", "bb", "jjj", "ee")
+    events = list(e.apply(PlayTop(0, PLAYED)))
+    events += e.apply(Slaps(t_us=BLOW, fighters=(2,)))
+    events += e.apply(Shown(t_us=SHOWN))
+    events += e.apply(Slaps(t_us=WON, fighters=(0, 3)))
+    events += e.apply(Slaps(t_us=WON + 40_000, fighters=(1,)))
+    pf = photo_finish(events, e.options.grace_us)
+    assert pf is not None and pf.winner is None and pf.margin_us == 0
+    assert [m.fighter for m in pf.slaps if m.verdict is SlapVerdict.DEAD_HEAT] == [0, 3]
+    canvas = renderer.draw(screen(e, pf, WON + 100_000, FOUR))
+    pygame.image.save(canvas, str(artifacts / "karate-photo-finish-dead-heat.png"))
+    jan_ken = pygame.Rect(20, 90, 400, 300)
+    assert not jan_ken.colliderect(PANEL)
