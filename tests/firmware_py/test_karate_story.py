@@ -4,6 +4,7 @@ fastest-slap records, told from a whole fight's journal and the store; and its s
 from __future__ import annotations
 
 import random
+from datetime import UTC, datetime, timedelta, timezone
 
 import pygame
 import pytest
@@ -138,3 +139,22 @@ def test_result_screen_draws_the_story(store: Store, artifacts, seed: int) -> No
     assert {LOOKS[f].color for f in charted} <= seen  # every fighter who slapped: dots in their colour
     common = Renderer().draw(ResultScreen("Karate Fight", winner, headline, lines))
     assert pygame.image.tobytes(common, "RGB") != pygame.image.tobytes(canvas, "RGB")
+
+
+def test_today_starts_at_local_midnight_in_the_stores_utc_times() -> None:
+    two_east = timezone(timedelta(hours=2))
+    assert start_of_today(datetime(2026, 12, 1, 0, 30, tzinfo=two_east)) == "2026-11-30T22:00:00+00:00"
+    assert start_of_today(datetime(2026, 12, 1, 23, 59, tzinfo=UTC)) == "2026-12-01T00:00:00+00:00"
+
+
+def test_records_from_before_today_are_not_todays(store: Store, artifacts) -> None:
+    session = whole_fight(store, seed=3, computers={1: Level.HARD})
+    tomorrow = ResultRecords(
+        store, session.game_id, tuple(look.name for look in LOOKS), False, "2999-01-01T00:00:00+00:00"
+    )
+    story = session.controls.result_story(session.engine, tomorrow)
+    assert story.fastest_today == () and story.fastest_ever == ()  # only a game against the computer so far
+    headline, lines = session.controls.result_lines(session.engine, session.names)
+    model = ResultScreen("Karate Fight", None, headline, lines, final=session.screen(0), story=story)
+    pygame.font.init()
+    pygame.image.save(Renderer().draw(model), str(artifacts / "karate-result-against-computer.png"))
