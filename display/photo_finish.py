@@ -8,6 +8,7 @@ stamps are game data); this module only decides how it looks.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -228,7 +229,15 @@ def _lane_words(marks: list[SlapMark], look: StationLook) -> tuple[str, tuple[in
     return ("too soon" if SlapVerdict.TOO_SOON in verdicts else "too late"), theme.BAD
 
 
-def _axis(surf: pygame.Surface, text: TextCache, pf: PhotoFinish, strip: pygame.Rect, x_of, lo: int, hi: int) -> None:
+def _axis(
+    surf: pygame.Surface,
+    text: TextCache,
+    pf: PhotoFinish,
+    strip: pygame.Rect,
+    x_of: Callable[[int], int],
+    lo: int,
+    hi: int,
+) -> None:
     """Under the strip: SHOWN at the reveal, a tick every round step in ms, the grace named."""
     y = strip.bottom + 16
     step = next((s for s in STEPS_US if (hi - lo) / s <= 6), STEPS_US[-1])
