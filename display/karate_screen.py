@@ -1,5 +1,5 @@
 """The Karate Fight play screen: the card just played big in the centre, every fighter's
-pile and share, the Hit and its judging to the microsecond, Jan Ken.  Registers Karate Fight's screens
+pile and share, the Hit and its photo finish to the microsecond, Jan Ken.  Registers Karate Fight's screens
 (this and the private layout) with ``display.registry``."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from display import theme
 from display.cards import card_back, card_face
 from display.karate_private import draw_karate_private
 from display.models import PlayScreen
+from display.photo_finish import PhotoFinish, draw_photo_finish
 from display.registry import register
 from display.text import TextCache
 from display.widgets import banner, panel, paused_overlay, title_bar
@@ -20,7 +21,6 @@ from games.karate_fight import (
     DeadHeat,
     FighterStatus,
     FightWon,
-    HitWon,
     KarateMaster,
     KaratePublicView,
     Technique,
@@ -29,7 +29,6 @@ from games.karate_fight import (
 
 TECHNIQUE_COLOR = {Technique.ATTACK: (190, 40, 30), Technique.DEFENSE: (40, 90, 170), Technique.SKILL: (150, 60, 170)}
 BANNER_US = 1_500_000
-HIT_REPORT_US = 4_000_000
 
 
 def _name(enum_value: object) -> str:
@@ -62,7 +61,8 @@ def draw_karate(surf: pygame.Surface, text: TextCache, s: PlayScreen) -> None:
 
     _centre(surf, text, s, v, pygame.Rect(0, 80, w, 400))
     _fighters(surf, text, s, v, pygame.Rect(20, 490, w - 40, 210))
-    _hit_report(surf, text, s, v, pygame.Rect(w - 420, 90, 400, 300))
+    if isinstance(s.story, PhotoFinish) and s.story.showing(s.now_us) and v.hit_showing is None:
+        draw_photo_finish(surf, text, s.seats, s.story, pygame.Rect(w - 480, 80, 460, 330))
     if v.jan_ken is not None:
         _jan_ken(surf, text, s, v, pygame.Rect(20, 90, 400, 300))
     _banner(surf, text, s, v)
@@ -136,31 +136,6 @@ def _fighters(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: KaratePub
         text.draw(
             surf, "  ".join(x for x in (best, coward) if x), 28, theme.DIM, (rect.x + 20, rect.y + 176), "midleft"
         )
-
-
-def _hit_report(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: KaratePublicView, area: pygame.Rect) -> None:
-    """Who won the last Hit, every fighter's reaction to the µs, and the margin."""
-    report = v.last_hit
-    won = next(((t, e) for t, e in reversed(s.events) if isinstance(e, (HitWon, DeadHeat))), None)
-    if report is None or won is None or s.now_us - won[0] > HIT_REPORT_US:
-        return
-    panel(surf, area, theme.PANEL, theme.GOLD, 14)
-    head = f"{s.seats[report.winner].name.upper()} WINS THE HIT" if report.winner is not None else "DEAD HEAT"
-    text.draw(surf, head, 40, theme.GOLD, (area.centerx, area.y + 30), "center", bold=True)
-    text.draw(surf, _name(report.kind), 30, theme.DIM, (area.centerx, area.y + 64), "center")
-    for i, r in enumerate(report.reactions[:4]):
-        look = s.seats[r.fighter]
-        text.draw(surf, look.name, 34, look.color, (area.x + 20, area.y + 110 + i * 40), "midleft", bold=True)
-        text.draw(
-            surf,
-            f"{r.reaction_us / 1000:.3f} ms",
-            34,
-            theme.WHITE,
-            (area.right - 20, area.y + 110 + i * 40),
-            "midright",
-        )
-    if report.margin_us is not None:
-        text.draw(surf, f"margin {report.margin_us} µs", 32, theme.GOLD, (area.centerx, area.bottom - 26), "center")
 
 
 def _jan_ken(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: KaratePublicView, area: pygame.Rect) -> None:

@@ -92,6 +92,9 @@ class PlayScreen:
     notices: tuple[Notice, ...]
     now_us: int
     paused: str | None = None
+    story: Any = None
+    """A game's own frozen model of what just happened, built by its controls from the
+    engine's events (Karate Fight: the photo finish of the last Hit); None: nothing."""
 
 
 @dataclass(frozen=True)
@@ -119,6 +122,9 @@ class ResultScreen:
     final: PlayScreen | None = None
     """The game's last play screen, for games that draw a result of their own from it
     (Big Time Boxing's score sheet: ``display.registry``'s ``result``)."""
+    story: Any = None
+    """The story of the game its controls told from the journal and the records (Punch!'s
+    stamina per match, Karate Fight's reactions per Hit), for its own result screen."""
 
 
 @dataclass(frozen=True)

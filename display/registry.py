@@ -24,6 +24,8 @@ BUILTIN = (
     "display.karate_screen",
     "display.big_time_boxing_screen",
     "display.punch_cards_screen",
+    "display.punch_result",
+    "display.karate_result",
 )
 """The screen modules of the games that ship; importing one registers its screens."""
 
@@ -60,6 +62,15 @@ def register(game: str, play: PlayDrawer, private: PrivateLayout, result: Result
     if known is not None and known != screens:
         raise ValueError(f"screens for game {game!r} are registered already")
     _SCREENS[game] = screens
+
+
+def register_result(game: str, result: ResultDrawer) -> None:
+    """Give a game whose screens are registered its own result screen (a module of its
+    own: the story of the game), in place of the cabinet's common one."""
+    known = screens(game)
+    if known.result is not None and known.result != result:
+        raise ValueError(f"a result screen for game {game!r} is registered already")
+    _SCREENS[game] = GameScreens(known.play, known.private, result)
 
 
 def unregister(game: str) -> None:

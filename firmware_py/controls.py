@@ -15,6 +15,7 @@ from enum import Enum
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from display.models import AttractBoard, PrivateScreen
+from firmware_py.store import Store
 from games.bots import RandomBot
 from games.levels import Level
 from games.protocol import Action, Engine, Event, GameSpec
@@ -69,6 +70,19 @@ class Record:
 
 
 @dataclass(frozen=True)
+class ResultRecords:
+    """What a game's result story may tell besides its own journal: the store's records
+    (``game_id`` this game's, ``stations`` every station's name, ``people_only`` False
+    when a computer played, ``today_since`` the start of today as the store writes times)."""
+
+    store: Store
+    game_id: int
+    stations: tuple[str, ...]
+    people_only: bool
+    today_since: str
+
+
+@dataclass(frozen=True)
 class ServiceItem:
     """An operator-menu item a game adds: its title, the lines shown while it is
     highlighted, and the scene START opens, ``open(ctx, now_us, menu)`` (a ``Service``
@@ -77,6 +91,16 @@ class ServiceItem:
     title: str
     body: Callable[[], tuple[str, ...]]
     open: Callable[[Any, int, Any], Any]
+
+
+def journal_events(engine: Engine) -> tuple[Event, ...]:
+    """Every event of ``engine``'s game, the opening ones first, from its journal replayed
+    on a fresh engine: the whole story, also of a game resumed after a power cut."""
+    fresh = type(engine)(engine.options, engine.players, engine.seed)
+    events = list(fresh.opening_events)
+    for action in engine.journal:
+        events += fresh.apply(action)
+    return tuple(events)
 
 
 class GameControls(ABC, Generic[E]):
@@ -174,6 +198,17 @@ class GameControls(ABC, Generic[E]):
 
     def records(self, events: tuple[Event, ...], seats: tuple[int, ...]) -> list[Record]:
         return []
+
+    def play_story(self, engine: E, events: Sequence[Event]) -> Any:
+        """A frozen model of what just happened for the game's play screen, from its recent
+        events, oldest first (Karate Fight: the photo finish of the last Hit); None: none.
+        Called for every frame drawn: cheap, or remembered."""
+        return None
+
+    def result_story(self, engine: E, records: ResultRecords) -> Any:
+        """The story of the finished game for its own result screen (``ResultScreen.story``),
+        told from every event of its journal (:func:`journal_events`); None: none."""
+        return None
 
     def callout(self, event: Event) -> str | None:
         """The name to call out through the speaker for ``event`` (display.sound)."""

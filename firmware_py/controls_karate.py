@@ -4,12 +4,16 @@ scissors in a Jan Ken; the LED bar shows each fighter's share of the cards in pl
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import Enum
 from itertools import groupby
 from typing import ClassVar
 
-from firmware_py.controls import GameControls, OptionItem, Record, Refusal, SlapCue
+from display.karate_result import KarateStory
+from display.photo_finish import PhotoFinish
+from firmware_py.controls import GameControls, OptionItem, Record, Refusal, ResultRecords, SlapCue, journal_events
 from firmware_py.controls_registry import register
+from firmware_py.karate_story import karate_story, photo_finish
 from games.karate_fight import (
     SPEC,
     BoutWon,
@@ -82,6 +86,8 @@ class KarateControls(GameControls[KarateFight]):
         self._shown_us: tuple[int, int] | None = None
         """(cards played, game time) of the latest reveal reported: what computers answer."""
         self._time_checked_for: int | None = None
+        self._photo: tuple[int, PhotoFinish | None] = (-1, None)
+        """(actions applied, the photo finish then): the events change only with an action."""
 
     def make_options(self, values: dict) -> KarateOptions:
         return KarateOptions(**values)
@@ -159,6 +165,15 @@ class KarateControls(GameControls[KarateFight]):
         shown = self._shown_us[1]
         looks = max(0, now_us - shown) // LOOK_AGAIN_US if v.hit_showing is not None else 0
         return SlapCue((v.cards_played, looks), shown + looks * LOOK_AGAIN_US)
+
+    def play_story(self, engine: KarateFight, events: Sequence[Event]) -> PhotoFinish | None:
+        """The photo finish of the last Hit judged (the screen shows it for a while)."""
+        if self._photo[0] != len(engine.journal):
+            self._photo = (len(engine.journal), photo_finish(events, engine.options.grace_us))
+        return self._photo[1]
+
+    def result_story(self, engine: KarateFight, records: ResultRecords) -> KarateStory:
+        return karate_story(journal_events(engine), engine.players, records)
 
     def records(self, events: tuple[Event, ...], seats: tuple[int, ...]) -> list[Record]:
         out = []

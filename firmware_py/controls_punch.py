@@ -8,8 +8,10 @@ from enum import Enum
 from typing import ClassVar
 
 from display.models import PrivateScreen
-from firmware_py.controls import GameControls, OptionItem, Record, Refusal
+from display.punch_result import PunchStory
+from firmware_py.controls import GameControls, OptionItem, Record, Refusal, ResultRecords, journal_events
 from firmware_py.controls_registry import register
+from firmware_py.punch_story import punch_story
 from games.levels import Level
 from games.protocol import Action, Event
 from games.punch import SPEC, Card, Phase, Punch, PunchOptions, Rules
@@ -97,6 +99,9 @@ class PunchControls(GameControls[Punch]):
 
     def records(self, events: tuple[Event, ...], seats: tuple[int, ...]) -> list[Record]:
         return [Record("match", ev.winner, None, ev.reason.value) for ev in events if isinstance(ev, MatchEnded)]
+
+    def result_story(self, engine: Punch, records: ResultRecords) -> PunchStory:
+        return punch_story(journal_events(engine))
 
     def callout(self, event: Event) -> str | None:
         if isinstance(event, CardsRevealed):

@@ -32,10 +32,10 @@ from display.models import (
 from display.private import draw_private, text_lines
 from display.sound import Callouts
 from firmware_py.computer_players import ComputerPlayers, QueuedHands, computer_look, seat_looks
-from firmware_py.controls import GameControls
+from firmware_py.controls import GameControls, ResultRecords
 from firmware_py.result_picture import result_picture_path, save_result_picture
 from firmware_py.session import GameSession
-from firmware_py.store import Store
+from firmware_py.store import Store, start_of_today
 from games.levels import Level
 from games.registry import UnknownGame
 from hal.config import CabinetConfig
@@ -504,7 +504,17 @@ class Play(Scene):
             lines = (*lines, f"Against the computer ({', '.join(levels)}): not in the fastest-slap records")
         outcome = self.session.engine.outcome()
         winner = self.session.looks[outcome.winner] if outcome and outcome.winner is not None else None
-        model = ResultScreen(controls.spec.title, winner, headline, lines, final=self.session.screen(now_us))
+        records = ResultRecords(
+            self.ctx.store,
+            self.session.game_id,
+            tuple(look.name for look in self.ctx.looks),
+            not self.session.computers,
+            start_of_today(),
+        )
+        story = controls.result_story(self.session.engine, records)
+        model = ResultScreen(
+            controls.spec.title, winner, headline, lines, final=self.session.screen(now_us), story=story
+        )
         if controls.result_picture is not None and outcome is not None:
             path = result_picture_path(self.ctx.config.data_dir, self.session.game_id, controls.result_picture)
             try:

@@ -309,6 +309,7 @@ class GameSession:
             notices=tuple(n for _u, n in self.notices),
             now_us=self.game_us(now_us),
             paused=self.paused,
+            story=self.controls.play_story(self.engine, tuple(ev for _t, ev in self.recent)),
         )
 
     def led_levels(self) -> dict[int, float]:

@@ -166,6 +166,16 @@ class SavedGame:
         }
 
 
+@dataclass(frozen=True)
+class FastestRecord:
+    """One record of the fastest table: the game it came from, the station, the value."""
+
+    game_id: int
+    station: int | None
+    value: int
+    at: str
+
+
 _PLAYED_OUT = "reason NOT LIKE 'abandoned%'"
 """Games that were played to their end (not abandoned by the operator or by idleness)."""
 
@@ -181,6 +191,13 @@ def _computers_of(text: str) -> dict[int, str]:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def start_of_today(now: datetime | None = None) -> str:
+    """Midnight today on the cabinet's local clock, as the store writes times (ISO, UTC):
+    records at or after it are today's."""
+    local = (now or datetime.now().astimezone()).replace(hour=0, minute=0, second=0, microsecond=0)
+    return local.astimezone(UTC).isoformat(timespec="seconds")
 
 
 def _unusable(path: Path, e: sqlite3.Error) -> StoreUnusable:
@@ -391,6 +408,20 @@ class Store:
                 (kind, limit),
             )
         )
+
+    def fastest_records(self, kind: str, limit: int = 3, since: str | None = None) -> list[FastestRecord]:
+        """:meth:`fastest` with the game each came from, optionally only those written
+        at or after ``since`` (an ISO time in UTC, as the store writes them): "today's"."""
+        after = "" if since is None else "AND r.at >= ? "
+        args: tuple[Any, ...] = (kind,) if since is None else (kind, since)
+        return [
+            FastestRecord(*row)
+            for row in self.db.execute(
+                "SELECT r.game_id, r.station, r.value, r.at FROM records r JOIN games g ON g.id = r.game_id "
+                f"WHERE r.kind=? AND g.{PEOPLE_ONLY} {after}ORDER BY r.value ASC, r.id ASC LIMIT ?",
+                (*args, limit),
+            )
+        ]
 
     def integrity_ok(self) -> bool:
         return self.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
