@@ -6,7 +6,7 @@ from __future__ import annotations
 import pygame
 from PIL import Image
 
-from display import theme
+from display import draw, theme
 from display.models import StationLook
 from display.text import TextCache
 from display.widgets import segment_bar
@@ -23,14 +23,14 @@ def draw_dev_panels(
 ) -> None:
     w = surf.get_width()
     surf.fill((6, 6, 10))
-    pygame.draw.line(surf, theme.PANEL_EDGE, (0, 0), (w, 0), 3)
+    draw.line(surf, theme.PANEL_EDGE, (0, 0), (w, 0), 3)
     cw = w // len(looks)
     for i, look in enumerate(looks):
         x = i * cw + 12
         text.draw(surf, f"{look.name}  (station {i + 1})", 26, look.color, (x, 10), bold=True)
         text.draw(surf, "PRIVATE: only this player sees it", 20, theme.BAD, (x, 36))
         frame = pygame.Rect(x, 58, 256 + 8, 128 + 8)
-        pygame.draw.rect(surf, theme.BAD, frame, width=2, border_radius=6)
+        draw.rect(surf, theme.BAD, frame, width=2, border_radius=6)
         image = oleds[i]
         if image is not None:
             rgb = image.convert("RGB").resize((256, 128), Image.Resampling.NEAREST)

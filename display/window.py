@@ -1,5 +1,5 @@
 """The main display: a pygame window (or the dummy driver when headless) that shows the
-renderer's 1280×720 canvas, scaled to the configured size."""
+renderer's canvas, drawn at the window's own size (a canvas of another size is scaled)."""
 
 from __future__ import annotations
 

@@ -109,8 +109,8 @@ def test_play_screen_shows_stamina_and_keeps_choices_secret(renderer: Renderer, 
     surf = renderer.draw(play_screen(game))
     save(renderer, artifacts, "punch-red-locked")
     # The two boxers' panels: Red left, Blue right, in their colours.
-    assert colour_share(surf, pygame.Rect(40, 100, 380, 40), (64, 15, 14), tol=6) > 0.2
-    assert colour_share(surf, pygame.Rect(860, 100, 380, 40), (8, 38, 64), tol=6) > 0.2
+    assert colour_share(surf, pygame.Rect(40, 160, 380, 40), (64, 15, 14), tol=6) > 0.2
+    assert colour_share(surf, pygame.Rect(860, 160, 380, 40), (8, 38, 64), tol=6) > 0.2
     # Before the reveal, card backs (no face colour) sit in the middle.
     assert colour_share(surf, pygame.Rect(480, 180, 320, 200), (250, 248, 240)) == 0
 
@@ -125,7 +125,7 @@ def test_reveal_shows_both_faces_and_knockout_banner(renderer: Renderer, artifac
     assert colour_share(surf, pygame.Rect(440, 120, 400, 260), (250, 248, 240)) > 0.02  # card faces
     surf = renderer.draw(play_screen(game, events=[(9_900_000, Knockout(1))], notices=[Notice(0, "No Block left")]))
     save(renderer, artifacts, "punch-knockout")
-    band = pygame.Rect(0, 320, 1280, 40)
+    band = pygame.Rect(0, 90, 1280, 40)  # the banner band, under the title bar
     assert colour_share(surf, band, (183, 45, 42), tol=20) > 0.3  # Red's colour (shade 0.8): Red knocked Blue out
 
 
