@@ -148,7 +148,11 @@ def test_development_window_shows_private_panels_and_led_bars(config, sim, clock
     cabinet.render()
     pygame.image.save(window.surface, str(artifacts / "dev-window.png"))
     strip = window.strip
-    assert colour_share(strip, pygame.Rect(0, 30, 640, 14), (255, 80, 70), tol=10) > 0.01  # the PRIVATE label
-    oled = pygame.Rect(16, 62, 256, 128)
+    assert colour_share(strip, pygame.Rect(0, 28, 480, 14), (255, 80, 70), tol=10) > 0.01  # the PRIVATE label
+    oled = pygame.Rect(16, 50, 200, 100)
     assert colour_share(strip, oled, (255, 255, 255), tol=0) > 0.02  # lit OLED pixels
+    # The whole window fits a 1366×768 laptop screen, and the main display keeps its shape.
+    assert window.surface.get_height() <= 700 and window.surface.get_width() <= 1366
+    assert window.size[0] * 9 == window.size[1] * 16
+    assert cabinet.renderer.canvas.get_size() == window.size  # drawn at that size, not shrunk after
     window.close()
