@@ -63,9 +63,6 @@ class Canvas:
     def get_height(self) -> int:
         return UNITS[1]
 
-    def get_rect(self) -> pygame.Rect:
-        return pygame.Rect(0, 0, *UNITS)
-
     def fill(self, color: tuple[int, ...], rect: RectLike | None = None) -> None:
         self.surface.fill(color, None if rect is None else self.px_rect(rect))
 
@@ -81,11 +78,6 @@ class Canvas:
         layer = pygame.Surface(px.size, pygame.SRCALPHA)
         layer.fill(rgba)
         self.surface.blit(layer, px)
-
-    def blit_pixels(self, image: pygame.Surface, rect: RectLike) -> None:
-        """An image scaled into ``rect`` (pixel art: nearest neighbour)."""
-        px = self.px_rect(rect)
-        self.surface.blit(pygame.transform.scale(image, px.size), px)
 
     def recorded(self, r: RectLike) -> pygame.Rect:
         """``r`` as the layout record keeps it (the whole surface's units)."""

@@ -151,3 +151,15 @@ def test_big_screens_are_drawn_at_their_own_resolution() -> None:
         )
 
     assert glyph_rows(canvas, 1.5) == pytest.approx(1.5 * glyph_rows(canvas720, 1.0), rel=0.06)
+
+
+def test_the_calibration_page_fills_a_big_screen() -> None:
+    """The calibration page is drawn in pixels at 1280×720 (its own module), then scaled
+    to fill a bigger display rather than sitting in its corner."""
+    from display.calibration_screen import CalibrationScreen
+
+    page = CalibrationScreen("Calibrate", "slap pad 1", 0.5, ("Slap the pad",), (), "SERVICE: back")
+    canvas = Renderer(size=(1920, 1080)).draw(page)
+    assert canvas.get_size() == (1920, 1080)
+    gold_line = [x for x in range(0, 1920, 4) if canvas.get_at((x, 97))[:3] == (255, 200, 40)]
+    assert len(gold_line) > 400  # the title bar's gold rule (y 64 at 720p) runs across the whole width
