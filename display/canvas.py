@@ -45,12 +45,15 @@ class Canvas:
         )
         self._root = (self.scale, self.offset)
         """The surface's own mapping: what the layout record's rects are in."""
+        self._same = self.scale == 1 and self.offset == (0, 0)
+        """Units are pixels (the cabinet's 1280×720): no arithmetic per shape."""
 
     def inset(self, area: RectLike) -> Canvas:
         """A canvas that draws a whole screen shrunk into ``area`` of this one (a demo game
         above its band), recording into the same layout record in this one's units."""
         child = Canvas(self.surface, self.record, self.px_rect(area))
         child._root = self._root
+        child._same = False
         return child
 
     # -- what screens ask of a surface, in units ---------------------------------------------
@@ -86,20 +89,28 @@ class Canvas:
     # -- unit ↔ pixel ----------------------------------------------------------------------------
     def px(self, v: float) -> int:
         """A length in pixels (at least 1 for a non-zero length)."""
+        if self._same:
+            return round(v)
         n = round(v * self.scale)
         return n if n or not v else (1 if v > 0 else -1)
 
     def px_point(self, p: tuple[float, float]) -> tuple[int, int]:
+        if self._same:
+            return round(p[0]), round(p[1])
         return round(p[0] * self.scale) + self.offset[0], round(p[1] * self.scale) + self.offset[1]
 
     def px_rect(self, r: RectLike) -> pygame.Rect:
         r = pygame.Rect(r)
+        if self._same:
+            return r
         x0, y0 = self.px_point(r.topleft)
         x1, y1 = self.px_point(r.bottomright)
         return pygame.Rect(x0, y0, x1 - x0, y1 - y0)
 
     def unit_rect(self, r: pygame.Rect, root: bool = False) -> pygame.Rect:
         """Pixels to this canvas's units (``root``: to the whole surface's units)."""
+        if self._same:
+            return pygame.Rect(r)
         s, (ox, oy) = self._root if root else (self.scale, self.offset)
         x0, y0 = (r.x - ox) / s, (r.y - oy) / s
         x1, y1 = (r.right - ox) / s, (r.bottom - oy) / s
