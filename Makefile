@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
 
-.PHONY: run test check lint types bench soak clean install
+.PHONY: run test check lint types bench screens soak clean install
 
 # Python's compiled modules are kept between runs even where the environment turns them
 # off: pytest otherwise rewrites the asserts of every test module on every run (10 s).
@@ -36,6 +36,11 @@ types: $(STAMP)
 
 bench: $(STAMP)
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m tests.bench
+
+# Contact sheets of every screen (menus, each game along random playouts and the HIL
+# scenarios) at 1280×720 and 1920×1080, for review: out/screens/contact-*.png.
+screens: $(STAMP)
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m tests.display.contact_sheet
 
 soak: $(STAMP)
 	RINGSIDE_SOAK=1 SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest -q -m soak

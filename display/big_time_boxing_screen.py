@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import pygame
 
-from display import theme
+from display import draw, theme
 from display.big_time_boxing_private import draw_big_time_boxing_private
 from display.big_time_boxing_words import (
     BIG_HIT,
@@ -24,11 +24,12 @@ from display.big_time_boxing_words import (
     TRAP,
     WINDOW,
 )
+from display.canvas import Canvas, live
 from display.cards import card_face, fitting_size
 from display.models import PlayScreen, ResultScreen, StationLook
 from display.registry import register
 from display.text import TextCache
-from display.widgets import banner, panel, paused_overlay, title_bar
+from display.widgets import PLAY_TOP, banner, panel, paused_overlay, title_bar
 from games.big_time_boxing import (
     CARDS,
     SPEC,
@@ -88,12 +89,13 @@ AREA_LABEL = {
     Position.INSIDE: "INSIDE",
 }
 
-RING = pygame.Rect(20, 76, 1240, 120)
-PANELS = (pygame.Rect(20, 208, 400, 436), pygame.Rect(860, 208, 400, 436))
-CENTRE = pygame.Rect(432, 208, 416, 436)
+RING = pygame.Rect(20, PLAY_TOP, 1240, 96)
+PANELS = (pygame.Rect(20, RING.bottom + 8, 400, 412), pygame.Rect(860, RING.bottom + 8, 400, 412))
+CENTRE = pygame.Rect(432, RING.bottom + 8, 416, 404)
+HINTS_Y = 688
 
 
-def draw_big_time_boxing(surf: pygame.Surface, text: TextCache, s: PlayScreen) -> None:
+def draw_big_time_boxing(surf: Canvas, text: TextCache, s: PlayScreen) -> None:
     v: BigTimeBoxingPublicView = s.view
     surf.fill(theme.BACKGROUND)
     title_bar(surf, text, s.title, _round_words(v), _variant(v))
@@ -103,7 +105,6 @@ def draw_big_time_boxing(surf: pygame.Surface, text: TextCache, s: PlayScreen) -
     _centre(surf, text, s, v)
     _hints(surf, text, s, v)
     _banner(surf, text, s)
-    _round_score(surf, text, s)
     if s.paused:
         paused_overlay(surf, text, s.paused)
 
@@ -138,62 +139,71 @@ def area_rect(seat: int, position: Position) -> pygame.Rect:
     return pygame.Rect(RING.x + col * width, RING.y, width, RING.height)
 
 
-def _ring(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: BigTimeBoxingPublicView) -> None:
-    pygame.draw.rect(surf, (34, 30, 28), RING, border_radius=10)
+def _ring(surf: Canvas, text: TextCache, s: PlayScreen, v: BigTimeBoxingPublicView) -> None:
+    draw.rect(surf, (34, 30, 28), RING, border_radius=10)
     for seat in (0, 1):
         look = s.seats[seat]
         for position in AREAS:
             rect = area_rect(seat, position).inflate(-6, -6)
             dim = 0.18 if position in (Position.IN_THE_CORNER, Position.ON_THE_ROPES) else 0.3
-            pygame.draw.rect(surf, theme.shade(look.color, dim), rect, border_radius=8)
-            text.draw(surf, AREA_LABEL[position], 24, theme.DIM, (rect.centerx, rect.y + 16), "center", bold=True)
-    pygame.draw.line(surf, theme.GOLD, (RING.centerx, RING.y + 4), (RING.centerx, RING.bottom - 4), 3)
-    pygame.draw.rect(surf, (200, 200, 210), RING, width=3, border_radius=10)  # the ropes
+            draw.rect(surf, theme.shade(look.color, dim), rect, border_radius=8)
+            text.draw(surf, AREA_LABEL[position], 24, theme.DIM, (rect.centerx, rect.y + 14), "center", bold=True)
+    draw.line(surf, theme.GOLD, (RING.centerx, RING.y + 4), (RING.centerx, RING.bottom - 4), 3)
+    draw.rect(surf, (200, 200, 210), RING, width=3, border_radius=10)  # the ropes
     for seat in (0, 1):
         look = s.seats[seat]
         rect = area_rect(seat, v.boxers[seat].position)
-        centre = (rect.centerx, rect.y + 72)
+        centre = (rect.centerx, rect.y + 58)
         turn = v.phase is Phase.TURN and v.active == seat
-        pygame.draw.circle(surf, theme.GOLD if turn else theme.WHITE, centre, 37)
-        pygame.draw.circle(surf, look.color, centre, 33)
-        text.draw(surf, look.name[:1].upper(), 46, theme.WHITE, centre, "center", bold=True)
+        draw.circle(surf, theme.GOLD if turn else theme.WHITE, centre, 31)
+        draw.circle(surf, look.color, centre, 27)
+        text.draw(surf, look.name[:1].upper(), 40, theme.WHITE, centre, "center", bold=True)
+    live(surf, RING, "the ring")
 
 
 # -- a boxer's player board ----------------------------------------------------------------
 def _board(
-    surf: pygame.Surface, text: TextCache, s: PlayScreen, v: BigTimeBoxingPublicView, seat: int, rect: pygame.Rect
+    surf: Canvas, text: TextCache, s: PlayScreen, v: BigTimeBoxingPublicView, seat: int, rect: pygame.Rect
 ) -> None:
     look = s.seats[seat]
     b = v.boxers[seat]
     acting = (v.phase is Phase.TURN and v.active == seat) or v.window_player == seat
     panel(surf, rect, theme.shade(look.color, 0.22), theme.GOLD if acting else look.color)
+    live(surf, rect, f"{look.name}'s board")
     x, y, w = rect.x + 20, rect.y, rect.width - 40
-    text.draw(surf, look.name.upper(), 50, look.color, (x, y + 30), "midleft", bold=True)
+
+    def row(n: int) -> int:
+        """A board row drawn for 436 units high, at this board's height."""
+        return y + n * rect.height // 436
+
+    text.draw(surf, look.name.upper(), 50, look.color, (x, row(30)), "midleft", bold=True)
     tag = "TURN" if v.phase is Phase.TURN and v.active == seat else ("ANSWER" if v.window_player == seat else "")
     if tag:
-        chip(surf, text, tag, theme.GOLD, (x + w, y + 30), "midright", ink=theme.BACKGROUND)
+        chip(surf, text, tag, theme.GOLD, (x + w, row(30)), "midright", ink=theme.BACKGROUND)
 
     # Round Energy: the figure that matters most, with a bar of the round's energy.
-    text.draw(surf, "ROUND ENERGY", 26, theme.DIM, (x, y + 74), "midleft", bold=True)
-    text.draw(surf, f"{b.round_energy}/{b.round_start_energy}", 48, theme.WHITE, (x + w, y + 74), "midright", bold=True)
-    energy_bar(surf, pygame.Rect(x, y + 96, w, 26), b.round_energy, b.round_start_energy)
-    text.draw(surf, "FIGHT ENERGY", 26, theme.DIM, (x, y + 146), "midleft", bold=True)
-    text.draw(surf, str(b.fight_energy), 40, theme.WHITE, (x + w, y + 146), "midright", bold=True)
+    text.draw(surf, "ROUND ENERGY", 26, theme.DIM, (x, row(74)), "midleft", bold=True)
+    text.draw(
+        surf, f"{b.round_energy}/{b.round_start_energy}", 48, theme.WHITE, (x + w, row(74)), "midright", bold=True
+    )
+    energy_bar(surf, pygame.Rect(x, row(96), w, 26), b.round_energy, b.round_start_energy)
+    text.draw(surf, "FIGHT ENERGY", 26, theme.DIM, (x, row(146)), "midleft", bold=True)
+    text.draw(surf, str(b.fight_energy), 40, theme.WHITE, (x + w, row(146)), "midright", bold=True)
 
-    text.draw(surf, "HEALTH", 26, theme.DIM, (x, y + 178), "midleft", bold=True)
-    text.draw(surf, "DAMAGE", 26, theme.DIM, (x + w, y + 178), "midright", bold=True)
+    text.draw(surf, "HEALTH", 26, theme.DIM, (x, row(178)), "midleft", bold=True)
+    text.draw(surf, "DAMAGE", 26, theme.DIM, (x + w, row(178)), "midright", bold=True)
     for i, die in enumerate(b.health_dice):
-        dice(surf, text, pygame.Rect(x + i * 62, y + 194, 54, 54), str(die), HEALTH_GREEN)
+        dice(surf, text, pygame.Rect(x + i * 62, row(194), 54, 54), str(die), HEALTH_GREEN)
     if not b.health_dice:
-        text.draw(surf, "0 — in danger", 32, theme.BAD, (x, y + 221), "midleft", bold=True)
+        text.draw(surf, "0 — in danger", 32, theme.BAD, (x, row(221)), "midleft", bold=True)
     if b.damage:
-        dice(surf, text, pygame.Rect(x + w - 54, y + 194, 54, 54), str(b.damage), DAMAGE_RED)
+        dice(surf, text, pygame.Rect(x + w - 54, row(194), 54, 54), str(b.damage), DAMAGE_RED)
 
-    text.draw(surf, "JUDGE POINTS", 26, theme.DIM, (x, y + 270), "midleft", bold=True)
+    text.draw(surf, "JUDGE POINTS", 26, theme.DIM, (x, row(270)), "midleft", bold=True)
     for i in range(6):
-        centre = (x + w - 12 - (5 - i) * 32, y + 270)
+        centre = (x + w - 12 - (5 - i) * 32, row(270))
         lit = i < b.judge_points
-        pygame.draw.circle(surf, theme.GOLD if lit else theme.shade(theme.GOLD, 0.25), centre, 12)
+        draw.circle(surf, theme.GOLD if lit else theme.shade(theme.GOLD, 0.25), centre, 12)
 
     chips: list[tuple[str, Color]] = [(INJURY_SHORT[i], INJURY_RED) for i in b.injuries]
     if b.knockdowns:
@@ -203,29 +213,29 @@ def _board(
         chips.append(("WARNING" if not fouls else f"FOULS ×{fouls}", (150, 120, 20) if not fouls else theme.BAD))
     cx = x
     for words, color in chips:
-        cx = chip(surf, text, words, color, (cx, y + 308), "midleft").right + 8
+        cx = chip(surf, text, words, color, (cx, row(308)), "midleft").right + 8
 
     scores = "  ".join(str(n) for n in b.round_scores) or "—"
-    text.draw(surf, f"Rounds: {scores}", 28, theme.TEXT, (x, y + 346), "midleft")
+    text.draw(surf, f"Rounds: {scores}", 28, theme.TEXT, (x, row(346)), "midleft")
     cards = f"hand {b.hand_size} · deck {b.deck_size}" + (" · 1 saved" if b.has_saved else "")
-    text.draw(surf, cards, 26, theme.DIM, (x, y + 376), "midleft")
+    text.draw(surf, cards, 26, theme.DIM, (x, row(376)), "midleft")
     if b.attributes:
         names = [CARDS.attributes[a].name for a in b.attributes]
         spent = set(b.attributes_spent)
         ax = x
         for a, name in zip(b.attributes, names, strict=True):
             color = theme.shade(theme.DIM, 0.6) if a in spent else theme.GOLD
-            ax = text.draw(surf, name, 22, color, (ax, y + 406), "midleft").right + 12
+            ax = text.draw(surf, name, 22, color, (ax, row(406)), "midleft").right + 12
     for notice in s.notices:
         if notice.seat == seat:
             strip = pygame.Rect(rect.x + 6, rect.bottom - 44, rect.width - 12, 38)
-            pygame.draw.rect(surf, (60, 10, 12), strip, border_radius=8)
+            draw.rect(surf, (60, 10, 12), strip, border_radius=8)
             size = fitting_size(notice.text, strip.width - 16, 30)
             text.draw(surf, notice.text, size, theme.BAD, strip.center, "center", bold=True)
 
 
 def chip(
-    surf: pygame.Surface,
+    surf: Canvas,
     text: TextCache,
     words: str,
     color: Color,
@@ -234,21 +244,20 @@ def chip(
     ink: Color = theme.WHITE,
 ) -> pygame.Rect:
     """A tile like the printed game's counters: bold words on a coloured rounded box."""
-    label = text.render(words, 24, ink, bold=True)
-    box = label.get_rect().inflate(16, 8)
+    box = pygame.Rect((0, 0), text.measure(surf, words, 24, bold=True)).inflate(16, 8)
     setattr(box, anchor, pos)
-    pygame.draw.rect(surf, color, box, border_radius=6)
-    surf.blit(label, label.get_rect(center=box.center))
+    draw.rect(surf, color, box, border_radius=6)
+    text.draw(surf, words, 24, ink, box.center, "center", bold=True)
     return box
 
 
-def dice(surf: pygame.Surface, text: TextCache, rect: pygame.Rect, value: str, color: Color) -> None:
-    pygame.draw.rect(surf, color, rect, border_radius=9)
-    pygame.draw.rect(surf, theme.shade(color, 1.4), rect, width=2, border_radius=9)
+def dice(surf: Canvas, text: TextCache, rect: pygame.Rect, value: str, color: Color) -> None:
+    draw.rect(surf, color, rect, border_radius=9)
+    draw.rect(surf, theme.shade(color, 1.4), rect, width=2, border_radius=9)
     text.draw(surf, value, 38, theme.WHITE, rect.center, "center", bold=True)
 
 
-def energy_bar(surf: pygame.Surface, rect: pygame.Rect, energy: int, top: int) -> None:
+def energy_bar(surf: Canvas, rect: pygame.Rect, energy: int, top: int) -> None:
     """One block per point of the round's energy, lit up to what is left."""
     n = max(1, top)
     gap = 3 if n <= 16 else 2
@@ -256,7 +265,7 @@ def energy_bar(surf: pygame.Surface, rect: pygame.Rect, energy: int, top: int) -
     color = theme.GOOD if energy > 2 else (theme.GOLD if energy > 0 else theme.BAD)
     for i in range(n):
         block = pygame.Rect(round(rect.x + i * (width + gap)), rect.y, max(1, round(width)), rect.height)
-        pygame.draw.rect(surf, color if i < energy else theme.shade(theme.DIM, 0.3), block, border_radius=3)
+        draw.rect(surf, color if i < energy else theme.shade(theme.DIM, 0.3), block, border_radius=3)
 
 
 # -- the centre: what is asked now and the cards on the table --------------------------------
@@ -273,7 +282,7 @@ class Shown:
     """Said under the card when it is the play's only card."""
 
 
-def _centre(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: BigTimeBoxingPublicView) -> None:
+def _centre(surf: Canvas, text: TextCache, s: PlayScreen, v: BigTimeBoxingPublicView) -> None:
     head = pygame.Rect(CENTRE.x, CENTRE.y, CENTRE.width, 70)
     panel(surf, head, theme.PANEL, theme.PANEL_EDGE, 12)
     words, color, left = _asked(s, v)
@@ -284,11 +293,14 @@ def _centre(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: BigTimeBoxi
         text.draw(surf, str(seconds), 52, theme.GOLD, (head.right - 16, head.y + 30), "midright", bold=True)
         share = max(0.0, min(1.0, left / v.options.answer_us))
         bar = pygame.Rect(head.x + 10, head.bottom - 14, round((head.width - 20) * share), 8)
-        pygame.draw.rect(surf, theme.GOLD, bar, border_radius=4)
+        draw.rect(surf, theme.GOLD, bar, border_radius=4)
     else:
         size = fitting_size(words, head.width - 24, 34)
         text.draw(surf, words, size, color, head.center, "center", bold=True)
-    _stage(surf, text, s, pygame.Rect(CENTRE.x, head.bottom + 8, CENTRE.width, CENTRE.height - head.height - 8))
+    live(surf, head, "what the fight waits for")
+    stage = pygame.Rect(CENTRE.x, head.bottom + 8, CENTRE.width, CENTRE.height - head.height - 8)
+    if not _round_score(surf, text, s, stage):
+        _stage(surf, text, s, stage)
 
 
 def _asked(s: PlayScreen, v: BigTimeBoxingPublicView) -> tuple[str, Color, int | None]:
@@ -388,15 +400,16 @@ def shown_card(s: PlayScreen, ev: object) -> Shown | None:
     return None
 
 
-def _stage(surf: pygame.Surface, text: TextCache, s: PlayScreen, area: pygame.Rect) -> None:
+def _stage(surf: Canvas, text: TextCache, s: PlayScreen, area: pygame.Rect) -> None:
     at, cards = last_play(s)
     if not cards:
         return
     showing = min(len(cards) - 1, max(0, (s.now_us - at) // STAGGER_US))
     card = cards[showing]
-    rect = pygame.Rect(0, 0, 230, 290)
+    rect = pygame.Rect(0, 0, 200, 252)
     rect.midtop = (area.centerx, area.y + 4)
     card_face(surf, text, rect, card.big, card.label, card.color, card.edge)
+    live(surf, area, "the cards of the last play")
     if len(cards) == 1 and card.note:
         size = fitting_size(card.note, area.width - 10, 30)
         text.draw(surf, card.note, size, theme.TEXT, (area.centerx, area.bottom - 22), "center", bold=True)
@@ -406,9 +419,9 @@ def _stage(surf: pygame.Surface, text: TextCache, s: PlayScreen, area: pygame.Re
         for i, c in enumerate(cards):
             box = pygame.Rect(x, area.bottom - 40, width, 36)
             turned = i <= showing
-            pygame.draw.rect(surf, c.color if turned else theme.PANEL, box, border_radius=6)
+            draw.rect(surf, c.color if turned else theme.PANEL, box, border_radius=6)
             if i == showing:
-                pygame.draw.rect(surf, theme.GOLD, box, width=3, border_radius=6)
+                draw.rect(surf, theme.GOLD, box, width=3, border_radius=6)
             words = c.chip if turned else "?"
             size = fitting_size(words, width - 8, 26)
             text.draw(surf, words, size, theme.WHITE, box.center, "center", bold=True)
@@ -416,7 +429,7 @@ def _stage(surf: pygame.Surface, text: TextCache, s: PlayScreen, area: pygame.Re
 
 
 # -- hints, banners, the round's score --------------------------------------------------------
-def _hints(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: BigTimeBoxingPublicView) -> None:
+def _hints(surf: Canvas, text: TextCache, s: PlayScreen, v: BigTimeBoxingPublicView) -> None:
     window = v.phase.window
     if v.phase is Phase.TURN:
         energy = v.boxers[v.active].round_energy
@@ -435,17 +448,18 @@ def _hints(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: BigTimeBoxin
     else:
         msg = ""
     if msg:
-        text.draw(surf, msg, 34, theme.DIM, (surf.get_width() // 2, 682), "center")
+        shown = text.draw(surf, msg, 34, theme.DIM, (surf.get_width() // 2, HINTS_Y), "center", max_width=1200)
+        live(surf, shown, "key hints")
 
 
-def _banner(surf: pygame.Surface, text: TextCache, s: PlayScreen) -> None:
+def _banner(surf: Canvas, text: TextCache, s: PlayScreen) -> None:
     """The newest event worth a banner, over the ring strip, for a moment."""
     for t, ev in reversed(s.events):
         if s.now_us - t > BANNER_US and not isinstance(ev, FightEnded):
             return
         words = _banner_words(s, ev)
         if words is not None:
-            banner(surf, text, words[0], words[1], RING.centery, 80)
+            banner(surf, text, words[0], words[1])
             return
 
 
@@ -468,34 +482,36 @@ def _banner_words(s: PlayScreen, ev: object) -> tuple[str, Color] | None:
     return None
 
 
-def _round_score(surf: pygame.Surface, text: TextCache, s: PlayScreen) -> None:
-    """The round just scored, over the centre, for a few seconds after the bell."""
+def _round_score(surf: Canvas, text: TextCache, s: PlayScreen, box: pygame.Rect) -> bool:
+    """The round just scored, on the centre's stage, for a few seconds after the bell;
+    False when there is none to show."""
     scored = next(((t, e) for t, e in reversed(s.events) if isinstance(e, RoundScored)), None)
     if scored is None or s.now_us - scored[0] > ROUND_SCORE_US:
-        return
+        return False
     ev = scored[1]
-    box = pygame.Rect(0, 0, 760, 300)
-    box.center = (surf.get_width() // 2, 430)
     panel(surf, box, (20, 22, 34), theme.GOLD, 16)
-    text.draw(surf, f"ROUND {ev.round} SCORED", 46, theme.GOLD, (box.centerx, box.y + 36), "center", bold=True)
-    for seat, x in ((0, box.x + 190), (1, box.right - 190)):
+    live(surf, box, "the round's score")
+    text.draw(surf, f"ROUND {ev.round} SCORED", 44, theme.GOLD, (box.centerx, box.y + 32), "center", bold=True)
+    column = box.width // 2 - 16
+    for seat, x in ((0, box.x + box.width // 4 + 4), (1, box.right - box.width // 4 - 4)):
         look = s.seats[seat]
-        text.draw(surf, look.name.upper(), 40, look.color, (x, box.y + 90), "center", bold=True)
-        text.draw(surf, str(ev.scores[seat]), 110, theme.WHITE, (x, box.y + 170), "center", bold=True)
+        text.draw(surf, look.name.upper(), 38, look.color, (x, box.y + 80), "center", True, column)
+        text.draw(surf, str(ev.scores[seat]), 110, theme.WHITE, (x, box.y + 156), "center", bold=True)
         sums = f"{ev.judge_points[seat]} JP + {ev.damage_caused[seat]} dmg = {ev.totals[seat]}"
-        text.draw(surf, sums, 28, theme.TEXT, (x, box.y + 236), "center")
+        text.draw(surf, sums, 26, theme.TEXT, (x, box.y + 222), "center", max_width=column)
         marks = []
         if ev.knockdowns[seat]:
             marks.append(f"down ×{ev.knockdowns[seat]}")
         if ev.fouls[seat]:
             marks.append(f"foul ×{ev.fouls[seat]}")
         if marks:
-            text.draw(surf, ", ".join(marks), 26, theme.BAD, (x, box.y + 270), "center", bold=True)
-    text.draw(surf, "–", 90, theme.DIM, (box.centerx, box.y + 170), "center", bold=True)
+            text.draw(surf, ", ".join(marks), 24, theme.BAD, (x, box.y + 256), "center", True, column)
+    text.draw(surf, "–", 90, theme.DIM, (box.centerx, box.y + 156), "center", bold=True)
+    return True
 
 
 # -- the score sheet -------------------------------------------------------------------------
-def draw_score_sheet(surf: pygame.Surface, text: TextCache, r: ResultScreen) -> None:
+def draw_score_sheet(surf: Canvas, text: TextCache, r: ResultScreen) -> None:
     """The fight's score sheet: per round each boxer's Damage caused, Judge Points, total
     and round-score, knockdowns and fouls; the totals, the finish and the injuries."""
     assert r.final is not None
@@ -504,7 +520,7 @@ def draw_score_sheet(surf: pygame.Surface, text: TextCache, r: ResultScreen) -> 
     w, h = surf.get_size()
     surf.fill(theme.BACKGROUND if r.winner is None else theme.shade(r.winner.color, 0.22))
     title_bar(surf, text, r.game, "Score sheet", f"{v.options.rounds} rounds")
-    banner(surf, text, r.headline, r.winner.color if r.winner else theme.PANEL_EDGE, 118, 64)
+    banner(surf, text, r.headline, r.winner.color if r.winner else theme.PANEL_EDGE, pygame.Rect(0, 78, w, 78))
     finish = FINISH[v.finish] if v.finish else ""
     text.draw(surf, finish[:1].upper() + finish[1:], 32, theme.TEXT, (w // 2, 174), "center")
     score_table(surf, text, s.seats, v, pygame.Rect(30, 200, w - 60, 410))
@@ -523,7 +539,7 @@ ROWS = (
 
 
 def score_table(
-    surf: pygame.Surface,
+    surf: Canvas,
     text: TextCache,
     looks: tuple[StationLook, ...],
     v: BigTimeBoxingPublicView,
@@ -545,7 +561,7 @@ def score_table(
     for seat in (0, 1):
         look = looks[seat]
         band = pygame.Rect(area.x + 4, y, area.width - 8, row_h * (len(ROWS) + 1))
-        pygame.draw.rect(surf, theme.shade(look.color, 0.2), band, border_radius=8)
+        draw.rect(surf, theme.shade(look.color, 0.2), band, border_radius=8)
         text.draw(surf, look.name.upper(), 30, look.color, (area.x + 16, y + row_h // 2), "midleft", bold=True)
         y += row_h
         for label, key in ROWS:
@@ -555,7 +571,7 @@ def score_table(
                 cell = _cell(by_round.get(n + 1), seat, key) or (_stopped(v, n + 1, seat) if bold else "")
                 cx = area.x + label_w + n * col + col // 2
                 if bold and cell:
-                    pygame.draw.ellipse(surf, theme.shade(look.color, 0.55), (cx - 24, y + 1, 48, row_h - 2))
+                    draw.ellipse(surf, theme.shade(look.color, 0.55), (cx - 24, y + 1, 48, row_h - 2))
                 text.draw(surf, cell, 28, theme.WHITE, (cx, y + row_h // 2), "center", bold=bold)
             if bold:
                 total = str(sum(v.boxers[seat].round_scores))
@@ -586,9 +602,7 @@ def _stopped(v: BigTimeBoxingPublicView, n: int, seat: int) -> str:
     return FINISH_SHORT[v.finish]
 
 
-def _injuries_line(
-    surf: pygame.Surface, text: TextCache, look: StationLook, b: BoxerStatus, pos: tuple[int, int]
-) -> None:
+def _injuries_line(surf: Canvas, text: TextCache, look: StationLook, b: BoxerStatus, pos: tuple[int, int]) -> None:
     hurt = ", ".join(INJURY[i] for i in b.injuries) or "no injuries"
     downs = f"knocked down ×{b.knockdowns}" if b.knockdowns else "never down"
     words = f"{look.name}: {downs} · {hurt}" + (f" · warnings {b.warnings}" if b.warnings else "")

@@ -6,7 +6,8 @@ from functools import lru_cache
 
 import pygame
 
-from display import theme
+from display import draw, theme
+from display.canvas import Canvas
 from display.text import TextCache
 from display.theme import font
 
@@ -27,7 +28,7 @@ def fitting_size(words: str, width: int, largest: int) -> int:
 
 
 def card_face(
-    surf: pygame.Surface,
+    surf: Canvas,
     text: TextCache,
     rect: pygame.Rect,
     symbol: str,
@@ -37,26 +38,26 @@ def card_face(
 ) -> None:
     """A card with ``symbol`` large in the middle and ``label`` along the bottom."""
     shadow = rect.move(6, 8)
-    pygame.draw.rect(surf, (0, 0, 0), shadow, border_radius=16)
-    pygame.draw.rect(surf, (250, 248, 240), rect, border_radius=16)
+    draw.rect(surf, (0, 0, 0), shadow, border_radius=16)
+    draw.rect(surf, (250, 248, 240), rect, border_radius=16)
     inner = rect.inflate(-16, -16)
-    pygame.draw.rect(surf, color, inner, border_radius=12)
-    pygame.draw.rect(surf, edge, rect, width=4, border_radius=16)
+    draw.rect(surf, color, inner, border_radius=12)
+    draw.rect(surf, edge, rect, width=4, border_radius=16)
     size = fitting_size(symbol, inner.width - 12, rect.height // 2)
     text.draw(surf, symbol, size, theme.WHITE, (inner.centerx, inner.centery - rect.height // 10), "center", bold=True)
     label_size = fitting_size(label, inner.width - 8, 36)
     text.draw(surf, label, label_size, theme.WHITE, (inner.centerx, inner.bottom - 24), "center", bold=True)
 
 
-def card_back(surf: pygame.Surface, rect: pygame.Rect, color: Color) -> None:
+def card_back(surf: Canvas, rect: pygame.Rect, color: Color) -> None:
     """A face-down card in a station's colour."""
-    pygame.draw.rect(surf, (0, 0, 0), rect.move(6, 8), border_radius=16)
-    pygame.draw.rect(surf, theme.shade(color, 0.6), rect, border_radius=16)
+    draw.rect(surf, (0, 0, 0), rect.move(6, 8), border_radius=16)
+    draw.rect(surf, theme.shade(color, 0.6), rect, border_radius=16)
     clip = surf.get_clip()
     surf.set_clip(rect.inflate(-10, -10))
     for i in range(0, rect.width + rect.height, 22):
         a = (rect.x + min(i, rect.width), rect.y + max(0, i - rect.width))
         b = (rect.x + max(0, i - rect.height), rect.y + min(i, rect.height))
-        pygame.draw.line(surf, theme.shade(color, 0.85), a, b, 6)
+        draw.line(surf, theme.shade(color, 0.85), a, b, 6)
     surf.set_clip(clip)
-    pygame.draw.rect(surf, theme.GOLD, rect, width=4, border_radius=16)
+    draw.rect(surf, theme.GOLD, rect, width=4, border_radius=16)

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 
 import pygame
 
-from display import theme
+from display import draw, theme
+from display.canvas import Canvas
 from display.models import ResultScreen, StationLook
 from display.photo_finish import duration
 from display.registry import register_result
@@ -63,7 +64,7 @@ CHART_CAP_US = 1_600_000
 """Reactions slower than this are drawn at the chart's top edge (a Hit left showing)."""
 
 
-def draw_karate_result(surf: pygame.Surface, text: TextCache, r: ResultScreen) -> None:
+def draw_karate_result(surf: Canvas, text: TextCache, r: ResultScreen) -> None:
     story: KarateStory | None = r.story
     if story is None or r.final is None:  # a result told without its story: the common screen
         draw_result(surf, text, r)
@@ -72,7 +73,7 @@ def draw_karate_result(surf: pygame.Surface, text: TextCache, r: ResultScreen) -
     w, h = surf.get_size()
     surf.fill(theme.BACKGROUND if r.winner is None else theme.shade(r.winner.color, 0.22))
     title_bar(surf, text, r.game, "Result", f"{len(story.hits)} Hits")
-    banner(surf, text, r.headline, r.winner.color if r.winner else theme.PANEL_EDGE, 118, 64)
+    banner(surf, text, r.headline, r.winner.color if r.winner else theme.PANEL_EDGE, pygame.Rect(0, 78, w, 80), 64)
     _chart(surf, text, seats, story, pygame.Rect(30, 176, 800, 336))
     _bests(surf, text, seats, story, pygame.Rect(850, 176, 400, 336))
     _records(surf, text, "FASTEST EVER", story.fastest_ever, pygame.Rect(30, 526, 600, 152))
@@ -81,7 +82,7 @@ def draw_karate_result(surf: pygame.Surface, text: TextCache, r: ResultScreen) -
 
 
 def _chart(
-    surf: pygame.Surface, text: TextCache, seats: tuple[StationLook, ...], story: KarateStory, area: pygame.Rect
+    surf: Canvas, text: TextCache, seats: tuple[StationLook, ...], story: KarateStory, area: pygame.Rect
 ) -> None:
     """Reaction (ms) per Hit: a dot per fighter who slapped it, the winner's ringed white."""
     panel(surf, area, theme.PANEL, theme.PANEL_EDGE, 12)
@@ -102,7 +103,7 @@ def _chart(
     for i in range(5):
         value = top * i // 4
         y = plot.bottom - plot.height * i // 4
-        pygame.draw.line(surf, theme.PANEL_EDGE, (plot.x, y), (plot.right, y), 1)
+        draw.line(surf, theme.PANEL_EDGE, (plot.x, y), (plot.right, y), 1)
         text.draw(surf, f"{value // 1000}", 24, theme.DIM, (plot.x - 10, y), "midright")
     n, first = len(hits), hits[0].number
 
@@ -115,15 +116,15 @@ def _chart(
     for fighter, look in enumerate(seats):  # each fighter's thread through the Hits they slapped
         points = [(x_of(line.number), y_of(us)) for line in hits for f, us in line.reactions if f == fighter]
         if len(points) > 1:
-            pygame.draw.lines(surf, theme.shade(look.color, 0.7), False, points, 2)
+            draw.lines(surf, theme.shade(look.color, 0.7), False, points, 2)
     radius = max(5, min(11, plot.width // (3 * n)))
     for line in hits:
         for fighter, us in reversed(line.reactions):  # the fastest drawn last, on top
             centre = (x_of(line.number), y_of(us))
             won = fighter == line.winner or (line.winner is None and us == line.reactions[0][1])
             if won:
-                pygame.draw.circle(surf, theme.WHITE, centre, radius + 3)
-            pygame.draw.circle(surf, seats[fighter].color, centre, radius if won else radius - 2)
+                draw.circle(surf, theme.WHITE, centre, radius + 3)
+            draw.circle(surf, seats[fighter].color, centre, radius if won else radius - 2)
     step = max(1, -(-n // 12))
     for number in range(first, first + n, step):
         text.draw(surf, str(number), 24, theme.DIM, (x_of(number), plot.bottom + 16), "center")
@@ -139,7 +140,7 @@ def _nice_ceiling(us: int) -> int:
 
 
 def _bests(
-    surf: pygame.Surface, text: TextCache, seats: tuple[StationLook, ...], story: KarateStory, area: pygame.Rect
+    surf: Canvas, text: TextCache, seats: tuple[StationLook, ...], story: KarateStory, area: pygame.Rect
 ) -> None:
     """Each fighter's best reaction of the fight, Hits won and Coward's Blows."""
     panel(surf, area, theme.PANEL, theme.PANEL_EDGE, 12)
@@ -162,9 +163,7 @@ def _bests(
         text.draw_fitted(surf, note, 24, theme.GOLD, (area.centerx, area.bottom - 20), area.width - 30, "center")
 
 
-def _records(
-    surf: pygame.Surface, text: TextCache, title: str, records: tuple[FastSlap, ...], area: pygame.Rect
-) -> None:
+def _records(surf: Canvas, text: TextCache, title: str, records: tuple[FastSlap, ...], area: pygame.Rect) -> None:
     panel(surf, area, theme.PANEL, theme.PANEL_EDGE, 12)
     text.draw(surf, title, 30, theme.GOLD, (area.x + 18, area.y + 24), "midleft", bold=True)
     text.draw(surf, "people only", 24, theme.DIM, (area.right - 18, area.y + 24), "midright")

@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import pygame
 
-from display import theme
+from display import draw, theme
+from display.canvas import Canvas, live
 from display.cards import card_back, card_face
 from display.karate_private import draw_karate_private
 from display.models import PlayScreen
 from display.photo_finish import PhotoFinish, draw_photo_finish
 from display.registry import register
 from display.text import TextCache
-from display.widgets import banner, panel, paused_overlay, title_bar
+from display.widgets import PLAY_TOP, banner, panel, paused_overlay, title_bar
 from games.karate_fight import (
     SPEC,
     CardPlayed,
@@ -29,13 +30,15 @@ from games.karate_fight import (
 
 TECHNIQUE_COLOR = {Technique.ATTACK: (190, 40, 30), Technique.DEFENSE: (40, 90, 170), Technique.SKILL: (150, 60, 170)}
 BANNER_US = 1_500_000
+FIGHTERS_TOP = 546
+"""The fighter panels fill the screen's foot from here."""
 
 
 def _name(enum_value: object) -> str:
     return str(getattr(enum_value, "value", enum_value)).replace("_", " ").title()
 
 
-def draw_karate(surf: pygame.Surface, text: TextCache, s: PlayScreen) -> None:
+def draw_karate(surf: Canvas, text: TextCache, s: PlayScreen) -> None:
     v: KaratePublicView = s.view
     w, _h = surf.get_size()
     surf.fill(theme.BACKGROUND)
@@ -59,12 +62,12 @@ def draw_karate(surf: pygame.Surface, text: TextCache, s: PlayScreen) -> None:
     if clock:  # the time limit: big and gold, so every fighter sees it running out
         text.draw(surf, clock, 44, theme.GOLD, (w - 24, 32), "midright", bold=True)
 
-    _centre(surf, text, s, v, pygame.Rect(0, 80, w, 400))
-    _fighters(surf, text, s, v, pygame.Rect(20, 490, w - 40, 210))
+    _centre(surf, text, s, v, pygame.Rect(0, PLAY_TOP, w, 380))
+    _fighters(surf, text, s, v, pygame.Rect(20, FIGHTERS_TOP, w - 40, 720 - FIGHTERS_TOP - 12))
     if isinstance(s.story, PhotoFinish) and s.story.showing(s.now_us) and v.hit_showing is None:
-        draw_photo_finish(surf, text, s.seats, s.story, pygame.Rect(w - 480, 80, 460, 330))
+        draw_photo_finish(surf, text, s.seats, s.story, pygame.Rect(w - 480, PLAY_TOP, 460, 330))
     if v.jan_ken is not None:
-        _jan_ken(surf, text, s, v, pygame.Rect(20, 90, 400, 300))
+        _jan_ken(surf, text, s, v, pygame.Rect(20, PLAY_TOP, 400, 300))
     _banner(surf, text, s, v)
     if s.paused:
         paused_overlay(surf, text, s.paused)
@@ -80,13 +83,15 @@ def _clock(v: KaratePublicView, now_us: int) -> str:
     return f"{left // 60}:{left % 60:02d}"
 
 
-def _centre(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: KaratePublicView, area: pygame.Rect) -> None:
-    card = pygame.Rect(0, 0, 200, 280)
-    card.center = (area.centerx, area.y + 170)
+def _centre(surf: Canvas, text: TextCache, s: PlayScreen, v: KaratePublicView, area: pygame.Rect) -> None:
+    card = pygame.Rect(0, 0, 180, 252)
+    card.midtop = (area.centerx, area.y + 8)
+    under = card
     for i in range(min(len(v.centre) - 1, 6), 0, -1):  # the pile under the top card
         under = card.move(i * 6, i * 5)
-        pygame.draw.rect(surf, (200, 198, 190), under, border_radius=16)
-        pygame.draw.rect(surf, (90, 90, 96), under, width=2, border_radius=16)
+        draw.rect(surf, (200, 198, 190), under, border_radius=16)
+        draw.rect(surf, (90, 90, 96), under, width=2, border_radius=16)
+    live(surf, card.union(under).inflate(12, 12), "the centre pile")
     if v.centre:
         top = v.centre[-1]
         played = next((e for _t, e in reversed(s.events) if isinstance(e, CardPlayed)), None)
@@ -94,13 +99,17 @@ def _centre(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: KaratePubli
         card_face(surf, text, card, _name(top).upper(), _name(top.technique), TECHNIQUE_COLOR[top.technique], owner)
     else:
         card_back(surf, card, theme.PANEL_EDGE)
-    text.draw(surf, f"{len(v.centre)} in the centre", 30, theme.DIM, (card.centerx, card.bottom + 22), "center")
+    below = card.bottom + 6 * 5 + 24  # under the deepest card of the pile
+    text.draw(surf, f"{len(v.centre)} in the centre", 30, theme.DIM, (card.centerx, below), "center")
     if v.chances is not None and v.attacker is not None and v.turn is not None:
         msg = f"{s.seats[v.turn].name}: {v.chances} chance{'s' if v.chances != 1 else ''} to answer {s.seats[v.attacker].name}"
-        text.draw(surf, msg, 34, theme.GOLD, (card.centerx, card.bottom + 54), "center", bold=True)
+        shown = text.draw(surf, msg, 34, theme.GOLD, (card.centerx, below + 34), "center", True, area.width - 880)
+        live(surf, shown, "chances")
 
 
-def _fighters(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: KaratePublicView, area: pygame.Rect) -> None:
+def _fighters(surf: Canvas, text: TextCache, s: PlayScreen, v: KaratePublicView, area: pygame.Rect) -> None:
+    """A panel per fighter: name and pile, the share of the cards in play, and a line of
+    what the fighter may do and has done (beside the state when the panel is wide)."""
     n = len(v.fighters)
     cw = area.width // n
     for f in v.fighters:
@@ -108,40 +117,44 @@ def _fighters(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: KaratePub
         rect = pygame.Rect(area.x + f.seat * cw + 8, area.y, cw - 16, area.height)
         turn = v.turn == f.seat and v.winner is None
         panel(surf, rect, theme.shade(look.color, 0.45 if turn else 0.22), theme.GOLD if turn else look.color)
+        live(surf, rect, f"{look.name}'s panel")
         text.draw(
             surf,
             look.name.upper(),
             52,
             look.color if not turn else theme.WHITE,
-            (rect.x + 20, rect.y + 34),
+            (rect.x + 20, rect.y + 32),
             "midleft",
             bold=True,
             max_width=rect.width - 140,  # clear of the pile count
         )
-        text.draw(surf, str(f.pile_size), 72, theme.WHITE, (rect.right - 20, rect.y + 38), "midright", bold=True)
+        text.draw(surf, str(f.pile_size), 72, theme.WHITE, (rect.right - 20, rect.y + 34), "midright", bold=True)
         share = f.pile_size / v.in_play if v.in_play else 0
-        bar = pygame.Rect(rect.x + 20, rect.y + 80, rect.width - 40, 26)
+        bar = pygame.Rect(rect.x + 20, rect.y + 64, rect.width - 40, 22)
         for i in range(10):
             seg = pygame.Rect(bar.x + i * bar.width // 10 + 2, bar.y, bar.width // 10 - 4, bar.height)
             fill = max(0.0, min(1.0, share * 10 - i))
-            pygame.draw.rect(surf, theme.shade(look.color, 0.3), seg, border_radius=4)
+            draw.rect(surf, theme.shade(look.color, 0.3), seg, border_radius=4)
             if fill > 0:
-                pygame.draw.rect(surf, theme.shade(look.color, 0.4 + 0.6 * fill), seg, border_radius=4)
+                draw.rect(surf, theme.shade(look.color, 0.4 + 0.6 * fill), seg, border_radius=4)
         state = {FighterStatus.OUT: "OUT", FighterStatus.OUT_OF_CARDS: "no cards: win a Hit!"}.get(f.status, "")
         if turn:
             state = "YOUR TURN: A"
-        text.draw(surf, state, 32, theme.GOLD, (rect.x + 20, rect.y + 134), "midleft", bold=True)
+        wide = rect.width > 420
+        half = rect.width // 2 - 24 if wide else rect.width - 40
+        text.draw(surf, state, 32, theme.GOLD, (rect.x + 20, rect.y + 112), "midleft", bold=True, max_width=half)
         best = f"best {f.fastest_us / 1000:.1f} ms" if f.fastest_us is not None else ""
         coward = f"cowardly ×{f.cowards_blows}" if f.cowards_blows else ""
-        text.draw(
-            surf, "  ".join(x for x in (best, coward) if x), 28, theme.DIM, (rect.x + 20, rect.y + 176), "midleft"
-        )
+        done = "  ".join(x for x in (best, coward) if x)
+        where = ((rect.right - 20, rect.y + 112), "midright") if wide else ((rect.x + 20, rect.y + 142), "midleft")
+        text.draw(surf, done, 28, theme.DIM, where[0], where[1], max_width=half)
 
 
-def _jan_ken(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: KaratePublicView, area: pygame.Rect) -> None:
+def _jan_ken(surf: Canvas, text: TextCache, s: PlayScreen, v: KaratePublicView, area: pygame.Rect) -> None:
     jk = v.jan_ken
     assert jk is not None  # drawn only while a Jan Ken is on
     panel(surf, area, theme.PANEL, theme.GOLD, 14)
+    live(surf, area, "Jan Ken")
     text.draw(surf, f"JAN KEN — round {jk.round}", 40, theme.GOLD, (area.centerx, area.y + 30), "center", bold=True)
     for i, f in enumerate(jk.fighters[:4]):
         look = s.seats[f]
@@ -156,22 +169,21 @@ def _jan_ken(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: KaratePubl
         text.draw(surf, last, 26, theme.DIM, (area.centerx, area.bottom - 24), "center")
 
 
-def _banner(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: KaratePublicView) -> None:
-    y = 150  # above the card's name, so the card stays readable under a banner
+def _banner(surf: Canvas, text: TextCache, s: PlayScreen, v: KaratePublicView) -> None:
     if v.hit_showing is not None and not v.awaiting_reveal and v.jan_ken is None:
-        banner(surf, text, f"HIT! {_name(v.hit_showing).upper()}", theme.BAD, y, 84)
+        banner(surf, text, f"HIT! {_name(v.hit_showing).upper()}", theme.BAD)
         return
     for t, ev in reversed(s.events):
         if s.now_us - t > BANNER_US:
             return
         if isinstance(ev, KarateMaster):
-            banner(surf, text, f"{s.seats[ev.fighter].name.upper()}: KARATE MASTER!", s.seats[ev.fighter].color, y, 84)
+            banner(surf, text, f"{s.seats[ev.fighter].name.upper()}: KARATE MASTER!", s.seats[ev.fighter].color)
             return
         if isinstance(ev, FightWon):
-            banner(surf, text, f"{s.seats[ev.fighter].name.upper()} WINS ON TIME!", s.seats[ev.fighter].color, y, 84)
+            banner(surf, text, f"{s.seats[ev.fighter].name.upper()} WINS ON TIME!", s.seats[ev.fighter].color)
             return
         if isinstance(ev, TimeUp):
-            banner(surf, text, "TIME!", theme.PANEL_EDGE, y, 84)
+            banner(surf, text, "TIME!", theme.PANEL_EDGE)
             return
         if isinstance(ev, CowardsBlow):
             paid = f"pays {ev.cards_paid} card{'s' if ev.cards_paid != 1 else ''}"
@@ -180,12 +192,10 @@ def _banner(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: KaratePubli
                 text,
                 f"COWARD'S BLOW! {s.seats[ev.fighter].name.upper()} {paid}",
                 s.seats[ev.fighter].color,
-                y,
-                80,
             )
             return
         if isinstance(ev, DeadHeat):
-            banner(surf, text, "DEAD HEAT!  JAN KEN!", theme.PANEL_EDGE, y, 84)
+            banner(surf, text, "DEAD HEAT!  JAN KEN!", theme.PANEL_EDGE)
             return
 
 

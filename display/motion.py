@@ -14,6 +14,8 @@ import math
 
 import pygame
 
+from display.canvas import Canvas
+
 BAR_US = 350_000
 """A bar moves from its old level to its new one in this long."""
 FLASH_US = 450_000
@@ -63,9 +65,11 @@ def shake(now_us: int, start_us: int, amplitude_px: int = 14, duration_us: int =
     )
 
 
-def shake_surface(surf: pygame.Surface, offset: tuple[int, int], fill: tuple[int, int, int]) -> None:
-    """Move the whole picture by ``offset`` and fill the strip it uncovers."""
-    dx, dy = offset
+def shake_surface(target: Canvas | pygame.Surface, offset: tuple[int, int], fill: tuple[int, int, int]) -> None:
+    """Move the whole picture by ``offset`` (layout units on a canvas) and fill the strip
+    it uncovers."""
+    surf = target.surface if isinstance(target, Canvas) else target
+    dx, dy = (target.px(offset[0]), target.px(offset[1])) if isinstance(target, Canvas) else offset
     if dx == dy == 0:
         return
     surf.scroll(dx, dy)

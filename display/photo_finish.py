@@ -14,7 +14,8 @@ from enum import Enum
 
 import pygame
 
-from display import theme
+from display import draw, theme
+from display.canvas import Canvas, live
 from display.models import StationLook
 from display.text import TextCache
 from display.widgets import panel
@@ -88,11 +89,12 @@ def duration(us: int) -> str:
 
 
 def draw_photo_finish(
-    surf: pygame.Surface, text: TextCache, seats: tuple[StationLook, ...], pf: PhotoFinish, area: pygame.Rect
+    surf: Canvas, text: TextCache, seats: tuple[StationLook, ...], pf: PhotoFinish, area: pygame.Rect
 ) -> None:
     """The photo finish in ``area``: who won and by how much, then one lane per fighter
     who slapped, on a common time axis from the reveal."""
     panel(surf, area, theme.PANEL, theme.GOLD, 14)
+    live(surf, area, "the photo finish")
     pad = 16
     text.draw(surf, "PHOTO FINISH", 30, theme.GOLD, (area.x + pad, area.y + 24), "midleft", bold=True)
     text.draw(surf, pf.hit.value.replace("_", " ").title(), 28, theme.DIM, (area.right - pad, area.y + 24), "midright")
@@ -109,20 +111,20 @@ def draw_photo_finish(
     def x_of(at_us: int) -> int:
         return strip.x + round((at_us - lo) * strip.width / (hi - lo))
 
-    pygame.draw.rect(surf, theme.BACKGROUND, strip)
+    draw.rect(surf, theme.BACKGROUND, strip)
     grace = pygame.Rect(
         x_of(pf.won_at_us), strip.y, x_of(pf.won_at_us + pf.grace_us) - x_of(pf.won_at_us), strip.height
     )
-    pygame.draw.rect(surf, theme.shade(theme.GOLD, 0.28), grace)
+    draw.rect(surf, theme.shade(theme.GOLD, 0.28), grace)
     if pf.played_at_us is not None and pf.played_at_us < 0:  # played, not yet on screen
         hidden = pygame.Rect(x_of(pf.played_at_us), strip.y, x_of(0) - x_of(pf.played_at_us), strip.height)
-        pygame.draw.rect(surf, theme.shade(theme.BAD, 0.25), hidden)
-    pygame.draw.line(surf, theme.WHITE, (x_of(0), strip.y - 6), (x_of(0), strip.bottom + 6), 3)
+        draw.rect(surf, theme.shade(theme.BAD, 0.25), hidden)
+    draw.line(surf, theme.WHITE, (x_of(0), strip.y - 6), (x_of(0), strip.bottom + 6), 3)
     for i, fighter in enumerate(lanes):
         look = seats[fighter]
         y = strip.y + i * lane_h
         if i:
-            pygame.draw.line(surf, theme.PANEL_EDGE, (strip.x, y), (strip.right, y), 1)
+            draw.line(surf, theme.PANEL_EDGE, (strip.x, y), (strip.right, y), 1)
         text.draw_fitted(surf, look.name, 28, look.color, (area.x + pad, y + lane_h // 2), name_w - 6, "midleft", True)
         marks = [m for m in pf.slaps if m.fighter == fighter]
         for m in marks:
@@ -160,7 +162,7 @@ def _lanes(pf: PhotoFinish) -> list[int]:
 
 
 def _close_up(
-    surf: pygame.Surface,
+    surf: Canvas,
     text: TextCache,
     seats: tuple[StationLook, ...],
     pair: tuple[SlapMark, SlapMark],
@@ -170,18 +172,18 @@ def _close_up(
     """The winning slap and the runner-up's, pulled apart so any margin shows: the
     margin between them, each time to the µs under its mark."""
     y = area.y + 12
-    pygame.draw.line(surf, theme.PANEL_EDGE, (area.x, y), (area.right, y), 2)
+    draw.line(surf, theme.PANEL_EDGE, (area.x, y), (area.right, y), 2)
     for m, x in zip(pair, (area.x + area.width // 5, area.right - area.width // 5), strict=True):
         look = seats[m.fighter]
-        pygame.draw.rect(surf, look.color, pygame.Rect(x - 4, y - 12, 8, 24))
+        draw.rect(surf, look.color, pygame.Rect(x - 4, y - 12, 8, 24))
         if m.verdict is SlapVerdict.WON:
-            pygame.draw.rect(surf, theme.WHITE, pygame.Rect(x - 7, y - 15, 14, 30), 3)
+            draw.rect(surf, theme.WHITE, pygame.Rect(x - 7, y - 15, 14, 30), 3)
         text.draw(surf, duration(m.at_us), 24, look.color, (x, y + 30), "center", bold=True)
     text.draw(surf, duration(margin_us), 26, theme.GOLD, (area.centerx, y - 2), "midbottom", bold=True)
 
 
 def _headline(
-    surf: pygame.Surface, text: TextCache, seats: tuple[StationLook, ...], pf: PhotoFinish, rect: pygame.Rect
+    surf: Canvas, text: TextCache, seats: tuple[StationLook, ...], pf: PhotoFinish, rect: pygame.Rect
 ) -> None:
     if pf.winner is None:
         who = seats[pf.jan_ken_winner].name.upper() if pf.jan_ken_winner is not None else ""
@@ -204,18 +206,18 @@ def _span(pf: PhotoFinish) -> tuple[int, int]:
     return lo - edge, hi + edge
 
 
-def _mark(surf: pygame.Surface, m: SlapMark, look: StationLook, x: int, lane: pygame.Rect) -> None:
+def _mark(surf: Canvas, m: SlapMark, look: StationLook, x: int, lane: pygame.Rect) -> None:
     if m.verdict in (SlapVerdict.TOO_SOON, SlapVerdict.COWARD):  # a red cross: it cost cards
         r = lane.height // 2 - 2
         c = (x, lane.centery)
-        pygame.draw.line(surf, theme.BAD, (c[0] - r, c[1] - r), (c[0] + r, c[1] + r), 5)
-        pygame.draw.line(surf, theme.BAD, (c[0] - r, c[1] + r), (c[0] + r, c[1] - r), 5)
+        draw.line(surf, theme.BAD, (c[0] - r, c[1] - r), (c[0] + r, c[1] + r), 5)
+        draw.line(surf, theme.BAD, (c[0] - r, c[1] + r), (c[0] + r, c[1] - r), 5)
         return
     bar = pygame.Rect(0, lane.y, 8, lane.height)
     bar.centerx = x
-    pygame.draw.rect(surf, look.color, bar)
+    draw.rect(surf, look.color, bar)
     if m.verdict is not SlapVerdict.LATE:  # the Hit's winning slap(s): ringed white (gold is a station's colour)
-        pygame.draw.rect(surf, theme.WHITE, bar.inflate(6, 6), 3)
+        draw.rect(surf, theme.WHITE, bar.inflate(6, 6), 3)
 
 
 def _lane_words(marks: list[SlapMark], look: StationLook) -> tuple[str, tuple[int, int, int]]:
@@ -230,7 +232,7 @@ def _lane_words(marks: list[SlapMark], look: StationLook) -> tuple[str, tuple[in
 
 
 def _axis(
-    surf: pygame.Surface,
+    surf: Canvas,
     text: TextCache,
     pf: PhotoFinish,
     strip: pygame.Rect,
@@ -246,15 +248,13 @@ def _axis(
     t = step
     while t < hi:
         if t > lo:
-            label = text.render(f"{t // 1000}", 22, theme.DIM)
-            rect = label.get_rect(center=(x_of(t), y))
+            rect = pygame.Rect((0, 0), text.measure(surf, f"{t // 1000}", 22))
+            rect.center = (x_of(t), y)
             if not any(rect.colliderect(r) for r in taken) and rect.right <= strip.right + 40:
-                pygame.draw.line(surf, theme.DIM, (x_of(t), strip.bottom), (x_of(t), strip.bottom + 5), 2)
-                surf.blit(label, rect)
+                draw.line(surf, theme.DIM, (x_of(t), strip.bottom), (x_of(t), strip.bottom + 5), 2)
+                text.draw(surf, f"{t // 1000}", 22, theme.DIM, rect.center, "center")
                 taken.append(rect.inflate(10, 0))
         t += step
     grace_x = (x_of(pf.won_at_us) + x_of(pf.won_at_us + pf.grace_us)) // 2
-    label = text.render("grace", 22, theme.GOLD, bold=True)
-    rect = label.get_rect(center=(grace_x, strip.y - 12))
-    surf.blit(label, rect)
+    text.draw(surf, "grace", 22, theme.GOLD, (grace_x, strip.y - 12), "center", bold=True)
     text.draw(surf, "ms", 22, theme.DIM, (strip.right + 6, y), "midleft")

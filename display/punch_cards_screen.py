@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import pygame
 
-from display import theme
+from display import draw, theme
+from display.canvas import Canvas
 from display.models import PlayScreen
 from display.punch_cards_models import DeskStep, DeskView, DuelTable, LobbyView, TradeTableView
 from display.punch_cards_private import draw_punch_cards_private
 from display.registry import register
 from display.text import TextCache
-from display.widgets import panel, paused_overlay
+from display.widgets import banner, panel, paused_overlay
 from games.punch_cards import SPEC, Call, DuelPublicView, Phase, Revealed
 
 CORNER_WORDS = ("top left", "top right", "bottom left", "bottom right")
@@ -49,7 +50,7 @@ def wrapped(text: TextCache, words: str, size: int, max_width: int, max_lines: i
 
 
 def draw_lines(
-    surf: pygame.Surface,
+    surf: Canvas,
     text: TextCache,
     words: str,
     size: int,
@@ -67,10 +68,10 @@ def draw_lines(
     return y
 
 
-def title(surf: pygame.Surface, text: TextCache, centre: str, right: str, right_color: tuple[int, int, int]) -> None:
+def title(surf: Canvas, text: TextCache, centre: str, right: str, right_color: tuple[int, int, int]) -> None:
     w = surf.get_width()
-    pygame.draw.rect(surf, theme.PANEL, (0, 0, w, 64))
-    pygame.draw.line(surf, theme.GOLD, (0, 64), (w, 64), 3)
+    draw.rect(surf, theme.PANEL, (0, 0, w, 64))
+    draw.line(surf, theme.GOLD, (0, 64), (w, 64), 3)
     left = text.draw(surf, "PUNCH CARDS", 52, theme.GOLD, (24, 32), "midleft", bold=True)
     if centre:
         text.draw_fitted(surf, centre, 36, theme.TEXT, (left.right + 30, 32), 480, "midleft")
@@ -79,7 +80,7 @@ def title(surf: pygame.Surface, text: TextCache, centre: str, right: str, right_
 
 
 # -- the lobby ------------------------------------------------------------------------------
-def draw_desk(surf: pygame.Surface, text: TextCache, d: DeskView, rect: pygame.Rect) -> None:
+def draw_desk(surf: Canvas, text: TextCache, d: DeskView, rect: pygame.Rect) -> None:
     active = d.step is not DeskStep.IDLE
     panel(surf, rect, theme.shade(d.look.color, 0.35) if d.step is DeskStep.MENU else theme.PANEL, d.look.color)
     inner = rect.width - 32
@@ -99,7 +100,7 @@ def draw_desk(surf: pygame.Surface, text: TextCache, d: DeskView, rect: pygame.R
             for c, char in enumerate(row):
                 box = pygame.Rect(x0 + c * cell, top + r * (cell + 4), cell - 2, cell)
                 chosen = (r, c) == (kb.row, kb.col)
-                pygame.draw.rect(surf, theme.GOLD if chosen else theme.PANEL_EDGE, box, border_radius=5)
+                draw.rect(surf, theme.GOLD if chosen else theme.PANEL_EDGE, box, border_radius=5)
                 ink = theme.BACKGROUND if chosen else theme.TEXT
                 label, size = ("space", cell // 2) if char == " " else (char, cell - 8)
                 text.draw(surf, label, size, ink, box.center, "center", bold=chosen)
@@ -109,7 +110,7 @@ def draw_desk(surf: pygame.Surface, text: TextCache, d: DeskView, rect: pygame.R
         text.draw(surf, prompt[d.step], 32, theme.DIM, (cx, y + 60), "midtop")
         for i in range(4):
             centre = (cx + (i - 1.5) * 54, y + 140)
-            pygame.draw.circle(surf, theme.GOLD, centre, 18, 0 if i < d.pin_length else 3)
+            draw.circle(surf, theme.GOLD, centre, 18, 0 if i < d.pin_length else 3)
         text.draw(surf, "on your private display", 26, theme.DIM, (cx, y + 180), "midtop")
     else:
         text.draw_fitted(surf, d.player, 52, theme.WHITE, (cx, y), inner, "midtop", True)
@@ -130,7 +131,7 @@ def draw_desk(surf: pygame.Surface, text: TextCache, d: DeskView, rect: pygame.R
             text.draw_fitted(surf, hint, 26, theme.DIM, (cx, hint_y + i * 28), inner, "midtop")
 
 
-def draw_lobby(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: LobbyView) -> None:
+def draw_lobby(surf: Canvas, text: TextCache, s: PlayScreen, v: LobbyView) -> None:
     w = surf.get_width()
     surf.fill(theme.BACKGROUND)
     bad = "CLOSED" in v.status or "unreachable" in v.status
@@ -152,7 +153,7 @@ def draw_lobby(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: LobbyVie
 
 
 # -- the duel -------------------------------------------------------------------------------
-def draw_reveal(surf: pygame.Surface, text: TextCache, r: Revealed, names: tuple[str, str], rect: pygame.Rect) -> None:
+def draw_reveal(surf: Canvas, text: TextCache, r: Revealed, names: tuple[str, str], rect: pygame.Rect) -> None:
     panel(surf, rect, (20, 22, 34))
     text.draw(surf, f"REVEAL {r.play}: through the holes", 30, theme.GOLD, (rect.centerx, rect.y + 10), "midtop")
     half = rect.width // 2
@@ -163,7 +164,7 @@ def draw_reveal(surf: pygame.Surface, text: TextCache, r: Revealed, names: tuple
         nums = r.numbers[seat]
         for i, n in enumerate(nums):
             x = cx + int((i - (len(nums) - 1) / 2) * 68)
-            pygame.draw.circle(surf, (240, 232, 200), (x, rect.y + 118), 29)
+            draw.circle(surf, (240, 232, 200), (x, rect.y + 118), 29)
             text.draw(surf, str(n), 36, theme.BACKGROUND, (x, rect.y + 118), "center", bold=True)
         text.draw(surf, CALL_WORDS[r.calls[seat]], 40, theme.GOLD, (cx, rect.y + 158), "midtop", bold=True)
     if r.again is not None:
@@ -179,7 +180,7 @@ def draw_reveal(surf: pygame.Surface, text: TextCache, r: Revealed, names: tuple
         )
 
 
-def draw_duel(surf: pygame.Surface, text: TextCache, s: PlayScreen, t: DuelTable) -> None:
+def draw_duel(surf: Canvas, text: TextCache, s: PlayScreen, t: DuelTable) -> None:
     w, h = surf.get_size()
     surf.fill(theme.BACKGROUND)
     v = t.public
@@ -215,11 +216,7 @@ def draw_duel(surf: pygame.Surface, text: TextCache, s: PlayScreen, t: DuelTable
         draw_reveal(surf, text, v.last_reveal, t.players, pygame.Rect(140, 284, w - 280, 250))
     if t.result:
         color = s.seats[v.winner].color if v.winner is not None else theme.PANEL_EDGE
-        strip = pygame.Rect(0, 546, w, 78)
-        pygame.draw.rect(surf, theme.shade(color, 0.8), strip)
-        pygame.draw.line(surf, theme.GOLD, strip.topleft, strip.topright, 4)
-        pygame.draw.line(surf, theme.GOLD, strip.bottomleft, strip.bottomright, 4)
-        text.draw_fitted(surf, t.result[0], 60, theme.WHITE, strip.center, w - 80, "center", True)
+        banner(surf, text, t.result[0], color, pygame.Rect(0, 546, w, 78), 60)
         y = 632
         for line in t.result[1:3]:
             y = draw_lines(surf, text, line, 32, theme.WHITE, (w // 2, y), w - 120, 1)
@@ -233,7 +230,7 @@ def draw_duel(surf: pygame.Surface, text: TextCache, s: PlayScreen, t: DuelTable
 
 
 # -- trades ---------------------------------------------------------------------------------
-def draw_trade(surf: pygame.Surface, text: TextCache, s: PlayScreen, t: TradeTableView) -> None:
+def draw_trade(surf: Canvas, text: TextCache, s: PlayScreen, t: TradeTableView) -> None:
     w, h = surf.get_size()
     surf.fill(theme.BACKGROUND)
     title(surf, text, f"Trade: {t.players[0]} and {t.players[1]}", "", theme.DIM)
@@ -266,7 +263,7 @@ def draw_trade(surf: pygame.Surface, text: TextCache, s: PlayScreen, t: TradeTab
     text.draw(surf, "A/B browse · C give/keep · START confirm · E call off", 28, theme.DIM, (w // 2, h - 30), "center")
 
 
-def draw_punch_cards(surf: pygame.Surface, text: TextCache, s: PlayScreen) -> None:
+def draw_punch_cards(surf: Canvas, text: TextCache, s: PlayScreen) -> None:
     view = s.view
     if isinstance(view, LobbyView):
         draw_lobby(surf, text, s, view)

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 
 import pygame
 
-from display import theme
+from display import draw, theme
+from display.canvas import Canvas
 from display.models import ResultScreen, StationLook
 from display.registry import register_result
 from display.screens import draw_result
@@ -55,7 +56,7 @@ class PunchStory:
 ENDING = {MatchEndReason.KNOCKOUT: "by knockout", MatchEndReason.STAMINA: "on stamina", MatchEndReason.TIE: "tie"}
 
 
-def draw_punch_result(surf: pygame.Surface, text: TextCache, r: ResultScreen) -> None:
+def draw_punch_result(surf: Canvas, text: TextCache, r: ResultScreen) -> None:
     story: PunchStory | None = r.story
     if story is None or r.final is None:  # a result told without its story: the common screen
         draw_result(surf, text, r)
@@ -64,7 +65,7 @@ def draw_punch_result(surf: pygame.Surface, text: TextCache, r: ResultScreen) ->
     w, h = surf.get_size()
     surf.fill(theme.BACKGROUND if r.winner is None else theme.shade(r.winner.color, 0.22))
     title_bar(surf, text, r.game, "Result", f"{len(story.matches)} match{'es' if len(story.matches) != 1 else ''}")
-    banner(surf, text, r.headline, r.winner.color if r.winner else theme.PANEL_EDGE, 118, 64)
+    banner(surf, text, r.headline, r.winner.color if r.winner else theme.PANEL_EDGE, pygame.Rect(0, 78, w, 80), 64)
     score = f"{seats[0].name}  {story.match_wins[0]} – {story.match_wins[1]}  {seats[1].name}"
     text.draw(surf, score, 40, theme.WHITE, (w // 2, 186), "center", bold=True)
     charts = pygame.Rect(30, 214, w - 60, h - 262)
@@ -80,7 +81,7 @@ def draw_punch_result(surf: pygame.Surface, text: TextCache, r: ResultScreen) ->
 
 
 def _match_chart(
-    surf: pygame.Surface, text: TextCache, seats: tuple[StationLook, ...], m: MatchStamina, area: pygame.Rect
+    surf: Canvas, text: TextCache, seats: tuple[StationLook, ...], m: MatchStamina, area: pygame.Rect
 ) -> None:
     """Stamina 0–10 over the exchanges: a line per boxer in their colour, rounds marked."""
     edge = seats[m.winner].color if m.winner is not None else theme.PANEL_EDGE
@@ -96,7 +97,7 @@ def _match_chart(
     plot = pygame.Rect(area.x + 44, area.y + 50, area.width - 64, area.height - 106)
     for level in (0, 5, 10):
         y = plot.bottom - plot.height * level // MAX_STAMINA
-        pygame.draw.line(surf, theme.PANEL_EDGE, (plot.x, y), (plot.right, y), 1)
+        draw.line(surf, theme.PANEL_EDGE, (plot.x, y), (plot.right, y), 1)
         text.draw(surf, str(level), 24, theme.DIM, (plot.x - 8, y), "midright")
     last = max(1, len(m.points) - 1)
 
@@ -105,7 +106,7 @@ def _match_chart(
 
     for n, at in enumerate(m.rounds_at, 2):  # round boundaries, named below the plot
         x = x_of(at)
-        pygame.draw.line(surf, theme.DIM, (x, plot.y), (x, plot.bottom), 1)
+        draw.line(surf, theme.DIM, (x, plot.y), (x, plot.bottom), 1)
         text.draw(surf, f"R{n}", 24, theme.DIM, (x, plot.bottom + 14), "center")
     text.draw(surf, "R1", 24, theme.DIM, (plot.x, plot.bottom + 14), "midleft")
     for seat in (1, 0):
@@ -116,9 +117,9 @@ def _match_chart(
             for i, p in enumerate(m.points)
         ]
         if len(points) > 1:
-            pygame.draw.lines(surf, look.color, False, points, 4)
+            draw.lines(surf, look.color, False, points, 4)
         end = points[-1]
-        pygame.draw.circle(surf, look.color, end, 7)
+        draw.circle(surf, look.color, end, 7)
     text.draw(surf, f"{m.exchanges} exchanges", 24, theme.DIM, (area.x + 16, area.bottom - 18), "midleft")
     x = area.right - 16  # the final stamina, each in its boxer's colour, right to left
     for words, colour in (

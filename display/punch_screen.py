@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import pygame
 
-from display import motion, theme
+from display import draw, motion, theme
+from display.canvas import Canvas, live
 from display.cards import card_back, card_face
 from display.models import PlayScreen
 from display.punch_private import draw_punch_private
 from display.registry import register
 from display.text import TextCache
-from display.widgets import banner, panel, paused_overlay, segment_bar, title_bar
+from display.widgets import FOOTER_Y, PLAY_TOP, banner, panel, paused_overlay, segment_bar, title_bar
 from games.punch import SPEC, Card, Phase, PunchPublicView, Rules
 from games.punch.clash import Cause
 from games.punch.events import (
@@ -47,7 +48,7 @@ BANNER_US = 1_600_000
 """How long a banner (ROUND 2, KNOCKOUT!) stays up after its event."""
 
 
-def draw_punch(surf: pygame.Surface, text: TextCache, s: PlayScreen) -> None:
+def draw_punch(surf: Canvas, text: TextCache, s: PlayScreen) -> None:
     v: PunchPublicView = s.view
     w, h = surf.get_size()
     surf.fill(theme.BACKGROUND)
@@ -57,26 +58,25 @@ def draw_punch(surf: pygame.Surface, text: TextCache, s: PlayScreen) -> None:
     title_bar(surf, text, s.title, centre, variant)
 
     for seat in (0, 1):
-        _boxer_panel(surf, text, s, v, seat, pygame.Rect(30 if seat == 0 else w - 430, 90, 400, 520))
+        _boxer_panel(surf, text, s, v, seat, pygame.Rect(30 if seat == 0 else w - 430, PLAY_TOP, 400, 468))
 
-    middle = pygame.Rect(450, 90, w - 900, 520)
-    if v.last_reveal is not None:
-        width, face_up = motion.flip_width(s.now_us, _revealed_at(s))
-        for seat, card in enumerate(v.last_reveal):
-            rect = pygame.Rect(0, 0, max(4, round(170 * width)), 240)
-            rect.center = (middle.centerx + (-118 if seat == 0 else 118), middle.y + 170)
-            if face_up:
-                card_face(surf, text, rect, CARD_SYMBOL[card], card.label, CARD_COLOR[card], s.seats[seat].color)
-            else:
-                card_back(surf, rect, s.seats[seat].color)
-        text.draw(surf, "VS", 48, theme.GOLD, (middle.centerx, middle.y + 170), "center", bold=True)
-    else:
-        for seat in (0, 1):
-            rect = pygame.Rect(0, 0, 170, 240)
-            rect.center = (middle.centerx + (-118 if seat == 0 else 118), middle.y + 170)
+    middle = pygame.Rect(450, PLAY_TOP, w - 900, 468)
+    turned, face_up = motion.flip_width(s.now_us, _revealed_at(s)) if v.last_reveal is not None else (1.0, False)
+    for seat in (0, 1):
+        place = pygame.Rect(0, 0, 170, 240)
+        place.center = (middle.centerx + (-118 if seat == 0 else 118), middle.y + 140)
+        rect = pygame.Rect(0, 0, max(4, round(place.width * turned)), place.height)
+        rect.center = place.center  # a card turning over narrows to its edge and opens again
+        if v.last_reveal is not None and face_up:
+            card = v.last_reveal[seat]
+            card_face(surf, text, rect, CARD_SYMBOL[card], card.label, CARD_COLOR[card], s.seats[seat].color)
+        else:
             card_back(surf, rect, s.seats[seat].color)
+        live(surf, place.inflate(8, 10), "the cards played")
+    if v.last_reveal is not None:
+        text.draw(surf, "VS", 48, theme.GOLD, (middle.centerx, middle.y + 140), "center", bold=True)
     for i, line in enumerate(_effect_lines(s)[:3]):
-        text.draw(surf, line, 38, theme.TEXT, (middle.centerx, middle.y + 340 + i * 44), "center")
+        live(surf, text.draw(surf, line, 38, theme.TEXT, (middle.centerx, middle.y + 300 + i * 44), "center"), "effect")
     _phase_hint(surf, text, s, v, h)
     _banners(surf, text, s)
     knockout = next((t for t, ev in reversed(s.events) if isinstance(ev, Knockout)), None)
@@ -112,28 +112,32 @@ def _stamina_shown(s: PlayScreen, v: PunchPublicView, seat: int) -> float:
 
 
 def _boxer_panel(
-    surf: pygame.Surface, text: TextCache, s: PlayScreen, v: PunchPublicView, seat: int, rect: pygame.Rect
+    surf: Canvas, text: TextCache, s: PlayScreen, v: PunchPublicView, seat: int, rect: pygame.Rect
 ) -> None:
     look = s.seats[seat]
     panel(surf, rect, theme.shade(look.color, 0.28), look.color)
-    text.draw(surf, look.name.upper(), 72, look.color, (rect.centerx, rect.y + 48), "center", True, rect.width - 24)
+    live(surf, rect, f"{look.name}'s panel")
+    text.draw(surf, look.name.upper(), 72, look.color, (rect.centerx, rect.y + 44), "center", True, rect.width - 24)
     needed = v.options.matches_to_win
     for i in range(needed):
         cx = rect.centerx + (i - (needed - 1) / 2) * 44
         won = i < v.match_wins[seat]
-        pygame.draw.circle(surf, theme.GOLD if won else theme.shade(theme.GOLD, 0.25), (round(cx), rect.y + 104), 16)
-    bar = pygame.Rect(rect.x + 36, rect.y + 140, 70, 340)
+        draw.circle(surf, theme.GOLD if won else theme.shade(theme.GOLD, 0.25), (round(cx), rect.y + 96), 16)
+    bar = pygame.Rect(rect.x + 36, rect.y + 128, 70, 316)
     segment_bar(surf, bar, _stamina_shown(s, v, seat), 10, theme.GOOD if v.stamina[seat] > 3 else theme.BAD)
-    text.draw(surf, str(v.stamina[seat]), 170, theme.WHITE, (rect.x + 250, rect.y + 260), "center", bold=True)
-    text.draw(surf, "STAMINA", 32, theme.DIM, (rect.x + 250, rect.y + 350), "center")
-    text.draw(surf, f"{v.hand_sizes[seat]} cards in hand", 30, theme.DIM, (rect.x + 250, rect.y + 392), "center")
+    text.draw(surf, str(v.stamina[seat]), 170, theme.WHITE, (rect.x + 250, rect.y + 232), "center", bold=True)
+    text.draw(surf, "STAMINA", 32, theme.DIM, (rect.x + 250, rect.y + 316), "center")
+    text.draw(surf, f"{v.hand_sizes[seat]} cards in hand", 30, theme.DIM, (rect.x + 250, rect.y + 354), "center")
     if v.phase in (Phase.EXCHANGE, Phase.DRAFT):
         locked = v.locked[seat]
         label, color = ("LOCKED IN", theme.GOLD) if locked else ("choosing…", theme.DIM)
-        text.draw(surf, label, 44, color, (rect.x + 250, rect.y + 452), "center", bold=locked)
+        text.draw(surf, label, 44, color, (rect.x + 250, rect.y + 412), "center", bold=locked)
     for notice in s.notices:
         if notice.seat == seat:
-            text.draw(surf, notice.text, 34, theme.BAD, (rect.centerx, rect.bottom + 30), "center", bold=True)
+            shown = text.draw(
+                surf, notice.text, 34, theme.BAD, (rect.centerx, rect.bottom + 24), "center", True, rect.width + 20
+            )
+            live(surf, shown, "notice")
 
 
 def _effect_lines(s: PlayScreen) -> list[str]:
@@ -151,7 +155,7 @@ def _effect_lines(s: PlayScreen) -> list[str]:
     return lines
 
 
-def _phase_hint(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: PunchPublicView, h: int) -> None:
+def _phase_hint(surf: Canvas, text: TextCache, s: PlayScreen, v: PunchPublicView, h: int) -> None:
     w = surf.get_width()
     if v.phase is Phase.REDEAL:
         msg = "Look at your hand: START keeps it  ·  A re-deals a hand with 4 of a kind"
@@ -162,10 +166,10 @@ def _phase_hint(surf: pygame.Surface, text: TextCache, s: PlayScreen, v: PunchPu
     else:
         msg = ""
     if msg:
-        text.draw(surf, msg, 34, theme.DIM, (w // 2, h - 40), "center")
+        live(surf, text.draw(surf, msg, 34, theme.DIM, (w // 2, FOOTER_Y), "center", max_width=w - 40), "key hints")
 
 
-def _banners(surf: pygame.Surface, text: TextCache, s: PlayScreen) -> None:
+def _banners(surf: Canvas, text: TextCache, s: PlayScreen) -> None:
     """The newest banner-worthy event still within its display time, unless cards have
     been revealed since."""
     for t, ev in reversed(s.events):
@@ -174,7 +178,7 @@ def _banners(surf: pygame.Surface, text: TextCache, s: PlayScreen) -> None:
         message = _banner_text(s, ev)
         if message is not None:
             words, color = message
-            banner(surf, text, words, color, surf.get_height() // 2 - 20)
+            banner(surf, text, words, color)
             return
 
 

@@ -13,9 +13,9 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import pygame
 from PIL import Image
 
+from display.canvas import Canvas
 from display.models import PlayScreen, PrivateScreen, ResultScreen
 from display.text import TextCache
 
@@ -29,11 +29,11 @@ BUILTIN = (
 )
 """The screen modules of the games that ship; importing one registers its screens."""
 
-PlayDrawer = Callable[[pygame.Surface, TextCache, PlayScreen], None]
+PlayDrawer = Callable[[Canvas, TextCache, PlayScreen], None]
 """Draws a game in play onto the main display's canvas."""
 PrivateLayout = Callable[[PrivateScreen, tuple[int, int]], Image.Image]
 """Draws one seat's private display as a 1-bit image of the given size."""
-ResultDrawer = Callable[[pygame.Surface, TextCache, ResultScreen], None]
+ResultDrawer = Callable[[Canvas, TextCache, ResultScreen], None]
 """Draws a game's own result screen (a score sheet) from the result and its final play screen."""
 
 

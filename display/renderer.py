@@ -1,5 +1,7 @@
-"""Draws any screen model onto the 1280×720 canvas; each game's play screen (and its own
-result screen, if it has one) comes from ``display.registry``."""
+"""Draws any screen model onto a canvas of the display's own size (1280×720 by default,
+1920×1080 on a big screen: laid out in 1280×720 units, drawn at full resolution); each
+game's play screen (and its own result screen, if it has one) comes from
+``display.registry``."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ import pygame
 
 from display import registry
 from display.calibration_screen import CalibrationScreen, draw_calibration
+from display.canvas import UNITS, Canvas
+from display.layout import LayoutRecord
 from display.models import (
     AttractScreen,
     DemoScreen,
@@ -31,7 +35,7 @@ from display.screens import (
 )
 from display.text import TextCache
 
-CANVAS = (1280, 720)
+CANVAS = UNITS
 
 SCREENS: dict[type, Callable] = {
     AttractScreen: draw_attract,
@@ -41,30 +45,50 @@ SCREENS: dict[type, Callable] = {
     OptionsScreen: draw_options,
     ResultScreen: draw_result,
     ServiceScreen: draw_service,
-    CalibrationScreen: draw_calibration,
 }
+PIXEL_SCREENS: dict[type, Callable] = {CalibrationScreen: draw_calibration}
+"""Screens drawn on a plain 1280×720 surface (pygame.draw in pixels), then scaled."""
 
 
 class Renderer:
-    """Renders screen models to a canvas surface (scaled to the window by the caller)."""
+    """Renders screen models to a canvas surface of the display's size."""
 
-    def __init__(self, canvas: pygame.Surface | None = None) -> None:
+    def __init__(self, canvas: pygame.Surface | None = None, size: tuple[int, int] = CANVAS) -> None:
         if not pygame.font.get_init():
             pygame.font.init()
-        self.canvas = canvas if canvas is not None else pygame.Surface(CANVAS)
+        self.canvas = canvas if canvas is not None else pygame.Surface(size)
         self.text = TextCache()
+        self._pixels: pygame.Surface | None = None
 
-    def draw(self, screen: Screen) -> pygame.Surface:
+    def draw(self, screen: Screen, record: LayoutRecord | None = None) -> pygame.Surface:
+        """Draw ``screen``; ``record``, if given, is filled with where text, live state
+        and banners went (``display.layout``)."""
+        canvas = Canvas(self.canvas, record)
         if isinstance(screen, PlayScreen):
-            registry.screens(screen.game).play(self.canvas, self.text, screen)
+            registry.screens(screen.game).play(canvas, self.text, screen)
         elif isinstance(screen, ResultScreen) and (own := _own_result(screen)) is not None:
-            own(self.canvas, self.text, screen)
+            own(canvas, self.text, screen)
+        elif (pixels := PIXEL_SCREENS.get(type(screen))) is not None:
+            self._draw_pixels(pixels, screen)
         else:
             draw = SCREENS.get(type(screen))
             if draw is None:
                 raise TypeError(f"no renderer for {type(screen).__name__}")
-            draw(self.canvas, self.text, screen)
+            draw(canvas, self.text, screen)
         return self.canvas
+
+    def _draw_pixels(self, draw: Callable, screen: Screen) -> None:
+        if self.canvas.get_size() == UNITS:
+            draw(self.canvas, self.text, screen)
+            return
+        if self._pixels is None:
+            self._pixels = pygame.Surface(UNITS)
+        draw(self._pixels, self.text, screen)
+        canvas = Canvas(self.canvas)
+        self.canvas.fill((0, 0, 0))
+        pygame.transform.smoothscale(
+            self._pixels, canvas.px_rect((0, 0, *UNITS)).size, self.canvas.subsurface(canvas.px_rect((0, 0, *UNITS)))
+        )
 
 
 def _own_result(screen: ResultScreen) -> registry.ResultDrawer | None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pygame
 
-from display import registry, theme
+from display import draw, registry, theme
+from display.canvas import Canvas
 from display.models import (
     AttractBoard,
     AttractScreen,
@@ -19,13 +20,11 @@ from display.text import TextCache
 from display.widgets import banner, key_hint, panel, title_bar
 
 
-def draw_attract(surf: pygame.Surface, text: TextCache, s: AttractScreen) -> None:
+def draw_attract(surf: Canvas, text: TextCache, s: AttractScreen) -> None:
     w, h = surf.get_size()
     surf.fill(theme.BACKGROUND)
     for i, look in enumerate(s.stations):
-        pygame.draw.rect(
-            surf, theme.shade(look.color, 0.35), (i * w // len(s.stations), h - 18, w // len(s.stations), 18)
-        )
+        draw.rect(surf, theme.shade(look.color, 0.35), (i * w // len(s.stations), h - 18, w // len(s.stations), 18))
     text.draw(surf, "RINGSIDE", 150, theme.GOLD, (w // 2, 150), "center", bold=True)
     text.draw(surf, "four fighting card games · face to face", 38, theme.DIM, (w // 2, 235), "center")
     row = min(62, 228 // len(s.games))  # closer rows for more games: clear of PRESS START
@@ -44,7 +43,7 @@ def draw_attract(surf: pygame.Surface, text: TextCache, s: AttractScreen) -> Non
         text.draw(surf, line, 26, theme.DIM, (24, 24 + i * 28))
 
 
-def draw_board(surf: pygame.Surface, text: TextCache, board: AttractBoard, rect: pygame.Rect) -> None:
+def draw_board(surf: Canvas, text: TextCache, board: AttractBoard, rect: pygame.Rect) -> None:
     """A game's live table (a leaderboard): narrow columns at the sides, the second
     column (a name) takes the rest; every cell is fitted to its column."""
     panel(surf, rect)
@@ -68,25 +67,23 @@ def draw_board(surf: pygame.Surface, text: TextCache, board: AttractBoard, rect:
 
 
 DEMO_BAND = 64
-"""Height of the band over the foot of a demo game."""
+"""Height of the band under a demo game."""
 
 
-def draw_demo(surf: pygame.Surface, text: TextCache, s: DemoScreen) -> None:
-    """The demo game as it plays, a translucent band at its foot: DEMO, the game, and
-    PRESS START blinking."""
-    registry.screens(s.play.game).play(surf, text, s.play)
+def draw_demo(surf: Canvas, text: TextCache, s: DemoScreen) -> None:
+    """The demo game as it plays, whole but a little smaller, above a band that says
+    DEMO, the game, and PRESS START blinking: the band hides nothing of the game."""
     w, h = surf.get_size()
-    band = pygame.Surface((w, DEMO_BAND), pygame.SRCALPHA)
-    band.fill((*theme.BACKGROUND, 215))
-    surf.blit(band, (0, h - DEMO_BAND))
-    pygame.draw.line(surf, theme.GOLD, (0, h - DEMO_BAND), (w, h - DEMO_BAND), 3)
+    surf.fill(theme.BACKGROUND)
+    registry.screens(s.play.game).play(surf.inset((0, 0, w, h - DEMO_BAND)), text, s.play)
+    draw.line(surf, theme.GOLD, (0, h - DEMO_BAND), (w, h - DEMO_BAND), 3)
     y = h - DEMO_BAND // 2
     text.draw(surf, f"DEMO · {s.title}", 34, theme.GOLD, (24, y), "midleft", bold=True)
     if s.blink:
         text.draw(surf, "PRESS  START", 44, theme.WHITE, (w - 24, y), "midright", bold=True)
 
 
-def draw_select(surf: pygame.Surface, text: TextCache, s: SelectScreen) -> None:
+def draw_select(surf: Canvas, text: TextCache, s: SelectScreen) -> None:
     w, h = surf.get_size()
     surf.fill(theme.BACKGROUND)
     title_bar(surf, text, "RINGSIDE", "Choose a game", f"{s.host.name} chooses")
@@ -118,7 +115,7 @@ def draw_select(surf: pygame.Surface, text: TextCache, s: SelectScreen) -> None:
     key_hint(surf, text, "S", "START: play", (x, h - 44))
 
 
-def draw_join(surf: pygame.Surface, text: TextCache, s: JoinScreen) -> None:
+def draw_join(surf: Canvas, text: TextCache, s: JoinScreen) -> None:
     w, h = surf.get_size()
     surf.fill(theme.BACKGROUND)
     players = (
@@ -168,7 +165,7 @@ def draw_join(surf: pygame.Surface, text: TextCache, s: JoinScreen) -> None:
             key_hint(surf, text, "D", "no computer", (x, h - 60))
 
 
-def draw_options(surf: pygame.Surface, text: TextCache, s: OptionsScreen) -> None:
+def draw_options(surf: Canvas, text: TextCache, s: OptionsScreen) -> None:
     w, h = surf.get_size()
     surf.fill(theme.BACKGROUND)
     title_bar(surf, text, s.game, "Rules for this fight", f"{s.host.name} chooses")
@@ -199,25 +196,29 @@ def draw_options(surf: pygame.Surface, text: TextCache, s: OptionsScreen) -> Non
     key_hint(surf, text, "S", "START: fight!", (x, h - 44))
 
 
-def draw_result(surf: pygame.Surface, text: TextCache, s: ResultScreen) -> None:
+def draw_result(surf: Canvas, text: TextCache, s: ResultScreen) -> None:
     w, h = surf.get_size()
     surf.fill(theme.BACKGROUND if s.winner is None else theme.shade(s.winner.color, 0.3))
     title_bar(surf, text, s.game, "Result")
-    banner(surf, text, s.headline, s.winner.color if s.winner else theme.PANEL_EDGE, 230, 110)
+    band = pygame.Rect(0, 170, w, 120)
+    banner(surf, text, s.headline, s.winner.color if s.winner else theme.PANEL_EDGE, band, 110)
     for i, line in enumerate(s.lines[:8]):
         text.draw(surf, line, 40, theme.TEXT, (w // 2, 370 + i * 46), "center")
     text.draw(surf, "press START", 36, theme.DIM, (w // 2, h - 40), "center")
 
 
-def draw_service(surf: pygame.Surface, text: TextCache, s: ServiceScreen) -> None:
+def draw_service(surf: Canvas, text: TextCache, s: ServiceScreen) -> None:
     w, h = surf.get_size()
     surf.fill((8, 20, 12))
     title_bar(surf, text, "SERVICE", s.title, "operator")
+    pitch = min(64, (h - 160) // max(1, len(s.items)))  # a long menu closes up, clear of the footer
     for i, item in enumerate(s.items):
         chosen = i == s.cursor
-        rect = pygame.Rect(30, 90 + i * 64, 360, 54)
+        rect = pygame.Rect(30, 90 + i * pitch, 360, pitch - 10)
         panel(surf, rect, (30, 90, 50) if chosen else theme.PANEL, theme.GOLD if chosen else theme.PANEL_EDGE, 10)
-        text.draw(surf, item, 36, theme.WHITE if chosen else theme.TEXT, (rect.x + 20, rect.centery), "midleft")
+        size = min(36, pitch * 3 // 5)
+        color = theme.WHITE if chosen else theme.TEXT
+        text.draw(surf, item, size, color, (rect.x + 20, rect.centery), "midleft", max_width=rect.width - 30)
     body = pygame.Rect(420, 90, w - 450, h - 160)
     panel(surf, body, (10, 14, 12), theme.PANEL_EDGE, 10)
     for i, line in enumerate(s.body[:22]):

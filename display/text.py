@@ -6,6 +6,7 @@ import unicodedata
 
 import pygame
 
+from display.canvas import Canvas
 from display.theme import font
 
 Color = tuple[int, int, int]
@@ -21,7 +22,11 @@ surface also leaves the heap more fragmented, so the budget is kept small."""
 
 class TextCache:
     """Rendered strings keyed by (text, size, colour, bold); the least recently drawn are
-    dropped once the cached pixels pass ``budget_bytes``."""
+    dropped once the cached pixels pass ``budget_bytes``.
+
+    The drawing methods take a :class:`display.canvas.Canvas` (sizes, places and widths
+    in layout units; the type is rendered at the display's own resolution, and the string
+    written to the canvas's layout record) or a plain surface (pixels)."""
 
     def __init__(self, budget_bytes: int = BUDGET_BYTES) -> None:
         self.budget_bytes = budget_bytes
@@ -61,7 +66,7 @@ class TextCache:
 
     def draw_fitted(
         self,
-        target: pygame.Surface,
+        target: Canvas | pygame.Surface,
         text: str,
         size: int,
         color: Color,
@@ -71,14 +76,13 @@ class TextCache:
         bold: bool = False,
     ) -> pygame.Rect:
         """:meth:`draw` of :meth:`fitted` text."""
-        surf = self.fitted(text, size, color, max_width, bold)
-        rect = surf.get_rect(**{anchor: pos})
-        target.blit(surf, rect)
-        return rect
+        scale = target.scale if isinstance(target, Canvas) else 1.0
+        surf = self.fitted(text, _px(size, scale), color, int(max_width * scale), bold)
+        return _place(target, surf, pos, anchor, text)
 
     def draw(
         self,
-        target: pygame.Surface,
+        target: Canvas | pygame.Surface,
         text: str,
         size: int,
         color: Color,
@@ -89,13 +93,37 @@ class TextCache:
     ) -> pygame.Rect:
         """Blit ``text`` with ``pos`` at the named rect anchor (``center``, ``midtop``...);
         text wider than ``max_width`` is drawn smaller until it fits (a long name tag)."""
-        surf = self.render(text, size, color, bold)
-        while max_width is not None and surf.get_width() > max_width and size > MIN_SIZE:
+        scale = target.scale if isinstance(target, Canvas) else 1.0
+        surf = self.render(text, _px(size, scale), color, bold)
+        while max_width is not None and surf.get_width() > max_width * scale and size > MIN_SIZE:
             size -= 2
-            surf = self.render(text, size, color, bold)
+            surf = self.render(text, _px(size, scale), color, bold)
+        return _place(target, surf, pos, anchor, text)
+
+    def measure(self, target: Canvas | pygame.Surface, text: str, size: int, bold: bool = False) -> tuple[int, int]:
+        """How big ``text`` is drawn on ``target``, in its units."""
+        scale = target.scale if isinstance(target, Canvas) else 1.0
+        w, h = font(_px(size, scale), bold).size(text)
+        return round(w / scale), round(h / scale)
+
+
+def _px(size: int, scale: float) -> int:
+    return max(1, round(size * scale))
+
+
+def _place(
+    target: Canvas | pygame.Surface, surf: pygame.Surface, pos: tuple[int, int], anchor: str, words: str
+) -> pygame.Rect:
+    """Blit a rendered string with ``pos`` at its ``anchor``; its rect in ``target``'s units."""
+    if not isinstance(target, Canvas):
         rect = surf.get_rect(**{anchor: pos})
         target.blit(surf, rect)
         return rect
+    rect = surf.get_rect(**{anchor: target.px_point(pos)})
+    target.surface.blit(surf, rect)
+    if target.record is not None:
+        target.record.text(target.unit_rect(rect, root=True), words)
+    return target.unit_rect(rect)
 
 
 def _size(surf: pygame.Surface) -> int:

@@ -26,7 +26,7 @@ def shade(color: tuple[int, int, int], factor: float) -> tuple[int, int, int]:
     return tuple(int(c + (255 - c) * (factor - 1)) for c in color)  # type: ignore[return-value]
 
 
-@lru_cache(maxsize=96)
+@lru_cache(maxsize=192)
 def font(size: int, bold: bool = False) -> pygame.font.Font:
     """pygame's bundled default font: deterministic, so golden screenshots are stable."""
     f = pygame.font.Font(None, size)

@@ -1,5 +1,5 @@
 """The main display: a pygame window (or the dummy driver when headless) that shows the
-renderer's 1280×720 canvas, scaled to the configured size."""
+renderer's canvas, drawn at the window's own size (a canvas of another size is scaled)."""
 
 from __future__ import annotations
 
@@ -19,13 +19,28 @@ def use_headless_drivers() -> None:
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 
+DEVELOPMENT_HEIGHT = 700
+"""The development window's whole height: a 768-pixel-high laptop screen less its title
+bar and desktop panel."""
+
+
+def development_size(size: tuple[int, int], strip_height: int) -> tuple[int, int]:
+    """The main display's size in the development window: ``size``, shrunk (same shape)
+    so the display and the strip under it fit :data:`DEVELOPMENT_HEIGHT`."""
+    height = min(size[1], DEVELOPMENT_HEIGHT - strip_height)
+    return round(size[0] * height / size[1]), height
+
+
 class Window:
     def __init__(
         self, size: tuple[int, int], fullscreen: bool = False, title: str = "Ringside", strip_height: int = 0
     ) -> None:
-        """``strip_height``: room under the main display for the development panels."""
+        """``strip_height``: room under the main display for the development panels (the
+        display is then shrunk to fit a laptop screen: :func:`development_size`)."""
         pygame.display.init()
         pygame.font.init()
+        if strip_height:
+            size = development_size(size, strip_height)
         flags = pygame.FULLSCREEN if fullscreen else 0
         self.surface = pygame.display.set_mode((size[0], size[1] + strip_height), flags)
         pygame.display.set_caption(title)

@@ -52,7 +52,9 @@ class Cabinet:
         self.hw = hardware
         self.clock = clock
         self.window = window
-        self.renderer = Renderer()
+        self.renderer = Renderer(
+            size=window.size if window is not None else (config.display.width, config.display.height)
+        )
         self.frames = 0
         looks = tuple(StationLook(s.name, s.color) for s in config.stations)
         settle = max(s.slap.settle_us for s in config.stations)

@@ -57,8 +57,8 @@ class SeenText(TextCache):
         super().__init__()
         self.seen: list[tuple[str, pygame.Rect]] = []
 
-    def draw(self, target, text, size, color, pos, anchor="topleft", bold=False) -> pygame.Rect:  # type: ignore[override]
-        rect = super().draw(target, text, size, color, pos, anchor, bold)
+    def draw(self, target, text, size, color, pos, anchor="topleft", bold=False, max_width=None) -> pygame.Rect:  # type: ignore[override]
+        rect = super().draw(target, text, size, color, pos, anchor, bold, max_width)
         self.seen.append((text, rect))
         return rect
 
@@ -121,9 +121,9 @@ def test_both_boxers_tokens_stand_where_they_are_in_the_ring(renderer: Renderer,
     red_in, red_out = area_rect(0, Position.INSIDE), area_rect(0, Position.OUTSIDE)
     blue_out = area_rect(1, Position.OUTSIDE)
     token = pygame.Rect(0, 0, 40, 40)
-    assert colour_share(surf, token.move(red_in.centerx - 20, red_in.y + 52), RED.color) > 0.3
-    assert colour_share(surf, token.move(red_out.centerx - 20, red_out.y + 52), RED.color) == 0
-    assert colour_share(surf, token.move(blue_out.centerx - 20, blue_out.y + 52), BLUE.color) > 0.3
+    assert colour_share(surf, token.move(red_in.centerx - 20, red_in.y + 38), RED.color) > 0.3
+    assert colour_share(surf, token.move(red_out.centerx - 20, red_out.y + 38), RED.color) == 0
+    assert colour_share(surf, token.move(blue_out.centerx - 20, blue_out.y + 38), BLUE.color) > 0.3
 
 
 def test_a_trapped_boxer_stands_on_the_ropes(renderer: Renderer, artifacts) -> None:
@@ -135,7 +135,7 @@ def test_a_trapped_boxer_stands_on_the_ropes(renderer: Renderer, artifacts) -> N
     game.apply(Pass(1))
     surf = draw(renderer, ring(game), artifacts, "ring-on-the-ropes")
     on_ropes = area_rect(1, Position.ON_THE_ROPES)
-    assert colour_share(surf, pygame.Rect(on_ropes.centerx - 20, on_ropes.y + 52, 40, 40), BLUE.color) > 0.3
+    assert colour_share(surf, pygame.Rect(on_ropes.centerx - 20, on_ropes.y + 38, 40, 40), BLUE.color) > 0.3
 
 
 def test_every_gauge_of_both_boards_is_on_screen_with_nothing_drawn_over_anything(

@@ -83,8 +83,8 @@ def placed(monkeypatch: pytest.MonkeyPatch) -> Iterator[Placed]:
     record = Placed()
     draw, fitted = TextCache.draw, TextCache.draw_fitted
 
-    def spy_draw(self, target, text, size, color, pos, anchor="topleft", bold=False):  # type: ignore[no-untyped-def]
-        rect = draw(self, target, text, size, color, pos, anchor, bold)
+    def spy_draw(self, target, text, size, color, pos, anchor="topleft", bold=False, max_width=None):  # type: ignore[no-untyped-def]
+        rect = draw(self, target, text, size, color, pos, anchor, bold, max_width)
         record.items.append((text, rect, None))
         return rect
 

@@ -11,6 +11,7 @@ import pytest
 
 from display import motion, theme
 from display.renderer import Renderer
+from display.widgets import PLAY_TOP
 from games.punch import Card
 from games.punch.actions import PlayCard
 from games.punch.clash import Cause
@@ -47,7 +48,7 @@ def test_the_revealed_cards_turn_over_then_stay_face_up(renderer: Renderer) -> N
 
 def _lit_segments(surf: pygame.Surface) -> int:
     """Red's stamina segments lit in the GOOD colour (bottom up, 10 of them)."""
-    bar = pygame.Rect(30 + 36, 90 + 140, 70, 340)
+    bar = pygame.Rect(30 + 36, PLAY_TOP + 128, 70, 316)  # as display.punch_screen lays Red's panel out
     lit = 0
     for i in range(10):
         y = bar.bottom - int((i + 0.5) * bar.height / 10)

@@ -110,8 +110,8 @@ def test_play_screen_shows_stamina_and_keeps_choices_secret(renderer: Renderer, 
     surf = renderer.draw(play_screen(game))
     save(renderer, artifacts, "punch-red-locked")
     # The two boxers' panels: Red left, Blue right, in their colours.
-    assert colour_share(surf, pygame.Rect(40, 100, 380, 40), (64, 15, 14), tol=6) > 0.2
-    assert colour_share(surf, pygame.Rect(860, 100, 380, 40), (8, 38, 64), tol=6) > 0.2
+    assert colour_share(surf, pygame.Rect(40, 160, 380, 40), (64, 15, 14), tol=6) > 0.2
+    assert colour_share(surf, pygame.Rect(860, 160, 380, 40), (8, 38, 64), tol=6) > 0.2
     # Before the reveal, card backs (no face colour) sit in the middle.
     assert colour_share(surf, pygame.Rect(480, 180, 320, 200), (250, 248, 240)) == 0
 
@@ -126,7 +126,7 @@ def test_reveal_shows_both_faces_and_knockout_banner(renderer: Renderer, artifac
     assert colour_share(surf, pygame.Rect(440, 120, 400, 260), (250, 248, 240)) > 0.02  # card faces
     surf = renderer.draw(play_screen(game, events=[(9_900_000, Knockout(1))], notices=[Notice(0, "No Block left")]))
     save(renderer, artifacts, "punch-knockout")
-    band = pygame.Rect(0, 320, 1280, 40)
+    band = pygame.Rect(0, 90, 1280, 40)  # the banner band, under the title bar
     assert colour_share(surf, band, (183, 45, 42), tol=20) > 0.3  # Red's colour (shade 0.8): Red knocked Blue out
 
 
@@ -149,7 +149,11 @@ def test_development_window_shows_private_panels_and_led_bars(config, sim, clock
     cabinet.render()
     pygame.image.save(window.surface, str(artifacts / "dev-window.png"))
     strip = window.strip
-    assert colour_share(strip, pygame.Rect(0, 30, 640, 14), (255, 80, 70), tol=10) > 0.01  # the PRIVATE label
-    oled = pygame.Rect(16, 62, 256, 128)
+    assert colour_share(strip, pygame.Rect(0, 28, 480, 14), (255, 80, 70), tol=10) > 0.01  # the PRIVATE label
+    oled = pygame.Rect(16, 50, 200, 100)
     assert colour_share(strip, oled, (255, 255, 255), tol=0) > 0.02  # lit OLED pixels
+    # The whole window fits a 1366×768 laptop screen, and the main display keeps its shape.
+    assert window.surface.get_height() <= 700 and window.surface.get_width() <= 1366
+    assert window.size[0] * 9 == window.size[1] * 16
+    assert cabinet.renderer.canvas.get_size() == window.size  # drawn at that size, not shrunk after
     window.close()

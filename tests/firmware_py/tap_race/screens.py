@@ -7,26 +7,27 @@ import pygame
 from PIL import Image
 
 from display import theme
+from display.canvas import Canvas
 from display.models import PlayScreen, PrivateScreen
 from display.private import text_lines
 from display.text import TextCache
-from display.widgets import banner, panel, paused_overlay, title_bar
+from display.widgets import PLAY_TOP, banner, panel, paused_overlay, title_bar
 from tests.firmware_py.tap_race.engine import TapRaceView
 
 
-def draw_tap_race(surf: pygame.Surface, text: TextCache, s: PlayScreen) -> None:
+def draw_tap_race(surf: Canvas, text: TextCache, s: PlayScreen) -> None:
     v: TapRaceView = s.view
     w, _h = surf.get_size()
     surf.fill(theme.BACKGROUND)
     title_bar(surf, text, s.title, f"First to {v.taps_to_win} taps")
     cw = (w - 80) // len(s.seats)
     for i, (look, taps) in enumerate(zip(s.seats, v.taps, strict=True)):
-        rect = pygame.Rect(40 + i * cw + 12, 140, cw - 24, 360)
+        rect = pygame.Rect(40 + i * cw + 12, PLAY_TOP, cw - 24, 360)
         panel(surf, rect, theme.PANEL, look.color)
         text.draw(surf, look.name.upper(), 64, look.color, (rect.centerx, rect.y + 70), "center", bold=True)
         text.draw(surf, f"{taps}/{v.taps_to_win}", 120, theme.WHITE, (rect.centerx, rect.y + 220), "center", bold=True)
     if v.winner is not None:
-        banner(surf, text, f"{s.seats[v.winner].name.upper()} WINS THE RACE", s.seats[v.winner].color, 560, 84)
+        banner(surf, text, f"{s.seats[v.winner].name.upper()} WINS THE RACE", s.seats[v.winner].color)
     if s.paused:
         paused_overlay(surf, text, s.paused)
 

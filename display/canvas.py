@@ -1,0 +1,124 @@
+"""The surface every screen draws on: layout units (1280×720) over a display of any size.
+
+Screens are laid out once, in the units of a 1280×720 display.  A :class:`Canvas` maps
+those units onto the real pixels (1920×1080 is 1.5 px a unit, the development window's
+960×540 is 0.75), so shapes and text are drawn at the display's own resolution (crisp
+type at any size, never a 720p bitmap stretched).  Drawing goes through
+:mod:`display.draw` (shapes) and :class:`display.text.TextCache` (text), which both take a
+Canvas or a plain pygame surface.
+
+A canvas may carry a :class:`display.layout.LayoutRecord`: then every string drawn, every
+region a screen marks as live state and every banner is written down, so a test can
+check that nothing a player must read is covered, overlapped or off the screen.  With no
+record the cost is one ``is None`` test per call.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pygame
+
+if TYPE_CHECKING:
+    from display.layout import LayoutRecord
+
+UNITS = (1280, 720)
+"""The layout size every screen is designed in."""
+
+RectLike = pygame.Rect | tuple[int, int, int, int]
+
+
+class Canvas:
+    """A pygame surface seen in layout units; letterboxed when its shape is not 16:9."""
+
+    def __init__(
+        self, surface: pygame.Surface, record: LayoutRecord | None = None, area: pygame.Rect | None = None
+    ) -> None:
+        """``area``: the pixels of ``surface`` the layout fills (all of it by default)."""
+        self.surface = surface
+        self.record = record
+        area = area or surface.get_rect()
+        self.scale = min(area.width / UNITS[0], area.height / UNITS[1])
+        self.offset = (
+            area.x + round((area.width - UNITS[0] * self.scale) / 2),
+            area.y + round((area.height - UNITS[1] * self.scale) / 2),
+        )
+        self._root = (self.scale, self.offset)
+        """The surface's own mapping: what the layout record's rects are in."""
+        self._same = self.scale == 1 and self.offset == (0, 0)
+        """Units are pixels (the cabinet's 1280×720): no arithmetic per shape."""
+
+    def inset(self, area: RectLike) -> Canvas:
+        """A canvas that draws a whole screen shrunk into ``area`` of this one (a demo game
+        above its band), recording into the same layout record in this one's units."""
+        child = Canvas(self.surface, self.record, self.px_rect(area))
+        child._root = self._root
+        child._same = False
+        return child
+
+    # -- what screens ask of a surface, in units ---------------------------------------------
+    def get_size(self) -> tuple[int, int]:
+        return UNITS
+
+    def get_width(self) -> int:
+        return UNITS[0]
+
+    def get_height(self) -> int:
+        return UNITS[1]
+
+    def fill(self, color: tuple[int, ...], rect: RectLike | None = None) -> None:
+        self.surface.fill(color, None if rect is None else self.px_rect(rect))
+
+    def set_clip(self, rect: RectLike | None) -> None:
+        self.surface.set_clip(None if rect is None else self.px_rect(rect))
+
+    def get_clip(self) -> pygame.Rect:
+        return self.unit_rect(self.surface.get_clip())
+
+    def shade(self, rect: RectLike, rgba: tuple[int, int, int, int]) -> None:
+        """A translucent layer over ``rect`` (a demo band, a pause)."""
+        px = self.px_rect(rect)
+        layer = pygame.Surface(px.size, pygame.SRCALPHA)
+        layer.fill(rgba)
+        self.surface.blit(layer, px)
+
+    def recorded(self, r: RectLike) -> pygame.Rect:
+        """``r`` as the layout record keeps it (the whole surface's units)."""
+        return self.unit_rect(self.px_rect(r), root=True)
+
+    # -- unit ↔ pixel ----------------------------------------------------------------------------
+    def px(self, v: float) -> int:
+        """A length in pixels (at least 1 for a non-zero length)."""
+        if self._same:
+            return round(v)
+        n = round(v * self.scale)
+        return n if n or not v else (1 if v > 0 else -1)
+
+    def px_point(self, p: tuple[float, float]) -> tuple[int, int]:
+        if self._same:
+            return round(p[0]), round(p[1])
+        return round(p[0] * self.scale) + self.offset[0], round(p[1] * self.scale) + self.offset[1]
+
+    def px_rect(self, r: RectLike) -> pygame.Rect:
+        r = pygame.Rect(r)
+        if self._same:
+            return r
+        x0, y0 = self.px_point(r.topleft)
+        x1, y1 = self.px_point(r.bottomright)
+        return pygame.Rect(x0, y0, x1 - x0, y1 - y0)
+
+    def unit_rect(self, r: pygame.Rect, root: bool = False) -> pygame.Rect:
+        """Pixels to this canvas's units (``root``: to the whole surface's units)."""
+        if self._same:
+            return pygame.Rect(r)
+        s, (ox, oy) = self._root if root else (self.scale, self.offset)
+        x0, y0 = (r.x - ox) / s, (r.y - oy) / s
+        x1, y1 = (r.right - ox) / s, (r.bottom - oy) / s
+        return pygame.Rect(round(x0), round(y0), round(x1) - round(x0), round(y1) - round(y0))
+
+
+def live(target: Canvas | pygame.Surface, rect: RectLike, what: str) -> None:
+    """Mark ``rect`` as live state (what a player must be able to read now): no banner
+    may cover it.  Free when nothing records."""
+    if isinstance(target, Canvas) and target.record is not None:
+        target.record.live(target.recorded(rect), what)

@@ -1,0 +1,189 @@
+"""Representative screens of every scene and every registered game, for the layout test
+and the contact sheet: the menus (attract, select, join, options, result, service), each
+game in play along random playouts (with its banners up, a notice, a pause, as a demo,
+its result), and every frame model the shipped HIL scenarios put on screen.
+
+Nothing here knows a game's rules: games come from ``games.registry``, their moves from
+a random bot, their screens from ``display.registry``.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from display.models import (
+    AttractBoard,
+    AttractScreen,
+    DemoScreen,
+    JoinScreen,
+    Notice,
+    OptionsScreen,
+    PlayScreen,
+    ResultScreen,
+    SelectScreen,
+    ServiceScreen,
+    StationLook,
+)
+from games import registry
+from games.bots import RandomBot
+from games.protocol import Engine
+
+Named = tuple[str, Any]
+LOOKS = (
+    StationLook("Red", (229, 57, 53)),
+    StationLook("Blue", (30, 136, 229)),
+    StationLook("Green", (67, 160, 71)),
+    StationLook("Yellow", (251, 192, 45)),
+)
+HIL = Path(__file__).resolve().parents[1] / "hil"
+HIL_GAMES = ("punch", "karate", "big_time_boxing", "punch_cards")
+"""Scenario folders whose frames are sampled (the padboard ones replay the same screens
+slower, in real time)."""
+STEP_US = 400_000
+"""Playout events are stamped this far apart: the newest event's banner is still up."""
+
+
+def menu_screens() -> Iterator[Named]:
+    titles = tuple(spec.title for spec in registry.specs())
+    blurbs = tuple(f"{t}: a fight for two to four" for t in titles)
+    red, blue = LOOKS[0], LOOKS[1]
+    board = AttractBoard(
+        "Punch Cards leaders",
+        ("#", "name", "pts", "cards"),
+        tuple(
+            (str(i + 1), name, str(20 - i), str(9 - i)) for i, name in enumerate(("Ada", "Grace", "Edsger", "Barbara"))
+        ),
+        "sign in at any cabinet",
+    )
+    recent = ("Punch!: Blue won (3-1)", "Karate Fight: Red is Karate Master", "Big Time Boxing: a draw")
+    yield "attract", AttractScreen(titles, 1, LOOKS, recent, True)
+    yield "attract-board", AttractScreen(titles, 3, LOOKS[:2], recent, False, board)
+    yield "select", SelectScreen(titles, blurbs, len(titles) - 1, red)
+    yield "join-2", JoinScreen(titles[0], (red, blue), (True, False), 2, 2, red)
+    yield "join-4", JoinScreen(titles[1], LOOKS, (True, True, False, False), 2, 4, red)
+    computer = StationLook("LEVEL 2 · computer", blue.color)
+    yield "join-computer", JoinScreen(titles[2], (red, computer), (True, True), 2, 2, red, (False, True), True)
+    yield "options-2", OptionsScreen(titles[0], (("Hands", "Dealt"), ("No Mercy", "Off")), 1, red)
+    many = tuple((f"Rule {i + 1}", "On" if i % 2 else "Off") for i in range(7))
+    yield "options-7", OptionsScreen(titles[2], many, 3, blue)
+    lines = ("Matches Red 1 – 3 Blue", "Best reaction 212.4 ms (Blue)", "Cards played 48")
+    yield "result", ResultScreen(titles[0], blue, "BLUE WINS!", lines)
+    yield "result-draw", ResultScreen(titles[1], None, "A DRAW", ())
+    body = tuple(f"  game {i}: {i * 3} finished, {i} abandoned" for i in range(22))
+    yield (
+        "service",
+        ServiceScreen(
+            "Stats", ("Stats", "Input test", "Calibrate", "Settings", "Shut down"), 0, body, "SERVICE key: back"
+        ),
+    )
+
+
+def _stamp(action: Any, counter: int) -> int:
+    return getattr(action, "t_us", None) or counter * STEP_US
+
+
+def playout_screens(samples: int = 6, seed: int = 1) -> Iterator[Named]:
+    """Every registered game at every player count its screen shows, at ``samples``
+    points of a random playout, each drawn just after its newest event."""
+    for engine_type in registry.engines():
+        spec = engine_type.spec
+        for players in sorted({spec.min_players, spec.max_players}):
+            engine: Engine = engine_type(spec.options_type(), players, seed)
+            frames = list(_playout(engine, seed))
+            step = max(1, len(frames) // samples)
+            chosen = frames[::step][: samples - 1] + frames[-1:]
+            looks = LOOKS[:players]
+            for i, (view, events, now) in enumerate(chosen):
+                notices = (Notice(i % players, "No such card in your hand"),) if i == 1 else ()
+                screen = PlayScreen(spec.name, spec.title, looks, view, events, notices, now)
+                yield f"{spec.name}-{players}p-{i}", screen
+            view, events, now = chosen[len(chosen) // 2]
+            first = PlayScreen(spec.name, spec.title, looks, view, events, (), now)
+            yield (
+                f"{spec.name}-{players}p-paused",
+                PlayScreen(
+                    spec.name,
+                    spec.title,
+                    looks,
+                    first.view,
+                    first.events,
+                    (),
+                    first.now_us,
+                    "Slap pad 2 unplugged: plug it in",
+                ),
+            )
+            yield f"{spec.name}-{players}p-demo", DemoScreen(first, spec.title, True)
+            view, events, now = chosen[-1]
+            last = PlayScreen(spec.name, spec.title, looks, view, events, (), now)
+            winner = getattr(engine.outcome(), "winner", None)
+            yield (
+                f"{spec.name}-{players}p-result",
+                ResultScreen(
+                    spec.title,
+                    None if winner is None else looks[winner],
+                    "A DRAW" if winner is None else f"{looks[winner].name.upper()} WINS!",
+                    ("The fight in numbers", f"{len(engine.journal)} actions"),
+                    last,
+                ),
+            )
+
+
+def _playout(engine: Engine, seed: int) -> Iterator[tuple[Any, tuple, int]]:
+    bots: dict[int, RandomBot] = {}
+    events: list[tuple[int, Any]] = []
+    last = 0
+    for n in range(20_000):
+        if engine.over:
+            break
+        acting = sorted(engine.to_act())
+        player = acting[n % len(acting)]
+        action = bots.setdefault(player, RandomBot(seed * 31 + player)).choose(engine, player)
+        stamp = max(last, _stamp(action, n + 1))
+        new = engine.apply(action)
+        if not new:
+            continue
+        last = stamp
+        events += [(stamp, e) for e in new]
+        yield engine.public_view(), tuple(events[-40:]), stamp + 100_000
+
+
+def hil_screens(per_scenario: int = 12) -> Iterator[Named]:
+    """The screen models the cabinet drew while running each shipped game scenario on the
+    sim backend, ``per_scenario`` of them spread over the run (every distinct scene)."""
+    from display.renderer import Renderer
+    from firmware_py.hil.scenario import load_scenario
+    from firmware_py.hil.sim_backend import SimRun
+
+    original = Renderer.draw
+    for folder in HIL_GAMES:
+        for path in sorted((HIL / folder).glob("*.toml")):
+            drawn: list[Any] = []
+
+            def spy(self: Renderer, screen: Any, record: Any = None, _drawn: list = drawn) -> Any:
+                if not _drawn or screen != _drawn[-1]:
+                    _drawn.append(screen)
+                return original(self, screen, record)
+
+            Renderer.draw = spy  # type: ignore[method-assign]
+            try:
+                with tempfile.TemporaryDirectory() as tmp:
+                    SimRun(load_scenario(path), Path(tmp), window=False).run()
+            finally:
+                Renderer.draw = original  # type: ignore[method-assign]
+            kinds: dict[str, Any] = {}
+            for screen in drawn:
+                kinds.setdefault(type(screen).__name__, screen)
+            step = max(1, len(drawn) // per_scenario)
+            picked = list(kinds.values()) + drawn[::step]
+            for i, screen in enumerate(picked):
+                yield f"hil-{folder}-{path.stem}-{i}", screen
+
+
+def every_screen(hil: bool = True) -> Iterator[Named]:
+    yield from menu_screens()
+    yield from playout_screens()
+    if hil:
+        yield from hil_screens()
