@@ -112,6 +112,7 @@ def test_menus_and_service_pages_read(renderer: Renderer) -> None:
     check_all(renderer, list(menu_screens()))
 
 
+@pytest.mark.slow
 def test_every_game_reads_along_random_playouts(renderer: Renderer) -> None:
     """Every registered game at its smallest and largest table, with banners, a notice, a
     pause, as the attract demo and on its result screen."""
@@ -121,6 +122,7 @@ def test_every_game_reads_along_random_playouts(renderer: Renderer) -> None:
     check_all(renderer, screens)
 
 
+@pytest.mark.slow  # plays every shipped HIL game scenario to capture its frames (about 20 s)
 def test_every_hil_scenario_frame_reads(renderer: Renderer, hil: list[tuple[str, Any]]) -> None:
     assert {name.split("-")[1] for name, _s in hil} == {"punch", "karate", "big_time_boxing", "punch_cards"}
     check_all(renderer, hil)
