@@ -36,12 +36,15 @@ def machine() -> str:
     )
 
 
-def section(name: str, title: str, figures: list) -> str:
+def section(name: str, title: str, figures: list, load: float | None = None) -> str:
+    """``load``: the 1-minute load average when the benchmark started (this machine may
+    be shared: a wall-clock figure taken at load 4 on 2 cores is pessimistic)."""
+    busy = f"; load average {load:.1f} when it started" if load is not None else ""
     lines = [
         f"<!-- bench:{name} -->",
         f"## {title}",
         "",
-        f"Measured {date.today().isoformat()} on {machine()}; command: `make bench` "
+        f"Measured {date.today().isoformat()} on {machine()}{busy}; command: `make bench` "
         f"(or `python -m tests.bench {name}`).",
         "",
         "| figure | value | unit | goal | note |",
@@ -64,10 +67,11 @@ def main(argv: list[str]) -> int:
     for name in chosen:
         module = importlib.import_module(f"tests.bench.bench_{name}")
         print(f"== {module.TITLE}", flush=True)
+        load = os.getloadavg()[0]
         figures = module.run()
         for f in figures:
             print(f"   {f.name}: {f.value:,.3f} {f.unit}  (goal {f.goal or '-'}) {f.note}", flush=True)
-        write_section(name, section(name, module.TITLE, figures))
+        write_section(name, section(name, module.TITLE, figures, load))
     print(f"wrote {OUT}")
     return 0
 
