@@ -25,6 +25,7 @@ from firmware_py.scenes import Attract, CabinetContext, Play, Scene, Service
 from firmware_py.session import GameSession
 from firmware_py.store import Store, UnreadableJournal
 from firmware_py.version import describe
+from games.levels import Level
 from games.registry import UnknownGame
 from hal.cabinet_io import CabinetIO, StationReadback
 from hal.clock import Clock
@@ -46,8 +47,10 @@ class Cabinet:
         log: Callable[[str], None] = cabinet_log.info,
         seed: int | None = None,
         shutdown: Callable[[], str] | None = None,
+        computer_level: Level = Level.NORMAL,
     ) -> None:
-        """``shutdown``: what the service menu's Shut down runs (None on simulated hardware)."""
+        """``shutdown``: what the service menu's Shut down runs (None on simulated hardware);
+        ``computer_level``: the level the join screen first offers for computer players."""
         self.config = config
         self.hw = hardware
         self.clock = clock
@@ -74,6 +77,7 @@ class Cabinet:
             calibration=CalibrationScene,
             shutdown=shutdown,
             version=describe(),
+            computer_level=computer_level,
         )
         now = clock.now_us()
         self.scene: Scene = self._resume(now) or Attract(self.ctx, now)

@@ -122,7 +122,7 @@ def run_realtime(
         )
         return EXIT_HARDWARE
     store = open_store(config)
-    cabinet = Cabinet(config, hardware, clock, store, window, log.info, shutdown=shutdown)
+    cabinet = Cabinet(config, hardware, clock, store, window, log.info, shutdown=shutdown, computer_level=args.level)
     recorder = make_recorder(cabinet, hardware, args)
     notifier = Notifier()
     heartbeat = Heartbeat(notifier)

@@ -70,6 +70,11 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument(
         "--game", help="game the exhibition plays: a registered game's name (default: the first on the select screen)"
     )
+    run.add_argument(
+        "--level",
+        help="level of the computer players (easy, normal, hard, expert; default normal): every player of the "
+        "headless exhibition, and the level the join screen first offers a lone player",
+    )
     run.add_argument("--seed", type=int, default=None, help="seed for deterministic exhibitions")
     run.add_argument("--screenshots", help="folder for exhibition screenshots")
     run.add_argument("--record", metavar="FILE", help="write each game played as a HIL scenario file (docs/hil.md)")
@@ -100,6 +105,11 @@ def main(argv: list[str] | None = None) -> int:
         return run_hil(args)
     if args.command == "run" and args.game is not None and not known_game(args.game):
         return EXIT_BAD_INPUT
+    if args.command == "run":
+        level = computer_level(args.level)
+        if level is None:
+            return EXIT_BAD_INPUT
+        args.level = level
 
     try:
         config = load_config(args.config)
@@ -209,6 +219,22 @@ def known_game(name: str) -> bool:
     return True
 
 
+def computer_level(name: str | None):
+    """The computers' level ``--level`` names (NORMAL when not given); None, after one
+    line naming the levels there are, for a name that is none of them."""
+    from games.levels import Level
+
+    if name is None:
+        return Level.NORMAL
+    try:
+        return Level(name.lower())
+    except ValueError:
+        log.error(
+            "ringside run --level: unknown level %r: choose one of %s", name, ", ".join(level.value for level in Level)
+        )
+        return None
+
+
 def run_hil(args) -> int:
     from display.window import use_headless_drivers
 
@@ -275,7 +301,7 @@ def run_headless(config, args) -> int:
     if isinstance(shots, int):
         return shots
     game = args.game or controls_registry.names()[0]
-    log.info("Ringside headless exhibition (no screen found): %s, seed %s", game, seed)
+    log.info("Ringside headless exhibition (no screen found): %s, seed %s, computers %s", game, seed, args.level.value)
     log.info("data: %s   screenshots: %s", config.data_dir, shots)
     clock = ManualClock()
     sim = SimCabinet(config, clock)
@@ -285,10 +311,11 @@ def run_headless(config, args) -> int:
     def play_log(line: str) -> None:
         log.info("[%8.2fs] %s", clock.now_us() / 1e6, line)
 
-    cabinet = Cabinet(config, sim, clock, store, Window((config.display.width, config.display.height)), play_log, seed)
+    window = Window((config.display.width, config.display.height))
+    cabinet = Cabinet(config, sim, clock, store, window, play_log, seed, computer_level=args.level)
     recorder = _recorder(cabinet, sim, args)
     try:
-        ok = run_exhibition(cabinet, sim, clock, game, seed, shots, fps=config.display.fps)
+        ok = run_exhibition(cabinet, sim, clock, game, seed, shots, fps=config.display.fps, level=args.level)
     finally:
         if recorder is not None:
             recorder.close()

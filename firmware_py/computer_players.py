@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from display.models import StationLook
 from firmware_py.controls import Bot, GameControls
 from games.levels import Level
+from games.protocol import Engine
 from hal.events import Button, ButtonEvent, InputEvent, SlapEvent
 
 if TYPE_CHECKING:
@@ -99,18 +100,53 @@ class QueuedHands:
 
 class ComputerPlayers:
     """The computer seats of one game: ``levels`` maps each computer's seat to its level.
-    All chance (thinking time, slap transport, the bots' seeds) comes from ``rng``."""
 
-    def __init__(self, controls: GameControls, levels: Mapping[int, Level], hands: Hands, rng: random.Random) -> None:
+    The bots' seeds and the thinking times come from ``seed`` (the game's seed: a game
+    resumed after a power cut gets the same players, thinking as long at the same
+    positions, :meth:`recall`), or from ``rng`` when ``seed`` is None; the slaps'
+    transport delays and velocities from ``rng``."""
+
+    def __init__(
+        self,
+        controls: GameControls,
+        levels: Mapping[int, Level],
+        hands: Hands,
+        rng: random.Random,
+        seed: int | None = None,
+    ) -> None:
         self.levels = dict(levels)
         self.hands = hands
         self.rng = rng
         self.bots: dict[int, Bot] = {
-            seat: controls.make_bot(level, rng.randrange(2**31)) for seat, level in levels.items()
+            seat: controls.make_bot(level, rng.randrange(2**31) if seed is None else bot_seed(seed, seat))
+            for seat, level in levels.items()
         }
+        self._think_seed = rng.randrange(2**31) if seed is None else seed
         self._busy_until: dict[int, int] = {}
         self._cue_seen: dict[int, object] = {}
         self._slapping_until: dict[int, int] = {}
+
+    def recall(self, engine: Engine) -> None:
+        """Show each bot again, in order, the views it was shown while ``engine``'s game
+        was played so far (a game resumed after a power cut), so it remembers what it
+        had learned and its choices go on as if the game had never stopped.
+
+        The journal is replayed on a fresh engine with the same options and seed; a bot
+        is shown its seat's view where the live game asked it: the first position at
+        which its seat was to act since its last action (its answer is dropped: the
+        journal says what was played).  The position the journal ends in is left for
+        :meth:`act`, which asks there as the uninterrupted game did.  A bot remembers
+        only views it was shown, so nothing hidden reaches it this way either."""
+        replay = type(engine)(engine.options, engine.players, engine.seed)
+        answered: set[int] = set()
+        """Computer seats asked at this position or before and not yet seen to act."""
+        for action in engine.journal:
+            for seat in sorted(replay.seats_to_act()):
+                if seat in self.bots and seat not in answered:
+                    self.bots[seat].decide(replay.view(seat), replay.legal_actions(seat))
+                    answered.add(seat)
+            replay.apply(action)
+            answered.discard(action.player)
 
     def act(self, session: GameSession, now_us: int) -> None:
         """Look at the game at ``now_us`` (cabinet time): answer a new cue with a slap,
@@ -125,12 +161,24 @@ class ComputerPlayers:
             if seat not in self.bots or self._busy_until.get(seat, 0) > now_us:
                 continue
             action = self.bots[seat].decide(engine.view(seat), engine.legal_actions(seat))
-            at = now_us + self.rng.randrange(*THINK_US)
+            at = now_us + self._think_us(seat, len(engine.journal))
             station = session.seats[seat]
             for button in controls.bot_presses(engine, seat, action):
                 self.hands.press(station, button, at)
                 at += PRESS_GAP_US
             self._busy_until[seat] = at + AFTER_PRESSES_US
+
+    def pressing(self, now_us: int) -> bool:
+        """Whether a computer is still pressing at ``now_us`` (or has only just pressed):
+        a power cut now would lose presses it has decided on."""
+        return any(until > now_us for until in self._busy_until.values())
+
+    def _think_us(self, seat: int, position: int) -> int:
+        """How long ``seat`` thinks at the game's ``position`` (actions so far): drawn
+        without looking at its hand or its choice, so how long it takes tells nobody
+        anything, and the same at the same position of the same game (a resumed game's
+        computers take their time as they would have without the power cut)."""
+        return random.Random(f"ringside think {self._think_seed} {seat} {position}").randrange(*THINK_US)
 
     def _slaps(self, session: GameSession, now_us: int) -> None:
         game_now = session.game_us(now_us)
@@ -150,6 +198,12 @@ class ComputerPlayers:
             arrive = stamp + self.rng.randrange(0, session.buffer.settle_us + 1)
             self.hands.slap(session.seats[seat], stamp, arrive, self.rng.randrange(*VELOCITY))
             self._slapping_until[seat] = arrive + session.buffer.settle_us
+
+
+def bot_seed(game_seed: int, seat: int) -> int:
+    """The seed of the computer player at ``seat`` of the game seeded ``game_seed``:
+    derived by hashing, so it says nothing of the game's own draws (the deck order)."""
+    return random.Random(f"ringside computer player {game_seed} {seat}").randrange(2**31)
 
 
 def computer_look(look: StationLook, level: Level, number: int | None) -> StationLook:

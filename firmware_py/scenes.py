@@ -81,6 +81,8 @@ class CabinetContext:
     returns the line to show.  None where there is nothing to power off (simulation)."""
     version: str = ""
     """``ringside 0.1.0 (commit …)``: shown on the service menu's Cabinet page."""
+    computer_level: Level = Level.NORMAL
+    """The level the join screen first offers for computer players (``ringside run --level``)."""
     game_state: dict[str, Any] = field(default_factory=dict)
     """What a game keeps while the cabinet runs, by game name (Punch Cards' ledger
     connection), so its scenes and the attract screen share it."""
@@ -298,7 +300,7 @@ class Join(Scene):
         self.joined = [s == host for s in range(len(ctx.looks))]
         self.computers: dict[int, Level] = {}
         """Station → level of each computer seated, in the order they were seated."""
-        self.level = Level.NORMAL
+        self.level = ctx.computer_level
 
     @property
     def seats_open(self) -> int:
@@ -423,13 +425,14 @@ class Play(Scene):
         self._names = names
         self.hands = QueuedHands()
         levels = {session.seat_of[station]: level for station, level in session.computers.items()}
-        self.computers = (
-            ComputerPlayers(session.controls, levels, self.hands, random.Random(ctx.seeds.randrange(2**31)))
-            if levels
-            else None
-        )
+        self.computers: ComputerPlayers | None = None
         """The computer players at this game's stations, pressing and slapping through
-        :attr:`hands` into the session as a person's inputs come."""
+        :attr:`hands` into the session as a person's inputs come; seeded by the game, and
+        shown again what they saw before a power cut (a resumed game)."""
+        if levels:
+            rng = random.Random(ctx.seeds.randrange(2**31))
+            self.computers = ComputerPlayers(session.controls, levels, self.hands, rng, session.engine.seed)
+            self.computers.recall(session.engine)
 
     @classmethod
     def start(

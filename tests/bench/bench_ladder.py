@@ -1,14 +1,15 @@
 """The computer opponents' ladder: how each level does against every other.
 
-Punch!: every level against every other level, against random play (``RandomBot``) and
-against today's ``PunchBot``, whole games (first to 3 matches), seats alternating, win
-rates with 95 % Wilson intervals.  Karate Fight: each level's reaction times (mean and
-spread against the level's target, misses and Coward's Blows), and the share of Hits
-each level wins against each other in two-fighter fights through the engine's judging.
-Decision time per choice, p99 per level, on the wall clock of one process.
+Punch! and Big Time Boxing (one :class:`~tests.games.ladder.Ladder` each): every level
+against every other level and against random play (``RandomBot``), Punch!'s levels also
+against today's ``PunchBot``; whole games with the default rules, seats alternating, win
+rates with 95 % Wilson intervals, and each level's decision time per choice (p99).
+Karate Fight: each level's reaction times (mean and spread against the level's target,
+misses and Coward's Blows), and the share of Hits each level wins against each other in
+two-fighter fights through the engine's judging.
 
-``RINGSIDE_LADDER_GAMES`` sets the games a Punch! pair (default 2,000; a smoke run uses
-a handful); pairs run in parallel on every core.
+``RINGSIDE_LADDER_GAMES`` sets the games a pair (default 2,000; a smoke run uses a
+handful); the pairs of both games run in parallel on every core.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ import random
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
 
+from games.big_time_boxing import BigTimeBoxing, BigTimeBoxingOptions
+from games.big_time_boxing.bot import BoxerBot
 from games.bots import RandomBot
 from games.karate_fight import CardPlayed, CowardsBlow, HitWon, KarateFight, KarateOptions
 from games.karate_fight.bot_fight import BotFight
@@ -29,7 +31,7 @@ from games.punch import Punch, PunchOptions
 from games.punch.bot import PunchBot
 from games.punch.levels import ComputerBoxer
 from tests.bench.harness import Figure, percentile
-from tests.games.ladder import play_game, series, wilson
+from tests.games.ladder import CLEAR_MARGIN, LEVELS, Ladder, wilson
 
 TITLE = "Computer opponents: the ladder"
 
@@ -38,92 +40,88 @@ TIMED_GAMES = max(2, GAMES // 40)
 """Games per level played on their own, one process, to time each decision."""
 KARATE_FIGHTS = max(4, GAMES // 20)
 REACTION_DRAWS = 20_000
+SEED = 10_000
+"""The first game's seed of every series."""
 
-LEVELS = list(Level)
-OTHERS = ("random", "punchbot")
-
-
-def _punch_player(name: str) -> Any:
-    if name == "random":
-        return RandomBot
-    if name == "punchbot":
-        return PunchBot
-    level = Level(name)
-    return lambda seed: ComputerBoxer(level, seed)
-
-
-def _punch_series(pair: tuple[str, str]) -> tuple[str, str, int, int]:
-    first, second = pair
-    wins, decided = series(
-        lambda seed: Punch(PunchOptions(), 2, seed), _punch_player(first), _punch_player(second), GAMES, seed=10_000
-    )
-    return first, second, wins, decided
-
-
-class _Timed:
-    """A bot whose every choice is timed, on the wall clock and in CPU time (the machine
-    is shared: CPU time is what the choice costs, the wall clock what a player waits)."""
-
-    def __init__(self, bot: Any, times: list[tuple[float, float]]) -> None:
-        self.bot = bot
-        self.times = times
-
-    def choose(self, engine: Any, player: int) -> Any:
-        wall, cpu = time.perf_counter(), time.process_time()
-        action = self.bot.choose(engine, player)
-        self.times.append((time.perf_counter() - wall, time.process_time() - cpu))
-        return action
+LADDERS = {
+    "Punch!": Ladder(
+        "Punch!",
+        lambda seed: Punch(PunchOptions(), 2, seed),
+        ComputerBoxer,
+        {"random": RandomBot, "punchbot": PunchBot},
+        must_beat=("punchbot",),
+    ),
+    "Big Time Boxing": Ladder(
+        "Big Time Boxing",
+        lambda seed: BigTimeBoxing(BigTimeBoxingOptions(), 2, seed),
+        lambda level, seed: BoxerBot(seed, level),
+        {"random": RandomBot},
+    ),
+}
+RULES = {
+    "Punch!": "first to 3 matches",
+    "Big Time Boxing": "default rules; draws not counted",
+}
 
 
-def _punch_decision_times(level: Level) -> list[tuple[float, float]]:
-    """(wall, CPU) seconds of every choice of ``level`` in games against the level below
-    it (EASY: random)."""
-    below = LEVELS[LEVELS.index(level) - 1] if level is not Level.EASY else None
-    times: list[tuple[float, float]] = []
-    for seed in range(TIMED_GAMES):
-        me = _Timed(ComputerBoxer(level, seed), times)
-        other = ComputerBoxer(below, seed + 1) if below is not None else RandomBot(seed + 1)
-        play_game(Punch(PunchOptions(), 2, seed), (me, other) if seed % 2 == 0 else (other, me))
-    return times
+def _series(job: tuple[str, str, str]) -> tuple[str, str, str, int, int, float]:
+    """One pair's series in a worker process (a module-level function: it is pickled)."""
+    game, first, second = job
+    cpu = time.process_time()
+    wins, decided = LADDERS[game].series(first, second, GAMES, SEED)
+    return game, first, second, wins, decided, time.process_time() - cpu
 
 
-def _punch_figures() -> list[Figure]:
-    names = [level.value for level in LEVELS]
-    strongest_first = range(len(names) - 1, -1, -1)
-    pairs = [(names[i], names[j]) for i in strongest_first for j in range(i - 1, -1, -1)]
-    pairs += [(name, other) for other in OTHERS for name in names]
+def _ladder_figures() -> list[Figure]:
+    jobs = [(game, first, second) for game, ladder in LADDERS.items() for first, second in ladder.pairs()]
+    wall = time.perf_counter()
     with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        results = list(pool.map(_punch_series, pairs))
+        results = list(pool.map(_series, jobs))
+    wall = time.perf_counter() - wall
     figures = []
-    for first, second, wins, decided in results:
+    for game, first, second, wins, decided, cpu in results:
+        ladder = LADDERS[game]
         low, high = wilson(wins, decided)
-        adjacent = second not in OTHERS and names.index(first) - names.index(second) == 1
-        goal = ""
-        if adjacent or (first == Level.EXPERT.value and second == "punchbot"):
-            goal = "clearly > 50 (interval above 55)"
+        goal = (
+            f"clearly > 50 (interval above {100 * CLEAR_MARGIN:.0f})"
+            if ladder.needs_clear_margin(first, second)
+            else ""
+        )
         figures.append(
             Figure(
-                f"Punch! {first} v {second}",
+                f"{game} {first} v {second}",
                 100 * wins / decided if decided else 0.0,
                 "% won",
                 goal,
-                f"95 % interval {100 * low:.1f}–{100 * high:.1f}; {decided:,} games, first to 3 matches",
+                f"95 % interval {100 * low:.1f}–{100 * high:.1f}; {decided:,} of {GAMES:,} games decided, "
+                f"{RULES[game]}; {1000 * cpu / GAMES:.0f} ms CPU a game",
             )
         )
-    for level in LEVELS:
-        times = _punch_decision_times(level)
-        wall, cpu = [w for w, _c in times], [c for _w, c in times]
-        figures.append(
-            Figure(
-                f"Punch! {level.value} decision time p99",
-                1000 * percentile(wall, 99),
-                "ms",
-                "≤ 20",
-                f"wall clock; median {1000 * statistics.median(wall):.2f} ms, max {1000 * max(wall):.1f} ms; "
-                f"CPU time p99 {1000 * percentile(cpu, 99):.2f} ms; "
-                f"{len(times):,} choices (exchanges, re-deals) in {TIMED_GAMES} games",
-            )
+    figures.append(
+        Figure(
+            "Ladder series, all pairs",
+            wall / 60,
+            "min",
+            "",
+            f"wall clock, {len(jobs)} pairs × {GAMES:,} games on {os.cpu_count()} worker processes; "
+            f"CPU {sum(r[5] for r in results) / 60:.1f} min",
         )
+    )
+    for game, ladder in LADDERS.items():
+        for level in LEVELS:
+            times = ladder.decision_times(level, TIMED_GAMES)
+            walls, cpus = [w for w, _c in times], [c for _w, c in times]
+            figures.append(
+                Figure(
+                    f"{game} {level.value} decision time p99",
+                    1000 * percentile(walls, 99),
+                    "ms",
+                    "≤ 20",
+                    f"wall clock; median {1000 * statistics.median(walls):.2f} ms, max {1000 * max(walls):.1f} ms; "
+                    f"CPU time p99 {1000 * percentile(cpus, 99):.2f} ms; {len(times):,} choices "
+                    f"(more than one legal action) in {TIMED_GAMES} games against the level below",
+                )
+            )
     return figures
 
 
@@ -197,4 +195,4 @@ def _karate_figures() -> list[Figure]:
 
 
 def run() -> list[Figure]:
-    return _punch_figures() + _karate_figures()
+    return _ladder_figures() + _karate_figures()
