@@ -61,11 +61,13 @@ def test_saturating_pad(faulty: Wizard) -> None:
     assert "gain down" in " ".join(f.text for f in faulty.faults[2])
 
 
+@pytest.mark.slow
 def test_drifting_baseline(faulty: Wizard) -> None:
     assert "drifting" in kinds(faulty, 3)
     assert faulty.fits[3].settings.baseline_shift < 10  # the fit follows the drift faster
 
 
+@pytest.mark.slow
 def test_good_pad_has_no_fault(faulty: Wizard) -> None:
     assert kinds(faulty, 0) == set()
 

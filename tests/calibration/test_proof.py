@@ -88,6 +88,7 @@ def test_default_profile_fails_on_the_hall(hall) -> None:
     assert s.detection(2) < 0.9  # the insensitive pad misses soft slaps at threshold 2000
 
 
+@pytest.mark.slow
 def test_fitted_values_explain_themselves(hall) -> None:
     wizard, _vp, _op, settings = hall
     for p, fit in wizard.fits.items():
@@ -106,6 +107,7 @@ def test_calibration_is_deterministic() -> None:
     assert a == b and a is not None
 
 
+@pytest.mark.slow
 def test_operator_time_per_pad_within_a_minute(hall) -> None:
     wizard, vp, _op, _s = hall
     spent = sum(c.duration_us for c in [*wizard.captures, *wizard.verify_captures]) / 1e6

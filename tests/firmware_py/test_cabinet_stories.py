@@ -4,6 +4,8 @@ screen's story say what happened, to the µs."""
 
 from __future__ import annotations
 
+import pytest
+
 from display.karate_result import KarateStory
 from display.photo_finish import PhotoFinish
 from firmware_py.controls_karate import KarateControls
@@ -36,6 +38,7 @@ def test_the_play_screen_carries_the_photo_finish_to_the_microsecond(tmp_path) -
     sim.close()
 
 
+@pytest.mark.slow
 def test_the_result_tells_the_fight_and_its_record(tmp_path) -> None:
     """The Strike and Blue's Dodge are every card: Blue is Karate Master after one Hit
     (the fight is over at the winning slap, so Red's slap is never judged)."""

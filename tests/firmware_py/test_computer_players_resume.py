@@ -97,6 +97,7 @@ def games(tmp_path_factory: pytest.TempPathFactory) -> Callable[[type[GameContro
     return of
 
 
+@pytest.mark.slow  # whole games at the cabinet, cut and resumed
 @pytest.mark.parametrize("controls", [PunchControls, BigTimeBoxingControls])
 def test_a_resumed_game_makes_the_choices_of_the_uninterrupted_one(games, controls: type[GameControls]) -> None:
     (whole, whole_players), (resumed, resumed_players) = games(controls)
@@ -106,6 +107,7 @@ def test_a_resumed_game_makes_the_choices_of_the_uninterrupted_one(games, contro
         assert resumed_players.bots[seat].rng.getstate() == whole_players.bots[seat].rng.getstate()
 
 
+@pytest.mark.slow
 def test_a_resumed_expert_remembers_the_style_it_read(games) -> None:
     (_whole, whole_players), (_resumed, resumed_players) = games(PunchControls)
     expert, again = whole_players.bots[0], resumed_players.bots[0]
@@ -113,6 +115,7 @@ def test_a_resumed_expert_remembers_the_style_it_read(games) -> None:
     assert again.weights == expert.weights != dict(PROFILES[Level.EXPERT].thinking.expects)
 
 
+@pytest.mark.slow
 def test_without_being_shown_the_journal_a_resumed_computer_plays_otherwise(games, tmp_path) -> None:
     """The control: the same players, not shown what they saw, choose differently (what
     the tests above would catch if :meth:`ComputerPlayers.recall` did nothing)."""
