@@ -399,11 +399,13 @@ class Detector:
         sources in ``src``) over frames ``k + lo`` .. ``k + hi`` (``want``: only that
         sign, 0 either): the peak is, with several frames per state frame, the largest
         of the signal averaged over ``STATE_US`` around the largest sample (the largest
-        of many noisy samples is too high)."""
+        of many noisy samples is too high).  With sources, the largest sample is looked
+        for on every state frame only (the average around it looks at every frame)."""
         best = 0
         rp = lo
         sgn = want if want else 1
         r = lo
+        stride = 1 if src is None else self.step
         while r <= hi:
             d = self._dev(i, k, r, b, src)
             if d < 0:
@@ -415,7 +417,7 @@ class Detector:
                 best = d
                 rp = r
                 sgn = 1
-            r += 1
+            r += stride
         w = self.step
         if w <= 1 or best <= 0:
             return best, best, rp, sgn
@@ -425,19 +427,19 @@ class Detector:
         end = rp + w
         if end > 0:
             end = 0
+        vals = [self._dev(i, k, r, b, src) for r in range(a, end + 1)]
         acc = 0
-        r = a
-        while r < a + w:
-            acc += self._dev(i, k, r, b, src)
-            r += 1
+        for x in range(w if w <= len(vals) else len(vals)):
+            acc += vals[x]
         top = acc
-        top_end = r - 1
-        while r <= end:
-            acc += self._dev(i, k, r, b, src) - self._dev(i, k, r - w, b, src)
+        top_end = a + w - 1
+        x = w
+        while x < len(vals):
+            acc += vals[x] - vals[x - w]
             if sgn * (acc - top) > 0:
                 top = acc
-                top_end = r
-            r += 1
+                top_end = a + x
+            x += 1
         return best, int(sgn * top / w), top_end - w // 2, sgn
 
     def _half_time(self, i, k, rp, best, sgn, stop, b, src):
