@@ -3,7 +3,8 @@
 Every capture records every pad, so the hard slaps on one pad are also the crosstalk
 measurement of all the others ("slaps on each other pad while watching this one").
 The pad's own prompted slaps, raw signal and the board's hits together, give its onset
-curve (:mod:`calibration.onset_fit`).
+curve (:mod:`calibration.onset_fit`); the other pads' prompted slaps seen on it give how
+much of each to subtract before its edge is timed (:mod:`calibration.crosstalk_fit`).
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from dataclasses import replace
 
 from calibration.analysis import CrosstalkSeen, Event, NoiseStats, crosstalk_seen, find_events, noise_stats
 from calibration.capture import Capture
+from calibration.crosstalk_fit import Segment, clean_pct, fit_subtraction, segment
 from calibration.diagnosis import Fault, diagnose
-from calibration.fit import PadFit, fit_pad
+from calibration.fit import MAX_SOURCES, PadFit, fit_pad
 from calibration.onset_fit import fit_onset
 from hal.padboard.settings import PadSettings
 
@@ -53,6 +55,7 @@ def fit_all(
         own[c.pad][c.kind] += evs
         edges[c.pad].setdefault(c.kind, []).extend((e, c.times, c.samples[c.pad]) for e in evs)
     xt: dict[int, list[CrosstalkSeen]] = {p: [] for p in pads}
+    segments: dict[int, dict[int, list[Segment]]] = {p: {} for p in pads}  # [pad][source]
     for c in prompted:
         assert c.pad is not None
         if c.kind == "neighbours":
@@ -68,6 +71,11 @@ def fit_all(
             for p in pads:
                 if p != src:
                     xt[p] += crosstalk_seen(p, evs, c.times, c.samples[p], noise[p].shift, period_us=period_us)
+                    if c.kind != "neighbours" and src < MAX_SOURCES:
+                        for e in evs:
+                            seg = segment(e, c.times, c.samples[src], c.samples[p], noise[p].sigma, noise[src].sigma)
+                            if seg is not None:
+                                segments[p].setdefault(src, []).append(seg)
     fits: dict[int, PadFit] = {}
     faults: dict[int, list[Fault]] = {}
     for p in targets:
@@ -75,10 +83,29 @@ def fit_all(
         fit = fit_pad(p, noise[p], o["soft"], o["hard"], o["flurry"], xt[p], base[p], period_us)
         hits = [h for c in prompted if c.pad == p and c.kind != "neighbours" for h in c.hits_on(p)]
         onset = fit_onset(p, edges[p], hits, base[p], noise[p].sigma)
+        subs = [fit_subtraction(src, segments[p].get(src, []), noise[p].sigma, period_us) for src in pads if src != p]
+        subs = [x for x in subs if x.source < MAX_SOURCES]
+        sub_settings = {f"xgain_from{x.source}": x.gain_pm for x in subs}
+        sub_settings.update({f"xlag_from{x.source}": x.lag_us for x in subs if x.gain_pm})
+        clean = clean_pct(subs)
+        if clean is not None:
+            sub_settings["xclean_pct"] = clean
         fits[p] = replace(
             fit,
-            settings=replace(fit.settings, onset_us=onset.onset_us, onset_exp=onset.onset_exp),
-            reasons=(*fit.reasons, *onset.reasons),
+            settings=replace(fit.settings, onset_us=onset.onset_us, onset_exp=onset.onset_exp, **sub_settings),
+            reasons=(
+                *fit.reasons,
+                *onset.reasons,
+                *(f"crosstalk subtraction from {x.reason}" for x in subs),
+                *(
+                    [
+                        f"a hit timed with crosstalk subtracted is a slap of its own when what is left is "
+                        f"≥ {clean} % of what was taken (twice the most a subtraction left)"
+                    ]
+                    if clean is not None
+                    else []
+                ),
+            ),
             warnings=(*fit.warnings, *onset.warnings),
         )
         faults[p] = diagnose(

@@ -1,5 +1,8 @@
 """The calibration wizard on screen, and the live view of the pads.
 
+The display step's page is the whole screen white or black (``flash``), nothing else: a
+light sensor on a corner times when the panel really shows each flip.
+
 Left: the step (prompt, progress) and the wizard's words (fitted values and why, the
 verdict and what to do).  Right: one strip per pad with its signal (deviation from the
 baseline, min/max per pixel column so no spike is lost), the threshold drawn at ±T, the
@@ -48,6 +51,7 @@ class CalibrationScreen:
     traces: tuple[PadTrace, ...]
     footer: str
     alert: bool = False  # something failed: the lines say what to do
+    flash: bool | None = None  # the display step: the whole screen white (True) or black (False)
 
 
 def _columns(tr: PadTrace, width: int) -> list[tuple[int, int] | None]:
@@ -104,6 +108,9 @@ def draw_trace(surf: pygame.Surface, text: TextCache, rect: pygame.Rect, tr: Pad
 
 
 def draw_calibration(surf: pygame.Surface, text: TextCache, s: CalibrationScreen) -> None:
+    if s.flash is not None:  # nothing else: the light sensor sees the panel, not a picture
+        surf.fill(theme.WHITE if s.flash else (0, 0, 0))
+        return
     w, h = surf.get_size()
     surf.fill((8, 14, 20))
     title_bar(surf, text, "CALIBRATION", s.title, f"{int(s.progress * 100)} %")

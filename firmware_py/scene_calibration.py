@@ -11,16 +11,25 @@ link when one is open (found by port: the scene context does not carry the hardw
 else through a link of its own.  Without one (the development window, CI) the scene runs on
 simulated pads and simulated hands do the prompted slapping, so the whole procedure can
 be seen anywhere.  The recording is pumped from ``tick`` in step with the cabinet clock.
+
+Display: with ``[display] photodiode_pin`` set, the steps end with the display step.  Its
+page is the whole main screen flashing black and white (the wizard's
+:class:`~calibration.display_latency.FlashRun` decides which, frame by frame); each
+frame's flip is reported to it, and the light sensor on the spare input stamps when the
+panel really shows it, so ``[display] latency_us`` is measured and saved in the profile.
+On the simulated cabinet the sensor watches a simulated panel (:class:`SimPanel`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from calibration.capture import Recording
+from calibration.display_latency import FLASHES, FlashRun, Sensor
 from calibration.live import LivePadboard
 from calibration.live_gpio import LiveGpioEdge, gpio_edge_stations
 from calibration.profiles import ProfileStore, push, wizard_profile
@@ -34,9 +43,11 @@ from firmware_py.retention import prune
 from firmware_py.scenes import CabinetContext, Scene, Service, pressed
 from firmware_py.sim.operator import ScriptedOperator
 from firmware_py.sim.pad_sets import virtual_cabinet
+from firmware_py.sim.panel import SimPanel
 from hal.clock import MonotonicClock
 from hal.events import Button, InputEvent
 from hal.gpio_edge import GpioEdgeSource
+from hal.light_sensor import LightSensor
 from hal.padboard.driver import PadboardSource
 
 LIVE_SPAN_US = 3_000_000
@@ -66,6 +77,41 @@ def default_source(ctx: CabinetContext) -> tuple[Any, Any, str]:
     return vp, ScriptedOperator(vp), "simulated pads (this cabinet has no padboard): simulated hands slap"
 
 
+@dataclass
+class DisplayProbe:
+    """The light sensor on the screen, and the simulated panel it watches (None on a real
+    cabinet, whose panel is real)."""
+
+    sensor: Sensor
+    panel: SimPanel | None
+    about: str
+
+    def close(self) -> None:
+        if self.panel is not None:
+            self.panel.close()
+        elif isinstance(self.sensor, LightSensor):
+            self.sensor.close()
+
+
+def default_display(ctx: CabinetContext) -> DisplayProbe | None:
+    """The light sensor of ``[display] photodiode_pin`` (None: no display step): on the
+    simulated cabinet's mock pins, watching a simulated panel; on a Pi, on gpiochip 0."""
+    pin = ctx.config.display.photodiode_pin
+    if pin is None:
+        return None
+    factories = getattr(ctx.hardware, "factories", None)
+    if factories is not None:
+        panel = SimPanel(None, factories[0], pin)
+        return DisplayProbe(panel.sensor, panel, f"simulated panel, light sensor on GPIO {pin}")
+    try:
+        from gpiozero.pins.lgpio import LGPIOFactory
+
+        return DisplayProbe(LightSensor(LGPIOFactory(chip=0), pin), None, f"light sensor on GPIO {pin}")
+    except Exception as e:
+        ctx.log(f"calibration: no display step, the light sensor on GPIO {pin} cannot be opened: {e}")
+        return None
+
+
 def running_padboard(ctx: CabinetContext, port: str):
     """The cabinet's own connected PadboardSource on ``port``, if it has one open: the
     serial port is exclusive, so calibration records through the cabinet's link."""
@@ -85,6 +131,7 @@ class CalibrationScene(Service):
         menu: Service,
         source_factory: Callable[[CabinetContext], tuple[Any, Any, str]] = default_source,
         targets: Sequence[int] | None = None,
+        display_factory: Callable[[CabinetContext], DisplayProbe | None] = default_display,
     ) -> None:
         Scene.__init__(self, ctx, now_us)
         self.menu = menu
@@ -94,6 +141,9 @@ class CalibrationScene(Service):
         self.rec: Recording | None = None
         self._clock0 = (0, 0)
         self.saved: Path | None = None
+        self.display: DisplayProbe | None = None
+        self.flash: FlashRun | None = None  # the display step, while it flashes
+        self._flash_shown = False  # what the last frame drawn showed
         try:
             self.source, self.hands, self.about = source_factory(ctx)
         except RuntimeError as e:
@@ -102,12 +152,14 @@ class CalibrationScene(Service):
             ctx.log(f"calibration: {e}")
             return
         originals = {p: self.source.read_settings(p) for p in range(self.source.pads)}
+        self.display = display_factory(ctx)
         self.wizard = Wizard(
             self.source.pads,
             list(targets) if targets else list(range(self.source.pads)),
             originals,
             analog=self.source.analog,
             period_us=self.source.sample_period_us,
+            display_flashes=FLASHES if self.display is not None else 0,
         )
         ctx.log(f"calibration started on {self.about}")
 
@@ -124,6 +176,8 @@ class CalibrationScene(Service):
         if self.rec is not None and self.source is not None:
             self.source.end(self.rec)
             self.rec = None
+        self.flash = None
+        self._close_display()
         w.abort()
         if self.source is not None:
             apply_settings(self.source, w.restore())
@@ -140,8 +194,11 @@ class CalibrationScene(Service):
         if ev.button is Button.A:
             self.abort("operator")
             return None
-        if w.state == CAPTURE and self.rec is None and ev.button is Button.START:
-            self._begin(now_us)
+        if w.state == CAPTURE and self.rec is None and self.flash is None and ev.button is Button.START:
+            if w.step.kind == "display" and self.display is not None:
+                self.flash = FlashRun(self.display.sensor, w.step.slaps)
+            else:
+                self._begin(now_us)
         elif w.state == REVIEW:
             if ev.button is Button.START:
                 w.accept()
@@ -173,6 +230,16 @@ class CalibrationScene(Service):
             self.hands.perform(step)
 
     def tick(self, now_us: int) -> Scene | None:
+        if self.flash is not None and self.display is not None and self.wizard is not None:
+            if self.display.panel is not None:
+                self.display.panel.catch_up(now_us)
+            self.flash.poll(now_us)
+            if self.flash.done:
+                result = self.flash.result()
+                self.flash = None
+                self.wizard.feed_display(result)
+                self.ctx.log(f"calibration display step: {result.reasons[0]}")
+            return None
         rec, src, w = self.rec, self.source, self.wizard
         if rec is None or src is None or w is None:
             return None
@@ -198,11 +265,39 @@ class CalibrationScene(Service):
             prune(self.ctx.config.data_dir, self.ctx.config.retention)
         except Exception as e:
             self.ctx.log(f"calibration report not saved: {e}")
+        self._close_display()
         self.message = f"Saved profile '{PROFILE_NAME}' and pushed it to the board's flash."
         self.ctx.log(f"calibration saved to {self.saved}")
 
+    def _close_display(self) -> None:
+        if self.display is not None:
+            self.display.close()
+            self.display = None
+
     # -- screen ---------------------------------------------------------------------------
+    def frame_shown(self, t_us: int, now_us: int) -> None:
+        """During the display step: the flash page's frame was flipped at ``t_us`` less the
+        latency the cabinet adds (the flip itself is what is timed)."""
+        if self.flash is None or self.display is None:
+            return
+        flip = t_us - self.ctx.config.display.latency_us
+        self.flash.flipped(self._flash_shown, flip)
+        if self.display.panel is not None:
+            self.display.panel.flipped(self._flash_shown, flip)
+
     def screen(self, now_us: int) -> CalibrationScreen:
+        if self.flash is not None:
+            self._flash_shown = self.flash.bright
+            done, n = self.flash.progress
+            return CalibrationScreen(
+                "Display latency",
+                f"Flash {done + 1} of {n}",
+                0.5,
+                (),
+                (),
+                "A: abort",
+                flash=self._flash_shown,
+            )
         w = self.wizard
         looks = self.ctx.looks
         colors = [lk.color for lk in looks] or [(255, 200, 40)]

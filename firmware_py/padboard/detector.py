@@ -113,6 +113,7 @@ class _Pad:
         self.peak_max = 0
         self.clipped = 0
         self.phase = IDLE
+        self.crossed = False  # reached the threshold at least once
         self.cross = 0  # ticks of the state frame that reached the threshold ...
         self.cross_k = 0  # ... its frame number ...
         self.cbase = 0  # ... and the baseline then
@@ -137,6 +138,9 @@ class _Pad:
         self.onset_exp = s["onset_exp"]
         self.xt_from = [s[name] if s[name] <= 100 else self.xt_pct for name in wire.XTALK_FROM]
         self.xt_on = self.xt_pct > 0 or max(self.xt_from) > 0  # crosstalk cancel at all
+        self.xgain = [s[name] for name in wire.XGAIN_FROM]
+        self.xlag = [s[name] for name in wire.XLAG_FROM]
+        self.xclean = s["xclean_pct"]
 
     def xt_ratio(self, src):
         """The crosstalk ratio (pct) for hits on pad ``src``."""
@@ -150,8 +154,9 @@ class Detector:
     def __init__(self, pads, settings=None):
         self.npads = pads
         self.pads = [_Pad() for _ in range(pads)]
-        self.pending = []  # [pad, onset, peak] scanned, awaiting the crosstalk verdict
-        self.recent = []  # [pad, onset, peak] emitted, kept for the crosstalk window
+        # [pad, onset, peak, delay subtracted, clean peak, subtracted pads (bits)] of hits
+        self.pending = []  # scanned, awaiting the crosstalk verdict
+        self.recent = []  # emitted, kept for the crosstalk window
         self.ring = None  # where the frames are: the DMA's ring or our own
         self.ring_frames = 1
         self.frame_us = STATE_US
@@ -164,6 +169,7 @@ class Detector:
         self._own = None
         self._own_k = 0
         self._own_t = None
+        self._src_clipped = False
         if settings:
             for i in range(pads):
                 self.configure(i, settings[i])
@@ -252,6 +258,7 @@ class Detector:
                     else:
                         ph = p.phase = IDLE
                 if dev >= level:
+                    p.crossed = True
                     p.cross = t
                     p.cross_k = k
                     p.cbase = p.base_fp >> 8
@@ -269,74 +276,176 @@ class Detector:
         return _NOTHING
 
     def _scanned(self, i, p, k):
-        onset, peak = self._onset(i, p, k)
+        onset, peak, clean, delay, subtracted = self._onset(i, p, k)
         p.onset = onset
         p.peak = peak
-        self.pending.append([i, onset, peak])
+        self.pending.append([i, onset, peak, delay, clean, subtracted])
         if peak > p.peak_max:
             p.peak_max = peak
         p.rt_level = peak * p.rt_pct / 100
         p.phase = MASK
 
-    def _onset(self, i, p, k):
-        """(onset ticks, peak) of pad ``i``'s hit, whose scan ended at frame ``k``: the
-        peak over every frame since the state frame before the crossing, and the time the
-        rising edge reached half of it, less the pad's delay from contact to there.
-        Frames are addressed relative to ``k`` (``r <= 0``)."""
+    def _sources(self, i, p, k):
+        """What is subtracted from pad ``i``'s signal before its edge is timed (its scan
+        ended at frame ``k``): every other pad with a crosstalk gain here that crossed
+        its threshold from ``EDGE_BACK_US`` before this hit's crossing until now with a
+        slap of its own (:meth:`_slapped`; a pad that only carries a third pad's
+        crosstalk would take that slap away twice), as ``(pad, gain, its baseline, lag
+        in frames, its crosstalk)``, where its crosstalk lists the same for the other
+        slapped pads: subtracted from it first, so its own signal is what is subtracted.
+        (Not this pad's: if this hit is only crosstalk, that pad carries none of it; if
+        it is a slap, what that pad carries of it is a few % of it, half a millisecond
+        late, and costs its stamp a few µs.)  None when there is nothing to subtract."""
+        n = self.npads
+        active = []
+        for j in range(n):
+            q = self.pads[j]
+            if j != i and q.crossed and ticks_diff(p.cross, q.cross) <= EDGE_BACK_US:
+                active.append(j)
+        if not active:
+            return None
+        slapped = [i]
+        for j in active:
+            if self._slapped(j, k, active + [i]):
+                slapped.append(j)
+        out = None
+        for j in slapped:
+            g = p.xgain[j] if j < len(p.xgain) else 0
+            if j == i or g <= 0:
+                continue
+            q = self.pads[j]
+            echo = []
+            for m in slapped:
+                gm = q.xgain[m] if m < len(q.xgain) else 0
+                if m != j and m != i and gm > 0:
+                    echo.append((m, gm / 1000, self.pads[m].cbase, self._lag(q, j, m)))
+            if out is None:
+                out = []
+            out.append((j, g / 1000, q.cbase, self._lag(p, i, j), echo))
+        return out
+
+    def _slapped(self, j, k, pads):
+        """True when pad ``j``'s latest hit is a slap of its own: over its frames up to
+        ``k`` (its scan, or as much as there is), its signal less the crosstalk of the
+        other ``pads`` still stands as a hit does in :meth:`_onset` (averaged over a
+        state frame, at least the threshold and ``xclean_pct`` % of what was taken)."""
+        q = self.pads[j]
+        r_min = frame_diff(self._newest, k) - self.ring_frames + 1
+        lo = frame_diff(q.cross_k, k) - self.step + 1
+        if lo < r_min:
+            lo = r_min
+        hi = lo + (q.scan + STATE_US) // self.frame_us
+        if hi > 0:
+            hi = 0
+        src = []
+        for m in pads:
+            g = q.xgain[m] if m < len(q.xgain) else 0
+            if m != j and g > 0:
+                src.append((m, g / 1000, self.pads[m].cbase, self._lag(q, j, m), _NOTHING))
+        if not src:
+            return True
+        _top, raw, _rp, sgn = self._peak(j, k, lo, hi, r_min, q.cbase, None, 0)
+        _top, clean, _rp, _sgn = self._peak(j, k, lo, hi, r_min, q.cbase, src, sgn)
+        return clean >= q.thr and clean * 100 >= q.xclean * (raw - clean)
+
+    def _lag(self, p, i, j):
+        """Frames from pad ``j``'s signal to its crosstalk on pad ``i`` (settings ``p``)."""
+        lag = p.xlag[j]
+        if self.stagger:  # pad j is sampled (j - i) / pads of a frame after pad i in each frame
+            lag += (j - i) * self.frame_us / self.npads
+            if lag < 0:
+                lag = 0
+        return lag / self.frame_us
+
+    def _at(self, j, k, x, b, r_min):
+        """Pad ``j``'s signal less ``b`` at fractional frame ``k + x`` (linear between
+        frames; 0 where the ring no longer holds it).  A clipped sample sets
+        ``_src_clipped``: the crosstalk it made was larger than what is subtracted."""
+        m = int(math.floor(x))
+        if m < r_min:
+            return 0
         ring = self.ring
         size = len(ring)
         n = self.npads
         sh = self.shift
-        b = p.cbase
-        at = k * n + i
-        r_min = frame_diff(self._newest, k) - self.ring_frames + 1  # older frames are overwritten
-        rc = frame_diff(p.cross_k, k)
-        r = rc - self.step + 1
-        if r < r_min:
-            r = r_min
+        a = ring[((k + m) * n + j) % size] << sh
+        if a <= CLIP_LOW or a >= CLIP_HIGH:
+            self._src_clipped = True
+        f = x - m
+        if f > 0:
+            c = ring[((k + m + 1) * n + j) % size] << sh
+            if c <= CLIP_LOW or c >= CLIP_HIGH:
+                self._src_clipped = True
+            a += (c - a) * f
+        return a - b
+
+    def _dev(self, i, k, r, b, src):
+        """Pad ``i``'s signal at frame ``k + r`` less its baseline ``b`` and, with
+        ``src`` (:meth:`_sources`), less each source pad's own signal (its signal less
+        the crosstalk it carries) scaled by its gain, its lag earlier."""
+        v = (self.ring[((k + r) * self.npads + i) % len(self.ring)] << self.shift) - b
+        if src is not None:
+            r_min = frame_diff(self._newest, k) - self.ring_frames + 1
+            for j, g, bj, lag, echo in src:
+                x = r - lag
+                own = self._at(j, k, x, bj, r_min)
+                for m, gm, bm, lm in echo:
+                    own -= gm * self._at(m, k, x - lm, bm, r_min)
+                v -= g * own
+        return v
+
+    def _peak(self, i, k, lo, hi, r_min, b, src, want):
+        """(largest |deviation|, peak, its frame, sign) of pad ``i``'s signal (less the
+        sources in ``src``) over frames ``k + lo`` .. ``k + hi`` (``want``: only that
+        sign, 0 either): the peak is, with several frames per state frame, the largest
+        of the signal averaged over ``STATE_US`` around the largest sample (the largest
+        of many noisy samples is too high).  With sources, the largest sample is looked
+        for on every state frame only (the average around it looks at every frame)."""
         best = 0
-        rp = rc
-        sgn = 1
-        while r <= 0:
-            d = (ring[(at + r * n) % size] << sh) - b
+        rp = lo
+        sgn = want if want else 1
+        r = lo
+        stride = 1 if src is None else self.step
+        while r <= hi:
+            d = self._dev(i, k, r, b, src)
             if d < 0:
-                if -d > best:
+                if -d > best and want <= 0:
                     best = -d
                     rp = r
                     sgn = -1
-            elif d > best:
+            elif d > best and want >= 0:
                 best = d
                 rp = r
                 sgn = 1
-            r += 1
-        if best < p.peak:  # the ring no longer holds the edge: keep what the state frames saw
-            return p.cross, p.peak
+            r += stride
         w = self.step
-        if w > 1:  # the peak of the signal averaged over STATE_US: the largest of many noisy samples is too high
-            lo = rp - 2 * w
-            if lo < r_min:
-                lo = r_min
-            hi = rp + w
-            if hi > 0:
-                hi = 0
-            acc = 0
-            r = lo
-            while r < lo + w:
-                acc += ring[(at + r * n) % size]
-                r += 1
-            top = acc
-            top_end = r - 1
-            while r <= hi:
-                acc += ring[(at + r * n) % size] - ring[(at + (r - w) * n) % size]
-                if sgn * (acc - top) > 0:
-                    top = acc
-                    top_end = r
-                r += 1
-            best = sgn * ((top << sh) - w * b) // w
-            rp = top_end - w // 2
-        stop = rc - EDGE_BACK_US // self.frame_us
-        if stop < r_min:
-            stop = r_min
+        if w <= 1 or best <= 0:
+            return best, best, rp, sgn
+        a = rp - 2 * w
+        if a < r_min:
+            a = r_min
+        end = rp + w
+        if end > 0:
+            end = 0
+        vals = [self._dev(i, k, r, b, src) for r in range(a, end + 1)]
+        acc = 0
+        for x in range(w if w <= len(vals) else len(vals)):
+            acc += vals[x]
+        top = acc
+        top_end = a + w - 1
+        x = w
+        while x < len(vals):
+            acc += vals[x] - vals[x - w]
+            if sgn * (acc - top) > 0:
+                top = acc
+                top_end = a + x
+            x += 1
+        return best, int(sgn * top / w), top_end - w // 2, sgn
+
+    def _half_time(self, i, k, rp, best, sgn, stop, b, src):
+        """Frames from ``k`` to where the rising edge before frame ``k + rp`` reached half
+        of ``best`` (a straight line through the samples between a quarter and three
+        quarters of it; constant-fraction timing), or None if it runs past ``stop``."""
         half = best / 2
         band_lo = best / 4
         band_hi = best - band_lo
@@ -347,7 +456,7 @@ class Detector:
         above = best
         r = rp - 1
         while r >= stop:
-            v = sgn * ((ring[(at + r * n) % size] << sh) - b)
+            v = sgn * self._dev(i, k, r, b, src)
             if x50 is None and v < half:
                 x50 = r - rp + (half - v) / (above - v)  # the sample pair around half the peak
             if v <= floor:
@@ -361,8 +470,8 @@ class Detector:
                 m += 1
             above = v
             r -= 1
-        if x50 is None:  # the edge runs past the history kept: time the crossing
-            return p.cross, best
+        if x50 is None:
+            return None
         if m >= 3:
             den = m * sxx - sx * sx
             if den > 0:
@@ -371,13 +480,63 @@ class Detector:
                     fit = (half - (sy - slope * sx) / m) / slope
                     if x50 - 1 <= fit <= x50 + 1:
                         x50 = fit
-        t50 = self._t0 + (frame_diff(k, self._k0) + rp) * self.frame_us + int(x50 * self.frame_us + 0.5)
+        return rp + x50
+
+    def _onset(self, i, p, k):
+        """(onset ticks, peak, clean peak, delay, subtracted pads) of pad ``i``'s hit,
+        whose scan ended at frame ``k``: the peak over every frame since the state frame
+        before the crossing, and the time the rising edge reached half of it, less the
+        pad's delay from contact to there.  With crosstalk gains set, the other pads
+        that had hits near this one are subtracted first (their crosstalk rides on this
+        edge and raises this peak): the clean peak and the edge are measured on what is
+        left, if a slap of this pad's own stands there (at least the threshold, and
+        ``xclean_pct`` % of what was subtracted); ``subtracted`` is a bit mask of those pads
+        (0: measured on the raw signal).  ``peak`` is the raw peak either way (velocity
+        and crosstalk cancel compare raw peaks).  Frames are relative to ``k``."""
+        b = p.cbase
+        r_min = frame_diff(self._newest, k) - self.ring_frames + 1  # older frames are overwritten
+        rc = frame_diff(p.cross_k, k)
+        lo = rc - self.step + 1
+        if lo < r_min:
+            lo = r_min
+        top, best, rp, sgn = self._peak(i, k, lo, 0, r_min, b, None, 0)
+        if top < p.peak:  # the ring no longer holds the edge: keep what the state frames saw
+            return p.cross, p.peak, p.peak, 0, 0
+        raw = best
+        stop = rc - EDGE_BACK_US // self.frame_us
+        if stop < r_min:
+            stop = r_min
+        src = self._sources(i, p, k)
+        subtracted = 0
+        x50 = None
+        if src is not None:
+            self._src_clipped = False
+            # up to the raw peak and in its direction: past their first swing the pads'
+            # rings drift out of phase, and what is left of the crosstalk there is not a slap
+            hi = rp + self.step
+            if hi > 0:
+                hi = 0
+            _top, c_best, c_rp, c_sgn = self._peak(i, k, lo, hi, r_min, b, src, sgn)
+            if c_best >= p.thr and c_best * 100 >= p.xclean * (raw - c_best):
+                x50 = self._half_time(i, k, c_rp, c_best, c_sgn, stop, b, src)
+                if self._src_clipped:
+                    x50 = None
+                if x50 is not None:
+                    best = c_best
+                    for j, _g, _b, _l, _e in src:
+                        subtracted |= 1 << j
+        if x50 is None:
+            x50 = self._half_time(i, k, rp, best, sgn, stop, b, None)
+        if x50 is None:  # the edge runs past the history kept: time the crossing
+            return p.cross, raw, best, 0, 0
+        t50 = self._t0 + frame_diff(k, self._k0) * self.frame_us + int(x50 * self.frame_us + 0.5)
         if self.stagger:
-            t50 += i * self.frame_us // n
-        onset = (t50 - onset_delay_us(best, p.onset_us, p.onset_exp)) & TICKS_MASK
+            t50 += i * self.frame_us // self.npads
+        delay = onset_delay_us(best, p.onset_us, p.onset_exp)
+        onset = (t50 - delay) & TICKS_MASK
         if ticks_diff(onset, p.cross) > 0:  # contact came before the signal crossed the threshold
             onset = p.cross
-        return onset, best
+        return onset, raw, best, delay, subtracted
 
     def _decide(self, t):
         out = []
@@ -412,16 +571,20 @@ class Detector:
         """True when another pad's hit within the window is stronger than this one by the
         crosstalk ratio, and this one could have come from it: crosstalk carries the
         other slap's force, so this hit is timed as a slap that hard would be on this
-        pad, and crosstalk never starts before the slap that causes it."""
+        pad, and crosstalk never starts before the slap that causes it.  A hit whose
+        edge was timed with that pad's signal subtracted is a slap of its own (what was
+        left stood clear: ``_onset``), not its crosstalk."""
         bar = c[2] * 100
-        own = onset_delay_us(c[2], pad.onset_us, pad.onset_exp)
+        t50 = c[1] + c[3]
         for lst in (self.pending, self.recent):
             for o in lst:
                 if o[0] != c[0] and o[2] * pad.xt_ratio(o[0]) > bar:
+                    if (c[5] >> o[0]) & 1:
+                        continue
                     d = ticks_diff(c[1], o[1])
                     if d > pad.xt_win:
                         continue
-                    if d + own - onset_delay_us(o[2], pad.onset_us, pad.onset_exp) >= -XTALK_LEAD_US:
+                    if ticks_diff(t50 - onset_delay_us(o[2], pad.onset_us, pad.onset_exp), o[1]) >= -XTALK_LEAD_US:
                         return True
         return False
 

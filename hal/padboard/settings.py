@@ -12,8 +12,8 @@ from hal.padboard import wire
 
 _D = {name: default for name, default, _lo, _hi in wire.SETTINGS_FIELDS}
 _RANGE = {name: (lo, hi) for name, _d, lo, hi in wire.SETTINGS_FIELDS}
-V2_FIELDS = ("onset_us", "onset_exp", *wire.XTALK_FROM)
-"""Settings added in protocol 2: a profile saved before them loads with the defaults."""
+ADDED_FIELDS = ("onset_us", "onset_exp", *wire.XTALK_FROM, *wire.XGAIN_FROM, *wire.XLAG_FROM, "xclean_pct")
+"""Settings added in protocols 2 and 3: a profile saved before them loads with the defaults."""
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,14 @@ class PadSettings:
         0 turns crosstalk cancel off for the pad (and its report latency down to scan_us).
     xtalk_from0 … xtalk_from3: the crosstalk ratio for hits on that pad in particular (a
         far pad shakes this one less than its neighbour); 255 uses ``xtalk_pct``.
+    xgain_from0 … xgain_from3, xlag_from0 … xlag_from3: crosstalk subtraction.  Before
+        the board times a hit's rising edge it subtracts, from this pad's signal, each
+        other pad's that had a hit near it, scaled by ``xgain`` ‰ and ``xlag`` µs earlier
+        (that pair's crosstalk as calibration measured it), so a neighbour's slap riding
+        on a soft slap's edge does not move its stamp.  0 ‰: not subtracted.
+    xclean_pct: such a hit is a slap of its own, never dropped as another pad's
+        crosstalk, when what is left is at least this % of what was subtracted (two pads
+        never ring quite alike, so a little is always left: calibration measures it).
     baseline_shift: the baseline IIR moves 1/2**shift of the error per sample (10 at
         4 kHz ≈ a 0.26 s time constant); frozen while a hit is scanned.
     onset_us, onset_exp: the pad's delay from the palm's contact to the point where the
@@ -60,6 +68,15 @@ class PadSettings:
     xtalk_from1: int = _D["xtalk_from1"]
     xtalk_from2: int = _D["xtalk_from2"]
     xtalk_from3: int = _D["xtalk_from3"]
+    xgain_from0: int = _D["xgain_from0"]
+    xgain_from1: int = _D["xgain_from1"]
+    xgain_from2: int = _D["xgain_from2"]
+    xgain_from3: int = _D["xgain_from3"]
+    xlag_from0: int = _D["xlag_from0"]
+    xlag_from1: int = _D["xlag_from1"]
+    xlag_from2: int = _D["xlag_from2"]
+    xlag_from3: int = _D["xlag_from3"]
+    xclean_pct: int = _D["xclean_pct"]
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -74,8 +91,8 @@ class PadSettings:
 
     @classmethod
     def from_dict(cls, d: dict[str, int]) -> PadSettings:
-        """From a full dict; the settings protocol 2 added may be missing from older
-        profiles and then take their defaults."""
-        values = {name: _D[name] for name in V2_FIELDS}
+        """From a full dict; the settings protocols 2 and 3 added may be missing from
+        older profiles and then take their defaults."""
+        values = {name: _D[name] for name in ADDED_FIELDS}
         values.update(d)
         return cls(**{f.name: int(values[f.name]) for f in fields(cls)})

@@ -14,7 +14,7 @@ See docs/padboard-protocol.md for the message catalogue.
 
 import struct
 
-PROTOCOL_VERSION = 2  # 2: the onset curve and crosstalk per source pad in the settings
+PROTOCOL_VERSION = 3  # 2: the onset curve and crosstalk per source pad; 3: crosstalk subtraction
 MAX_BODY = 1024  # longest decoded body (type + seq + payload + crc) a decoder accepts
 
 # host -> board
@@ -67,8 +67,24 @@ SETTINGS_FIELDS = (
     ("xtalk_from1", 255, 0, 255),
     ("xtalk_from2", 255, 0, 255),
     ("xtalk_from3", 255, 0, 255),
+    # before the rising edge is timed, pad 0..3's signal (less its baseline) is subtracted
+    # from this pad's, scaled by xgain (per mille; 0: not subtracted) and shifted by xlag
+    # (µs from that pad's signal to its crosstalk here), as calibration measures each pair
+    ("xgain_from0", 0, 0, 1000),
+    ("xgain_from1", 0, 0, 1000),
+    ("xgain_from2", 0, 0, 1000),
+    ("xgain_from3", 0, 0, 1000),
+    ("xlag_from0", 250, 0, 2000),
+    ("xlag_from1", 250, 0, 2000),
+    ("xlag_from2", 250, 0, 2000),
+    ("xlag_from3", 250, 0, 2000),
+    # a hit measured with crosstalk subtracted is a slap of its own (not crosstalk) when
+    # what is left is at least this % of what was subtracted (the pairs' mismatch, x2)
+    ("xclean_pct", 100, 0, 1000),
 )
 XTALK_FROM = ("xtalk_from0", "xtalk_from1", "xtalk_from2", "xtalk_from3")
+XGAIN_FROM = ("xgain_from0", "xgain_from1", "xgain_from2", "xgain_from3")
+XLAG_FROM = ("xlag_from0", "xlag_from1", "xlag_from2", "xlag_from3")
 SETTINGS_FORMAT = "<" + "H" * len(SETTINGS_FIELDS)
 SETTINGS_SIZE = struct.calcsize(SETTINGS_FORMAT)
 

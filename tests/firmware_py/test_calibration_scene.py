@@ -77,3 +77,48 @@ def test_service_key_off_mid_step_aborts(cabinet: Cabinet, sim) -> None:
     assert scene.wizard.state == ABORTED
     assert [scene.source.read_settings(p) for p in range(scene.source.pads)] == before
     assert scene.source.flash_writes == 0
+
+
+def test_display_step_flashes_the_screen_and_times_the_panel(config, clock, tmp_path) -> None:
+    """With a light sensor configured, the steps end with the display step: the whole
+    screen flashes black and white, each flip is timed against the simulated panel's
+    light at the sensor, and the measured lag is the profile's display latency."""
+    from dataclasses import replace
+
+    from hal.sim import SimCabinet
+
+    cfg = replace(config, display=replace(config.display, photodiode_pin=7))
+    sim = SimCabinet(cfg, clock)
+    cabinet = Cabinet(cfg, sim, clock, Store(tmp_path / "d.sqlite3"), log=lambda _l: None, seed=1)
+    try:
+        scene = open_calibration(cabinet, sim)
+        w = scene.wizard
+        assert scene.display is not None and scene.display.panel is not None
+        panel = scene.display.panel
+        for _ in range(400):
+            if w.state != CAPTURE or w.step.kind == "display":
+                break
+            if scene.rec is not None:
+                run_for(cabinet, sim, 500_000, render=False)
+            else:
+                press(cabinet, sim, 0, Button.START)
+        assert w.state == CAPTURE and w.step.kind == "display"
+        press(cabinet, sim, 0, Button.START)
+        assert scene.flash is not None
+        seen: set[bool] = set()
+        for _ in range(2000):
+            if scene.flash is None:
+                break
+            run_for(cabinet, sim, 16_667)
+            if scene.flash is not None:
+                shown = scene._flash_shown
+                canvas = cabinet.render()
+                assert canvas.get_at((10, 10))[:3] == ((255, 255, 255) if shown else (0, 0, 0))
+                seen.add(shown)
+        assert seen == {True, False} and scene.flash is None
+        assert w.display is not None and w.display.ok, w.display
+        lag = w.display_latency_us
+        assert lag is not None and panel.lag_us <= lag <= panel.lag_us + panel.spread_us + 16_667, lag
+        assert w.state == REVIEW
+    finally:
+        sim.close()
