@@ -11,7 +11,8 @@ The boxer counts cards: the Result cards still to come are the 30 less those dra
 the last shuffle, and the Boxer cards the opponent may hold are the 48 less the boxer's own
 and those face up.  With that it weighs each action in points of the round total
 (Judge Points + Damage caused), the chance of ending the fight, and what energy and
-cards are worth for the rest of the round and the fight.
+cards are worth for the rest of the round and the fight.  The levels (:data:`SKILLS`)
+read less of this and choose at random more often the lower they are.
 """
 
 from __future__ import annotations
@@ -53,9 +54,32 @@ from games.big_time_boxing.ring import Position, area_for, column_for
 from games.big_time_boxing.views import BigTimeBoxingPlayerView, BoxerStatus, Phase
 from games.levels import Level
 
-# How well the computer boxes (the cabinet's ladder, games.levels): lower levels make a
-# random legal choice now and then, and EASY does not count Result cards.
-_NOISE = {Level.EASY: 0.35, Level.NORMAL: 0.12, Level.HARD: 0.04, Level.EXPERT: 0.0}
+
+@dataclass(frozen=True)
+class Skill:
+    """How well one level boxes (the cabinet's ladder, games.levels): how often it makes
+    a random legal choice, and how much of the view it reads when it weighs one."""
+
+    noise: float
+    """Share of choices made at random among the legal actions."""
+    counts_results: bool
+    """Weighs punches against the Result cards still to come (else the whole deck)."""
+    counts_cards: bool
+    """Leaves the face-up discards out of the cards the opponent may hold when it weighs
+    his defenses (else only its own hand and saved card)."""
+    reads_round: bool
+    """Weighs a point by how open the round still is (else every point alike)."""
+
+
+SKILLS: dict[Level, Skill] = {
+    Level.EASY: Skill(0.5, counts_results=False, counts_cards=False, reads_round=False),
+    Level.NORMAL: Skill(0.25, counts_results=False, counts_cards=False, reads_round=True),
+    Level.HARD: Skill(0.12, counts_results=True, counts_cards=False, reads_round=True),
+    Level.EXPERT: Skill(0.0, counts_results=True, counts_cards=True, reads_round=True),
+}
+"""Each level reads less of the view and chooses at random more often than the one above
+(docs/computer-opponents.md: the random share is what separates levels most; each
+reading left out costs a little more)."""
 
 _BOXERS = CARDS.boxers
 _ALL_RESULTS = CARDS.results
@@ -200,6 +224,7 @@ class BoxerBot:
     def __init__(self, seed: int, level: Level = Level.EXPERT) -> None:
         self.rng = random.Random(seed)
         self.level = level
+        self.skill = SKILLS[level]
 
     def choose(self, engine: BigTimeBoxing, player: int) -> BigTimeBoxingAction:
         return self.decide(engine.view(player), engine.legal_actions(player))
@@ -209,7 +234,7 @@ class BoxerBot:
             raise ValueError(f"boxer {view.player} has nothing to do now")
         if len(legal) == 1:
             return legal[0]
-        if self.rng.random() < _NOISE[self.level]:
+        if self.rng.random() < self.skill.noise:
             return self.rng.choice(list(legal))
         reading = self._read(view)
         scored = [(reading.worth(self._value(reading, action)), i) for i, action in enumerate(legal)]
@@ -222,18 +247,19 @@ class BoxerBot:
         public = view.public
         me, opp = public.boxers[view.player], public.boxers[1 - view.player]
         everything = frozenset(range(len(_ALL_RESULTS)))
-        if self.level is Level.EASY or not public.result_deck_size:
+        if not self.skill.counts_results or not public.result_deck_size:
             results = everything
         else:
             results = everything - frozenset(public.result_discard)
-        seen = set(view.hand) | set(public.discard) | {t.card for t in public.thrown}
+        seen = set(view.hand)
+        if self.skill.counts_cards:
+            seen |= set(public.discard) | {t.card for t in public.thrown}
         if view.saved is not None:
             seen.add(view.saved)
         unseen = [c for c in _BOXERS if c.id not in seen]
         rounds_left = public.options.rounds - public.round
-        return _Reading(
-            view, me, opp, results, unseen, rounds_left, 30.0 + 6.0 * rounds_left, self._urgency(me, opp, rounds_left)
-        )
+        urgency = self._urgency(me, opp, rounds_left) if self.skill.reads_round else 1.0
+        return _Reading(view, me, opp, results, unseen, rounds_left, 30.0 + 6.0 * rounds_left, urgency)
 
     @staticmethod
     def _urgency(me: BoxerStatus, opp: BoxerStatus, rounds_left: int) -> float:

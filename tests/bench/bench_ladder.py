@@ -10,15 +10,21 @@ two-fighter fights through the engine's judging.
 
 ``RINGSIDE_LADDER_GAMES`` sets the games a pair (default 2,000; a smoke run uses a
 handful); the pairs of both games run in parallel on every core.
+``RINGSIDE_LADDER_GAMES_ONLY`` (comma-separated: ``punch``, ``big_time_boxing``,
+``karate_fight``) measures only those games' parts; the section still lists every game,
+the other games' rows kept from BENCHMARKS.md as they stand, each such note saying the
+date it was measured.
 """
 
 from __future__ import annotations
 
 import os
 import random
+import re
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 from games.big_time_boxing import BigTimeBoxing, BigTimeBoxingOptions
 from games.big_time_boxing.bot import BoxerBot
@@ -58,6 +64,11 @@ LADDERS = {
         {"random": RandomBot},
     ),
 }
+PARTS = {"punch": "Punch!", "big_time_boxing": "Big Time Boxing", "karate_fight": "Karate"}
+"""``RINGSIDE_LADDER_GAMES_ONLY`` names → the game each figure's name starts with."""
+KEPT = "from the run of "
+"""How a kept figure's note starts."""
+BENCHMARKS = Path(__file__).resolve().parents[2] / "BENCHMARKS.md"
 RULES = {
     "Punch!": "first to 3 matches",
     "Big Time Boxing": "default rules; draws not counted",
@@ -72,8 +83,50 @@ def _series(job: tuple[str, str, str]) -> tuple[str, str, str, int, int, float]:
     return game, first, second, wins, decided, time.process_time() - cpu
 
 
-def _ladder_figures() -> list[Figure]:
-    jobs = [(game, first, second) for game, ladder in LADDERS.items() for first, second in ladder.pairs()]
+def _chosen() -> set[str]:
+    """The games measured this run (``RINGSIDE_LADDER_GAMES_ONLY``; every game unset)."""
+    only = os.environ.get("RINGSIDE_LADDER_GAMES_ONLY", "").strip()
+    if not only:
+        return set(PARTS.values())
+    names = {n.strip() for n in only.split(",") if n.strip()}
+    unknown = names - set(PARTS)
+    if unknown:
+        raise SystemExit(
+            f"RINGSIDE_LADDER_GAMES_ONLY: unknown game(s) {', '.join(sorted(unknown))}; choose from {', '.join(PARTS)}"
+        )
+    return {PARTS[n] for n in names}
+
+
+def _kept_figures(text: str) -> list[Figure]:
+    """The figures of this section as BENCHMARKS.md holds them, each note saying when it
+    was measured (the section's date, unless the note already says one)."""
+    found = re.search(r"<!-- bench:ladder -->(.*?)<!-- /bench:ladder -->", text, re.S)
+    if not found:
+        return []
+    body = found.group(1)
+    dated = re.search(r"Measured (\d{4}-\d{2}-\d{2})", body)
+    when = dated.group(1) if dated else "an earlier run"
+    figures = []
+    for line in body.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 5 or cells[0] in ("figure", "---") or cells[1].startswith("-"):
+            continue
+        name, value, unit, goal, note = cells
+        if not note.startswith(KEPT):
+            note = f"{KEPT}{when} (not re-run); {note}"
+        figures.append(Figure(name, float(value.replace(",", "")), unit, goal, note))
+    return figures
+
+
+def _game_of(figure: Figure) -> str | None:
+    return next((game for game in PARTS.values() if figure.name.startswith(game + " ")), None)
+
+
+def _ladder_figures(chosen: set[str]) -> list[Figure]:
+    ladders = {game: ladder for game, ladder in LADDERS.items() if game in chosen}
+    if not ladders:
+        return []
+    jobs = [(game, first, second) for game, ladder in ladders.items() for first, second in ladder.pairs()]
     wall = time.perf_counter()
     with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         results = list(pool.map(_series, jobs))
@@ -99,7 +152,9 @@ def _ladder_figures() -> list[Figure]:
         )
     figures.append(
         Figure(
-            "Ladder series, all pairs",
+            "Ladder series, all pairs"
+            if len(ladders) == len(LADDERS)
+            else f"Ladder series, {' and '.join(ladders)} pairs",
             wall / 60,
             "min",
             "",
@@ -107,7 +162,7 @@ def _ladder_figures() -> list[Figure]:
             f"CPU {sum(r[5] for r in results) / 60:.1f} min",
         )
     )
-    for game, ladder in LADDERS.items():
+    for game, ladder in ladders.items():
         for level in LEVELS:
             times = ladder.decision_times(level, TIMED_GAMES)
             walls, cpus = [w for w, _c in times], [c for _w, c in times]
@@ -195,4 +250,26 @@ def _karate_figures() -> list[Figure]:
 
 
 def run() -> list[Figure]:
-    return _ladder_figures() + _karate_figures()
+    chosen = _chosen()
+    measured = _ladder_figures(chosen) + (_karate_figures() if "Karate" in chosen else [])
+    if chosen == set(PARTS.values()):
+        return measured
+    names = {f.name for f in measured}
+    kept = [
+        f
+        for f in _kept_figures(BENCHMARKS.read_text() if BENCHMARKS.exists() else "")
+        if _game_of(f) not in chosen and f.name not in names
+    ]
+    return sorted(measured + kept, key=_order)
+
+
+def _order(figure: Figure) -> tuple[int, int]:
+    """Where a figure goes in the section: the ladders game by game, the series times,
+    the decision times game by game, then Karate Fight."""
+    game = _game_of(figure)
+    games = list(PARTS.values())
+    if game == "Karate":
+        return 3, 0
+    if game is None:
+        return 1, 0
+    return (2 if "decision time" in figure.name else 0), games.index(game)

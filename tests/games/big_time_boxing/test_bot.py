@@ -9,9 +9,10 @@ import random
 import pytest
 
 from games.big_time_boxing import AttributeDraw, BigTimeBoxing, BigTimeBoxingOptions, Phase
-from games.big_time_boxing.bot import BoxerBot, GreedyBot, Level
+from games.big_time_boxing.bot import SKILLS, BoxerBot, GreedyBot, Level
 from games.bots import RandomBot
 from tests.games.big_time_boxing.helpers import duel
+from tests.games.ladder import series, wilson
 
 OPTIONS = [
     BigTimeBoxingOptions(),
@@ -57,12 +58,14 @@ def _hide_differently(e: BigTimeBoxing, seat: int, rng: random.Random) -> BigTim
 
 
 @pytest.mark.slow
-def test_hidden_cards_and_deck_orders_never_change_the_choice() -> None:
+@pytest.mark.parametrize("level", list(Level))
+def test_hidden_cards_and_deck_orders_never_change_the_choice(level: Level) -> None:
+    """Every level: each reads its own part of the view (SKILLS), never more."""
     rng = random.Random(7)
     checked = changed_hidden = 0
-    for seed in range(6):
+    for seed in range(3):
         e = BigTimeBoxing(BigTimeBoxingOptions(rounds=4, saving_for_later=True), 2, seed)
-        bots = (BoxerBot(seed), GreedyBot(seed))
+        bots = (BoxerBot(seed, level), GreedyBot(seed))
         while not e.over:
             (seat,) = e.seats_to_act()
             if seat == 0 and e.phase is not Phase.DRAFT:
@@ -73,7 +76,7 @@ def test_hidden_cards_and_deck_orders_never_change_the_choice() -> None:
                 assert here.choose(e, 0) == there.choose(twin, 0)
                 checked += 1
             e.apply(bots[seat].choose(e, seat))
-    assert checked > 200 and changed_hidden > 100
+    assert checked > 100 and changed_hidden > 50
 
 
 def test_the_same_seed_makes_the_same_choices() -> None:
@@ -106,3 +109,31 @@ def test_the_greedy_boxer_beats_a_random_one() -> None:
 def test_higher_levels_box_better() -> None:
     score = sum(duel(BoxerBot(s, Level.EXPERT), BoxerBot(s + 1, Level.EASY), seed=s)[0] for s in range(60)) / 60
     assert score >= 0.6
+
+
+def test_each_level_reads_no_less_and_guesses_less_often_than_the_one_below() -> None:
+    levels = list(Level)
+    for lower, higher in zip(levels, levels[1:]):
+        weak, strong = SKILLS[lower], SKILLS[higher]
+        assert strong.noise < weak.noise
+        readings = ("counts_results", "counts_cards", "reads_round")
+        assert all(getattr(strong, r) >= getattr(weak, r) for r in readings)
+        assert strong != weak
+    assert SKILLS[Level.EXPERT].noise == 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lower", list(Level)[:-1], ids=lambda level: level.value)
+def test_each_level_beats_the_one_below(lower: Level) -> None:
+    """The issue's ladder in small: 200 fights, seats alternating, draws left out; the
+    95 % interval of the higher level's win rate lies above one half (the benchmark's
+    2,000 fights a pair hold it to 55 %)."""
+    higher = list(Level)[list(Level).index(lower) + 1]
+    wins, decided = series(
+        lambda seed: BigTimeBoxing(BigTimeBoxingOptions(), 2, seed),
+        lambda seed: BoxerBot(seed, higher),
+        lambda seed: BoxerBot(seed, lower),
+        200,
+        seed=20_000,
+    )
+    assert wilson(wins, decided)[0] > 0.5
