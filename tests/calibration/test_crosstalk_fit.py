@@ -3,10 +3,13 @@ lag from the prompted slaps' raw signals, and how much a subtraction leaves."""
 
 from __future__ import annotations
 
+import pytest
+
 from firmware_py.sim.piezo import PiezoPad
 from firmware_py.sim.slap_chain import calibrate, row_table
 
 
+@pytest.mark.slow  # a whole calibration run
 def test_wizard_measures_each_pairs_crosstalk_gain_and_lag() -> None:
     pads = [
         PiezoPad(gain=1.0, ring_hz=250, delay_us=10),

@@ -79,6 +79,7 @@ def test_service_key_off_mid_step_aborts(cabinet: Cabinet, sim) -> None:
     assert scene.source.flash_writes == 0
 
 
+@pytest.mark.slow  # a whole calibration run
 def test_display_step_flashes_the_screen_and_times_the_panel(config, clock, tmp_path) -> None:
     """With a light sensor configured, the steps end with the display step: the whole
     screen flashes black and white, each flip is timed against the simulated panel's
