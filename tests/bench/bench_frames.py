@@ -56,7 +56,7 @@ def game_frames(name: str, frames: int, seed: int = 1) -> list[Any]:
     per_state = STEP_US // FRAME_US
     step = max(1, len(states) * per_state // frames)  # spread the sample over the whole game
     models = []
-    for view, events, now in states[::step]:
+    for view, events, _now in states[::step]:
         start = events[-1][0]
         for k in range(per_state):
             models.append(PlayScreen(spec.name, spec.title, LOOKS[:players], view, events, (), start + k * FRAME_US))
