@@ -260,16 +260,16 @@ def _board(
     if not b.health_dice:
         text.draw(surf, "0 — in danger", 32, theme.BAD, (x, row(221)), "midleft", bold=True)
     if b.damage:
-        die = pygame.Rect(x + w - 54, row(194), 54, 54)
+        damage_die = pygame.Rect(x + w - 54, row(194), 54, 54)
         hurt = _hurt(s, seat)
         if hurt > 0:  # the die flashes as the damage lands
             draw.rect(
                 surf,
                 motion.mix(theme.shade(look.color, 0.22), theme.WHITE, hurt),
-                die.inflate(14, 14),
+                damage_die.inflate(14, 14),
                 border_radius=12,
             )
-        dice(surf, text, die, str(b.damage), DAMAGE_RED)
+        dice(surf, text, damage_die, str(b.damage), DAMAGE_RED)
 
     text.draw(surf, "JUDGE POINTS", 26, theme.DIM, (x, row(270)), "midleft", bold=True)
     for i in range(6):

@@ -54,7 +54,7 @@ def test_the_card_just_played_is_drawn_whole_and_still_in_its_first_frame(render
 
 def _hit_won() -> tuple[object, tuple, int, int]:
     for view, events, _now in _states():
-        t, ev = events[-1]
+        t = events[-1][0]
         won = [e for tt, e in events if tt == t and isinstance(e, HitWon)]
         if won and any(isinstance(e, BoutWon) and tt == t for tt, e in events):
             return view, events, t, won[0].winner
