@@ -172,11 +172,11 @@ def _ring(surf: Canvas, text: TextCache, s: PlayScreen, v: BigTimeBoxingPublicVi
         draw.ellipse(surf, theme.GOLD if turn else theme.shade(look.color, 0.6), floor)
         box = pygame.Rect(0, 0, BOXER, BOXER)
         box.midbottom = (rect.centerx, RING.bottom - 2)
-        draw_figure(surf, box, look.color, _pose(s, v, seat), Style.BOXER, facing_right=seat == 0)
+        draw_figure(surf, box, look.color, boxer_pose(s, v, seat), Style.BOXER, facing_right=seat == 0)
     live(surf, RING, "the ring")
 
 
-def _pose(s: PlayScreen, v: BigTimeBoxingPublicView, seat: int) -> Pose:
+def boxer_pose(s: PlayScreen, v: BigTimeBoxingPublicView, seat: int) -> Pose:
     """Winning at the end (the loser down after a knockout, hit after a decision), down
     from a knockdown until he gets up, reeling just after a punch of 2 or more lands."""
     if v.phase is Phase.OVER:

@@ -147,7 +147,7 @@ def _panel_rect(area: pygame.Rect, n: int, seat: int) -> pygame.Rect:
     return pygame.Rect(area.x + seat * cw + 8, area.y, cw - 16, area.height)
 
 
-def _pose(s: PlayScreen, v: KaratePublicView, seat: int, status: FighterStatus) -> Pose:
+def fighter_pose(s: PlayScreen, v: KaratePublicView, seat: int, status: FighterStatus) -> Pose:
     """Down when out, winning as Karate Master or on time and just after winning a Hit,
     hit just after another fighter won one, ready otherwise."""
     if v.master == seat or v.winner == seat:
@@ -224,7 +224,7 @@ def _fighters(surf: Canvas, text: TextCache, s: PlayScreen, v: KaratePublicView,
         share = _pile_shown(s, f.seat, f.pile_size) / v.in_play if v.in_play else 0
         figure = pygame.Rect(rect.right - FIGURE - 12, rect.bottom - FIGURE - 6, FIGURE, FIGURE)
         facing_right = rect.centerx < surf.get_width() // 2  # every fighter faces the centre
-        draw_figure(surf, figure, look.color, _pose(s, v, f.seat, f.status), Style.KARATE, facing_right)
+        draw_figure(surf, figure, look.color, fighter_pose(s, v, f.seat, f.status), Style.KARATE, facing_right)
         bar = pygame.Rect(rect.x + 20, rect.y + 64, rect.width - 40 - FIGURE, 22)
         for i in range(10):
             seg = pygame.Rect(bar.x + i * bar.width // 10 + 2, bar.y, bar.width // 10 - 4, bar.height)

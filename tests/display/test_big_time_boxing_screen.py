@@ -11,18 +11,21 @@ import pygame
 import pytest
 from PIL import ImageFont
 
+from display.art import Pose
 from display.big_time_boxing_private import Held, Mode, Station
 from display.big_time_boxing_screen import (
     PANELS,
     PUNCH_COLOR,
     RESULT_COLOR,
+    RING,
     ROUND_SCORE_US,
     STAGGER_US,
     area_rect,
+    boxer_pose,
     last_play,
 )
 from display.models import Notice, PlayScreen, PrivateScreen, ResultScreen, StationLook
-from display.motion import SLIDE_US
+from display.motion import SHAKE_US, SLIDE_US
 from display.private import draw_private, image_text
 from display.renderer import Renderer
 from display.text import TextCache
@@ -35,6 +38,7 @@ from games.big_time_boxing import (
     Column,
     Combo,
     Feature,
+    KnockedDown,
     Pass,
     Position,
     Punch,
@@ -294,3 +298,40 @@ def test_a_half_made_choice_says_what_the_next_press_does(held: Held) -> None:
         assert lines[0].startswith("USE ") and lines[-1] == "START use  F next"
     else:
         assert lines[0].startswith(words[held.mode])
+
+
+# -- the boxers' poses and the ring's shake ----------------------------------------------------------
+def test_a_knocked_down_boxer_lies_down_then_the_winner_raises_his_arms() -> None:
+    for seed in range(2, 40):
+        game, events = fought(seed=seed)
+        downs = [(t, e) for t, e in events if isinstance(e, KnockedDown)]
+        if downs:
+            break
+    else:
+        pytest.fail("no knockdown in 38 fights")
+    t, down = downs[0]
+    before = [(tt, e) for tt, e in events if tt <= t]
+    assert boxer_pose(ring(game, before, t + 100_000), game.public_view(), down.player) is Pose.DOWN
+    # the end of the fight: the winner wins, the other does not stand ready
+    end = ring(game, events, events[-1][0] + 100_000)
+    v = game.public_view()
+    if v.winner is not None:
+        assert boxer_pose(end, v, v.winner) is Pose.WIN
+        assert boxer_pose(end, v, 1 - v.winner) in (Pose.DOWN, Pose.HIT)
+
+
+def test_a_knockdown_shakes_the_ring_and_only_the_ring(renderer: Renderer, artifacts) -> None:
+    for seed in range(2, 40):
+        game, events = fought(seed=seed)
+        downs = [t for t, e in events if isinstance(e, KnockedDown)]
+        if downs:
+            break
+    before = [(tt, e) for tt, e in events if tt <= downs[0]]
+    frames = [
+        draw(renderer, ring(game, before, downs[0] + dt), artifacts, f"shake-{dt}").copy()
+        for dt in (20_000, 60_000, SHAKE_US + 1)
+    ]
+    ring_px = [pygame.image.tobytes(f.subsurface(RING), "RGB") for f in frames]
+    boards = [pygame.image.tobytes(f.subsurface(PANELS[0]), "RGB") for f in frames]
+    assert ring_px[0] != ring_px[2] or ring_px[1] != ring_px[2], "the ring does not move"
+    assert boards[0] == boards[1] == boards[2], "the boards must stay still to be read"

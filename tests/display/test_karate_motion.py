@@ -12,7 +12,8 @@ import pygame
 import pytest
 
 from display import theme
-from display.karate_screen import COLLECT_STAGGER_US
+from display.art import Pose
+from display.karate_screen import COLLECT_STAGGER_US, POSE_US, fighter_pose
 from display.models import PlayScreen
 from display.motion import FLASH_US, SLIDE_US
 from display.renderer import Renderer
@@ -80,3 +81,14 @@ def test_the_winner_collects_the_centre_cards_fly_to_its_panel(renderer: Rendere
     assert colour_share(during, landing, edge, tol=4) > colour_share(during, other, edge, tol=4)
     after = renderer.draw(_screen(view, events, t + SLIDE_US + 6 * COLLECT_STAGGER_US + 1))
     assert colour_share(after, landing, edge, tol=4) <= colour_share(during, landing, edge, tol=4) / 2
+
+
+def test_the_hits_winner_shows_winning_and_the_other_fighter_being_hit_for_a_moment() -> None:
+    view, events, t, winner = _hit_won()
+    loser = 1 - winner
+    status = {f.seat: f.status for f in view.fighters}
+    just_after = _screen(view, events, t + 100_000)
+    assert fighter_pose(just_after, view, winner, status[winner]) is Pose.WIN
+    assert fighter_pose(just_after, view, loser, status[loser]) is Pose.HIT
+    later = _screen(view, events, t + POSE_US + 1)
+    assert fighter_pose(later, view, loser, status[loser]) is Pose.READY
