@@ -160,7 +160,6 @@ def _ring(surf: Canvas, text: TextCache, s: PlayScreen, v: BigTimeBoxingPublicVi
             rect = area_rect(seat, position).inflate(-6, -6)
             dim = 0.18 if position in (Position.IN_THE_CORNER, Position.ON_THE_ROPES) else 0.3
             draw.rect(surf, theme.shade(look.color, dim), rect, border_radius=8)
-            text.draw(surf, AREA_LABEL[position], 24, theme.DIM, (rect.centerx, rect.y + 14), "center", bold=True)
     draw.line(surf, theme.GOLD, (RING.centerx, RING.y + 4), (RING.centerx, RING.bottom - 4), 3)
     draw.rect(surf, (200, 200, 210), RING, width=3, border_radius=10)  # the ropes
     for seat in (0, 1):
@@ -173,6 +172,10 @@ def _ring(surf: Canvas, text: TextCache, s: PlayScreen, v: BigTimeBoxingPublicVi
         box = pygame.Rect(0, 0, BOXER, BOXER)
         box.midbottom = (rect.centerx, RING.bottom - 2)
         draw_figure(surf, box, look.color, boxer_pose(s, v, seat), Style.BOXER, facing_right=seat == 0)
+    for seat in (0, 1):  # the areas' names over the boxers: a raised glove never hides them
+        for position in AREAS:
+            rect = area_rect(seat, position).inflate(-6, -6)
+            text.draw(surf, AREA_LABEL[position], 24, theme.DIM, (rect.centerx, rect.y + 14), "center", bold=True)
     live(surf, RING, "the ring")
 
 
@@ -338,8 +341,9 @@ def energy_bar(surf: Canvas, rect: pygame.Rect, energy: float, top: int) -> None
     color = theme.GOOD if energy > 2 else (theme.GOLD if energy > 0 else theme.BAD)
     for i in range(n):
         block = pygame.Rect(round(rect.x + i * (width + gap)), rect.y, max(1, round(width)), rect.height)
-        draw.rect(surf, theme.shade(theme.DIM, 0.3), block, border_radius=3)
         lit = min(1.0, energy - i)
+        if lit < 1:  # spent, or being spent while the bar moves
+            draw.rect(surf, theme.shade(theme.DIM, 0.3), block, border_radius=3)
         if lit > 0:
             block.width = max(1, round(block.width * lit))
             draw.rect(surf, color, block, border_radius=3)

@@ -335,3 +335,22 @@ def test_a_knockdown_shakes_the_ring_and_only_the_ring(renderer: Renderer, artif
     boards = [pygame.image.tobytes(f.subsurface(PANELS[0]), "RGB") for f in frames]
     assert ring_px[0] != ring_px[2] or ring_px[1] != ring_px[2], "the ring does not move"
     assert boards[0] == boards[1] == boards[2], "the boards must stay still to be read"
+
+
+def test_a_long_card_symbol_reads_bigger_on_two_lines_that_do_not_overlap() -> None:
+    from display.canvas import Canvas
+    from display.cards import card_face, fitting_size
+
+    pygame.font.init()
+    text = SeenText()
+    card = pygame.Rect(0, 0, 200, 252)
+    card_face(Canvas(pygame.Surface((1280, 720))), text, card, "ON THE ROPES", "Big Hit", (110, 20, 60))
+    (first, top), (second, bottom) = text.seen[:2]
+    assert (first, second) == ("ON THE", "ROPES")
+    assert not top.colliderect(bottom) and top.bottom <= bottom.top + 2
+    assert (
+        top.height > text.measure(Canvas(pygame.Surface((1280, 720))), "X", fitting_size("ON THE ROPES", 172, 126))[1]
+    )
+    text.seen.clear()
+    card_face(Canvas(pygame.Surface((1280, 720))), text, card, "KICK", "Attack", (190, 40, 30))
+    assert text.texts()[0] == "KICK"
