@@ -101,7 +101,7 @@ def _centre(surf: Canvas, text: TextCache, s: PlayScreen, v: KaratePublicView, a
     it, so it must read in full there): the motion is around it."""
     card = pygame.Rect(0, 0, 180, 252)
     card.midtop = (area.centerx, area.y + 8)
-    glow = card.union(card.move(36, 30)).inflate(28, 28)
+    glow = card.union(card.move(36, 30)).inflate(20, 20)
     _glow(surf, s, v, glow.clip(pygame.Rect(0, area.y, area.width, area.height)))
     under = card
     for i in range(min(len(v.centre) - 1, 6), 0, -1):  # the pile under the top card

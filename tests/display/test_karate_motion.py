@@ -64,7 +64,7 @@ def _hit_won() -> tuple[object, tuple, int, int]:
 
 def test_a_won_hit_flashes_the_centre_in_the_winners_colour_then_fades(renderer: Renderer) -> None:
     view, events, t, winner = _hit_won()
-    beside = pygame.Rect(CENTRE_CARD.x - 12, CENTRE_CARD.y + 40, 8, 120)  # the glow left of the pile
+    beside = pygame.Rect(CENTRE_CARD.x - 9, CENTRE_CARD.y + 40, 6, 120)  # the glow left of the pile
     colour = LOOKS[winner].color
     assert colour_share(renderer.draw(_screen(view, events, t)), beside, colour) > 0.9
     assert colour_share(renderer.draw(_screen(view, events, t + FLASH_US)), beside, colour) == 0
