@@ -15,6 +15,7 @@ from functools import lru_cache
 import pygame
 
 from display import theme
+from display.canvas import Canvas
 
 Color = tuple[int, int, int]
 Point = tuple[float, float]
@@ -103,6 +104,24 @@ _LIMBS = (
 def figure(size: int, color: Color, pose: Pose, style: Style, facing_right: bool = True) -> pygame.Surface:
     """The figure in a ``size`` × ``size`` transparent square (cached: call it every frame)."""
     return _figure(size, color, pose, style, facing_right)
+
+
+def draw_figure(
+    target: Canvas | pygame.Surface,
+    rect: pygame.Rect,
+    color: Color,
+    pose: Pose,
+    style: Style,
+    facing_right: bool = True,
+) -> None:
+    """A figure standing in the square of ``rect`` (units on a canvas: the figure is drawn
+    at the display's own pixel size, so it is as crisp at 1080p as at 720p)."""
+    size = min(rect.width, rect.height)
+    left = (rect.centerx - size // 2, rect.bottom - size)
+    if isinstance(target, Canvas):
+        target.blit(figure(target.px(size), color, pose, style, facing_right), left)
+    else:
+        target.blit(figure(size, color, pose, style, facing_right), left)
 
 
 @lru_cache(maxsize=64)

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 import pygame
 
-from display import draw, theme
+from display import draw, motion, theme
+from display.art import Pose, Style, draw_figure
 from display.big_time_boxing_private import draw_big_time_boxing_private
 from display.big_time_boxing_words import (
     BIG_HIT,
@@ -41,9 +42,12 @@ from games.big_time_boxing import (
     Clinched,
     Count,
     CoveredUp,
+    DamageTaken,
     Defended,
+    EnergyChanged,
     Escaped,
     FightEnded,
+    GotUp,
     KnockedDown,
     MovedAway,
     Phase,
@@ -65,6 +69,12 @@ STAGGER_US = 700_000
 BANNER_US = 1_800_000
 ROUND_SCORE_US = 4_500_000
 """How long the round's score stays up after the bell."""
+HURT_US = 900_000
+"""A boxer reels this long after a punch of 2 or more lands on him."""
+DOWN_US = 1_500_000
+"""A knocked-down boxer lies on the canvas at least this long, even if he gets up at once."""
+BOXER = 84
+"""A boxer's figure on the ring strip: a square standing on the canvas."""
 
 PUNCH_COLOR: dict[Punch, Color] = {
     Punch.JAB: (40, 110, 190),
@@ -105,6 +115,9 @@ def draw_big_time_boxing(surf: Canvas, text: TextCache, s: PlayScreen) -> None:
     _centre(surf, text, s, v)
     _hints(surf, text, s, v)
     _banner(surf, text, s)
+    down = next((t for t, ev in reversed(s.events) if isinstance(ev, KnockedDown)), None)
+    if down is not None:  # a knockdown shakes the ring (only the ring: the boards stay still to read)
+        motion.shake_area(surf, RING.inflate(8, 8), motion.shake(s.now_us, down, 10), theme.BACKGROUND)
     if s.paused:
         paused_overlay(surf, text, s.paused)
 
@@ -147,18 +160,71 @@ def _ring(surf: Canvas, text: TextCache, s: PlayScreen, v: BigTimeBoxingPublicVi
             rect = area_rect(seat, position).inflate(-6, -6)
             dim = 0.18 if position in (Position.IN_THE_CORNER, Position.ON_THE_ROPES) else 0.3
             draw.rect(surf, theme.shade(look.color, dim), rect, border_radius=8)
-            text.draw(surf, AREA_LABEL[position], 24, theme.DIM, (rect.centerx, rect.y + 14), "center", bold=True)
     draw.line(surf, theme.GOLD, (RING.centerx, RING.y + 4), (RING.centerx, RING.bottom - 4), 3)
     draw.rect(surf, (200, 200, 210), RING, width=3, border_radius=10)  # the ropes
     for seat in (0, 1):
         look = s.seats[seat]
         rect = area_rect(seat, v.boxers[seat].position)
-        centre = (rect.centerx, rect.y + 58)
         turn = v.phase is Phase.TURN and v.active == seat
-        draw.circle(surf, theme.GOLD if turn else theme.WHITE, centre, 31)
-        draw.circle(surf, look.color, centre, 27)
-        text.draw(surf, look.name[:1].upper(), 40, theme.WHITE, centre, "center", bold=True)
+        floor = pygame.Rect(0, 0, BOXER, 14)
+        floor.midbottom = (rect.centerx, RING.bottom - 4)
+        draw.ellipse(surf, theme.GOLD if turn else theme.shade(look.color, 0.6), floor)
+        box = pygame.Rect(0, 0, BOXER, BOXER)
+        box.midbottom = (rect.centerx, RING.bottom - 2)
+        draw_figure(surf, box, look.color, boxer_pose(s, v, seat), Style.BOXER, facing_right=seat == 0)
+    for seat in (0, 1):  # the areas' names over the boxers: a raised glove never hides them
+        for position in AREAS:
+            rect = area_rect(seat, position).inflate(-6, -6)
+            text.draw(surf, AREA_LABEL[position], 24, theme.DIM, (rect.centerx, rect.y + 14), "center", bold=True)
     live(surf, RING, "the ring")
+
+
+def boxer_pose(s: PlayScreen, v: BigTimeBoxingPublicView, seat: int) -> Pose:
+    """Winning at the end (the loser down after a knockout, hit after a decision), down
+    from a knockdown until he gets up, reeling just after a punch of 2 or more lands."""
+    if v.phase is Phase.OVER:
+        if v.winner is None:
+            return Pose.READY
+        if v.winner == seat:
+            return Pose.WIN
+        return (
+            Pose.DOWN if any(isinstance(e, KnockedDown) and e.player == seat for _t, e in s.events[-6:]) else Pose.HIT
+        )
+    got_up = False
+    for t, ev in reversed(s.events):
+        if isinstance(ev, GotUp) and ev.player == seat:
+            got_up = True
+        if isinstance(ev, KnockedDown) and ev.player == seat:
+            # down for the count: seen on the canvas a moment even when he is up at once
+            return Pose.DOWN if not got_up or s.now_us - t < DOWN_US else Pose.READY
+        if isinstance(ev, RoundStarted):
+            return Pose.READY
+        if s.now_us - t <= HURT_US and isinstance(ev, ResultDrawn) and ev.value >= 2 and ev.puncher != seat:
+            return Pose.HIT
+    return Pose.READY
+
+
+def _energy_shown(s: PlayScreen, seat: int, energy: int) -> float:
+    """The Round Energy the bar shows: easing from the level before the boxer's newest
+    change to the level now (no move across a new round's refill)."""
+    latest: int | None = None
+    for t, ev in reversed(s.events):
+        if isinstance(ev, RoundStarted):
+            return energy
+        if isinstance(ev, EnergyChanged) and ev.player == seat:
+            if latest is None:
+                latest = t
+            else:
+                return motion.tween(ev.round_energy, energy, s.now_us, latest)
+    return energy
+
+
+def _hurt(s: PlayScreen, seat: int) -> float:
+    """How bright the Damage die flashes: just after the boxer took damage."""
+    for t, ev in reversed(s.events):
+        if isinstance(ev, DamageTaken) and ev.player == seat:
+            return motion.flash(s.now_us, t)
+    return 0.0
 
 
 # -- a boxer's player board ----------------------------------------------------------------
@@ -186,7 +252,7 @@ def _board(
     text.draw(
         surf, f"{b.round_energy}/{b.round_start_energy}", 48, theme.WHITE, (x + w, row(74)), "midright", bold=True
     )
-    energy_bar(surf, pygame.Rect(x, row(96), w, 26), b.round_energy, b.round_start_energy)
+    energy_bar(surf, pygame.Rect(x, row(96), w, 26), _energy_shown(s, seat, b.round_energy), b.round_start_energy)
     text.draw(surf, "FIGHT ENERGY", 26, theme.DIM, (x, row(146)), "midleft", bold=True)
     text.draw(surf, str(b.fight_energy), 40, theme.WHITE, (x + w, row(146)), "midright", bold=True)
 
@@ -197,7 +263,16 @@ def _board(
     if not b.health_dice:
         text.draw(surf, "0 — in danger", 32, theme.BAD, (x, row(221)), "midleft", bold=True)
     if b.damage:
-        dice(surf, text, pygame.Rect(x + w - 54, row(194), 54, 54), str(b.damage), DAMAGE_RED)
+        damage_die = pygame.Rect(x + w - 54, row(194), 54, 54)
+        hurt = _hurt(s, seat)
+        if hurt > 0:  # the die flashes as the damage lands
+            draw.rect(
+                surf,
+                motion.mix(theme.shade(look.color, 0.22), theme.WHITE, hurt),
+                damage_die.inflate(14, 14),
+                border_radius=12,
+            )
+        dice(surf, text, damage_die, str(b.damage), DAMAGE_RED)
 
     text.draw(surf, "JUDGE POINTS", 26, theme.DIM, (x, row(270)), "midleft", bold=True)
     for i in range(6):
@@ -257,15 +332,21 @@ def dice(surf: Canvas, text: TextCache, rect: pygame.Rect, value: str, color: Co
     text.draw(surf, value, 38, theme.WHITE, rect.center, "center", bold=True)
 
 
-def energy_bar(surf: Canvas, rect: pygame.Rect, energy: int, top: int) -> None:
-    """One block per point of the round's energy, lit up to what is left."""
+def energy_bar(surf: Canvas, rect: pygame.Rect, energy: float, top: int) -> None:
+    """One block per point of the round's energy, lit up to what is left (a block part
+    lit while the bar moves)."""
     n = max(1, top)
     gap = 3 if n <= 16 else 2
     width = (rect.width - gap * (n - 1)) / n
     color = theme.GOOD if energy > 2 else (theme.GOLD if energy > 0 else theme.BAD)
     for i in range(n):
         block = pygame.Rect(round(rect.x + i * (width + gap)), rect.y, max(1, round(width)), rect.height)
-        draw.rect(surf, color if i < energy else theme.shade(theme.DIM, 0.3), block, border_radius=3)
+        lit = min(1.0, energy - i)
+        if lit < 1:  # spent, or being spent while the bar moves
+            draw.rect(surf, theme.shade(theme.DIM, 0.3), block, border_radius=3)
+        if lit > 0:
+            block.width = max(1, round(block.width * lit))
+            draw.rect(surf, color, block, border_radius=3)
 
 
 # -- the centre: what is asked now and the cards on the table --------------------------------
@@ -280,6 +361,8 @@ class Shown:
     chip: str
     note: str = ""
     """Said under the card when it is the play's only card."""
+    seat: int | None = None
+    """Whose card it is: it slides in from that boxer's side (None: turned up in place)."""
 
 
 def _centre(surf: Canvas, text: TextCache, s: PlayScreen, v: BigTimeBoxingPublicView) -> None:
@@ -357,12 +440,13 @@ def shown_card(s: PlayScreen, ev: object) -> Shown | None:
             look[ev.player].color,
             PUNCH[ev.punch],
             note,
+            ev.player,
         )
     if isinstance(ev, Defended):
         card = CARDS.boxers[ev.card]
         label = f"{PUNCH[card.punch]} · {FEATURE[card.feature]}"
         note = f"{look[ev.player].name} cancels the {PUNCH[ev.punch]}"
-        return Shown("BLOCKED", label, (40, 90, 170), look[ev.player].color, "Blocked", note)
+        return Shown("BLOCKED", label, (40, 90, 170), look[ev.player].color, "Blocked", note, ev.player)
     if isinstance(ev, ResultDrawn):
         where = ev.column.value if ev.column is not None else "better of two"
         label = f"{PUNCH[ev.punch]} {where}" if ev.value < 3 else "BIG HIT!"
@@ -408,6 +492,9 @@ def _stage(surf: Canvas, text: TextCache, s: PlayScreen, area: pygame.Rect) -> N
     card = cards[showing]
     rect = pygame.Rect(0, 0, 200, 252)
     rect.midtop = (area.centerx, area.y + 4)
+    if card.seat is not None:  # a boxer's card slides in from his side of the stage
+        side = (area.width - rect.width) // 2 * (-1 if card.seat == 0 else 1)
+        rect.topleft = motion.slide((rect.x + side, rect.y), rect.topleft, s.now_us, at + showing * STAGGER_US)
     card_face(surf, text, rect, card.big, card.label, card.color, card.edge)
     live(surf, area, "the cards of the last play")
     if len(cards) == 1 and card.note:

@@ -82,6 +82,12 @@ class Canvas:
         layer.fill(rgba)
         self.surface.blit(layer, px)
 
+    def blit(self, image: pygame.Surface, topleft: tuple[float, float]) -> None:
+        """Put a picture drawn at this canvas's own resolution (a figure asked for at
+        ``px(size)`` pixels) with its top-left corner at ``topleft`` in units: no scaling,
+        so it stays crisp."""
+        self.surface.blit(image, self.px_point(topleft))
+
     def recorded(self, r: RectLike) -> pygame.Rect:
         """``r`` as the layout record keeps it (the whole surface's units)."""
         return self.unit_rect(self.px_rect(r), root=True)

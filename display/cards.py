@@ -43,10 +43,34 @@ def card_face(
     inner = rect.inflate(-16, -16)
     draw.rect(surf, color, inner, border_radius=12)
     draw.rect(surf, edge, rect, width=4, border_radius=16)
-    size = fitting_size(symbol, inner.width - 12, rect.height // 2)
-    text.draw(surf, symbol, size, theme.WHITE, (inner.centerx, inner.centery - rect.height // 10), "center", bold=True)
+    _symbol(surf, text, symbol, inner, (inner.centerx, inner.centery - rect.height // 10), rect.height)
     label_size = fitting_size(label, inner.width - 8, 36)
     text.draw(surf, label, label_size, theme.WHITE, (inner.centerx, inner.bottom - 24), "center", bold=True)
+
+
+def _symbol(
+    surf: Canvas, text: TextCache, symbol: str, inner: pygame.Rect, centre: tuple[int, int], card_height: int
+) -> None:
+    """The card's big symbol, on two lines when that makes it read bigger ("ON THE
+    ROPES" from two metres)."""
+    size = fitting_size(symbol, inner.width - 12, card_height // 2)
+    lines = _two_lines(symbol)
+    if lines is not None and size < card_height // 6:
+        wrapped = min(fitting_size(line, inner.width - 12, card_height // 4) for line in lines)
+        if wrapped > size:
+            top = text.draw(surf, lines[0], wrapped, theme.WHITE, (centre[0], centre[1] + 2), "midbottom", bold=True)
+            text.draw(surf, lines[1], wrapped, theme.WHITE, (centre[0], top.bottom), "midtop", bold=True)
+            return
+    text.draw(surf, symbol, size, theme.WHITE, centre, "center", bold=True)
+
+
+def _two_lines(words: str) -> tuple[str, str] | None:
+    """``words`` split at the space nearest its middle (None: one word)."""
+    spaces = [i for i, c in enumerate(words) if c == " "]
+    if not spaces:
+        return None
+    cut = min(spaces, key=lambda i: abs(len(words) / 2 - i))
+    return words[:cut], words[cut + 1 :]
 
 
 def card_back(surf: Canvas, rect: pygame.Rect, color: Color) -> None:

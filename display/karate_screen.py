@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pygame
 
-from display import draw, theme
+from display import draw, motion, theme
+from display.art import Pose, Style, draw_figure
 from display.canvas import Canvas, live
 from display.cards import card_back, card_face
 from display.karate_private import draw_karate_private
@@ -17,11 +18,14 @@ from display.text import TextCache
 from display.widgets import PLAY_TOP, banner, panel, paused_overlay, title_bar
 from games.karate_fight import (
     SPEC,
+    BoutWon,
     CardPlayed,
     CowardsBlow,
     DeadHeat,
     FighterStatus,
     FightWon,
+    HitShowing,
+    HitWon,
     KarateMaster,
     KaratePublicView,
     Technique,
@@ -32,6 +36,12 @@ TECHNIQUE_COLOR = {Technique.ATTACK: (190, 40, 30), Technique.DEFENSE: (40, 90, 
 BANNER_US = 1_500_000
 FIGHTERS_TOP = 546
 """The fighter panels fill the screen's foot from here."""
+POSE_US = 1_600_000
+"""A fighter shows winning or being hit this long after a Hit."""
+COLLECT_STAGGER_US = 70_000
+"""The centre's cards fly to the Hit's winner one after another, this far apart."""
+FIGURE = 96
+"""A fighter's figure: a square in the panel's lower right corner."""
 
 
 def _name(enum_value: object) -> str:
@@ -62,8 +72,10 @@ def draw_karate(surf: Canvas, text: TextCache, s: PlayScreen) -> None:
     if clock:  # the time limit: big and gold, so every fighter sees it running out
         text.draw(surf, clock, 44, theme.GOLD, (w - 24, 32), "midright", bold=True)
 
-    _centre(surf, text, s, v, pygame.Rect(0, PLAY_TOP, w, 380))
-    _fighters(surf, text, s, v, pygame.Rect(20, FIGHTERS_TOP, w - 40, 720 - FIGHTERS_TOP - 12))
+    card = _centre(surf, text, s, v, pygame.Rect(0, PLAY_TOP, w, 380))
+    fighters = pygame.Rect(20, FIGHTERS_TOP, w - 40, 720 - FIGHTERS_TOP - 12)
+    _fighters(surf, text, s, v, fighters)
+    _collect(surf, s, card, fighters, len(v.fighters))
     if isinstance(s.story, PhotoFinish) and s.story.showing(s.now_us) and v.hit_showing is None:
         draw_photo_finish(surf, text, s.seats, s.story, pygame.Rect(w - 480, PLAY_TOP, 460, 330))
     if v.jan_ken is not None:
@@ -83,9 +95,14 @@ def _clock(v: KaratePublicView, now_us: int) -> str:
     return f"{left // 60}:{left % 60:02d}"
 
 
-def _centre(surf: Canvas, text: TextCache, s: PlayScreen, v: KaratePublicView, area: pygame.Rect) -> None:
+def _centre(surf: Canvas, text: TextCache, s: PlayScreen, v: KaratePublicView, area: pygame.Rect) -> pygame.Rect:
+    """The centre pile, its top card face up; returns where the top card is.  The card
+    itself never moves (its reveal is stamped at the flip of the first frame that shows
+    it, so it must read in full there): the motion is around it."""
     card = pygame.Rect(0, 0, 180, 252)
     card.midtop = (area.centerx, area.y + 8)
+    glow = card.union(card.move(36, 30)).inflate(20, 20)
+    _glow(surf, s, v, glow.clip(pygame.Rect(0, area.y, area.width, area.height)))
     under = card
     for i in range(min(len(v.centre) - 1, 6), 0, -1):  # the pile under the top card
         under = card.move(i * 6, i * 5)
@@ -105,16 +122,91 @@ def _centre(surf: Canvas, text: TextCache, s: PlayScreen, v: KaratePublicView, a
         msg = f"{s.seats[v.turn].name}: {v.chances} chance{'s' if v.chances != 1 else ''} to answer {s.seats[v.attacker].name}"
         shown = text.draw(surf, msg, 34, theme.GOLD, (card.centerx, below + 34), "center", True, area.width - 880)
         live(surf, shown, "chances")
+    return card
+
+
+def _glow(surf: Canvas, s: PlayScreen, v: KaratePublicView, around: pygame.Rect) -> None:
+    """Light behind the centre pile: a flash in the winner's colour when a Hit is won,
+    a gold pulse while a Hit waits to be slapped."""
+    for t, ev in reversed(s.events):
+        if isinstance(ev, HitWon):
+            strength = motion.flash(s.now_us, t)
+            if strength > 0:
+                color = motion.mix(theme.BACKGROUND, s.seats[ev.winner].color, strength)
+                draw.rect(surf, color, around, border_radius=26)
+            return
+        if isinstance(ev, HitShowing):
+            if v.hit_showing is not None and not v.awaiting_reveal:
+                strength = 0.35 + 0.65 * motion.pulse(s.now_us, ev.revealed_us)
+                draw.rect(surf, motion.mix(theme.BACKGROUND, theme.GOLD, strength), around, border_radius=26)
+            return
+
+
+def _panel_rect(area: pygame.Rect, n: int, seat: int) -> pygame.Rect:
+    cw = area.width // n
+    return pygame.Rect(area.x + seat * cw + 8, area.y, cw - 16, area.height)
+
+
+def fighter_pose(s: PlayScreen, v: KaratePublicView, seat: int, status: FighterStatus) -> Pose:
+    """Down when out, winning as Karate Master or on time and just after winning a Hit,
+    hit just after another fighter won one, ready otherwise."""
+    if v.master == seat or v.winner == seat:
+        return Pose.WIN
+    if status is FighterStatus.OUT:
+        return Pose.DOWN
+    for t, ev in reversed(s.events):
+        if s.now_us - t > POSE_US:
+            break
+        if isinstance(ev, HitWon):
+            return Pose.WIN if ev.winner == seat else Pose.HIT
+    return Pose.READY
+
+
+def _pile_shown(s: PlayScreen, seat: int, pile: int) -> float:
+    """The pile's size the share bar shows: easing from before the fighter's newest
+    change (a card played, a Hit's cards taken, a Coward's Blow paid) to the size now."""
+    for t, ev in reversed(s.events):
+        if isinstance(ev, BoutWon) and ev.winner == seat:
+            delta = ev.cards_taken
+        elif isinstance(ev, CardPlayed) and ev.fighter == seat:
+            delta = -1
+        elif isinstance(ev, CowardsBlow) and ev.fighter == seat:
+            delta = -ev.cards_paid
+        else:
+            continue
+        return motion.tween(pile - delta, pile, s.now_us, t)
+    return pile
+
+
+def _collect(surf: Canvas, s: PlayScreen, card: pygame.Rect, fighters: pygame.Rect, n: int) -> None:
+    """The Hit's winner collects the centre: its cards fly to the winner's panel."""
+    won = next(((t, ev) for t, ev in reversed(s.events) if isinstance(ev, BoutWon)), None)
+    if won is None or s.now_us - won[0] > motion.SLIDE_US + 6 * COLLECT_STAGGER_US:
+        return
+    t, ev = won
+    target = _panel_rect(fighters, n, ev.winner)
+    end = (target.right - FIGURE // 2 - 12, target.bottom - FIGURE // 2 - 8)
+    color = s.seats[ev.winner].color
+    for i in range(min(ev.cards_taken, 6)):
+        start = t + i * COLLECT_STAGGER_US
+        p = motion.progress(s.now_us, start, motion.SLIDE_US)
+        if p <= 0 or p >= 1:
+            continue
+        x, y = motion.slide(card.center, end, s.now_us, start)
+        k = 1 - 0.7 * motion.ease_out(p)
+        flying = pygame.Rect(0, 0, round(card.width * k), round(card.height * k))
+        flying.center = (x, y)
+        draw.rect(surf, theme.shade(color, 0.6), flying, border_radius=12)
+        draw.rect(surf, theme.GOLD, flying, width=3, border_radius=12)
 
 
 def _fighters(surf: Canvas, text: TextCache, s: PlayScreen, v: KaratePublicView, area: pygame.Rect) -> None:
     """A panel per fighter: name and pile, the share of the cards in play, and a line of
     what the fighter may do and has done (beside the state when the panel is wide)."""
     n = len(v.fighters)
-    cw = area.width // n
     for f in v.fighters:
         look = s.seats[f.seat]
-        rect = pygame.Rect(area.x + f.seat * cw + 8, area.y, cw - 16, area.height)
+        rect = _panel_rect(area, n, f.seat)
         turn = v.turn == f.seat and v.winner is None
         panel(surf, rect, theme.shade(look.color, 0.45 if turn else 0.22), theme.GOLD if turn else look.color)
         live(surf, rect, f"{look.name}'s panel")
@@ -129,8 +221,11 @@ def _fighters(surf: Canvas, text: TextCache, s: PlayScreen, v: KaratePublicView,
             max_width=rect.width - 140,  # clear of the pile count
         )
         text.draw(surf, str(f.pile_size), 72, theme.WHITE, (rect.right - 20, rect.y + 34), "midright", bold=True)
-        share = f.pile_size / v.in_play if v.in_play else 0
-        bar = pygame.Rect(rect.x + 20, rect.y + 64, rect.width - 40, 22)
+        share = _pile_shown(s, f.seat, f.pile_size) / v.in_play if v.in_play else 0
+        figure = pygame.Rect(rect.right - FIGURE - 12, rect.bottom - FIGURE - 6, FIGURE, FIGURE)
+        facing_right = rect.centerx < surf.get_width() // 2  # every fighter faces the centre
+        draw_figure(surf, figure, look.color, fighter_pose(s, v, f.seat, f.status), Style.KARATE, facing_right)
+        bar = pygame.Rect(rect.x + 20, rect.y + 64, rect.width - 40 - FIGURE, 22)
         for i in range(10):
             seg = pygame.Rect(bar.x + i * bar.width // 10 + 2, bar.y, bar.width // 10 - 4, bar.height)
             fill = max(0.0, min(1.0, share * 10 - i))
@@ -141,12 +236,14 @@ def _fighters(surf: Canvas, text: TextCache, s: PlayScreen, v: KaratePublicView,
         if turn:
             state = "YOUR TURN: A"
         wide = rect.width > 420
-        half = rect.width // 2 - 24 if wide else rect.width - 40
+        half = (rect.width - FIGURE) // 2 - 24 if wide else rect.width - 40 - FIGURE
         text.draw(surf, state, 32, theme.GOLD, (rect.x + 20, rect.y + 112), "midleft", bold=True, max_width=half)
         best = f"best {f.fastest_us / 1000:.1f} ms" if f.fastest_us is not None else ""
         coward = f"cowardly ×{f.cowards_blows}" if f.cowards_blows else ""
         done = "  ".join(x for x in (best, coward) if x)
-        where = ((rect.right - 20, rect.y + 112), "midright") if wide else ((rect.x + 20, rect.y + 142), "midleft")
+        where = (
+            ((rect.right - 20 - FIGURE, rect.y + 112), "midright") if wide else ((rect.x + 20, rect.y + 142), "midleft")
+        )
         text.draw(surf, done, 28, theme.DIM, where[0], where[1], max_width=half)
 
 

@@ -80,6 +80,34 @@ def shake_surface(target: Canvas | pygame.Surface, offset: tuple[int, int], fill
         surf.fill(fill, pygame.Rect(0, 0 if dy > 0 else h + dy, w, abs(dy)))
 
 
+def shake_area(
+    target: Canvas | pygame.Surface, area: pygame.Rect, offset: tuple[int, int], fill: tuple[int, int, int]
+) -> None:
+    """Move only the picture inside ``area`` (units on a canvas) by ``offset``: a shaken
+    ring, the rest of the screen still."""
+    if offset == (0, 0):
+        return
+    if isinstance(target, Canvas):
+        px = target.px_rect(area).clip(target.surface.get_rect())
+        shake_surface(target.surface.subsurface(px), (target.px(offset[0]), target.px(offset[1])), fill)
+    else:
+        shake_surface(target.subsurface(area.clip(target.get_rect())), offset, fill)
+
+
+def pulse(now_us: int, start_us: int, per_second: float = 2.0) -> float:
+    """A steady glow's strength, 0 to 1 and back ``per_second`` times, from ``start_us``
+    (0 at the start): something waiting to be answered."""
+    if now_us < start_us:
+        return 0.0
+    return 0.5 - 0.5 * math.cos(2 * math.pi * per_second * (now_us - start_us) / 1_000_000)
+
+
+def mix(a: tuple[int, int, int], b: tuple[int, int, int], share: float) -> tuple[int, int, int]:
+    """``a`` turned ``share`` (0 to 1) of the way to ``b``: a flash fading out."""
+    k = min(1.0, max(0.0, share))
+    return (round(a[0] + (b[0] - a[0]) * k), round(a[1] + (b[1] - a[1]) * k), round(a[2] + (b[2] - a[2]) * k))
+
+
 def slide(
     start: tuple[int, int], end: tuple[int, int], now_us: int, start_us: int, duration_us: int = SLIDE_US
 ) -> tuple[int, int]:

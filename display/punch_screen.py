@@ -6,6 +6,7 @@ from __future__ import annotations
 import pygame
 
 from display import draw, motion, theme
+from display.art import Pose, Style, draw_figure
 from display.canvas import Canvas, live
 from display.cards import card_back, card_face
 from display.models import PlayScreen
@@ -46,6 +47,8 @@ CARD_COLOR = {
 CAUSE_TEXT = {Cause.HIT: "hit", Cause.PUNCHED_BACK: "punched back", Cause.REST: "rests", Cause.BREAK: "break"}
 BANNER_US = 1_600_000
 """How long a banner (ROUND 2, KNOCKOUT!) stays up after its event."""
+POSE_US = 1_600_000
+"""A boxer shows being hit, knocked out or winning this long after it happened."""
 
 
 def draw_punch(surf: Canvas, text: TextCache, s: PlayScreen) -> None:
@@ -125,7 +128,9 @@ def _boxer_panel(
         draw.circle(surf, theme.GOLD if won else theme.shade(theme.GOLD, 0.25), (round(cx), rect.y + 96), 16)
     bar = pygame.Rect(rect.x + 36, rect.y + 128, 70, 316)
     segment_bar(surf, bar, _stamina_shown(s, v, seat), 10, theme.GOOD if v.stamina[seat] > 3 else theme.BAD)
-    text.draw(surf, str(v.stamina[seat]), 170, theme.WHITE, (rect.x + 250, rect.y + 232), "center", bold=True)
+    figure = pygame.Rect(rect.right - 128, rect.y + 120, 116, 116)
+    draw_figure(surf, figure, look.color, boxer_pose(s, seat), Style.BOXER, facing_right=seat == 0)
+    text.draw(surf, str(v.stamina[seat]), 150, theme.WHITE, (rect.x + 192, rect.y + 226), "center", bold=True)
     text.draw(surf, "STAMINA", 32, theme.DIM, (rect.x + 250, rect.y + 316), "center")
     text.draw(surf, f"{v.hand_sizes[seat]} cards in hand", 30, theme.DIM, (rect.x + 250, rect.y + 354), "center")
     if v.phase in (Phase.EXCHANGE, Phase.DRAFT):
@@ -138,6 +143,30 @@ def _boxer_panel(
                 surf, notice.text, 34, theme.BAD, (rect.centerx, rect.bottom + 24), "center", True, rect.width + 20
             )
             live(surf, shown, "notice")
+
+
+def boxer_pose(s: PlayScreen, seat: int) -> Pose:
+    """Down after being knocked out, winning after a knockout, a match or the game, hit
+    just after losing stamina to a punch, ready otherwise."""
+    recent = [ev for t, ev in s.events if s.now_us - t <= POSE_US]
+    if any(isinstance(ev, Knockout) and ev.player == seat for ev in recent):
+        return Pose.DOWN
+    ended = [1 - ev.player for ev in recent if isinstance(ev, Knockout)] + [
+        ev.winner for ev in recent if isinstance(ev, MatchEnded | GameEnded) and ev.winner is not None
+    ]
+    if ended:
+        return Pose.WIN if seat in ended else Pose.HIT
+    for ev in reversed(recent):  # the newest exchange only
+        if isinstance(ev, CardsRevealed | MatchStarted):
+            break
+        if (
+            isinstance(ev, StaminaChanged)
+            and ev.player == seat
+            and ev.cause in (Cause.HIT, Cause.PUNCHED_BACK)
+            and ev.delta < 0
+        ):
+            return Pose.HIT
+    return Pose.READY
 
 
 def _effect_lines(s: PlayScreen) -> list[str]:

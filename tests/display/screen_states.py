@@ -92,7 +92,7 @@ def playout_screens(samples: int = 6, seed: int = 1) -> Iterator[Named]:
         spec = engine_type.spec
         for players in sorted({spec.min_players, spec.max_players}):
             engine: Engine = engine_type(spec.options_type(), players, seed)
-            frames = list(_playout(engine, seed))
+            frames = list(playout(engine, seed))
             step = max(1, len(frames) // samples)
             chosen = frames[::step][: samples - 1] + frames[-1:]
             looks = LOOKS[:players]
@@ -131,7 +131,9 @@ def playout_screens(samples: int = 6, seed: int = 1) -> Iterator[Named]:
             )
 
 
-def _playout(engine: Engine, seed: int) -> Iterator[tuple[Any, tuple, int]]:
+def playout(engine: Engine, seed: int) -> Iterator[tuple[Any, tuple, int]]:
+    """A random playout: after each action that changed the game, its public view, the
+    newest 40 events with their µs, and a moment just after the newest."""
     bots: dict[int, RandomBot] = {}
     events: list[tuple[int, Any]] = []
     last = 0

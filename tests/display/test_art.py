@@ -49,3 +49,22 @@ def test_facing_left_is_the_mirror_of_facing_right() -> None:
 
 def test_a_figure_is_drawn_once_and_reused_every_frame() -> None:
     assert figure(80, COLORS[2], Pose.WIN, Style.KARATE) is figure(80, COLORS[2], Pose.WIN, Style.KARATE)
+
+
+def test_a_figure_on_a_big_screen_is_drawn_at_its_pixels_not_stretched() -> None:
+    """On 1920×1080 a figure of 96 units is asked for at 144 pixels (crisp), and stands
+    where its units say."""
+    from display.art import draw_figure
+    from display.canvas import Canvas
+
+    spans = {}
+    for size in ((1280, 720), (1920, 1080)):
+        surf = pygame.Surface(size, pygame.SRCALPHA)
+        canvas = Canvas(surf)
+        draw_figure(canvas, pygame.Rect(100, 100, 96, 96), COLORS[0], Pose.WIN, Style.BOXER)
+        box = surf.get_bounding_rect()
+        spans[size] = box
+        assert canvas.unit_rect(box).colliderect(pygame.Rect(100, 100, 96, 96))
+        assert pygame.Rect(100, 100, 96, 96).contains(canvas.unit_rect(box).inflate(-2, -2))
+    small, big = spans[(1280, 720)], spans[(1920, 1080)]
+    assert abs(big.height - 1.5 * small.height) <= 3

@@ -11,17 +11,21 @@ import pygame
 import pytest
 from PIL import ImageFont
 
+from display.art import Pose
 from display.big_time_boxing_private import Held, Mode, Station
 from display.big_time_boxing_screen import (
     PANELS,
     PUNCH_COLOR,
     RESULT_COLOR,
+    RING,
     ROUND_SCORE_US,
     STAGGER_US,
     area_rect,
+    boxer_pose,
     last_play,
 )
 from display.models import Notice, PlayScreen, PrivateScreen, ResultScreen, StationLook
+from display.motion import SHAKE_US, SLIDE_US
 from display.private import draw_private, image_text
 from display.renderer import Renderer
 from display.text import TextCache
@@ -34,6 +38,7 @@ from games.big_time_boxing import (
     Column,
     Combo,
     Feature,
+    KnockedDown,
     Pass,
     Position,
     Punch,
@@ -113,17 +118,20 @@ def overlapping(seen: list[tuple[str, pygame.Rect]]) -> list[tuple[str, str]]:
 
 
 # -- the ring --------------------------------------------------------------------------------------
-def test_both_boxers_tokens_stand_where_they_are_in_the_ring(renderer: Renderer, artifacts) -> None:
+def boxer_share(surf: pygame.Surface, seat: int, position: Position, color: tuple[int, int, int]) -> float:
+    """How much of ``seat``'s area ``position`` wears ``color`` exactly: a boxer's gloves and
+    trunks (the area itself is a dark shade of it)."""
+    return colour_share(surf, area_rect(seat, position).inflate(-12, -24).move(0, 8), color, tol=6)
+
+
+def test_both_boxers_stand_where_they_are_in_the_ring(renderer: Renderer, artifacts) -> None:
     hook = boxer(Punch.HOOK, Feature.HUB_DEFENSE)
     game = stacked(hand0=[hook])
     game.apply(Throw(0, hook))
     surf = draw(renderer, ring(game), artifacts, "ring-hook-thrown")
-    red_in, red_out = area_rect(0, Position.INSIDE), area_rect(0, Position.OUTSIDE)
-    blue_out = area_rect(1, Position.OUTSIDE)
-    token = pygame.Rect(0, 0, 40, 40)
-    assert colour_share(surf, token.move(red_in.centerx - 20, red_in.y + 38), RED.color) > 0.3
-    assert colour_share(surf, token.move(red_out.centerx - 20, red_out.y + 38), RED.color) == 0
-    assert colour_share(surf, token.move(blue_out.centerx - 20, blue_out.y + 38), BLUE.color) > 0.3
+    assert boxer_share(surf, 0, Position.INSIDE, RED.color) > 0.01
+    assert boxer_share(surf, 0, Position.OUTSIDE, RED.color) == 0
+    assert boxer_share(surf, 1, Position.OUTSIDE, BLUE.color) > 0.01
 
 
 def test_a_trapped_boxer_stands_on_the_ropes(renderer: Renderer, artifacts) -> None:
@@ -134,8 +142,8 @@ def test_a_trapped_boxer_stands_on_the_ropes(renderer: Renderer, artifacts) -> N
     game.apply(Throw(0, cross))
     game.apply(Pass(1))
     surf = draw(renderer, ring(game), artifacts, "ring-on-the-ropes")
-    on_ropes = area_rect(1, Position.ON_THE_ROPES)
-    assert colour_share(surf, pygame.Rect(on_ropes.centerx - 20, on_ropes.y + 38, 40, 40), BLUE.color) > 0.3
+    assert boxer_share(surf, 1, Position.ON_THE_ROPES, BLUE.color) > 0.01
+    assert boxer_share(surf, 1, Position.OUTSIDE, BLUE.color) == 0
 
 
 def test_every_gauge_of_both_boards_is_on_screen_with_nothing_drawn_over_anything(
@@ -182,9 +190,22 @@ def test_cards_drawn_together_are_turned_over_big_one_after_another(renderer: Re
     assert at == NOW + 2_000_000 and [c.big for c in cards] == ["CROSS", "1", "2"]
     stage = pygame.Rect(560, 320, 160, 120)
     for i, colour in enumerate((PUNCH_COLOR[Punch.CROSS], RESULT_COLOR[1], RESULT_COLOR[2])):
-        surf = draw(renderer, ring(game, events, at + i * STAGGER_US + 10_000), artifacts, f"combo-card-{i}")
+        settled = at + i * STAGGER_US + SLIDE_US + 10_000
+        surf = draw(renderer, ring(game, events, settled), artifacts, f"combo-card-{i}")
         assert colour_share(surf, stage, colour) > 0.5, f"card {i} is the big one {i * STAGGER_US} µs after the draw"
     assert [c.chip for c in cards] == ["Cross", "1 dmg", "2 dmg"]
+
+
+def test_a_thrown_punch_slides_in_from_the_throwers_side(renderer: Renderer, artifacts) -> None:
+    hook = boxer(Punch.HOOK, Feature.HUB_DEFENSE)
+    game = stacked(hand0=[hook])
+    events = [(NOW, e) for e in game.apply(Throw(0, hook))]
+    left, right = pygame.Rect(440, 330, 100, 120), pygame.Rect(740, 330, 100, 120)
+    early = draw(renderer, ring(game, events, NOW + SLIDE_US // 5), artifacts, "hook-sliding-in")
+    assert colour_share(early, left, PUNCH_COLOR[Punch.HOOK]) > colour_share(early, right, PUNCH_COLOR[Punch.HOOK])
+    settled = draw(renderer, ring(game, events, NOW + SLIDE_US), artifacts, "hook-in-place")
+    centre = pygame.Rect(560, 320, 160, 120)
+    assert colour_share(settled, centre, PUNCH_COLOR[Punch.HOOK]) > 0.5
 
 
 def test_the_rounds_score_is_shown_after_the_bell_then_cleared(renderer: Renderer, artifacts) -> None:
@@ -277,3 +298,59 @@ def test_a_half_made_choice_says_what_the_next_press_does(held: Held) -> None:
         assert lines[0].startswith("USE ") and lines[-1] == "START use  F next"
     else:
         assert lines[0].startswith(words[held.mode])
+
+
+# -- the boxers' poses and the ring's shake ----------------------------------------------------------
+def test_a_knocked_down_boxer_lies_down_then_the_winner_raises_his_arms() -> None:
+    for seed in range(2, 40):
+        game, events = fought(seed=seed)
+        downs = [(t, e) for t, e in events if isinstance(e, KnockedDown)]
+        if downs:
+            break
+    else:
+        pytest.fail("no knockdown in 38 fights")
+    t, down = downs[0]
+    before = [(tt, e) for tt, e in events if tt <= t]
+    assert boxer_pose(ring(game, before, t + 100_000), game.public_view(), down.player) is Pose.DOWN
+    # the end of the fight: the winner wins, the other does not stand ready
+    end = ring(game, events, events[-1][0] + 100_000)
+    v = game.public_view()
+    if v.winner is not None:
+        assert boxer_pose(end, v, v.winner) is Pose.WIN
+        assert boxer_pose(end, v, 1 - v.winner) in (Pose.DOWN, Pose.HIT)
+
+
+def test_a_knockdown_shakes_the_ring_and_only_the_ring(renderer: Renderer, artifacts) -> None:
+    for seed in range(2, 40):
+        game, events = fought(seed=seed)
+        downs = [t for t, e in events if isinstance(e, KnockedDown)]
+        if downs:
+            break
+    before = [(tt, e) for tt, e in events if tt <= downs[0]]
+    frames = [
+        draw(renderer, ring(game, before, downs[0] + dt), artifacts, f"shake-{dt}").copy()
+        for dt in (20_000, 60_000, SHAKE_US + 1)
+    ]
+    ring_px = [pygame.image.tobytes(f.subsurface(RING), "RGB") for f in frames]
+    boards = [pygame.image.tobytes(f.subsurface(PANELS[0]), "RGB") for f in frames]
+    assert ring_px[0] != ring_px[2] or ring_px[1] != ring_px[2], "the ring does not move"
+    assert boards[0] == boards[1] == boards[2], "the boards must stay still to be read"
+
+
+def test_a_long_card_symbol_reads_bigger_on_two_lines_that_do_not_overlap() -> None:
+    from display.canvas import Canvas
+    from display.cards import card_face, fitting_size
+
+    pygame.font.init()
+    text = SeenText()
+    card = pygame.Rect(0, 0, 200, 252)
+    card_face(Canvas(pygame.Surface((1280, 720))), text, card, "ON THE ROPES", "Big Hit", (110, 20, 60))
+    (first, top), (second, bottom) = text.seen[:2]
+    assert (first, second) == ("ON THE", "ROPES")
+    assert not top.colliderect(bottom) and top.bottom <= bottom.top + 2
+    assert (
+        top.height > text.measure(Canvas(pygame.Surface((1280, 720))), "X", fitting_size("ON THE ROPES", 172, 126))[1]
+    )
+    text.seen.clear()
+    card_face(Canvas(pygame.Surface((1280, 720))), text, card, "KICK", "Attack", (190, 40, 30))
+    assert text.texts()[0] == "KICK"

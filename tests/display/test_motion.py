@@ -45,3 +45,13 @@ def test_a_card_slides_to_its_place_and_turns_over_half_way() -> None:
     width, face = flip_width(FLIP_US // 2, 0)
     assert width == 0 and face
     assert flip_width(FLIP_US, 0) == (1, True)
+
+
+def test_a_glow_pulses_from_nothing_and_a_flash_colour_fades_to_the_background() -> None:
+    from display.motion import mix, pulse
+
+    assert pulse(1_000, 1_000) == 0 and pulse(500, 1_000) == 0
+    assert abs(pulse(1_000 + 250_000, 1_000, per_second=2.0) - 1) < 1e-9  # half a period: full
+    assert mix((0, 0, 0), (200, 100, 50), 1.0) == (200, 100, 50)
+    assert mix((0, 0, 0), (200, 100, 50), 0.0) == (0, 0, 0)
+    assert mix((0, 0, 0), (200, 100, 50), 0.5) == (100, 50, 25)

@@ -82,3 +82,16 @@ def test_a_knockout_shakes_the_screen_then_it_is_still(renderer: Renderer) -> No
         renderer.draw(replace(play_screen(game, events=[ko]), now_us=T + motion.SHAKE_US)), "RGB"
     )
     assert after == still
+
+
+def test_the_boxers_pose_tells_who_was_hit_who_is_knocked_out_and_who_won() -> None:
+    from display.art import Pose
+    from display.punch_screen import POSE_US, boxer_pose
+
+    game = _revealed()
+    hit = (T, StaminaChanged(1, -2, 8, Cause.HIT))
+    screen = replace(play_screen(game, events=[(T, CardsRevealed(game.public_view().last_reveal)), hit]), now_us=T)
+    assert (boxer_pose(screen, 0), boxer_pose(screen, 1)) == (Pose.READY, Pose.HIT)
+    assert boxer_pose(replace(screen, now_us=T + POSE_US + 1), 1) is Pose.READY
+    out = replace(screen, events=(*screen.events, (T, Knockout(1))))
+    assert (boxer_pose(out, 0), boxer_pose(out, 1)) == (Pose.WIN, Pose.DOWN)

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from display.karate_screen import COLLECT_STAGGER_US
+from display.motion import BAR_US, FLASH_US, SLIDE_US
 from firmware_py.hil.writer import ScenarioWriter, comment_block
 from games.codec import encode
 from games.karate_fight import KarateFight, KarateOptions, PlayTop, Shown, Sign, Slaps, Throw
@@ -165,12 +167,12 @@ def near_tie(n: int) -> ScenarioWriter:
     k.leds(at + 100_000)
     if n == 2:
         w.expect(
-            at + 100_000,
-            "the after-Hit screen",
+            at + SETTLED_US,
+            "the after-Hit screen, its motion settled",
             screen={"png": "goldens/near-tie-2-hit-won.png", "tolerance": 8, "max_mismatch": 0.001},
         )
     # The winner starts the next bout: one more card, a defense, passes on.
-    reveal2 = k.play(winner, at + 300_000, f"fighter {winner + 1} starts the next bout")
+    reveal2 = k.play(winner, at + SETTLED_US + 200_000, f"fighter {winner + 1} starts the next bout")
     w.head["end_us"] = reveal2 + 200_000
     return w
 
@@ -256,6 +258,11 @@ def dead_heat() -> ScenarioWriter:
     k.leds(at4 + 50_000)
     w.head["end_us"] = at4 + 300_000
     return w
+
+
+SETTLED_US = max(FLASH_US, BAR_US, SLIDE_US + 6 * COLLECT_STAGGER_US) + 50_000
+"""The after-Hit screenshot waits this long after the Hit: the flash has faded, the
+centre's cards have reached the winner and the share bars stand still."""
 
 
 def main() -> None:
