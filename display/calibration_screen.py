@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pygame
 
-from display import theme
+from display import draw, theme
+from display.canvas import Canvas
 from display.text import TextCache
 from display.widgets import panel, title_bar
 
@@ -65,7 +66,7 @@ def _columns(tr: PadTrace, width: int) -> list[tuple[int, int] | None]:
     return cols
 
 
-def draw_trace(surf: pygame.Surface, text: TextCache, rect: pygame.Rect, tr: PadTrace) -> None:
+def draw_trace(surf: Canvas | pygame.Surface, text: TextCache, rect: pygame.Rect, tr: PadTrace) -> None:
     panel(surf, rect, (10, 12, 20), theme.PANEL_EDGE, 8)
     inner = rect.inflate(-16, -34)
     inner.y = rect.y + 28
@@ -82,17 +83,17 @@ def draw_trace(surf: pygame.Surface, text: TextCache, rect: pygame.Rect, tr: Pad
         w = max(2, tr.mask_us * inner.width // span)
         band = pygame.Rect(x0, inner.y, w, inner.height).clip(inner)
         if band.width > 0:
-            pygame.draw.rect(surf, (40, 40, 78), band)
-    pygame.draw.line(surf, theme.PANEL_EDGE, (inner.x, mid), (inner.right, mid))
+            draw.rect(surf, (40, 40, 78), band)
+    draw.line(surf, theme.PANEL_EDGE, (inner.x, mid), (inner.right, mid))
     for yy in (y_of(tr.threshold), y_of(-tr.threshold)):
-        pygame.draw.line(surf, theme.BAD, (inner.x, yy), (inner.right, yy))
+        draw.line(surf, theme.BAD, (inner.x, yy), (inner.right, yy))
     for x, c in enumerate(_columns(tr, inner.width)):
         if c is not None:
-            pygame.draw.line(surf, tr.color, (inner.x + x, y_of(c[0])), (inner.x + x, y_of(c[1])))
+            draw.line(surf, tr.color, (inner.x + x, y_of(c[0])), (inner.x + x, y_of(c[1])))
     for t, vel in tr.hits:
         x = inner.x + (t - tr.t0_us) * inner.width // span
         if inner.x <= x <= inner.right:
-            pygame.draw.line(surf, theme.WHITE, (x, inner.y), (x, inner.y + 10), 2)
+            draw.line(surf, theme.WHITE, (x, inner.y), (x, inner.y + 10), 2)
             text.draw(surf, str(vel), 20, theme.WHITE, (x + 3, inner.y + 1))
     status_color = theme.GOOD if tr.status == "PASS" else theme.BAD if tr.status else theme.DIM
     label = text.draw(surf, tr.label, 26, theme.TEXT, (rect.x + 10, rect.y + 6), bold=True)
@@ -107,7 +108,7 @@ def draw_trace(surf: pygame.Surface, text: TextCache, rect: pygame.Rect, tr: Pad
         text.draw(surf, tr.status, 26, status_color, (rect.right - 10, rect.y + 6), "topright", bold=True)
 
 
-def draw_calibration(surf: pygame.Surface, text: TextCache, s: CalibrationScreen) -> None:
+def draw_calibration(surf: Canvas | pygame.Surface, text: TextCache, s: CalibrationScreen) -> None:
     if s.flash is not None:  # nothing else: the light sensor sees the panel, not a picture
         surf.fill(theme.WHITE if s.flash else (0, 0, 0))
         return
@@ -136,8 +137,8 @@ def draw_calibration(surf: pygame.Surface, text: TextCache, s: CalibrationScreen
     for i, tr in enumerate(s.traces):
         draw_trace(surf, text, pygame.Rect(area.x, area.y + i * sh, area.width, sh - 8), tr)
     bar = pygame.Rect(20, h - 52, w - 40, 8)
-    pygame.draw.rect(surf, theme.PANEL, bar)
-    pygame.draw.rect(surf, theme.GOLD, (bar.x, bar.y, int(bar.width * max(0.0, min(1.0, s.progress))), bar.height))
+    draw.rect(surf, theme.PANEL, bar)
+    draw.rect(surf, theme.GOLD, (bar.x, bar.y, int(bar.width * max(0.0, min(1.0, s.progress))), bar.height))
     text.draw(surf, s.footer, 26, theme.DIM, (20, h - 22), "midleft")
 
 

@@ -45,9 +45,8 @@ SCREENS: dict[type, Callable] = {
     OptionsScreen: draw_options,
     ResultScreen: draw_result,
     ServiceScreen: draw_service,
+    CalibrationScreen: draw_calibration,
 }
-PIXEL_SCREENS: dict[type, Callable] = {CalibrationScreen: draw_calibration}
-"""Screens drawn on a plain 1280×720 surface (pygame.draw in pixels), then scaled."""
 
 
 class Renderer:
@@ -58,7 +57,6 @@ class Renderer:
             pygame.font.init()
         self.canvas = canvas if canvas is not None else pygame.Surface(size)
         self.text = TextCache()
-        self._pixels: pygame.Surface | None = None
 
     def draw(self, screen: Screen, record: LayoutRecord | None = None) -> pygame.Surface:
         """Draw ``screen``; ``record``, if given, is filled with where text, live state
@@ -68,27 +66,12 @@ class Renderer:
             registry.screens(screen.game).play(canvas, self.text, screen)
         elif isinstance(screen, ResultScreen) and (own := _own_result(screen)) is not None:
             own(canvas, self.text, screen)
-        elif (pixels := PIXEL_SCREENS.get(type(screen))) is not None:
-            self._draw_pixels(pixels, screen)
         else:
             draw = SCREENS.get(type(screen))
             if draw is None:
                 raise TypeError(f"no renderer for {type(screen).__name__}")
             draw(canvas, self.text, screen)
         return self.canvas
-
-    def _draw_pixels(self, draw: Callable, screen: Screen) -> None:
-        if self.canvas.get_size() == UNITS:
-            draw(self.canvas, self.text, screen)
-            return
-        if self._pixels is None:
-            self._pixels = pygame.Surface(UNITS)
-        draw(self._pixels, self.text, screen)
-        canvas = Canvas(self.canvas)
-        self.canvas.fill((0, 0, 0))
-        pygame.transform.smoothscale(
-            self._pixels, canvas.px_rect((0, 0, *UNITS)).size, self.canvas.subsurface(canvas.px_rect((0, 0, *UNITS)))
-        )
 
 
 def _own_result(screen: ResultScreen) -> registry.ResultDrawer | None:

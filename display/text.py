@@ -20,6 +20,11 @@ much as a hundred labels, and 512 strings of any size held up to 16 MB; each evi
 surface also leaves the heap more fragmented, so the budget is kept small."""
 
 
+STAND_INS = str.maketrans({"✗": "×", "✓": "√", "→": "»", "←": "«"})
+"""Symbols the bundled font has no glyph for (it would draw a box), with the nearest it has:
+report lines written for a terminal (calibration's ✗ and →) read the same on the screen."""
+
+
 class TextCache:
     """Rendered strings keyed by (text, size, colour, bold); the least recently drawn are
     dropped once the cached pixels pass ``budget_bytes``.
@@ -37,7 +42,7 @@ class TextCache:
         key = (text, size, color, bold)
         surf = self._cache.pop(key, None)
         if surf is None:
-            surf = font(size, bold).render(text, True, color)
+            surf = font(size, bold).render(text.translate(STAND_INS), True, color)
             self.bytes += _size(surf)
             while self.bytes > self.budget_bytes and self._cache:
                 self.bytes -= _size(self._cache.pop(next(iter(self._cache))))

@@ -155,13 +155,21 @@ def test_big_screens_are_drawn_at_their_own_resolution() -> None:
     assert glyph_rows(canvas, 1.5) == pytest.approx(1.5 * glyph_rows(canvas720, 1.0), rel=0.06)
 
 
-def test_the_calibration_page_fills_a_big_screen() -> None:
-    """The calibration page is drawn in pixels at 1280×720 (its own module), then scaled
-    to fill a bigger display rather than sitting in its corner."""
+def test_the_calibration_page_is_drawn_at_a_big_screens_own_resolution() -> None:
+    """The calibration page is laid out in units like every screen: at 1920×1080 its
+    title rule runs the whole width and its text is rendered 1.5 times as large (crisp),
+    not a 720p page stretched."""
     from display.calibration_screen import CalibrationScreen
 
     page = CalibrationScreen("Calibrate", "slap pad 1", 0.5, ("Slap the pad",), (), "SERVICE: back")
-    canvas = Renderer(size=(1920, 1080)).draw(page)
+    small, big = LayoutRecord(), LayoutRecord()
+    Renderer(size=(1280, 720)).draw(page, small)
+    canvas = Renderer(size=(1920, 1080)).draw(page, big)
     assert canvas.get_size() == (1920, 1080)
     gold_line = [x for x in range(0, 1920, 4) if canvas.get_at((x, 97))[:3] == (255, 200, 40)]
     assert len(gold_line) > 400  # the title bar's gold rule (y 64 at 720p) runs across the whole width
+    assert "slap pad 1" in [t.what for t in big.texts]  # drawn through the canvas, so the layout record sees it
+    assert [t.what for t in small.texts] == [t.what for t in big.texts]
+    for a, b in zip(small.texts, big.texts, strict=True):  # the same places, in units (type hinting aside)
+        assert abs(a.rect.x - b.rect.x) <= 2 and abs(a.rect.y - b.rect.y) <= 2, (a.what, a.rect, b.rect)
+        assert b.rect.width == pytest.approx(a.rect.width, rel=0.05), (a.what, a.rect, b.rect)

@@ -34,3 +34,20 @@ def test_the_least_recently_drawn_go_first() -> None:
     assert cache.render("PRESS  START", 72, (255, 255, 255), True) is title
     assert ("clock 0", 36, (200, 200, 200), False) not in cache._cache
     assert ("clock 19", 36, (200, 200, 200), False) in cache._cache
+
+
+def test_symbols_the_font_lacks_are_drawn_as_ones_it_has() -> None:
+    """A terminal's ✗ and → (calibration's report lines) would be boxes in the bundled
+    font; they are drawn as × and » instead."""
+    import pygame
+
+    from display.text import TextCache
+    from display.theme import font
+
+    pygame.font.init()
+    box = font(30).metrics("✗")[0]
+    assert font(30).metrics("×")[0] != box  # the stand-in is a real glyph
+    cache = TextCache()
+    drawn = pygame.image.tobytes(cache.render("✗ pad 3 → cable", 30, (255, 255, 255)), "RGB")
+    meant = pygame.image.tobytes(cache.render("× pad 3 » cable", 30, (255, 255, 255)), "RGB")
+    assert drawn == meant
