@@ -18,6 +18,7 @@ from games.punch import SPEC, Card, Phase, PunchPublicView, Rules
 from games.punch.clash import Cause
 from games.punch.events import (
     Break,
+    CardChosen,
     CardsRevealed,
     GameEnded,
     Knockout,
@@ -70,7 +71,13 @@ def draw_punch(surf: Canvas, text: TextCache, s: PlayScreen) -> None:
         place.center = (middle.centerx + (-118 if seat == 0 else 118), middle.y + 140)
         rect = pygame.Rect(0, 0, max(4, round(place.width * turned)), place.height)
         rect.center = place.center  # a card turning over narrows to its edge and opens again
-        if v.last_reveal is not None and face_up:
+        played = _played_at(s, seat) if v.phase is Phase.EXCHANGE and v.locked[seat] else None
+        if played is not None:  # laid face down: it slides in from the boxer's panel over the last pair
+            start = (place.centerx + (-260 if seat == 0 else 260), place.centery + 60)
+            rect = place.copy()
+            rect.center = motion.slide(start, place.center, s.now_us, played)
+            card_back(surf, rect, s.seats[seat].color)
+        elif v.last_reveal is not None and face_up:
             card = v.last_reveal[seat]
             card_face(surf, text, rect, CARD_SYMBOL[card], card.label, CARD_COLOR[card], s.seats[seat].color)
         else:
@@ -87,6 +94,13 @@ def draw_punch(surf: Canvas, text: TextCache, s: PlayScreen) -> None:
         motion.shake_surface(surf, motion.shake(s.now_us, knockout), theme.BACKGROUND)
     if s.paused:
         paused_overlay(surf, text, s.paused)
+
+
+def _played_at(s: PlayScreen, seat: int) -> int:
+    """When ``seat`` laid this exchange's card face down (long ago if the events no longer say)."""
+    return next(
+        (t for t, ev in reversed(s.events) if isinstance(ev, CardChosen) and ev.player == seat), -motion.SLIDE_US
+    )
 
 
 def _revealed_at(s: PlayScreen) -> int:

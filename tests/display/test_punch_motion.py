@@ -15,12 +15,13 @@ from display.widgets import PLAY_TOP
 from games.punch import Card
 from games.punch.actions import PlayCard
 from games.punch.clash import Cause
-from games.punch.events import CardsRevealed, Knockout, StaminaChanged
-from tests.display.test_screens import colour_share, fresh_punch, play_screen
+from games.punch.events import CardChosen, CardsRevealed, Knockout, StaminaChanged
+from tests.display.test_screens import RED, colour_share, fresh_punch, play_screen
 
 FACE = (250, 248, 240)
 CARDS = pygame.Rect(440, 120, 400, 260)
 T = 9_000_000
+RED_COLOUR = RED.color
 
 
 @pytest.fixture(scope="module")
@@ -95,3 +96,22 @@ def test_the_boxers_pose_tells_who_was_hit_who_is_knocked_out_and_who_won() -> N
     assert boxer_pose(replace(screen, now_us=T + POSE_US + 1), 1) is Pose.READY
     out = replace(screen, events=(*screen.events, (T, Knockout(1))))
     assert (boxer_pose(out, 0), boxer_pose(out, 1)) == (Pose.WIN, Pose.DOWN)
+
+
+def test_a_card_laid_face_down_slides_in_from_its_boxers_panel(renderer: Renderer) -> None:
+    """Red locks in after a reveal: Red's card back slides from Red's panel onto Red's
+    place, over the last pair's face (which Blue's place still shows)."""
+    game = _revealed()
+    hand = game.view(0).hand
+    game.apply(PlayCard(0, next(c for c in Card if hand[c.index])))  # Red lays the next card
+    chosen = (T, CardChosen(0))
+    red_place = pygame.Rect(0, 0, 170, 240)
+    red_place.center = (640 - 118, PLAY_TOP + 140)
+    blue_place = red_place.move(236, 0)
+    back = theme.shade(RED_COLOUR, 0.6)
+    at_start = renderer.draw(replace(play_screen(game, events=[chosen]), now_us=T))
+    assert colour_share(at_start, red_place, back, tol=4) < 0.2  # still on its way, mostly at the panel
+    settled = renderer.draw(replace(play_screen(game, events=[chosen]), now_us=T + motion.SLIDE_US))
+    assert colour_share(settled, red_place, back, tol=4) > 0.2  # Red's back lies on Red's place
+    assert colour_share(settled, red_place, FACE) == 0  # covering Red's last card
+    assert colour_share(settled, blue_place, FACE) > 0.02  # Blue has not played: the last face stays
