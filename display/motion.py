@@ -16,8 +16,9 @@ import pygame
 
 from display.canvas import Canvas
 
-BAR_US = 350_000
-"""A bar moves from its old level to its new one in this long."""
+BAR_US = 200_000
+"""A bar moves from its old level to its new one in this long: seen to move, and settled
+before the next exchange of a quick Punch! (a press 210 ms after a reveal)."""
 FLASH_US = 450_000
 """A Hit's flash fades in this long."""
 SHAKE_US = 500_000
