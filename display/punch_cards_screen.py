@@ -10,6 +10,7 @@ from __future__ import annotations
 import pygame
 
 from display import draw, theme
+from display.art import Pose, Style, draw_figure
 from display.canvas import Canvas
 from display.models import PlayScreen
 from display.punch_cards_models import DeskStep, DeskView, DuelTable, LobbyView, TradeTableView
@@ -214,6 +215,9 @@ def draw_duel(surf: Canvas, text: TextCache, s: PlayScreen, t: DuelTable) -> Non
         text.draw_fitted(surf, phase, 36, theme.WHITE, (w // 2, 244), w - 80, "midtop")
     if v.last_reveal is not None:
         draw_reveal(surf, text, v.last_reveal, t.players, pygame.Rect(140, 284, w - 280, 250))
+    for seat in (0, 1):  # the two duellists face each other across the table
+        stand = pygame.Rect(10 if seat == 0 else w - 130, 330, 120, 150)
+        draw_figure(surf, stand, s.seats[seat].color, _duellist_pose(t, seat), Style.BOXER, facing_right=seat == 0)
     if t.result:
         color = s.seats[v.winner].color if v.winner is not None else theme.PANEL_EDGE
         banner(surf, text, t.result[0], color, pygame.Rect(0, 546, w, 78), 60)
@@ -227,6 +231,15 @@ def draw_duel(surf: Canvas, text: TextCache, s: PlayScreen, t: DuelTable) -> Non
         draw_lines(surf, text, t.waiting, 34, theme.WHITE, (w // 2, h // 2 + 40), w - 120, 3)
     if s.paused:
         paused_overlay(surf, text, s.paused)
+
+
+def _duellist_pose(t: DuelTable, seat: int) -> Pose:
+    """Ready while the duel runs; once the ledger has recorded it, the winner's arms go up
+    and the loser reels (a void or a draw: both stay ready)."""
+    winner = t.public.winner
+    if not t.result or winner is None:
+        return Pose.READY
+    return Pose.WIN if seat == winner else Pose.HIT
 
 
 # -- trades ---------------------------------------------------------------------------------

@@ -211,3 +211,17 @@ def test_private_displays_draw_any_accepted_name(names) -> None:
             lines = image_text(image)
             assert lines is not None and all(len(line) <= WIDTH for line in lines), lines
             assert all(ord(c) < 256 for line in lines for c in line)
+
+
+def test_the_duellists_stand_ready_then_the_winner_raises_his_arms_once_it_is_recorded() -> None:
+    """The figures beside the table tell the duel: both ready while it runs and while the
+    ledger has not recorded it; then the winner's arms go up and the loser reels."""
+    from display.art import Pose
+    from display.punch_cards_screen import _duellist_pose
+
+    duel = finished_duel("Ann", "Bob")
+    assert duel.public_view().winner == 1
+    waiting = DuelTable(duel.public_view(), ("Ann", "Bob"), False, "", (), "recording…")
+    recorded = DuelTable(duel.public_view(), ("Ann", "Bob"), False, "", ("Bob wins",), "")
+    assert [_duellist_pose(waiting, seat) for seat in (0, 1)] == [Pose.READY, Pose.READY]
+    assert [_duellist_pose(recorded, seat) for seat in (0, 1)] == [Pose.HIT, Pose.WIN]
