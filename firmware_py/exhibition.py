@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from display.motion import FLIP_US
 from firmware_py.cabinet import Cabinet
 from firmware_py.computer_players import PRESS_GAP_US, ComputerPlayers, SimHands
 from firmware_py.controls import GameControls
@@ -122,6 +123,9 @@ def run_exhibition(
     return VirtualTimeDriver.at_fps(cabinet, fps).run_until(end, after_step=act, after=back_to_attract)
 
 
+SHOT_AFTER_US = FLIP_US + 20_000
+"""A notable moment is shot once the revealed cards have turned over (display.motion)."""
+
 NOTABLE = (
     "CardsRevealed",
     "Knockout",
@@ -148,7 +152,7 @@ def _maybe_shoot(cabinet: Cabinet, scene: object, shots: dict[str, bool], shots_
         kind = type(event).__name__
         if kind not in NOTABLE or (scene.session.engine.over and kind != "KarateMaster"):
             return
-        if cabinet.clock.now_us() - t < 150_000:
+        if cabinet.clock.now_us() - t < SHOT_AFTER_US:
             return
         name = f"play-{kind.lower()}"
     if name in shots:
