@@ -13,6 +13,7 @@ from firmware_py.cabinet import Cabinet
 from firmware_py.exhibition import ExhibitionDriver
 from firmware_py.scenes import Play
 from firmware_py.store import open_store
+from firmware_py.virtual_time import VirtualTimeDriver
 from hal.clock import ManualClock
 from hal.config import load_config
 from hal.sim import SimCabinet
@@ -55,21 +56,15 @@ def make_rig(data: Path, clock_us: int, seed: int = 5, stations: int = 2) -> Rig
 def drive(rig: Rig, driver: ExhibitionDriver, done: Callable[[], bool], max_us: int) -> bool:
     """Let the computer players play until ``done()`` (True) or ``max_us`` of virtual
     time passed (False); a frame is drawn and flipped every :data:`FRAME_US`."""
-    clock, cabinet, sim = rig.clock, rig.cabinet, rig.sim
-    next_frame = clock.now_us()
-    end = next_frame + max_us
-    while next_frame < end:
-        dues = [d for d in (sim.next_due(), cabinet.next_due()) if d is not None]
-        t = min([next_frame, *dues])
-        cabinet.step(t)
-        if t < next_frame:
-            continue
-        driver.act(t)
-        cabinet.render()
-        if done():
-            return True
-        next_frame += FRAME_US
-    return False
+    end = rig.clock.now_us() + max_us
+
+    def act(t: int, is_frame: bool) -> None:
+        if is_frame:  # the players look at the screen once a frame
+            driver.act(t)
+
+    return VirtualTimeDriver(rig.cabinet, FRAME_US).run_until(
+        end, after_step=act, after=lambda _t, is_frame: is_frame and done()
+    )
 
 
 def journal_length(rig: Rig) -> int:

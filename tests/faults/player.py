@@ -24,10 +24,13 @@ from pathlib import Path
 
 from firmware_py import data_folder
 from firmware_py.scenes import Play
+from firmware_py.virtual_time import VirtualTimeDriver
 from tests.faults.harness import FRAME_US
 
 STUCK_US = 120_000_000
 EXIT_STUCK = 4
+FOREVER_US = 2**62
+"""Virtual time the player never reaches: it plays until it is killed, or stuck."""
 
 
 def main(argv: list[str]) -> int:
@@ -66,21 +69,21 @@ def main(argv: list[str]) -> int:
     if isinstance(cabinet.scene, Play):
         say(f"resumed {cabinet.scene.session.game_id} {len(cabinet.scene.session.engine.journal)}")
     driver = ExhibitionDriver(cabinet, sim, game, seed)
-    session, paused, progress_at = None, None, clock.now_us()
-    next_frame = clock.now_us()
-    while True:  # until killed
-        dues = [d for d in (sim.next_due(), cabinet.next_due()) if d is not None]
-        t = min([next_frame, *dues])
-        cabinet.step(t)
-        if t < next_frame:
-            continue
-        driver.act(t)
-        cabinet.render()
-        next_frame += FRAME_US
+    session, paused, progress_at, journal = None, None, clock.now_us(), -1
+
+    def act(t: int, is_frame: bool) -> None:
+        if is_frame:  # the players look at the screen once a frame
+            driver.act(t)
+
+    def stuck(t: int, is_frame: bool) -> bool:
+        """After each frame: say what changed; True once no action has come for STUCK_US."""
+        nonlocal session, paused, progress_at, journal
         scene = cabinet.scene
+        if not is_frame:
+            return False
         if not isinstance(scene, Play):
             progress_at = t
-            continue
+            return False
         if scene.session is not session:
             session, journal = scene.session, -1
             if len(session.engine.journal) == 0:
@@ -90,9 +93,12 @@ def main(argv: list[str]) -> int:
             say("running" if paused is None else f"paused {paused}")
         if len(session.engine.journal) != journal or paused is not None:
             journal, progress_at = len(session.engine.journal), t
-        elif t - progress_at > STUCK_US:
-            say("stuck")
-            return EXIT_STUCK
+            return False
+        return t - progress_at > STUCK_US
+
+    VirtualTimeDriver(cabinet, FRAME_US).run_until(FOREVER_US, after_step=act, after=stuck)
+    say("stuck")
+    return EXIT_STUCK
 
 
 if __name__ == "__main__":
