@@ -14,9 +14,9 @@ from display.canvas import Canvas
 from display.models import ResultScreen, StationLook
 from display.photo_finish import duration
 from display.registry import register_result
-from display.screens import draw_result
+from display.screens import draw_result, story_frame
 from display.text import TextCache
-from display.widgets import banner, panel, title_bar
+from display.widgets import panel
 from games.karate_fight import SPEC, HitKind
 
 
@@ -70,15 +70,11 @@ def draw_karate_result(surf: Canvas, text: TextCache, r: ResultScreen) -> None:
         draw_result(surf, text, r)
         return
     seats = r.final.seats
-    w, h = surf.get_size()
-    surf.fill(theme.BACKGROUND if r.winner is None else theme.shade(r.winner.color, 0.22))
-    title_bar(surf, text, r.game, "Result", f"{len(story.hits)} Hits")
-    banner(surf, text, r.headline, r.winner.color if r.winner else theme.PANEL_EDGE, pygame.Rect(0, 78, w, 80), 64)
+    story_frame(surf, text, r, f"{len(story.hits)} Hits")
     _chart(surf, text, seats, story, pygame.Rect(30, 176, 800, 336))
     _bests(surf, text, seats, story, pygame.Rect(850, 176, 400, 336))
     _records(surf, text, "FASTEST EVER", story.fastest_ever, pygame.Rect(30, 526, 600, 152))
     _records(surf, text, "FASTEST TODAY", story.fastest_today, pygame.Rect(650, 526, 600, 152))
-    text.draw(surf, "press START", 30, theme.DIM, (w // 2, h - 22), "center")
 
 
 def _chart(

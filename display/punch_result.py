@@ -13,9 +13,9 @@ from display import draw, theme
 from display.canvas import Canvas
 from display.models import ResultScreen, StationLook
 from display.registry import register_result
-from display.screens import draw_result
+from display.screens import draw_result, story_frame
 from display.text import TextCache
-from display.widgets import banner, panel, title_bar
+from display.widgets import panel
 from games.punch import SPEC
 from games.punch.events import MatchEndReason
 
@@ -63,9 +63,7 @@ def draw_punch_result(surf: Canvas, text: TextCache, r: ResultScreen) -> None:
         return
     seats = r.final.seats
     w, h = surf.get_size()
-    surf.fill(theme.BACKGROUND if r.winner is None else theme.shade(r.winner.color, 0.22))
-    title_bar(surf, text, r.game, "Result", f"{len(story.matches)} match{'es' if len(story.matches) != 1 else ''}")
-    banner(surf, text, r.headline, r.winner.color if r.winner else theme.PANEL_EDGE, pygame.Rect(0, 78, w, 80), 64)
+    story_frame(surf, text, r, f"{len(story.matches)} match{'es' if len(story.matches) != 1 else ''}")
     score = f"{seats[0].name}  {story.match_wins[0]} – {story.match_wins[1]}  {seats[1].name}"
     text.draw(surf, score, 40, theme.WHITE, (w // 2, 186), "center", bold=True)
     charts = pygame.Rect(30, 214, w - 60, h - 262)
@@ -77,7 +75,6 @@ def draw_punch_result(surf: Canvas, text: TextCache, r: ResultScreen) -> None:
     for i, match in enumerate(story.matches):
         rect = pygame.Rect(charts.x + (i % cols) * (cw + gap), charts.y + (i // cols) * (ch + gap), cw, ch)
         _match_chart(surf, text, seats, match, rect)
-    text.draw(surf, "press START", 30, theme.DIM, (w // 2, h - 22), "center")
 
 
 def _match_chart(

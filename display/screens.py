@@ -196,6 +196,17 @@ def draw_options(surf: Canvas, text: TextCache, s: OptionsScreen) -> None:
     key_hint(surf, text, "S", "START: fight!", (x, h - 44))
 
 
+def story_frame(surf: Canvas, text: TextCache, r: ResultScreen, count: str) -> None:
+    """What every result told with its story shares: the winner's tint, the title bar
+    (``count``: matches, Hits…), the headline banner and PRESS START at the foot; the game
+    draws its story between y 160 and 690."""
+    w, h = surf.get_size()
+    surf.fill(theme.BACKGROUND if r.winner is None else theme.shade(r.winner.color, 0.22))
+    title_bar(surf, text, r.game, "Result", count)
+    banner(surf, text, r.headline, r.winner.color if r.winner else theme.PANEL_EDGE, pygame.Rect(0, 78, w, 80), 64)
+    text.draw(surf, "press START", 30, theme.DIM, (w // 2, h - 22), "center")
+
+
 def draw_result(surf: Canvas, text: TextCache, s: ResultScreen) -> None:
     w, h = surf.get_size()
     surf.fill(theme.BACKGROUND if s.winner is None else theme.shade(s.winner.color, 0.3))
