@@ -123,3 +123,26 @@ def test_display_step_flashes_the_screen_and_times_the_panel(config, clock, tmp_
         assert w.state == REVIEW
     finally:
         sim.close()
+
+
+def test_a_light_sensor_that_cannot_be_opened_leaves_the_display_step_out_in_one_line(
+    config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a Pi whose light sensor pin cannot be opened, calibration says why in one log
+    line and runs without the display step (the cabinet keeps running)."""
+    import sys
+    import types
+    from dataclasses import replace
+
+    from firmware_py.scene_calibration import default_display
+
+    class NoChip:
+        def __init__(self, chip: int) -> None:
+            raise OSError(f"cannot open gpiochip{chip}")
+
+    monkeypatch.setitem(sys.modules, "gpiozero.pins.lgpio", types.SimpleNamespace(LGPIOFactory=NoChip))
+    lines: list[str] = []
+    cfg = replace(config, display=replace(config.display, photodiode_pin=7))
+    ctx = types.SimpleNamespace(config=cfg, hardware=None, log=lines.append)
+    assert default_display(ctx) is None  # type: ignore[arg-type]
+    assert lines == ["calibration: no display step, the light sensor on GPIO 7 cannot be opened: cannot open gpiochip0"]
