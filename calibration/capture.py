@@ -1,4 +1,5 @@
-"""What a calibration step records: every pad's raw samples and every detected hit.
+"""What a calibration step records: every pad's raw samples, every detected hit and its
+rising edge at the board's full sampling rate.
 
 A :class:`Recording` is filled while the operator slaps (by a live board's reader thread
 or by the virtual pads, block by block) and frozen into a :class:`Capture` when the step
@@ -14,13 +15,14 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from hal.padboard.messages import PadHit
+from hal.padboard.messages import PadEdge, PadHit
 
 
 @dataclass(frozen=True)
 class Capture:
     """One finished step: ``times[i]`` is frame ``i``'s µs, ``samples[pad][i]`` its value
-    (empty when raw samples were not kept), ``hits`` what the detector reported."""
+    (empty when raw samples were not kept), ``hits`` what the detector reported and
+    ``edges`` their rising edges as the board sampled them (none from a board without)."""
 
     kind: str
     pad: int | None
@@ -32,6 +34,7 @@ class Capture:
     hits: tuple[PadHit, ...]
     frames: int
     peak_dev: dict[int, int] = field(default_factory=dict)
+    edges: tuple[PadEdge, ...] = ()
 
     @property
     def duration_us(self) -> int:
@@ -39,6 +42,9 @@ class Capture:
 
     def hits_on(self, pad: int) -> list[PadHit]:
         return [h for h in self.hits if h.pad == pad]
+
+    def edges_on(self, pad: int) -> list[PadEdge]:
+        return [e for e in self.edges if e.pad == pad]
 
 
 class Recording:
@@ -71,6 +77,7 @@ class Recording:
         self._times: list[int] = []
         self._samples: dict[int, list[int]] = {p: [] for p in self.pads}
         self._hits: list[PadHit] = []
+        self._edges: list[PadEdge] = []
         self._frames = 0
         self._live: deque[tuple[int, tuple[int, ...]]] = deque(maxlen=live_frames)
 
@@ -98,6 +105,10 @@ class Recording:
     def add_hit(self, hit: PadHit) -> None:
         with self._lock:
             self._hits.append(hit)
+
+    def add_edge(self, edge: PadEdge) -> None:
+        with self._lock:
+            self._edges.append(edge)
 
     def hits(self) -> list[PadHit]:
         with self._lock:
@@ -143,4 +154,5 @@ class Recording:
                 samples={p: tuple(v) for p, v in self._samples.items()},
                 hits=tuple(sorted(self._hits, key=lambda h: h.t_us)),
                 frames=self._frames,
+                edges=tuple(sorted(self._edges, key=lambda e: e.onset_us)),
             )

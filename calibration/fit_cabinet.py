@@ -17,7 +17,7 @@ from calibration.capture import Capture
 from calibration.crosstalk_fit import Segment, clean_pct, fit_subtraction, segment
 from calibration.diagnosis import Fault, diagnose
 from calibration.fit import MAX_SOURCES, PadFit, fit_pad
-from calibration.onset_fit import fit_onset
+from calibration.onset_fit import fit_onset, with_edge
 from hal.padboard.settings import PadSettings
 
 SHIFTS = (10, 9, 8, 7)
@@ -46,14 +46,17 @@ def fit_all(
     noise = {p: choose_noise(rest, p, period_us) for p in pads}
     prompted = [c for c in captures if c.kind in ("soft", "hard", "flurry", "neighbours") and c.pad is not None]
     own: dict[int, dict[str, list[Event]]] = {p: {"soft": [], "hard": [], "flurry": []} for p in pads}
-    edges: dict[int, dict[str, list[tuple[Event, tuple[int, ...], tuple[int, ...]]]]] = {p: {} for p in pads}
+    rising: dict[int, dict[str, list[tuple[Event, Sequence[int], Sequence[int]]]]] = {p: {} for p in pads}
     for c in prompted:
         if c.kind == "neighbours":
             continue
         assert c.pad is not None  # prompted keeps only captures that name their pad
         evs = events_of(c, c.pad, noise[c.pad], period_us)
         own[c.pad][c.kind] += evs
-        edges[c.pad].setdefault(c.kind, []).extend((e, c.times, c.samples[c.pad]) for e in evs)
+        board_edges = c.edges_on(c.pad)
+        rising[c.pad].setdefault(c.kind, []).extend(
+            (e, *with_edge(c.times, c.samples[c.pad], board_edges, e.onset_us)) for e in evs
+        )
     xt: dict[int, list[CrosstalkSeen]] = {p: [] for p in pads}
     segments: dict[int, dict[int, list[Segment]]] = {p: {} for p in pads}  # [pad][source]
     for c in prompted:
@@ -82,7 +85,7 @@ def fit_all(
         o = own[p]
         fit = fit_pad(p, noise[p], o["soft"], o["hard"], o["flurry"], xt[p], base[p], period_us)
         hits = [h for c in prompted if c.pad == p and c.kind != "neighbours" for h in c.hits_on(p)]
-        onset = fit_onset(p, edges[p], hits, base[p], noise[p].sigma)
+        onset = fit_onset(p, rising[p], hits, base[p], noise[p].sigma)
         subs = [fit_subtraction(src, segments[p].get(src, []), noise[p].sigma, period_us) for src in pads if src != p]
         subs = [x for x in subs if x.source < MAX_SOURCES]
         sub_settings = {f"xgain_from{x.source}": x.gain_pm for x in subs}

@@ -1,16 +1,17 @@
 """A real (or pty-simulated) padboard as a calibration source.
 
 Wraps :class:`hal.padboard.driver.PadboardSource`: settings go over the link, raw
-samples of every pad stream in while a step records (``RAW_START``), and every detected
-hit arrives through the driver's ``on_hit`` with its raw peak.  Both callbacks run on
-the driver's reader thread and only append to the thread-safe recording.
+samples of every pad stream in while a step records (``RAW_START``), every detected
+hit arrives through the driver's ``on_hit`` with its raw peak, and its rising edge at the
+board's full sampling rate after it (``EDGE``).  The callbacks run on the driver's reader
+thread and only append to the thread-safe recording.
 """
 
 from __future__ import annotations
 
 from calibration.capture import Capture, Recording
 from hal.padboard.driver import PadboardSource
-from hal.padboard.messages import PadHit, RawBlock
+from hal.padboard.messages import PadEdge, PadHit, RawBlock
 from hal.padboard.settings import PadSettings
 
 
@@ -54,11 +55,16 @@ class LivePadboard:
         order = [block.pads.index(p) for p in rec.pads]
         rec.add_frames(block.t_us, [[row[j] for j in order] for row in block.samples])
 
+    def _on_edge(self, edge: PadEdge) -> None:
+        rec = self._rec
+        if rec is not None:
+            rec.add_edge(edge)
+
     def begin(self, rec: Recording) -> None:
         self._rec = rec
         rec.start(self.now_us())
         self.board.on_hit = self._on_hit
-        self.board.start_raw(rec.pads, self._on_raw, self.frames_per_block)
+        self.board.start_raw(rec.pads, self._on_raw, self.frames_per_block, on_edge=self._on_edge)
 
     def pump(self, rec: Recording, until_us: int) -> None:
         """Nothing to do: the reader thread fills the recording."""

@@ -13,9 +13,11 @@ time of each slap comes from its hit (the stamp plus the delay it subtracted), s
 curve is fitted to exactly what the board measures, at its own sample rate.
 
 The raw stream comes at the detector's state rate (4 kHz: a couple of samples on each
-edge), so the slaps of one prompted step, about equally hard, are pooled: their edges,
-aligned at the board's half-peak times and scaled by their peaks, give one delay at that
-step's peak.  The curve is ``onset_us × (peak / 10,000)^(−onset_exp / 1000)``; its slope
+edge), but after each hit the board sends its rising edge as its DMA sampled it (20 kHz,
+``EDGE``: :func:`with_edge`), five times the samples where the contact is read; with a
+board that sends none, the 4 kHz stream is all there is.  The slaps of one prompted step,
+about equally hard, are pooled: their edges, aligned at the board's half-peak times and
+scaled by their peaks, give one delay at that step's peak.  The curve is ``onset_us × (peak / 10,000)^(−onset_exp / 1000)``; its slope
 (how the delay shrinks with force: the contact shortens, Hertz) is kept, since a couple
 of samples per edge cannot pin it down, and its level is the steps' delays moved to the
 reference peak along it, each weighted by its slaps and its edge's signal-to-noise (the
@@ -30,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from calibration.analysis import Event
-from hal.padboard.messages import PadHit
+from hal.padboard.messages import PadEdge, PadHit
 from hal.padboard.settings import PadSettings
 
 ONSET_REF = 10_000  # the detector's reference peak (firmware_py/padboard/detector.py)
@@ -79,6 +81,22 @@ def edge_samples(
     return [
         (times[j] - t50, sign * (samples[j] - base) / peak) for j in idx if t50 - window_us / 2 < times[j] <= t50 + 100
     ]
+
+
+def with_edge(
+    times: Sequence[int], samples: Sequence[int], edges: Sequence[PadEdge], onset_us: int
+) -> tuple[Sequence[int], Sequence[int]]:
+    """A slap's signal at its best: the raw stream with the board's edge of the hit
+    nearest ``onset_us`` (within ``MATCH_US``) in place of the frames it spans, from 5 ms
+    before it (the quiet baseline) to 3 ms after; the raw stream alone without one."""
+    edge = min(edges, key=lambda e: abs(e.onset_us - onset_us), default=None)
+    if edge is None or abs(edge.onset_us - onset_us) > MATCH_US or not edge.samples:
+        return times, samples
+    lo, hi = edge.t_us, edge.t_us + (len(edge.samples) - 1) * edge.period_us
+    merged = [(t, x) for t, x in zip(times, samples) if lo - 5_000 <= t < lo or hi < t <= hi + 3_000]
+    merged += zip(edge.times, edge.samples)
+    merged.sort()
+    return [t for t, _ in merged], [x for _, x in merged]
 
 
 def fit_start(points: Sequence[tuple[float, float]], lo: float) -> tuple[float, float] | None:

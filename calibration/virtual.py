@@ -5,6 +5,11 @@ and detector are handed in by the caller (the cabinet passes
 ``firmware_py.sim.piezo.PiezoModel`` and ``firmware_py.padboard.detector.Detector``),
 so this package keeps to its layer and still runs the very code the board runs.
 
+The state machine runs on frames every ``sample_period_us`` (4 kHz), as the board's does;
+each hit's rising edge comes every ``edge_period_us`` (20 kHz) from the model, as a board
+whose DMA samples that fast sends it (``EDGE``): five times the frames only where they are
+used, so a calibration stays fast.
+
 A scripted "operator" schedules slaps with :meth:`VirtualPads.slap` (force in counts
 before the pad's gain); ``slaps`` keeps them as ground truth for tests and benchmarks.
 Slaps reach the model just before their time, so thousands can be scheduled at once
@@ -21,7 +26,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from calibration.capture import Capture, Recording
-from hal.padboard.messages import PadHit
+from hal.padboard import wire
+from hal.padboard.messages import PadEdge, PadHit
 from hal.padboard.settings import PadSettings
 
 TICKS_MASK = (1 << 30) - 1
@@ -36,6 +42,8 @@ class SignalModel(Protocol):
     def sample(self, t_us: int) -> list[int]: ...
 
     def add_slap(self, pad: int, t_us: int, peak: float) -> None: ...
+
+    def burst(self, pad: int, t_us: float, period_us: float, count: int) -> list[int]: ...
 
 
 class VirtualPads:
@@ -53,8 +61,10 @@ class VirtualPads:
         sample_period_us: int = 250,
         start_us: int = 1_000_000,
         comparator: Sequence[int] | None = None,
+        edge_period_us: int | None = 50,
     ) -> None:
         self.model = model
+        self.edge_period_us = edge_period_us
         self.pads = pads
         self.sample_period_us = sample_period_us
         self.analog = comparator is None
@@ -113,6 +123,7 @@ class VirtualPads:
                         self.hits.append(hit)
                         if rec is not None:
                             rec.add_hit(hit)
+                            self._edge(rec, hit)
             else:
                 self._compare(rec, t, s)
             if keep:
@@ -125,6 +136,13 @@ class VirtualPads:
         if keep and times:
             rec.add_frames(times, rows)  # type: ignore[union-attr]
         self._t = t
+
+    def _edge(self, rec: Recording, hit: PadHit) -> None:
+        period = self.edge_period_us
+        if period:
+            t = hit.t_us - wire.EDGE_BEFORE_US
+            count = min(wire.EDGE_MAX_SAMPLES, (wire.EDGE_BEFORE_US + wire.EDGE_AFTER_US) // period + 1)
+            rec.add_edge(PadEdge(hit.pad, hit.t_us, t, period, tuple(self.model.burst(hit.pad, t, period, count))))
 
     def end(self, rec: Recording) -> Capture:
         return rec.capture(self._t)

@@ -1,4 +1,4 @@
-"""The board's protocol side: commands in, slaps, raw blocks and health out.
+"""The board's protocol side: commands in, slaps, raw blocks, edges and health out.
 
 Hardware-free so it runs unchanged on the board (driven by main.py) and in the host's
 simulator: it is given a ``write(frame_bytes)`` function, a ``save(settings)`` function
@@ -19,7 +19,7 @@ except ImportError:
     import wire
     from detector import TICKS_MASK, Detector, ticks_diff
 
-FIRMWARE = "ringside-padboard 2.0"
+FIRMWARE = "ringside-padboard 2.1"
 TICK_BITS = 30
 MAX_RAW_FRAMES = 64
 
@@ -53,6 +53,7 @@ class Board:
         self._rate_frames = 0
         self._raw_pads = []
         self._raw_mask = 0
+        self._edges = False  # with raw streaming: each slap's rising edge (EDGE) after it
         self._raw_block = 0
         self._raw_buf = None
         self._raw_n = 0
@@ -102,6 +103,12 @@ class Board:
     def _slaps(self, hits):
         for pad, onset, vel, peak in hits:
             self.send(wire.SLAP, wire.pack_slap(pad, vel, onset, peak if peak < 65535 else 65535))
+            if self._edges and self._raw_mask:
+                t, period, samples = self.detector.edge(
+                    pad, onset, wire.EDGE_BEFORE_US, wire.EDGE_AFTER_US, wire.EDGE_MAX_SAMPLES
+                )
+                if samples:
+                    self.send(wire.EDGE, wire.pack_edge(pad, onset, t, period, samples))
 
     def _raw_append(self, t, samples):
         buf = self._raw_buf
@@ -166,8 +173,8 @@ class Board:
                 self._ack(msg_type, wire.OK, seq)
             except (OSError, TypeError):
                 self._ack(msg_type, wire.FLASH_ERROR, seq)
-        elif msg_type == wire.RAW_START and len(payload) == 2:
-            self._raw_start(payload[0], payload[1], seq)
+        elif msg_type == wire.RAW_START and len(payload) == 3:
+            self._raw_start(payload[0], payload[1], payload[2], seq)
         elif msg_type == wire.RAW_STOP:
             self._raw_mask = 0
             self._ack(msg_type, wire.OK, seq)
@@ -176,7 +183,7 @@ class Board:
         else:
             self._ack(msg_type, wire.UNKNOWN, seq)
 
-    def _raw_start(self, mask, block, seq):
+    def _raw_start(self, mask, block, flags, seq):
         pads = [p for p in wire.mask_pads(mask) if p < self.pads]
         size = 6 + block * (2 + 2 * len(pads))
         if not pads or block < 1 or block > MAX_RAW_FRAMES or size + 5 > wire.MAX_BODY:
@@ -187,6 +194,7 @@ class Board:
         self._raw_buf = bytearray(size)
         self._raw_n = 0
         self._raw_mask = 0
+        self._edges = bool(flags & wire.RAW_EDGES)
         for p in pads:
             self._raw_mask |= 1 << p
         self._ack(wire.RAW_START, wire.OK, seq)

@@ -58,6 +58,8 @@ CLIP_HIGH = 65535 - 64
 STATE_US = 250  # the state machine's frame period
 ONSET_REF = 10000  # the peak (counts above baseline) at which the onset delay is onset_us
 EDGE_BACK_US = 6000  # the rising edge is searched this far before the threshold crossing
+BASE_FROM_US = 4000  # the edge's baseline: the samples from this long before the crossing ...
+BASE_TO_US = 1500  # ... to this long before it (a soft slap's contact is ~1.2 ms before it)
 XTALK_LEAD_US = 40  # a crosstalk onset may seem this much earlier than its source's (estimate error)
 OWN_RING_FRAMES = 256  # frames kept by process() for callers without a DMA ring
 FRAME_BITS = 22  # frame numbers wrap here (small ints on the board: ~3.5 min at 20 kHz)
@@ -493,14 +495,14 @@ class Detector:
         ``xclean_pct`` % of what was subtracted); ``subtracted`` is a bit mask of those pads
         (0: measured on the raw signal).  ``peak`` is the raw peak either way (velocity
         and crosstalk cancel compare raw peaks).  Frames are relative to ``k``."""
-        b = p.cbase
         r_min = frame_diff(self._newest, k) - self.ring_frames + 1  # older frames are overwritten
         rc = frame_diff(p.cross_k, k)
+        b = self._edge_base(i, p, k, rc, r_min)
         lo = rc - self.step + 1
         if lo < r_min:
             lo = r_min
         top, best, rp, sgn = self._peak(i, k, lo, 0, r_min, b, None, 0)
-        if top < p.peak:  # the ring no longer holds the edge: keep what the state frames saw
+        if top + abs(b - p.cbase) < p.peak:  # the ring no longer holds the edge: keep what the state frames saw
             return p.cross, p.peak, p.peak, 0, 0
         raw = best
         stop = rc - EDGE_BACK_US // self.frame_us
@@ -537,6 +539,32 @@ class Detector:
         if ticks_diff(onset, p.cross) > 0:  # contact came before the signal crossed the threshold
             onset = p.cross
         return onset, raw, best, delay, subtracted
+
+    def _edge_base(self, i, p, k, rc, r_min):
+        """The baseline under a hit's edge (crossing at frame ``k + rc``): the mean of
+        the samples from ``BASE_FROM_US`` to ``BASE_TO_US`` before the crossing, if they
+        were quiet (their mean deviation from it at most twice the idle noise's); else
+        the tracked baseline.  The tracked one follows slowly (for a steady threshold)
+        and so lags a drifting baseline by up to ~150 counts, a few % of a soft slap:
+        its half-peak level, and so its stamp, moved by tens of µs."""
+        a = rc - BASE_FROM_US // self.frame_us
+        z = rc - BASE_TO_US // self.frame_us
+        if a < r_min:
+            a = r_min
+        if z - a < 8:
+            return p.cbase
+        ring = self.ring
+        size = len(ring)
+        n = self.npads
+        sh = self.shift
+        vals = [ring[((k + r) * n + i) % size] << sh for r in range(a, z)]
+        m = sum(vals) // len(vals)  # ints, as the tracked baseline: peaks go out as integers
+        spread = 0
+        for v in vals:
+            spread += v - m if v > m else m - v
+        if spread > len(vals) * (2 * (p.noise_fp >> 8) + 8):
+            return p.cbase
+        return m
 
     def _decide(self, t):
         out = []
@@ -587,6 +615,34 @@ class Detector:
                     if ticks_diff(t50 - onset_delay_us(o[2], pad.onset_us, pad.onset_exp), o[1]) >= -XTALK_LEAD_US:
                         return True
         return False
+
+    def edge(self, pad, onset, before_us, after_us, most):
+        """Pad ``pad``'s samples around a hit's ``onset`` (ticks) as the sampler took
+        them (every frame, not one in ``step``): ``(ticks of the first, µs apart,
+        [read_u16 counts])`` from ``before_us`` before the onset to ``after_us`` after,
+        at most ``most``, of the frames the ring still holds.  Calibration reads the
+        palm's contact from them (``calibration.onset_fit``)."""
+        fu = self.frame_us
+        at = ticks_diff(onset, self._t0)
+        first = (at - before_us) // fu
+        last = (at + after_us) // fu
+        newest = frame_diff(self._newest, self._k0)
+        if first < newest - self.ring_frames + 1:
+            first = newest - self.ring_frames + 1
+        if last > newest:
+            last = newest
+        if last > first + most - 1:
+            last = first + most - 1
+        t = self._t0 + first * fu
+        if self.stagger:
+            t += (pad * fu) // self.npads
+        n = self.npads
+        ring = self.ring
+        size = len(ring)
+        sh = self.shift
+        k = self._k0
+        out = [ring[((k + r) * n + pad) % size] << sh for r in range(first, last + 1)]
+        return t & TICKS_MASK, fu, out
 
     def health(self, pad):
         """(baseline, noise, largest peak since the last call, clipped samples) of a pad."""

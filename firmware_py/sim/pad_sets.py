@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from calibration.virtual import VirtualPads
 from firmware_py.padboard.detector import Detector
-from firmware_py.sim.piezo import ModelSlap, PiezoModel, PiezoPad
+from firmware_py.sim.piezo import PiezoModel, PiezoPad, SlapSignal
 from hal.padboard.settings import PadSettings
 
 
@@ -62,17 +62,6 @@ SIM_CABINETS = {
 }
 
 
-class _Model:
-    """PiezoModel with the slap call the virtual pads expect."""
-
-    def __init__(self, model: PiezoModel) -> None:
-        self.model = model
-        self.sample = model.sample
-
-    def add_slap(self, pad: int, t_us: int, peak: float) -> None:
-        self.model.add(ModelSlap(pad, t_us, peak))
-
-
 def make_detector(settings: list[dict[str, int]]) -> Detector:
     return Detector(len(settings), settings)
 
@@ -83,5 +72,5 @@ def virtual_cabinet(
     """The pad set ``name`` as virtual pads; ``comparator`` (counts per pad) makes them
     gpio-edge pads behind a comparator instead of the detector."""
     spec = SIM_CABINETS[name]
-    model = _Model(PiezoModel(spec.pads, seed=seed, crosstalk=spec.crosstalk))
+    model = SlapSignal(PiezoModel(spec.pads, seed=seed, crosstalk=spec.crosstalk))
     return VirtualPads(model, make_detector, len(spec.pads), settings, comparator=comparator)

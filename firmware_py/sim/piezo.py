@@ -150,6 +150,7 @@ class PiezoModel:
         self.crosstalk_delay_us = crosstalk_delay_us
         self._rng = random.Random(seed)
         self._landing = random.Random(seed ^ 0x5EED)
+        self._burst_noise = random.Random(seed ^ 0xED6E)
         self._active: list[list[tuple[float, Pulse]]] = [[] for _ in self.pads]
 
     def ratio(self, source: int, pad: int) -> float:
@@ -207,9 +208,38 @@ class PiezoModel:
             out.append(min(65535, max(0, int(v))))
         return out
 
+    def burst(self, pad: int, t_us: float, period_us: float, count: int) -> list[int]:
+        """``count`` samples of ``pad`` from ``t_us``, ``period_us`` apart (the past is
+        fine while its slaps have not rung out), with noise of their own so the frames'
+        stays as it was: the samples a DMA board takes between a slower sampler's frames."""
+        p = self.pads[pad]
+        gauss = self._burst_noise.gauss
+        out = []
+        for k in range(count):
+            t = t_us + k * period_us
+            v = (
+                self.baseline(pad, t)
+                + gauss(0.0, p.noise)
+                + sum(q.value(t - t0) for t0, q in self._active[pad] if t > t0)
+            )
+            out.append(min(65535, max(0, int(v))))
+        return out
+
     def frames(self, t0_us: int, t1_us: int, period_us: int) -> Iterator[tuple[int, list[int]]]:
         """``(t_us, samples)`` every ``period_us`` from ``t0_us`` up to ``t1_us``."""
         t = t0_us
         while t < t1_us:
             yield t, self.sample(t)
             t += period_us
+
+
+class SlapSignal:
+    """A model as the calibration's virtual pads drive it (``calibration.virtual.SignalModel``)."""
+
+    def __init__(self, model: PiezoModel) -> None:
+        self.model = model
+        self.sample = model.sample
+        self.burst = model.burst
+
+    def add_slap(self, pad: int, t_us: int, peak: float) -> None:
+        self.model.add(ModelSlap(pad, t_us, peak))

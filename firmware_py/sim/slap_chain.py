@@ -33,7 +33,7 @@ from firmware_py.padboard.detector import TICKS_MASK, ticks_diff
 from firmware_py.session import RANK_SHOWN, RANK_SLAP
 from firmware_py.settle import SettleBuffer
 from firmware_py.sim.padboard import BoardClock, SimDma, UsbJitter, ping_exchange
-from firmware_py.sim.piezo import ModelSlap, PiezoModel, PiezoPad
+from firmware_py.sim.piezo import ModelSlap, PiezoModel, PiezoPad, SlapSignal
 from games.karate_fight import (
     CARD_KINDS,
     CardKind,
@@ -303,18 +303,7 @@ def verdict(stamped: Sequence[Stamped], reveal_us: int, settle_us: int, players:
     return winner
 
 
-class _TableSignal:
-    """A table's model with the slap call the calibration's virtual pads make."""
-
-    def __init__(self, model: PiezoModel) -> None:
-        self.model = model
-        self.sample = model.sample
-
-    def add_slap(self, pad: int, t_us: int, peak: float) -> None:
-        self.model.add(ModelSlap(pad, t_us, peak))
-
-
-def _wizard(table: Table, seed: int, comparator: Sequence[int] | None = None):
+def _wizard(table: Table, seed: int, comparator: Sequence[int] | None = None, edge_period_us: int | None = 50):
     from calibration.runner import run_wizard
     from calibration.virtual import VirtualPads
     from calibration.wizard import Wizard
@@ -322,17 +311,20 @@ def _wizard(table: Table, seed: int, comparator: Sequence[int] | None = None):
     from firmware_py.sim.pad_sets import make_detector
 
     n = len(table.pads)
-    vp = VirtualPads(_TableSignal(table.model(seed)), make_detector, n, comparator=comparator)
+    vp = VirtualPads(
+        SlapSignal(table.model(seed)), make_detector, n, comparator=comparator, edge_period_us=edge_period_us
+    )
     wizard = Wizard(n, list(range(n)), {p: vp.read_settings(p) for p in range(n)}, analog=comparator is None)
     settings = run_wizard(wizard, vp, ScriptedOperator(vp, seed=seed, verdict_choice="force"))
     return wizard, settings
 
 
-def calibrate(table: Table, seed: int = 1) -> tuple[dict[int, PadSettings], bool]:
+def calibrate(table: Table, seed: int = 1, edge_period_us: int | None = 50) -> tuple[dict[int, PadSettings], bool]:
     """Every pad's settings as the calibration wizard fits them on this table (the
-    scripted operator slapping virtual pads, the board's detector at the state rate), and
-    whether its verification passed (the settings are taken either way)."""
-    wizard, settings = _wizard(table, seed)
+    scripted operator slapping virtual pads, the board's detector at the state rate, each
+    hit's edge every ``edge_period_us``: None, a board that sends none), and whether its
+    verification passed (the settings are taken either way)."""
+    wizard, settings = _wizard(table, seed, edge_period_us=edge_period_us)
     assert settings is not None, "the wizard did not fit this table"
     return settings, wizard.passed
 

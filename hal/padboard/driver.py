@@ -40,7 +40,7 @@ from hal.clock import Clock
 from hal.events import PadLinkEvent, SlapEvent
 from hal.padboard import wire
 from hal.padboard.clocksync import ClockSync
-from hal.padboard.messages import BoardInfo, Health, LinkCounters, PadHealth, PadHit, RawBlock
+from hal.padboard.messages import BoardInfo, Health, LinkCounters, PadEdge, PadHealth, PadHit, RawBlock
 from hal.padboard.settings import PadSettings
 from hal.timing import PADBOARD_SETTLE_US
 
@@ -135,6 +135,7 @@ class PadboardSource:
         self._state_lock = threading.Lock()
         self._waiters: list[_Waiter] = []
         self._raw_callback: Callable[[RawBlock], None] | None = None
+        self._edge_callback: Callable[[PadEdge], None] | None = None
         self._counters = LinkCounters()
         self._decoder = wire.FrameDecoder()
         self._tx_seq = 0
@@ -218,24 +219,32 @@ class PadboardSource:
             pads=tuple(PadHealth(*p) for p in pads),
         )
 
-    def start_raw(self, pads: Sequence[int], callback: Callable[[RawBlock], None], frames_per_block: int = 16) -> None:
+    def start_raw(
+        self,
+        pads: Sequence[int],
+        callback: Callable[[RawBlock], None],
+        frames_per_block: int = 16,
+        on_edge: Callable[[PadEdge], None] | None = None,
+    ) -> None:
         """Stream raw samples of ``pads`` to ``callback`` (on the reader thread) as
-        :class:`RawBlock` with HAL-mapped times, until :meth:`stop_raw` or a reconnect."""
+        :class:`RawBlock` with HAL-mapped times, until :meth:`stop_raw` or a reconnect;
+        with ``on_edge``, each hit's rising edge at the board's full sampling rate too."""
         mask = 0
         for p in pads:
             mask |= 1 << p
         self._raw_callback = callback
+        self._edge_callback = on_edge
         try:
-            self._command(wire.RAW_START, bytes([mask, frames_per_block]))
+            self._command(wire.RAW_START, bytes([mask, frames_per_block, wire.RAW_EDGES if on_edge else 0]))
         except PadboardError:
-            self._raw_callback = None
+            self._raw_callback = self._edge_callback = None
             raise
 
     def stop_raw(self) -> None:
         try:
             self._command(wire.RAW_STOP, b"")
         finally:
-            self._raw_callback = None
+            self._raw_callback = self._edge_callback = None
 
     def _settings_reply(self, cmd: int, pad: int) -> Callable[[int, bytes], bool]:
         def match(t: int, p: bytes) -> bool:
@@ -365,7 +374,7 @@ class PadboardSource:
         with self._state_lock:
             for w in self._waiters:
                 w.done.set()  # no reply: the caller's wait ends in a PadboardError
-            self._raw_callback = None
+            self._raw_callback = self._edge_callback = None
 
     def _run(self) -> None:
         backoff = self.timing.backoff_first_s
@@ -511,6 +520,12 @@ class PadboardSource:
             cb = self._raw_callback
             if cb is not None and self._sync.count:
                 self._call(cb, self._raw_block(payload, now))
+        elif msg_type == wire.EDGE:
+            pad, onset, first, period, samples = wire.unpack_edge(payload)
+            on_edge = self._edge_callback
+            if on_edge is not None and self._sync.count:
+                to_host = self._sync.to_host
+                self._call(on_edge, PadEdge(pad, to_host(onset, now), to_host(first, now), period, tuple(samples)))
         with self._state_lock:
             waiters = [w for w in self._waiters if not w.done.is_set() and w.match(msg_type, payload)]
         for w in waiters:

@@ -60,6 +60,23 @@ class RawBlock:
 
 
 @dataclass(frozen=True)
+class PadEdge:
+    """A hit's rising edge as the board sampled it (every frame its DMA took, for
+    calibration): ``samples[i]`` (read_u16 counts) at HAL µs ``t_us + i * period_us``;
+    ``onset_us`` is the hit's stamp, which pairs the edge with its hit."""
+
+    pad: int
+    onset_us: int
+    t_us: int
+    period_us: int
+    samples: tuple[int, ...]
+
+    @property
+    def times(self) -> tuple[int, ...]:
+        return tuple(self.t_us + i * self.period_us for i in range(len(self.samples)))
+
+
+@dataclass(frozen=True)
 class LinkCounters:
     """What the link has seen since the driver started (all connections)."""
 

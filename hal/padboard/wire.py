@@ -14,7 +14,7 @@ See docs/padboard-protocol.md for the message catalogue.
 
 import struct
 
-PROTOCOL_VERSION = 3  # 2: the onset curve and crosstalk per source pad; 3: crosstalk subtraction
+PROTOCOL_VERSION = 4  # 2: the onset curve and crosstalk per source pad; 3: crosstalk subtraction; 4: edges
 MAX_BODY = 1024  # longest decoded body (type + seq + payload + crc) a decoder accepts
 
 # host -> board
@@ -23,7 +23,7 @@ PING = 0x02  # <I token
 GET_SETTINGS = 0x03  # <B pad
 SET_SETTINGS = 0x04  # <B pad + settings
 SAVE_SETTINGS = 0x05  # (empty)
-RAW_START = 0x06  # <BB pad mask, frames per block
+RAW_START = 0x06  # <BBB pad mask, frames per block, flags (RAW_EDGES)
 RAW_STOP = 0x07  # (empty)
 GET_HEALTH = 0x08  # (empty)
 RESEND = 0x09  # <H seq of a board frame the host missed
@@ -36,6 +36,13 @@ ACK = 0x85  # <BBH request type, status, request seq
 RAW = 0x87  # <IBB first frame ticks, pad mask, frames + per frame <H dt + <H per pad
 HEALTH = 0x88  # <IIIB frames, dropped, rate mHz, pads + per pad <HHHI
 SLAP = 0x90  # <BBIH pad, velocity, onset ticks, peak
+EDGE = 0x91  # <BIIHB pad, onset ticks, first sample ticks, us between samples, count + <H per sample
+
+# RAW_START flags
+RAW_EDGES = 1  # after each SLAP, its rising edge at the sampling rate (EDGE)
+EDGE_BEFORE_US = 1000  # an EDGE holds the samples from this long before the onset ...
+EDGE_AFTER_US = 1500  # ... to this long after it (past half the peak: calibration fits the start)
+EDGE_MAX_SAMPLES = 255
 
 # ACK status codes
 OK = 0
@@ -288,6 +295,21 @@ def pack_slap(pad, velocity, onset_ticks, peak):
 
 def unpack_slap(payload):
     return struct.unpack("<BBIH", payload)
+
+
+def pack_edge(pad, onset_ticks, first_ticks, period_us, samples):
+    out = bytearray(struct.pack("<BIIHB", pad, onset_ticks, first_ticks, period_us, len(samples)))
+    for x in samples:
+        out += struct.pack("<H", x)
+    return bytes(out)
+
+
+def unpack_edge(payload):
+    """(pad, onset ticks, first sample ticks, us between samples, [read_u16 samples])."""
+    pad, onset, first, period, n = struct.unpack_from("<BIIHB", payload, 0)
+    if len(payload) != 12 + 2 * n or period == 0:
+        raise ValueError("EDGE payload of " + str(len(payload)) + " bytes for " + str(n) + " samples")
+    return pad, onset, first, period, list(struct.unpack_from("<" + "H" * n, payload, 12))
 
 
 def pack_health(frames, dropped, rate_mhz, pads):

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 
 from firmware_py.padboard import settings_store
+from firmware_py.sim.padboard import SimDma
+from firmware_py.sim.piezo import ModelSlap, PiezoModel, PiezoPad
 from hal.padboard import wire
 from hal.padboard.settings import PadSettings
 
@@ -199,8 +201,8 @@ def test_padboard_board_answers_every_command() -> None:
     assert (t, s, p) == (wire.PONG, 1, b"abcd" + ((1 << 30) - 1).to_bytes(4, "little"))
     assert h.send(wire.GET_SETTINGS, b"\x05") == [(wire.ACK, 2, bytes([wire.GET_SETTINGS, wire.BAD_PAD, 2, 0]))]
     assert h.send(wire.SET_SETTINGS, b"\x00\x01")[0][2][1] == wire.BAD_VALUE
-    assert h.send(wire.RAW_START, bytes([0b100, 8]))[0][2][1] == wire.BAD_VALUE  # no pad 2
-    assert h.send(wire.RAW_START, bytes([0b1, 0]))[0][2][1] == wire.BAD_VALUE
+    assert h.send(wire.RAW_START, bytes([0b100, 8, 0]))[0][2][1] == wire.BAD_VALUE  # no pad 2
+    assert h.send(wire.RAW_START, bytes([0b1, 0, 0]))[0][2][1] == wire.BAD_VALUE
     assert h.send(0x7E)[0][2][:2] == bytes([0x7E, wire.UNKNOWN])
     assert h.send(wire.SAVE_SETTINGS)[0][2][1] == wire.OK
     assert h.send(wire.RESEND, (999).to_bytes(2, "little")) == []
@@ -219,7 +221,7 @@ def test_padboard_board_reports_flash_failure() -> None:
 
 def test_padboard_board_streams_raw_blocks_and_counts_dropped_frames() -> None:
     h = BoardHarness()
-    h.send(wire.RAW_START, bytes([0b11, 3]))
+    h.send(wire.RAW_START, bytes([0b11, 3, 0]))
     h.got = []
     for i, t in enumerate([100, 350, 600, 1100]):
         h.board.on_frame(t, [1000 + i, 2000 + i], missed=1 if t == 1100 else 0)
@@ -334,3 +336,48 @@ def test_padboard_dma_sampler_counts_frames_and_times_them_across_every_wrap(tmp
     res = subprocess.run([sys.executable, "-I", "-S", "-c", script], capture_output=True, text=True, cwd=tmp_path)
     assert res.returncode == 0, res.stderr
     assert res.stdout.startswith("ok")
+
+
+def _edge_run(flags: int) -> tuple[list[tuple[int, int, bytes]], PiezoModel]:
+    """One slap on pad 1 of a noise-free two-pad model, sampled by the DMA at 50 µs
+    into a real Board that streams raw samples with ``flags``."""
+    h = BoardHarness()
+    model = PiezoModel([PiezoPad(noise=0.0, drift=0.0)] * 2, seed=2, crosstalk=0.0)
+    model.add(ModelSlap(1, 30_000, 12_000.0))
+    h.send(wire.RAW_START, bytes([0b11, 64, flags]))
+    h.got = []
+    dma = SimDma(model, 50)
+    for t in range(0, 80_000, 40 * 50):
+        dma.feed(h.board, t, 40)
+    return h.got, model
+
+
+def test_padboard_board_sends_each_slaps_edge_at_the_dma_rate() -> None:
+    """With RAW_EDGES, each SLAP is followed by its pad's samples around the onset as the
+    DMA took them (every frame: 50 µs, not the state machine's 250), stamped with the
+    round robin's stagger, exactly the values in the ring; without it, none."""
+    got, model = _edge_run(wire.RAW_EDGES)
+    kinds = [t for t, _s, _p in got if t != wire.RAW]
+    assert kinds == [wire.SLAP, wire.EDGE]
+    slap = next(wire.unpack_slap(p) for t, _s, p in got if t == wire.SLAP)
+    pad, onset, first, period, samples = wire.unpack_edge(next(p for t, _s, p in got if t == wire.EDGE))
+    assert (pad, onset, period) == (1, slap[2], 50)
+    assert onset - wire.EDGE_BEFORE_US - 50 < first <= onset - wire.EDGE_BEFORE_US + 25
+    assert (first - 25) % 50 == 0  # pad 1 of 2 is converted half a frame after the frame's time
+    assert len(samples) == (wire.EDGE_BEFORE_US + wire.EDGE_AFTER_US) // 50 + 1
+    expected = [
+        (int(model.baseline(1, t) + model.signal(1, t)) >> 4) << 4 for t in range(first, first + 50 * len(samples), 50)
+    ]
+    assert samples == expected
+    assert max(samples) - min(samples) > 10_000  # the rising edge is in it
+    got, _model = _edge_run(0)
+    assert [t for t, _s, _p in got if t != wire.RAW] == [wire.SLAP]
+
+
+def test_padboard_edge_payload_is_checked() -> None:
+    payload = wire.pack_edge(2, 123_456, 122_456, 50, [1, 2, 65535])
+    assert wire.unpack_edge(payload) == (2, 123_456, 122_456, 50, [1, 2, 65535])
+    with pytest.raises(ValueError, match="EDGE payload"):
+        wire.unpack_edge(payload[:-1])
+    with pytest.raises(ValueError, match="EDGE payload"):
+        wire.unpack_edge(wire.pack_edge(2, 1, 1, 0, [5]))

@@ -60,7 +60,7 @@ def test_soft_slap_before_a_hard_slap_two_pads_away_is_stamped_at_its_contact() 
         with_it = soft_error(0, 2, True, seed)
         assert with_it is not None and abs(with_it) <= 50, with_it
         without = soft_error(0, 2, False, seed)
-        assert without is None or without > 60, without
+        assert without is None or without - with_it >= 40, (without, with_it)  # late by the crosstalk's lift
 
 
 def test_crosstalk_alone_is_still_dropped_with_subtraction() -> None:

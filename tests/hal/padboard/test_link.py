@@ -16,7 +16,7 @@ from hal.clock import MonotonicClock
 from hal.events import PadLinkEvent, SlapEvent
 from hal.padboard import wire
 from hal.padboard.driver import LinkTiming, PadboardError, PadboardSource, ProtocolVersionError
-from hal.padboard.messages import RawBlock
+from hal.padboard.messages import PadEdge, RawBlock
 from hal.padboard.settings import PadSettings
 
 CLOCK = MonotonicClock()
@@ -193,6 +193,28 @@ def test_padboard_link_raw_stream_and_health(sim: PadboardSimulator, src: Padboa
     assert health.frames > 0 and health.dropped == 0
     assert 3900 < health.sample_rate_hz < 4100
     assert len(health.pads) == 2 and all(abs(p.baseline - 32768) < 1500 for p in health.pads)
+
+
+@pytest.mark.slow
+def test_padboard_link_streams_each_hits_edge_for_calibration(sim: PadboardSimulator, src: PadboardSource) -> None:
+    """With ``on_edge``, every hit's rising edge follows it at the board's sampling rate,
+    mapped to host time like its stamp; after stop_raw, none."""
+    edges: list[PadEdge] = []
+    col = Collector(src)
+    src.start_raw([0, 1], lambda _b: None, on_edge=edges.append)
+    slap_soon(sim, 0, 90)
+    wait_for(lambda: len(edges) >= 1 and len(col.slaps()) >= 1)
+    src.stop_raw()
+    [edge] = edges
+    [slap] = col.slaps()
+    assert edge.pad == 0 and slap.station == 1  # pad 0 is station 1 here
+    assert abs(edge.onset_us - slap.t_us) <= 2  # the same stamp, mapped the same way
+    assert edge.period_us == sim.frame_us
+    assert abs(edge.t_us - (edge.onset_us - wire.EDGE_BEFORE_US)) <= edge.period_us
+    assert max(edge.samples) - min(edge.samples) > 5_000  # the rise is in it
+    slap_soon(sim, 1, 90)
+    wait_for(lambda: len(col.slaps()) >= 2)
+    assert len(edges) == 1
 
 
 @pytest.mark.slow
