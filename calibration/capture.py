@@ -1,5 +1,5 @@
 """What a calibration step records: every pad's raw samples, every detected hit and its
-rising edge at the board's full sampling rate.
+rising edge at the board's full sampling rate, and every touch of the contact probe.
 
 A :class:`Recording` is filled while the operator slaps (by a live board's reader thread
 or by the virtual pads, block by block) and frozen into a :class:`Capture` when the step
@@ -22,7 +22,8 @@ from hal.padboard.messages import PadEdge, PadHit
 class Capture:
     """One finished step: ``times[i]`` is frame ``i``'s µs, ``samples[pad][i]`` its value
     (empty when raw samples were not kept), ``hits`` what the detector reported and
-    ``edges`` their rising edges as the board sampled them (none from a board without)."""
+    ``edges`` their rising edges as the board sampled them (none from a board without),
+    ``contacts`` when the contact probe closed (µs; none without a probe)."""
 
     kind: str
     pad: int | None
@@ -35,6 +36,7 @@ class Capture:
     frames: int
     peak_dev: dict[int, int] = field(default_factory=dict)
     edges: tuple[PadEdge, ...] = ()
+    contacts: tuple[int, ...] = ()
 
     @property
     def duration_us(self) -> int:
@@ -78,6 +80,7 @@ class Recording:
         self._samples: dict[int, list[int]] = {p: [] for p in self.pads}
         self._hits: list[PadHit] = []
         self._edges: list[PadEdge] = []
+        self._contacts: list[int] = []
         self._frames = 0
         self._live: deque[tuple[int, tuple[int, ...]]] = deque(maxlen=live_frames)
 
@@ -109,6 +112,10 @@ class Recording:
     def add_edge(self, edge: PadEdge) -> None:
         with self._lock:
             self._edges.append(edge)
+
+    def add_contact(self, t_us: int) -> None:
+        with self._lock:
+            self._contacts.append(t_us)
 
     def hits(self) -> list[PadHit]:
         with self._lock:
@@ -155,4 +162,5 @@ class Recording:
                 hits=tuple(sorted(self._hits, key=lambda h: h.t_us)),
                 frames=self._frames,
                 edges=tuple(sorted(self._edges, key=lambda e: e.onset_us)),
+                contacts=tuple(sorted(self._contacts)),
             )

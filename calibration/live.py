@@ -3,8 +3,9 @@
 Wraps :class:`hal.padboard.driver.PadboardSource`: settings go over the link, raw
 samples of every pad stream in while a step records (``RAW_START``), every detected
 hit arrives through the driver's ``on_hit`` with its raw peak, and its rising edge at the
-board's full sampling rate after it (``EDGE``).  The callbacks run on the driver's reader
-thread and only append to the thread-safe recording.
+board's full sampling rate after it (``EDGE``), and each touch of the contact probe
+(``CONTACT``).  The callbacks run on the driver's reader thread and only append to the
+thread-safe recording.
 """
 
 from __future__ import annotations
@@ -60,11 +61,18 @@ class LivePadboard:
         if rec is not None:
             rec.add_edge(edge)
 
+    def _on_contact(self, t_us: int) -> None:
+        rec = self._rec
+        if rec is not None:
+            rec.add_contact(t_us)
+
     def begin(self, rec: Recording) -> None:
         self._rec = rec
         rec.start(self.now_us())
         self.board.on_hit = self._on_hit
-        self.board.start_raw(rec.pads, self._on_raw, self.frames_per_block, on_edge=self._on_edge)
+        self.board.start_raw(
+            rec.pads, self._on_raw, self.frames_per_block, on_edge=self._on_edge, on_contact=self._on_contact
+        )
 
     def pump(self, rec: Recording, until_us: int) -> None:
         """Nothing to do: the reader thread fills the recording."""

@@ -23,6 +23,13 @@ of samples per edge cannot pin it down, and its level is the steps' delays moved
 reference peak along it, each weighted by its slaps and its edge's signal-to-noise (the
 hard slaps' edges are the cleanest).  A slap whose signal was not quiet before it (the
 ring of the one before) or that clipped is left out.
+
+No edge shows what comes before the signal starts: the pad's mount and front end, and
+the bending wave's way from where the palm lands to the piezo (tens of µs, the same on
+every slap).  With the contact probe (a conductive glove whose touch on the pad's foil
+the board stamps) the curve is measured instead: each probe slap's delay from the touch
+to the board's half-peak time, moved to the reference peak along the slope, and the
+median of them is the level (:func:`probe_pairs`).
 """
 
 from __future__ import annotations
@@ -41,6 +48,8 @@ BAND = (0.08, 0.45)  # the part of the edge fitted, as fractions of the peak ...
 NOISE_FLOOR = 4.0  # ... and at least this many noise sigmas up
 MIN_SLAPS = 6
 MATCH_US = 3_000  # a hit belongs to a raw slap whose onset is this close
+MIN_PROBED = 6  # probe slaps needed to measure the curve
+PROBE_LATE_US = 8  # the probe's stamp is this late (a hard interrupt; to confirm on the first board)
 
 
 @dataclass(frozen=True)
@@ -63,6 +72,19 @@ def half_peak_time(hit: PadHit, settings: PadSettings) -> float:
     """When the board saw the hit's rising edge at half its peak: its stamp plus the delay
     it subtracted with ``settings``."""
     return hit.t_us + delay_us(hit.peak, settings.onset_us, settings.onset_exp)
+
+
+def probe_pairs(hits: Sequence[PadHit], contacts: Sequence[int]) -> list[tuple[PadHit, int]]:
+    """Each hit with the probe's touch nearest its stamp (within ``MATCH_US``; a touch
+    pairs with one hit at most): the true contacts of the probe step's slaps."""
+    pairs = []
+    free = sorted(contacts)
+    for hit in sorted(hits, key=lambda h: h.t_us):
+        near = min(free, key=lambda t: abs(t - hit.t_us), default=None)
+        if near is not None and abs(near - hit.t_us) <= MATCH_US:
+            pairs.append((hit, near))
+            free.remove(near)
+    return pairs
 
 
 def edge_samples(
@@ -142,12 +164,40 @@ def fit_onset(
     hits: Sequence[PadHit],
     base: PadSettings,
     sigma: float,
+    probed: Sequence[tuple[PadHit, int]] | None = None,
 ) -> OnsetFit:
     """The onset curve of ``pad`` from its prompted slaps: per step (soft, hard, flurry:
     slaps of about one force) the raw ``(event, times, samples)`` of each slap, and the
     board's hits (``base``: the settings it ran with).  Each step's edges are pooled,
     aligned at the board's half-peak times, into one delay at that step's median peak;
-    the curve goes through those points (its slope only when the peaks span enough)."""
+    the curve goes through those points.  ``probed``: the probe step's hits with their
+    touches (None: no probe step); enough of them measure the curve instead."""
+    keep = f"onset curve kept at {base.onset_us} µs × (peak/10,000)^−{base.onset_exp / 1000:.3f}"
+    exp = base.onset_exp
+    if probed is not None:
+        clean = [(h, t) for h, t in probed if h.peak > 0]
+        if len(clean) >= MIN_PROBED:
+            levels = sorted(
+                (half_peak_time(h, base) - t + PROBE_LATE_US) * (h.peak / ONSET_REF) ** (exp / 1000) for h, t in clean
+            )
+            onset = max(0, min(5000, round(statistics.median(levels))))
+            q1, q3 = levels[len(levels) // 4], levels[(3 * len(levels)) // 4]
+            return OnsetFit(
+                onset,
+                exp,
+                len(clean),
+                (
+                    f"onset curve {onset} µs × (peak/10,000)^−{exp / 1000:.3f}: from contact to half the peak, "
+                    f"measured with the contact probe ({len(clean)} slaps, peaks {min(h.peak for h, _ in clean)}–"
+                    f"{max(h.peak for h, _ in clean)}; middle half {q1:.0f}–{q3:.0f} µs at the reference peak)",
+                ),
+            )
+        fallback = (
+            f"pad {pad + 1}: the contact probe gave only {len(clean)} touches with a slap (at least {MIN_PROBED} "
+            "needed): check the glove's wire and the pad's foil; the curve was read from the rising edges"
+        )
+    else:
+        fallback = ""
     points: list[tuple[float, float, int]] = []  # (peak, delay, slaps)
     for evs in groups.values():
         pooled: list[tuple[float, float]] = []
@@ -166,16 +216,15 @@ def fit_onset(
         if fit is not None and 50 < -fit[0] < 5_000:
             points.append((statistics.median(peaks), -fit[0], len(peaks)))
     slaps = sum(n for _, _, n in points)
-    keep = f"onset curve kept at {base.onset_us} µs × (peak/10,000)^−{base.onset_exp / 1000:.3f}"
+    early = (fallback,) if fallback else ()
     if not points or slaps < MIN_SLAPS:
         return OnsetFit(
             base.onset_us,
             base.onset_exp,
             slaps,
             (keep,),
-            (f"pad {pad + 1}: only {slaps} slaps showed a clean rising edge; {keep}",),
+            (*early, f"pad {pad + 1}: only {slaps} slaps showed a clean rising edge; {keep}"),
         )
-    exp = base.onset_exp
     weights = [n * (p / max(sigma, 1.0)) ** 2 for p, _, n in points]  # the cleaner the edge, the more it counts
     levels = [d * (p / ONSET_REF) ** (exp / 1000) for p, d, _ in points]
     onset = max(0, min(5000, round(sum(w * v for w, v in zip(weights, levels)) / sum(weights))))
@@ -184,4 +233,4 @@ def fit_onset(
         f"onset curve {onset} µs × (peak/10,000)^−{exp / 1000:.3f}: from contact to half the peak, "
         f"read from the rising edges of the prompted slaps ({detail}), the hard ones counting most",
     )
-    return OnsetFit(onset, exp, slaps, reasons)
+    return OnsetFit(onset, exp, slaps, reasons, early)

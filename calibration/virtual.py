@@ -10,6 +10,9 @@ each hit's rising edge comes every ``edge_period_us`` (20 kHz) from the model, a
 whose DMA samples that fast sends it (``EDGE``): five times the frames only where they are
 used, so a calibration stays fast.
 
+With ``probe_irq_us`` the calibration's contact probe is worn: every slap closes it at
+its true contact, stamped that much late.
+
 A scripted "operator" schedules slaps with :meth:`VirtualPads.slap` (force in counts
 before the pad's gain); ``slaps`` keeps them as ground truth for tests and benchmarks.
 Slaps reach the model just before their time, so thousands can be scheduled at once
@@ -22,6 +25,7 @@ without velocity, as the kernel would stamp it.
 from __future__ import annotations
 
 import heapq
+import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -62,9 +66,13 @@ class VirtualPads:
         start_us: int = 1_000_000,
         comparator: Sequence[int] | None = None,
         edge_period_us: int | None = 50,
+        probe_irq_us: tuple[float, float] | None = None,
     ) -> None:
         self.model = model
         self.edge_period_us = edge_period_us
+        self.probe_irq_us = probe_irq_us  # the contact probe is worn: its stamp is this late
+        self._touches: list[int] = []
+        self._probe_rng = random.Random(0x9B0BE)
         self.pads = pads
         self.sample_period_us = sample_period_us
         self.analog = comparator is None
@@ -135,6 +143,10 @@ class VirtualPads:
             t += period
         if keep and times:
             rec.add_frames(times, rows)  # type: ignore[union-attr]
+        while self._touches and self._touches[0] < t:
+            touched = heapq.heappop(self._touches)
+            if rec is not None:
+                rec.add_contact(touched)
         self._t = t
 
     def _edge(self, rec: Recording, hit: PadHit) -> None:
@@ -155,6 +167,8 @@ class VirtualPads:
             raise ValueError(f"slap at {t_us} µs is in the past (now {self._t} µs)")
         heapq.heappush(self._pending, (t_us, len(self.slaps), pad, force))
         self.slaps.append((pad, t_us, force))
+        if self.probe_irq_us is not None:
+            heapq.heappush(self._touches, t_us + round(self._probe_rng.uniform(*self.probe_irq_us)))
 
     def idle(self, duration_us: int) -> None:
         """Let time pass with nothing recorded (hits still land in ``self.hits``)."""

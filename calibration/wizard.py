@@ -7,6 +7,11 @@ with), is fed the :class:`~calibration.capture.Capture` of that step, fits, and 
 the operator to review, verify and save.  A front end records each step through a
 :class:`~calibration.source.PadSource`.
 
+With the contact probe worn (a conductive glove whose touch on a pad's foil the board
+stamps), each pad gets a ``probe`` step: slaps from soft to hard whose true contacts the
+probe gives, so the onset curve is measured instead of read from the edges' shape
+(:mod:`calibration.onset_fit`).
+
 A cabinet with a light sensor on its screen adds a ``display`` step at the end of the
 calibration steps: the front end flashes the screen and feeds the measurement
 (:mod:`calibration.display_latency`) instead of a capture.
@@ -44,6 +49,7 @@ class Counts:
     hard: int = 5
     flurry: int = 8
     neighbour_hard: int = 2  # per other pad, when one pad is calibrated alone
+    probe: int = 12  # with the contact probe: slaps from soft to hard
     verify_soft: int = 10
     verify_hard: int = 4
     slap_window_s: float = 1.1  # window per prompted slap (the capture may end early)
@@ -51,7 +57,7 @@ class Counts:
 
 @dataclass(frozen=True)
 class Step:
-    kind: str  # rest, soft, hard, flurry, neighbours, verify_idle, verify_soft, verify_hard
+    kind: str  # rest, soft, hard, flurry, probe, neighbours, display, verify_idle, verify_soft, verify_hard
     phase: str  # calibrate | verify
     pad: int | None
     slaps: int
@@ -80,9 +86,11 @@ class Wizard:
         names: Sequence[str] | None = None,
         period_us: int = 250,
         display_flashes: int = 0,
+        probe: bool = False,
     ) -> None:
         """``display_flashes``: the cabinet has a light sensor on its screen and the front
-        end can flash the screen: end the calibration steps with a display step."""
+        end can flash the screen: end the calibration steps with a display step.
+        ``probe``: the board has a contact probe: a probe step for each pad."""
         if not targets:
             raise ValueError("no pad to calibrate")
         self.pads = pads
@@ -101,6 +109,7 @@ class Wizard:
         self.faults: dict[int, list[Fault]] = {}
         self.verdicts: dict[int, PadVerdict] = {}
         self.display_flashes = display_flashes
+        self.probe = probe
         self.display: DisplayLatency | None = None  # the display step's measurement ...
         self.display_latency_us: int | None = None  # ... and its figure (photodiode)
         self.rounds = 0
@@ -156,6 +165,19 @@ class Wizard:
                     s,
                 ),
             ]
+            if self.probe and self.analog:
+                steps.append(
+                    Step(
+                        "probe",
+                        "calibrate",
+                        p,
+                        c.probe,
+                        self._win(c.probe),
+                        f"Put on the contact glove and slap {n} {c.probe} times, from soft to hard: "
+                        "the glove tells when your palm really touched.",
+                        s,
+                    )
+                )
             others = tuple(q for q in range(self.pads) if q not in self.targets)
             if others:
                 k = c.neighbour_hard * len(others)

@@ -171,6 +171,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="COUNTS",
         help="with --sim: gpio-edge pads behind a comparator at this level (no analog signal)",
     )
+    p.add_argument(
+        "--probe",
+        action="store_true",
+        help="the contact probe is worn (with --sim; a real board: [padboard] contact_probe = true)",
+    )
     p.add_argument("--idle", type=float, default=10.0, help="seconds hands-off during verification (default 10)")
     p.add_argument("--yes", action="store_true", help="answer every question with its default (scripted runs)")
     p.add_argument("--report", help="PNG report path (default: <data>/calibration/reports/<name>-<stamp>.png)")
@@ -179,7 +184,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def open_source(args, config):
     if args.sim:
         comparator = [args.comparator] * len(SIM_CABINETS[args.sim].pads) if args.comparator else None
-        return virtual_cabinet(args.sim, seed=args.seed, comparator=comparator), SIM_CABINETS[args.sim].name
+        vp = virtual_cabinet(args.sim, seed=args.seed, comparator=comparator, probe=args.probe)
+        return vp, SIM_CABINETS[args.sim].name
     if config.padboard is None:
         return open_gpio_edge(config), config.name
     board = PadboardSource(config.padboard.port, MonotonicClock(), {})
@@ -245,6 +251,7 @@ def main(args, config, write: Callable[[str], None] = print, read: Callable[[str
             criteria=Criteria(idle_s=args.idle),
             names=names if not args.sim else None,
             period_us=source.sample_period_us,
+            probe=args.probe if args.sim else bool(config.padboard and config.padboard.contact_probe),
         )
         hands = ScriptedOperator(source, seed=args.seed) if args.sim else None
         front = TerminalFrontend(hands, yes=args.yes, read=read, write=write)

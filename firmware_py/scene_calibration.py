@@ -153,6 +153,7 @@ class CalibrationScene(Service):
             return
         originals = {p: self.source.read_settings(p) for p in range(self.source.pads)}
         self.display = display_factory(ctx)
+        pb = ctx.config.padboard
         self.wizard = Wizard(
             self.source.pads,
             list(targets) if targets else list(range(self.source.pads)),
@@ -160,6 +161,7 @@ class CalibrationScene(Service):
             analog=self.source.analog,
             period_us=self.source.sample_period_us,
             display_flashes=FLASHES if self.display is not None else 0,
+            probe=isinstance(self.source, LivePadboard) and bool(pb and pb.contact_probe),
         )
         ctx.log(f"calibration started on {self.about}")
 

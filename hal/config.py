@@ -97,8 +97,12 @@ class StationConfig:
 
 @dataclass(frozen=True)
 class PadboardConfig:
+    """``contact_probe``: the board has the calibration's contact probe (a conductive
+    glove on its probe pin, foil on the pads): calibration adds a probe step per pad."""
+
     port: str
     settle_us: int
+    contact_probe: bool = False
 
 
 @dataclass(frozen=True)
@@ -297,10 +301,11 @@ class _Reader:
 
         padboard = None
         if "padboard" in raw:
-            pb = self.check_table(raw["padboard"], "padboard", {"port", "settle_us"})
+            pb = self.check_table(raw["padboard"], "padboard", {"port", "settle_us", "contact_probe"})
             padboard = PadboardConfig(
                 port=self.string(pb, "padboard", "port"),
                 settle_us=self.integer(pb, "padboard", "settle_us", 100, 100_000, PADBOARD_SETTLE_US),
+                contact_probe=self.boolean(pb, "padboard", "contact_probe", False),
             )
         if any(s.slap.source == "padboard" for s in stations) and padboard is None:
             raise self.fail(

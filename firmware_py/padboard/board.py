@@ -1,4 +1,5 @@
-"""The board's protocol side: commands in, slaps, raw blocks, edges and health out.
+"""The board's protocol side: commands in, slaps, raw blocks, edges, probe contacts and
+health out.
 
 Hardware-free so it runs unchanged on the board (driven by main.py) and in the host's
 simulator: it is given a ``write(frame_bytes)`` function, a ``save(settings)`` function
@@ -109,6 +110,12 @@ class Board:
                 )
                 if samples:
                     self.send(wire.EDGE, wire.pack_edge(pad, onset, t, period, samples))
+
+    def on_contact(self, t):
+        """The contact probe closed at ticks ``t`` (a gloved palm touched a pad's foil):
+        reported while raw streams, which is while calibration records."""
+        if self._raw_mask:
+            self.send(wire.CONTACT, wire.pack_contact(t & TICKS_MASK))
 
     def _raw_append(self, t, samples):
         buf = self._raw_buf

@@ -36,6 +36,8 @@ FRAME_US = 50  # 20 kHz per pad; the ADC runs len(CHANNELS) times faster
 RING_BITS = 13  # an 8 KiB ring: 4096 samples, 68 ms at 3 pads × 20 kHz
 BLOCK = 40  # frames handed over at most at once (2 ms): keeps USB commands answered
 REPL_WINDOW_MS = 1000
+PROBE_PIN = 15  # the contact probe: a conductive glove wired here, foil on each pad to GND
+PROBE_DEBOUNCE_US = 20000  # a palm's contact bounces; the first closing is the touch
 
 ADC_BASE = 0x4004C000
 ADC_CS = ADC_BASE + 0x00
@@ -158,6 +160,33 @@ class DmaSampler:
         return (self._t0 + (self._cur - frame_diff(self._cur, frame)) * self.frame_us) & TICKS_MASK
 
 
+class ContactProbe:
+    """The calibration's contact probe: the glove touching a pad's foil pulls the pin
+    low; a hard interrupt stamps the first falling edge of each touch with ticks_us
+    (a few µs late: docs/slap-timing.md) into a preallocated slot the loop collects."""
+
+    def __init__(self, pin):
+        self._stamps = array("i", [0, 0])  # ticks of the last touch, touches seen
+        self._taken = 0
+        self._last = None
+        self._pin = machine.Pin(pin, machine.Pin.IN, machine.Pin.PULL_UP)
+        self._pin.irq(trigger=machine.Pin.IRQ_FALLING, handler=self._irq, hard=True)
+
+    def _irq(self, _pin):
+        t = time.ticks_us()
+        if self._last is None or time.ticks_diff(t, self._last) > PROBE_DEBOUNCE_US:
+            self._stamps[0] = t & TICKS_MASK
+            self._stamps[1] += 1
+        self._last = t
+
+    def take(self):
+        """Ticks of a touch not yet taken, or None."""
+        if self._stamps[1] == self._taken:
+            return None
+        self._taken = self._stamps[1]
+        return self._stamps[0]
+
+
 def run():
     if wants_repl():
         return
@@ -173,12 +202,16 @@ def run():
     pads = len(CHANNELS)
     board = Board(pads, STATE_US, out.write, settings_store.load(settings_store.FILENAME, pads), save)
     sampler = DmaSampler(CHANNELS, FRAME_US)
+    probe = ContactProbe(PROBE_PIN)
     # frames of backlog we can afford: the detector looks back up to EDGE_BACK_US plus a scan
     keep = sampler.size // pads - (EDGE_BACK_US + 8000) // FRAME_US - BLOCK
     k = 0
     while True:
         if poller.poll(0):
             board.on_bytes(inp.read(1), time.ticks_us())
+        touched = probe.take()
+        if touched is not None:
+            board.on_contact(touched)
         ready = (sampler.frames_done() - k) & FRAME_MASK
         if not ready:
             continue

@@ -1,6 +1,7 @@
 """The scripted operator: simulated hands that do what the calibration wizard prompts.
 
-It slaps virtual pads (soft, hard, a flurry, the neighbours) with forces drawn from a
+It slaps virtual pads (soft, hard, a flurry, soft to hard with the contact probe, the
+neighbours) with forces drawn from a
 seeded RNG, keeps every slap as ground truth, and answers the wizard's questions like a
 :class:`~calibration.runner.Frontend` (or lends only its hands to the terminal front end
 and the calibration scene).  ``abort_at`` names a step kind at which it aborts instead,
@@ -70,6 +71,13 @@ class ScriptedOperator:
         elif step.kind == "flurry":
             assert step.pad is not None  # the wizard names the pad of every slapping step
             plan = [(step.pad, r.uniform(*f.flurry), r.randrange(*f.flurry_gap_us)) for _ in range(step.slaps)]
+        elif step.kind == "probe":
+            assert step.pad is not None  # the wizard names the pad of every slapping step
+            lo, hi = f.soft[0], f.hard[1]
+            plan = [
+                (step.pad, lo * (hi / lo) ** ((k + r.random()) / step.slaps), r.randrange(500_000, 700_000))
+                for k in range(step.slaps)
+            ]
         elif step.kind == "neighbours":
             plan = [
                 (q, r.uniform(*f.hard), r.randrange(500_000, 700_000)) for q in step.others for _ in range(step.each)

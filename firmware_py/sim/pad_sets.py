@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from calibration.virtual import VirtualPads
 from firmware_py.padboard.detector import Detector
+from firmware_py.sim.padboard import PROBE_IRQ_US
 from firmware_py.sim.piezo import PiezoModel, PiezoPad, SlapSignal
 from hal.padboard.settings import PadSettings
 
@@ -67,10 +68,22 @@ def make_detector(settings: list[dict[str, int]]) -> Detector:
 
 
 def virtual_cabinet(
-    name: str, seed: int = 1, settings: Sequence[PadSettings] | None = None, comparator: Sequence[int] | None = None
+    name: str,
+    seed: int = 1,
+    settings: Sequence[PadSettings] | None = None,
+    comparator: Sequence[int] | None = None,
+    probe: bool = False,
 ) -> VirtualPads:
     """The pad set ``name`` as virtual pads; ``comparator`` (counts per pad) makes them
-    gpio-edge pads behind a comparator instead of the detector."""
+    gpio-edge pads behind a comparator instead of the detector; ``probe``: the contact
+    probe is worn."""
     spec = SIM_CABINETS[name]
     model = SlapSignal(PiezoModel(spec.pads, seed=seed, crosstalk=spec.crosstalk))
-    return VirtualPads(model, make_detector, len(spec.pads), settings, comparator=comparator)
+    return VirtualPads(
+        model,
+        make_detector,
+        len(spec.pads),
+        settings,
+        comparator=comparator,
+        probe_irq_us=PROBE_IRQ_US if probe else None,
+    )

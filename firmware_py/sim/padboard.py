@@ -18,6 +18,7 @@ time) and :func:`detect` (model frames → hits).
 from __future__ import annotations
 
 import argparse
+import heapq
 import os
 import random
 import select
@@ -82,6 +83,11 @@ def ping_exchange(
     arrive = send_us + jitter.out_us(rng)
     ticks = board_clock.board_us(arrive) & ((1 << tick_bits) - 1)
     return send_us, ticks, int(arrive + jitter.back_us(rng)) + 1
+
+
+PROBE_IRQ_US = (3.0, 12.0)
+"""How late the board's interrupt stamps the contact probe closing (uniform): a hard IRQ
+on the RP2040 in MicroPython, an estimate to confirm on the first board."""
 
 
 class SimDma:
@@ -162,11 +168,13 @@ class PadboardSimulator:
         clock: Clock | None = None,
         port: str | None = None,
         frame_us: int = 250,
+        probe: bool = False,
     ) -> None:
         """``port``: where to put the port symlink (default: a fresh temporary folder),
         e.g. the path a cabinet config names.  ``frame_us``: the ADC's frame period,
         sampled as the board's DMA does (:class:`SimDma`); a real board takes 50 µs, the
-        simulator 250 by default to stay light while it runs in real time."""
+        simulator 250 by default to stay light while it runs in real time.  ``probe``:
+        the calibration's contact probe is worn: every slap closes it at its contact."""
         self.pads = pads
         self.clock = clock or MonotonicClock()
         self.board_clock = BoardClock(clock_offset_us, drift_ppm)
@@ -174,6 +182,8 @@ class PadboardSimulator:
         self.sample_period_us = sample_period_us
         self.frame_us = frame_us
         self.protocol_version = protocol_version
+        self.probe = probe
+        self._touches: list[int] = []  # board µs when the probe closes, not yet reported
         self._rng = random.Random(seed)
         self._model = PiezoModel(pad_models or [PiezoPad()] * pads, seed=seed, crosstalk=crosstalk)
         self._dir = tempfile.mkdtemp(prefix="padboard-sim-")
@@ -198,6 +208,8 @@ class PadboardSimulator:
             bt = t_us if board_time else self.board_clock.board_us(t_us)
             peak = peak_for_velocity(velocity, self.board.settings[pad])
             self._model.add(ModelSlap(pad, bt, peak))
+            if self.probe:
+                heapq.heappush(self._touches, bt + round(self._rng.uniform(*PROBE_IRQ_US)))
             return round(self.board_clock.host_us(bt))
 
     def garbage(self, n: int) -> None:
@@ -330,6 +342,8 @@ class PadboardSimulator:
             self._dma.feed(self.board, self._next_frame, count)
             self._next_frame += count * self.frame_us
             due -= count
+        while self._touches and self._touches[0] <= board_now:
+            self.board.on_contact(heapq.heappop(self._touches))
         while self._inbound and self._inbound[0][0] <= now:
             _, data = self._inbound.popleft()
             self.board.on_bytes(data, board_now & TICKS_MASK)
@@ -368,9 +382,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--pads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--slap-every", type=float, default=0.0, metavar="S", help="random slaps every S seconds (0: none)")
+    ap.add_argument("--probe", action="store_true", help="the contact probe is worn: every slap closes it")
     args = ap.parse_args(argv)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    sim = PadboardSimulator(pads=args.pads, seed=args.seed, port=args.port).start()
+    sim = PadboardSimulator(pads=args.pads, seed=args.seed, port=args.port, probe=args.probe).start()
     print(f"padboard simulator on {sim.port} -> {os.readlink(sim.port)}; Ctrl-C to stop", flush=True)
     rng = random.Random(args.seed)
     try:

@@ -32,7 +32,7 @@ from firmware_py.padboard.board import Board
 from firmware_py.padboard.detector import TICKS_MASK, ticks_diff
 from firmware_py.session import RANK_SHOWN, RANK_SLAP
 from firmware_py.settle import SettleBuffer
-from firmware_py.sim.padboard import BoardClock, SimDma, UsbJitter, ping_exchange
+from firmware_py.sim.padboard import PROBE_IRQ_US, BoardClock, SimDma, UsbJitter, ping_exchange
 from firmware_py.sim.piezo import ModelSlap, PiezoModel, PiezoPad, SlapSignal
 from games.karate_fight import (
     CARD_KINDS,
@@ -303,7 +303,13 @@ def verdict(stamped: Sequence[Stamped], reveal_us: int, settle_us: int, players:
     return winner
 
 
-def _wizard(table: Table, seed: int, comparator: Sequence[int] | None = None, edge_period_us: int | None = 50):
+def _wizard(
+    table: Table,
+    seed: int,
+    comparator: Sequence[int] | None = None,
+    edge_period_us: int | None = 50,
+    probe: bool = False,
+):
     from calibration.runner import run_wizard
     from calibration.virtual import VirtualPads
     from calibration.wizard import Wizard
@@ -312,19 +318,29 @@ def _wizard(table: Table, seed: int, comparator: Sequence[int] | None = None, ed
 
     n = len(table.pads)
     vp = VirtualPads(
-        SlapSignal(table.model(seed)), make_detector, n, comparator=comparator, edge_period_us=edge_period_us
+        SlapSignal(table.model(seed)),
+        make_detector,
+        n,
+        comparator=comparator,
+        edge_period_us=edge_period_us,
+        probe_irq_us=PROBE_IRQ_US if probe else None,
     )
-    wizard = Wizard(n, list(range(n)), {p: vp.read_settings(p) for p in range(n)}, analog=comparator is None)
+    wizard = Wizard(
+        n, list(range(n)), {p: vp.read_settings(p) for p in range(n)}, analog=comparator is None, probe=probe
+    )
     settings = run_wizard(wizard, vp, ScriptedOperator(vp, seed=seed, verdict_choice="force"))
     return wizard, settings
 
 
-def calibrate(table: Table, seed: int = 1, edge_period_us: int | None = 50) -> tuple[dict[int, PadSettings], bool]:
+def calibrate(
+    table: Table, seed: int = 1, edge_period_us: int | None = 50, probe: bool = False
+) -> tuple[dict[int, PadSettings], bool]:
     """Every pad's settings as the calibration wizard fits them on this table (the
     scripted operator slapping virtual pads, the board's detector at the state rate, each
-    hit's edge every ``edge_period_us``: None, a board that sends none), and whether its
-    verification passed (the settings are taken either way)."""
-    wizard, settings = _wizard(table, seed, edge_period_us=edge_period_us)
+    hit's edge every ``edge_period_us``: None, a board that sends none; with ``probe``,
+    the contact probe worn for a probe step per pad), and whether its verification
+    passed (the settings are taken either way)."""
+    wizard, settings = _wizard(table, seed, edge_period_us=edge_period_us, probe=probe)
     assert settings is not None, "the wizard did not fit this table"
     return settings, wizard.passed
 

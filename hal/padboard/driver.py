@@ -136,6 +136,7 @@ class PadboardSource:
         self._waiters: list[_Waiter] = []
         self._raw_callback: Callable[[RawBlock], None] | None = None
         self._edge_callback: Callable[[PadEdge], None] | None = None
+        self._contact_callback: Callable[[int], None] | None = None
         self._counters = LinkCounters()
         self._decoder = wire.FrameDecoder()
         self._tx_seq = 0
@@ -225,26 +226,32 @@ class PadboardSource:
         callback: Callable[[RawBlock], None],
         frames_per_block: int = 16,
         on_edge: Callable[[PadEdge], None] | None = None,
+        on_contact: Callable[[int], None] | None = None,
     ) -> None:
         """Stream raw samples of ``pads`` to ``callback`` (on the reader thread) as
         :class:`RawBlock` with HAL-mapped times, until :meth:`stop_raw` or a reconnect;
-        with ``on_edge``, each hit's rising edge at the board's full sampling rate too."""
+        with ``on_edge``, each hit's rising edge at the board's full sampling rate too,
+        and with ``on_contact`` the HAL µs of each touch of the contact probe."""
         mask = 0
         for p in pads:
             mask |= 1 << p
         self._raw_callback = callback
         self._edge_callback = on_edge
+        self._contact_callback = on_contact
         try:
             self._command(wire.RAW_START, bytes([mask, frames_per_block, wire.RAW_EDGES if on_edge else 0]))
         except PadboardError:
-            self._raw_callback = self._edge_callback = None
+            self._forget_raw()
             raise
 
     def stop_raw(self) -> None:
         try:
             self._command(wire.RAW_STOP, b"")
         finally:
-            self._raw_callback = self._edge_callback = None
+            self._forget_raw()
+
+    def _forget_raw(self) -> None:
+        self._raw_callback = self._edge_callback = self._contact_callback = None
 
     def _settings_reply(self, cmd: int, pad: int) -> Callable[[int, bytes], bool]:
         def match(t: int, p: bytes) -> bool:
@@ -374,7 +381,7 @@ class PadboardSource:
         with self._state_lock:
             for w in self._waiters:
                 w.done.set()  # no reply: the caller's wait ends in a PadboardError
-            self._raw_callback = self._edge_callback = None
+            self._forget_raw()
 
     def _run(self) -> None:
         backoff = self.timing.backoff_first_s
@@ -526,6 +533,11 @@ class PadboardSource:
             if on_edge is not None and self._sync.count:
                 to_host = self._sync.to_host
                 self._call(on_edge, PadEdge(pad, to_host(onset, now), to_host(first, now), period, tuple(samples)))
+        elif msg_type == wire.CONTACT:
+            touched = wire.unpack_contact(payload)
+            on_contact = self._contact_callback
+            if on_contact is not None and self._sync.count:
+                self._call(on_contact, self._sync.to_host(touched, now))
         with self._state_lock:
             waiters = [w for w in self._waiters if not w.done.is_set() and w.match(msg_type, payload)]
         for w in waiters:

@@ -37,6 +37,7 @@ RAW = 0x87  # <IBB first frame ticks, pad mask, frames + per frame <H dt + <H pe
 HEALTH = 0x88  # <IIIB frames, dropped, rate mHz, pads + per pad <HHHI
 SLAP = 0x90  # <BBIH pad, velocity, onset ticks, peak
 EDGE = 0x91  # <BIIHB pad, onset ticks, first sample ticks, us between samples, count + <H per sample
+CONTACT = 0x92  # <I ticks when the contact probe closed (a palm touched a pad; while raw streams)
 
 # RAW_START flags
 RAW_EDGES = 1  # after each SLAP, its rising edge at the sampling rate (EDGE)
@@ -295,6 +296,16 @@ def pack_slap(pad, velocity, onset_ticks, peak):
 
 def unpack_slap(payload):
     return struct.unpack("<BBIH", payload)
+
+
+def pack_contact(ticks):
+    return struct.pack("<I", ticks)
+
+
+def unpack_contact(payload):
+    if len(payload) != 4:
+        raise ValueError("CONTACT payload of " + str(len(payload)) + " bytes")
+    return struct.unpack("<I", payload)[0]
 
 
 def pack_edge(pad, onset_ticks, first_ticks, period_us, samples):

@@ -39,6 +39,15 @@ def test_calibrate_sim_saves_restores_lists(tmp_path: Path, capsys) -> None:
     assert main(["calibrate", "--restore", "nope", "--sim", "quiet", "--data", data]) == 1
 
 
+@pytest.mark.slow
+def test_calibrate_sim_with_the_contact_probe_measures_the_onset_curve(tmp_path: Path, capsys) -> None:
+    data = str(tmp_path / "data")
+    assert main(["calibrate", "--sim", "quiet", "--probe", "--pad", "1", "--yes", "--data", data]) == 0
+    out = capsys.readouterr().out
+    assert "contact glove" in out  # the probe step's prompt
+    assert "measured with the contact probe (12 slaps" in out
+
+
 def test_abort_at_the_first_prompt_saves_nothing(tmp_path: Path) -> None:
     from argparse import Namespace
 
@@ -61,6 +70,7 @@ def test_abort_at_the_first_prompt_saves_nothing(tmp_path: Path) -> None:
         name="x",
         report=None,
         comparator=None,
+        probe=False,
     )
     assert calibrate(args, config, write=lines.append, read=lambda _q: "a") == 1
     assert any("previous settings are back" in line for line in lines)

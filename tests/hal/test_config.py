@@ -112,3 +112,12 @@ def test_the_punch_cards_ledger_is_a_file_in_the_data_folder_unless_a_url_names_
     assert home.punch_cards.event_seed == 7
     with pytest.raises(ConfigError, match=re.escape("punch_cards.seed")):
         parse_config(DEFAULT + "\n[punch_cards]\nseed = 7\n")
+
+
+def test_padboard_contact_probe_is_off_unless_said_and_must_be_true_or_false() -> None:
+    board = '\n[padboard]\nport = "/dev/ringside-padboard"\n'
+    assert parse_config(DEFAULT + board).padboard.contact_probe is False  # type: ignore[union-attr]
+    assert parse_config(DEFAULT + board + "contact_probe = true\n").padboard.contact_probe is True  # type: ignore[union-attr]
+    with pytest.raises(ConfigError) as info:
+        parse_config(DEFAULT + board + 'contact_probe = "yes"\n', "cabinet.toml")
+    assert info.value.key == "padboard.contact_probe" and "true or false" in str(info.value)

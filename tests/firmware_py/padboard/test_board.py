@@ -381,3 +381,22 @@ def test_padboard_edge_payload_is_checked() -> None:
         wire.unpack_edge(payload[:-1])
     with pytest.raises(ValueError, match="EDGE payload"):
         wire.unpack_edge(wire.pack_edge(2, 1, 1, 0, [5]))
+
+
+def test_padboard_board_reports_probe_contacts_while_raw_streams() -> None:
+    """The contact probe's touches go to the host only while calibration records (raw
+    streaming): in play the glove is not worn and the link stays quiet."""
+    h = BoardHarness()
+    h.board.on_contact(123_456)
+    assert h.got == []
+    h.send(wire.RAW_START, bytes([0b11, 64, 0]))
+    h.got = []
+    h.board.on_contact((1 << 30) + 5)  # ticks wrap at 2^30
+    [(t, _s, p)] = h.got
+    assert t == wire.CONTACT and wire.unpack_contact(p) == 5
+    with pytest.raises(ValueError, match="CONTACT payload"):
+        wire.unpack_contact(p + b"\x00")
+    h.send(wire.RAW_STOP)
+    h.got = []
+    h.board.on_contact(7)
+    assert h.got == []

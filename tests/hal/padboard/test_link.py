@@ -218,6 +218,25 @@ def test_padboard_link_streams_each_hits_edge_for_calibration(sim: PadboardSimul
 
 
 @pytest.mark.slow
+def test_padboard_link_reports_contact_probe_touches_in_host_time() -> None:
+    """A board with the contact probe worn: each slap's touch reaches ``on_contact`` in
+    host µs, a few µs after the true contact (the board's interrupt)."""
+    with PadboardSimulator(pads=2, seed=3, clock=CLOCK, probe=True) as sim:
+        src = PadboardSource(sim.port, CLOCK, {0: 1, 1: 0}, timing=FAST)
+        try:
+            touches: list[int] = []
+            wait_for(lambda: src.info is not None)
+            src.start_raw([0, 1], lambda _b: None, on_contact=touches.append)
+            true = [slap_soon(sim, 1, 60), slap_soon(sim, 0, 100, ahead_us=200_000)]
+            wait_for(lambda: len(touches) >= 2)
+            src.stop_raw()
+            assert len(touches) == 2
+            assert all(abs(t - c) <= STAMP_TOLERANCE_US for t, c in zip(touches, true)), (touches, true)
+        finally:
+            src.close()
+
+
+@pytest.mark.slow
 def test_padboard_link_simulator_port_at_a_chosen_path(tmp_path) -> None:
     port = str(tmp_path / "ringside-padboard")
     with PadboardSimulator(pads=1, clock=CLOCK, port=port) as sim:

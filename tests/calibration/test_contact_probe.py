@@ -1,0 +1,76 @@
+"""The contact probe: a conductive glove whose touch on a pad's foil the board stamps.
+With it the onset curve is measured against the true contact instead of read from the
+edge's shape, and the constant delay no edge can show (mount, front end, where palms
+land) goes out of the stamps."""
+
+from __future__ import annotations
+
+import random
+import statistics
+
+import pytest
+
+from calibration.onset_fit import MATCH_US, probe_pairs
+from calibration.runner import run_wizard
+from calibration.wizard import Wizard
+from firmware_py.sim.operator import ScriptedOperator
+from firmware_py.sim.pad_sets import virtual_cabinet
+from firmware_py.sim.slap_chain import PadboardChain, PhysicalSlap, calibrate
+from hal.padboard.messages import PadHit
+from hal.padboard.settings import PadSettings
+from tests.bench.bench_slap_accuracy import nearest, table
+
+
+def test_each_hit_pairs_with_the_nearest_touch_once() -> None:
+    hits = [PadHit(0, 10_000, 60, 9000), PadHit(0, 500_000, 60, 9000), PadHit(0, 900_000, 60, 9000)]
+    touches = [9_850, 10_020, 499_900, 900_000 + MATCH_US + 1]
+    assert probe_pairs(hits, touches) == [(hits[0], 10_020), (hits[1], 499_900)]
+    assert probe_pairs(hits, []) == []
+
+
+def test_probe_steps_come_only_with_a_probe_on_an_analog_board() -> None:
+    originals = {p: PadSettings() for p in range(2)}
+    kinds = [s.kind for s in Wizard(2, [0, 1], originals, probe=True)._steps]
+    assert kinds == ["rest", "soft", "hard", "flurry", "probe", "soft", "hard", "flurry", "probe"]
+    assert "probe" not in [s.kind for s in Wizard(2, [0, 1], originals)._steps]
+    assert "probe" not in [s.kind for s in Wizard(2, [0, 1], originals, analog=False, probe=True)._steps]
+
+
+def _median_errors(probe: bool, seed: int = 1, per_pad: int = 60) -> list[float]:
+    """Each pad's median stamp error (board µs, stamp less true contact) over single
+    slaps of every force, after a wizard run with or without the probe."""
+    tab = table("one table")
+    settings, _ok = calibrate(tab, seed=seed, probe=probe)
+    chain = PadboardChain(tab, [settings[p] for p in range(4)], seed=7)
+    rng = random.Random(5)
+    errs: dict[int, list[int]] = {p: [] for p in range(4)}
+    for k in range(4 * per_pad):
+        s = PhysicalSlap(k % 4, chain.now_us + 50_000, rng.uniform(3_000, 26_000))
+        got = nearest(chain.run([s]), s)
+        assert got is not None and got.board_error_us is not None
+        errs[s.pad].append(got.board_error_us)
+    return [statistics.median(e) for e in errs.values()]
+
+
+@pytest.mark.slow
+def test_probe_takes_the_constant_delay_out_of_the_stamps() -> None:
+    """From the edges alone the stamps come out late by what comes before the signal
+    starts (the bench table's pads: 5-12 µs of front end and mount, 0-30 µs of travel
+    from where the palm lands); measured with the probe, every pad's median is near 0."""
+    edges_only = _median_errors(probe=False)
+    assert max(edges_only) >= 15, edges_only
+    probed = _median_errors(probe=True)
+    assert max(abs(m) for m in probed) <= 10, probed
+
+
+@pytest.mark.slow
+def test_a_probe_that_never_closes_is_reported_and_the_edges_are_used() -> None:
+    """A broken glove wire: the probe step records slaps but no touch; the operator is
+    told, and the curve comes from the edges as without a probe."""
+    vp = virtual_cabinet("quiet", seed=2)  # the pads are slapped, the probe never closes
+    wizard = Wizard(vp.pads, list(range(vp.pads)), {p: vp.read_settings(p) for p in range(vp.pads)}, probe=True)
+    settings = run_wizard(wizard, vp, ScriptedOperator(vp, seed=2))
+    assert settings is not None
+    for fit in wizard.fits.values():
+        assert any("contact probe gave only 0 touches" in w and "glove" in w for w in fit.warnings), fit.warnings
+        assert any("read from the rising edges" in r for r in fit.reasons)
