@@ -2,8 +2,8 @@
 
 A four-pad table whose sensors differ (gain, noise, resonance, contact, delay: :func:`table`;
 a neighbour gets 20 % of a slap through the table, a pad further away 7 %, then 2.5 %) is
-calibrated once by the wizard (scripted operator, virtual pads), for the padboard and for
-comparator lines.  Then physical slaps with known true contact times go through the whole
+calibrated once by the wizard (scripted operator, virtual pads), for the padboard (on one
+table with the contact probe worn; on separate stands without) and for comparator lines.  Then physical slaps with known true contact times go through the whole
 chain of :mod:`firmware_py.sim.slap_chain`: the piezo model, the board's own detector on
 DMA-sampled frames (20 kHz) with the fitted settings, the wire, the clock sync, the settle
 window and the Karate Fight engine; and for gpio-edge, a comparator per pad stamped by the
@@ -20,8 +20,9 @@ correction calibration fitted (the first pulse's width).
   the pads are and by which came first, soft or hard.
 
 - **Calibration runs**: the same table calibrated by six wizard runs (other seeds: other
-  slaps, other noise), each followed by single slaps, with the board's edges (20 kHz) and
-  from the 4 kHz raw stream alone: how much a figure owes to one calibration's luck.
+  slaps, other noise), each followed by single slaps: with the contact probe, without it
+  from the board's edges (20 kHz), and from the 4 kHz raw stream alone: how much a figure
+  owes to one calibration's luck, and what the probe and the edges are worth.
 
 ``RINGSIDE_BENCH_N`` scales the case counts (1 = the full run, ~3 min on one core).
 """
@@ -51,9 +52,9 @@ TITLE = "Slap timing from the pad's surface"
 SEPARATIONS_US = (25, 50, 100, 200, 500, 1000)
 PAIRS = 300  # per separation
 TRIPLES = 100
-SINGLES = 600
+SINGLES = 2000  # a band's p99 needs well over 100 slaps, or it is only the largest
 SINGLES_4KHZ = 300
-SINGLES_PER_RUN = 400  # after each of several calibrations
+SINGLES_PER_RUN = 600  # after each of several calibrations
 WIZARD_SEEDS = (1, 2, 3, 4, 5, 6)
 PAIRS_STANDS = 200  # per separation, on separate stands (padboard and comparators)
 TRIPLES_STANDS = 60
@@ -123,10 +124,16 @@ class Chains:
     lines as stamped today and with the force correction), kept up across cases."""
 
     def __init__(
-        self, coupling: str, gpio: bool, seed: int = 7, wizard_seed: int = 1, edge_period_us: int | None = 50
+        self,
+        coupling: str,
+        gpio: bool,
+        seed: int = 7,
+        wizard_seed: int = 1,
+        edge_period_us: int | None = 50,
+        probe: bool = False,
     ) -> None:
         self.table = table(coupling)
-        settings, self.verified = calibrate(self.table, seed=wizard_seed, edge_period_us=edge_period_us)
+        settings, self.verified = calibrate(self.table, seed=wizard_seed, edge_period_us=edge_period_us, probe=probe)
         self.settings = [settings[p] for p in range(4)]
         self.padboard = PadboardChain(self.table, self.settings, seed=seed)
         self.lines: dict[str, GpioEdgeChain] = {}
@@ -260,7 +267,8 @@ def onset_figures(one: dict, slow: Sequence[int]) -> list[Figure]:
             percentile(fast, 99),
             "µs",
             "≤ 50",
-            f"{len(fast)} single slaps on one table, 20 kHz (DMA); board stamp vs true contact; max {max(fast)} µs",
+            f"{len(fast)} single slaps on one table, 20 kHz (DMA), calibrated with the contact probe; "
+            f"board stamp vs true contact; max {max(fast)} µs",
         )
     ]
     for lo, hi in VELOCITY_BANDS:
@@ -349,13 +357,13 @@ def verdict_figures(pr: dict, chains: Chains, where: str) -> list[Figure]:
     return figs
 
 
-def calibration_runs(n: int, edge_period_us: int | None) -> list[tuple[float, float]]:
+def calibration_runs(n: int, edge_period_us: int | None, probe: bool) -> list[tuple[float, float]]:
     """(all velocities, worst band of at least 20 slaps) onset error p99 of ``n`` single
     slaps on the table after each of ``WIZARD_SEEDS``' wizard runs: how much a figure
     owes to one calibration's luck."""
     out = []
     for ws in WIZARD_SEEDS:
-        chains = Chains("one table", gpio=False, wizard_seed=ws, edge_period_us=edge_period_us)
+        chains = Chains("one table", gpio=False, wizard_seed=ws, edge_period_us=edge_period_us, probe=probe)
         errs = singles(chains, n, random.Random(99))["onset"]
         bands = [[abs(e) for v, e in errs if lo <= v <= hi] for lo, hi in VELOCITY_BANDS]
         out.append((percentile([abs(e) for _v, e in errs], 99), max(percentile(b, 99) for b in bands if len(b) >= 20)))
@@ -388,7 +396,7 @@ def run_figures(runs: list[tuple[float, float]], how: str, goal: str) -> list[Fi
 def run() -> list[Figure]:
     scale = float(os.environ.get("RINGSIDE_BENCH_N", "1.0"))
     rng = random.Random(2026)
-    one_table = Chains("one table", gpio=False)
+    one_table = Chains("one table", gpio=False, probe=True)
     one = singles(one_table, max(20, round(SINGLES * scale)), rng)
     slow = onset_at(250, max(20, round(SINGLES_4KHZ * scale)), one_table, rng)
     pr_one = pairs(one_table, max(4, round(PAIRS * scale)), max(2, round(TRIPLES * scale)), rng)
@@ -399,8 +407,9 @@ def run() -> list[Figure]:
     per_run = max(40, round(SINGLES_PER_RUN * scale))
     return [
         *onset_figures(one, slow),
-        *run_figures(calibration_runs(per_run, 50), "edges at 20 kHz", "≤ 50"),
-        *run_figures(calibration_runs(per_run, None), "4 kHz stream only", ""),
+        *run_figures(calibration_runs(per_run, 50, True), "contact probe", "≤ 50"),
+        *run_figures(calibration_runs(per_run, 50, False), "no probe, edges at 20 kHz", ""),
+        *run_figures(calibration_runs(per_run, None, False), "no probe, 4 kHz stream only", ""),
         *verdict_figures(pr_one, one_table, "one table"),
         *verdict_figures(pr_stands, stands, "separate stands"),
         *gpio_figures(two, stands),

@@ -146,3 +146,39 @@ def test_a_light_sensor_that_cannot_be_opened_leaves_the_display_step_out_in_one
     ctx = types.SimpleNamespace(config=cfg, hardware=None, log=lines.append)
     assert default_display(ctx) is None  # type: ignore[arg-type]
     assert lines == ["calibration: no display step, the light sensor on GPIO 7 cannot be opened: cannot open gpiochip0"]
+
+
+@pytest.mark.slow  # a board simulated behind a pty
+def test_contact_probe_in_the_config_gives_a_probe_step_per_padboard_pad(config) -> None:
+    """``[padboard] contact_probe = true``: the scene's wizard on the padboard adds a probe
+    step per pad; on simulated pads without a board it does not."""
+    import time
+    import types
+    from dataclasses import replace
+
+    from calibration.live import LivePadboard
+    from firmware_py.sim.pad_sets import virtual_cabinet
+    from firmware_py.sim.padboard import PadboardSimulator
+    from hal.clock import MonotonicClock
+    from hal.config import PadboardConfig
+    from hal.padboard.driver import PadboardSource
+
+    clock = MonotonicClock()
+    with PadboardSimulator(pads=2, seed=1, clock=clock, probe=True) as board_sim:
+        cfg = replace(config, padboard=PadboardConfig(board_sim.port, 13_000, contact_probe=True))
+        ctx = types.SimpleNamespace(config=cfg, hardware=None, log=lambda _l: None)
+        board = PadboardSource(board_sim.port, clock, {})
+        try:
+            deadline = clock.now_us() + 5_000_000
+            while board.info is None and clock.now_us() < deadline:
+                time.sleep(0.01)
+            live = LivePadboard(board)
+            scene = CalibrationScene(ctx, 0, None, lambda _c: (live, None, "test"), display_factory=lambda _c: None)  # type: ignore[arg-type]
+            assert scene.wizard is not None
+            steps = [(s.kind, s.pad) for s in scene.wizard._steps]
+            assert ("probe", 0) in steps and ("probe", 1) in steps
+            vp = virtual_cabinet("quiet")
+            sim_scene = CalibrationScene(ctx, 0, None, lambda _c: (vp, None, "sim"), display_factory=lambda _c: None)  # type: ignore[arg-type]
+            assert sim_scene.wizard is not None and all(s.kind != "probe" for s in sim_scene.wizard._steps)
+        finally:
+            board.close()
