@@ -58,6 +58,7 @@ CLIP_HIGH = 65535 - 64
 STATE_US = 250  # the state machine's frame period
 ONSET_REF = 10000  # the peak (counts above baseline) at which the onset delay is onset_us
 EDGE_BACK_US = 6000  # the rising edge is searched this far before the threshold crossing
+FIT_NEAR_US = 100  # the edge's line is kept within this of the sample pair crossing half the peak
 BASE_FROM_US = 4000  # the edge's baseline: the samples from this long before the crossing ...
 BASE_TO_US = 1500  # ... to this long before it (a soft slap's contact is ~1.2 ms before it)
 XTALK_LEAD_US = 40  # a crosstalk onset may seem this much earlier than its source's (estimate error)
@@ -480,7 +481,10 @@ class Detector:
                 slope = (m * sxy - sx * sy) / den
                 if slope > 0:
                     fit = (half - (sy - slope * sx) / m) / slope
-                    if x50 - 1 <= fit <= x50 + 1:
+                    near = FIT_NEAR_US / self.frame_us  # a line through noise is trusted this near the crossing
+                    if near < 1:
+                        near = 1
+                    if x50 - near <= fit <= x50 + near:
                         x50 = fit
         return rp + x50
 
