@@ -508,6 +508,9 @@ class Detector:
         top, best, rp, sgn = self._peak(i, k, lo, 0, r_min, b, None, 0)
         if top + abs(b - p.cbase) < p.peak:  # the ring no longer holds the edge: keep what the state frames saw
             return p.cross, p.peak, p.peak, 0, 0
+        first = 1 if self._dev(i, k, rc, b, None) >= 0 else -1
+        if first != sgn:  # the second swing came out larger (both clipped at the rails): time the first
+            _top, best, rp, sgn = self._peak(i, k, lo, 0, r_min, b, None, first)
         raw = best
         stop = rc - EDGE_BACK_US // self.frame_us
         if stop < r_min:
@@ -605,15 +608,18 @@ class Detector:
         other slap's force, so this hit is timed as a slap that hard would be on this
         pad, and crosstalk never starts before the slap that causes it.  A hit whose
         edge was timed with that pad's signal subtracted is a slap of its own (what was
-        left stood clear: ``_onset``), not its crosstalk."""
+        left stood clear: ``_onset``), not its crosstalk, if it came first: later, what
+        the subtraction leaves on a pad that rings unlike that one can stand as clear
+        as a slap (the rough cabinet's 180 Hz pad failed verification so), and a later
+        slap is dropped as it was before the subtraction."""
         bar = c[2] * 100
         t50 = c[1] + c[3]
         for lst in (self.pending, self.recent):
             for o in lst:
                 if o[0] != c[0] and o[2] * pad.xt_ratio(o[0]) > bar:
-                    if (c[5] >> o[0]) & 1:
-                        continue
                     d = ticks_diff(c[1], o[1])
+                    if (c[5] >> o[0]) & 1 and d <= XTALK_LEAD_US:
+                        continue
                     if d > pad.xt_win:
                         continue
                     if ticks_diff(t50 - onset_delay_us(o[2], pad.onset_us, pad.onset_exp), o[1]) >= -XTALK_LEAD_US:

@@ -139,9 +139,11 @@ def calibrate_sim(
     counts: Counts = Counts(),
     targets: Sequence[int] | None = None,
     operator_seed: int = 7,
+    probe: bool = False,
 ) -> tuple[Wizard, VirtualPads, ScriptedOperator, dict[int, PadSettings] | None]:
-    """Run the whole wizard on a simulated cabinet with the scripted operator."""
-    vp = virtual_cabinet(cabinet, seed=seed)
+    """Run the whole wizard on a simulated cabinet with the scripted operator (``probe``:
+    wearing the contact probe)."""
+    vp = virtual_cabinet(cabinet, seed=seed, probe=probe)
     originals = {p: vp.read_settings(p) for p in range(vp.pads)}
     wizard = Wizard(
         vp.pads,
@@ -149,6 +151,7 @@ def calibrate_sim(
         originals,
         criteria=criteria,
         counts=counts,
+        probe=probe,
     )
     op = ScriptedOperator(vp, seed=operator_seed)
     return wizard, vp, op, run_wizard(wizard, vp, op)

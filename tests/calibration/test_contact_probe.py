@@ -15,6 +15,7 @@ from calibration.runner import run_wizard
 from calibration.wizard import Wizard
 from firmware_py.sim.operator import ScriptedOperator
 from firmware_py.sim.pad_sets import virtual_cabinet
+from firmware_py.sim.proof import calibrate_sim
 from firmware_py.sim.slap_chain import PadboardChain, PhysicalSlap, calibrate
 from hal.padboard.messages import PadHit
 from hal.padboard.settings import PadSettings
@@ -74,3 +75,14 @@ def test_a_probe_that_never_closes_is_reported_and_the_edges_are_used() -> None:
     for fit in wizard.fits.values():
         assert any("contact probe gave only 0 touches" in w and "glove" in w for w in fit.warnings), fit.warnings
         assert any("read from the rising edges" in r for r in fit.reasons)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("cabinet", "seed", "probe"), [("rough", 2, False), ("hall", 1, True)])
+def test_wizard_passes_verification_on_the_hard_cabinets(cabinet: str, seed: int, probe: bool) -> None:
+    """Two runs that failed on crosstalk triggers: the rough cabinet's 180 Hz pad (what the
+    subtraction left of a neighbour's slap stood as a slap), and the hall's hot pad slapped
+    to both rails with the probe's curve (timed on its swing back, a millisecond late, so
+    its neighbours' crosstalk came first and was kept)."""
+    wizard, _vp, _op, settings = calibrate_sim(cabinet, seed=seed, operator_seed=seed + 6, probe=probe)
+    assert settings is not None, {p: v.failed() for p, v in wizard.verdicts.items() if not v.passed}
