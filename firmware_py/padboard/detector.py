@@ -606,7 +606,9 @@ class Detector:
         """True when another pad's hit within the window is stronger than this one by the
         crosstalk ratio, and this one could have come from it: crosstalk carries the
         other slap's force, so this hit is timed as a slap that hard would be on this
-        pad, and crosstalk never starts before the slap that causes it.  A hit whose
+        pad (the same share of a hard slap: a peak in the other pad's counts is another
+        force here when the pads' gains differ), and crosstalk never starts before the
+        slap that causes it.  A hit whose
         edge was timed with that pad's signal subtracted is a slap of its own (what was
         left stood clear: ``_onset``), not its crosstalk, if it came first: later, what
         the subtraction leaves on a pad that rings unlike that one can stand as clear
@@ -622,7 +624,8 @@ class Detector:
                         continue
                     if d > pad.xt_win:
                         continue
-                    if ticks_diff(t50 - onset_delay_us(o[2], pad.onset_us, pad.onset_exp), o[1]) >= -XTALK_LEAD_US:
+                    here = o[2] * pad.sens / self.pads[o[0]].sens  # as hard: the same share of a hard slap
+                    if ticks_diff(t50 - onset_delay_us(here, pad.onset_us, pad.onset_exp), o[1]) >= -XTALK_LEAD_US:
                         return True
         return False
 
