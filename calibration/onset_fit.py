@@ -17,10 +17,10 @@ edge), but after each hit the board sends its rising edge as its DMA sampled it 
 ``EDGE``: :func:`with_edge`), five times the samples where the contact is read; with a
 board that sends none, the 4 kHz stream is all there is.  The slaps of one prompted step,
 about equally hard, are pooled: their edges, aligned at the board's half-peak times and
-scaled by their peaks, give one delay at that step's peak.  The curve is ``onset_us × (peak / 10,000)^(−onset_exp / 1000)``; its slope
-(how the delay shrinks with force: the contact shortens, Hertz) is kept, since a couple
-of samples per edge cannot pin it down, and its level is the steps' delays moved to the
-reference peak along it, each weighted by its slaps and its edge's signal-to-noise (the
+scaled by their peaks, give one delay at that step's peak.  The curve is
+``onset_us × (peak / 10,000)^(−onset_exp / 1000)``; its slope (how the delay shrinks with
+force: the contact shortens, Hertz) is kept from the physics, and its level is the
+steps' delays moved to the reference peak along it, each weighted by its slaps and its edge's signal-to-noise (the
 hard slaps' edges are the cleanest).  A slap whose signal was not quiet before it (the
 ring of the one before) or that clipped is left out.
 
@@ -29,7 +29,7 @@ the bending wave's way from where the palm lands to the piezo (tens of µs, the 
 every slap).  With the contact probe (a conductive glove whose touch on the pad's foil
 the board stamps) the curve is measured instead: each probe slap's delay from the touch
 to the board's half-peak time, moved to the reference peak along the slope, and the
-median of them is the level (:func:`probe_pairs`).
+median of them is the level (:func:`probe_pairs`, :func:`probe_fit`).
 """
 
 from __future__ import annotations
@@ -158,6 +158,33 @@ def _least_squares(points: Sequence[tuple[float, float]]) -> tuple[float, float]
     return (t0, c) if c > 0 else None
 
 
+def probe_fit(probed: Sequence[tuple[PadHit, int]], base: PadSettings) -> OnsetFit | None:
+    """The curve measured from the probe step's hits and their touches (``base``: the
+    settings the board ran with): each slap's delay from the touch to the board's
+    half-peak time, moved to the reference peak along the kept slope; the level is their
+    median.  None with fewer than ``MIN_PROBED``."""
+    clean = [(h, t) for h, t in probed if h.peak > 0]
+    if len(clean) < MIN_PROBED:
+        return None
+    exp = base.onset_exp
+    levels = sorted(
+        (half_peak_time(h, base) - t + PROBE_LATE_US) * (h.peak / ONSET_REF) ** (exp / 1000) for h, t in clean
+    )
+    onset = max(0, min(5000, round(statistics.median(levels))))
+    q1, q3 = levels[len(levels) // 4], levels[(3 * len(levels)) // 4]
+    peaks = [h.peak for h, _ in clean]
+    return OnsetFit(
+        onset,
+        exp,
+        len(clean),
+        (
+            f"onset curve {onset} µs × (peak/10,000)^−{exp / 1000:.3f}: from contact to half the peak, "
+            f"measured with the contact probe ({len(clean)} slaps, peaks {min(peaks)}–{max(peaks)}; "
+            f"middle half {q1:.0f}–{q3:.0f} µs at the reference peak)",
+        ),
+    )
+
+
 def fit_onset(
     pad: int,
     groups: Mapping[str, Sequence[tuple[Event, Sequence[int], Sequence[int]]]],
@@ -173,31 +200,15 @@ def fit_onset(
     the curve goes through those points.  ``probed``: the probe step's hits with their
     touches (None: no probe step); enough of them measure the curve instead."""
     keep = f"onset curve kept at {base.onset_us} µs × (peak/10,000)^−{base.onset_exp / 1000:.3f}"
-    exp = base.onset_exp
+    fallback = ""
     if probed is not None:
-        clean = [(h, t) for h, t in probed if h.peak > 0]
-        if len(clean) >= MIN_PROBED:
-            levels = sorted(
-                (half_peak_time(h, base) - t + PROBE_LATE_US) * (h.peak / ONSET_REF) ** (exp / 1000) for h, t in clean
-            )
-            onset = max(0, min(5000, round(statistics.median(levels))))
-            q1, q3 = levels[len(levels) // 4], levels[(3 * len(levels)) // 4]
-            return OnsetFit(
-                onset,
-                exp,
-                len(clean),
-                (
-                    f"onset curve {onset} µs × (peak/10,000)^−{exp / 1000:.3f}: from contact to half the peak, "
-                    f"measured with the contact probe ({len(clean)} slaps, peaks {min(h.peak for h, _ in clean)}–"
-                    f"{max(h.peak for h, _ in clean)}; middle half {q1:.0f}–{q3:.0f} µs at the reference peak)",
-                ),
-            )
+        measured = probe_fit(probed, base)
+        if measured is not None:
+            return measured
         fallback = (
-            f"pad {pad + 1}: the contact probe gave only {len(clean)} touches with a slap (at least {MIN_PROBED} "
+            f"pad {pad + 1}: the contact probe gave only {len(probed)} touches with a slap (at least {MIN_PROBED} "
             "needed): check the glove's wire and the pad's foil; the curve was read from the rising edges"
         )
-    else:
-        fallback = ""
     points: list[tuple[float, float, int]] = []  # (peak, delay, slaps)
     for evs in groups.values():
         pooled: list[tuple[float, float]] = []
@@ -216,6 +227,7 @@ def fit_onset(
         if fit is not None and 50 < -fit[0] < 5_000:
             points.append((statistics.median(peaks), -fit[0], len(peaks)))
     slaps = sum(n for _, _, n in points)
+    exp = base.onset_exp
     early = (fallback,) if fallback else ()
     if not points or slaps < MIN_SLAPS:
         return OnsetFit(
