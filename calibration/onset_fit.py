@@ -35,6 +35,7 @@ median of them is the level (:func:`probe_pairs`, :func:`probe_fit`).
 from __future__ import annotations
 
 import statistics
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -115,7 +116,8 @@ def with_edge(
     if edge is None or abs(edge.onset_us - onset_us) > MATCH_US or not edge.samples:
         return times, samples
     lo, hi = edge.t_us, edge.t_us + (len(edge.samples) - 1) * edge.period_us
-    merged = [(t, x) for t, x in zip(times, samples) if lo - 5_000 <= t < lo or hi < t <= hi + 3_000]
+    a, z = bisect_left(times, lo - 5_000), bisect_right(times, hi + 3_000)  # the raw frames are in time order
+    merged = [(t, x) for t, x in zip(times[a:z], samples[a:z]) if t < lo or t > hi]
     merged += zip(edge.times, edge.samples)
     merged.sort()
     return [t for t, _ in merged], [x for _, x in merged]
