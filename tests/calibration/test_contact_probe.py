@@ -37,7 +37,7 @@ def test_probe_steps_come_only_with_a_probe_on_an_analog_board() -> None:
     assert "probe" not in [s.kind for s in Wizard(2, [0, 1], originals, analog=False, probe=True)._steps]
 
 
-def _median_errors(probe: bool, seed: int = 1, per_pad: int = 60) -> list[float]:
+def _median_errors(probe: bool, seed: int = 1, per_pad: int = 25) -> list[float]:
     """Each pad's median stamp error (board µs, stamp less true contact) over single
     slaps of every force, after a wizard run with or without the probe."""
     tab = table("one table")
