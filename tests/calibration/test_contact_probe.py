@@ -37,11 +37,11 @@ def test_probe_steps_come_only_with_a_probe_on_an_analog_board() -> None:
     assert "probe" not in [s.kind for s in Wizard(2, [0, 1], originals, analog=False, probe=True)._steps]
 
 
-def _median_errors(probe: bool, seed: int = 1, per_pad: int = 25) -> list[float]:
+def _median_errors(seed: int = 1, per_pad: int = 25) -> list[float]:
     """Each pad's median stamp error (board µs, stamp less true contact) over single
-    slaps of every force, after a wizard run with or without the probe."""
+    slaps of every force, after a wizard run with the probe."""
     tab = table("one table")
-    settings, _ok = calibrate(tab, seed=seed, probe=probe)
+    settings, _ok = calibrate(tab, seed=seed, probe=True)
     chain = PadboardChain(tab, [settings[p] for p in range(4)], seed=7)
     rng = random.Random(5)
     errs: dict[int, list[int]] = {p: [] for p in range(4)}
@@ -58,7 +58,7 @@ def test_probe_takes_the_constant_delay_out_of_the_stamps() -> None:
     """From the edges alone the stamps come out late by what comes before the signal
     starts (the bench table's pads: 5-12 µs of front end and mount, 0-30 µs of travel
     from where the palm lands); measured with the probe, every pad's median is near 0."""
-    probed = _median_errors(probe=True)  # from the edges alone: +22, +3, +16, +23
+    probed = _median_errors()  # from the edges alone: +22, +3, +16, +23
     assert max(abs(m) for m in probed) <= 10, probed
 
 

@@ -25,11 +25,11 @@ def test_edge_takes_the_place_of_the_raw_frames_it_spans() -> None:
     assert with_edge(times, samples, [], onset_us=9_400) == (times, samples)
 
 
-def _level_errors(seed: int, edge_period_us: int | None) -> list[float]:
-    """Each pad's calibrated level less the model's delay from where its signal starts
-    to half the peak, at the reference peak."""
+def _level_errors(seed: int) -> list[float]:
+    """Each pad's calibrated level (the board's 20 kHz edges) less the model's delay from
+    where its signal starts to half the peak, at the reference peak."""
     tab = table("one table")
-    settings, _ok = calibrate(tab, seed=seed, edge_period_us=edge_period_us)
+    settings, _ok = calibrate(tab, seed=seed)
     return [
         settings[p].onset_us - (model_onset_delay(pad) - pad.delay_us - pad.position_us / 2)
         for p, pad in enumerate(tab.pads)
@@ -41,5 +41,5 @@ def test_onset_level_from_the_boards_edges_is_right() -> None:
     """A wizard run on the bench table: with the edges, every pad within 20 µs of the
     truth (from the 4 kHz stream alone the same run leaves a pad 33 µs short, its slaps
     stamped that much late; over seeds 1-6: within 17 µs with the edges)."""
-    with_edges = _level_errors(3, 50)
+    with_edges = _level_errors(3)
     assert max(abs(e) for e in with_edges) <= 20, with_edges
