@@ -138,7 +138,7 @@ else
 fi
 
 if [ "$SYSTEM" = 0 ]; then
-    say "installed $("$VENV/bin/python" -c 'from firmware_py.version import describe; print(describe())') (code only)"
+    say "installed $("$VENV/bin/python" -c 'from firmware_py.process.version import describe; print(describe())') (code only)"
     exit 0
 fi
 

@@ -9,7 +9,7 @@ baseline, min/max per pixel column so no spike is lost), the threshold drawn at 
 mask drawn as a shaded band after each detected slap, and every detected slap marked
 with its velocity.  The same drawing, taller, is the session's PNG report.
 
-The models are plain data built by the cabinet (``firmware_py.scene_calibration``):
+The models are plain data built by the cabinet (``firmware_py.runtime.calibration_scene``):
 this module knows nothing of calibration, only how it looks.
 """
 

@@ -104,7 +104,7 @@ class PrivateScreen:
     ``view`` is the engine's view for that seat; ``to_act`` says the game waits on them;
     ``held`` is what the cabinet holds for them that the engine has not been told yet
     (Punch!'s draft picks before START confirms them).  The game's private layout
-    (``display.registry``) decides how it looks on the 1-bit OLED."""
+    (``display.games.registry``) decides how it looks on the 1-bit OLED."""
 
     game: str
     seat: int
@@ -121,7 +121,7 @@ class ResultScreen:
     lines: tuple[str, ...]
     final: PlayScreen | None = None
     """The game's last play screen, for games that draw a result of their own from it
-    (Big Time Boxing's score sheet: ``display.registry``'s ``result``)."""
+    (Big Time Boxing's score sheet: ``display.games.registry``'s ``result``)."""
     story: Any = None
     """The story of the game its controls told from the journal and the records (Punch!'s
     stamina per match, Karate Fight's reactions per Hit), for its own result screen."""

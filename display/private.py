@@ -13,7 +13,7 @@ from functools import cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from display import registry
+from display.games import registry
 from display.models import PrivateScreen
 
 SIZE = (128, 64)

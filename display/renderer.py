@@ -1,7 +1,7 @@
 """Draws any screen model onto a canvas of the display's own size (1280×720 by default,
 1920×1080 on a big screen: laid out in 1280×720 units, drawn at full resolution); each
 game's play screen (and its own result screen, if it has one) comes from
-``display.registry``."""
+``display.games.registry``."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from collections.abc import Callable
 
 import pygame
 
-from display import registry
 from display.calibration_screen import CalibrationScreen, draw_calibration
 from display.canvas import UNITS, Canvas
+from display.games import registry
 from display.layout import LayoutRecord
 from display.models import (
     AttractScreen,

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pygame
 
-from display import draw, registry, theme
+from display import draw, theme
 from display.canvas import Canvas
+from display.games import registry
 from display.models import (
     AttractBoard,
     AttractScreen,

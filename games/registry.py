@@ -1,28 +1,26 @@
-"""The games this house plays, registered once: every list of games reads from here.
+"""The games this house plays: the one list of game names, and each game's engine by name.
 
-A game's package registers its engine class; the cabinet's select screen, the exhibition,
-HIL scenarios, the recorder and ``--game`` all ask this registry.  Built-in games are the
-packages in :data:`BUILTIN` (one line each); a test or a plug-in may :func:`register` more.
+Every layer finds a game by its name: ``games.<name>`` (its engine), ``display.games.<name>``
+(its screens) and ``firmware_py.games.<name>`` (its controls at the cabinet), as Klipper
+loads ``extras.<name>``.  The games that ship are :data:`BUILTIN`; a plug-in adds a
+fourth folder to each layer's ``games`` package and one line, :func:`add`.  The select
+screen, the exhibition, HIL scenarios, the recorder and ``--game`` all read this order.
 """
 
 from __future__ import annotations
 
 import importlib
+from types import ModuleType
 from typing import Any
 
 from games.protocol import Engine, GameSpec
 
 AnyEngine = Engine[Any, Any]
 
-BUILTIN = (
-    "games.punch",
-    "games.karate_fight",
-    "games.big_time_boxing",
-    "games.punch_cards",
-)
-"""The packages of the games that ship; importing one registers its engine."""
+BUILTIN = ("punch", "karate_fight", "big_time_boxing", "punch_cards")
+"""The games that ship, in select-screen order."""
 
-_ENGINES: dict[str, type[AnyEngine]] = {}
+_names: list[str] = list(BUILTIN)
 
 
 class UnknownGame(KeyError):
@@ -32,41 +30,63 @@ class UnknownGame(KeyError):
         return str(self.args[0])
 
 
-def register(engine_type: type[AnyEngine]) -> type[AnyEngine]:
-    """Add a game (usable as a class decorator).  Registering a name twice with another
-    class is an error: two games must never answer to one name."""
-    name = engine_type.spec.name
-    known = _ENGINES.get(name)
-    if known is not None and known is not engine_type:
-        raise ValueError(f"game {name!r} is registered already by {known.__qualname__}")
-    _ENGINES[name] = engine_type
-    return engine_type
+class GameFolderMissing(LookupError):
+    """A registered name without its folder in one layer; the message says which."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
 
 
-def unregister(name: str) -> None:
-    """Remove a game (tests that register a game of their own clean up with this)."""
-    _ENGINES.pop(name, None)
+def add(name: str) -> None:
+    """Offer one more game (a plug-in's one line); it comes after the ones before it."""
+    if not name.isidentifier():
+        raise ValueError(f"a game name is a Python identifier (its folders are named after it), not {name!r}")
+    if name not in _names:
+        _names.append(name)
 
 
-def _load_builtin() -> None:
-    for module in BUILTIN:
-        importlib.import_module(module)
+def remove(name: str) -> None:
+    """Stop offering a game added with :func:`add` (tests clean up with this)."""
+    if name in BUILTIN:
+        raise ValueError(f"{name!r} ships with the cabinet and cannot be removed")
+    if name in _names:
+        _names.remove(name)
+
+
+def names() -> tuple[str, ...]:
+    """Every game offered, in select-screen order."""
+    return tuple(_names)
+
+
+def check(name: str) -> str:
+    """``name`` if it is offered; :class:`UnknownGame` names the valid ones."""
+    if name not in _names:
+        raise UnknownGame(f"unknown game {name!r}: choose one of {', '.join(_names)}")
+    return name
+
+
+def game_module(package: str, name: str) -> ModuleType:
+    """The part of game ``name`` in the layer whose games live in ``package``
+    (``"games"``, ``"display.games"``, ``"firmware_py.games"``)."""
+    module = f"{package}.{check(name)}"
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as e:
+        if e.name != module:
+            raise
+        raise GameFolderMissing(f"game {name!r} has no folder {module.replace('.', '/')}/") from None
+
+
+def engine_type(name: str) -> type[AnyEngine]:
+    """The engine class of game ``name`` (its package's ``ENGINE``)."""
+    engine: type[AnyEngine] = game_module("games", name).ENGINE
+    return engine
 
 
 def engines() -> tuple[type[AnyEngine], ...]:
-    """Every registered engine class, built-ins first, in registration order."""
-    _load_builtin()
-    return tuple(_ENGINES.values())
+    """Every offered game's engine class, in select-screen order."""
+    return tuple(engine_type(n) for n in _names)
 
 
 def specs() -> tuple[GameSpec, ...]:
     return tuple(e.spec for e in engines())
-
-
-def engine_type(name: str) -> type[AnyEngine]:
-    """The engine class called ``name``; :class:`UnknownGame` names the valid ones."""
-    _load_builtin()
-    try:
-        return _ENGINES[name]
-    except KeyError:
-        raise UnknownGame(f"unknown game {name!r}: choose one of {', '.join(sorted(_ENGINES))}") from None

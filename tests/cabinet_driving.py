@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from firmware_py.cabinet import Cabinet
-from firmware_py.scenes import Play
-from firmware_py.virtual_time import VirtualTimeDriver
+from firmware_py.runtime.cabinet import Cabinet
+from firmware_py.runtime.scenes import Play
+from firmware_py.runtime.virtual_time import VirtualTimeDriver
 from hal.events import Button
 from hal.sim import SimCabinet
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py.cabinet import Cabinet
-from firmware_py.store import Store
+from firmware_py.runtime.cabinet import Cabinet
+from firmware_py.runtime.store import Store
 from hal.clock import ManualClock
 from hal.config import CabinetConfig, load_config
 from hal.sim import SimCabinet

@@ -43,7 +43,7 @@ def install(checkout: Path, prefix: Path, etc: Path) -> subprocess.CompletedProc
 
 
 def running_code(prefix: Path, expr: str) -> str:
-    code = f"import firmware_py, firmware_py.version as v; print({expr})"
+    code = f"import firmware_py, firmware_py.process.version as v; print({expr})"
     return subprocess.run(
         [str(prefix / "venv" / "bin" / "python"), "-c", code], check=True, capture_output=True, text=True, cwd="/"
     ).stdout.strip()

@@ -1,15 +1,12 @@
-"""Each game's screens, registered once: its main play screen and its private OLED layout.
+"""Each game's screens, found by the game's name: ``display.games.<name>`` has ``SCREENS``.
 
-A game's screen module registers both, by game name (``register(SPEC.name, play=...,
-private=...)``); the renderer draws play screens and the cabinet's private displays are
-drawn through this registry, so neither keeps a list of games.  Built-in games' screen
-modules are in :data:`BUILTIN` (one line each); a test or a plug-in may :func:`register`
-more.
+The renderer draws play and result screens and the cabinet draws private displays
+through this registry, so neither keeps a list of games: the one list is
+``games.registry``.  A test may :func:`register` screens for a name of its own.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -18,16 +15,7 @@ from PIL import Image
 from display.canvas import Canvas
 from display.models import PlayScreen, PrivateScreen, ResultScreen
 from display.text import TextCache
-
-BUILTIN = (
-    "display.punch_screen",
-    "display.karate_screen",
-    "display.big_time_boxing_screen",
-    "display.punch_cards_screen",
-    "display.punch_result",
-    "display.karate_result",
-)
-"""The screen modules of the games that ship; importing one registers its screens."""
+from games import registry as games_registry
 
 PlayDrawer = Callable[[Canvas, TextCache, PlayScreen], None]
 """Draws a game in play onto the main display's canvas."""
@@ -37,7 +25,7 @@ ResultDrawer = Callable[[Canvas, TextCache, ResultScreen], None]
 """Draws a game's own result screen (a score sheet) from the result and its final play screen."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class GameScreens:
     play: PlayDrawer
     private: PrivateLayout
@@ -46,56 +34,40 @@ class GameScreens:
 
 
 class NoScreens(LookupError):
-    """A game with no screens registered; the message says how to register them."""
+    """A game with no screens; the message says where they belong."""
 
     def __str__(self) -> str:
         return str(self.args[0])
 
 
-_SCREENS: dict[str, GameScreens] = {}
+_planted: dict[str, GameScreens] = {}
 
 
-def register(game: str, play: PlayDrawer, private: PrivateLayout, result: ResultDrawer | None = None) -> None:
-    """Add a game's screens.  Registering a name twice with other screens is an error."""
-    screens = GameScreens(play, private, result)
-    known = _SCREENS.get(game)
-    if known is not None and known != screens:
-        raise ValueError(f"screens for game {game!r} are registered already")
-    _SCREENS[game] = screens
-
-
-def register_result(game: str, result: ResultDrawer) -> None:
-    """Give a game whose screens are registered its own result screen (a module of its
-    own: the story of the game), in place of the cabinet's common one."""
-    known = screens(game)
-    if known.result is not None and known.result != result:
-        raise ValueError(f"a result screen for game {game!r} is registered already")
-    _SCREENS[game] = GameScreens(known.play, known.private, result)
+def register(game: str, screens: GameScreens) -> None:
+    """Screens for a name that has no folder (a test's planted screen)."""
+    _planted[game] = screens
 
 
 def unregister(game: str) -> None:
-    """Remove a game's screens (tests that register a game of their own clean up with this)."""
-    _SCREENS.pop(game, None)
-
-
-def _load_builtin() -> None:
-    for module in BUILTIN:
-        importlib.import_module(module)
+    _planted.pop(game, None)
 
 
 def games() -> tuple[str, ...]:
-    """Every game with screens registered, built-ins first."""
-    _load_builtin()
-    return tuple(_SCREENS)
+    """Every offered game, in select-screen order."""
+    return games_registry.names()
 
 
 def screens(game: str) -> GameScreens:
-    """The screens of ``game``; :class:`NoScreens` names the games that have some."""
-    _load_builtin()
+    """The screens of ``game``; :class:`NoScreens` says where they belong."""
+    if game in _planted:
+        return _planted[game]
     try:
-        return _SCREENS[game]
-    except KeyError:
+        found = getattr(games_registry.game_module("display.games", game), "SCREENS", None)
+    except (games_registry.UnknownGame, games_registry.GameFolderMissing):
+        found = None
+    if not isinstance(found, GameScreens):
         raise NoScreens(
-            f"no screens registered for game {game!r} (its screen module calls display.registry.register; "
-            f"registered: {', '.join(sorted(_SCREENS))})"
-        ) from None
+            f"no screens for game {game!r}: display/games/{game}/__init__.py defines SCREENS = GameScreens(...) "
+            f"(games with screens: {', '.join(games_registry.names())})"
+        )
+    return found

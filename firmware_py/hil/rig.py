@@ -379,7 +379,7 @@ class RigRun:
 
     def menu_steps(self) -> tuple[list[TimedStep], int]:
         """Attract → select the game → others join → options → play, by presses."""
-        from firmware_py import controls_registry
+        from firmware_py.games import registry as controls_registry
 
         sc = self.scenario
         controls = game_controls(sc.game)

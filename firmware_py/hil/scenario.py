@@ -25,7 +25,7 @@ from hal.config import ConfigError
 from hal.events import Button
 
 if TYPE_CHECKING:
-    from firmware_py.controls import GameControls
+    from firmware_py.runtime.controls import GameControls
 
 TOP_KEYS = {"scenario", "input", "expect"}
 SCENARIO_KEYS = {
@@ -182,7 +182,7 @@ def parse_scenario(text: str, path: Path | str = "<scenario>.toml") -> Scenario:
 
 def game_controls(name: Any, source: str = "") -> type[GameControls]:
     """The cabinet's controls class for game ``name`` (only games the cabinet offers)."""
-    from firmware_py import controls_registry
+    from firmware_py.games import registry as controls_registry
     from games.registry import UnknownGame
 
     if isinstance(name, str):

@@ -1,4 +1,4 @@
-"""The ``sim`` backend: the real cabinet (:class:`~firmware_py.cabinet.Cabinet`) on the
+"""The ``sim`` backend: the real cabinet (:class:`~firmware_py.runtime.cabinet.Cabinet`) on the
 sim hardware — gpiozero mock pins for buttons and LED bars, luma dummy OLEDs, the
 dummy SDL video driver — in virtual time.
 
@@ -23,7 +23,7 @@ from firmware_py.hil.checks import Goldens, NotObservable, evaluate
 from firmware_py.hil.observe import Recorder
 from firmware_py.hil.result import Fidelity, ScenarioResult
 from firmware_py.hil.scenario import Input, Scenario, ScenarioError, game_controls, make_options
-from firmware_py.virtual_time import VirtualTimeDriver
+from firmware_py.runtime.virtual_time import VirtualTimeDriver
 from hal.events import ButtonEvent, PadLinkEvent, SlapEvent
 
 NAME = "sim"
@@ -135,8 +135,8 @@ class SimRun:
         from display.window import use_headless_drivers
 
         use_headless_drivers()
-        from firmware_py.cabinet import Cabinet
-        from firmware_py.store import Store
+        from firmware_py.runtime.cabinet import Cabinet
+        from firmware_py.runtime.store import Store
         from hal.clock import ManualClock
         from hal.sim import SimCabinet
 
@@ -198,8 +198,8 @@ class SimRun:
 
     def _start_game(self) -> None:
         """Straight into play: the scenario's game, options and seed, stations → seats."""
-        from firmware_py.scenes import Play
-        from firmware_py.session import GameSession
+        from firmware_py.runtime.scenes import Play
+        from firmware_py.runtime.session import GameSession
 
         sc, ctx = self.scenario, self.cabinet.ctx
         controls = game_controls(sc.game)()

@@ -3,7 +3,7 @@
 :func:`prepare` creates the folder or says in one line why it cannot be one (under a
 file, in ``/proc``, no such user); ``run`` and ``selftest`` use the same check.  A folder
 that exists but cannot be written (a read-only mount, a full disk) is not refused: the
-store then keeps the cabinet playing, unrecorded, and says so (``firmware_py.store``).
+store then keeps the cabinet playing, unrecorded, and says so (``firmware_py.runtime.store``).
 
 Two processes on one store would each take the other's live game for a power cut's
 leftover and fail every commit after.  So ``ringside run`` takes an OS lock (``flock``)

@@ -1,6 +1,6 @@
 """Which Ringside this is: the package version and the git commit of its code.
 
-The commit comes from ``build_info.json`` beside this module where the installer wrote
+The commit comes from ``firmware_py/build_info.json`` where the installer wrote
 one (the cabinet runs a copy of the checkout, without ``.git``), else from the
 repository the code runs from, read from ``.git`` directly (no ``git`` process: the
 cabinet user may not own the checkout, and git refuses such repositories).
@@ -13,7 +13,7 @@ from importlib import metadata
 from pathlib import Path
 
 PACKAGE = "ringside"
-BUILD_INFO = Path(__file__).with_name("build_info.json")
+BUILD_INFO = Path(__file__).resolve().parents[1] / "build_info.json"
 """Written by the installer into its copy of the code; never committed."""
 
 
@@ -31,7 +31,7 @@ def commit(code_dir: Path | None = None, build_info: Path = BUILD_INFO) -> str:
         return str(info["commit"])[:12] + ("+dirty" if info.get("dirty") else "")
     except (OSError, ValueError, KeyError, TypeError):
         pass
-    here = code_dir if code_dir is not None else Path(__file__).resolve().parent.parent
+    here = code_dir if code_dir is not None else Path(__file__).resolve().parents[2]
     sha = git_head(here)
     return sha[:12] if sha else "unknown"
 

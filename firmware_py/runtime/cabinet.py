@@ -19,12 +19,12 @@ from display.models import StationLook
 from display.renderer import Renderer
 from display.sound import Callouts
 from display.window import Window
-from firmware_py import controls_registry
-from firmware_py.scene_calibration import CalibrationScene
-from firmware_py.scenes import Attract, CabinetContext, Play, Scene, Service
-from firmware_py.session import GameSession
-from firmware_py.store import Store, UnreadableJournal
-from firmware_py.version import describe
+from firmware_py.games import registry as controls_registry
+from firmware_py.process.version import describe
+from firmware_py.runtime.calibration_scene import CalibrationScene
+from firmware_py.runtime.scenes import Attract, CabinetContext, Play, Scene, Service
+from firmware_py.runtime.session import GameSession
+from firmware_py.runtime.store import Store, UnreadableJournal
 from games.levels import Level
 from games.registry import UnknownGame
 from hal.cabinet_io import CabinetIO, StationReadback

@@ -38,9 +38,9 @@ from calibration.runner import apply_settings
 from calibration.wizard import ABORTED, CAPTURE, DONE, REVIEW, VERDICT, Wizard, pad_name
 from display.calibration_screen import CalibrationScreen, PadTrace
 from display.private import text_lines
-from firmware_py.calibration_pages import save_report, trace
-from firmware_py.retention import prune
-from firmware_py.scenes import CabinetContext, Scene, Service, pressed
+from firmware_py.process.retention import prune
+from firmware_py.runtime.calibration_pages import save_report, trace
+from firmware_py.runtime.scenes import CabinetContext, Scene, Service, pressed
 from firmware_py.sim.operator import ScriptedOperator
 from firmware_py.sim.pad_sets import virtual_cabinet
 from firmware_py.sim.panel import SimPanel

@@ -24,13 +24,13 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from display.models import StationLook
-from firmware_py.controls import Bot, GameControls
+from firmware_py.runtime.controls import Bot, GameControls
 from games.levels import Level
 from games.protocol import Engine
 from hal.events import Button, ButtonEvent, InputEvent, SlapEvent
 
 if TYPE_CHECKING:
-    from firmware_py.session import GameSession
+    from firmware_py.runtime.session import GameSession
     from hal.sim import SimCabinet
 
 THINK_US = (300_000, 1_500_000)

@@ -1,8 +1,8 @@
 """How a game meets the cabinet: which button does what, what the LED bars and private
 displays show, what is worth recording.  One subclass per game (``controls_<game>.py``),
-registered in :mod:`firmware_py.controls_registry`; the session and scenes only speak to
+registered in :mod:`firmware_py.games.registry`; the session and scenes only speak to
 this interface and the registry, so adding a game touches nothing else in the cabinet
-(its screens register in ``display.registry``, its engine in ``games.registry``; see
+(its screens register in ``display.games.registry``, its engine in ``games.registry``; see
 docs/cabinet.md, "Adding a game").
 """
 
@@ -15,7 +15,7 @@ from enum import Enum
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from display.models import AttractBoard, PrivateScreen
-from firmware_py.store import Store
+from firmware_py.runtime.store import Store
 from games.bots import RandomBot
 from games.levels import Level
 from games.protocol import Action, Engine, Event, GameSpec
@@ -193,7 +193,7 @@ class GameControls(ABC, Generic[E]):
     def slap_cue(self, engine: E, now_us: int) -> SlapCue | None:
         """For games with slaps: what a computer player answers now (``now_us`` game
         time), or None.  Its bot's ``reaction(view)`` says how long after ``shown_us``
-        it slaps (:mod:`firmware_py.computer_players`)."""
+        it slaps (:mod:`firmware_py.runtime.computer_players`)."""
         return None
 
     def records(self, events: tuple[Event, ...], seats: tuple[int, ...]) -> list[Record]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable
 
-from firmware_py.cabinet import Cabinet
+from firmware_py.runtime.cabinet import Cabinet
 from hal.timing import PADBOARD_SETTLE_US
 
 POLL_US = 20_000

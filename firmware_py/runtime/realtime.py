@@ -2,10 +2,10 @@
 (``backend = "gpio"``) or simulated hardware with the keyboard as the buttons.
 
 What it adds to the main loop is what running unattended needs: hardware that cannot be
-opened is one log line and an exit code (:mod:`firmware_py.exit_codes`); SIGTERM (what
+opened is one log line and an exit code (:mod:`firmware_py.process.exit_codes`); SIGTERM (what
 ``systemctl stop`` sends) and Ctrl-C end the loop cleanly, closing the hardware, the
 store and the window; under systemd it reports ready at the first frame and pings the
-watchdog from the loop (:mod:`firmware_py.systemd_notify`); and the service menu gets
+watchdog from the loop (:mod:`firmware_py.process.systemd_notify`); and the service menu gets
 the configured shutdown command.
 """
 
@@ -17,8 +17,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from firmware_py.exit_codes import EXIT_HARDWARE, EXIT_OK, EXIT_SOFTWARE
-from firmware_py.systemd_notify import Heartbeat, Notifier
+from firmware_py.process.exit_codes import EXIT_HARDWARE, EXIT_OK, EXIT_SOFTWARE
+from firmware_py.process.systemd_notify import Heartbeat, Notifier
 from hal.config import CabinetConfig
 
 log = logging.getLogger("ringside")
@@ -78,10 +78,10 @@ def run_realtime(
 
     from display.dev_panels import HEIGHT
     from display.window import Window
-    from firmware_py.cabinet import Cabinet
-    from firmware_py.loop import run_realtime as loop
-    from firmware_py.shutdown import ShutdownCommand
-    from firmware_py.version import describe
+    from firmware_py.process.version import describe
+    from firmware_py.runtime.cabinet import Cabinet
+    from firmware_py.runtime.loop import run_realtime as loop
+    from firmware_py.runtime.shutdown import ShutdownCommand
     from hal.clock import ManualClock, MonotonicClock
 
     keys = None

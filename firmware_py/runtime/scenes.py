@@ -31,11 +31,11 @@ from display.models import (
 )
 from display.private import draw_private, text_lines
 from display.sound import Callouts
-from firmware_py.computer_players import ComputerPlayers, QueuedHands, computer_look, seat_looks
-from firmware_py.controls import GameControls, ResultRecords
-from firmware_py.result_picture import result_picture_path, save_result_picture
-from firmware_py.session import GameSession
-from firmware_py.store import Store, start_of_today
+from firmware_py.runtime.computer_players import ComputerPlayers, QueuedHands, computer_look, seat_looks
+from firmware_py.runtime.controls import GameControls, ResultRecords
+from firmware_py.runtime.result_picture import result_picture_path, save_result_picture
+from firmware_py.runtime.session import GameSession
+from firmware_py.runtime.store import Store, start_of_today
 from games.levels import Level
 from games.registry import UnknownGame
 from hal.config import CabinetConfig

@@ -28,10 +28,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from display.models import Notice, PlayScreen, StationLook
-from firmware_py.computer_players import seat_looks
-from firmware_py.controls import GameControls, Refusal
-from firmware_py.settle import SettleBuffer
-from firmware_py.store import SavedGame, Store
+from firmware_py.runtime.computer_players import seat_looks
+from firmware_py.runtime.controls import GameControls, Refusal
+from firmware_py.runtime.settle import SettleBuffer
+from firmware_py.runtime.store import SavedGame, Store
 from games.codec import encode
 from games.levels import Level
 from games.protocol import Action, Engine, Event, IllegalAction

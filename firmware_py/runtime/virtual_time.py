@@ -1,7 +1,7 @@
 """The cabinet in virtual time: one loop for tests, HIL scenarios, the exhibition and
 benchmarks.
 
-The real-time loop (``firmware_py.loop``) sleeps until the next thing to do.  In virtual
+The real-time loop (``firmware_py.runtime.loop``) sleeps until the next thing to do.  In virtual
 time nothing sleeps: the driver jumps the clock straight to the next moment the
 real-time loop would wake for and steps the cabinet there, so every input is handled at
 its exact µs and a run of minutes takes seconds.  Those moments are
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from firmware_py.cabinet import Cabinet
+from firmware_py.runtime.cabinet import Cabinet
 
 
 class VirtualTimeDriver:

@@ -13,7 +13,7 @@ Physical slaps (which pad, the true µs the palm touched it, how hard) go throug
   real :class:`hal.gpio_edge.GpioEdgeSource` on gpiozero mock pins, with or without the
   force correction from each first pulse's width (``walk``, as calibration fits it);
 
-then the session's settle window (:class:`firmware_py.settle.SettleBuffer`, released and
+then the session's settle window (:class:`firmware_py.runtime.settle.SettleBuffer`, released and
 coalesced as the session does) and the Karate Fight engine, with a Hit showing: the
 verdict is who won the Hit.  Everything is seeded and deterministic; no sleeping.
 """
@@ -27,11 +27,11 @@ from typing import cast
 
 from gpiozero.pins.mock import MockFactory
 
-from firmware_py.controls_karate import KarateControls
+from firmware_py.games.karate_fight.controls import KarateControls
 from firmware_py.padboard.board import Board
 from firmware_py.padboard.detector import TICKS_MASK, ticks_diff
-from firmware_py.session import RANK_SHOWN, RANK_SLAP
-from firmware_py.settle import SettleBuffer
+from firmware_py.runtime.session import RANK_SHOWN, RANK_SLAP
+from firmware_py.runtime.settle import SettleBuffer
 from firmware_py.sim.padboard import PROBE_IRQ_US, BoardClock, SimDma, UsbJitter, ping_exchange
 from firmware_py.sim.piezo import ModelSlap, PiezoModel, PiezoPad, SlapSignal
 from games.karate_fight import (

@@ -35,7 +35,7 @@ from calibration.runner import run_wizard
 from calibration.verify import Criteria
 from calibration.wizard import Step, Wizard
 from display.window import use_headless_drivers
-from firmware_py.calibration_pages import save_report
+from firmware_py.runtime.calibration_pages import save_report
 from firmware_py.sim.operator import ScriptedOperator
 from firmware_py.sim.pad_sets import SIM_CABINETS, virtual_cabinet
 from hal.clock import MonotonicClock
@@ -287,7 +287,7 @@ def _save_report(args, config, wizard: Wizard, write) -> Path | None:
         return None
     try:
         use_headless_drivers()
-        from firmware_py.retention import prune
+        from firmware_py.process.retention import prune
 
         path = Path(args.report) if args.report else report_path(config.data_dir, args.name, datetime.now())
         saved = save_report(wizard, path)

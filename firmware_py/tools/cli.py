@@ -6,7 +6,7 @@ exhibition match between computer players, logs it and saves screenshots.  A cab
 config says ``backend = "gpio"``: then ``run`` drives the real hardware, never a
 simulation or an exhibition.  Everything operational goes to the log (stderr, the
 journal under systemd); expected failures are one line and an exit code
-(:mod:`firmware_py.exit_codes`: 0 done, 1 a check failed, 2 bad input, 3 the data folder
+(:mod:`firmware_py.process.exit_codes`: 0 done, 1 a check failed, 2 bad input, 3 the data folder
 is in use by another process, 4 hardware missing, 5 software missing).
 """
 
@@ -23,8 +23,8 @@ T_START = time.perf_counter()
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 """Taken as the CLI module loads, so start-up times include every import."""
 
-from firmware_py import logs  # noqa: E402  (after T_START on purpose)
-from firmware_py.exit_codes import EXIT_BAD_INPUT, EXIT_BUSY, EXIT_FAILED, EXIT_OK  # noqa: E402
+from firmware_py.process import logs  # noqa: E402  (after T_START on purpose)
+from firmware_py.process.exit_codes import EXIT_BAD_INPUT, EXIT_BUSY, EXIT_FAILED, EXIT_OK  # noqa: E402
 from hal.config import BACKENDS, ConfigError, expand_path, load_config  # noqa: E402
 
 log = logging.getLogger("ringside")
@@ -49,7 +49,7 @@ def log_options() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from firmware_py.version import describe
+    from firmware_py.process.version import describe
 
     common = log_options()
     parser = argparse.ArgumentParser(prog="ringside", description="Ringside arcade cabinet", parents=[common])
@@ -96,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         help="slap-pad calibration wizard (terminal, works over SSH; docs/calibration.md)",
         parents=[common],
     )
-    from firmware_py.calibrate_cli import add_arguments as calibrate_arguments
+    from firmware_py.tools.calibrate import add_arguments as calibrate_arguments
 
     calibrate_arguments(calibrate)
     args = parser.parse_args(argv)
@@ -125,19 +125,19 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     if args.command == "selftest":
         from display.window import use_headless_drivers
-        from firmware_py.selftest import run_selftest
+        from firmware_py.tools.selftest import run_selftest
 
         use_headless_drivers()
         return run_selftest(config, t_start=T_START)
     if args.command == "calibrate":
-        from firmware_py.calibrate_cli import main as calibrate_main
-        from firmware_py.calibrate_cli import scratch_data_for_sim
+        from firmware_py.tools.calibrate import main as calibrate_main
+        from firmware_py.tools.calibrate import scratch_data_for_sim
 
         if args.sim and not explicit_data(args):
             config = scratch_data_for_sim(config)
         return calibrate_main(args, config)
     if args.command == "run":
-        from firmware_py import data_folder
+        from firmware_py.process import data_folder
 
         try:
             data_folder.prepare(config.data_dir)
@@ -159,8 +159,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_cabinet(config, args) -> int:
-    from firmware_py.memory import return_large_blocks
-    from firmware_py.retention import prune
+    from firmware_py.process.memory import return_large_blocks
+    from firmware_py.process.retention import prune
 
     return_large_blocks()  # a long-running process: freed large blocks go back to the system
 
@@ -208,7 +208,7 @@ def data_dir(configured: Path, flag: str | None) -> Path:
 
 def known_game(name: str) -> bool:
     """True for a game the cabinet offers; otherwise says which ones it does, in one line."""
-    from firmware_py.controls_registry import controls_type
+    from firmware_py.games.registry import controls_type
     from games.registry import UnknownGame
 
     try:
@@ -259,7 +259,7 @@ def _recorder(cabinet, hardware, args):
 
 
 def _store(config):
-    from firmware_py.store import open_store
+    from firmware_py.runtime.store import open_store
 
     return open_store(config.data_dir / "ringside.sqlite3", lambda line: log.warning("ringside: %s", line))
 
@@ -268,7 +268,7 @@ def _screenshots_folder(config, args, stamp: str) -> Path | int | None:
     """The exhibition's screenshots folder, made ready; an exit code when ``--screenshots``
     names one that cannot be written; None (no screenshots, a warning) when the default
     one in the data folder cannot, so a read-only data folder still plays."""
-    from firmware_py import data_folder
+    from firmware_py.process import data_folder
 
     given = args.screenshots is not None
     shots = Path(args.screenshots) if given else config.data_dir / "screenshots" / f"exhibition-{stamp}"
@@ -289,9 +289,9 @@ def run_headless(config, args) -> int:
     from display.window import Window, use_headless_drivers
 
     use_headless_drivers()
-    from firmware_py import controls_registry
-    from firmware_py.cabinet import Cabinet
-    from firmware_py.exhibition import run_exhibition
+    from firmware_py.games import registry as controls_registry
+    from firmware_py.runtime.cabinet import Cabinet
+    from firmware_py.tools.exhibition import run_exhibition
     from hal.clock import ManualClock
     from hal.sim import SimCabinet
 
@@ -336,7 +336,7 @@ def run_headless(config, args) -> int:
 def run_realtime(config, args, real_hardware: bool) -> int:
     """The cabinet in real time: on a Pi's hardware (backend gpio), or on simulated
     hardware with the keyboard as the buttons (the development window)."""
-    from firmware_py.cabinet_process import run_realtime as run_process
+    from firmware_py.runtime.realtime import run_realtime as run_process
 
     return run_process(config, args, real_hardware, _store, _recorder)
 

@@ -11,11 +11,11 @@ import random
 from pathlib import Path
 
 from display.motion import FLIP_US
-from firmware_py.cabinet import Cabinet
-from firmware_py.computer_players import PRESS_GAP_US, ComputerPlayers, SimHands
-from firmware_py.controls import GameControls
-from firmware_py.scenes import Attract, Join, Options, Play, Result, Select
-from firmware_py.virtual_time import VirtualTimeDriver
+from firmware_py.runtime.cabinet import Cabinet
+from firmware_py.runtime.computer_players import PRESS_GAP_US, ComputerPlayers, SimHands
+from firmware_py.runtime.controls import GameControls
+from firmware_py.runtime.scenes import Attract, Join, Options, Play, Result, Select
+from firmware_py.runtime.virtual_time import VirtualTimeDriver
 from games.levels import Level
 from hal.clock import ManualClock
 from hal.events import Button
@@ -26,7 +26,7 @@ class ExhibitionDriver:
     """Plays the part of the people at the stations: walks the menus, then seats a
     computer player of ``level`` (the game's own, from its controls) at every station
     in the game, pressing the sim cabinet's pins and slapping its pads
-    (:mod:`firmware_py.computer_players`)."""
+    (:mod:`firmware_py.runtime.computer_players`)."""
 
     def __init__(self, cabinet: Cabinet, sim: SimCabinet, game: str, seed: int, level: Level = Level.NORMAL) -> None:
         self.cabinet = cabinet

@@ -18,10 +18,10 @@ from hal.events import Button, ButtonEvent
 
 def run_selftest(config: CabinetConfig, out: Callable[[str], None] = print, t_start: float | None = None) -> int:
     from display.window import Window
-    from firmware_py.cabinet import Cabinet
-    from firmware_py.scenes import Attract
-    from firmware_py.store import Store
-    from firmware_py.version import describe
+    from firmware_py.process.version import describe
+    from firmware_py.runtime.cabinet import Cabinet
+    from firmware_py.runtime.scenes import Attract
+    from firmware_py.runtime.store import Store
     from hal.clock import ManualClock
     from hal.sim import SimCabinet
 
@@ -81,8 +81,8 @@ def run_selftest(config: CabinetConfig, out: Callable[[str], None] = print, t_st
 def _check_data_folder(config: CabinetConfig, check: Callable[[bool, str], None], out: Callable[[str], None]) -> bool:
     """The check ``ringside run`` makes of the data folder, and a look at the store in it
     (read only: the running cabinet, if any, keeps it)."""
-    from firmware_py import data_folder
-    from firmware_py.store import inspect
+    from firmware_py.process import data_folder
+    from firmware_py.runtime.store import inspect
 
     folder = config.data_dir
     try:

@@ -82,7 +82,6 @@ from games.big_time_boxing.views import (
     Phase,
     ThrownPunch,
 )
-from games.registry import register
 
 __all__ = [
     "CARDS",
@@ -162,4 +161,5 @@ __all__ = [
     "load_card_data",
 ]
 
-register(BigTimeBoxing)
+ENGINE = BigTimeBoxing
+"""Found by name: ``games.registry`` reads it."""

@@ -43,7 +43,6 @@ from games.karate_fight.views import (
     KaratePlayerView,
     KaratePublicView,
 )
-from games.registry import register
 
 __all__ = [
     "CARD_KINDS",
@@ -100,4 +99,5 @@ __all__ = [
     "round_winners",
 ]
 
-register(KarateFight)
+ENGINE = KarateFight
+"""Found by name: ``games.registry`` reads it."""

@@ -27,7 +27,6 @@ from games.punch.events import (
 )
 from games.punch.options import PunchOptions, Rules
 from games.punch.views import Phase, PunchPlayerView, PunchPublicView
-from games.registry import register
 
 __all__ = [
     "CARDS",
@@ -64,4 +63,5 @@ __all__ = [
     "StaminaChanged",
 ]
 
-register(Punch)
+ENGINE = Punch
+"""Found by name: ``games.registry`` reads it."""

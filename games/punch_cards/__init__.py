@@ -2,7 +2,7 @@
 cards bearing their name, duels anyone, and the winner keeps the loser's card; the score
 is how many different names you hold.  This package is the pure part: cards and their
 numbers, names, the challenge rule, the duel engine, trades and scoring.  The ledger (who
-holds which card) is runtime I/O in ``firmware_py/ledger``.  Rule choices:
+holds which card) is runtime I/O in ``firmware_py/games/punch_cards/ledger``.  Rule choices:
 ``docs/rules/punch_cards.md``."""
 
 from games.punch_cards.actions import Answer, CallIt, PickCorner, Stake
@@ -30,7 +30,6 @@ from games.punch_cards.reveal import Call, DuelEnd, PlayAgain, Verdict, high_win
 from games.punch_cards.scoring import Standing, levels, levels_of_copies, points, standings, standings_of_copies
 from games.punch_cards.trade import TradeOffer, TradeRefused, TradeTable
 from games.punch_cards.views import DuelPlayerView, DuelPublicView, Phase
-from games.registry import register
 
 __all__ = [
     "CORNERS",
@@ -88,4 +87,5 @@ __all__ = [
     "validate_name",
 ]
 
-register(PunchCardsDuel)
+ENGINE = PunchCardsDuel
+"""Found by name: ``games.registry`` reads it."""

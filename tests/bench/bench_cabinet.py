@@ -52,9 +52,9 @@ def _press_to_led(samples: int = 400) -> list[float]:
 
     The second boxer's press completes an exchange; only exchanges that change a stamina
     count (others change no LED)."""
-    from firmware_py.cabinet import Cabinet
-    from firmware_py.scenes import Play
-    from firmware_py.store import Store
+    from firmware_py.runtime.cabinet import Cabinet
+    from firmware_py.runtime.scenes import Play
+    from firmware_py.runtime.store import Store
     from games.punch import Card, Phase
     from hal.clock import ManualClock
     from hal.config import load_config
@@ -105,7 +105,7 @@ def _press_to_led(samples: int = 400) -> list[float]:
 
 def _journal_commit_ms(n: int = 300) -> list[float]:
     """ms per durable action commit (WAL, synchronous=FULL): the floor under press → LED."""
-    from firmware_py.store import Store
+    from firmware_py.runtime.store import Store
 
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(Path(tmp) / "commit.sqlite3")
@@ -125,7 +125,7 @@ def _start_to_attract(runs: int = 5) -> list[float]:
     for _ in range(runs):
         t0 = time.perf_counter()
         proc = subprocess.Popen(
-            [sys.executable, "-m", "firmware_py.cli", "selftest"], stdout=subprocess.PIPE, text=True
+            [sys.executable, "-m", "firmware_py.tools.cli", "selftest"], stdout=subprocess.PIPE, text=True
         )
         for line in proc.stdout:
             if "attract screen shown" in line:
@@ -138,7 +138,7 @@ def _start_to_attract(runs: int = 5) -> list[float]:
 def _peak_rss_mb(tmp: str) -> float:
     """Peak resident memory of a whole headless exhibition game (a child process)."""
     subprocess.run(
-        [sys.executable, "-m", "firmware_py.cli", "run", "--headless", "--seed", "3", "--data", tmp],
+        [sys.executable, "-m", "firmware_py.tools.cli", "run", "--headless", "--seed", "3", "--data", tmp],
         check=True,
         stdout=subprocess.DEVNULL,
     )

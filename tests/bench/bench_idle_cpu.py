@@ -32,10 +32,10 @@ def idle_cpu_percent(seconds: float, demo: int | None, every_frame: bool) -> tup
     title card (``demo`` None) or the demo of the ``demo``-th game; how many frames
     were drawn, and the phase's name."""
     from display.window import Window
-    from firmware_py import scenes
-    from firmware_py.cabinet import Cabinet
-    from firmware_py.loop import run_realtime
-    from firmware_py.store import Store
+    from firmware_py.runtime import scenes
+    from firmware_py.runtime.cabinet import Cabinet
+    from firmware_py.runtime.loop import run_realtime
+    from firmware_py.runtime.store import Store
     from hal.clock import ManualClock, MonotonicClock
     from hal.config import load_config
     from hal.sim import SimCabinet
@@ -82,8 +82,8 @@ def idle_cpu_percent(seconds: float, demo: int | None, every_frame: bool) -> tup
 def _cycle(every_frame: bool) -> tuple[float, list[Figure]]:
     """The cycle's time-weighted CPU (a title card before each game's demo, each demo at
     its full length) and a figure per phase."""
-    from firmware_py.controls_registry import BUILTIN
-    from firmware_py.scenes import DEMO_US, TITLE_US
+    from firmware_py.runtime.scenes import DEMO_US, TITLE_US
+    from games.registry import BUILTIN
 
     figures = []
     phases: list[tuple[float, float]] = []  # (CPU %, seconds of the cycle)
@@ -102,7 +102,7 @@ def _cycle(every_frame: bool) -> tuple[float, list[Figure]]:
 
 
 def run() -> list[Figure]:
-    from firmware_py.scenes import DEMO_TICK_US, DEMO_US, TITLE_US
+    from firmware_py.runtime.scenes import DEMO_TICK_US, DEMO_US, TITLE_US
 
     idle, idle_phases = _cycle(every_frame=False)
     every, every_phases = _cycle(every_frame=True)

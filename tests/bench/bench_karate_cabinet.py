@@ -38,10 +38,10 @@ def decision_latencies(
     also the number of correct winners.  ``fit_hardware(sim)`` may change the simulated
     cabinet (e.g. put its OLEDs on a slow I2C bus) and returns what to close at the end;
     ``frame_work_us`` collects the main loop's time per frame (step and render)."""
-    from firmware_py.cabinet import Cabinet
-    from firmware_py.controls_karate import KarateControls
-    from firmware_py.loop import run_realtime
-    from firmware_py.store import Store
+    from firmware_py.games.karate_fight.controls import KarateControls
+    from firmware_py.runtime.cabinet import Cabinet
+    from firmware_py.runtime.loop import run_realtime
+    from firmware_py.runtime.store import Store
     from games.karate_fight import HitShowing, HitWon, KarateOptions
     from hal.clock import ManualClock
     from hal.config import load_config

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from firmware_py.ledger import Ledger, LedgerBusy, PinHasher
+from firmware_py.games.punch_cards.ledger import Ledger, LedgerBusy, PinHasher
 from games.punch_cards import DuelOptions, PunchCardsDuel, TradeOffer
 from tests.bench.harness import Figure
 from tests.firmware_py.ledger.pg_server import PostgresServer, find_bindir

@@ -12,12 +12,12 @@ from calibration.display_latency import measure
 from calibration.profiles import ProfileStore, config_with_active_profile, from_toml, to_toml, wizard_profile
 from calibration.runner import run_wizard
 from calibration.wizard import Wizard
-from firmware_py.cabinet import Cabinet
-from firmware_py.controls_karate import KarateControls
+from firmware_py.games.karate_fight.controls import KarateControls
+from firmware_py.runtime.cabinet import Cabinet
+from firmware_py.runtime.store import Store
 from firmware_py.sim.operator import ScriptedOperator
 from firmware_py.sim.pad_sets import virtual_cabinet
 from firmware_py.sim.panel import SimPanel
-from firmware_py.store import Store
 from games.karate_fight import CowardsBlow, HitShowing, HitWon, KarateOptions
 from hal.clock import ManualClock
 from hal.config import load_config

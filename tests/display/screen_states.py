@@ -4,7 +4,7 @@ game in play along random playouts (with its banners up, a notice, a pause, as a
 its result), and every frame model the shipped HIL scenarios put on screen.
 
 Nothing here knows a game's rules: games come from ``games.registry``, their moves from
-a random bot, their screens from ``display.registry``.
+a random bot, their screens from ``display.games.registry``.
 """
 
 from __future__ import annotations

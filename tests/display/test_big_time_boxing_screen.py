@@ -12,8 +12,8 @@ import pytest
 from PIL import ImageFont
 
 from display.art import Pose
-from display.big_time_boxing_private import Held, Mode, Station
-from display.big_time_boxing_screen import (
+from display.games.big_time_boxing.private import Held, Mode, Station
+from display.games.big_time_boxing.screen import (
     PANELS,
     PUNCH_COLOR,
     RESULT_COLOR,
@@ -29,7 +29,7 @@ from display.motion import SHAKE_US, SLIDE_US
 from display.private import draw_private, image_text
 from display.renderer import Renderer
 from display.text import TextCache
-from firmware_py.controls_big_time_boxing import BigTimeBoxingControls
+from firmware_py.games.big_time_boxing.controls import BigTimeBoxingControls
 from games.big_time_boxing import (
     AttributeDraw,
     BigHit,

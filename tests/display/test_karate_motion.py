@@ -13,7 +13,7 @@ import pytest
 
 from display import theme
 from display.art import Pose
-from display.karate_screen import COLLECT_STAGGER_US, POSE_US, fighter_pose
+from display.games.karate_fight.screen import COLLECT_STAGGER_US, POSE_US, fighter_pose
 from display.models import PlayScreen
 from display.motion import FLASH_US, SLIDE_US
 from display.renderer import Renderer

@@ -10,8 +10,8 @@ from typing import Any
 import pygame
 import pytest
 
-from display import registry
 from display.canvas import Canvas, live
+from display.games import registry
 from display.layout import LayoutRecord, problems
 from display.models import PlayScreen
 from display.renderer import Renderer
@@ -58,7 +58,7 @@ def planted() -> Iterator[list[Any]]:
         for step in plan:
             step(surf, text)
 
-    registry.register(PLANTED, play=play, private=lambda _s, size: None)  # type: ignore[arg-type, return-value]
+    registry.register(PLANTED, registry.GameScreens(play=play, private=lambda _s, size: None))  # type: ignore[arg-type, return-value]
     yield plan
     registry.unregister(PLANTED)
 

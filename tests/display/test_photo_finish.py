@@ -6,11 +6,11 @@ from __future__ import annotations
 import pygame
 import pytest
 
+from display.games.karate_fight.photo_finish import PhotoFinish, SlapMark, SlapVerdict, duration
 from display.models import PlayScreen, StationLook
-from display.photo_finish import PhotoFinish, SlapMark, SlapVerdict, duration
 from display.renderer import Renderer
-from firmware_py.controls_karate import KarateControls
-from firmware_py.karate_story import photo_finish
+from firmware_py.games.karate_fight.controls import KarateControls
+from firmware_py.games.karate_fight.story import photo_finish
 from games.karate_fight import HitKind, KarateFight, PlayTop, Shown, Slaps
 from games.protocol import Event
 from tests.games.karate_fight.helpers import fight, throw

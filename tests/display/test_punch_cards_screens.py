@@ -13,9 +13,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from display.models import AttractBoard, AttractScreen, PlayScreen, PrivateScreen, StationLook
-from display.private import image_text
-from display.punch_cards_models import (
+from display.games.punch_cards.models import (
     DeskPrivate,
     DeskStep,
     DeskView,
@@ -26,10 +24,12 @@ from display.punch_cards_models import (
     TradePrivate,
     TradeTableView,
 )
-from display.punch_cards_private import WIDTH, draw_punch_cards_private
+from display.games.punch_cards.private import WIDTH, draw_punch_cards_private
+from display.models import AttractBoard, AttractScreen, PlayScreen, PrivateScreen, StationLook
+from display.private import image_text
 from display.renderer import Renderer
 from display.text import TextCache
-from firmware_py.punch_cards_keyboard import ROWS
+from firmware_py.games.punch_cards.keyboard import ROWS
 from games.punch_cards import DuelOptions, NameRefused, Standing, make_card, normalise_name
 from tests.firmware_py.ledger.support import decided_duel
 
@@ -217,7 +217,7 @@ def test_the_duellists_stand_ready_then_the_winner_raises_his_arms_once_it_is_re
     """The figures beside the table tell the duel: both ready while it runs and while the
     ledger has not recorded it; then the winner's arms go up and the loser reels."""
     from display.art import Pose
-    from display.punch_cards_screen import _duellist_pose
+    from display.games.punch_cards.screen import _duellist_pose
 
     duel = finished_duel("Ann", "Bob")
     assert duel.public_view().winner == 1

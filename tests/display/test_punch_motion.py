@@ -49,7 +49,7 @@ def test_the_revealed_cards_turn_over_then_stay_face_up(renderer: Renderer) -> N
 
 def _lit_segments(surf: pygame.Surface) -> int:
     """Red's stamina segments lit in the GOOD colour (bottom up, 10 of them)."""
-    bar = pygame.Rect(30 + 36, PLAY_TOP + 128, 70, 316)  # as display.punch_screen lays Red's panel out
+    bar = pygame.Rect(30 + 36, PLAY_TOP + 128, 70, 316)  # as display.games.punch.screen lays Red's panel out
     lit = 0
     for i in range(10):
         y = bar.bottom - int((i + 0.5) * bar.height / 10)
@@ -87,7 +87,7 @@ def test_a_knockout_shakes_the_screen_then_it_is_still(renderer: Renderer) -> No
 
 def test_the_boxers_pose_tells_who_was_hit_who_is_knocked_out_and_who_won() -> None:
     from display.art import Pose
-    from display.punch_screen import POSE_US, boxer_pose
+    from display.games.punch.screen import POSE_US, boxer_pose
 
     game = _revealed()
     hit = (T, StaminaChanged(1, -2, 8, Cause.HIT))

@@ -140,7 +140,7 @@ def test_development_window_shows_private_panels_and_led_bars(config, sim, clock
     """Under the main display: each station's OLED, marked PRIVATE, and its LED bar."""
     from display.dev_panels import HEIGHT
     from display.window import Window
-    from firmware_py.cabinet import Cabinet
+    from firmware_py.runtime.cabinet import Cabinet
 
     window = Window((1280, 720), strip_height=HEIGHT)
     cabinet = Cabinet(config, sim, clock, store, window, log=lambda _l: None, seed=1)

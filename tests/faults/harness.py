@@ -9,11 +9,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from firmware_py.cabinet import Cabinet
-from firmware_py.exhibition import ExhibitionDriver
-from firmware_py.scenes import Play
-from firmware_py.store import open_store
-from firmware_py.virtual_time import VirtualTimeDriver
+from firmware_py.runtime.cabinet import Cabinet
+from firmware_py.runtime.scenes import Play
+from firmware_py.runtime.store import open_store
+from firmware_py.runtime.virtual_time import VirtualTimeDriver
+from firmware_py.tools.exhibition import ExhibitionDriver
 from hal.clock import ManualClock
 from hal.config import load_config
 from hal.sim import SimCabinet

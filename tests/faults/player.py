@@ -22,9 +22,9 @@ import signal
 import sys
 from pathlib import Path
 
-from firmware_py import data_folder
-from firmware_py.scenes import Play
-from firmware_py.virtual_time import VirtualTimeDriver
+from firmware_py.process import data_folder
+from firmware_py.runtime.scenes import Play
+from firmware_py.runtime.virtual_time import VirtualTimeDriver
 from tests.faults.harness import FRAME_US
 
 STUCK_US = 120_000_000
@@ -44,9 +44,9 @@ def main(argv: list[str]) -> int:
         return 3
     from dataclasses import replace
 
-    from firmware_py.cabinet import Cabinet
-    from firmware_py.exhibition import ExhibitionDriver
-    from firmware_py.store import open_store
+    from firmware_py.runtime.cabinet import Cabinet
+    from firmware_py.runtime.store import open_store
+    from firmware_py.tools.exhibition import ExhibitionDriver
     from hal.clock import ManualClock
     from hal.config import load_config
     from hal.sim import SimCabinet

@@ -12,7 +12,7 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
-from firmware_py.store import Store
+from firmware_py.runtime.store import Store
 
 PAGE = 4096
 

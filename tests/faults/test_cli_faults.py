@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py.data_folder import LOCK_NAME, DataFolderBusy, InstanceLock
+from firmware_py.process.data_folder import LOCK_NAME, DataFolderBusy, InstanceLock
 from hal.config import ConfigError, default_config_path, load_config, parse_config
 from tests.faults.kill_loop import player
 from tests.faults.readonly import read_only
@@ -28,7 +28,7 @@ def ringside(*args: str, timeout_s: float = 120) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     env.pop("DISPLAY", None)
     return subprocess.run(
-        [sys.executable, "-m", "firmware_py.cli", *args],
+        [sys.executable, "-m", "firmware_py.tools.cli", *args],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -198,7 +198,7 @@ def test_ringside_run_on_a_damaged_store_plays_and_says_where_the_old_one_is(tmp
     before = contents(data)
     env = {**os.environ, "PYTHONPATH": str(ROOT), "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     env.pop("DISPLAY", None)
-    command = [sys.executable, "-m", "firmware_py.cli", "run", "--headless", "--seed", "2", "--data", str(data)]
+    command = [sys.executable, "-m", "firmware_py.tools.cli", "run", "--headless", "--seed", "2", "--data", str(data)]
     with read_only(data) if damage == "read-only folder" else contextlib.nullcontext():
         # Everything operational is logged to stderr, a line at a time, as it happens.
         proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT, env=env)

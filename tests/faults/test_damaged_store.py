@@ -14,9 +14,9 @@ import sqlite3
 
 import pytest
 
-from firmware_py.exhibition import ExhibitionDriver
-from firmware_py.scenes import Attract, Play, Service
-from firmware_py.store import Store, inspect
+from firmware_py.runtime.scenes import Attract, Play, Service
+from firmware_py.runtime.store import Store, inspect
+from firmware_py.tools.exhibition import ExhibitionDriver
 from tests.faults.harness import drive, journal_length, make_rig
 from tests.faults.readonly import read_only
 from tests.faults.store_damage import DAMAGES, contents, digest, garbage_page, populate

@@ -14,9 +14,9 @@ import sqlite3
 
 import pytest
 
-from firmware_py.controls_karate import KarateControls
-from firmware_py.exhibition import ExhibitionDriver
-from firmware_py.scenes import Play
+from firmware_py.games.karate_fight.controls import KarateControls
+from firmware_py.runtime.scenes import Play
+from firmware_py.tools.exhibition import ExhibitionDriver
 from games.karate_fight import HitWon, KarateOptions, Slaps, TimeUp
 from tests.cabinet_driving import start_session
 from tests.faults.harness import HOURS_2, drive, journal_length, make_rig

@@ -18,8 +18,8 @@ import threading
 
 import pytest
 
-from firmware_py.exhibition import ExhibitionDriver
-from firmware_py.scenes import Attract, Play
+from firmware_py.runtime.scenes import Attract, Play
+from firmware_py.tools.exhibition import ExhibitionDriver
 from tests.faults.harness import drive, journal_length, make_rig
 from tests.faults.kill_loop import _integrity_ok, _lost, player
 from tests.faults.store_damage import digest, populate

@@ -29,13 +29,13 @@ def rss_kb() -> int:
 
 def soak(games: int, fps: int, data_dir: Path) -> None:
     from display.window import Window, use_headless_drivers
-    from firmware_py.memory import return_large_blocks
+    from firmware_py.process.memory import return_large_blocks
 
     use_headless_drivers()
     return_large_blocks()  # as ``ringside run`` sets its process up
-    from firmware_py.cabinet import Cabinet
-    from firmware_py.exhibition import run_exhibition
-    from firmware_py.store import Store
+    from firmware_py.runtime.cabinet import Cabinet
+    from firmware_py.runtime.store import Store
+    from firmware_py.tools.exhibition import run_exhibition
     from hal.clock import ManualClock
     from hal.config import load_config
     from hal.sim import SimCabinet

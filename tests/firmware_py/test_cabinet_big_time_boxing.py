@@ -13,15 +13,15 @@ from dataclasses import replace
 import pygame
 import pytest
 
-from display.big_time_boxing_private import Mode
+from display.games.big_time_boxing.private import Mode
 from display.private import draw_private, image_text
 from display.renderer import Renderer
-from firmware_py.cabinet import Cabinet
-from firmware_py.computer_players import ComputerPlayers
-from firmware_py.controls_big_time_boxing import SLOT_BUTTONS, BigTimeBoxingControls
-from firmware_py.result_picture import result_picture_path
-from firmware_py.scenes import GAME_OVER_HOLD_US, Play, Result
-from firmware_py.store import Store
+from firmware_py.games.big_time_boxing.controls import SLOT_BUTTONS, BigTimeBoxingControls
+from firmware_py.runtime.cabinet import Cabinet
+from firmware_py.runtime.computer_players import ComputerPlayers
+from firmware_py.runtime.result_picture import result_picture_path
+from firmware_py.runtime.scenes import GAME_OVER_HOLD_US, Play, Result
+from firmware_py.runtime.store import Store
 from games.big_time_boxing import (
     CARDS,
     AttributeDraw,

@@ -8,9 +8,9 @@ from dataclasses import replace
 
 import pytest
 
-from firmware_py.cabinet import Cabinet
-from firmware_py.controls_karate import KarateControls
-from firmware_py.store import Store
+from firmware_py.games.karate_fight.controls import KarateControls
+from firmware_py.runtime.cabinet import Cabinet
+from firmware_py.runtime.store import Store
 from games.karate_fight import (
     CARD_KINDS,
     BoutWon,

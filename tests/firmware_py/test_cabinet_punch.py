@@ -8,9 +8,9 @@ import sqlite3
 import pytest
 
 from display.private import draw_private
-from firmware_py.cabinet import Cabinet
-from firmware_py.scenes import Play
-from firmware_py.store import Store
+from firmware_py.runtime.cabinet import Cabinet
+from firmware_py.runtime.scenes import Play
+from firmware_py.runtime.store import Store
 from games.punch import Card, Phase
 from games.punch.events import CardsRevealed
 from hal.events import ACTION_BUTTONS, Button
@@ -138,7 +138,7 @@ def test_power_cut_resumes_the_game_where_it_was(config, sim, clock) -> None:
 
 @pytest.mark.slow
 def test_a_game_walked_away_from_is_abandoned_and_attract_returns(cabinet: Cabinet, sim, store: Store) -> None:
-    from firmware_py.scenes import PLAY_IDLE_US, Attract
+    from firmware_py.runtime.scenes import PLAY_IDLE_US, Attract
 
     play = start_game(cabinet, sim)
     run_for(cabinet, sim, PLAY_IDLE_US + 1_000_000, render=False)
@@ -149,7 +149,7 @@ def test_a_game_walked_away_from_is_abandoned_and_attract_returns(cabinet: Cabin
 
 
 def test_a_journal_that_no_longer_replays_is_abandoned_not_fatal(config, sim, clock) -> None:
-    from firmware_py.scenes import Attract
+    from firmware_py.runtime.scenes import Attract
 
     path = config.data_dir / "ringside.sqlite3"
     store = Store(path)

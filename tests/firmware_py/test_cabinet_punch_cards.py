@@ -8,17 +8,17 @@ from collections.abc import Iterator
 
 import pytest
 
+from display.games.punch_cards.models import DeskStep, DuelTable
 from display.models import AttractScreen
 from display.private import image_text
-from display.punch_cards_models import DeskStep, DuelTable
-from firmware_py.cabinet import Cabinet
-from firmware_py.ledger import EntryKind, Ledger
-from firmware_py.punch_cards_duel import DuelScene
-from firmware_py.punch_cards_keyboard import pin_presses, presses_for
-from firmware_py.punch_cards_ledger import LedgerLink, link_for
-from firmware_py.punch_cards_lobby import Lobby
-from firmware_py.punch_cards_trade import TradeScene
-from firmware_py.scenes import IDLE_US, Attract, Service
+from firmware_py.games.punch_cards.duel import DuelScene
+from firmware_py.games.punch_cards.keyboard import pin_presses, presses_for
+from firmware_py.games.punch_cards.ledger import EntryKind, Ledger
+from firmware_py.games.punch_cards.ledger_link import LedgerLink, link_for
+from firmware_py.games.punch_cards.lobby import Lobby
+from firmware_py.games.punch_cards.trade import TradeScene
+from firmware_py.runtime.cabinet import Cabinet
+from firmware_py.runtime.scenes import IDLE_US, Attract, Service
 from games.punch_cards import SPEC, Phase
 from hal.config import CabinetConfig
 from hal.events import Button
@@ -455,7 +455,7 @@ def test_a_punch_cards_duel_cut_short_is_abandoned_not_resumed(pc: Cabinet, sim,
 
 
 def test_the_headless_exhibition_plays_a_duel_between_bots_and_records_nothing(cabinet: Cabinet, sim, config) -> None:
-    from firmware_py.exhibition import run_exhibition
+    from firmware_py.tools.exhibition import run_exhibition
 
     assert run_exhibition(cabinet, sim, sim.clock, SPEC.name, seed=2, max_virtual_s=300, fps=20)
     assert cabinet.ctx.store.games_played() == {SPEC.name: 1}

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from display.karate_result import KarateStory
-from display.photo_finish import PhotoFinish
-from firmware_py.controls_karate import KarateControls
-from firmware_py.scenes import Result
+from display.games.karate_fight.photo_finish import PhotoFinish
+from display.games.karate_fight.result import KarateStory
+from firmware_py.games.karate_fight.controls import KarateControls
+from firmware_py.runtime.scenes import Result
 from games.karate_fight import CardKind, HitShowing, KarateOptions
 from hal.events import Button
 from tests.cabinet_driving import press, run_for, start_session

@@ -13,8 +13,8 @@ from calibration.capture import Recording
 from calibration.live import LivePadboard
 from calibration.profiles import ProfileStore, new_profile, push
 from calibration.source import record
-from firmware_py.cli import main
 from firmware_py.sim.padboard import PadboardSimulator
+from firmware_py.tools.cli import main
 from hal.clock import MonotonicClock
 from hal.padboard.driver import LinkTiming, PadboardSource
 from hal.padboard.settings import PadSettings
@@ -51,7 +51,7 @@ def test_calibrate_sim_with_the_contact_probe_measures_the_onset_curve(tmp_path:
 def test_abort_at_the_first_prompt_saves_nothing(tmp_path: Path) -> None:
     from argparse import Namespace
 
-    from firmware_py.calibrate_cli import main as calibrate
+    from firmware_py.tools.calibrate import main as calibrate
     from hal.config import load_config
 
     config = load_config()
@@ -105,7 +105,7 @@ def test_live_padboard_records_raw_and_hits_and_pushes_to_flash() -> None:
 def test_the_scene_reuses_the_cabinets_open_padboard_link() -> None:
     from types import SimpleNamespace
 
-    from firmware_py.scene_calibration import running_padboard
+    from firmware_py.runtime.calibration_scene import running_padboard
 
     clock = MonotonicClock()
     with PadboardSimulator(pads=2, seed=4, clock=clock) as sim:

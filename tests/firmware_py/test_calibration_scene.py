@@ -10,10 +10,10 @@ import pytest
 from calibration.profiles import ProfileStore
 from calibration.wizard import ABORTED, CAPTURE, DONE, REVIEW, VERDICT
 from display.calibration_screen import CalibrationScreen
-from firmware_py.cabinet import Cabinet
-from firmware_py.scene_calibration import CalibrationScene
-from firmware_py.scenes import Service
-from firmware_py.store import Store
+from firmware_py.runtime.cabinet import Cabinet
+from firmware_py.runtime.calibration_scene import CalibrationScene
+from firmware_py.runtime.scenes import Service
+from firmware_py.runtime.store import Store
 from hal.events import Button
 from tests.cabinet_driving import press, run_for
 from tests.conftest import ARTIFACTS
@@ -134,7 +134,7 @@ def test_a_light_sensor_that_cannot_be_opened_leaves_the_display_step_out_in_one
     import types
     from dataclasses import replace
 
-    from firmware_py.scene_calibration import default_display
+    from firmware_py.runtime.calibration_scene import default_display
 
     class NoChip:
         def __init__(self, chip: int) -> None:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py.cli import main
-from firmware_py.exit_codes import EXIT_BAD_INPUT, EXIT_HARDWARE, EXIT_SOFTWARE
+from firmware_py.process.exit_codes import EXIT_BAD_INPUT, EXIT_HARDWARE, EXIT_SOFTWARE
+from firmware_py.tools.cli import main
 from hal.config import default_config_path, load_config
 
 REPO = Path(__file__).resolve().parents[2]
@@ -71,7 +71,7 @@ def test_a_bad_backend_names_the_key(tmp_path, capsys) -> None:
 
 
 def test_data_folder_flag_beats_environment_beats_config_beats_xdg(tmp_path, monkeypatch) -> None:
-    from firmware_py.cli import data_dir
+    from firmware_py.tools.cli import data_dir
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     assert load_config(cabinet_config(tmp_path)).data_dir == tmp_path / "xdg" / "ringside"
@@ -85,7 +85,7 @@ def test_data_folder_flag_beats_environment_beats_config_beats_xdg(tmp_path, mon
 
 
 def test_version_is_the_package_version_and_the_commit(capsys) -> None:
-    from firmware_py.version import git_head, package_version
+    from firmware_py.process.version import git_head, package_version
 
     with pytest.raises(SystemExit) as e:
         main(["--version"])
@@ -97,7 +97,7 @@ def test_version_is_the_package_version_and_the_commit(capsys) -> None:
 
 
 def test_version_reads_build_info_then_git_files(tmp_path) -> None:
-    from firmware_py.version import commit
+    from firmware_py.process.version import commit
 
     repo = tmp_path / "checkout"
     (repo / ".git" / "refs" / "heads").mkdir(parents=True)
@@ -122,7 +122,7 @@ def test_version_reads_build_info_then_git_files(tmp_path) -> None:
 
 
 def test_selftest_prints_the_version_first(capsys) -> None:
-    from firmware_py.version import describe
+    from firmware_py.process.version import describe
 
     assert main(["selftest"]) == 0
     out = capsys.readouterr().out.splitlines()
@@ -133,7 +133,7 @@ def test_log_lines_reach_a_pipe_while_the_process_still_runs(tmp_path) -> None:
     """Not buffered: a line is readable before the process ends (what the journal needs)."""
     code = (
         "import logging, sys\n"
-        "from firmware_py import logs\n"
+        "from firmware_py.process import logs\n"
         "logs.configure(logs.level_for(0))\n"
         "logging.getLogger('ringside').info('attract screen shown')\n"
         "sys.stdin.readline()\n"
@@ -153,7 +153,7 @@ def test_in_the_journal_each_line_carries_its_priority(tmp_path) -> None:
     code = (
         "import logging, os, sys\n"
         "st = os.fstat(2); os.environ['JOURNAL_STREAM'] = f'{st.st_dev}:{st.st_ino}'\n"
-        "from firmware_py import logs\n"
+        "from firmware_py.process import logs\n"
         "logs.configure(logs.level_for(1))\n"
         "log = logging.getLogger('ringside')\n"
         "log.debug('d'); log.info('i'); log.warning('w'); log.error('e')\n"
@@ -165,7 +165,7 @@ def test_in_the_journal_each_line_carries_its_priority(tmp_path) -> None:
 def test_log_level_options(capsys) -> None:
     import logging
 
-    from firmware_py import logs
+    from firmware_py.process import logs
 
     assert logs.level_for(0) == logging.INFO
     assert logs.level_for(1) == logging.DEBUG

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-import firmware_py.exhibition as exhibition
-from firmware_py.cabinet import Cabinet
-from firmware_py.cli import main
-from firmware_py.exhibition import ExhibitionDriver
-from firmware_py.exit_codes import EXIT_BAD_INPUT, EXIT_OK
-from firmware_py.scenes import Join, Play
-from firmware_py.virtual_time import VirtualTimeDriver
+import firmware_py.tools.exhibition as exhibition
+from firmware_py.process.exit_codes import EXIT_BAD_INPUT, EXIT_OK
+from firmware_py.runtime.cabinet import Cabinet
+from firmware_py.runtime.scenes import Join, Play
+from firmware_py.runtime.virtual_time import VirtualTimeDriver
+from firmware_py.tools.cli import main
+from firmware_py.tools.exhibition import ExhibitionDriver
 from games.levels import Level
 from hal.events import Button
 from tests.cabinet_driving import press

@@ -12,12 +12,22 @@ import pytest
 
 from display import theme
 from display.screens import DEMO_BAND
-from firmware_py.cabinet import Cabinet
-from firmware_py.computer_players import ComputerPlayers, SimHands
-from firmware_py.controls_karate import KarateControls
-from firmware_py.scenes import DEMO_US, GAME_OVER_HOLD_US, TITLE_US, Attract, Join, Options, Play, Result, Select
-from firmware_py.store import SCHEMA_VERSION, Store, inspect
-from firmware_py.virtual_time import VirtualTimeDriver
+from firmware_py.games.karate_fight.controls import KarateControls
+from firmware_py.runtime.cabinet import Cabinet
+from firmware_py.runtime.computer_players import ComputerPlayers, SimHands
+from firmware_py.runtime.scenes import (
+    DEMO_US,
+    GAME_OVER_HOLD_US,
+    TITLE_US,
+    Attract,
+    Join,
+    Options,
+    Play,
+    Result,
+    Select,
+)
+from firmware_py.runtime.store import SCHEMA_VERSION, Store, inspect
+from firmware_py.runtime.virtual_time import VirtualTimeDriver
 from games.bots import RandomBot
 from games.karate_fight import HitShowing, HitWon, KarateOptions
 from games.levels import Level

@@ -11,12 +11,12 @@ from collections.abc import Callable
 import pytest
 
 from display.models import StationLook
-from firmware_py.computer_players import ComputerPlayers, QueuedHands, bot_seed
-from firmware_py.controls import GameControls
-from firmware_py.controls_big_time_boxing import BigTimeBoxingControls
-from firmware_py.controls_punch import PunchControls
-from firmware_py.session import GameSession
-from firmware_py.store import Store
+from firmware_py.games.big_time_boxing.controls import BigTimeBoxingControls
+from firmware_py.games.punch.controls import PunchControls
+from firmware_py.runtime.computer_players import ComputerPlayers, QueuedHands, bot_seed
+from firmware_py.runtime.controls import GameControls
+from firmware_py.runtime.session import GameSession
+from firmware_py.runtime.store import Store
 from games.levels import Level
 from games.punch.levels import PROFILES, ComputerBoxer
 

@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from firmware_py.cabinet import Cabinet
-from firmware_py.exhibition import run_exhibition
+from firmware_py.runtime.cabinet import Cabinet
+from firmware_py.tools.exhibition import run_exhibition
 from games.punch import Punch
 
 pytestmark = pytest.mark.slow
@@ -44,7 +44,7 @@ def test_bad_config_stops_with_the_key_named(tmp_path) -> None:
     bad = tmp_path / "cabinet.toml"
     bad.write_text("[cabinet]\nname = 'x'\n[display]\nwidth = 5\n")
     result = subprocess.run(
-        [sys.executable, "-m", "firmware_py.cli", "run", "--config", str(bad), "--headless"],
+        [sys.executable, "-m", "firmware_py.tools.cli", "run", "--config", str(bad), "--headless"],
         capture_output=True,
         text=True,
         timeout=60,

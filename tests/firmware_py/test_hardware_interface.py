@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py.cabinet import Cabinet
+from firmware_py.runtime.cabinet import Cabinet
 from hal.cabinet_io import CabinetIO
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,7 +29,7 @@ def open_hardware(config, clock):
     raise SystemExit(0)
 
 hal.hardware.open_hardware = open_hardware
-from firmware_py.cli import main
+from firmware_py.tools.cli import main
 main(["run", "--backend", "gpio", "--data", sys.argv[1]])
 """
 
@@ -60,7 +60,12 @@ def test_ringside_run_on_a_pi_opens_the_hardware_without_loading_the_simulator(t
     )
     assert result.returncode == 0, result.stderr
     modules = set(json.loads(result.stdout.strip().splitlines()[-1]))
-    assert {"firmware_py.cabinet", "firmware_py.loop", "firmware_py.scenes", "hal.hardware"} <= modules
+    assert {
+        "firmware_py.runtime.cabinet",
+        "firmware_py.runtime.loop",
+        "firmware_py.runtime.scenes",
+        "hal.hardware",
+    } <= modules
     assert not modules & set(SIMULATOR)
 
 

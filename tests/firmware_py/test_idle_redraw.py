@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from display.window import Window
-from firmware_py.cabinet import Cabinet
-from firmware_py.controls_registry import BUILTIN
-from firmware_py.scenes import DEMO_TICK_US, TITLE_US, Attract
+from firmware_py.runtime.cabinet import Cabinet
+from firmware_py.runtime.scenes import DEMO_TICK_US, TITLE_US, Attract
+from games.registry import BUILTIN
 from tests.cabinet_driving import start_game
 
 

@@ -9,14 +9,14 @@ from datetime import UTC, datetime, timedelta, timezone
 import pygame
 import pytest
 
-from display.karate_result import KarateStory
+from display.games.karate_fight.result import KarateStory
 from display.models import ResultScreen, StationLook
 from display.renderer import Renderer
-from firmware_py.controls import ResultRecords
-from firmware_py.controls_karate import KarateControls
-from firmware_py.karate_story import hit_lines
-from firmware_py.session import GameSession
-from firmware_py.store import Store, start_of_today
+from firmware_py.games.karate_fight.controls import KarateControls
+from firmware_py.games.karate_fight.story import hit_lines
+from firmware_py.runtime.controls import ResultRecords
+from firmware_py.runtime.session import GameSession
+from firmware_py.runtime.store import Store, start_of_today
 from games.karate_fight import DeadHeat, HitWon, KarateOptions, PlayTop, Shown, Sign, Slaps, Throw
 from games.levels import Level
 
@@ -71,7 +71,7 @@ def test_every_hit_is_told_with_reactions_fastest_first_and_bests_match_the_engi
     session = whole_fight(store, seed=3)
     story = session.controls.result_story(session.engine, records(store, session))
     assert isinstance(story, KarateStory)
-    from firmware_py.controls import journal_events
+    from firmware_py.runtime.controls import journal_events
 
     events = journal_events(session.engine)
     judged = [ev for ev in events if isinstance(ev, DeadHeat) or (isinstance(ev, HitWon) and not ev.by_jan_ken)]

@@ -6,8 +6,8 @@ from __future__ import annotations
 import gc
 import time
 
-from firmware_py.controls_karate import KarateControls
-from firmware_py.loop import QuietCollector, run_realtime
+from firmware_py.games.karate_fight.controls import KarateControls
+from firmware_py.runtime.loop import QuietCollector, run_realtime
 from games.karate_fight import HitWon, KarateOptions
 from tests.cabinet_driving import start_session
 from tests.firmware_py.test_cabinet_karate import deal_for_clumsy_hit, make_cabinet

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py.cabinet import Cabinet
-from firmware_py.scenes import Attract
+from firmware_py.runtime.cabinet import Cabinet
+from firmware_py.runtime.scenes import Attract
 from hal.sim import SimPin
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,7 +68,7 @@ def test_an_idle_cabinet_does_not_pile_up_mock_pin_history(cabinet: Cabinet, sim
 
 FREED_BLOCK = """
 import sys
-from firmware_py.memory import return_large_blocks
+from firmware_py.process.memory import return_large_blocks
 from tests.firmware_py.memory_soak import rss_kb
 
 if sys.argv[1] == "pinned":

@@ -8,13 +8,13 @@ import random
 import pygame
 import pytest
 
+from display.games.punch.result import PunchStory
 from display.models import ResultScreen, StationLook
-from display.punch_result import PunchStory
 from display.renderer import Renderer
-from firmware_py.controls import ResultRecords, journal_events
-from firmware_py.controls_punch import PunchControls
-from firmware_py.punch_story import punch_story
-from firmware_py.store import Store, start_of_today
+from firmware_py.games.punch.controls import PunchControls
+from firmware_py.games.punch.story import punch_story
+from firmware_py.runtime.controls import ResultRecords, journal_events
+from firmware_py.runtime.store import Store, start_of_today
 from games.punch import Punch, PunchOptions
 from games.punch.events import Break, CardsRevealed, MatchEnded, MatchEndReason, MatchStarted
 

@@ -14,8 +14,8 @@ import tomllib
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from firmware_py.cli import main
-from firmware_py.exit_codes import EXIT_OK
+from firmware_py.process.exit_codes import EXIT_OK
+from firmware_py.tools.cli import main
 from hal import hardware
 from hal.events import Button
 from tests.firmware_py.test_cli_cabinet import cabinet_config

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py.retention import prune
+from firmware_py.process.retention import prune
 from hal.config import ConfigError, RetentionConfig, parse_config
 
 
@@ -69,8 +69,8 @@ def test_retention_settings_are_validated_by_key() -> None:
 
 def test_ringside_run_prunes_as_it_starts(tmp_path, monkeypatch) -> None:
     """Even a start that then fails (hardware missing) has pruned first."""
-    from firmware_py.cli import main
-    from firmware_py.exit_codes import EXIT_HARDWARE
+    from firmware_py.process.exit_codes import EXIT_HARDWARE
+    from firmware_py.tools.cli import main
     from hal import hardware
     from hal.hardware_errors import HardwareError
     from tests.firmware_py.test_cli_cabinet import cabinet_config

@@ -8,10 +8,10 @@ import sys
 import time
 from pathlib import Path
 
-from firmware_py.cabinet import Cabinet
-from firmware_py.scenes import Service
-from firmware_py.shutdown import ShutdownCommand
-from firmware_py.version import describe
+from firmware_py.process.version import describe
+from firmware_py.runtime.cabinet import Cabinet
+from firmware_py.runtime.scenes import Service
+from firmware_py.runtime.shutdown import ShutdownCommand
 from hal.config import parse_config
 from hal.events import Button
 from tests.cabinet_driving import press, run_for

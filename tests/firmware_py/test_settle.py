@@ -7,7 +7,7 @@ import itertools
 from hypothesis import given
 from hypothesis import strategies as st
 
-from firmware_py.settle import SettleBuffer
+from firmware_py.runtime.settle import SettleBuffer
 
 
 def test_held_until_the_window_has_passed() -> None:

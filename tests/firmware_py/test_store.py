@@ -10,11 +10,11 @@ import textwrap
 
 import pytest
 
-from firmware_py.store import Store
+from firmware_py.runtime.store import Store
 
 WRITER = textwrap.dedent("""
     import sys
-    from firmware_py.store import Store
+    from firmware_py.runtime.store import Store
     s = Store(sys.argv[1])
     g = s.begin_game("punch", {}, 2, 1, (0, 1))
     for i in range(100000):

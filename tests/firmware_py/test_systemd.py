@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py.loop import run_realtime
-from firmware_py.systemd_notify import Heartbeat, Notifier
+from firmware_py.process.systemd_notify import Heartbeat, Notifier
+from firmware_py.runtime.loop import run_realtime
 from tests.notify_socket import FakeNotifySocket
 
 REPO = Path(__file__).resolve().parents[2]
@@ -118,7 +118,7 @@ def test_ringside_run_reports_ready_pings_and_stops_cleanly_on_sigterm(notify_so
         "SDL_AUDIODRIVER": "dummy",
     }
     proc = subprocess.Popen(
-        [sys.executable, "-m", "firmware_py.cli", "run", "--window", "--data", str(tmp_path / "data")],
+        [sys.executable, "-m", "firmware_py.tools.cli", "run", "--window", "--data", str(tmp_path / "data")],
         cwd=REPO,
         env=env,
         stdout=subprocess.PIPE,

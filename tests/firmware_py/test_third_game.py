@@ -1,8 +1,8 @@
-"""A game is one bundle, registered once per layer (issue 9): Tap Race, a game that lives
-only in tests/firmware_py/tap_race/, is registered from here in the three registries —
-engine (games), screens (display), controls (firmware_py) — and is then on the select
-screen, plays an exhibition, runs in a HIL scenario, resumes after a power cut and shows
-up in the service stats, with no edit anywhere else."""
+"""A game is three folders and one line (issue 21): Tap Race, a game that lives only in
+tests/firmware_py/tap_race/ as a folder per layer — engine (games), screens (display),
+controls (firmware_py) — is offered by one line, ``games.registry.add("tap_race")``, and
+is then on the select screen, plays an exhibition, runs in a HIL scenario, resumes after a
+power cut and shows up in the service stats, with no edit anywhere else."""
 
 from __future__ import annotations
 
@@ -11,38 +11,37 @@ from pathlib import Path
 
 import pytest
 
-from display import registry as display_registry
+from display.games import registry as display_registry
 from display.renderer import Renderer
-from firmware_py import controls_registry
-from firmware_py.cabinet import Cabinet
-from firmware_py.cli import main as ringside
-from firmware_py.exhibition import run_exhibition
+from firmware_py.games import registry as controls_registry
 from firmware_py.hil.runner import run_scenario
 from firmware_py.hil.scenario import ScenarioError, load_scenario, parse_scenario
-from firmware_py.scenes import Attract, Join, Options, Play, Result, Select, Service
-from firmware_py.store import Store
+from firmware_py.runtime.cabinet import Cabinet
+from firmware_py.runtime.scenes import Attract, Join, Options, Play, Result, Select, Service
+from firmware_py.runtime.store import Store
+from firmware_py.tools.cli import main as ringside
+from firmware_py.tools.exhibition import run_exhibition
 from games import registry as games_registry
 from games.protocol import IllegalAction
 from hal.events import Button
 from tests.cabinet_driving import press, run_for
-from tests.firmware_py.tap_race.controls import TapRaceControls
-from tests.firmware_py.tap_race.engine import SPEC, RaceWon, Tap, TapRace, TapRaceEnding, TapRaceOptions
-from tests.firmware_py.tap_race.screens import draw_tap_race, draw_tap_race_private
+from tests.firmware_py.tap_race import plug_in
 from tests.games.playout import random_playout
+
+plug_in()  # the three folders, beside the shipped games'; not yet offered
+from display.games.tap_race.screens import draw_tap_race_private  # noqa: E402
+from firmware_py.games.tap_race.controls import TapRaceControls  # noqa: E402
+from games.tap_race.engine import RaceWon, Tap, TapRace, TapRaceEnding, TapRaceOptions  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
 def tap_race() -> Iterator[type[TapRaceControls]]:
-    """The one registration per layer a shipped game has in each BUILTIN list."""
-    games_registry.register(TapRace)
-    display_registry.register(SPEC.name, play=draw_tap_race, private=draw_tap_race_private)
-    controls_registry.register(TapRaceControls)
+    """The one line that offers a game whose folders are in place."""
+    games_registry.add("tap_race")
     yield TapRaceControls
-    controls_registry.unregister(SPEC.name)
-    display_registry.unregister(SPEC.name)
-    games_registry.unregister(SPEC.name)
+    games_registry.remove("tap_race")
 
 
 def race_between_stations(cabinet: Cabinet, sim) -> Play:
@@ -85,11 +84,11 @@ def test_tap_race_keeps_the_engine_protocol(players: int) -> None:
 # -- registered once per layer: every list of games sees it ------------------------------
 def built_in() -> tuple[str, ...]:
     """The games that ship, in select-screen order, whichever they are: Tap Race comes after them."""
-    return tuple(c.spec.name for c in controls_registry.offered() if c.__module__ in controls_registry.BUILTIN)
+    return games_registry.BUILTIN
 
 
 def built_in_titles() -> tuple[str, ...]:
-    return tuple(c.spec.title for c in controls_registry.offered() if c.__module__ in controls_registry.BUILTIN)
+    return tuple(controls_registry.controls_type(n).spec.title for n in built_in())
 
 
 def test_registries_list_it_after_the_built_in_games_and_forget_it_after(tap_race) -> None:
@@ -235,9 +234,8 @@ def test_an_unknown_game_for_ringside_run_is_one_line_naming_the_games(tap_race,
     assert err.endswith(f"ringside run --game: unknown game 'tap_dance': choose one of {names}\n")
 
 
-def test_once_unregistered_it_is_gone_everywhere(tap_race) -> None:
-    controls_registry.unregister(SPEC.name)
-    display_registry.unregister(SPEC.name)
+def test_once_removed_it_is_gone_everywhere(tap_race) -> None:
+    games_registry.remove("tap_race")
     assert "tap_race" not in controls_registry.names()
     with pytest.raises(games_registry.UnknownGame, match=f"choose one of {', '.join(built_in())}$"):
         controls_registry.controls_type("tap_race")

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from firmware_py.virtual_time import VirtualTimeDriver
+from firmware_py.runtime.virtual_time import VirtualTimeDriver
 from hal.clock import ManualClock
 
 

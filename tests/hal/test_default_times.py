@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py import loop
+from firmware_py.runtime import loop
 from games.karate_fight.options import DEFAULT_GRACE_US
 from hal import timing
 from hal.config import parse_config

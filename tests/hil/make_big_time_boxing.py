@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from display.private import draw_private, image_text
-from firmware_py.controls_big_time_boxing import BigTimeBoxingControls
+from firmware_py.games.big_time_boxing.controls import BigTimeBoxingControls
 from firmware_py.hil.writer import ScenarioWriter, comment_block
 from games.big_time_boxing import (
     CARDS,

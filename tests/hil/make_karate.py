@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from display.karate_screen import COLLECT_STAGGER_US
+from display.games.karate_fight.screen import COLLECT_STAGGER_US
 from display.motion import BAR_US, FLASH_US, SLIDE_US
 from firmware_py.hil.writer import ScenarioWriter, comment_block
 from games.codec import encode

@@ -16,7 +16,7 @@ from enum import Enum
 
 from PIL import Image
 
-from display.big_time_boxing_words import PUNCH, TRAP
+from display.games.big_time_boxing.words import PUNCH, TRAP
 from display.models import PrivateScreen
 from display.private import listing
 from games.big_time_boxing import CARDS, BigTimeBoxingPlayerView, Feature, Phase

@@ -3,7 +3,7 @@ Fight Energy, Health dice and Damage, Judge Points, injuries, knockdowns, warnin
 cards of the last play shown big one after another as they are drawn, the open window
 with its countdown, the round scores after each round, and the score sheet at the end.
 Registers Big Time Boxing's screens (this, the private layout and the score sheet) with
-``display.registry``."""
+``display.games.registry``."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ import pygame
 
 from display import draw, motion, theme
 from display.art import Pose, Style, draw_figure
-from display.big_time_boxing_private import draw_big_time_boxing_private
-from display.big_time_boxing_words import (
+from display.canvas import Canvas, live
+from display.cards import card_face, fitting_size
+from display.games.big_time_boxing.words import (
     BIG_HIT,
     FEATURE,
     FINISH,
@@ -25,15 +26,11 @@ from display.big_time_boxing_words import (
     TRAP,
     WINDOW,
 )
-from display.canvas import Canvas, live
-from display.cards import card_face, fitting_size
 from display.models import PlayScreen, ResultScreen, StationLook
-from display.registry import register
 from display.text import TextCache
 from display.widgets import PLAY_TOP, banner, panel, paused_overlay, title_bar
 from games.big_time_boxing import (
     CARDS,
-    SPEC,
     AttributeDraw,
     BigHit,
     BigHitDrawn,
@@ -694,6 +691,3 @@ def _injuries_line(surf: Canvas, text: TextCache, look: StationLook, b: BoxerSta
     downs = f"knocked down ×{b.knockdowns}" if b.knockdowns else "never down"
     words = f"{look.name}: {downs} · {hurt}" + (f" · warnings {b.warnings}" if b.warnings else "")
     text.draw(surf, words, 28, theme.TEXT, pos, "midleft")
-
-
-register(SPEC.name, play=draw_big_time_boxing, private=draw_big_time_boxing_private, result=draw_score_sheet)

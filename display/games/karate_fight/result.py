@@ -1,7 +1,7 @@
 """Karate Fight's result screen: the story of the fight.  Every Hit's reaction times as a
 chart (who was fastest, Hit after Hit), each fighter's best, and the fastest-slap records
 ever and today.  Drawn from a frozen :class:`KarateStory` the cabinet tells from the
-fight's journal and its store; registered as Karate Fight's result in ``display.registry``."""
+fight's journal and its store; registered as Karate Fight's result in ``display.games.registry``."""
 
 from __future__ import annotations
 
@@ -11,13 +11,12 @@ import pygame
 
 from display import draw, theme
 from display.canvas import Canvas
+from display.games.karate_fight.photo_finish import duration
 from display.models import ResultScreen, StationLook
-from display.photo_finish import duration
-from display.registry import register_result
 from display.screens import draw_result, story_frame
 from display.text import TextCache
 from display.widgets import panel
-from games.karate_fight import SPEC, HitKind
+from games.karate_fight import HitKind
 
 
 @dataclass(frozen=True)
@@ -174,6 +173,3 @@ def _records(surf: Canvas, text: TextCache, title: str, records: tuple[FastSlap,
         text.draw(surf, duration(rec.reaction_us), 30, colour, (area.x + 300, y), "midleft", bold=rec.this_game)
         if rec.this_game:
             text.draw(surf, "this fight!", 26, theme.GOLD, (area.right - 18, y), "midright", bold=True)
-
-
-register_result(SPEC.name, draw_karate_result)

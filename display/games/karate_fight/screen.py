@@ -1,6 +1,6 @@
 """The Karate Fight play screen: the card just played big in the centre, every fighter's
 pile and share, the Hit and its photo finish to the microsecond, Jan Ken.  Registers Karate Fight's screens
-(this and the private layout) with ``display.registry``."""
+(this and the private layout) with ``display.games.registry``."""
 
 from __future__ import annotations
 
@@ -10,14 +10,11 @@ from display import draw, motion, theme
 from display.art import Pose, Style, draw_figure
 from display.canvas import Canvas, live
 from display.cards import card_back, card_face
-from display.karate_private import draw_karate_private
+from display.games.karate_fight.photo_finish import PhotoFinish, draw_photo_finish
 from display.models import PlayScreen
-from display.photo_finish import PhotoFinish, draw_photo_finish
-from display.registry import register
 from display.text import TextCache
 from display.widgets import PLAY_TOP, banner, panel, paused_overlay, title_bar
 from games.karate_fight import (
-    SPEC,
     BoutWon,
     CardPlayed,
     CowardsBlow,
@@ -294,6 +291,3 @@ def _banner(surf: Canvas, text: TextCache, s: PlayScreen, v: KaratePublicView) -
         if isinstance(ev, DeadHeat):
             banner(surf, text, "DEAD HEAT!  JAN KEN!", theme.PANEL_EDGE)
             return
-
-
-register(SPEC.name, play=draw_karate, private=draw_karate_private)

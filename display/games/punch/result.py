@@ -1,7 +1,7 @@
 """Punch!'s result screen: the story of the game, one small stamina chart per match (both
 boxers' stamina exchange after exchange, the rounds, the breaks, how it ended).  Drawn
 from a frozen :class:`PunchStory` the cabinet tells from the game's journal; registered
-as Punch!'s result in ``display.registry``."""
+as Punch!'s result in ``display.games.registry``."""
 
 from __future__ import annotations
 
@@ -12,11 +12,9 @@ import pygame
 from display import draw, theme
 from display.canvas import Canvas
 from display.models import ResultScreen, StationLook
-from display.registry import register_result
 from display.screens import draw_result, story_frame
 from display.text import TextCache
 from display.widgets import panel
-from games.punch import SPEC
 from games.punch.events import MatchEndReason
 
 MAX_STAMINA = 10
@@ -126,6 +124,3 @@ def _match_chart(
         ("stamina ", theme.DIM),
     ):
         x = text.draw(surf, words, 26, colour, (x, area.bottom - 18), "midright", bold=colour != theme.DIM).left
-
-
-register_result(SPEC.name, draw_punch_result)

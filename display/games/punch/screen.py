@@ -1,5 +1,5 @@
 """The Punch! play screen: two boxers, their stamina and match wins, the revealed pair.
-Registers Punch!'s screens (this and the private layout) with ``display.registry``."""
+Registers Punch!'s screens (this and the private layout) with ``display.games.registry``."""
 
 from __future__ import annotations
 
@@ -10,11 +10,9 @@ from display.art import Pose, Style, draw_figure
 from display.canvas import Canvas, live
 from display.cards import card_back, card_face
 from display.models import PlayScreen
-from display.punch_private import draw_punch_private
-from display.registry import register
 from display.text import TextCache
 from display.widgets import FOOTER_Y, PLAY_TOP, banner, panel, paused_overlay, segment_bar, title_bar
-from games.punch import SPEC, Card, Phase, PunchPublicView, Rules
+from games.punch import Card, Phase, PunchPublicView, Rules
 from games.punch.clash import Cause
 from games.punch.events import (
     Break,
@@ -244,6 +242,3 @@ def _banner_text(s: PlayScreen, ev: object) -> tuple[str, tuple[int, int, int]] 
     if isinstance(ev, Redealt):
         return f"{names[ev.player]} RE-DEALS", s.seats[ev.player].color
     return None
-
-
-register(SPEC.name, play=draw_punch, private=draw_punch_private)

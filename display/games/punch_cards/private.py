@@ -10,9 +10,9 @@ import unicodedata
 
 from PIL import Image
 
+from display.games.punch_cards.models import DeskPrivate, DeskStep, DuelPrivate, TradePrivate
 from display.models import PrivateScreen
 from display.private import text_lines as _text_lines
-from display.punch_cards_models import DeskPrivate, DeskStep, DuelPrivate, TradePrivate
 from games.punch_cards import CORNERS, Card, Phase
 
 WIDTH = 21

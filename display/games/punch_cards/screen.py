@@ -2,7 +2,7 @@
 table (stakes, who has chosen, the numbers seen "through the holes" at each reveal, the
 challenge rule, the result once recorded) and the trade table.  Every name is drawn
 fitted to its place: the ledger holds whatever names the rules accept, from any cabinet.
-Registers Punch Cards' screens (this and the private layout) with ``display.registry``.
+Registers Punch Cards' screens (this and the private layout) with ``display.games.registry``.
 """
 
 from __future__ import annotations
@@ -12,13 +12,11 @@ import pygame
 from display import draw, theme
 from display.art import Pose, Style, draw_figure
 from display.canvas import Canvas
+from display.games.punch_cards.models import DeskStep, DeskView, DuelTable, LobbyView, TradeTableView
 from display.models import PlayScreen
-from display.punch_cards_models import DeskStep, DeskView, DuelTable, LobbyView, TradeTableView
-from display.punch_cards_private import draw_punch_cards_private
-from display.registry import register
 from display.text import TextCache
 from display.widgets import banner, panel, paused_overlay
-from games.punch_cards import SPEC, Call, DuelPublicView, Phase, Revealed
+from games.punch_cards import Call, DuelPublicView, Phase, Revealed
 
 CORNER_WORDS = ("top left", "top right", "bottom left", "bottom right")
 CALL_WORDS = {Call.HIGH: "HIGH", Call.LOW: "LOW", Call.BOTH: "BOTH"}
@@ -292,6 +290,3 @@ def draw_punch_cards(surf: Canvas, text: TextCache, s: PlayScreen) -> None:
         draw_duel(surf, text, s, DuelTable(view, names, False, "", result, ""))
     else:
         raise TypeError(f"no Punch Cards screen for {type(view).__name__}")
-
-
-register(SPEC.name, play=draw_punch_cards, private=draw_punch_cards_private)

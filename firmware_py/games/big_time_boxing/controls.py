@@ -21,11 +21,10 @@ from dataclasses import replace
 from enum import Enum
 from typing import ClassVar
 
-from display.big_time_boxing_private import Held, Mode, Station
-from display.big_time_boxing_words import FINISH, INJURY, POSITION, PUNCH, TRAP, card_words
+from display.games.big_time_boxing.private import Held, Mode, Station
+from display.games.big_time_boxing.words import FINISH, INJURY, POSITION, PUNCH, TRAP, card_words
 from display.models import PrivateScreen
-from firmware_py.controls import GameControls, OptionItem, Record, Refusal
-from firmware_py.controls_registry import register
+from firmware_py.runtime.controls import GameControls, OptionItem, Record, Refusal
 from games.big_time_boxing import (
     CARDS,
     SPEC,
@@ -434,6 +433,3 @@ def _next_in(modes: list[Held], held: Held | None) -> Held | None:
         return modes[0]
     at = modes.index(held) + 1
     return modes[at] if at < len(modes) else None
-
-
-register(BigTimeBoxingControls)

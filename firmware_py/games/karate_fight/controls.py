@@ -9,11 +9,18 @@ from enum import Enum
 from itertools import groupby
 from typing import ClassVar
 
-from display.karate_result import KarateStory
-from display.photo_finish import PhotoFinish
-from firmware_py.controls import GameControls, OptionItem, Record, Refusal, ResultRecords, SlapCue, journal_events
-from firmware_py.controls_registry import register
-from firmware_py.karate_story import karate_story, photo_finish
+from display.games.karate_fight.photo_finish import PhotoFinish
+from display.games.karate_fight.result import KarateStory
+from firmware_py.games.karate_fight.story import karate_story, photo_finish
+from firmware_py.runtime.controls import (
+    GameControls,
+    OptionItem,
+    Record,
+    Refusal,
+    ResultRecords,
+    SlapCue,
+    journal_events,
+)
 from games.karate_fight import (
     SPEC,
     BoutWon,
@@ -255,6 +262,3 @@ class KarateControls(GameControls[KarateFight]):
         if isinstance(event, FightWon):
             return f"*** {names[event.fighter]} WINS ON TIME ({self.endings[event.reason]}) ***"
         return None
-
-
-register(KarateControls)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from display.karate_result import FastSlap, HitLine, KarateStory
-from display.photo_finish import PhotoFinish, SlapMark, SlapVerdict
-from firmware_py.controls import ResultRecords
+from display.games.karate_fight.photo_finish import PhotoFinish, SlapMark, SlapVerdict
+from display.games.karate_fight.result import FastSlap, HitLine, KarateStory
+from firmware_py.runtime.controls import ResultRecords
 from games.karate_fight import CardPlayed, CowardsBlow, DeadHeat, HitWon, IgnoreReason, SlapIgnored
 from games.protocol import Event
 

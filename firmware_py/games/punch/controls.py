@@ -7,11 +7,10 @@ from dataclasses import replace
 from enum import Enum
 from typing import ClassVar
 
+from display.games.punch.result import PunchStory
 from display.models import PrivateScreen
-from display.punch_result import PunchStory
-from firmware_py.controls import GameControls, OptionItem, Record, Refusal, ResultRecords, journal_events
-from firmware_py.controls_registry import register
-from firmware_py.punch_story import punch_story
+from firmware_py.games.punch.story import punch_story
+from firmware_py.runtime.controls import GameControls, OptionItem, Record, Refusal, ResultRecords, journal_events
 from games.levels import Level
 from games.protocol import Action, Event
 from games.punch import SPEC, Card, Phase, Punch, PunchOptions, Rules
@@ -143,6 +142,3 @@ class PunchControls(GameControls[Punch]):
         if isinstance(event, GameEnded):
             return f"*** {names[event.winner]} WINS THE GAME ***"
         return None
-
-
-register(PunchControls)

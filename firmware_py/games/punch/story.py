@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from display.punch_result import MatchStamina, PunchStory, StaminaPoint
+from display.games.punch.result import MatchStamina, PunchStory, StaminaPoint
 from games.protocol import Event
 from games.punch.engine import MAX_STAMINA
 from games.punch.events import Break, CardsRevealed, MatchEnded, MatchStarted, RoundStarted, StaminaChanged

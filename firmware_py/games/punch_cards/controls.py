@@ -14,10 +14,9 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any, ClassVar
 
+from display.games.punch_cards.models import DuelPrivate
 from display.models import AttractBoard
-from display.punch_cards_models import DuelPrivate
-from firmware_py.controls import GameControls, Refusal, ServiceItem
-from firmware_py.controls_registry import register
+from firmware_py.runtime.controls import GameControls, Refusal, ServiceItem
 from games.protocol import Action, Event
 from games.punch_cards import (
     CORNERS,
@@ -62,13 +61,13 @@ class PunchCardsControls(GameControls):
 
     # -- the cabinet's hooks --------------------------------------------------------------
     def lobby(self, ctx: Any, now_us: int, host: int) -> Any:
-        from firmware_py.punch_cards_lobby import Lobby
+        from firmware_py.games.punch_cards.lobby import Lobby
 
         return Lobby(ctx, now_us, host)
 
     @classmethod
     def attract_board(cls, ctx: Any, now_us: int) -> AttractBoard | None:
-        from firmware_py.punch_cards_ledger import link_for
+        from firmware_py.games.punch_cards.ledger_link import link_for
 
         link = link_for(ctx)
         if not link.exists():
@@ -85,7 +84,7 @@ class PunchCardsControls(GameControls):
 
     @classmethod
     def service_items(cls, ctx: Any) -> tuple[ServiceItem, ...]:
-        from firmware_py.punch_cards_service import service_items
+        from firmware_py.games.punch_cards.service_pages import service_items
 
         return service_items(ctx)
 
@@ -157,6 +156,3 @@ class PunchCardsControls(GameControls):
         if isinstance(event, DuelWon):
             return f"{names[event.winner]} wins ({event.how.value}), takes card #{event.taken}"
         return None
-
-
-register(PunchCardsControls)

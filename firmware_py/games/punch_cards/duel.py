@@ -1,6 +1,6 @@
 """A Punch Cards duel at two stations, or a practice duel against the computer.
 
-The duel runs through a :class:`~firmware_py.session.GameSession` like any game (every
+The duel runs through a :class:`~firmware_py.runtime.session.GameSession` like any game (every
 choice journaled in the cabinet's store, events to the log and to HIL).  What is
 particular: the result is recorded in the ledger *before* it is shown.  Until the ledger
 has committed the duel, the screens show neither the deciding reveal nor a winner; a
@@ -19,15 +19,15 @@ from typing import Any
 
 from PIL import Image
 
+from display.games.punch_cards.models import DuelPrivate, DuelTable
 from display.models import PlayScreen, PrivateScreen, StationLook
 from display.private import draw_private, text_lines
-from display.punch_cards_models import DuelPrivate, DuelTable
-from firmware_py.controls_punch_cards import PunchCardsControls
-from firmware_py.ledger import LedgerBusy, LedgerError, LedgerUnreachable
-from firmware_py.punch_cards_ledger import RETRY_US
-from firmware_py.punch_cards_lobby import Lobby, new_key
-from firmware_py.scenes import PLAY_IDLE_US, RESULT_US, CabinetContext, Scene, pressed
-from firmware_py.session import GameSession
+from firmware_py.games.punch_cards.controls import PunchCardsControls
+from firmware_py.games.punch_cards.ledger import LedgerBusy, LedgerError, LedgerUnreachable
+from firmware_py.games.punch_cards.ledger_link import RETRY_US
+from firmware_py.games.punch_cards.lobby import Lobby, new_key
+from firmware_py.runtime.scenes import PLAY_IDLE_US, RESULT_US, CabinetContext, Scene, pressed
+from firmware_py.runtime.session import GameSession
 from games.bots import RandomBot
 from games.punch_cards import MAX_SERIAL, Card, DuelEnd, DuelOptions, DuelPublicView, cards_problem, packet
 from hal.events import Button, ButtonEvent, InputEvent

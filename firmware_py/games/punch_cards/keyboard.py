@@ -10,7 +10,7 @@ has 4 letters, and with fewer it takes the last letter back (with none it goes b
 
 from __future__ import annotations
 
-from display.punch_cards_models import KeyboardView
+from display.games.punch_cards.models import KeyboardView
 from games.punch_cards import MAX_LENGTH
 from hal.events import Button
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from firmware_py.ledger import Ledger, LedgerError
+from firmware_py.games.punch_cards.ledger import Ledger, LedgerError
 from games.punch_cards import SPEC, Standing
 from hal.config import CabinetConfig
 
@@ -44,7 +44,7 @@ class LedgerLink:
 
     @property
     def ledger(self) -> Ledger:
-        """The open ledger; :class:`~firmware_py.ledger.LedgerUnreachable` (or another
+        """The open ledger; :class:`~firmware_py.games.punch_cards.ledger.LedgerUnreachable` (or another
         :class:`LedgerError`) when it cannot be opened now."""
         if self._ledger is None:
             self._ledger = self._opener()

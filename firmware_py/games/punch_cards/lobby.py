@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 
 from PIL import Image
 
+from display.games.punch_cards.models import DeskPrivate, DeskStep, DeskView, LobbyView
 from display.models import PlayScreen, PrivateScreen
 from display.private import draw_private
-from display.punch_cards_models import DeskPrivate, DeskStep, DeskView, LobbyView
-from firmware_py.ledger import LedgerClosed, LedgerError, PinLocked, UnknownPlayer, WrongPin
-from firmware_py.punch_cards_keyboard import NameKeyboard, PinPad
-from firmware_py.punch_cards_ledger import LedgerLink, link_for
-from firmware_py.scenes import CabinetContext, Scene, pressed
+from firmware_py.games.punch_cards.keyboard import NameKeyboard, PinPad
+from firmware_py.games.punch_cards.ledger import LedgerClosed, LedgerError, PinLocked, UnknownPlayer, WrongPin
+from firmware_py.games.punch_cards.ledger_link import LedgerLink, link_for
+from firmware_py.runtime.scenes import CabinetContext, Scene, pressed
 from games.punch_cards import SPEC, Card, NameRefused, name_key, normalise_name, points
 from hal.events import Button, ButtonEvent, InputEvent
 
@@ -232,8 +232,8 @@ class Lobby(Scene):
         return None
 
     def _menu(self, desk: Desk, button: Button, now_us: int) -> Scene | None:
-        from firmware_py.punch_cards_duel import DuelScene
-        from firmware_py.punch_cards_trade import TradeScene
+        from firmware_py.games.punch_cards.duel import DuelScene
+        from firmware_py.games.punch_cards.trade import TradeScene
 
         if button is Button.E:
             self.ctx.log(f"Punch Cards: {desk.name} signed out")

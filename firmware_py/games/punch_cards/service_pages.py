@@ -13,11 +13,11 @@ from collections.abc import Callable
 from typing import Any
 
 from display.models import ServiceScreen
-from firmware_py.controls import ServiceItem
-from firmware_py.ledger import DuelRecord, LedgerError
-from firmware_py.punch_cards_ledger import LedgerLink, link_for
-from firmware_py.punch_cards_lobby import new_key
-from firmware_py.scenes import CabinetContext, Scene, Service, pressed
+from firmware_py.games.punch_cards.ledger import DuelRecord, LedgerError
+from firmware_py.games.punch_cards.ledger_link import LedgerLink, link_for
+from firmware_py.games.punch_cards.lobby import new_key
+from firmware_py.runtime.controls import ServiceItem
+from firmware_py.runtime.scenes import CabinetContext, Scene, Service, pressed
 from hal.events import Button, InputEvent
 
 STEP_US = 15 * 60 * 1_000_000

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from PIL import Image
 
+from display.games.punch_cards.models import TradePrivate, TradeTableView
 from display.models import PlayScreen, PrivateScreen
 from display.private import draw_private, text_lines
-from display.punch_cards_models import TradePrivate, TradeTableView
-from firmware_py.ledger import LedgerBusy, LedgerError, LedgerUnreachable
-from firmware_py.punch_cards_ledger import RETRY_US
-from firmware_py.punch_cards_lobby import Lobby, new_key
-from firmware_py.scenes import RESULT_US, CabinetContext, Scene, pressed
+from firmware_py.games.punch_cards.ledger import LedgerBusy, LedgerError, LedgerUnreachable
+from firmware_py.games.punch_cards.ledger_link import RETRY_US
+from firmware_py.games.punch_cards.lobby import Lobby, new_key
+from firmware_py.runtime.scenes import RESULT_US, CabinetContext, Scene, pressed
 from games.punch_cards import SPEC, Card, TradeRefused, TradeTable
 from hal.events import Button, ButtonEvent, InputEvent
 

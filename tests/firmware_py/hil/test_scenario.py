@@ -10,10 +10,10 @@ from pathlib import Path
 import pygame
 import pytest
 
-from firmware_py.cli import main
 from firmware_py.hil.checks import compare_rgb, matches
 from firmware_py.hil.runner import run_files, run_scenario
 from firmware_py.hil.scenario import ScenarioError, load_scenario, parse_scenario
+from firmware_py.tools.cli import main
 from tests.hil.make_punch import covered_pairings
 
 HIL = Path(__file__).resolve().parents[2] / "hil"
@@ -109,7 +109,7 @@ def test_hil_event_matching_is_a_subset_of_fields() -> None:
 
 
 def test_hil_every_shipped_scenario_loads_and_every_game_has_scenarios() -> None:
-    from firmware_py import controls_registry
+    from firmware_py.games import registry as controls_registry
 
     files = [p for p in HIL.rglob("*.toml") if "scenario" in tomllib.loads(p.read_text())]
     games = {load_scenario(p).game for p in files}
@@ -195,8 +195,8 @@ def test_hil_cli_exit_codes(
 # -- recording ---------------------------------------------------------------------------
 @pytest.mark.slow
 def test_hil_recorded_session_replays_as_a_passing_scenario(tmp_path: Path, config, sim, clock, store) -> None:
-    from firmware_py.cabinet import Cabinet
     from firmware_py.hil.record import SessionRecorder
+    from firmware_py.runtime.cabinet import Cabinet
     from hal.events import Button
     from tests.cabinet_driving import press, run_for, start_game
 

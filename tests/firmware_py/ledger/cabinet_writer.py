@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import sys
 
-from firmware_py.ledger import Ledger, LedgerBusy, StaleCards
+from firmware_py.games.punch_cards.ledger import Ledger, LedgerBusy, StaleCards
 from games.bots import RandomBot
 from games.punch_cards import Answer, PunchCardsDuel
 from tests.firmware_py.ledger.conftest import FAST_PINS

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py.ledger import Ledger, PinHasher
+from firmware_py.games.punch_cards.ledger import Ledger, PinHasher
 from tests.firmware_py.ledger.pg_server import PostgresServer, find_bindir
 
 FAST_PINS = PinHasher(n=16, r=1, p=1)

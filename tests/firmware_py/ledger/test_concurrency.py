@@ -11,7 +11,7 @@ from collections.abc import Callable
 import psycopg
 import pytest
 
-from firmware_py.ledger import Ledger, LedgerUnreachable, Receipt, StaleCards
+from firmware_py.games.punch_cards.ledger import Ledger, LedgerUnreachable, Receipt, StaleCards
 from tests.firmware_py.ledger.conftest import FAST_PINS, SEED, StoreFactory
 from tests.firmware_py.ledger.pg_server import PostgresServer
 from tests.firmware_py.ledger.support import decided_duel

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py.ledger import Ledger
+from firmware_py.games.punch_cards.ledger import Ledger
 from tests.firmware_py.ledger.conftest import FAST_PINS, SEED, StoreFactory
 
 pytestmark = pytest.mark.slow

@@ -8,7 +8,7 @@ import io
 
 import pytest
 
-from firmware_py.ledger import Ledger, standings_csv, standings_html
+from firmware_py.games.punch_cards.ledger import Ledger, standings_csv, standings_html
 from games.punch_cards import NameRefused, normalise_name
 
 HOSTILE = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from firmware_py.ledger import (
+from firmware_py.games.punch_cards.ledger import (
     EntryKind,
     IdempotencyConflict,
     Ledger,
@@ -19,7 +19,7 @@ from firmware_py.ledger import (
     UnknownPlayer,
     WrongPin,
 )
-from firmware_py.ledger.pins import LOCKOUT_US
+from firmware_py.games.punch_cards.ledger.pins import LOCKOUT_US
 from games.punch_cards import NameProblem, NameRefused, TradeOffer, make_card
 from tests.firmware_py.ledger.conftest import SEED, Clock
 from tests.firmware_py.ledger.support import decided_duel

@@ -14,7 +14,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
 
-from firmware_py.ledger import Ledger, LedgerRefused, Receipt, StaleCards
+from firmware_py.games.punch_cards.ledger import Ledger, LedgerRefused, Receipt, StaleCards
 from games.punch_cards import PACKET_SIZE, NameRefused, TradeOffer, may_refuse, name_key, standings, validate_name
 from tests.firmware_py.ledger.conftest import FAST_PINS, SEED, Clock, StoreFactory
 from tests.firmware_py.ledger.support import decided_duel

@@ -35,7 +35,7 @@ def test_stale_reveal_does_not_show_a_newer_card() -> None:
 
 
 def test_cabinet_controls_report_the_count_the_frame_showed() -> None:
-    from firmware_py.controls_karate import KarateControls
+    from firmware_py.games.karate_fight.controls import KarateControls
 
     game = fight()
     controls = KarateControls()

@@ -16,10 +16,10 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from firmware_py import controls_registry
+from firmware_py.games import registry as controls_registry
+from firmware_py.games.punch_cards.keyboard import pin_presses, presses_for
 from firmware_py.hil.writer import ScenarioWriter, comment_block
-from firmware_py.punch_cards_keyboard import pin_presses, presses_for
-from firmware_py.scenes import Service
+from firmware_py.runtime.scenes import Service
 from games.punch_cards import PACKET_SIZE, Call, Corner, judge, make_card
 from hal.events import Button
 

@@ -4,7 +4,7 @@
 server shared by the event's cabinets (``postgresql://…``), same schema and same code.
 """
 
-from firmware_py.ledger.errors import (
+from firmware_py.games.punch_cards.ledger.errors import (
     IdempotencyConflict,
     LedgerBusy,
     LedgerClosed,
@@ -18,9 +18,9 @@ from firmware_py.ledger.errors import (
     UnknownPlayer,
     WrongPin,
 )
-from firmware_py.ledger.export import standings_csv, standings_html
-from firmware_py.ledger.ledger import DuelRecord, Entry, EntryKind, Ledger, Move, Receipt
-from firmware_py.ledger.pins import PinHasher
+from firmware_py.games.punch_cards.ledger.export import standings_csv, standings_html
+from firmware_py.games.punch_cards.ledger.ledger import DuelRecord, Entry, EntryKind, Ledger, Move, Receipt
+from firmware_py.games.punch_cards.ledger.pins import PinHasher
 
 __all__ = [
     "DuelRecord",

@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from firmware_py.ledger.errors import LedgerBusy, LedgerCorrupt, LedgerUnreachable
-from firmware_py.ledger.schema import postgres_statements, sqlite_statements
+from firmware_py.games.punch_cards.ledger.errors import LedgerBusy, LedgerCorrupt, LedgerUnreachable
+from firmware_py.games.punch_cards.ledger.schema import postgres_statements, sqlite_statements
 
 T = TypeVar("T")
 Params = Sequence[Any]

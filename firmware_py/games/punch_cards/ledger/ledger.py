@@ -1,6 +1,6 @@
 """The Punch Cards ledger: the truth about who holds which card, for the whole event.
 
-One storage interface over either backend (:mod:`firmware_py.ledger.backends`).  Every
+One storage interface over either backend (:mod:`firmware_py.games.punch_cards.ledger.backends`).  Every
 registration, re-entry, duel, trade, void and closing-time change is one transaction that
 writes an entry (with its idempotency key and the game's last action), the card moves it
 makes, and the holders those moves give; it either commits whole or leaves nothing.  A
@@ -21,8 +21,8 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from firmware_py.ledger.backends import Backend, Tx, open_backend
-from firmware_py.ledger.errors import (
+from firmware_py.games.punch_cards.ledger.backends import Backend, Tx, open_backend
+from firmware_py.games.punch_cards.ledger.errors import (
     IdempotencyConflict,
     LedgerClosed,
     LedgerRefused,
@@ -31,9 +31,15 @@ from firmware_py.ledger.errors import (
     UnknownPlayer,
     WrongPin,
 )
-from firmware_py.ledger.export import standings_csv, standings_html
-from firmware_py.ledger.pins import WRONG_PINS_BEFORE_LOCKOUT, PinHasher, PinState, check_pin, verify_pin
-from firmware_py.ledger.schema import SCHEMA_VERSION
+from firmware_py.games.punch_cards.ledger.export import standings_csv, standings_html
+from firmware_py.games.punch_cards.ledger.pins import (
+    WRONG_PINS_BEFORE_LOCKOUT,
+    PinHasher,
+    PinState,
+    check_pin,
+    verify_pin,
+)
+from firmware_py.games.punch_cards.ledger.schema import SCHEMA_VERSION
 from games.codec import encode
 from games.punch_cards import (
     CORNERS,

@@ -14,7 +14,7 @@ import hmac
 import secrets
 from dataclasses import dataclass
 
-from firmware_py.ledger.errors import PinRefused
+from firmware_py.games.punch_cards.ledger.errors import PinRefused
 
 PIN_LENGTH = 4
 PIN_SYMBOLS = "ABCDEF"

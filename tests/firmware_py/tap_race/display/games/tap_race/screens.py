@@ -4,6 +4,7 @@ display shows their own count and what to press."""
 from __future__ import annotations
 
 import pygame
+from games.tap_race.engine import TapRaceView
 from PIL import Image
 
 from display import theme
@@ -12,7 +13,6 @@ from display.models import PlayScreen, PrivateScreen
 from display.private import text_lines
 from display.text import TextCache
 from display.widgets import PLAY_TOP, banner, panel, paused_overlay, title_bar
-from tests.firmware_py.tap_race.engine import TapRaceView
 
 
 def draw_tap_race(surf: Canvas, text: TextCache, s: PlayScreen) -> None:

@@ -6,10 +6,11 @@ from __future__ import annotations
 from enum import Enum
 from typing import ClassVar
 
-from firmware_py.controls import GameControls, OptionItem, Refusal
+from games.tap_race.engine import SPEC, RaceWon, Tap, Tapped, TapRace, TapRaceEnding
+
+from firmware_py.runtime.controls import GameControls, OptionItem, Refusal
 from games.protocol import Action, Event
 from hal.events import Button
-from tests.firmware_py.tap_race.engine import SPEC, RaceWon, Tap, Tapped, TapRace, TapRaceEnding
 
 
 class TapRaceControls(GameControls):

@@ -1,0 +1,8 @@
+"""Big Time Boxing on the cabinet's displays: the ring, a boxer's private display (his
+hand) and the score sheet as its result screen."""
+
+from display.games.big_time_boxing.private import draw_big_time_boxing_private
+from display.games.big_time_boxing.screen import draw_big_time_boxing, draw_score_sheet
+from display.games.registry import GameScreens
+
+SCREENS = GameScreens(play=draw_big_time_boxing, private=draw_big_time_boxing_private, result=draw_score_sheet)
