@@ -26,7 +26,7 @@ from display.text import TextCache
 from display.widgets import panel, title_bar
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PadTrace:
     """One pad's signal over [t0_us, t1_us]: ``values`` are deviations from the baseline."""
 
@@ -43,7 +43,7 @@ class PadTrace:
     color: tuple[int, int, int] = theme.GOLD
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class CalibrationScreen:
     title: str
     step: str

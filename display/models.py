@@ -20,7 +20,7 @@ class StationLook:
     color: Color
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class AttractBoard:
     """A game's live table on the attract screen (Punch Cards' leaderboard): a title,
     column headings and rows (the second column is the wide one, a name), and a note."""
@@ -31,7 +31,7 @@ class AttractBoard:
     note: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class AttractScreen:
     games: tuple[str, ...]
     featured: int
@@ -41,7 +41,7 @@ class AttractScreen:
     board: AttractBoard | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SelectScreen:
     games: tuple[str, ...]
     blurbs: tuple[str, ...]
@@ -49,7 +49,7 @@ class SelectScreen:
     host: StationLook
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class JoinScreen:
     game: str
     stations: tuple[StationLook, ...]
@@ -63,7 +63,7 @@ class JoinScreen:
     """The host may seat computer players (B seat, C level, D stand up)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class OptionsScreen:
     game: str
     items: tuple[tuple[str, str], ...]
@@ -79,7 +79,7 @@ class Notice:
     text: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PlayScreen:
     """A game in play: ``view`` is the engine's public view; ``events`` the recent engine
     events with the µs they happened, for animation; ``paused`` explains a pause."""
@@ -97,7 +97,7 @@ class PlayScreen:
     engine's events (Karate Fight: the photo finish of the last Hit); None: nothing."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PrivateScreen:
     """One seat's private display in a game: only what that player may see.
 
@@ -113,7 +113,7 @@ class PrivateScreen:
     held: tuple[Any, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ResultScreen:
     game: str
     winner: StationLook | None
@@ -127,7 +127,7 @@ class ResultScreen:
     stamina per match, Karate Fight's reactions per Hit), for its own result screen."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ServiceScreen:
     title: str
     items: tuple[str, ...]

@@ -36,7 +36,7 @@ class ConfigError(ValueError):
         self.key = key
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DisplayConfig:
     """``latency_us``: how long after a frame is flipped the panel really shows it
     (measured by a photodiode in calibration, or set by hand); reveals count from then.
@@ -57,7 +57,7 @@ class LedBarConfig:
     pwm: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PrivateDisplayConfig:
     driver: str
     i2c_bus: int
@@ -66,7 +66,7 @@ class PrivateDisplayConfig:
     height: int = 64
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SlapConfig:
     """``settle_us``: the transport's worst skew; the session holds slaps this long.
     ``ring_us``: a gpio-edge pad's ring period as calibration measured it; when set, the
@@ -80,7 +80,7 @@ class SlapConfig:
     ring_us: int = 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class StationConfig:
     name: str
     color: tuple[int, int, int]
@@ -139,7 +139,7 @@ class PunchCardsConfig:
     event_seed: int | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class CabinetConfig:
     name: str
     data_dir: Path
@@ -319,18 +319,18 @@ class _Reader:
             expand_path(folder, "sound.folder", self.source) if folder else None,
         )
         config = CabinetConfig(
-            name,
-            data_dir,
-            display,
-            service_pin,
-            stations,
-            padboard,
-            self.source,
-            sound,
-            backend,
-            tuple(shutdown),
-            retention,
-            self.punch_cards(raw),
+            name=name,
+            data_dir=data_dir,
+            display=display,
+            service_pin=service_pin,
+            stations=stations,
+            padboard=padboard,
+            source=self.source,
+            sound=sound,
+            backend=backend,
+            shutdown_command=tuple(shutdown),
+            retention=retention,
+            punch_cards=self.punch_cards(raw),
         )
         self.check_pins(config)
         return config
@@ -414,7 +414,15 @@ class _Reader:
             ring_us=self.integer(sl, f"{key}.slap", "ring_us", 0, 20_000, 0),
         )
         input_chip = self.integer(s, key, "input_chip", 0, 15, 0)
-        return StationConfig(name, color, buttons, led_bar, private, slap, input_chip)
+        return StationConfig(
+            name=name,
+            color=color,
+            buttons=buttons,
+            led_bar=led_bar,
+            private_display=private,
+            slap=slap,
+            input_chip=input_chip,
+        )
 
     def check_pins(self, config: CabinetConfig) -> None:
         """Every (chip, line) used once; I2C lines free when an OLED is configured."""

@@ -47,17 +47,17 @@ def trace(
     hit_marks = tuple((h.t_us, h.velocity) for h in hits if h.pad == pad)
     scale = max([settings.threshold * 4, *(abs(v) for v in values[-4000:])] if values else [settings.threshold * 4])
     return PadTrace(
-        label,
-        t0,
-        max(t1, t0 + 1),
-        times,
-        values,
-        settings.threshold,
-        settings.mask_us,
-        hit_marks,
-        int(scale * 1.05),
-        status,
-        color,
+        label=label,
+        t0_us=t0,
+        t1_us=max(t1, t0 + 1),
+        times=times,
+        values=values,
+        threshold=settings.threshold,
+        mask_us=settings.mask_us,
+        hits=hit_marks,
+        scale=int(scale * 1.05),
+        status=status,
+        color=color,
     )
 
 
@@ -65,12 +65,12 @@ def report_screens(w: Wizard) -> list[CalibrationScreen]:
     """The session report's pages as screen models, one per calibrated pad."""
     return [
         CalibrationScreen(
-            page.title,
-            page.headline,
-            1.0,
-            page.lines,
-            tuple(trace(p.capture, p.pad, p.settings, p.label, REPORT_COLOR, p.status) for p in page.plots),
-            "ringside calibrate · session report",
+            title=page.title,
+            step=page.headline,
+            progress=1.0,
+            lines=page.lines,
+            traces=tuple(trace(p.capture, p.pad, p.settings, p.label, REPORT_COLOR, p.status) for p in page.plots),
+            footer="ringside calibrate · session report",
             alert=page.failed,
         )
         for page in report_pages(w)

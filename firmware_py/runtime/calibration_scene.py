@@ -292,49 +292,56 @@ class CalibrationScene(Service):
             self._flash_shown = self.flash.bright
             done, n = self.flash.progress
             return CalibrationScreen(
-                "Display latency",
-                f"Flash {done + 1} of {n}",
-                0.5,
-                (),
-                (),
-                "A: abort",
+                title="Display latency",
+                step=f"Flash {done + 1} of {n}",
+                progress=0.5,
+                lines=(),
+                traces=(),
+                footer="A: abort",
                 flash=self._flash_shown,
             )
         w = self.wizard
         looks = self.ctx.looks
         colors = [lk.color for lk in looks] or [(255, 200, 40)]
         if w is None:
-            return CalibrationScreen("Slap pads", "Calibration cannot start", 0.0, (self.about,), (), "START: back")
+            return CalibrationScreen(
+                title="Slap pads",
+                step="Calibration cannot start",
+                progress=0.0,
+                lines=(self.about,),
+                traces=(),
+                footer="START: back",
+            )
         i, n = w.progress
         if w.state in (DONE, ABORTED):
             lines = (self.message, *(verdict_lines(w) if w.verdicts else ()))
             return CalibrationScreen(
-                "Slap pads",
-                "Done" if w.state == DONE else "Aborted",
-                1.0,
-                tuple(lines),
-                (),
-                "START: back to the menu",
+                title="Slap pads",
+                step="Done" if w.state == DONE else "Aborted",
+                progress=1.0,
+                lines=tuple(lines),
+                traces=(),
+                footer="START: back to the menu",
                 alert=w.state == ABORTED,
             )
         if w.state == REVIEW:
             return CalibrationScreen(
-                "Fitted settings",
-                "Review: the values and why",
-                0.5,
-                tuple(review_lines(w) + criteria_lines(w)),
-                self._live_traces(colors),
-                "START: verify them   B: redo   A: abort",
+                title="Fitted settings",
+                step="Review: the values and why",
+                progress=0.5,
+                lines=tuple(review_lines(w) + criteria_lines(w)),
+                traces=self._live_traces(colors),
+                footer="START: verify them   B: redo   A: abort",
                 alert=not w.fit_ok,
             )
         if w.state == VERDICT:
             return CalibrationScreen(
-                "Verification",
-                "PASS: save?" if w.passed else "FAILED: see what to do",
-                1.0,
-                tuple(verdict_lines(w)),
-                self._live_traces(colors),
-                ("START: save   " if w.passed else "") + "B: redo   A: abort",
+                title="Verification",
+                step="PASS: save?" if w.passed else "FAILED: see what to do",
+                progress=1.0,
+                lines=tuple(verdict_lines(w)),
+                traces=self._live_traces(colors),
+                footer=("START: save   " if w.passed else "") + "B: redo   A: abort",
                 alert=not w.passed,
             )
         step = w.step
@@ -342,23 +349,23 @@ class CalibrationScene(Service):
         if self.rec is None:
             lines = (step.prompt, "", f"Pads: {self.about}", "Press START, then do it.")
             return CalibrationScreen(
-                f"Step {i + 1} of {n}",
-                step.prompt,
-                phase,
-                lines,
-                self._live_traces(colors),
-                "START: record   A: abort (the old profile stays)",
+                title=f"Step {i + 1} of {n}",
+                step=step.prompt,
+                progress=phase,
+                lines=lines,
+                traces=self._live_traces(colors),
+                footer="START: record   A: abort (the old profile stays)",
             )
         hits = self.rec.hits()
         mine = [h for h in hits if step.pad is None or h.pad == step.pad]
         lines = (step.prompt, "", f"{len(mine)} of {step.slaps} slaps seen" if step.slaps else "recording…")
         return CalibrationScreen(
-            f"Step {i + 1} of {n}: recording",
-            step.prompt,
-            phase,
-            lines,
-            self._live_traces(colors),
-            "A: abort (the old profile stays)",
+            title=f"Step {i + 1} of {n}: recording",
+            step=step.prompt,
+            progress=phase,
+            lines=lines,
+            traces=self._live_traces(colors),
+            footer="A: abort (the old profile stays)",
         )
 
     def _live_traces(self, colors: Sequence[tuple[int, int, int]]) -> tuple[PadTrace, ...]:

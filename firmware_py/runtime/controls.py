@@ -69,7 +69,7 @@ class Record:
     detail: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ResultRecords:
     """What a game's result story may tell besides its own journal: the store's records
     (``game_id`` this game's, ``stations`` every station's name, ``people_only`` False
@@ -167,7 +167,7 @@ class GameControls(ABC, Generic[E]):
         """What this seat's private display shows (only what that player may see); the
         game's private layout in ``display`` draws it.  Games that hold choices of their
         own before the engine hears of them (Punch!'s draft picks) add them as ``held``."""
-        return PrivateScreen(self.spec.name, seat, engine.view(seat), seat in engine.to_act())
+        return PrivateScreen(game=self.spec.name, seat=seat, view=engine.view(seat), to_act=seat in engine.to_act())
 
     @abstractmethod
     def bot_presses(self, engine: E, seat: int, action: Action) -> tuple[Button, ...]:

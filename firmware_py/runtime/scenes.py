@@ -60,7 +60,7 @@ attract CPU ≤ 5 % of a core; at 100 ms steps the demos with their animations m
 4.7 %); a move still shows on the next frame.  A game in play is drawn every frame."""
 
 
-@dataclass
+@dataclass(kw_only=True)
 class CabinetContext:
     config: CabinetConfig
     store: Store
@@ -358,12 +358,12 @@ class Join(Scene):
         spec = self.controls.spec
         looks = seat_looks(self.ctx.looks, tuple(range(len(self.ctx.looks))), self.computers)
         return JoinScreen(
-            spec.title,
-            looks,
-            tuple(self.joined),
-            spec.min_players,
-            self.seats_open,
-            self.ctx.looks[self.host],
+            game=spec.title,
+            stations=looks,
+            joined=tuple(self.joined),
+            min_players=spec.min_players,
+            max_players=self.seats_open,
+            host=self.ctx.looks[self.host],
             computers=tuple(s in self.computers for s in range(len(self.ctx.looks))),
             offers_computer=self.controls.offers_computer(),
         )
@@ -413,7 +413,9 @@ class Options(Scene):
         items = tuple(
             (item.label, item.choices[i][1]) for item, i in zip(self.controls.options_menu, self.choice, strict=True)
         )
-        return OptionsScreen(self.controls.spec.title, items, self.cursor, self.ctx.looks[self.host])
+        return OptionsScreen(
+            game=self.controls.spec.title, items=items, cursor=self.cursor, host=self.ctx.looks[self.host]
+        )
 
 
 class Play(Scene):
@@ -509,15 +511,20 @@ class Play(Scene):
         outcome = self.session.engine.outcome()
         winner = self.session.looks[outcome.winner] if outcome and outcome.winner is not None else None
         records = ResultRecords(
-            self.ctx.store,
-            self.session.game_id,
-            tuple(look.name for look in self.ctx.looks),
-            not self.session.computers,
-            start_of_today(),
+            store=self.ctx.store,
+            game_id=self.session.game_id,
+            stations=tuple(look.name for look in self.ctx.looks),
+            people_only=not self.session.computers,
+            today_since=start_of_today(),
         )
         story = controls.result_story(self.session.engine, records)
         model = ResultScreen(
-            controls.spec.title, winner, headline, lines, final=self.session.screen(now_us), story=story
+            game=controls.spec.title,
+            winner=winner,
+            headline=headline,
+            lines=lines,
+            final=self.session.screen(now_us),
+            story=story,
         )
         if controls.result_picture is not None and outcome is not None:
             path = result_picture_path(self.ctx.config.data_dir, self.session.game_id, controls.result_picture)
@@ -676,7 +683,11 @@ class Service(Scene):
                 lines = textwrap.wrap(store.notice.detail, 64, break_long_words=False, break_on_hyphens=False)
                 body += ["Store:", *(f"  {line}" for line in lines)]
         return ServiceScreen(
-            item, self.items, self.cursor, tuple(body), "Station 1: A/B move · turn the SERVICE key off to leave"
+            title=item,
+            items=self.items,
+            cursor=self.cursor,
+            body=tuple(body),
+            footer="Station 1: A/B move · turn the SERVICE key off to leave",
         )
 
     def led_levels(self, now_us: int) -> dict[int, float]:

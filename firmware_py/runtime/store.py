@@ -138,7 +138,7 @@ class StoreNotice:
     detail: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SavedGame:
     """An unfinished game as stored: enough to rebuild it by replaying ``actions``.
 
@@ -366,7 +366,17 @@ class Store:
         base = self.db.execute(
             "SELECT game_us FROM time_bases WHERE game_id=? ORDER BY rowid DESC LIMIT 1", (game_id,)
         ).fetchone()
-        return SavedGame(game_id, row[1], options, row[3], row[4], seats, actions, base[0] if base else 0, computers)
+        return SavedGame(
+            id=game_id,
+            game=row[1],
+            options=options,
+            players=row[3],
+            seed=row[4],
+            seats=seats,
+            actions=actions,
+            game_us=base[0] if base else 0,
+            computers=computers,
+        )
 
     # -- stats for the attract screen and the service menu ---------------------------
     def games_played(self) -> dict[str, int]:

@@ -105,7 +105,13 @@ def render_times(frames: int = FRAMES) -> list[float]:
             (seat,) = game.seats_to_act()
             events += [(now, e) for e in game.apply(bots[seat].choose(game, seat))]
         screen = PlayScreen(
-            "big_time_boxing", "Big Time Boxing", looks, game.public_view(), tuple(events[-48:]), (), now
+            game="big_time_boxing",
+            title="Big Time Boxing",
+            seats=looks,
+            view=game.public_view(),
+            events=tuple(events[-48:]),
+            notices=(),
+            now_us=now,
         )
         t0 = time.perf_counter()
         window.present(renderer.draw(screen))

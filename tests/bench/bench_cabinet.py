@@ -39,7 +39,15 @@ def _render_times(frames: int = 900) -> list[float]:
         if i % 30 == 0 and not game.over:  # a new exchange every half second of frames
             for seat in sorted(game.to_act()):
                 events += [(i * 16_667, e) for e in game.apply(bots[seat].choose(game, seat))]
-        screen = PlayScreen("punch", "Punch!", looks, game.public_view(), tuple(events[-40:]), (), i * 16_667)
+        screen = PlayScreen(
+            game="punch",
+            title="Punch!",
+            seats=looks,
+            view=game.public_view(),
+            events=tuple(events[-40:]),
+            notices=(),
+            now_us=i * 16_667,
+        )
         t0 = time.perf_counter()
         window.present(renderer.draw(screen))
         times.append((time.perf_counter() - t0) * 1000)

@@ -62,7 +62,17 @@ def game_frames(name: str, frames: int, seed: int = 1) -> list[Any]:
     for view, events, _now in states[::step]:
         start = events[-1][0]
         for k in range(per_state):
-            models.append(PlayScreen(spec.name, spec.title, LOOKS[:players], view, events, (), start + k * FRAME_US))
+            models.append(
+                PlayScreen(
+                    game=spec.name,
+                    title=spec.title,
+                    seats=LOOKS[:players],
+                    view=view,
+                    events=events,
+                    notices=(),
+                    now_us=start + k * FRAME_US,
+                )
+            )
     return models[:frames]
 
 

@@ -51,32 +51,62 @@ def menu_screens() -> Iterator[Named]:
     blurbs = tuple(f"{t}: a fight for two to four" for t in titles)
     red, blue = LOOKS[0], LOOKS[1]
     board = AttractBoard(
-        "Punch Cards leaders",
-        ("#", "name", "pts", "cards"),
-        tuple(
+        title="Punch Cards leaders",
+        header=("#", "name", "pts", "cards"),
+        rows=tuple(
             (str(i + 1), name, str(20 - i), str(9 - i)) for i, name in enumerate(("Ada", "Grace", "Edsger", "Barbara"))
         ),
-        "sign in at any cabinet",
+        note="sign in at any cabinet",
     )
     recent = ("Punch!: Blue won (3-1)", "Karate Fight: Red is Karate Master", "Big Time Boxing: a draw")
-    yield "attract", AttractScreen(titles, 1, LOOKS, recent, True)
-    yield "attract-board", AttractScreen(titles, 3, LOOKS[:2], recent, False, board)
-    yield "select", SelectScreen(titles, blurbs, len(titles) - 1, red)
-    yield "join-2", JoinScreen(titles[0], (red, blue), (True, False), 2, 2, red)
-    yield "join-4", JoinScreen(titles[1], LOOKS, (True, True, False, False), 2, 4, red)
+    yield "attract", AttractScreen(games=titles, featured=1, stations=LOOKS, recent=recent, blink=True)
+    yield (
+        "attract-board",
+        AttractScreen(games=titles, featured=3, stations=LOOKS[:2], recent=recent, blink=False, board=board),
+    )
+    yield "select", SelectScreen(games=titles, blurbs=blurbs, cursor=len(titles) - 1, host=red)
+    yield (
+        "join-2",
+        JoinScreen(game=titles[0], stations=(red, blue), joined=(True, False), min_players=2, max_players=2, host=red),
+    )
+    yield (
+        "join-4",
+        JoinScreen(
+            game=titles[1], stations=LOOKS, joined=(True, True, False, False), min_players=2, max_players=4, host=red
+        ),
+    )
     computer = StationLook("LEVEL 2 · computer", blue.color)
-    yield "join-computer", JoinScreen(titles[2], (red, computer), (True, True), 2, 2, red, (False, True), True)
-    yield "options-2", OptionsScreen(titles[0], (("Hands", "Dealt"), ("No Mercy", "Off")), 1, red)
+    yield (
+        "join-computer",
+        JoinScreen(
+            game=titles[2],
+            stations=(red, computer),
+            joined=(True, True),
+            min_players=2,
+            max_players=2,
+            host=red,
+            computers=(False, True),
+            offers_computer=True,
+        ),
+    )
+    yield (
+        "options-2",
+        OptionsScreen(game=titles[0], items=(("Hands", "Dealt"), ("No Mercy", "Off")), cursor=1, host=red),
+    )
     many = tuple((f"Rule {i + 1}", "On" if i % 2 else "Off") for i in range(7))
-    yield "options-7", OptionsScreen(titles[2], many, 3, blue)
+    yield "options-7", OptionsScreen(game=titles[2], items=many, cursor=3, host=blue)
     lines = ("Matches Red 1 – 3 Blue", "Best reaction 212.4 ms (Blue)", "Cards played 48")
-    yield "result", ResultScreen(titles[0], blue, "BLUE WINS!", lines)
-    yield "result-draw", ResultScreen(titles[1], None, "A DRAW", ())
+    yield "result", ResultScreen(game=titles[0], winner=blue, headline="BLUE WINS!", lines=lines)
+    yield "result-draw", ResultScreen(game=titles[1], winner=None, headline="A DRAW", lines=())
     body = tuple(f"  game {i}: {i * 3} finished, {i} abandoned" for i in range(22))
     yield (
         "service",
         ServiceScreen(
-            "Stats", ("Stats", "Input test", "Calibrate", "Settings", "Shut down"), 0, body, "SERVICE key: back"
+            title="Stats",
+            items=("Stats", "Input test", "Calibrate", "Settings", "Shut down"),
+            cursor=0,
+            body=body,
+            footer="SERVICE key: back",
         ),
     )
 
@@ -98,35 +128,41 @@ def playout_screens(samples: int = 6, seed: int = 1) -> Iterator[Named]:
             looks = LOOKS[:players]
             for i, (view, events, now) in enumerate(chosen):
                 notices = (Notice(i % players, "No such card in your hand"),) if i == 1 else ()
-                screen = PlayScreen(spec.name, spec.title, looks, view, events, notices, now)
+                screen = PlayScreen(
+                    game=spec.name, title=spec.title, seats=looks, view=view, events=events, notices=notices, now_us=now
+                )
                 yield f"{spec.name}-{players}p-{i}", screen
             view, events, now = chosen[len(chosen) // 2]
-            first = PlayScreen(spec.name, spec.title, looks, view, events, (), now)
+            first = PlayScreen(
+                game=spec.name, title=spec.title, seats=looks, view=view, events=events, notices=(), now_us=now
+            )
             yield (
                 f"{spec.name}-{players}p-paused",
                 PlayScreen(
-                    spec.name,
-                    spec.title,
-                    looks,
-                    first.view,
-                    first.events,
-                    (),
-                    first.now_us,
-                    "Slap pad 2 unplugged: plug it in",
+                    game=spec.name,
+                    title=spec.title,
+                    seats=looks,
+                    view=first.view,
+                    events=first.events,
+                    notices=(),
+                    now_us=first.now_us,
+                    paused="Slap pad 2 unplugged: plug it in",
                 ),
             )
             yield f"{spec.name}-{players}p-demo", DemoScreen(first, spec.title, True)
             view, events, now = chosen[-1]
-            last = PlayScreen(spec.name, spec.title, looks, view, events, (), now)
+            last = PlayScreen(
+                game=spec.name, title=spec.title, seats=looks, view=view, events=events, notices=(), now_us=now
+            )
             winner = getattr(engine.outcome(), "winner", None)
             yield (
                 f"{spec.name}-{players}p-result",
                 ResultScreen(
-                    spec.title,
-                    None if winner is None else looks[winner],
-                    "A DRAW" if winner is None else f"{looks[winner].name.upper()} WINS!",
-                    ("The fight in numbers", f"{len(engine.journal)} actions"),
-                    last,
+                    game=spec.title,
+                    winner=None if winner is None else looks[winner],
+                    headline="A DRAW" if winner is None else f"{looks[winner].name.upper()} WINS!",
+                    lines=("The fight in numbers", f"{len(engine.journal)} actions"),
+                    final=last,
                 ),
             )
 

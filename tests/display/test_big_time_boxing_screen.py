@@ -89,7 +89,13 @@ def draw(renderer: Renderer, screen, artifacts=None, name: str = "") -> pygame.S
 
 def ring(game: BigTimeBoxing, events: list[tuple[int, Event]] = (), now: int = NOW, notices=()) -> PlayScreen:
     return PlayScreen(
-        "big_time_boxing", "Big Time Boxing", (RED, BLUE), game.public_view(), tuple(events), tuple(notices), now
+        game="big_time_boxing",
+        title="Big Time Boxing",
+        seats=(RED, BLUE),
+        view=game.public_view(),
+        events=tuple(events),
+        notices=tuple(notices),
+        now_us=now,
     )
 
 
@@ -228,7 +234,7 @@ def test_the_score_sheet_lists_every_round_and_the_totals(renderer: Renderer, ar
     controls = BigTimeBoxingControls()
     headline, lines = controls.result_lines(game, ("Red", "Blue"))
     winner = (RED, BLUE)[view.winner] if view.winner is not None else None
-    sheet = ResultScreen("Big Time Boxing", winner, headline, lines, final=ring(game))
+    sheet = ResultScreen(game="Big Time Boxing", winner=winner, headline=headline, lines=lines, final=ring(game))
     draw(renderer, sheet, artifacts, f"score-sheet-{rounds}")
     texts = renderer.text.texts()
     for scored in view.scorecard:
@@ -289,7 +295,9 @@ def test_the_ring_is_drawn_in_colour_for_each_boxer_on_his_side(renderer: Render
 def test_a_half_made_choice_says_what_the_next_press_does(held: Held) -> None:
     """After E or F the OLED says what the card (or START) pressed next will do."""
     game = BigTimeBoxing(BigTimeBoxingOptions(), 2, 1)
-    screen = PrivateScreen("big_time_boxing", game.active, game.view(game.active), True, (Station(held=held),))
+    screen = PrivateScreen(
+        game="big_time_boxing", seat=game.active, view=game.view(game.active), to_act=True, held=(Station(held=held),)
+    )
     lines = image_text(draw_private(screen))
     font = ImageFont.load_default_imagefont()
     assert all(font.getlength(line) <= 127 for line in lines), lines

@@ -40,7 +40,15 @@ def _states(players: int = 2, seed: int = 1) -> list[tuple]:
 
 
 def _screen(view: object, events: tuple, now: int, players: int = 2) -> PlayScreen:
-    return PlayScreen("karate_fight", "Karate Fight", LOOKS[:players], view, events, (), now)
+    return PlayScreen(
+        game="karate_fight",
+        title="Karate Fight",
+        seats=LOOKS[:players],
+        view=view,
+        events=events,
+        notices=(),
+        now_us=now,
+    )
 
 
 def test_the_card_just_played_is_drawn_whole_and_still_in_its_first_frame(renderer: Renderer) -> None:

@@ -64,7 +64,7 @@ def planted() -> Iterator[list[Any]]:
 
 
 def planted_screen() -> PlayScreen:
-    return PlayScreen(PLANTED, "Planted", LOOKS[:2], None, (), (), 0)
+    return PlayScreen(game=PLANTED, title="Planted", seats=LOOKS[:2], view=None, events=(), notices=(), now_us=0)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -161,7 +161,9 @@ def test_the_calibration_page_is_drawn_at_a_big_screens_own_resolution() -> None
     not a 720p page stretched."""
     from display.calibration_screen import CalibrationScreen
 
-    page = CalibrationScreen("Calibrate", "slap pad 1", 0.5, ("Slap the pad",), (), "SERVICE: back")
+    page = CalibrationScreen(
+        title="Calibrate", step="slap pad 1", progress=0.5, lines=("Slap the pad",), traces=(), footer="SERVICE: back"
+    )
     small, big = LayoutRecord(), LayoutRecord()
     Renderer(size=(1280, 720)).draw(page, small)
     canvas = Renderer(size=(1920, 1080)).draw(page, big)

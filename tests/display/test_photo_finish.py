@@ -99,7 +99,16 @@ def test_durations_read_to_the_microsecond() -> None:
 
 
 def screen(e: KarateFight, pf: PhotoFinish | None, now_us: int, seats=LOOKS) -> PlayScreen:
-    return PlayScreen("karate_fight", "Karate Fight", seats, e.public_view(), (), (), now_us, story=pf)
+    return PlayScreen(
+        game="karate_fight",
+        title="Karate Fight",
+        seats=seats,
+        view=e.public_view(),
+        events=(),
+        notices=(),
+        now_us=now_us,
+        story=pf,
+    )
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ from hal.events import Button
 
 
 def punch_screen(engine: Punch, seat: int, held: tuple[Card, ...] = ()) -> PrivateScreen:
-    return PrivateScreen("punch", seat, engine.view(seat), seat in engine.to_act(), held)
+    return PrivateScreen(game="punch", seat=seat, view=engine.view(seat), to_act=seat in engine.to_act(), held=held)
 
 
 def test_every_game_offered_has_its_engine_and_both_screens_registered() -> None:
@@ -64,7 +64,9 @@ def test_karate_private_tells_only_the_fighter_whose_turn_it_is() -> None:
     engine = KarateFight(KarateOptions(), 2, seed=2)
 
     def shown(seat: int) -> tuple[str, ...]:
-        return image_text(draw_private(PrivateScreen("karate_fight", seat, engine.view(seat), False)))
+        return image_text(
+            draw_private(PrivateScreen(game="karate_fight", seat=seat, view=engine.view(seat), to_act=False))
+        )
 
     turn = engine.public_view().turn
     assert "A = play top card" in shown(turn) and "Watch for Hits" in shown(1 - turn)

@@ -115,16 +115,16 @@ def lobby(names: tuple[str, ...], message: str = "") -> LobbyView:
     steps = (DeskStep.MENU, DeskStep.PIN, DeskStep.NAME, DeskStep.MENU)
     desks = tuple(
         DeskView(
-            LOOKS[i],
-            step,
-            names[i],
-            KeyboardView(ROWS, 4, 15, names[i]) if step is DeskStep.NAME else None,
-            3,
-            999 if step is DeskStep.MENU else None,
-            120 if step is DeskStep.MENU else None,
-            message or f"Signed in: {names[i]}",
-            bool(message),
-            (f"A: challenge {names[(i + 1) % 4]}", "B: trade  C: practice", "START: my cards", "E: sign out"),
+            look=LOOKS[i],
+            step=step,
+            player=names[i],
+            keyboard=KeyboardView(rows=ROWS, row=4, col=15, text=names[i]) if step is DeskStep.NAME else None,
+            pin_length=3,
+            cards=999 if step is DeskStep.MENU else None,
+            points=120 if step is DeskStep.MENU else None,
+            message=message or f"Signed in: {names[i]}",
+            bad=bool(message),
+            hints=(f"A: challenge {names[(i + 1) % 4]}", "B: trade  C: practice", "START: my cards", "E: sign out"),
         )
         for i, step in enumerate(steps)
     )
@@ -138,7 +138,15 @@ def test_the_lobby_with_the_strangest_names_keeps_every_text_in_its_place(
 ) -> None:
     for start in range(0, len(names), 4):
         group = (names[start:] + names)[:4]
-        screen = PlayScreen("punch_cards", "Punch Cards", LOOKS, lobby(group + names), (), (), 0)
+        screen = PlayScreen(
+            game="punch_cards",
+            title="Punch Cards",
+            seats=LOOKS,
+            view=lobby(group + names),
+            events=(),
+            notices=(),
+            now_us=0,
+        )
         canvas = Renderer().draw(screen)
         check_inside(placed, canvas)
         save(canvas, artifacts, f"lobby-strange-{start}")
@@ -150,7 +158,17 @@ def test_refusals_of_hostile_names_are_shown_and_fit(names, placed: Placed, arti
             normalise_name(hostile)
         message = f"Not a name: {refused.value}"
         assert len(message) < 200
-        canvas = Renderer().draw(PlayScreen("punch_cards", "Punch Cards", LOOKS, lobby(names, message), (), (), 0))
+        canvas = Renderer().draw(
+            PlayScreen(
+                game="punch_cards",
+                title="Punch Cards",
+                seats=LOOKS,
+                view=lobby(names, message),
+                events=(),
+                notices=(),
+                now_us=0,
+            )
+        )
         check_inside(placed, canvas)
     save(canvas, artifacts, "lobby-refusal")
 
@@ -168,26 +186,48 @@ def test_the_duel_and_trade_tables_with_the_strangest_names(names, placed: Place
         a, b = names[i], names[i + 1]
         duel = finished_duel(a, b)
         table = DuelTable(
-            duel.public_view(),
-            (a, b),
-            False,
-            f"{b} must accept: a first challenge",
-            (f"{b} wins", f"{b} takes card #1 ({a})", "by High"),
-            "",
+            public=duel.public_view(),
+            players=(a, b),
+            practice=False,
+            challenge=f"{b} must accept: a first challenge",
+            result=(f"{b} wins", f"{b} takes card #1 ({a})", "by High"),
+            waiting="",
         )
-        canvas = Renderer().draw(PlayScreen("punch_cards", "Punch Cards", LOOKS[:2], table, (), (), 0))
+        canvas = Renderer().draw(
+            PlayScreen(
+                game="punch_cards", title="Punch Cards", seats=LOOKS[:2], view=table, events=(), notices=(), now_us=0
+            )
+        )
         check_inside(placed, canvas)
         save(canvas, artifacts, f"duel-strange-{i}")
-        trade = TradeTableView((a, b), (duel.collections[0], duel.collections[1]), (True, False), "")
-        canvas = Renderer().draw(PlayScreen("punch_cards", "Punch Cards", LOOKS[:2], trade, (), (), 0))
+        trade = TradeTableView(
+            players=(a, b), gives=(duel.collections[0], duel.collections[1]), confirmed=(True, False), message=""
+        )
+        canvas = Renderer().draw(
+            PlayScreen(
+                game="punch_cards", title="Punch Cards", seats=LOOKS[:2], view=trade, events=(), notices=(), now_us=0
+            )
+        )
         check_inside(placed, canvas)
         save(canvas, artifacts, f"trade-strange-{i}")
 
 
 def test_the_attract_leaderboard_with_the_strangest_names(names, placed: Placed, artifacts: Path) -> None:
     rows = tuple((f"{i + 1}.", n, "9999", "99999") for i, n in enumerate(names[:5]))
-    board = AttractBoard("Punch Cards leaders", ("#", "name", "points", "cards"), rows, "5000 players: duel at START")
-    screen = AttractScreen(("Punch!", "Karate Fight", "Punch Cards"), 2, LOOKS[:2], (), True, board)
+    board = AttractBoard(
+        title="Punch Cards leaders",
+        header=("#", "name", "points", "cards"),
+        rows=rows,
+        note="5000 players: duel at START",
+    )
+    screen = AttractScreen(
+        games=("Punch!", "Karate Fight", "Punch Cards"),
+        featured=2,
+        stations=LOOKS[:2],
+        recent=(),
+        blink=True,
+        board=board,
+    )
     canvas = Renderer().draw(screen)
     check_inside(placed, canvas)
     save(canvas, artifacts, "attract-board")
@@ -200,14 +240,31 @@ def test_private_displays_draw_any_accepted_name(names) -> None:
     for name in names:
         duel = finished_duel(name, name[::-1] if name[::-1] != name else name + "x")
         models = (
-            DeskPrivate(DeskStep.MENU, name, None, "", f"Signed in: {name}", (f"A: challenge {name}",), 5),
-            DeskPrivate(DeskStep.PIN, name, None, "AB", "", ()),
-            DeskPrivate(DeskStep.NAME, "", KeyboardView(ROWS, 0, 0, name), "", "", ()),
-            DuelPrivate(duel.view(0), 0, f"You lost card #1 ({name})", ""),
-            TradePrivate(duel.collections[0], 0, frozenset({1}), False, ""),
+            DeskPrivate(
+                step=DeskStep.MENU,
+                player=name,
+                keyboard=None,
+                pin="",
+                message=f"Signed in: {name}",
+                hints=(f"A: challenge {name}",),
+                cards=5,
+            ),
+            DeskPrivate(step=DeskStep.PIN, player=name, keyboard=None, pin="AB", message="", hints=()),
+            DeskPrivate(
+                step=DeskStep.NAME,
+                player="",
+                keyboard=KeyboardView(rows=ROWS, row=0, col=0, text=name),
+                pin="",
+                message="",
+                hints=(),
+            ),
+            DuelPrivate(view=duel.view(0), cursor=0, result=f"You lost card #1 ({name})", waiting=""),
+            TradePrivate(collection=duel.collections[0], cursor=0, giving=frozenset({1}), confirmed=False, message=""),
         )
         for model in models:
-            image = draw_punch_cards_private(PrivateScreen("punch_cards", 0, model, True), (128, 64))
+            image = draw_punch_cards_private(
+                PrivateScreen(game="punch_cards", seat=0, view=model, to_act=True), (128, 64)
+            )
             lines = image_text(image)
             assert lines is not None and all(len(line) <= WIDTH for line in lines), lines
             assert all(ord(c) < 256 for line in lines for c in line)
@@ -221,7 +278,16 @@ def test_the_duellists_stand_ready_then_the_winner_raises_his_arms_once_it_is_re
 
     duel = finished_duel("Ann", "Bob")
     assert duel.public_view().winner == 1
-    waiting = DuelTable(duel.public_view(), ("Ann", "Bob"), False, "", (), "recording…")
-    recorded = DuelTable(duel.public_view(), ("Ann", "Bob"), False, "", ("Bob wins",), "")
+    waiting = DuelTable(
+        public=duel.public_view(), players=("Ann", "Bob"), practice=False, challenge="", result=(), waiting="recording…"
+    )
+    recorded = DuelTable(
+        public=duel.public_view(),
+        players=("Ann", "Bob"),
+        practice=False,
+        challenge="",
+        result=("Bob wins",),
+        waiting="",
+    )
     assert [_duellist_pose(waiting, seat) for seat in (0, 1)] == [Pose.READY, Pose.READY]
     assert [_duellist_pose(recorded, seat) for seat in (0, 1)] == [Pose.HIT, Pose.WIN]

@@ -43,7 +43,14 @@ def fresh_punch() -> Punch:
 
 def play_screen(game: Punch, events=(), notices=(), paused=None) -> PlayScreen:
     return PlayScreen(
-        "punch", "Punch!", (RED, BLUE), game.public_view(), tuple(events), tuple(notices), 10_000_000, paused
+        game="punch",
+        title="Punch!",
+        seats=(RED, BLUE),
+        view=game.public_view(),
+        events=tuple(events),
+        notices=tuple(notices),
+        now_us=10_000_000,
+        paused=paused,
     )
 
 
@@ -61,12 +68,22 @@ def save(renderer: Renderer, artifacts, name: str) -> pygame.Surface:
 @pytest.mark.slow
 def test_every_menu_screen_renders(renderer: Renderer, artifacts) -> None:
     screens = {
-        "attract": AttractScreen(("Punch!",), 0, (RED, BLUE), ("Punch!: Blue won (3-1)",), True),
-        "select": SelectScreen(("Punch!",), ("Two boxers…",), 0, RED),
-        "join": JoinScreen("Punch!", (RED, BLUE), (True, False), 2, 2, RED),
-        "options": OptionsScreen("Punch!", (("Hands", "Dealt"), ("No Mercy", "Off")), 1, RED),
-        "result": ResultScreen("Punch!", BLUE, "BLUE WINS!", ("Matches Red 1 – 3 Blue",)),
-        "service": ServiceScreen("Stats", ("Stats", "Input test"), 0, ("Games finished:", "  punch: 3"), "footer"),
+        "attract": AttractScreen(
+            games=("Punch!",), featured=0, stations=(RED, BLUE), recent=("Punch!: Blue won (3-1)",), blink=True
+        ),
+        "select": SelectScreen(games=("Punch!",), blurbs=("Two boxers…",), cursor=0, host=RED),
+        "join": JoinScreen(
+            game="Punch!", stations=(RED, BLUE), joined=(True, False), min_players=2, max_players=2, host=RED
+        ),
+        "options": OptionsScreen(game="Punch!", items=(("Hands", "Dealt"), ("No Mercy", "Off")), cursor=1, host=RED),
+        "result": ResultScreen(game="Punch!", winner=BLUE, headline="BLUE WINS!", lines=("Matches Red 1 – 3 Blue",)),
+        "service": ServiceScreen(
+            title="Stats",
+            items=("Stats", "Input test"),
+            cursor=0,
+            body=("Games finished:", "  punch: 3"),
+            footer="footer",
+        ),
     }
     for name, model in screens.items():
         surf = renderer.draw(model)
@@ -82,20 +99,22 @@ def test_four_games_fit_the_select_and_attract_screens(renderer: Renderer, artif
     key hints and of PRESS START."""
     from display.theme import BACKGROUND
 
-    surf = renderer.draw(SelectScreen(FOUR_GAMES, ("a", "b", "c", "d"), 3, RED))
+    surf = renderer.draw(SelectScreen(games=FOUR_GAMES, blurbs=("a", "b", "c", "d"), cursor=3, host=RED))
     save(renderer, artifacts, "screen-select-4")
     w, h = surf.get_size()
     hint_band = pygame.Rect(w - 400, h - 64, 200, 40)  # beside the key hints, under the cards
     assert colour_share(surf, hint_band, BACKGROUND, tol=2) > 0.999
     last_card = pygame.Rect(w - 400, 560, 200, 20)
     assert colour_share(surf, last_card, BACKGROUND, tol=2) < 0.5  # the fourth card is there, above
-    surf = renderer.draw(AttractScreen(FOUR_GAMES, 0, (RED, BLUE), (), blink=False))
+    surf = renderer.draw(AttractScreen(games=FOUR_GAMES, featured=0, stations=(RED, BLUE), recent=(), blink=False))
     save(renderer, artifacts, "screen-attract-4")
     assert colour_share(surf, pygame.Rect(300, 574, 680, 70), BACKGROUND, tol=2) > 0.999  # PRESS START goes here
 
 
 def test_join_screen_lights_the_joined_station_in_its_colour(renderer: Renderer, artifacts) -> None:
-    surf = renderer.draw(JoinScreen("Punch!", (RED, BLUE), (True, False), 2, 2, RED))
+    surf = renderer.draw(
+        JoinScreen(game="Punch!", stations=(RED, BLUE), joined=(True, False), min_players=2, max_players=2, host=RED)
+    )
     save(renderer, artifacts, "join-red-ready")
     left, right = pygame.Rect(60, 140, 540, 360), pygame.Rect(680, 140, 540, 360)
     assert colour_share(surf, left, (127, 31, 29)) > 0.5  # Red's panel lit (shade 0.55)

@@ -59,7 +59,13 @@ def whole_fight(store: Store, seed: int, computers: dict[int, Level] | None = No
 
 
 def records(store: Store, session: GameSession, people_only: bool = True) -> ResultRecords:
-    return ResultRecords(store, session.game_id, tuple(look.name for look in LOOKS), people_only, start_of_today())
+    return ResultRecords(
+        store=store,
+        game_id=session.game_id,
+        stations=tuple(look.name for look in LOOKS),
+        people_only=people_only,
+        today_since=start_of_today(),
+    )
 
 
 @pytest.fixture
@@ -130,14 +136,16 @@ def test_result_screen_draws_the_story(store: Store, artifacts, seed: int) -> No
     story = session.controls.result_story(session.engine, records(store, session))
     headline, lines = session.controls.result_lines(session.engine, session.names)
     winner = LOOKS[session.engine.outcome().winner]
-    model = ResultScreen("Karate Fight", winner, headline, lines, final=session.screen(0), story=story)
+    model = ResultScreen(
+        game="Karate Fight", winner=winner, headline=headline, lines=lines, final=session.screen(0), story=story
+    )
     canvas = Renderer().draw(model)
     pygame.image.save(canvas, str(artifacts / f"karate-result-{seed}.png"))
     chart = canvas.subsurface(pygame.Rect(100, 232, 700, 230))
     seen = {chart.get_at((x, y))[:3] for x in range(0, 700, 2) for y in range(0, 230, 2)}
     charted = {f for line in story.hits[-40:] for f, _us in line.reactions}
     assert {LOOKS[f].color for f in charted} <= seen  # every fighter who slapped: dots in their colour
-    common = Renderer().draw(ResultScreen("Karate Fight", winner, headline, lines))
+    common = Renderer().draw(ResultScreen(game="Karate Fight", winner=winner, headline=headline, lines=lines))
     assert pygame.image.tobytes(common, "RGB") != pygame.image.tobytes(canvas, "RGB")
 
 
@@ -150,11 +158,17 @@ def test_today_starts_at_local_midnight_in_the_stores_utc_times() -> None:
 def test_records_from_before_today_are_not_todays(store: Store, artifacts) -> None:
     session = whole_fight(store, seed=3, computers={1: Level.HARD})
     tomorrow = ResultRecords(
-        store, session.game_id, tuple(look.name for look in LOOKS), False, "2999-01-01T00:00:00+00:00"
+        store=store,
+        game_id=session.game_id,
+        stations=tuple(look.name for look in LOOKS),
+        people_only=False,
+        today_since="2999-01-01T00:00:00+00:00",
     )
     story = session.controls.result_story(session.engine, tomorrow)
     assert story.fastest_today == () and story.fastest_ever == ()  # only a game against the computer so far
     headline, lines = session.controls.result_lines(session.engine, session.names)
-    model = ResultScreen("Karate Fight", None, headline, lines, final=session.screen(0), story=story)
+    model = ResultScreen(
+        game="Karate Fight", winner=None, headline=headline, lines=lines, final=session.screen(0), story=story
+    )
     pygame.font.init()
     pygame.image.save(Renderer().draw(model), str(artifacts / "karate-result-against-computer.png"))

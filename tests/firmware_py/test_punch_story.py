@@ -84,12 +84,19 @@ def test_result_screen_draws_a_chart_per_match(artifacts, seed: int, wins: int) 
     pygame.font.init()
     game = random_game(seed, PunchOptions(matches_to_win=wins))
     controls = PunchControls()
-    story = controls.result_story(game, ResultRecords(Store(None), 1, ("Red", "Blue"), True, start_of_today()))
+    story = controls.result_story(
+        game,
+        ResultRecords(
+            store=Store(None), game_id=1, stations=("Red", "Blue"), people_only=True, today_since=start_of_today()
+        ),
+    )
     assert isinstance(story, PunchStory)
     headline, lines = controls.result_lines(game, ("Red", "Blue"))
     winner = (RED, BLUE)[game.outcome().winner]
     final = _final(game)
-    canvas = Renderer().draw(ResultScreen("Punch!", winner, headline, lines, final=final, story=story))
+    canvas = Renderer().draw(
+        ResultScreen(game="Punch!", winner=winner, headline=headline, lines=lines, final=final, story=story)
+    )
     pygame.image.save(canvas, str(artifacts / f"punch-result-{seed}.png"))
     colours = {canvas.get_at((x, y))[:3] for x in range(30, 1250, 2) for y in range(260, 660, 2)}
     assert RED.color in colours and BLUE.color in colours  # both boxers' stamina lines
@@ -98,4 +105,6 @@ def test_result_screen_draws_a_chart_per_match(artifacts, seed: int, wins: int) 
 def _final(game: Punch):
     from display.models import PlayScreen
 
-    return PlayScreen("punch", "Punch!", (RED, BLUE), game.public_view(), (), (), 0)
+    return PlayScreen(
+        game="punch", title="Punch!", seats=(RED, BLUE), view=game.public_view(), events=(), notices=(), now_us=0
+    )

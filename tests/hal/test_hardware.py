@@ -43,7 +43,7 @@ def kernel_factories() -> Iterator[dict[int, MockFactory]]:
 
 
 def without_oleds(config: CabinetConfig) -> CabinetConfig:
-    none = PrivateDisplayConfig("none", 1, 0x3C)
+    none = PrivateDisplayConfig(driver="none", i2c_bus=1, address=0x3C)
     return replace(config, stations=tuple(replace(s, private_display=none) for s in config.stations))
 
 
@@ -144,7 +144,8 @@ def test_padboard_stations_share_one_padboard(config) -> None:
     board = PadboardSimulator(pads=2, seed=1).start()
     try:
         stations = tuple(
-            replace(s, slap=SlapConfig("padboard", None, i, 40_000, 6000)) for i, s in enumerate(config.stations)
+            replace(s, slap=SlapConfig(source="padboard", pin=None, pad=i, mask_us=40_000, settle_us=6000))
+            for i, s in enumerate(config.stations)
         )
         cfg = replace(config, stations=stations, padboard=PadboardConfig(board.port, 12_000))
         factories = {c: MockFactory(pin_class=MockPWMPin) for c in (0, 1, 2)}

@@ -75,7 +75,8 @@ def test_an_oled_that_does_not_answer_is_one_line_naming_station_and_address(con
 def test_a_missing_padboard_port_names_the_port_and_the_udev_rule(config, factories, tmp_path) -> None:
     port = str(tmp_path / "ringside-padboard")
     stations = tuple(
-        replace(s, slap=SlapConfig("padboard", None, i, 40_000, 6000)) for i, s in enumerate(config.stations)
+        replace(s, slap=SlapConfig(source="padboard", pin=None, pad=i, mask_us=40_000, settle_us=6000))
+        for i, s in enumerate(config.stations)
     )
     cfg = replace(config, stations=stations, padboard=PadboardConfig(port, 12_000))
     with pytest.raises(HardwareError, match=rf"padboard port {port} does not exist: is the padboard plugged in\?"):

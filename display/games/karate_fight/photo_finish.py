@@ -52,7 +52,7 @@ class SlapMark:
     cards_paid: int = 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PhotoFinish:
     """The last Hit judged, as a strip of stamps relative to its reveal.
 

@@ -42,7 +42,7 @@ class FastSlap:
     this_game: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class KarateStory:
     hits: tuple[HitLine, ...]
     best: tuple[int | None, ...]

@@ -28,7 +28,7 @@ class StaminaPoint:
     break_: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class MatchStamina:
     """One match: stamina from its start (10, 10) through every exchange and break;
     ``rounds_at``: the index in ``points`` where each round after the first began."""

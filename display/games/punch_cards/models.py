@@ -23,7 +23,7 @@ class DeskStep(Enum):
     MENU = "menu"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class KeyboardView:
     rows: tuple[str, ...]
     row: int
@@ -31,7 +31,7 @@ class KeyboardView:
     text: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DeskView:
     """One station's desk on the main screen.  ``player``: the name being signed in, or
     the signed-in player; ``pin_length``: letters typed (shown masked)."""
@@ -56,7 +56,7 @@ class LobbyView:
     """The event's state: the closing time, CLOSED, or the ledger unreachable."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DeskPrivate:
     """A desk on its station's private display: the PIN in clear (only here)."""
 
@@ -69,7 +69,7 @@ class DeskPrivate:
     cards: int | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DuelTable:
     """A duel on the main screen.  ``challenge``: what the challenge rule says about this
     one; ``result``: the verdict once the ledger recorded it (or why it was not);
@@ -84,7 +84,7 @@ class DuelTable:
     waiting: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DuelPrivate:
     """A duellist's private display: their view, the card under their cursor while
     staking, and the result line (only once it is recorded)."""
@@ -95,7 +95,7 @@ class DuelPrivate:
     waiting: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class TradeTableView:
     players: tuple[str, str]
     gives: tuple[tuple[Card, ...], tuple[Card, ...]]
@@ -103,7 +103,7 @@ class TradeTableView:
     message: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class TradePrivate:
     collection: tuple[Card, ...]
     cursor: int

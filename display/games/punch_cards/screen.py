@@ -287,6 +287,11 @@ def draw_punch_cards(surf: Canvas, text: TextCache, s: PlayScreen) -> None:
         result: tuple[str, ...] = ()
         if view.phase is Phase.OVER:
             result = (f"{names[view.winner]} wins" if view.winner is not None else "Challenge refused",)
-        draw_duel(surf, text, s, DuelTable(view, names, False, "", result, ""))
+        draw_duel(
+            surf,
+            text,
+            s,
+            DuelTable(public=view, players=names, practice=False, challenge="", result=result, waiting=""),
+        )
     else:
         raise TypeError(f"no Punch Cards screen for {type(view).__name__}")

@@ -31,8 +31,14 @@ def punch_story(events: Sequence[Event]) -> PunchStory:
         elif isinstance(ev, RoundStarted) and ev.round > 1:
             rounds_at.append(len(points) - 1)
         elif isinstance(ev, MatchEnded):
-            matches.append(MatchStamina(number, tuple(points), tuple(rounds_at), ev.winner, ev.reason))
+            matches.append(
+                MatchStamina(
+                    match=number, points=tuple(points), rounds_at=tuple(rounds_at), winner=ev.winner, reason=ev.reason
+                )
+            )
             points, wins = [], ev.match_wins
     if points:  # told before the game's end: the match still on
-        matches.append(MatchStamina(number, tuple(points), tuple(rounds_at), None, None))
+        matches.append(
+            MatchStamina(match=number, points=tuple(points), rounds_at=tuple(rounds_at), winner=None, reason=None)
+        )
     return PunchStory(tuple(matches), wins)

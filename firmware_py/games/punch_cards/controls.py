@@ -74,12 +74,15 @@ class PunchCardsControls(GameControls):
             return None
         table = link.board(now_us)
         if isinstance(table, str):
-            return AttractBoard("Punch Cards", (), (), table)
+            return AttractBoard(title="Punch Cards", header=(), rows=(), note=table)
         if not table:
             return None
         rows = tuple((f"{s.rank}.", s.name, str(s.points), str(s.cards)) for s in table[:BOARD_ROWS])
         return AttractBoard(
-            "Punch Cards leaders", ("#", "name", "points", "cards"), rows, f"{len(table)} players: duel at START"
+            title="Punch Cards leaders",
+            header=("#", "name", "points", "cards"),
+            rows=rows,
+            note=f"{len(table)} players: duel at START",
         )
 
     @classmethod
@@ -117,7 +120,10 @@ class PunchCardsControls(GameControls):
         from display.models import PrivateScreen
 
         return PrivateScreen(
-            self.spec.name, seat, DuelPrivate(engine.view(seat), self.cursor[seat], "", ""), seat in engine.to_act()
+            game=self.spec.name,
+            seat=seat,
+            view=DuelPrivate(view=engine.view(seat), cursor=self.cursor[seat], result="", waiting=""),
+            to_act=seat in engine.to_act(),
         )
 
     def bot_presses(self, engine: PunchCardsDuel, seat: int, action: Action) -> tuple[Button, ...]:

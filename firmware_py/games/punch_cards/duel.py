@@ -207,7 +207,14 @@ class DuelScene(Scene):
     def screen(self, now_us: int) -> PlayScreen:
         base = self.session.screen(now_us)
         public = self._public()
-        table = DuelTable(public, self.players, self.is_practice, self.challenge, self.result, self.waiting)
+        table = DuelTable(
+            public=public,
+            players=self.players,
+            practice=self.is_practice,
+            challenge=self.challenge,
+            result=self.result,
+            waiting=self.waiting,
+        )
         events = base.events if public.winner is not None or self.engine.outcome() is None else ()
         return replace(base, view=table, events=events)
 
@@ -217,8 +224,13 @@ class DuelScene(Scene):
             return text_lines(["Punch Cards", "", "Duel in progress"], None, size)
         view = replace(self.engine.view(seat), public=self._public())
         line = self.seat_lines[seat] if self.settled else ""
-        model = DuelPrivate(view, self.controls.cursor[seat], line, "Recording..." if self.waiting else "")
-        return draw_private(PrivateScreen(self.controls.spec.name, seat, model, seat in self.engine.to_act()), size)
+        model = DuelPrivate(
+            view=view, cursor=self.controls.cursor[seat], result=line, waiting="Recording..." if self.waiting else ""
+        )
+        return draw_private(
+            PrivateScreen(game=self.controls.spec.name, seat=seat, view=model, to_act=seat in self.engine.to_act()),
+            size,
+        )
 
     def led_levels(self, now_us: int) -> dict[int, float]:
         levels = {s: 0.0 for s in range(len(self.ctx.looks))}

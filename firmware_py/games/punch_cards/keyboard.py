@@ -58,7 +58,7 @@ class NameKeyboard:
             self.row, self.col = 0, 0
 
     def view(self) -> KeyboardView:
-        return KeyboardView(ROWS, self.row, self.col, self.text)
+        return KeyboardView(rows=ROWS, row=self.row, col=self.col, text=self.text)
 
 
 def presses_for(name: str, at: tuple[int, int] = (0, 0)) -> list[Button]:

@@ -314,16 +314,16 @@ class Lobby(Scene):
         kb = desk.keyboard.view() if desk.step is DeskStep.NAME and desk.keyboard else None
         signed = desk.signed_in
         return DeskView(
-            self.ctx.looks[desk.station],
-            desk.step,
-            desk.name,
-            kb,
-            len(desk.pad.pin) if desk.pad is not None and desk.step in PIN_STEPS else 0,
-            len(desk.cards) if signed else None,
-            points(c.name for c in desk.cards) if signed else None,
-            desk.message,
-            desk.bad,
-            self._hints(desk),
+            look=self.ctx.looks[desk.station],
+            step=desk.step,
+            player=desk.name,
+            keyboard=kb,
+            pin_length=len(desk.pad.pin) if desk.pad is not None and desk.step in PIN_STEPS else 0,
+            cards=len(desk.cards) if signed else None,
+            points=points(c.name for c in desk.cards) if signed else None,
+            message=desk.message,
+            bad=desk.bad,
+            hints=self._hints(desk),
         )
 
     def screen(self, now_us: int) -> PlayScreen:
@@ -333,15 +333,27 @@ class Lobby(Scene):
             board if isinstance(board, tuple) else (),
             closing_words(self.link.closing(now_us), self.link.wall_us()),
         )
-        return PlayScreen(SPEC.name, SPEC.title, self.ctx.looks, view, (), (), now_us)
+        return PlayScreen(
+            game=SPEC.name, title=SPEC.title, seats=self.ctx.looks, view=view, events=(), notices=(), now_us=now_us
+        )
 
     def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
         desk = self.desks[station]
         kb = desk.keyboard.view() if desk.step is DeskStep.NAME and desk.keyboard else None
         pin = desk.pad.pin if desk.pad is not None and desk.step in PIN_STEPS else ""
         cards = len(desk.cards) if desk.signed_in else None
-        model = DeskPrivate(desk.step, desk.name, kb, pin, desk.message, self._hints(desk), cards)
-        return draw_private(PrivateScreen(SPEC.name, station, model, desk.step is not DeskStep.IDLE), size)
+        model = DeskPrivate(
+            step=desk.step,
+            player=desk.name,
+            keyboard=kb,
+            pin=pin,
+            message=desk.message,
+            hints=self._hints(desk),
+            cards=cards,
+        )
+        return draw_private(
+            PrivateScreen(game=SPEC.name, seat=station, view=model, to_act=desk.step is not DeskStep.IDLE), size
+        )
 
     def led_levels(self, now_us: int) -> dict[int, float]:
         return {d.station: 1.0 if d.signed_in else 0.0 for d in self.desks}

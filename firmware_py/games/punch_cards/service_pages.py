@@ -79,7 +79,13 @@ class OperatorPage(Service):
         lines += ["", self.help, "E: back to the menu"]
         if self.message:
             lines += ["", self.message]
-        return ServiceScreen(self.title, self.menu.items, self.menu.cursor, tuple(lines), "Station 1 · Punch Cards")
+        return ServiceScreen(
+            title=self.title,
+            items=self.menu.items,
+            cursor=self.menu.cursor,
+            body=tuple(lines),
+            footer="Station 1 · Punch Cards",
+        )
 
     def led_levels(self, now_us: int) -> dict[int, float]:
         return {s: 0.0 for s in range(len(self.ctx.looks))}

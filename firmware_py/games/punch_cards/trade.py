@@ -110,22 +110,30 @@ class TradeScene(Scene):
 
     def screen(self, now_us: int) -> PlayScreen:
         view = TradeTableView(
-            self.players,
-            (self._cards(0), self._cards(1)),
-            (self.table.confirmed[0], self.table.confirmed[1]),
-            self.waiting or (self.messages[0] if self.done_us is not None else ""),
+            players=self.players,
+            gives=(self._cards(0), self._cards(1)),
+            confirmed=(self.table.confirmed[0], self.table.confirmed[1]),
+            message=self.waiting or (self.messages[0] if self.done_us is not None else ""),
         )
-        return PlayScreen(SPEC.name, SPEC.title, tuple(self.ctx.looks[s] for s in self.stations), view, (), (), now_us)
+        return PlayScreen(
+            game=SPEC.name,
+            title=SPEC.title,
+            seats=tuple(self.ctx.looks[s] for s in self.stations),
+            view=view,
+            events=(),
+            notices=(),
+            now_us=now_us,
+        )
 
     def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
         if station not in self.stations:
             return text_lines(["Punch Cards", "", "Trade in progress"], None, size)
         seat = self.stations.index(station)
         model = TradePrivate(
-            self.collections[seat],
-            self.cursor[seat],
-            frozenset(self.table.offer.gives[seat]),
-            self.table.confirmed[seat],
-            "Recording..." if self.waiting else self.messages[seat],
+            collection=self.collections[seat],
+            cursor=self.cursor[seat],
+            giving=frozenset(self.table.offer.gives[seat]),
+            confirmed=self.table.confirmed[seat],
+            message="Recording..." if self.waiting else self.messages[seat],
         )
-        return draw_private(PrivateScreen(SPEC.name, seat, model, True), size)
+        return draw_private(PrivateScreen(game=SPEC.name, seat=seat, view=model, to_act=True), size)
