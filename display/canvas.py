@@ -15,15 +15,9 @@ record the cost is one ``is None`` test per call.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import pygame
 
-if TYPE_CHECKING:
-    from display.layout import LayoutRecord
-
-UNITS = (1280, 720)
-"""The layout size every screen is designed in."""
+from display.layout import UNITS, LayoutRecord
 
 RectLike = pygame.Rect | tuple[int, int, int, int]
 

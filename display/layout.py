@@ -12,7 +12,9 @@ from enum import Enum
 
 import pygame
 
-from display.canvas import UNITS
+UNITS = (1280, 720)
+"""The layout size every screen is designed in (a :class:`display.canvas.Canvas` maps it
+onto the display's pixels)."""
 
 
 class Cover(Enum):

@@ -10,9 +10,9 @@ from collections.abc import Callable
 import pygame
 
 from display.calibration_screen import CalibrationScreen, draw_calibration
-from display.canvas import UNITS, Canvas
+from display.canvas import Canvas
 from display.games import registry
-from display.layout import LayoutRecord
+from display.layout import UNITS, LayoutRecord
 from display.models import (
     AttractScreen,
     DemoScreen,

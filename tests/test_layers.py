@@ -11,6 +11,10 @@ every import counts: at module level, inside a function or under TYPE_CHECKING.
 - ``display`` imports neither ``hal``, ``calibration`` nor ``firmware_py`` (games' views
   and events only).
 - ``calibration`` imports neither ``display``, ``games`` nor ``firmware_py`` (``hal`` only).
+- A game is a folder per layer (``games/<name>/``, ``display/games/<name>/``,
+  ``firmware_py/games/<name>/``): every name the registry offers has all three; a
+  cabinet-wide module (any other) imports no game's folder of any layer; one game's folder
+  imports no other game's.
 - The padboard firmware (``firmware_py/padboard/``) imports nothing of the repository but
   ``hal/padboard/wire.py`` and its own modules, and ``wire.py`` nothing of it at all
   (the MicroPython subset is fenced in ``tests/firmware_py/padboard/test_board.py``).
@@ -122,6 +126,37 @@ def _random_misuse(path: Path, root: Path) -> list[str]:
     return out
 
 
+GAME_PACKAGES = ("games", "display.games", "firmware_py.games")
+"""Where each layer keeps its games' folders, as packages."""
+
+
+def game_of_module(module: str, games: set[str]) -> str | None:
+    """The game whose folder holds ``module`` (in any layer), or None (cabinet-wide)."""
+    for package in GAME_PACKAGES:
+        if module.startswith(package + "."):
+            name = module[len(package) + 1 :].split(".")[0]
+            return name if name in games else None
+    return None
+
+
+def game_folder_violations(root: Path, games: set[str]) -> list[str]:
+    """Cabinet-wide modules of ``display`` and ``firmware_py`` import no game's folder,
+    and a game's folder in those layers imports no other game's."""
+    out = []
+    for layer in ("display", "firmware_py"):
+        for path in sources(root, layer):
+            if BOARD in path.relative_to(root).as_posix():
+                continue
+            own = game_of_module(module_name(root, path), games)
+            for imp in imports(root, path):
+                targets = {imp.module} | {f"{imp.module}.{n}" for n in imp.names if n}
+                other = {g for t in targets if (g := game_of_module(t, games)) is not None}
+                for g in sorted(other - {own}):
+                    who = f"the folder of {own}" if own else "a cabinet-wide module"
+                    out.append(f"{imp.where}: {who} imports {imp.module} (the game {g})")
+    return out
+
+
 def violations(root: Path = ROOT) -> list[str]:
     """Every import that breaks a layer rule, as ``path:line: what``."""
     out: list[str] = []
@@ -160,7 +195,7 @@ def violations(root: Path = ROOT) -> list[str]:
     for imp in imports(root, root / WIRE):
         if _top(imp.module) in LAYERS:
             out.append(f"{imp.where}: wire.py (copied to the board) imports {imp.module}")
-    return out
+    return out + game_folder_violations(root, games)
 
 
 @pytest.mark.slow
@@ -176,6 +211,15 @@ def test_layers_every_layer_is_read() -> None:
     assert {"punch", "karate_fight"} <= game_packages(ROOT)
     mods = {i.module for i in imports(ROOT, ROOT / "firmware_py/padboard/board.py")}
     assert {"hal.padboard", "firmware_py.padboard.detector", "wire", "detector"} <= mods
+
+
+def test_every_game_offered_has_its_folder_in_each_layer() -> None:
+    from games import registry
+
+    for name in registry.names():
+        for package in GAME_PACKAGES:
+            folder = ROOT / package.replace(".", "/") / name
+            assert (folder / "__init__.py").is_file(), f"game {name!r} has no folder {folder.relative_to(ROOT)}/"
 
 
 BREAKS = {
@@ -198,6 +242,22 @@ BREAKS = {
     "calibration/runner.py": ("from games.registry import specs\n", "calibration imports games.registry"),
     "firmware_py/padboard/board.py": ("from hal.clock import ManualClock\n", "padboard firmware imports hal.clock"),
     "hal/padboard/wire.py": ("from hal.padboard import settings\n", "wire.py (copied to the board) imports"),
+    "firmware_py/sim/chain.py": (
+        "from firmware_py.games.karate_fight.controls import KarateControls\n",
+        "a cabinet-wide module imports firmware_py.games.karate_fight.controls (the game karate_fight)",
+    ),
+    "display/screens.py": (
+        "def f():\n    from display.games import punch\n",
+        "a cabinet-wide module imports display.games (the game punch)",
+    ),
+    "firmware_py/games/punch/story.py": (
+        "from games.karate_fight import HitWon\n",
+        "the folder of punch imports games.karate_fight (the game karate_fight)",
+    ),
+    "display/games/karate_fight/screen.py": (
+        "from display.games.punch.private import draw_punch_private\n",
+        "the folder of karate_fight imports display.games.punch.private (the game punch)",
+    ),
 }
 
 

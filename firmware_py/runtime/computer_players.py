@@ -25,12 +25,12 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from display.models import StationLook
 from firmware_py.runtime.controls import Bot, GameControls
+from firmware_py.runtime.settle import SettleBuffer
 from games.levels import Level
 from games.protocol import Engine
 from hal.events import Button, ButtonEvent, InputEvent, SlapEvent
 
 if TYPE_CHECKING:
-    from firmware_py.runtime.session import GameSession
     from hal.sim import SimCabinet
 
 THINK_US = (300_000, 1_500_000)
@@ -43,6 +43,22 @@ VELOCITY = (40, 127)
 """A computer's slaps hit the pad this hard (padboard velocity)."""
 SOURCE = "computer"
 """The transport named on a computer's slaps handed straight to the session."""
+
+
+class SeatedGame(Protocol):
+    """What computer players read of a game in play (a
+    :class:`firmware_py.runtime.session.GameSession`, which also seats them)."""
+
+    engine: Engine[Any, Any]
+    controls: GameControls
+    seats: tuple[int, ...]
+    offset_us: int
+    buffer: SettleBuffer
+
+    @property
+    def paused(self) -> str | None: ...
+
+    def game_us(self, cabinet_us: int) -> int: ...
 
 
 @runtime_checkable
@@ -148,7 +164,7 @@ class ComputerPlayers:
             replay.apply(action)
             answered.discard(action.player)
 
-    def act(self, session: GameSession, now_us: int) -> None:
+    def act(self, session: SeatedGame, now_us: int) -> None:
         """Look at the game at ``now_us`` (cabinet time): answer a new cue with a slap,
         and press for every computer seat that has to act and is not busy pressing."""
         engine = session.engine
@@ -180,7 +196,7 @@ class ComputerPlayers:
         computers take their time as they would have without the power cut)."""
         return random.Random(f"ringside think {self._think_seed} {seat} {position}").randrange(*THINK_US)
 
-    def _slaps(self, session: GameSession, now_us: int) -> None:
+    def _slaps(self, session: SeatedGame, now_us: int) -> None:
         game_now = session.game_us(now_us)
         cue = session.controls.slap_cue(session.engine, game_now)
         if cue is None:

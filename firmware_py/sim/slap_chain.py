@@ -13,9 +13,10 @@ Physical slaps (which pad, the true µs the palm touched it, how hard) go throug
   real :class:`hal.gpio_edge.GpioEdgeSource` on gpiozero mock pins, with or without the
   force correction from each first pulse's width (``walk``, as calibration fits it);
 
-then the session's settle window (:class:`firmware_py.runtime.settle.SettleBuffer`, released and
-coalesced as the session does) and the Karate Fight engine, with a Hit showing: the
-verdict is who won the Hit.  Everything is seeded and deterministic; no sleeping.
+each slap stamped and arriving when the host would have it (:class:`Stamped`).  The
+verdict — the session's settle window and Karate Fight's engine with a Hit showing — is
+Karate's (:mod:`firmware_py.games.karate_fight.slap_verdict`).  Everything is seeded and
+deterministic; no sleeping.
 """
 
 from __future__ import annotations
@@ -23,29 +24,13 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import cast
 
 from gpiozero.pins.mock import MockFactory
 
-from firmware_py.games.karate_fight.controls import KarateControls
 from firmware_py.padboard.board import Board
 from firmware_py.padboard.detector import TICKS_MASK, ticks_diff
-from firmware_py.runtime.session import RANK_SHOWN, RANK_SLAP
-from firmware_py.runtime.settle import SettleBuffer
 from firmware_py.sim.padboard import PROBE_IRQ_US, BoardClock, SimDma, UsbJitter, ping_exchange
 from firmware_py.sim.piezo import ModelSlap, PiezoModel, PiezoPad, SlapSignal
-from games.karate_fight import (
-    CARD_KINDS,
-    CardKind,
-    DeadHeat,
-    HitWon,
-    KarateFight,
-    KarateOptions,
-    PlayTop,
-    Shown,
-    Slaps,
-)
-from games.karate_fight.engine import KarateAction
 from hal.clock import ManualClock
 from hal.edge_timing import EdgeWalk
 from hal.events import SlapEvent
@@ -265,42 +250,6 @@ class GpioEdgeChain:
             if isinstance(ev, SlapEvent):
                 out.append(Stamped(ev.station, ev.t_us, ev.t_us + self._rng.randrange(0, 1_000)))
         return out
-
-
-def hit_deal(players: int) -> tuple[tuple[int, ...], ...]:
-    """A deal whose first card played (fighter 0's) is a Strike: a Hit shows at once."""
-    free: dict[CardKind, list[int]] = {}
-    for card, kind in enumerate(CARD_KINDS):
-        free.setdefault(kind, []).append(card)
-    return tuple(((free[CardKind.STRIKE] if f == 0 else free[CardKind.DODGE]).pop(),) for f in range(players))
-
-
-def verdict(stamped: Sequence[Stamped], reveal_us: int, settle_us: int, players: int = 4) -> int | None:
-    """Who wins the Hit revealed at ``reveal_us`` when these slaps reach the session (each
-    at its arrival time, held ``settle_us``, released in stamp order and coalesced as the
-    session does): the fighter, or None (no slap, or a dead heat)."""
-    engine = KarateFight(KarateOptions(deal=hit_deal(players)), players, 0)
-    engine.apply(PlayTop(0, reveal_us - 30_000))
-    buffer = SettleBuffer(settle_us)
-    controls = KarateControls()
-    buffer.add(reveal_us, Shown(t_us=reveal_us), reveal_us, RANK_SHOWN)
-    winner = None
-    arrivals = sorted(stamped, key=lambda s: s.arrived_us)
-    released: list[tuple[int, object]] = []
-    for s in arrivals:
-        released += buffer.release(s.arrived_us)
-        if s.pad < players:
-            buffer.add(s.t_us, Slaps(t_us=s.t_us, fighters=(s.pad,)), s.arrived_us, RANK_SLAP)
-    released += buffer.release(max((s.t_us for s in stamped), default=reveal_us) + settle_us + 1)
-    for _t, action in controls.coalesce(released):  # type: ignore[arg-type]
-        for ev in engine.apply(cast(KarateAction, action)):
-            if isinstance(ev, HitWon):
-                winner = ev.winner
-            elif isinstance(ev, DeadHeat):
-                return None
-        if winner is not None:
-            return winner
-    return winner
 
 
 def _wizard(

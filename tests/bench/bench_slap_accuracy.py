@@ -33,6 +33,7 @@ import os
 import random
 from collections.abc import Sequence
 
+from firmware_py.games.karate_fight.slap_verdict import verdict
 from firmware_py.sim.piezo import PiezoPad
 from firmware_py.sim.slap_chain import (
     GpioEdgeChain,
@@ -43,7 +44,6 @@ from firmware_py.sim.slap_chain import (
     calibrate,
     calibrate_gpio,
     row_table,
-    verdict,
 )
 from tests.bench.harness import Figure, percentile
 

@@ -9,8 +9,9 @@ import statistics
 
 import pytest
 
+from firmware_py.games.karate_fight.slap_verdict import verdict
 from firmware_py.sim.piezo import PiezoPad, peak_for_velocity
-from firmware_py.sim.slap_chain import GpioEdgeChain, PadboardChain, PhysicalSlap, Stamped, row_table, verdict
+from firmware_py.sim.slap_chain import GpioEdgeChain, PadboardChain, PhysicalSlap, Stamped, row_table
 from hal.edge_timing import NOMINAL_RING_US, EdgeWalk
 from hal.padboard.settings import PadSettings
 
