@@ -222,6 +222,75 @@ def test_every_game_offered_has_its_folder_in_each_layer() -> None:
             assert (folder / "__init__.py").is_file(), f"game {name!r} has no folder {folder.relative_to(ROOT)}/"
 
 
+def import_graph(root: Path = ROOT) -> dict[str, set[str]]:
+    """Module → the repository's modules it imports, every import counted (module level,
+    inside a function, under TYPE_CHECKING); ``from package import name`` counts the
+    package and, where ``name`` is a module of it, that module."""
+    modules = {module_name(root, p): p for layer in LAYERS for p in sources(root, layer) if BOARD not in str(p)}
+    graph: dict[str, set[str]] = {}
+    for module, path in modules.items():
+        deps = set()
+        for imp in imports(root, path):
+            for target in (imp.module, *(f"{imp.module}.{n}" for n in imp.names if n)):
+                while target and target not in modules:
+                    target = target.rpartition(".")[0]
+                if target and target != module:
+                    deps.add(target)
+        graph[module] = deps
+    return graph
+
+
+def import_circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every group of modules that import one another round a circle (Tarjan's strongly
+    connected components of more than one module), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                circles.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return circles
+
+
+def test_no_module_imports_itself_round_a_circle() -> None:
+    assert import_circles(import_graph()) == []
+
+
+def test_a_circle_hidden_in_a_function_or_type_checking_is_found(tmp_path: Path) -> None:
+    for layer in LAYERS:
+        (tmp_path / layer).mkdir()
+    (tmp_path / "display/a.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from display.b import B\n"
+    )
+    (tmp_path / "display/b.py").write_text("def f():\n    from display import a\n")
+    (tmp_path / "display/c.py").write_text("from display.b import f\n")
+    assert import_circles(import_graph(tmp_path)) == [["display.a", "display.b"]]
+
+
 BREAKS = {
     "games/punch/engine.py": ("import time\n", "games imports time (I/O)"),
     "games/karate_fight/judging.py": ("from datetime import datetime\n", "games imports datetime (I/O)"),

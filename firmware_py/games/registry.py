@@ -9,6 +9,7 @@ order of ``games.registry`` (the select screen's).
 from __future__ import annotations
 
 from firmware_py.runtime.controls import GameControls
+from firmware_py.runtime.entrance import PLAIN, GameEntrance
 from games import registry as games_registry
 from games.registry import UnknownGame
 
@@ -30,3 +31,11 @@ def offered() -> tuple[type[GameControls], ...]:
 
 def names() -> tuple[str, ...]:
     return games_registry.names()
+
+
+def entrance(name: str) -> GameEntrance:
+    """Game ``name``'s own way in (its folder's ``ENTRANCE``), or the cabinet's plain one."""
+    found = getattr(games_registry.game_module("firmware_py.games", name), "ENTRANCE", PLAIN)
+    if not isinstance(found, GameEntrance):
+        raise TypeError(f"firmware_py/games/{name}/__init__.py: ENTRANCE must be a GameEntrance")
+    return found

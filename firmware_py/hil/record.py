@@ -101,7 +101,7 @@ class SessionRecorder:
         self._show(station, image)
 
     def _follow_scene(self, now_us: int) -> None:
-        session = getattr(self.cabinet.scene, "session", None)
+        session = self.cabinet.scene.live_session()
         g = self._current
         if g is not None and session is not g.session:
             g.ended_us = now_us

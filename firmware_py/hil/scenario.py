@@ -429,9 +429,9 @@ class _Reader:
         if "screen" in t:
             out["screen"] = self.screen(t["screen"], f"{key}.screen")
         if "scene" in t:
-            if t["scene"] not in ("Attract", "Select", "Join", "Options", "Play", "Result", "Service"):
+            if t["scene"] not in ("Attract", "Select", "Join", "Options", "Play", "Result", "ServiceMenu"):
                 raise self.fail(
-                    f"{key}.scene", t["scene"], "a scene: Attract, Select, Join, Options, Play, Result or Service"
+                    f"{key}.scene", t["scene"], "a scene: Attract, Select, Join, Options, Play, Result or ServiceMenu"
                 )
             out["scene"] = t["scene"]
         if "link" in t:

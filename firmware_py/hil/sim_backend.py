@@ -85,7 +85,7 @@ class SimProbe:
         return type(self.run.cabinet.scene).__name__
 
     def paused(self) -> bool:
-        session = getattr(self.run.cabinet.scene, "session", None)
+        session = self.run.cabinet.scene.live_session()
         return session is not None and session.paused is not None
 
     def engine_events(self) -> None:
@@ -214,7 +214,7 @@ class SimRun:
         self._hook_session()
 
     def _hook_session(self) -> None:
-        session = getattr(self.cabinet.scene, "session", None)
+        session = self.cabinet.scene.live_session()
         if session is None or id(session) in self._hooked:
             return
         self._hooked.add(id(session))

@@ -22,7 +22,10 @@ from display.window import Window
 from firmware_py.games import registry as controls_registry
 from firmware_py.process.version import describe
 from firmware_py.runtime.calibration_scene import CalibrationScene
-from firmware_py.runtime.scenes import Attract, CabinetContext, Play, Scene, Service
+from firmware_py.runtime.context import CabinetContext
+from firmware_py.runtime.scene import Scene, ServiceScene
+from firmware_py.runtime.scenes import Attract, Play
+from firmware_py.runtime.service_menu import ServiceMenu
 from firmware_py.runtime.session import GameSession
 from firmware_py.runtime.store import Store, UnreadableJournal
 from games.levels import Level
@@ -74,7 +77,6 @@ class Cabinet:
             settle_us=settle,
             callouts=callouts,
             hardware=hardware,
-            calibration=CalibrationScene,
             shutdown=shutdown,
             version=describe(),
             computer_level=computer_level,
@@ -135,6 +137,8 @@ class Cabinet:
             if nxt is not None:
                 self.scene = nxt
         nxt = self.scene.tick(now_us)
+        if nxt is None and self.scene.idle(now_us):
+            nxt = Attract(self.ctx, now_us)
         if nxt is not None:
             self.scene = nxt
         self._outputs(now_us, pressed=any(isinstance(e, ButtonEvent) for e in events))
@@ -145,9 +149,9 @@ class Cabinet:
         return self.scene.next_due()
 
     def _service(self, ev: ServiceEvent, now_us: int) -> None:
-        if ev.on and not isinstance(self.scene, Service):
-            self.scene = Service(self.ctx, now_us, self.scene)
-        elif not ev.on and isinstance(self.scene, Service):
+        if ev.on and not isinstance(self.scene, ServiceScene):
+            self.scene = ServiceMenu(self.ctx, now_us, self.scene, calibration=CalibrationScene)
+        elif not ev.on and isinstance(self.scene, ServiceScene):
             self.ctx.log("SERVICE key off")
             self.scene = self.scene.underneath
 
@@ -159,7 +163,7 @@ class Cabinet:
             if self._leds.get(station) != level:
                 self.hw.set_led_level(station, level)
                 self._leds[station] = level
-        session = getattr(self.scene, "session", None)
+        session = self.scene.live_session()
         key = (self.scene, len(session.engine.journal) if session is not None else 0)
         if pressed or key != self._outputs_for:
             self._outputs_for = key
@@ -180,7 +184,7 @@ class Cabinet:
         self.drawn = not (
             self.window is not None
             and self.window.strip is None
-            and getattr(self.scene, "session", None) is None
+            and self.scene.live_session() is None
             and screen == self._on_screen
         )
         if not self.drawn:

@@ -40,7 +40,8 @@ from display.calibration_screen import CalibrationScreen, PadTrace
 from display.private import text_lines
 from firmware_py.process.retention import prune
 from firmware_py.runtime.calibration_pages import save_report, trace
-from firmware_py.runtime.scenes import CabinetContext, Scene, Service, pressed
+from firmware_py.runtime.context import CabinetContext
+from firmware_py.runtime.scene import Scene, ServiceScene, pressed
 from firmware_py.sim.operator import ScriptedOperator
 from firmware_py.sim.pad_sets import virtual_cabinet
 from firmware_py.sim.panel import SimPanel
@@ -121,22 +122,20 @@ def running_padboard(ctx: CabinetContext, port: str):
     return None
 
 
-class CalibrationScene(Service):
-    """Runs the wizard; a Service scene, so the SERVICE key off leaves it (aborting)."""
+class CalibrationScene(ServiceScene):
+    """Runs the wizard; an operator's scene, so the SERVICE key off leaves it (aborting)."""
 
     def __init__(
         self,
         ctx: CabinetContext,
         now_us: int,
-        menu: Service,
+        menu: ServiceScene,
         source_factory: Callable[[CabinetContext], tuple[Any, Any, str]] = default_source,
         targets: Sequence[int] | None = None,
         display_factory: Callable[[CabinetContext], DisplayProbe | None] = default_display,
     ) -> None:
-        Scene.__init__(self, ctx, now_us)
+        super().__init__(ctx, now_us)
         self.menu = menu
-        self.cursor = 0
-        self.inputs: list[str] = []
         self.message = ""
         self.rec: Recording | None = None
         self._clock0 = (0, 0)

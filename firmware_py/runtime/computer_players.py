@@ -8,6 +8,7 @@ It then *presses the station's buttons* after a moment's thought, and for games 
 slaps it answers what is shown (:meth:`GameControls.slap_cue`) with a slap stamped at
 the time shown + its bot's ``reaction(view)``.  Presses and slaps enter the cabinet
 through :class:`Hands`: in the exhibition the simulated cabinet's mock pins and pads
+(``firmware_py.tools.exhibition.SimHands``)
 (the whole stack from the pins up), in live play events handed to the session like a
 station's (:class:`QueuedHands`).  Either way a slap is judged by its stamp through the
 session's settle window, exactly as a person's: it reaches the session anywhere up to a
@@ -21,7 +22,7 @@ import heapq
 import itertools
 import random
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from display.models import StationLook
 from firmware_py.runtime.controls import Bot, GameControls
@@ -29,9 +30,6 @@ from firmware_py.runtime.settle import SettleBuffer
 from games.levels import Level
 from games.protocol import Engine
 from hal.events import Button, ButtonEvent, InputEvent, SlapEvent
-
-if TYPE_CHECKING:
-    from hal.sim import SimCabinet
 
 THINK_US = (300_000, 1_500_000)
 """A computer player looks at the game this long before it presses (humanly unhurried)."""
@@ -74,19 +72,6 @@ class Hands(Protocol):
     def press(self, station: int, button: Button, at_us: int) -> None: ...
 
     def slap(self, station: int, t_us: int, arrive_us: int, velocity: int) -> None: ...
-
-
-class SimHands:
-    """Through the simulated cabinet's mock pins and pad (the exhibition)."""
-
-    def __init__(self, sim: SimCabinet) -> None:
-        self.sim = sim
-
-    def press(self, station: int, button: Button, at_us: int) -> None:
-        self.sim.press(station, button, at_us)
-
-    def slap(self, station: int, t_us: int, arrive_us: int, velocity: int) -> None:
-        self.sim.slap(station, t_us, velocity=velocity, delay_us=arrive_us - t_us)
 
 
 class QueuedHands:

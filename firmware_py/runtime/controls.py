@@ -9,12 +9,12 @@ docs/cabinet.md, "Adding a game").
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from display.models import AttractBoard, PrivateScreen
+from display.models import PrivateScreen
 from firmware_py.runtime.store import Store
 from games.bots import RandomBot
 from games.levels import Level
@@ -82,17 +82,6 @@ class ResultRecords:
     today_since: str
 
 
-@dataclass(frozen=True)
-class ServiceItem:
-    """An operator-menu item a game adds: its title, the lines shown while it is
-    highlighted, and the scene START opens, ``open(ctx, now_us, menu)`` (a ``Service``
-    scene whose ``underneath`` is the menu's, so turning the key off leaves it)."""
-
-    title: str
-    body: Callable[[], tuple[str, ...]]
-    open: Callable[[Any, int, Any], Any]
-
-
 def journal_events(engine: Engine) -> tuple[Event, ...]:
     """Every event of ``engine``'s game, the opening ones first, from its journal replayed
     on a fresh engine: the whole story, also of a game resumed after a power cut."""
@@ -119,21 +108,6 @@ class GameControls(ABC, Generic[E]):
     resumes: ClassVar[bool] = True
     """False for a game whose scene records its result elsewhere before showing it (Punch
     Cards' ledger): a game of it cut short by a power cut is abandoned, not resumed."""
-
-    def lobby(self, ctx: Any, now_us: int, host: int) -> Any | None:
-        """The scene a game with its own way in opens after the select screen (Punch Cards:
-        sign in with a name and PIN); None: the cabinet's join → options → play."""
-        return None
-
-    @classmethod
-    def attract_board(cls, ctx: Any, now_us: int) -> AttractBoard | None:
-        """A live table of this game for the attract screen (Punch Cards' leaderboard)."""
-        return None
-
-    @classmethod
-    def service_items(cls, ctx: Any) -> tuple[ServiceItem, ...]:
-        """Operator-menu items this game adds (Punch Cards: closing time, voids, export)."""
-        return ()
 
     @classmethod
     def ending_words(cls, how: str) -> str:

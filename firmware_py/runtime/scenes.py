@@ -1,18 +1,14 @@
-"""The cabinet's scenes: attract → game select → join → options → play → result → attract,
-and the operator's service menu behind the SERVICE key.
-
-Each scene takes debounced input events and time, and answers with the next scene (or
-None to stay) and a screen model for the renderer.  Only the play scene has a game.
+"""The cabinet's scenes: attract → game select → join → options → play → result → attract
+(a game with its own way in opens its lobby after the select screen instead).  The
+operator's menu is :mod:`firmware_py.runtime.service_menu`; what a scene is,
+:mod:`firmware_py.runtime.scene`.
 """
 
 from __future__ import annotations
 
 import random
-import textwrap
-from abc import ABC, abstractmethod
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from typing import Any, TypeGuard
+from dataclasses import replace
+from typing import Any
 
 import pygame
 from PIL import Image
@@ -24,25 +20,21 @@ from display.models import (
     OptionsScreen,
     PlayScreen,
     ResultScreen,
-    Screen,
     SelectScreen,
-    ServiceScreen,
-    StationLook,
 )
 from display.private import draw_private, text_lines
-from display.sound import Callouts
+from firmware_py.games import registry
 from firmware_py.runtime.computer_players import ComputerPlayers, QueuedHands, computer_look, seat_looks
+from firmware_py.runtime.context import CabinetContext
 from firmware_py.runtime.controls import GameControls, ResultRecords
 from firmware_py.runtime.result_picture import result_picture_path, save_result_picture
+from firmware_py.runtime.scene import Scene, pressed
 from firmware_py.runtime.session import GameSession
 from firmware_py.runtime.store import Store, start_of_today
 from games.levels import Level
 from games.registry import UnknownGame
-from hal.config import CabinetConfig
 from hal.events import Button, ButtonEvent, InputEvent, PadLinkEvent, SlapEvent
 
-IDLE_US = 60_000_000
-"""Menus left untouched this long fall back to the attract screen."""
 RESULT_US = 12_000_000
 PLAY_IDLE_US = 300_000_000
 """A game nobody has touched for 5 minutes was walked away from: it is ended (kept in the
@@ -60,89 +52,9 @@ attract CPU ≤ 5 % of a core; at 100 ms steps the demos with their animations m
 4.7 %); a move still shows on the next frame.  A game in play is drawn every frame."""
 
 
-@dataclass(kw_only=True)
-class CabinetContext:
-    config: CabinetConfig
-    store: Store
-    looks: tuple[StationLook, ...]
-    games: tuple[type[GameControls], ...]
-    """The games offered, in select-screen order (the controls registry's, at start-up)."""
-    seeds: random.Random
-    log: Callable[[str], None]
-    settle_us: int
-    callouts: Callouts | None = None
-    hardware: Any = None
-    """The cabinet's hardware object, for scenes that talk to a device directly
-    (calibration records through the open padboard link)."""
-    calibration: Callable[[CabinetContext, int, Service], Scene] | None = None
-    """The scene the service menu's Calibration item opens (given by the cabinet, so
-    the menu needs no import of the calibration scene, which is itself a Service)."""
-    shutdown: Callable[[], str] | None = None
-    """Powers the cabinet off (the service menu's Shut down, after a confirmation);
-    returns the line to show.  None where there is nothing to power off (simulation)."""
-    version: str = ""
-    """``ringside 0.1.0 (commit …)``: shown on the service menu's Cabinet page."""
-    computer_level: Level = Level.NORMAL
-    """The level the join screen first offers for computer players (``ringside run --level``)."""
-    game_state: dict[str, Any] = field(default_factory=dict)
-    """What a game keeps while the cabinet runs, by game name (Punch Cards' ledger
-    connection), so its scenes and the attract screen share it."""
-
-    def station_names(self, stations: tuple[int, ...]) -> tuple[str, ...]:
-        return tuple(self.looks[s].name for s in stations)
-
-    def game_named(self, name: str) -> type[GameControls]:
-        """The controls of a game this cabinet offers; :class:`UnknownGame` names the offered ones."""
-        for controls in self.games:
-            if controls.spec.name == name:
-                return controls
-        raise UnknownGame(f"unknown game {name!r}: choose one of {', '.join(g.spec.name for g in self.games)}")
-
-
 def _against(computers: dict[int, str]) -> str:
     """How a stored result says it was against the computer (nothing among people)."""
     return f" vs CPU · {'/'.join(sorted({level.upper() for level in computers.values()}))}" if computers else ""
-
-
-def pressed(ev: InputEvent, button: Button | None = None) -> TypeGuard[ButtonEvent]:
-    return isinstance(ev, ButtonEvent) and ev.pressed and (button is None or ev.button is button)
-
-
-class Scene(ABC):
-    def __init__(self, ctx: CabinetContext, now_us: int) -> None:
-        self.ctx = ctx
-        self.entered_us = now_us
-        self.last_input_us = now_us
-
-    def handle(self, ev: InputEvent, now_us: int) -> Scene | None:
-        if isinstance(ev, ButtonEvent):
-            self.last_input_us = now_us
-        return self.on_input(ev, now_us)
-
-    @abstractmethod
-    def on_input(self, ev: InputEvent, now_us: int) -> Scene | None: ...
-
-    def tick(self, now_us: int) -> Scene | None:
-        if now_us - self.last_input_us > IDLE_US:
-            return Attract(self.ctx, now_us)
-        return None
-
-    @abstractmethod
-    def screen(self, now_us: int) -> Screen: ...
-
-    def frame_shown(self, t_us: int, now_us: int) -> None:  # noqa: B027  (a hook most scenes ignore)
-        """The frame this scene drew was flipped at ``t_us``."""
-
-    def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
-        return text_lines(["RINGSIDE", "", "Press START", "to play"], 0, size)
-
-    def next_due(self) -> int | None:
-        """When this scene next has something to hand over on time (a held input's
-        settle window ending, a computer's press or slap arriving); None: nothing."""
-        return None
-
-    def led_levels(self, now_us: int) -> dict[int, float]:
-        return {}
 
 
 class Attract(Scene):
@@ -164,6 +76,9 @@ class Attract(Scene):
         if pressed(ev, Button.START):
             return Select(self.ctx, now_us, host=ev.station)
         return None
+
+    def idle(self, now_us: int) -> bool:
+        return False
 
     def tick(self, now_us: int) -> Scene | None:
         if self.demo is None:
@@ -213,7 +128,7 @@ class Attract(Scene):
             return DemoScreen(self.demo.screen(shown_us), self.demo.session.controls.spec.title, blink)
         if self._recent is None:  # read once a title card: the store is not queried every frame
             self._recent = self._recent_lines()
-        boards = (g.attract_board(self.ctx, now_us) for g in self.ctx.games)
+        boards = (registry.entrance(g.spec.name).attract_board(self.ctx, now_us) for g in self.ctx.games)
         return AttractScreen(
             games=tuple(g.spec.title for g in self.ctx.games),
             featured=self.demo_game,
@@ -274,7 +189,7 @@ class Select(Scene):
         elif ev.button is Button.START:
             self.ctx.log(f"{self.ctx.looks[self.host].name} chose {self.ctx.games[self.cursor].spec.title}")
             controls = self.ctx.games[self.cursor]()
-            lobby = controls.lobby(self.ctx, now_us, self.host)
+            lobby = registry.entrance(controls.spec.name).lobby(self.ctx, now_us, self.host)
             return lobby if lobby is not None else Join(self.ctx, now_us, controls, self.host)
         return None
 
@@ -476,6 +391,12 @@ class Play(Scene):
             return self._result(now_us)
         return None
 
+    def idle(self, now_us: int) -> bool:
+        return False  # a game walked away from ends by itself (PLAY_IDLE_US)
+
+    def live_session(self) -> GameSession:
+        return self.session
+
     def tick(self, now_us: int) -> Scene | None:
         for ev in self.hands.due(now_us):  # a computer's inputs: not a person's, so no idle reset
             self.session.handle(ev, now_us)
@@ -566,135 +487,11 @@ class Result(Scene):
             return Attract(self.ctx, now_us)
         return None
 
+    def idle(self, now_us: int) -> bool:
+        return False
+
     def tick(self, now_us: int) -> Scene | None:
         return Attract(self.ctx, now_us) if now_us - self.entered_us > RESULT_US else None
 
     def screen(self, now_us: int) -> ResultScreen:
         return self.model
-
-
-class Service(Scene):
-    """The operator menu (SERVICE key on).  Station 1's A/B move, START opens.  The scene
-    that was running is kept and resumes when the key is turned off."""
-
-    ITEMS = ("Stats", "Input test", "LED test", "Cabinet", "Calibration", "Shut down")
-    """The cabinet's own items; each offered game may add some (``service_items``)."""
-
-    def __init__(self, ctx: CabinetContext, now_us: int, underneath: Scene) -> None:
-        super().__init__(ctx, now_us)
-        self._underneath = underneath
-        self.cursor = 0
-        self.inputs: list[str] = []
-        self.confirm_shutdown = False
-        self.shutdown_said = ""
-        self.game_items = {item.title: item for g in ctx.games for item in g.service_items(ctx)}
-        self.items = self.ITEMS + tuple(self.game_items)
-        ctx.log("SERVICE key on: operator menu")
-
-    @property
-    def underneath(self) -> Scene:
-        """The scene the SERVICE key off resumes (a property: the calibration page aborts its run when read)."""
-        return self._underneath
-
-    def on_input(self, ev: InputEvent, now_us: int) -> Scene | None:
-        if isinstance(ev, (ButtonEvent, SlapEvent)) and self.items[self.cursor] == "Input test":
-            what = (
-                f"{ev.button.value} {'down' if ev.pressed else 'up'}"
-                if isinstance(ev, ButtonEvent)
-                else f"SLAP v={ev.velocity}"
-            )
-            self.inputs = [f"{ev.t_us / 1e6:12.6f}s  {self.ctx.looks[ev.station].name:6}  {what}", *self.inputs][:18]
-        if pressed(ev) and ev.station == 0 and ev.button in (Button.A, Button.B):
-            self.cursor = (self.cursor + (1 if ev.button is Button.B else -1)) % len(self.items)
-            self.confirm_shutdown = False
-        if pressed(ev, Button.START) and ev.station == 0 and self.items[self.cursor] == "Calibration":
-            return self.ctx.calibration(self.ctx, now_us, self) if self.ctx.calibration is not None else None
-        if pressed(ev, Button.START) and ev.station == 0 and self.items[self.cursor] == "Shut down":
-            self._shut_down()
-        if pressed(ev, Button.START) and ev.station == 0 and self.items[self.cursor] in self.game_items:
-            return self.game_items[self.items[self.cursor]].open(self.ctx, now_us, self)
-        return None
-
-    def _shut_down(self) -> None:
-        """First START asks, the second one runs the configured command."""
-        if self.ctx.shutdown is None:
-            self.shutdown_said = "Nothing to shut down: this is simulated hardware."
-        elif not self.confirm_shutdown:
-            self.confirm_shutdown = True
-        else:
-            self.confirm_shutdown = False
-            self.shutdown_said = self.ctx.shutdown()
-
-    def tick(self, now_us: int) -> Scene | None:
-        return None
-
-    def screen(self, now_us: int) -> Screen:  # the calibration page, a Service too, draws its own
-        item = self.items[self.cursor]
-        store = self.ctx.store
-        if item in self.game_items:
-            body = list(self.game_items[item].body())
-        elif item == "Stats":
-            body = ["Games finished:"] + [f"  {g}: {n}" for g, n in sorted(store.games_played().items())]
-            for g in self.ctx.games:
-                wins = store.wins_by_station(g.spec.name)
-                if wins:
-                    body.append(
-                        f"{g.spec.title} wins: "
-                        + ", ".join(
-                            f"{self.ctx.looks[s].name} {n}" for s, n in sorted(wins.items()) if s < len(self.ctx.looks)
-                        )
-                    )
-            fastest = store.fastest("reaction")
-            if fastest:
-                body.append("Fastest reactions:")
-                body += [
-                    f"  {self.ctx.looks[s].name if s is not None and s < len(self.ctx.looks) else '?'}: {v} µs  ({at})"
-                    for s, v, at in fastest
-                ]
-        elif item == "Input test":
-            body = ["Press any button or slap any pad:", *self.inputs]
-        elif item == "LED test":
-            body = ["All LED bars sweep 0 → 10 segments.", "Every segment must light in order."]
-        elif item == "Shut down":
-            if self.shutdown_said:
-                body = [self.shutdown_said]
-            elif self.confirm_shutdown:
-                body = ["Really shut the cabinet down?", "START: yes, shut down now", "A/B: no (move away)"]
-            else:
-                body = ["Powers the cabinet off safely.", "START, then START again to confirm."]
-        elif item == "Calibration":
-            body = [
-                "Slap-pad calibration wizard (docs/calibration.md).",
-                "START begins; A aborts at any step",
-                "and the old profile stays in force.",
-            ]
-        else:
-            cfg = self.ctx.config
-            body = [
-                f"Cabinet: {cfg.name}",
-                f"Software: {self.ctx.version}",
-                f"Config: {cfg.source}",
-                f"Data: {cfg.data_dir}",
-                f"Stations: {len(cfg.stations)}",
-                f"Settle window: {self.ctx.settle_us} µs",
-            ]
-            body += [f"  {s.name}: slap {s.slap.source}, LED chip {s.led_bar.chip}" for s in cfg.stations]
-            if store.notice is not None:
-                lines = textwrap.wrap(store.notice.detail, 64, break_long_words=False, break_on_hyphens=False)
-                body += ["Store:", *(f"  {line}" for line in lines)]
-        return ServiceScreen(
-            title=item,
-            items=self.items,
-            cursor=self.cursor,
-            body=tuple(body),
-            footer="Station 1: A/B move · turn the SERVICE key off to leave",
-        )
-
-    def led_levels(self, now_us: int) -> dict[int, float]:
-        if self.items[self.cursor] != "LED test":
-            return {s: 0.0 for s in range(len(self.ctx.looks))}
-        level = ((now_us - self.entered_us) // 300_000 % 11) / 10
-        return {s: level for s in range(len(self.ctx.looks))}
-
-    def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
-        return text_lines(["SERVICE", "", f"Station {station + 1}", self.ctx.looks[station].name], 0, size)

@@ -336,7 +336,7 @@ def run_headless(config, args) -> int:
 def run_realtime(config, args, real_hardware: bool) -> int:
     """The cabinet in real time: on a Pi's hardware (backend gpio), or on simulated
     hardware with the keyboard as the buttons (the development window)."""
-    from firmware_py.runtime.realtime import run_realtime as run_process
+    from firmware_py.tools.run import run_realtime as run_process
 
     return run_process(config, args, real_hardware, _store, _recorder)
 

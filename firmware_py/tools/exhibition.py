@@ -11,15 +11,28 @@ import random
 from pathlib import Path
 
 from display.motion import FLIP_US
+from firmware_py.games import registry
 from firmware_py.runtime.cabinet import Cabinet
-from firmware_py.runtime.computer_players import PRESS_GAP_US, ComputerPlayers, SimHands
-from firmware_py.runtime.controls import GameControls
+from firmware_py.runtime.computer_players import PRESS_GAP_US, ComputerPlayers
 from firmware_py.runtime.scenes import Attract, Join, Options, Play, Result, Select
 from firmware_py.runtime.virtual_time import VirtualTimeDriver
 from games.levels import Level
 from hal.clock import ManualClock
 from hal.events import Button
 from hal.sim import SimCabinet
+
+
+class SimHands:
+    """Through the simulated cabinet's mock pins and pad (the exhibition)."""
+
+    def __init__(self, sim: SimCabinet) -> None:
+        self.sim = sim
+
+    def press(self, station: int, button: Button, at_us: int) -> None:
+        self.sim.press(station, button, at_us)
+
+    def slap(self, station: int, t_us: int, arrive_us: int, velocity: int) -> None:
+        self.sim.slap(station, t_us, velocity=velocity, delay_us=arrive_us - t_us)
 
 
 class ExhibitionDriver:
@@ -46,7 +59,7 @@ class ExhibitionDriver:
         return start
 
     def _has_lobby(self) -> bool:
-        return self.cabinet.ctx.game_named(self.game).lobby is not GameControls.lobby
+        return registry.entrance(self.game).has_lobby
 
     def act(self, now_us: int) -> None:
         scene = self.cabinet.scene

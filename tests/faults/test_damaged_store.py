@@ -14,7 +14,8 @@ import sqlite3
 
 import pytest
 
-from firmware_py.runtime.scenes import Attract, Play, Service
+from firmware_py.runtime.scenes import Attract, Play
+from firmware_py.runtime.service_menu import ServiceMenu
 from firmware_py.runtime.store import Store, inspect
 from firmware_py.tools.exhibition import ExhibitionDriver
 from tests.faults.harness import drive, journal_length, make_rig
@@ -57,8 +58,8 @@ def test_a_damaged_store_is_kept_aside_and_the_cabinet_plays_on_a_fresh_one(tmp_
     now = rig.clock.now_us()
     assert isinstance(rig.cabinet.scene, Attract)
     assert rig.cabinet.scene.screen(now).recent[0] == store.notice.headline
-    service = Service(rig.cabinet.ctx, now, rig.cabinet.scene)
-    service.cursor = Service.ITEMS.index("Cabinet")
+    service = ServiceMenu(rig.cabinet.ctx, now, rig.cabinet.scene)
+    service.cursor = service.titles.index("Cabinet")
     assert str(aside) in " ".join(service.screen(now).body)
 
     play_a_little(rig)

@@ -18,7 +18,9 @@ from firmware_py.games.punch_cards.ledger_link import LedgerLink, link_for
 from firmware_py.games.punch_cards.lobby import Lobby
 from firmware_py.games.punch_cards.trade import TradeScene
 from firmware_py.runtime.cabinet import Cabinet
-from firmware_py.runtime.scenes import IDLE_US, Attract, Service
+from firmware_py.runtime.scene import IDLE_US, Scene
+from firmware_py.runtime.scenes import Attract
+from firmware_py.runtime.service_menu import ServiceMenu
 from games.punch_cards import SPEC, Phase
 from hal.config import CabinetConfig
 from hal.events import Button
@@ -384,12 +386,12 @@ def test_the_attract_screen_shows_the_leaders(pc: Cabinet, sim, ledger) -> None:
     assert screen.board.note == "2 players: duel at START"
 
 
-def service_page(cabinet: Cabinet, sim: SimCabinet, title: str) -> Service:
+def service_page(cabinet: Cabinet, sim: SimCabinet, title: str) -> Scene:
     sim.service_key(True, sim.clock.now_us())
     run_for(cabinet, sim, 100_000)
     menu = cabinet.scene
-    assert isinstance(menu, Service)
-    taps(cabinet, sim, 0, [Button.B] * menu.items.index(title) + [Button.START])
+    assert isinstance(menu, ServiceMenu)
+    taps(cabinet, sim, 0, [Button.B] * menu.titles.index(title) + [Button.START])
     return cabinet.scene
 
 
@@ -430,10 +432,10 @@ def test_the_operator_voids_a_mistaken_duel_and_exports_the_standings(pc: Cabine
     assert (config.data_dir / "punch_cards" / "standings.html").exists()
 
 
-def service_page_from_menu(cabinet: Cabinet, sim: SimCabinet, title: str) -> Service:
+def service_page_from_menu(cabinet: Cabinet, sim: SimCabinet, title: str) -> Scene:
     menu = cabinet.scene
-    assert isinstance(menu, Service)
-    taps(cabinet, sim, 0, [Button.B] * ((menu.items.index(title) - menu.cursor) % len(menu.items)) + [Button.START])
+    assert isinstance(menu, ServiceMenu)
+    taps(cabinet, sim, 0, [Button.B] * ((menu.titles.index(title) - menu.cursor) % len(menu.titles)) + [Button.START])
     return cabinet.scene
 
 

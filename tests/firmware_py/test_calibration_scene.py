@@ -12,7 +12,7 @@ from calibration.wizard import ABORTED, CAPTURE, DONE, REVIEW, VERDICT
 from display.calibration_screen import CalibrationScreen
 from firmware_py.runtime.cabinet import Cabinet
 from firmware_py.runtime.calibration_scene import CalibrationScene
-from firmware_py.runtime.scenes import Service
+from firmware_py.runtime.service_menu import ServiceMenu, cabinet_pages
 from firmware_py.runtime.store import Store
 from hal.events import Button
 from tests.cabinet_driving import press, run_for
@@ -28,8 +28,8 @@ def cabinet(config, sim, clock, tmp_path):
 def open_calibration(cabinet: Cabinet, sim) -> CalibrationScene:
     sim.service_key(True, sim.clock.now_us())
     run_for(cabinet, sim, 100_000, render=False)
-    assert isinstance(cabinet.scene, Service)
-    for _ in range(Service.ITEMS.index("Calibration")):
+    assert isinstance(cabinet.scene, ServiceMenu)
+    for _ in range([p.title for p in cabinet_pages(None)].index("Calibration")):
         press(cabinet, sim, 0, Button.B)
     press(cabinet, sim, 0, Button.START)
     assert isinstance(cabinet.scene, CalibrationScene)
@@ -62,7 +62,7 @@ def test_whole_wizard_from_the_service_menu(cabinet: Cabinet, sim, config) -> No
     assert store.active() == "cabinet" and store.load("cabinet").pads
     assert list((config.data_dir / "calibration" / "reports").glob("*.png"))
     press(cabinet, sim, 0, Button.START)
-    assert isinstance(cabinet.scene, Service)
+    assert isinstance(cabinet.scene, ServiceMenu)
 
 
 def test_service_key_off_mid_step_aborts(cabinet: Cabinet, sim) -> None:
@@ -73,7 +73,7 @@ def test_service_key_off_mid_step_aborts(cabinet: Cabinet, sim) -> None:
     press(cabinet, sim, 0, Button.START)  # soft step records
     sim.service_key(False, sim.clock.now_us())
     run_for(cabinet, sim, 100_000, render=False)
-    assert not isinstance(cabinet.scene, (Service, CalibrationScene))
+    assert not isinstance(cabinet.scene, (ServiceMenu, CalibrationScene))
     assert scene.wizard.state == ABORTED
     assert [scene.source.read_settings(p) for p in range(scene.source.pads)] == before
     assert scene.source.flash_writes == 0

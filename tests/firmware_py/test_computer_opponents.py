@@ -14,7 +14,7 @@ from display import theme
 from display.screens import DEMO_BAND
 from firmware_py.games.karate_fight.controls import KarateControls
 from firmware_py.runtime.cabinet import Cabinet
-from firmware_py.runtime.computer_players import ComputerPlayers, SimHands
+from firmware_py.runtime.computer_players import ComputerPlayers
 from firmware_py.runtime.scenes import (
     DEMO_US,
     GAME_OVER_HOLD_US,
@@ -28,6 +28,7 @@ from firmware_py.runtime.scenes import (
 )
 from firmware_py.runtime.store import SCHEMA_VERSION, Store, inspect
 from firmware_py.runtime.virtual_time import VirtualTimeDriver
+from firmware_py.tools.exhibition import SimHands
 from games.bots import RandomBot
 from games.karate_fight import HitShowing, HitWon, KarateOptions
 from games.levels import Level

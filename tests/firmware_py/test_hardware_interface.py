@@ -17,7 +17,10 @@ from firmware_py.runtime.cabinet import Cabinet
 from hal.cabinet_io import CabinetIO
 
 ROOT = Path(__file__).resolve().parents[2]
-PRODUCTION = ["cabinet.py", "loop.py", "scenes.py", "session.py", "store.py", "settle.py", "controls.py"]
+PRODUCTION = sorted((ROOT / "firmware_py" / "runtime").glob("*.py")) + sorted(
+    p for p in (ROOT / "firmware_py" / "games").rglob("*.py") if "__pycache__" not in p.parts
+)
+"""The cabinet at run time and each game's part of it: what runs on a Pi."""
 SIMULATOR = ("hal.sim", "gpiozero.pins.mock")
 
 GPIO_RUN = """
@@ -36,8 +39,9 @@ main(["run", "--backend", "gpio", "--data", sys.argv[1]])
 
 @pytest.mark.slow
 def test_the_production_modules_never_name_the_simulator() -> None:
-    for name in [*PRODUCTION, *(p.name for p in (ROOT / "firmware_py").glob("controls_*.py"))]:
-        tree = ast.parse((ROOT / "firmware_py" / name).read_text(encoding="utf-8"))
+    for path in PRODUCTION:
+        name = str(path.relative_to(ROOT))
+        tree = ast.parse(path.read_text(encoding="utf-8"))
         imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
         imported |= {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
         names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}

@@ -10,19 +10,19 @@ from pathlib import Path
 
 from firmware_py.process.version import describe
 from firmware_py.runtime.cabinet import Cabinet
-from firmware_py.runtime.scenes import Service
+from firmware_py.runtime.service_menu import ServiceMenu
 from firmware_py.runtime.shutdown import ShutdownCommand
 from hal.config import parse_config
 from hal.events import Button
 from tests.cabinet_driving import press, run_for
 
 
-def service_menu_at(cabinet: Cabinet, sim, item: str) -> Service:
+def service_menu_at(cabinet: Cabinet, sim, item: str) -> ServiceMenu:
     sim.service_key(True, sim.clock.now_us())
     run_for(cabinet, sim, 100_000)
     menu = cabinet.scene
-    assert isinstance(menu, Service)
-    while menu.ITEMS[menu.cursor] != item:
+    assert isinstance(menu, ServiceMenu)
+    while menu.titles[menu.cursor] != item:
         press(cabinet, sim, 0, Button.B)
     return menu
 
@@ -50,7 +50,7 @@ def test_shut_down_asks_then_runs_the_configured_command(config, sim, clock, sto
     assert menu.screen(clock.now_us()).body[0] == "Really shut the cabinet down?"
     press(cabinet, sim, 0, Button.A)  # moving away cancels
     press(cabinet, sim, 0, Button.B)
-    assert not menu.confirm_shutdown and command.process is None
+    assert menu.screen(clock.now_us()).body[0] == "Powers the cabinet off safely." and command.process is None
     press(cabinet, sim, 0, Button.START)
     assert command.process is None and not marker.exists()  # asked, not run
     press(cabinet, sim, 0, Button.START)

@@ -17,7 +17,8 @@ from firmware_py.games import registry as controls_registry
 from firmware_py.hil.runner import run_scenario
 from firmware_py.hil.scenario import ScenarioError, load_scenario, parse_scenario
 from firmware_py.runtime.cabinet import Cabinet
-from firmware_py.runtime.scenes import Attract, Join, Options, Play, Result, Select, Service
+from firmware_py.runtime.scenes import Attract, Join, Options, Play, Result, Select
+from firmware_py.runtime.service_menu import ServiceMenu
 from firmware_py.runtime.store import Store
 from firmware_py.tools.cli import main as ringside
 from firmware_py.tools.exhibition import run_exhibition
@@ -147,7 +148,7 @@ def test_an_exhibition_plays_it_to_the_end(tap_race, config, sim, clock, store: 
     now = clock.now_us()
     recent = Attract(cabinet.ctx, now).screen(now).recent
     assert f"Tap Race: {config.stations[winner].name} won (first to the line)" in recent
-    stats = Service(cabinet.ctx, now, cabinet.scene).screen(now).body
+    stats = ServiceMenu(cabinet.ctx, now, cabinet.scene).screen(now).body
     assert "  tap_race: 1" in stats
     assert any(line.startswith("Tap Race wins: ") for line in stats)
 

@@ -6,5 +6,7 @@ The ledger lives here, not beside the cabinet's store: only Punch Cards has card
 change hands across games and cabinets, and nothing cabinet-wide reads it."""
 
 from firmware_py.games.punch_cards.controls import PunchCardsControls
+from firmware_py.games.punch_cards.entrance import PunchCardsEntrance
 
 CONTROLS = PunchCardsControls
+ENTRANCE = PunchCardsEntrance()

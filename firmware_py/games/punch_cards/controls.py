@@ -15,8 +15,7 @@ from enum import Enum
 from typing import Any, ClassVar
 
 from display.games.punch_cards.models import DuelPrivate
-from display.models import AttractBoard
-from firmware_py.runtime.controls import GameControls, Refusal, ServiceItem
+from firmware_py.runtime.controls import GameControls, Refusal
 from games.protocol import Action, Event
 from games.punch_cards import (
     CORNERS,
@@ -39,7 +38,6 @@ from hal.events import Button
 CORNER_BUTTONS = (Button.A, Button.B, Button.C, Button.D)
 CALL_BUTTONS = {Button.A: Call.HIGH, Button.B: Call.LOW, Button.C: Call.BOTH}
 CORNER_WORDS = ("top left", "top right", "bottom left", "bottom right")
-BOARD_ROWS = 5
 
 
 class PunchCardsControls(GameControls):
@@ -58,38 +56,6 @@ class PunchCardsControls(GameControls):
     def __init__(self) -> None:
         self.cursor: dict[int, int] = {0: 0, 1: 0}
         """Index into each duellist's collection of the card shown while staking."""
-
-    # -- the cabinet's hooks --------------------------------------------------------------
-    def lobby(self, ctx: Any, now_us: int, host: int) -> Any:
-        from firmware_py.games.punch_cards.lobby import Lobby
-
-        return Lobby(ctx, now_us, host)
-
-    @classmethod
-    def attract_board(cls, ctx: Any, now_us: int) -> AttractBoard | None:
-        from firmware_py.games.punch_cards.ledger_link import link_for
-
-        link = link_for(ctx)
-        if not link.exists():
-            return None
-        table = link.board(now_us)
-        if isinstance(table, str):
-            return AttractBoard(title="Punch Cards", header=(), rows=(), note=table)
-        if not table:
-            return None
-        rows = tuple((f"{s.rank}.", s.name, str(s.points), str(s.cards)) for s in table[:BOARD_ROWS])
-        return AttractBoard(
-            title="Punch Cards leaders",
-            header=("#", "name", "points", "cards"),
-            rows=rows,
-            note=f"{len(table)} players: duel at START",
-        )
-
-    @classmethod
-    def service_items(cls, ctx: Any) -> tuple[ServiceItem, ...]:
-        from firmware_py.games.punch_cards.service_pages import service_items
-
-        return service_items(ctx)
 
     # -- a duel ---------------------------------------------------------------------------
     def on_button(self, engine: PunchCardsDuel, seat: int, button: Button, t_us: int) -> Action | Refusal | None:

@@ -24,9 +24,11 @@ from display.models import PlayScreen, PrivateScreen, StationLook
 from display.private import draw_private, text_lines
 from firmware_py.games.punch_cards.controls import PunchCardsControls
 from firmware_py.games.punch_cards.ledger import LedgerBusy, LedgerError, LedgerUnreachable
-from firmware_py.games.punch_cards.ledger_link import RETRY_US
-from firmware_py.games.punch_cards.lobby import Lobby, new_key
-from firmware_py.runtime.scenes import PLAY_IDLE_US, RESULT_US, CabinetContext, Scene, pressed
+from firmware_py.games.punch_cards.ledger_link import RETRY_US, new_key
+from firmware_py.games.punch_cards.way_back import WayBack
+from firmware_py.runtime.context import CabinetContext
+from firmware_py.runtime.scene import Scene, pressed
+from firmware_py.runtime.scenes import PLAY_IDLE_US, RESULT_US
 from firmware_py.runtime.session import GameSession
 from games.bots import RandomBot
 from games.punch_cards import MAX_SERIAL, Card, DuelEnd, DuelOptions, DuelPublicView, cards_problem, packet
@@ -42,7 +44,7 @@ class DuelScene(Scene):
         self,
         ctx: CabinetContext,
         now_us: int,
-        lobby: Lobby,
+        lobby: WayBack,
         stations: tuple[int, int],
         players: tuple[str, str],
         options: DuelOptions,
@@ -85,7 +87,7 @@ class DuelScene(Scene):
 
     @classmethod
     def practice(
-        cls, ctx: CabinetContext, now_us: int, lobby: Lobby, station: int, name: str, cards: tuple[Card, ...]
+        cls, ctx: CabinetContext, now_us: int, lobby: WayBack, station: int, name: str, cards: tuple[Card, ...]
     ) -> DuelScene:
         """A duel against the computer, which holds a packet of its own (never the ledger's)."""
         rng = random.Random(ctx.seeds.randrange(2**31))
@@ -119,6 +121,12 @@ class DuelScene(Scene):
             self.session.handle(ev, now_us)
             self._settle(now_us)
         return None
+
+    def idle(self, now_us: int) -> bool:
+        return False  # a duel walked away from ends by itself (PLAY_IDLE_US)
+
+    def live_session(self) -> GameSession:
+        return self.session
 
     def tick(self, now_us: int) -> Scene | None:
         self.session.tick(now_us)

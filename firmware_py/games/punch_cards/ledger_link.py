@@ -7,6 +7,7 @@ operator's menu share one connection.
 from __future__ import annotations
 
 import time
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -99,3 +100,8 @@ def link_for(ctx: Any) -> LedgerLink:
     if link is None:
         link = ctx.game_state[SPEC.name] = LedgerLink.for_config(ctx.config)
     return link
+
+
+def new_key(what: str) -> str:
+    """An idempotency key for one ledger write (kept while it is retried)."""
+    return f"{what}-{uuid.uuid4().hex}"

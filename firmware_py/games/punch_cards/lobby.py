@@ -10,7 +10,6 @@ players duel and trade; left untouched for a minute it signs everyone out (attra
 from __future__ import annotations
 
 import time
-import uuid
 from dataclasses import dataclass, field
 
 from PIL import Image
@@ -18,19 +17,17 @@ from PIL import Image
 from display.games.punch_cards.models import DeskPrivate, DeskStep, DeskView, LobbyView
 from display.models import PlayScreen, PrivateScreen
 from display.private import draw_private
+from firmware_py.games.punch_cards.duel import DuelScene
 from firmware_py.games.punch_cards.keyboard import NameKeyboard, PinPad
 from firmware_py.games.punch_cards.ledger import LedgerClosed, LedgerError, PinLocked, UnknownPlayer, WrongPin
-from firmware_py.games.punch_cards.ledger_link import LedgerLink, link_for
-from firmware_py.runtime.scenes import CabinetContext, Scene, pressed
+from firmware_py.games.punch_cards.ledger_link import LedgerLink, link_for, new_key
+from firmware_py.games.punch_cards.trade import TradeScene
+from firmware_py.runtime.context import CabinetContext
+from firmware_py.runtime.scene import Scene, pressed
 from games.punch_cards import SPEC, Card, NameRefused, name_key, normalise_name, points
 from hal.events import Button, ButtonEvent, InputEvent
 
 PIN_STEPS = (DeskStep.PIN, DeskStep.NEW_PIN, DeskStep.REPEAT_PIN)
-
-
-def new_key(what: str) -> str:
-    """An idempotency key for one ledger write (kept while it is retried)."""
-    return f"{what}-{uuid.uuid4().hex}"
 
 
 def closing_words(closing: int | str | None, wall_us: int) -> str:
@@ -232,9 +229,6 @@ class Lobby(Scene):
         return None
 
     def _menu(self, desk: Desk, button: Button, now_us: int) -> Scene | None:
-        from firmware_py.games.punch_cards.duel import DuelScene
-        from firmware_py.games.punch_cards.trade import TradeScene
-
         if button is Button.E:
             self.ctx.log(f"Punch Cards: {desk.name} signed out")
             desk.reset()
@@ -265,7 +259,14 @@ class Lobby(Scene):
             desk.say(f"{who.name} has no cards (D re-enters)", bad=True)
             return None
         if button is Button.B:
-            return TradeScene(self.ctx, now_us, self, (desk.station, rival.station), (desk.name, rival.name))
+            return TradeScene(
+                self.ctx,
+                now_us,
+                self,
+                (desk.station, rival.station),
+                (desk.name, rival.name),
+                (desk.cards, rival.cards),
+            )
         try:
             options = self.link.ledger.duel_options(desk.name, rival.name)
         except LedgerError as e:

@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import time
 from abc import abstractmethod
-from collections.abc import Callable
-from typing import Any
+from typing import ClassVar
 
 from display.models import ServiceScreen
 from firmware_py.games.punch_cards.ledger import DuelRecord, LedgerError
-from firmware_py.games.punch_cards.ledger_link import LedgerLink, link_for
-from firmware_py.games.punch_cards.lobby import new_key
-from firmware_py.runtime.controls import ServiceItem
-from firmware_py.runtime.scenes import CabinetContext, Scene, Service, pressed
+from firmware_py.games.punch_cards.ledger_link import LedgerLink, link_for, new_key
+from firmware_py.runtime.context import CabinetContext
+from firmware_py.runtime.scene import Scene, ServicePage, ServiceScene, pressed
 from hal.events import Button, InputEvent
 
 STEP_US = 15 * 60 * 1_000_000
@@ -32,14 +30,14 @@ def local_time(unix_us: int | None) -> str:
     return time.strftime("%a %d %b %H:%M", time.localtime(unix_us / 1e6))
 
 
-class OperatorPage(Service):
-    """One Punch Cards page; a Service scene, so turning the key off leaves it."""
+class OperatorPage(ServiceScene):
+    """One Punch Cards page, opened from the operator menu; turning the key off leaves it."""
 
-    title = "Punch Cards"
-    help = ""
+    title: ClassVar[str] = "Punch Cards"
+    help: ClassVar[str] = ""
 
-    def __init__(self, ctx: CabinetContext, now_us: int, menu: Service) -> None:
-        Scene.__init__(self, ctx, now_us)
+    def __init__(self, ctx: CabinetContext, now_us: int, menu: ServiceScene) -> None:
+        super().__init__(ctx, now_us)
         self.menu = menu
         self.link: LedgerLink = link_for(ctx)
         self.message = ""
@@ -79,23 +77,18 @@ class OperatorPage(Service):
         lines += ["", self.help, "E: back to the menu"]
         if self.message:
             lines += ["", self.message]
+        menu = self.menu.screen(now_us)
+        items, cursor = (menu.items, menu.cursor) if isinstance(menu, ServiceScreen) else ((self.title,), 0)
         return ServiceScreen(
-            title=self.title,
-            items=self.menu.items,
-            cursor=self.menu.cursor,
-            body=tuple(lines),
-            footer="Station 1 · Punch Cards",
+            title=self.title, items=items, cursor=cursor, body=tuple(lines), footer="Station 1 · Punch Cards"
         )
-
-    def led_levels(self, now_us: int) -> dict[int, float]:
-        return {s: 0.0 for s in range(len(self.ctx.looks))}
 
 
 class ClosingPage(OperatorPage):
     title = "Closing time"
     help = "A/B: 15 min earlier/later · C: now · START: set · D: lift it"
 
-    def __init__(self, ctx: CabinetContext, now_us: int, menu: Service) -> None:
+    def __init__(self, ctx: CabinetContext, now_us: int, menu: ServiceScene) -> None:
         super().__init__(ctx, now_us, menu)
         self.proposed: int | None = None
 
@@ -141,7 +134,7 @@ class VoidPage(OperatorPage):
     title = "Void a duel"
     help = "A/B: choose · START: void (press twice) · voids go in after closing too"
 
-    def __init__(self, ctx: CabinetContext, now_us: int, menu: Service) -> None:
+    def __init__(self, ctx: CabinetContext, now_us: int, menu: ServiceScene) -> None:
         super().__init__(ctx, now_us, menu)
         self.cursor = 0
         self.armed: int | None = None
@@ -213,7 +206,7 @@ class UnlockPage(OperatorPage):
     title = "Unlock a PIN"
     help = "A/B: choose the player · START: lift their PIN lockout"
 
-    def __init__(self, ctx: CabinetContext, now_us: int, menu: Service) -> None:
+    def __init__(self, ctx: CabinetContext, now_us: int, menu: ServiceScene) -> None:
         super().__init__(ctx, now_us, menu)
         self.cursor = 0
 
@@ -236,17 +229,29 @@ class UnlockPage(OperatorPage):
         return [f"Player {self.cursor % len(players) + 1} of {len(players)}: {players[self.cursor % len(players)]}"]
 
 
-PAGES = (ClosingPage, VoidPage, ExportPage, UnlockPage)
-ABOUT = {
-    ClosingPage: ("Punch Cards: the closing time.", "After it no duel, trade or registration is recorded."),
-    VoidPage: ("Punch Cards: void a mistaken duel.", "Its card goes back; the ledger keeps the history."),
-    ExportPage: ("Punch Cards: final standings as CSV", "and a printable page, in the data folder."),
-    UnlockPage: ("Punch Cards: lift a PIN lockout", "(after 15 wrong PINs only the operator can)."),
-}
+PAGES: tuple[tuple[type[OperatorPage], tuple[str, str]], ...] = (
+    (ClosingPage, ("Punch Cards: the closing time.", "After it no duel, trade or registration is recorded.")),
+    (VoidPage, ("Punch Cards: void a mistaken duel.", "Its card goes back; the ledger keeps the history.")),
+    (ExportPage, ("Punch Cards: final standings as CSV", "and a printable page, in the data folder.")),
+    (UnlockPage, ("Punch Cards: lift a PIN lockout", "(after 15 wrong PINs only the operator can).")),
+)
+"""Each page and what the menu says of it while it is highlighted."""
 
 
-def service_items(ctx: Any) -> tuple[ServiceItem, ...]:
-    def about(page: Any) -> Callable[[], tuple[str, ...]]:
-        return lambda: (*ABOUT[page], "", "START opens")
+class OpensPage(ServicePage):
+    """A menu item that opens one of Punch Cards' pages."""
 
-    return tuple(ServiceItem(page.title, about(page), page) for page in PAGES)
+    def __init__(self, page: type[OperatorPage], about: tuple[str, str]) -> None:
+        self.page = page
+        self.about = about
+        self.title = page.title
+
+    def body(self, ctx: CabinetContext, now_us: int) -> tuple[str, ...]:
+        return (*self.about, "", "START opens")
+
+    def start(self, ctx: CabinetContext, now_us: int, menu: ServiceScene) -> Scene | None:
+        return self.page(ctx, now_us, menu)
+
+
+def service_pages() -> tuple[ServicePage, ...]:
+    return tuple(OpensPage(page, about) for page, about in PAGES)

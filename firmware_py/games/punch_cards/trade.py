@@ -13,23 +13,31 @@ from display.games.punch_cards.models import TradePrivate, TradeTableView
 from display.models import PlayScreen, PrivateScreen
 from display.private import draw_private, text_lines
 from firmware_py.games.punch_cards.ledger import LedgerBusy, LedgerError, LedgerUnreachable
-from firmware_py.games.punch_cards.ledger_link import RETRY_US
-from firmware_py.games.punch_cards.lobby import Lobby, new_key
-from firmware_py.runtime.scenes import RESULT_US, CabinetContext, Scene, pressed
+from firmware_py.games.punch_cards.ledger_link import RETRY_US, new_key
+from firmware_py.games.punch_cards.way_back import WayBack
+from firmware_py.runtime.context import CabinetContext
+from firmware_py.runtime.scene import Scene, pressed
+from firmware_py.runtime.scenes import RESULT_US
 from games.punch_cards import SPEC, Card, TradeRefused, TradeTable
 from hal.events import Button, ButtonEvent, InputEvent
 
 
 class TradeScene(Scene):
     def __init__(
-        self, ctx: CabinetContext, now_us: int, lobby: Lobby, stations: tuple[int, int], players: tuple[str, str]
+        self,
+        ctx: CabinetContext,
+        now_us: int,
+        lobby: WayBack,
+        stations: tuple[int, int],
+        players: tuple[str, str],
+        collections: tuple[tuple[Card, ...], tuple[Card, ...]],
     ) -> None:
         super().__init__(ctx, now_us)
         self.lobby = lobby
         self.link = lobby.link
         self.stations = stations
         self.players = players
-        self.collections = (lobby.desks[stations[0]].cards, lobby.desks[stations[1]].cards)
+        self.collections = collections
         self.table = TradeTable(self.collections)
         self.cursor = [0, 0]
         self.giving: list[set[int]] = [set(), set()]
@@ -77,7 +85,11 @@ class TradeScene(Scene):
             self._record(now_us)
         if self.done_us is not None and now_us - self.done_us > RESULT_US:
             return self._back(now_us)
-        return super().tick(now_us) if self.table.agreed is None else None
+        return None
+
+    def idle(self, now_us: int) -> bool:
+        """Walked away from before both agreed; once agreed it finishes by itself."""
+        return self.table.agreed is None and super().idle(now_us)
 
     def _record(self, now_us: int) -> None:
         offer = self.table.agreed

@@ -19,7 +19,7 @@ from pathlib import Path
 from firmware_py.games import registry as controls_registry
 from firmware_py.games.punch_cards.keyboard import pin_presses, presses_for
 from firmware_py.hil.writer import ScenarioWriter, comment_block
-from firmware_py.runtime.scenes import Service
+from firmware_py.runtime.service_menu import cabinet_pages
 from games.punch_cards import PACKET_SIZE, Call, Corner, judge, make_card
 from hal.events import Button
 
@@ -249,8 +249,8 @@ def closing() -> None:
     s.register(1, "Bob", "FEED")
     s.w.input(s.t, "the operator turns the SERVICE key", service="on")
     s.t += GAP_US
-    s.expect("the operator menu is up", scene="Service")
-    own = len(Service.ITEMS)
+    s.expect("the operator menu is up", scene="ServiceMenu")
+    own = len(cabinet_pages(None))
     s.presses(0, [Button.B] * own + [Button.START], f"Closing time (the first item after the cabinet's own {own})")
     s.presses(0, [Button.C, Button.START], "C: now, START: set it")
     s.w.input(s.t, "the key goes off: back to the lobby", service="off")

@@ -1,0 +1,122 @@
+"""A scene of the cabinet: it takes debounced input events and time, and answers with the
+next scene (or None to stay) and a screen model for the renderer.
+
+A scene says what it is rather than being probed: :meth:`Scene.live_session` is the game
+in play it runs (None for menus), :attr:`Scene.is_service` whether it belongs to the
+operator (the SERVICE key off leaves it), :meth:`Scene.idle` whether nobody has touched
+it long enough to fall back to the attract screen (the cabinet decides what comes then).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import ClassVar, TypeGuard
+
+from PIL import Image
+
+from display.models import Screen
+from display.private import text_lines
+from firmware_py.runtime.context import CabinetContext
+from firmware_py.runtime.session import GameSession
+from hal.events import Button, ButtonEvent, InputEvent
+
+IDLE_US = 60_000_000
+"""Menus left untouched this long fall back to the attract screen."""
+
+
+def pressed(ev: InputEvent, button: Button | None = None) -> TypeGuard[ButtonEvent]:
+    return isinstance(ev, ButtonEvent) and ev.pressed and (button is None or ev.button is button)
+
+
+class Scene(ABC):
+    is_service: ClassVar[bool] = False
+    """The operator's: turning the SERVICE key off leaves it for :attr:`underneath`."""
+
+    def __init__(self, ctx: CabinetContext, now_us: int) -> None:
+        self.ctx = ctx
+        self.entered_us = now_us
+        self.last_input_us = now_us
+
+    def handle(self, ev: InputEvent, now_us: int) -> Scene | None:
+        if isinstance(ev, ButtonEvent):
+            self.last_input_us = now_us
+        return self.on_input(ev, now_us)
+
+    @abstractmethod
+    def on_input(self, ev: InputEvent, now_us: int) -> Scene | None: ...
+
+    def tick(self, now_us: int) -> Scene | None:
+        """Time passing: the next scene, or None to stay."""
+        return None
+
+    def idle(self, now_us: int) -> bool:
+        """Nobody has pressed a button here for :data:`IDLE_US`: the cabinet goes back to
+        attracting players.  Scenes that end by themselves say False."""
+        return now_us - self.last_input_us > IDLE_US
+
+    @abstractmethod
+    def screen(self, now_us: int) -> Screen: ...
+
+    def live_session(self) -> GameSession | None:
+        """The game in play this scene runs (its inputs, LED bars and journal), or None."""
+        return None
+
+    def frame_shown(self, t_us: int, now_us: int) -> None:  # noqa: B027  (a hook most scenes ignore)
+        """The frame this scene drew was flipped at ``t_us``."""
+
+    def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
+        return text_lines(["RINGSIDE", "", "Press START", "to play"], 0, size)
+
+    def next_due(self) -> int | None:
+        """When this scene next has something to hand over on time (a held input's
+        settle window ending, a computer's press or slap arriving); None: nothing."""
+        return None
+
+    def led_levels(self, now_us: int) -> dict[int, float]:
+        return {}
+
+
+class ServiceScene(Scene):
+    """A scene of the operator's (the menu, a calibration run, a game's operator page):
+    it never idles away, and the SERVICE key off resumes :attr:`underneath`."""
+
+    is_service = True
+
+    @property
+    @abstractmethod
+    def underneath(self) -> Scene:
+        """The scene the SERVICE key off resumes."""
+
+    def idle(self, now_us: int) -> bool:
+        return False
+
+    def led_levels(self, now_us: int) -> dict[int, float]:
+        return {s: 0.0 for s in range(len(self.ctx.looks))}
+
+    def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
+        return text_lines(["SERVICE", "", f"Station {station + 1}", self.ctx.looks[station].name], 0, size)
+
+
+class ServicePage(ABC):
+    """One item of the operator menu: its title, what it shows while highlighted, and what
+    station 1's START does there (often: open a :class:`ServiceScene` of its own)."""
+
+    title: str
+
+    @abstractmethod
+    def body(self, ctx: CabinetContext, now_us: int) -> tuple[str, ...]:
+        """The lines shown under the title while the item is highlighted."""
+
+    def start(self, ctx: CabinetContext, now_us: int, menu: ServiceScene) -> Scene | None:
+        """Station 1 pressed START on this item: a scene to open, or None to stay."""
+        return None
+
+    def on_input(self, ctx: CabinetContext, ev: InputEvent) -> None:  # noqa: B027  (a hook most pages ignore)
+        """Any input while the item is highlighted (the input test shows them all)."""
+
+    def left(self) -> None:  # noqa: B027  (a hook most pages ignore)
+        """The cursor moved away (a confirmation half given is forgotten)."""
+
+    def led_levels(self, ctx: CabinetContext, now_us: int) -> dict[int, float] | None:
+        """The LED bars while the item is highlighted; None: dark."""
+        return None

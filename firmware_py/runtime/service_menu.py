@@ -1,0 +1,196 @@
+"""The operator menu behind the SERVICE key: a list of pages, station 1's A/B move and
+START opens.  The cabinet's own pages (stats, input test, LED test, the cabinet, slap-pad
+calibration, shut down) come first, then each offered game's (its ``ENTRANCE``)."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable
+
+from display.models import ServiceScreen
+from firmware_py.games import registry
+from firmware_py.runtime.context import CabinetContext
+from firmware_py.runtime.scene import Scene, ServicePage, ServiceScene, pressed
+from hal.events import Button, ButtonEvent, InputEvent, SlapEvent
+
+CalibrationOpener = Callable[[CabinetContext, int, ServiceScene], Scene]
+"""Opens the calibration wizard's scene from the menu (the cabinet's own, or a test's)."""
+
+
+class StatsPage(ServicePage):
+    title = "Stats"
+
+    def body(self, ctx: CabinetContext, now_us: int) -> tuple[str, ...]:
+        store = ctx.store
+        body = ["Games finished:"] + [f"  {g}: {n}" for g, n in sorted(store.games_played().items())]
+        for g in ctx.games:
+            wins = store.wins_by_station(g.spec.name)
+            if wins:
+                body.append(
+                    f"{g.spec.title} wins: "
+                    + ", ".join(f"{ctx.looks[s].name} {n}" for s, n in sorted(wins.items()) if s < len(ctx.looks))
+                )
+        fastest = store.fastest("reaction")
+        if fastest:
+            body.append("Fastest reactions:")
+            body += [
+                f"  {ctx.looks[s].name if s is not None and s < len(ctx.looks) else '?'}: {v} µs  ({at})"
+                for s, v, at in fastest
+            ]
+        return tuple(body)
+
+
+class InputTestPage(ServicePage):
+    title = "Input test"
+
+    def __init__(self) -> None:
+        self.inputs: list[str] = []
+
+    def on_input(self, ctx: CabinetContext, ev: InputEvent) -> None:
+        if isinstance(ev, ButtonEvent):
+            what = f"{ev.button.value} {'down' if ev.pressed else 'up'}"
+        elif isinstance(ev, SlapEvent):
+            what = f"SLAP v={ev.velocity}"
+        else:
+            return
+        self.inputs = [f"{ev.t_us / 1e6:12.6f}s  {ctx.looks[ev.station].name:6}  {what}", *self.inputs][:18]
+
+    def body(self, ctx: CabinetContext, now_us: int) -> tuple[str, ...]:
+        return ("Press any button or slap any pad:", *self.inputs)
+
+
+class LedTestPage(ServicePage):
+    title = "LED test"
+
+    def __init__(self) -> None:
+        self.since_us: int | None = None
+        """When the sweep began: when the page was first highlighted."""
+
+    def body(self, ctx: CabinetContext, now_us: int) -> tuple[str, ...]:
+        return ("All LED bars sweep 0 → 10 segments.", "Every segment must light in order.")
+
+    def led_levels(self, ctx: CabinetContext, now_us: int) -> dict[int, float] | None:
+        if self.since_us is None:
+            self.since_us = now_us
+        level = ((now_us - self.since_us) // 300_000 % 11) / 10
+        return {s: level for s in range(len(ctx.looks))}
+
+
+class CabinetPage(ServicePage):
+    title = "Cabinet"
+
+    def body(self, ctx: CabinetContext, now_us: int) -> tuple[str, ...]:
+        cfg = ctx.config
+        body = [
+            f"Cabinet: {cfg.name}",
+            f"Software: {ctx.version}",
+            f"Config: {cfg.source}",
+            f"Data: {cfg.data_dir}",
+            f"Stations: {len(cfg.stations)}",
+            f"Settle window: {ctx.settle_us} µs",
+        ]
+        body += [f"  {s.name}: slap {s.slap.source}, LED chip {s.led_bar.chip}" for s in cfg.stations]
+        if ctx.store.notice is not None:
+            lines = textwrap.wrap(ctx.store.notice.detail, 64, break_long_words=False, break_on_hyphens=False)
+            body += ["Store:", *(f"  {line}" for line in lines)]
+        return tuple(body)
+
+
+class CalibrationPage(ServicePage):
+    title = "Calibration"
+
+    def __init__(self, opener: CalibrationOpener | None) -> None:
+        self.opener = opener
+
+    def body(self, ctx: CabinetContext, now_us: int) -> tuple[str, ...]:
+        return (
+            "Slap-pad calibration wizard (docs/calibration.md).",
+            "START begins; A aborts at any step",
+            "and the old profile stays in force.",
+        )
+
+    def start(self, ctx: CabinetContext, now_us: int, menu: ServiceScene) -> Scene | None:
+        return self.opener(ctx, now_us, menu) if self.opener is not None else None
+
+
+class ShutDownPage(ServicePage):
+    """First START asks, the second one runs the configured command."""
+
+    title = "Shut down"
+
+    def __init__(self) -> None:
+        self.confirming = False
+        self.said = ""
+
+    def start(self, ctx: CabinetContext, now_us: int, menu: ServiceScene) -> Scene | None:
+        if ctx.shutdown is None:
+            self.said = "Nothing to shut down: this is simulated hardware."
+        elif not self.confirming:
+            self.confirming = True
+        else:
+            self.confirming = False
+            self.said = ctx.shutdown()
+        return None
+
+    def left(self) -> None:
+        self.confirming = False
+
+    def body(self, ctx: CabinetContext, now_us: int) -> tuple[str, ...]:
+        if self.said:
+            return (self.said,)
+        if self.confirming:
+            return ("Really shut the cabinet down?", "START: yes, shut down now", "A/B: no (move away)")
+        return ("Powers the cabinet off safely.", "START, then START again to confirm.")
+
+
+def cabinet_pages(calibration: CalibrationOpener | None) -> tuple[ServicePage, ...]:
+    """The cabinet's own pages, in menu order (the games' come after them)."""
+    return (StatsPage(), InputTestPage(), LedTestPage(), CabinetPage(), CalibrationPage(calibration), ShutDownPage())
+
+
+class ServiceMenu(ServiceScene):
+    """The operator menu (SERVICE key on).  The scene that was running is kept and
+    resumes when the key is turned off."""
+
+    def __init__(
+        self, ctx: CabinetContext, now_us: int, underneath: Scene, calibration: CalibrationOpener | None = None
+    ) -> None:
+        super().__init__(ctx, now_us)
+        self._underneath = underneath
+        self.cursor = 0
+        games = tuple(p for g in ctx.games for p in registry.entrance(g.spec.name).service_pages(ctx))
+        self.pages = cabinet_pages(calibration) + games
+        ctx.log("SERVICE key on: operator menu")
+
+    @property
+    def underneath(self) -> Scene:
+        return self._underneath
+
+    @property
+    def page(self) -> ServicePage:
+        return self.pages[self.cursor]
+
+    @property
+    def titles(self) -> tuple[str, ...]:
+        return tuple(p.title for p in self.pages)
+
+    def on_input(self, ev: InputEvent, now_us: int) -> Scene | None:
+        self.page.on_input(self.ctx, ev)
+        if pressed(ev) and ev.station == 0 and ev.button in (Button.A, Button.B):
+            self.page.left()
+            self.cursor = (self.cursor + (1 if ev.button is Button.B else -1)) % len(self.pages)
+        elif pressed(ev, Button.START) and ev.station == 0:
+            return self.page.start(self.ctx, now_us, self)
+        return None
+
+    def screen(self, now_us: int) -> ServiceScreen:
+        return ServiceScreen(
+            title=self.page.title,
+            items=self.titles,
+            cursor=self.cursor,
+            body=self.page.body(self.ctx, now_us),
+            footer="Station 1: A/B move · turn the SERVICE key off to leave",
+        )
+
+    def led_levels(self, now_us: int) -> dict[int, float]:
+        return self.page.led_levels(self.ctx, now_us) or super().led_levels(now_us)
