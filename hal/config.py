@@ -10,7 +10,8 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -127,18 +128,6 @@ class RetentionConfig:
 DEFAULT_SHUTDOWN = ("systemctl", "poweroff")
 
 
-@dataclass(frozen=True)
-class PunchCardsConfig:
-    """Where the Punch Cards ledger lives.  ``ledger``: a ``sqlite:///path`` or
-    ``postgresql://…`` URL; ``None`` is ``punch_cards.sqlite3`` in the data folder (found
-    at run time, so a cabinet whose data folder moves takes its ledger along).
-    ``event_seed``: used only when the ledger is created (pre-printed cards, rehearsals,
-    scenarios); ``None`` draws a secret one."""
-
-    ledger: str | None = None
-    event_seed: int | None = None
-
-
 @dataclass(frozen=True, kw_only=True)
 class CabinetConfig:
     name: str
@@ -154,7 +143,9 @@ class CabinetConfig:
     shutdown_command: tuple[str, ...] = DEFAULT_SHUTDOWN
     """What the service menu's Shut down runs (after the operator confirms)."""
     retention: RetentionConfig = RetentionConfig()
-    punch_cards: PunchCardsConfig = PunchCardsConfig()
+    games: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """Each game's own ``[game.<name>]`` table, raw: the game's controls validate it
+    (``hal`` knows no game)."""
 
 
 def default_config_path() -> Path:
@@ -197,11 +188,12 @@ def parse_config(text: str, source: str = "<config>") -> CabinetConfig:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ConfigError("file", source, f"valid TOML ({e})") from e
-    return _Reader(source).cabinet(raw)
+    return TableReader(source).cabinet(raw)
 
 
-class _Reader:
-    """Walks the TOML tree, keeping the dotted key path for error messages."""
+class TableReader:
+    """Walks the TOML tree, keeping the dotted key path for error messages (a game's
+    controls read their own ``[game.<name>]`` table with one too)."""
 
     def __init__(self, source: str) -> None:
         self.source = source
@@ -209,7 +201,18 @@ class _Reader:
     def fail(self, key: str, value: Any, expected: str) -> ConfigError:
         return ConfigError(key, value, expected, self.source)
 
-    def check_table(self, value: Any, key: str, allowed: set[str], required: bool = True) -> dict[str, Any]:
+    def check_table(
+        self,
+        value: Any,
+        key: str,
+        allowed: set[str],
+        required: bool = True,
+        *,
+        any_key: bool = False,
+        moved: Mapping[str, str] | None = None,
+    ) -> dict[str, Any]:
+        """``value`` as a table whose keys are among ``allowed`` (any, with ``any_key``);
+        ``moved``: keys an older config used, with where they went."""
         if value is None:
             if required:
                 raise self.fail(key, None, f"a table with keys {', '.join(sorted(allowed))}")
@@ -217,8 +220,11 @@ class _Reader:
         if not isinstance(value, dict):
             raise self.fail(key, value, "a table")
         for k in value:
-            if k not in allowed:
-                raise self.fail(f"{key}.{k}", value[k], f"no such key; allowed: {', '.join(sorted(allowed))}")
+            if moved and k in moved:
+                raise self.fail(f"{key}.{k}", value[k], f"the same keys in {moved[k]}")
+            if not any_key and k not in allowed:
+                allowed_words = ", ".join(sorted(allowed)) if allowed else "(none)"
+                raise self.fail(f"{key}.{k}", value[k], f"no such key; allowed: {allowed_words}")
         return value
 
     def integer(self, t: dict[str, Any], key: str, name: str, lo: int, hi: int, default: int | None = None) -> int:
@@ -252,7 +258,8 @@ class _Reader:
         self.check_table(
             raw,
             "(top level)",
-            {"cabinet", "display", "service", "sound", "station", "padboard", "retention", "punch_cards"},
+            {"cabinet", "display", "service", "sound", "station", "padboard", "retention", "game"},
+            moved={"punch_cards": "[game.punch_cards]"},
         )
         cab = self.check_table(raw.get("cabinet"), "cabinet", {"name", "data_dir", "backend"})
         name = self.string(cab, "cabinet", "name", pattern=r"[A-Za-z0-9_.-]{1,40}")
@@ -330,40 +337,18 @@ class _Reader:
             backend=backend,
             shutdown_command=tuple(shutdown),
             retention=retention,
-            punch_cards=self.punch_cards(raw),
+            games=self.games(raw.get("game")),
         )
         self.check_pins(config)
         return config
 
-    def punch_cards(self, raw: dict[str, Any]) -> PunchCardsConfig:
-        pc = self.check_table(raw.get("punch_cards"), "punch_cards", {"ledger", "event_seed"}, required=False)
-        ledger = pc.get("ledger")
-        if ledger is not None:
-            ledger = self.ledger_url(ledger)
-        seed = self.integer(pc, "punch_cards", "event_seed", 0, 2**63 - 1) if "event_seed" in pc else None
-        return PunchCardsConfig(ledger, seed)
-
-    def ledger_url(self, value: Any) -> str:
-        """``sqlite:///absolute/path`` (or ``sqlite:///~/path``, ``~`` expanded) or
-        ``postgresql://user@host/db`` (``postgres://`` too)."""
-        key = "punch_cards.ledger"
-        expected = (
-            'a ledger URL: "sqlite:///path/to/ledger.sqlite3" (a file on this cabinet) or '
-            '"postgresql://user@host/database" (one server for the event\'s cabinets)'
-        )
-        if not isinstance(value, str):
-            raise self.fail(key, value, expected)
-        if value.startswith(("postgresql://", "postgres://")):
-            if not value.split("://", 1)[1].strip("/"):
-                raise self.fail(key, value, "a PostgreSQL URL naming a server: postgresql://user@host/database")
-            return value
-        rest = value[len("sqlite:///") :] if value.startswith("sqlite:///") else ""
-        if rest.strip() and not rest.endswith("/"):
-            path = expand_path(rest, key, self.source) if rest.startswith("~") else Path("/" + rest)
-            return f"sqlite://{path}"
-        if value.startswith("sqlite://"):
-            raise self.fail(key, value, "sqlite:/// followed by the ledger file's path (three slashes)")
-        raise self.fail(key, value, expected)
+    def games(self, raw: Any) -> dict[str, dict[str, Any]]:
+        """``[game.<name>]`` tables, kept raw for each game to validate."""
+        tables = self.check_table(raw, "game", set(), required=False, any_key=True)
+        for name, table in tables.items():
+            if not isinstance(table, dict):
+                raise self.fail(f"game.{name}", table, f"a table [game.{name}] of that game's settings")
+        return dict(tables)
 
     def station(self, raw: Any, key: str) -> StationConfig:
         s = self.check_table(raw, key, {"name", "color", "input_chip", "buttons", "led_bar", "private_display", "slap"})

@@ -12,6 +12,7 @@ from firmware_py.runtime.controls import GameControls
 from firmware_py.runtime.entrance import PLAIN, GameEntrance
 from games import registry as games_registry
 from games.registry import UnknownGame
+from hal.config import CabinetConfig, TableReader
 
 
 def controls_type(name: str) -> type[GameControls]:
@@ -22,6 +23,16 @@ def controls_type(name: str) -> type[GameControls]:
             f"game {name!r} has no controls: firmware_py/games/{name}/__init__.py defines CONTROLS (a GameControls)"
         )
     return found
+
+
+def check_settings(config: CabinetConfig) -> None:
+    """Every ``[game.<name>]`` table of ``config`` names a game offered here and passes
+    that game's own check; :class:`~hal.config.ConfigError` (one line) otherwise."""
+    reader = TableReader(config.source)
+    for name, table in config.games.items():
+        if name not in games_registry.names():
+            raise reader.fail(f"game.{name}", dict(table), f"a table named after a game: {', '.join(names())}")
+        controls_type(name).read_settings(table, reader)
 
 
 def offered() -> tuple[type[GameControls], ...]:

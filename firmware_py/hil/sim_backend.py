@@ -34,10 +34,12 @@ class BackendLacks(Exception):
 
 
 def load_cabinet_config(scenario: Scenario, data_dir: Path) -> Any:
+    from firmware_py.games.registry import check_settings
     from hal.config import ConfigError, load_config
 
     try:
         config = load_config(scenario.config)
+        check_settings(config)
     except ConfigError as e:
         raise ScenarioError(
             "scenario.config", str(scenario.config), f"a valid cabinet config ({e})", str(scenario.path)

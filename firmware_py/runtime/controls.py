@@ -9,7 +9,7 @@ docs/cabinet.md, "Adding a game").
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
@@ -20,6 +20,7 @@ from games.bots import RandomBot
 from games.levels import Level
 from games.protocol import Action, Engine, Event, GameSpec
 from games.registry import AnyEngine
+from hal.config import TableReader
 from hal.events import Button
 
 E = TypeVar("E", bound=AnyEngine)
@@ -108,6 +109,13 @@ class GameControls(ABC, Generic[E]):
     resumes: ClassVar[bool] = True
     """False for a game whose scene records its result elsewhere before showing it (Punch
     Cards' ledger): a game of it cut short by a power cut is abandoned, not resumed."""
+
+    @classmethod
+    def read_settings(cls, table: Mapping[str, Any], reader: TableReader) -> object:
+        """This game's own ``[game.<name>]`` table of the cabinet config, validated with
+        the config's one-line errors naming the key.  A game without settings takes none."""
+        reader.check_table(dict(table), f"game.{cls.spec.name}", set())
+        return None
 
     @classmethod
     def ending_words(cls, how: str) -> str:

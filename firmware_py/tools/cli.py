@@ -23,6 +23,7 @@ T_START = time.perf_counter()
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 """Taken as the CLI module loads, so start-up times include every import."""
 
+from firmware_py.games.registry import check_settings  # noqa: E402
 from firmware_py.process import logs  # noqa: E402  (after T_START on purpose)
 from firmware_py.process.exit_codes import EXIT_BAD_INPUT, EXIT_BUSY, EXIT_FAILED, EXIT_OK  # noqa: E402
 from hal.config import BACKENDS, ConfigError, expand_path, load_config  # noqa: E402
@@ -113,6 +114,7 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         config = load_config(args.config)
+        check_settings(config)
     except ConfigError as e:
         log.error("ringside: bad cabinet config: %s", e)
         return EXIT_BAD_INPUT

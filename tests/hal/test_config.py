@@ -87,31 +87,17 @@ def test_missing_file_is_a_config_error(tmp_path) -> None:
         load_config(tmp_path / "nope.toml")
 
 
-@pytest.mark.parametrize(
-    ("ledger", "expected"),
-    [
-        ('"mysql://host/db"', 'a ledger URL: "sqlite:///path/to/ledger.sqlite3"'),
-        ('"sqlite://ledger.sqlite3"', "sqlite:/// followed by the ledger file's path (three slashes)"),
-        ('"sqlite:///"', "sqlite:/// followed by the ledger file's path"),
-        ('"postgresql://"', "a PostgreSQL URL naming a server"),
-        ("5432", "a ledger URL"),
-    ],
-)
-def test_a_bad_punch_cards_ledger_url_says_what_a_good_one_looks_like(ledger: str, expected: str) -> None:
-    with pytest.raises(ConfigError) as info:
-        parse_config(DEFAULT + f"\n[punch_cards]\nledger = {ledger}\n", "cabinet.toml")
-    assert info.value.key == "punch_cards.ledger" and expected in str(info.value)
+def test_game_tables_stay_raw_for_each_game_to_check() -> None:
+    """hal knows no game: a [game.<name>] table is kept as it is written."""
+    config = parse_config(DEFAULT + '\n[game.punch_cards]\nledger = "x"\n[game.anything]\nspeed = 3\n')
+    assert config.games == {"punch_cards": {"ledger": "x"}, "anything": {"speed": 3}}
+    with pytest.raises(ConfigError, match=re.escape("game.punch = 3: expected a table [game.punch]")):
+        parse_config(DEFAULT + "\n[game]\npunch = 3\n")
 
 
-def test_the_punch_cards_ledger_is_a_file_in_the_data_folder_unless_a_url_names_one() -> None:
-    assert load_config().punch_cards.ledger is None  # the cabinet puts it in its data folder
-    server = parse_config(DEFAULT + '\n[punch_cards]\nledger = "postgresql://con@10.0.0.2/cards"\n')
-    assert server.punch_cards.ledger == "postgresql://con@10.0.0.2/cards"
-    home = parse_config(DEFAULT + '\n[punch_cards]\nledger = "sqlite:///~/cards.sqlite3"\nevent_seed = 7\n')
-    assert home.punch_cards.ledger.startswith("sqlite:///") and "~" not in home.punch_cards.ledger
-    assert home.punch_cards.event_seed == 7
-    with pytest.raises(ConfigError, match=re.escape("punch_cards.seed")):
-        parse_config(DEFAULT + "\n[punch_cards]\nseed = 7\n")
+def test_the_old_punch_cards_table_says_where_its_keys_went() -> None:
+    with pytest.raises(ConfigError, match=re.escape("expected the same keys in [game.punch_cards]")):
+        parse_config(DEFAULT + '\n[punch_cards]\nledger = "sqlite:///x"\n')
 
 
 def test_padboard_contact_probe_is_off_unless_said_and_must_be_true_or_false() -> None:

@@ -11,10 +11,12 @@ it adds the operator's items (closing time, voids, export) to the service menu.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import Enum
 from typing import Any, ClassVar
 
 from display.games.punch_cards.models import DuelPrivate
+from firmware_py.games.punch_cards.settings import PunchCardsSettings, read_settings
 from firmware_py.runtime.controls import GameControls, Refusal
 from games.protocol import Action, Event
 from games.punch_cards import (
@@ -33,11 +35,11 @@ from games.punch_cards import (
     Stake,
     StakesShown,
 )
+from hal.config import TableReader
 from hal.events import Button
 
 CORNER_BUTTONS = (Button.A, Button.B, Button.C, Button.D)
 CALL_BUTTONS = {Button.A: Call.HIGH, Button.B: Call.LOW, Button.C: Call.BOTH}
-CORNER_WORDS = ("top left", "top right", "bottom left", "bottom right")
 
 
 class PunchCardsControls(GameControls):
@@ -52,6 +54,10 @@ class PunchCardsControls(GameControls):
         DuelEnd.BOTH_FAILED: "a failed Both",
         DuelEnd.REFUSED: "challenge refused",
     }
+
+    @classmethod
+    def read_settings(cls, table: Mapping[str, Any], reader: TableReader) -> PunchCardsSettings:
+        return read_settings(table, reader)
 
     def __init__(self) -> None:
         self.cursor: dict[int, int] = {0: 0, 1: 0}

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_py.games.punch_cards.ledger import Ledger, LedgerError
+from firmware_py.games.punch_cards.settings import settings_of
 from games.punch_cards import SPEC, Standing
 from hal.config import CabinetConfig
 
@@ -25,7 +26,7 @@ BOARD_REFRESH_US = 5_000_000
 
 
 def ledger_url(config: CabinetConfig) -> str:
-    return config.punch_cards.ledger or f"sqlite://{Path(config.data_dir) / LEDGER_FILE}"
+    return settings_of(config).ledger or f"sqlite://{Path(config.data_dir) / LEDGER_FILE}"
 
 
 class LedgerLink:
@@ -41,7 +42,8 @@ class LedgerLink:
     @classmethod
     def for_config(cls, config: CabinetConfig) -> LedgerLink:
         url = ledger_url(config)
-        return cls(url, lambda: Ledger(url, event_seed=config.punch_cards.event_seed, cabinet=config.name))
+        seed = settings_of(config).event_seed
+        return cls(url, lambda: Ledger(url, event_seed=seed, cabinet=config.name))
 
     @property
     def ledger(self) -> Ledger:

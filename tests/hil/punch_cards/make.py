@@ -25,7 +25,7 @@ from hal.events import Button
 
 HERE = Path(__file__).resolve().parent
 CONFIG = "configs/cabinet.toml"
-SEED = tomllib.loads((HERE / CONFIG).read_text())["punch_cards"]["event_seed"]
+SEED = tomllib.loads((HERE / CONFIG).read_text())["game"]["punch_cards"]["event_seed"]
 GAP_US = 150_000
 """Between two presses: quick, well clear of the debounce."""
 GAME_INDEX = controls_registry.names().index("punch_cards")

@@ -1,0 +1,61 @@
+"""Punch Cards' settings, its own ``[game.punch_cards]`` table of the cabinet config:
+where the ledger lives and the event's seed.  Validated here, by the game, with the
+config's one-line errors naming the key."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hal.config import CabinetConfig, TableReader, expand_path
+
+TABLE = "game.punch_cards"
+
+
+@dataclass(frozen=True, kw_only=True)
+class PunchCardsSettings:
+    """``ledger``: a ``sqlite:///path`` or ``postgresql://…`` URL; ``None`` is
+    ``punch_cards.sqlite3`` in the data folder (found at run time, so a cabinet whose
+    data folder moves takes its ledger along).  ``event_seed``: used only when the ledger
+    is created (pre-printed cards, rehearsals, scenarios); ``None`` draws a secret one."""
+
+    ledger: str | None = None
+    event_seed: int | None = None
+
+
+def read_settings(table: Mapping[str, Any], reader: TableReader) -> PunchCardsSettings:
+    """The table's settings; a :class:`~hal.config.ConfigError` names a bad key."""
+    pc = reader.check_table(dict(table), TABLE, {"ledger", "event_seed"})
+    ledger = ledger_url(pc["ledger"], reader) if "ledger" in pc else None
+    seed = reader.integer(pc, TABLE, "event_seed", 0, 2**63 - 1) if "event_seed" in pc else None
+    return PunchCardsSettings(ledger=ledger, event_seed=seed)
+
+
+def settings_of(config: CabinetConfig) -> PunchCardsSettings:
+    """This cabinet's Punch Cards settings (checked at start, so they read cleanly here)."""
+    return read_settings(config.games.get("punch_cards", {}), TableReader(config.source))
+
+
+def ledger_url(value: Any, reader: TableReader) -> str:
+    """``sqlite:///absolute/path`` (or ``sqlite:///~/path``, ``~`` expanded) or
+    ``postgresql://user@host/db`` (``postgres://`` too)."""
+    key = f"{TABLE}.ledger"
+    expected = (
+        'a ledger URL: "sqlite:///path/to/ledger.sqlite3" (a file on this cabinet) or '
+        '"postgresql://user@host/database" (one server for the event\'s cabinets)'
+    )
+    if not isinstance(value, str):
+        raise reader.fail(key, value, expected)
+    if value.startswith(("postgresql://", "postgres://")):
+        if not value.split("://", 1)[1].strip("/"):
+            raise reader.fail(key, value, "a PostgreSQL URL naming a server: postgresql://user@host/database")
+        return value
+    rest = value[len("sqlite:///") :] if value.startswith("sqlite:///") else ""
+    if rest.strip() and not rest.endswith("/"):
+        path = expand_path(rest, key, reader.source) if rest.startswith("~") else Path("/" + rest)
+        return f"sqlite://{path}"
+    if value.startswith("sqlite://"):
+        raise reader.fail(key, value, "sqlite:/// followed by the ledger file's path (three slashes)")
+    raise reader.fail(key, value, expected)
