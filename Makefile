@@ -30,7 +30,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-# mypy as pyproject.toml configures it: strict on games/, default elsewhere.
+# mypy as pyproject.toml configures it: strict on games/, display/ and firmware_py/, default on hal/ and calibration/
 types: $(STAMP)
 	$(BIN)/mypy
 

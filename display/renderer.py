@@ -6,6 +6,7 @@ game's play screen (and its own result screen, if it has one) comes from
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pygame
 
@@ -37,7 +38,7 @@ from display.text import TextCache
 
 CANVAS = UNITS
 
-SCREENS: dict[type, Callable] = {
+SCREENS: dict[type, Callable[[Canvas, TextCache, Any], None]] = {
     AttractScreen: draw_attract,
     DemoScreen: draw_demo,
     SelectScreen: draw_select,

@@ -8,14 +8,14 @@ order of ``games.registry`` (the select screen's).
 
 from __future__ import annotations
 
-from firmware_py.runtime.controls import GameControls
+from firmware_py.runtime.controls import AnyControls, GameControls
 from firmware_py.runtime.entrance import PLAIN, GameEntrance
 from games import registry as games_registry
 from games.registry import UnknownGame
 from hal.config import CabinetConfig, TableReader
 
 
-def controls_type(name: str) -> type[GameControls]:
+def controls_type(name: str) -> type[AnyControls]:
     """The controls of game ``name``; :class:`~games.registry.UnknownGame` names the valid ones."""
     found = getattr(games_registry.game_module("firmware_py.games", name), "CONTROLS", None)
     if not (isinstance(found, type) and issubclass(found, GameControls)):
@@ -35,7 +35,7 @@ def check_settings(config: CabinetConfig) -> None:
         controls_type(name).read_settings(table, reader)
 
 
-def offered() -> tuple[type[GameControls], ...]:
+def offered() -> tuple[type[AnyControls], ...]:
     """Every game's controls in select-screen order."""
     return tuple(controls_type(n) for n in games_registry.names())
 

@@ -74,7 +74,7 @@ def matches(expected: Any, actual: Any) -> bool:
         )
     if isinstance(expected, bool) or isinstance(actual, bool):
         return expected is actual
-    return expected == actual
+    return bool(expected == actual)
 
 
 def _fmt(ev: dict[str, Any]) -> str:

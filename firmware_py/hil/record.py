@@ -72,7 +72,7 @@ class SessionRecorder:
 
     # -- observing -------------------------------------------------------------------------
     def _observed_poll(self, now_us: int) -> list[Any]:
-        events = self._poll(now_us)
+        events: list[Any] = self._poll(now_us)
         self._follow_scene(now_us)
         g = self._current
         if g is not None:

@@ -25,7 +25,7 @@ from hal.config import ConfigError
 from hal.events import Button
 
 if TYPE_CHECKING:
-    from firmware_py.runtime.controls import GameControls
+    from firmware_py.runtime.controls import AnyControls
 
 TOP_KEYS = {"scenario", "input", "expect"}
 SCENARIO_KEYS = {
@@ -180,7 +180,7 @@ def parse_scenario(text: str, path: Path | str = "<scenario>.toml") -> Scenario:
     return _Reader(str(path)).scenario(raw, path)
 
 
-def game_controls(name: Any, source: str = "") -> type[GameControls]:
+def game_controls(name: Any, source: str = "") -> type[AnyControls]:
     """The cabinet's controls class for game ``name`` (only games the cabinet offers)."""
     from firmware_py.games import registry as controls_registry
     from games.registry import UnknownGame
@@ -194,7 +194,7 @@ def game_controls(name: Any, source: str = "") -> type[GameControls]:
     raise ScenarioError("scenario.game", name, f"one of {offered} (the games this cabinet offers)", source)
 
 
-def event_types(controls: type[GameControls]) -> dict[str, type]:
+def event_types(controls: type[AnyControls]) -> dict[str, type]:
     """Every engine event class of a game, by name: the event dataclasses defined in the
     package of the game's engine (whatever its modules are called)."""
     from games.protocol import Event
@@ -210,7 +210,7 @@ def event_types(controls: type[GameControls]) -> dict[str, type]:
     return out
 
 
-def make_options(controls: type[GameControls], values: dict[str, Any], source: str = "") -> Any:
+def make_options(controls: type[AnyControls], values: dict[str, Any], source: str = "") -> Any:
     """The game's options dataclass from the scenario's ``[scenario.options]`` (JSON form)."""
     from games.codec import decode
 

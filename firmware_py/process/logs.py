@@ -14,6 +14,7 @@ import logging
 import os
 import sys
 import time
+from typing import TextIO
 
 LEVELS = ("debug", "info", "warning", "error")
 
@@ -58,7 +59,7 @@ class ConsoleFormatter(logging.Formatter):
         return f"{stamp} {level}{text}"
 
 
-class StderrHandler(logging.StreamHandler):
+class StderrHandler(logging.StreamHandler[TextIO]):
     """Writes to whatever ``sys.stderr`` is at the time (tests swap it), flushing each
     record."""
 
@@ -66,11 +67,11 @@ class StderrHandler(logging.StreamHandler):
         super().__init__(sys.stderr)
 
     @property
-    def stream(self):
+    def stream(self) -> TextIO:
         return sys.stderr
 
     @stream.setter
-    def stream(self, _value) -> None:  # StreamHandler.__init__ assigns it
+    def stream(self, _value: object) -> None:  # StreamHandler.__init__ assigns it
         pass
 
 

@@ -28,6 +28,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from PIL import Image
+
 from calibration.capture import Recording
 from calibration.display_latency import FLASHES, FlashRun, Sensor
 from calibration.live import LivePadboard
@@ -113,7 +115,7 @@ def default_display(ctx: CabinetContext) -> DisplayProbe | None:
         return None
 
 
-def running_padboard(ctx: CabinetContext, port: str):
+def running_padboard(ctx: CabinetContext, port: str) -> PadboardSource | None:
     """The cabinet's own connected PadboardSource on ``port``, if it has one open: the
     serial port is exclusive, so calibration records through the cabinet's link."""
     for source in getattr(ctx.hardware, "sources", ()):
@@ -404,7 +406,7 @@ class CalibrationScene(ServiceScene):
             for p in range(src.pads)
         )
 
-    def private_image(self, station: int, size: tuple[int, int]):
+    def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
         return text_lines(["CALIBRATION", "", f"Pad {station + 1}"], 0, size)
 
     def led_levels(self, now_us: int) -> dict[int, float]:

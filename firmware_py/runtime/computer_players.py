@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
 from display.models import StationLook
-from firmware_py.runtime.controls import Bot, GameControls
+from firmware_py.runtime.controls import AnyControls, Bot
 from firmware_py.runtime.settle import SettleBuffer
 from games.levels import Level
 from games.protocol import Engine
@@ -48,7 +48,7 @@ class SeatedGame(Protocol):
     :class:`firmware_py.runtime.session.GameSession`, which also seats them)."""
 
     engine: Engine[Any, Any]
-    controls: GameControls
+    controls: AnyControls
     seats: tuple[int, ...]
     offset_us: int
     buffer: SettleBuffer
@@ -109,7 +109,7 @@ class ComputerPlayers:
 
     def __init__(
         self,
-        controls: GameControls,
+        controls: AnyControls,
         levels: Mapping[int, Level],
         hands: Hands,
         rng: random.Random,
@@ -127,7 +127,7 @@ class ComputerPlayers:
         self._cue_seen: dict[int, object] = {}
         self._slapping_until: dict[int, int] = {}
 
-    def recall(self, engine: Engine) -> None:
+    def recall(self, engine: Engine[Any, Any]) -> None:
         """Show each bot again, in order, the views it was shown while ``engine``'s game
         was played so far (a game resumed after a power cut), so it remembers what it
         had learned and its choices go on as if the game had never stopped.

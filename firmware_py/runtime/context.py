@@ -12,7 +12,7 @@ from typing import Any
 
 from display.models import StationLook
 from display.sound import Callouts
-from firmware_py.runtime.controls import GameControls
+from firmware_py.runtime.controls import AnyControls
 from firmware_py.runtime.store import Store
 from games.levels import Level
 from games.registry import UnknownGame
@@ -25,7 +25,7 @@ class CabinetContext:
     config: CabinetConfig
     store: Store
     looks: tuple[StationLook, ...]
-    games: tuple[type[GameControls[Any]], ...]
+    games: tuple[type[AnyControls], ...]
     """The games offered, in select-screen order (the registry's, at start-up)."""
     seeds: random.Random
     log: Callable[[str], None]
@@ -48,7 +48,7 @@ class CabinetContext:
     def station_names(self, stations: tuple[int, ...]) -> tuple[str, ...]:
         return tuple(self.looks[s].name for s in stations)
 
-    def game_named(self, name: str) -> type[GameControls[Any]]:
+    def game_named(self, name: str) -> type[AnyControls]:
         """The controls of a game this cabinet offers; :class:`UnknownGame` names the offered ones."""
         for controls in self.games:
             if controls.spec.name == name:

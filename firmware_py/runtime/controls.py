@@ -18,7 +18,7 @@ from display.models import PrivateScreen
 from firmware_py.runtime.store import Store
 from games.bots import RandomBot
 from games.levels import Level
-from games.protocol import Action, Engine, Event, GameSpec
+from games.protocol import Action, Event, GameSpec
 from games.registry import AnyEngine
 from hal.config import TableReader
 from hal.events import Button
@@ -83,7 +83,7 @@ class ResultRecords:
     today_since: str
 
 
-def journal_events(engine: Engine) -> tuple[Event, ...]:
+def journal_events(engine: AnyEngine) -> tuple[Event, ...]:
     """Every event of ``engine``'s game, the opening ones first, from its journal replayed
     on a fresh engine: the whole story, also of a game resumed after a power cut."""
     fresh = type(engine)(engine.options, engine.players, engine.seed)
@@ -95,7 +95,7 @@ def journal_events(engine: Engine) -> tuple[Event, ...]:
 
 class GameControls(ABC, Generic[E]):
     spec: ClassVar[GameSpec]
-    engine_type: ClassVar[type[Engine]]
+    engine_type: ClassVar[type[AnyEngine]]
     blurb: ClassVar[str]
 
     options_menu: ClassVar[tuple[OptionItem, ...]] = ()
@@ -203,3 +203,7 @@ class GameControls(ABC, Generic[E]):
     @abstractmethod
     def describe(self, event: Event, names: tuple[str, ...]) -> str | None:
         """One line for the live log, or None for events not worth a line."""
+
+
+AnyControls = GameControls[Any]
+"""Some game's controls, as the cabinet-wide modules hold them."""

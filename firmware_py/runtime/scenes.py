@@ -26,7 +26,7 @@ from display.private import draw_private, text_lines
 from firmware_py.games import registry
 from firmware_py.runtime.computer_players import ComputerPlayers, QueuedHands, computer_look, seat_looks
 from firmware_py.runtime.context import CabinetContext
-from firmware_py.runtime.controls import GameControls, ResultRecords
+from firmware_py.runtime.controls import AnyControls, ResultRecords
 from firmware_py.runtime.result_picture import result_picture_path, save_result_picture
 from firmware_py.runtime.scene import Scene, pressed
 from firmware_py.runtime.session import GameSession
@@ -209,7 +209,7 @@ class Join(Scene):
     person pressing START at a computer's station takes the seat.  With computers in,
     the host starts with A."""
 
-    def __init__(self, ctx: CabinetContext, now_us: int, controls: GameControls, host: int) -> None:
+    def __init__(self, ctx: CabinetContext, now_us: int, controls: AnyControls, host: int) -> None:
         super().__init__(ctx, now_us)
         self.controls = controls
         self.host = host
@@ -297,7 +297,7 @@ class Options(Scene):
         self,
         ctx: CabinetContext,
         now_us: int,
-        controls: GameControls,
+        controls: AnyControls,
         stations: tuple[int, ...],
         host: int,
         computers: dict[int, Level] | None = None,
@@ -357,7 +357,7 @@ class Play(Scene):
         cls,
         ctx: CabinetContext,
         now_us: int,
-        controls: GameControls,
+        controls: AnyControls,
         options: Any,
         stations: tuple[int, ...],
         computers: dict[int, Level] | None = None,

@@ -29,7 +29,7 @@ from typing import Any
 
 from display.models import Notice, PlayScreen, StationLook
 from firmware_py.runtime.computer_players import seat_looks
-from firmware_py.runtime.controls import GameControls, Refusal
+from firmware_py.runtime.controls import AnyControls, Refusal
 from firmware_py.runtime.settle import SettleBuffer
 from firmware_py.runtime.store import SavedGame, Store
 from games.codec import encode
@@ -54,8 +54,8 @@ RANK_SHOWN, RANK_BUTTON, RANK_SLAP = 0, 1, 2
 class GameSession:
     def __init__(
         self,
-        controls: GameControls,
-        engine: Engine,
+        controls: AnyControls,
+        engine: Engine[Any, Any],
         seats: tuple[int, ...],
         looks: tuple[StationLook, ...],
         store: Store,
@@ -89,7 +89,7 @@ class GameSession:
     @classmethod
     def start(
         cls,
-        controls: GameControls,
+        controls: AnyControls,
         options: Any,
         seats: tuple[int, ...],
         looks: tuple[StationLook, ...],
@@ -124,7 +124,7 @@ class GameSession:
     @classmethod
     def resume(
         cls,
-        controls: GameControls,
+        controls: AnyControls,
         saved: SavedGame,
         looks: tuple[StationLook, ...],
         store: Store,

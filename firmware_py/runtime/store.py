@@ -434,7 +434,7 @@ class Store:
         ]
 
     def integrity_ok(self) -> bool:
-        return self.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        return bool(self.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok")
 
     def close(self) -> None:
         self.db.close()

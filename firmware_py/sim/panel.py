@@ -14,6 +14,8 @@ from __future__ import annotations
 import heapq
 import random
 
+from gpiozero.pins import Factory
+
 from hal.clock import ManualClock
 from hal.light_sensor import LightSensor
 
@@ -22,7 +24,7 @@ class SimPanel:
     def __init__(
         self,
         clock: ManualClock | None,
-        pin_factory,
+        pin_factory: Factory,
         pin: int,
         lag_us: int = 24_000,
         spread_us: int = 16_667,

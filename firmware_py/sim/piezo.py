@@ -76,12 +76,12 @@ def peak_for_velocity(v: int, settings: dict[str, int] | None = None) -> float:
     peak = thr + x * (sens - thr)
     while velocity(int(peak), thr, sens, curve) < v:  # undo rounding at the bottom
         peak += 1
-    return peak
+    return float(peak)
 
 
 def contact_duration_us(pad: PiezoPad, peak: float) -> float:
     """How long the palm presses on ``pad`` in a slap whose first peak is ``peak`` counts."""
-    return pad.contact_us * (max(peak, 1.0) / CONTACT_REF_PEAK) ** -pad.contact_exp
+    return float(pad.contact_us * (max(peak, 1.0) / CONTACT_REF_PEAK) ** -pad.contact_exp)
 
 
 class Pulse:

@@ -27,8 +27,12 @@ from dataclasses import dataclass, field
 
 from gpiozero.pins.mock import MockFactory
 
+from calibration.wizard import Wizard
 from firmware_py.padboard.board import Board
-from firmware_py.padboard.detector import TICKS_MASK, ticks_diff
+from firmware_py.padboard.detector import (  # type: ignore[attr-defined]  # ticks_diff: MicroPython's, or its stand-in
+    TICKS_MASK,
+    ticks_diff,
+)
 from firmware_py.sim.padboard import PROBE_IRQ_US, BoardClock, SimDma, UsbJitter, ping_exchange
 from firmware_py.sim.piezo import ModelSlap, PiezoModel, PiezoPad, SlapSignal
 from hal.clock import ManualClock
@@ -258,10 +262,9 @@ def _wizard(
     comparator: Sequence[int] | None = None,
     edge_period_us: int | None = 50,
     probe: bool = False,
-):
+) -> tuple[Wizard, dict[int, PadSettings] | None]:
     from calibration.runner import run_wizard
     from calibration.virtual import VirtualPads
-    from calibration.wizard import Wizard
     from firmware_py.sim.operator import ScriptedOperator
     from firmware_py.sim.pad_sets import make_detector
 

@@ -32,14 +32,16 @@ from calibration.live_gpio import LiveGpioEdge, gpio_edge_stations
 from calibration.profiles import ProfileError, ProfileStore, push, wizard_profile
 from calibration.report import criteria_lines, report_path, review_lines, verdict_lines
 from calibration.runner import run_wizard
+from calibration.source import PadSource
 from calibration.verify import Criteria
+from calibration.virtual import VirtualPads
 from calibration.wizard import Step, Wizard
 from display.window import use_headless_drivers
 from firmware_py.runtime.calibration_pages import save_report
 from firmware_py.sim.operator import ScriptedOperator
 from firmware_py.sim.pad_sets import SIM_CABINETS, virtual_cabinet
 from hal.clock import MonotonicClock
-from hal.config import load_config
+from hal.config import CabinetConfig, load_config
 from hal.gpio_edge import GpioEdgeSource
 from hal.hardware import lgpio_factories, slap_sources
 from hal.padboard.driver import PadboardSource
@@ -144,7 +146,7 @@ class _Done:
 # -- the command ------------------------------------------------------------------------------
 
 
-def scratch_data_for_sim(config):
+def scratch_data_for_sim(config: CabinetConfig) -> CabinetConfig:
     """``--sim`` without a data folder named: a fresh scratch folder, so trying the
     wizard on simulated pads never touches the cabinet's profiles or active profile."""
     scratch = Path(tempfile.mkdtemp(prefix="ringside-calibrate-sim-"))
@@ -181,7 +183,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--report", help="PNG report path (default: <data>/calibration/reports/<name>-<stamp>.png)")
 
 
-def open_source(args, config):
+def open_source(args: argparse.Namespace, config: CabinetConfig) -> tuple[PadSource, str]:
     if args.sim:
         comparator = [args.comparator] * len(SIM_CABINETS[args.sim].pads) if args.comparator else None
         vp = virtual_cabinet(args.sim, seed=args.seed, comparator=comparator, probe=args.probe)
@@ -198,7 +200,7 @@ def open_source(args, config):
         ) from e
 
 
-def open_gpio_edge(config):
+def open_gpio_edge(config: CabinetConfig) -> LiveGpioEdge:
     """The cabinet's gpio-edge slap lines, opened on the Pi for calibration (the cabinet
     itself must not be running: the lines are claimed)."""
     stations = gpio_edge_stations(config)
@@ -215,7 +217,12 @@ def open_gpio_edge(config):
     return LiveGpioEdge(sources, stations, clock)
 
 
-def main(args, config, write: Callable[[str], None] = print, read: Callable[[str], str] = input) -> int:
+def main(
+    args: argparse.Namespace,
+    config: CabinetConfig,
+    write: Callable[[str], None] = print,
+    read: Callable[[str], str] = input,
+) -> int:
     store = ProfileStore(config.data_dir)
     if args.list:
         active = store.active()
@@ -253,7 +260,7 @@ def main(args, config, write: Callable[[str], None] = print, read: Callable[[str
             period_us=source.sample_period_us,
             probe=args.probe if args.sim else bool(config.padboard and config.padboard.contact_probe),
         )
-        hands = ScriptedOperator(source, seed=args.seed) if args.sim else None
+        hands = ScriptedOperator(source, seed=args.seed) if isinstance(source, VirtualPads) else None
         front = TerminalFrontend(hands, yes=args.yes, read=read, write=write)
         write(
             f"Calibrating {', '.join(str(p + 1) for p in targets)} of {source.pads} pads on {cabinet}"
@@ -282,7 +289,9 @@ def main(args, config, write: Callable[[str], None] = print, read: Callable[[str
             close()
 
 
-def _save_report(args, config, wizard: Wizard, write) -> Path | None:
+def _save_report(
+    args: argparse.Namespace, config: CabinetConfig, wizard: Wizard, write: Callable[[str], None]
+) -> Path | None:
     if not wizard.captures:
         return None
     try:

@@ -18,6 +18,7 @@ import os
 import time
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 T_START = time.perf_counter()
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -26,7 +27,14 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 from firmware_py.games.registry import check_settings  # noqa: E402
 from firmware_py.process import logs  # noqa: E402  (after T_START on purpose)
 from firmware_py.process.exit_codes import EXIT_BAD_INPUT, EXIT_BUSY, EXIT_FAILED, EXIT_OK  # noqa: E402
-from hal.config import BACKENDS, ConfigError, expand_path, load_config  # noqa: E402
+from hal.config import BACKENDS, CabinetConfig, ConfigError, expand_path, load_config  # noqa: E402
+
+if TYPE_CHECKING:  # the commands import what they run when they run it (start-up time)
+    from firmware_py.hil.record import SessionRecorder
+    from firmware_py.runtime.cabinet import Cabinet
+    from firmware_py.runtime.store import Store
+    from games.levels import Level
+    from hal.cabinet_io import CabinetIO
 
 log = logging.getLogger("ringside")
 
@@ -160,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     return EXIT_BAD_INPUT
 
 
-def run_cabinet(config, args) -> int:
+def run_cabinet(config: CabinetConfig, args: argparse.Namespace) -> int:
     from firmware_py.process.memory import return_large_blocks
     from firmware_py.process.retention import prune
 
@@ -194,7 +202,7 @@ def run_cabinet(config, args) -> int:
         return run_headless(config, args)
 
 
-def explicit_data(args) -> bool:
+def explicit_data(args: argparse.Namespace) -> bool:
     """Whether the person named a data folder (``--data`` or the environment variable)."""
     return bool(getattr(args, "data", None) or os.environ.get(DATA_ENV))
 
@@ -221,7 +229,7 @@ def known_game(name: str) -> bool:
     return True
 
 
-def computer_level(name: str | None):
+def computer_level(name: str | None) -> Level | None:
     """The computers' level ``--level`` names (NORMAL when not given); None, after one
     line naming the levels there are, for a name that is none of them."""
     from games.levels import Level
@@ -237,7 +245,7 @@ def computer_level(name: str | None):
         return None
 
 
-def run_hil(args) -> int:
+def run_hil(args: argparse.Namespace) -> int:
     from display.window import use_headless_drivers
 
     use_headless_drivers()
@@ -251,7 +259,7 @@ def run_hil(args) -> int:
     return code
 
 
-def _recorder(cabinet, hardware, args):
+def _recorder(cabinet: Cabinet, hardware: CabinetIO, args: argparse.Namespace) -> SessionRecorder | None:
     """``--record FILE``: on simulated and real hardware alike."""
     if not getattr(args, "record", None):
         return None
@@ -260,13 +268,13 @@ def _recorder(cabinet, hardware, args):
     return SessionRecorder(cabinet, hardware, args.record, log.info)
 
 
-def _store(config):
+def _store(config: CabinetConfig) -> Store:
     from firmware_py.runtime.store import open_store
 
     return open_store(config.data_dir / "ringside.sqlite3", lambda line: log.warning("ringside: %s", line))
 
 
-def _screenshots_folder(config, args, stamp: str) -> Path | int | None:
+def _screenshots_folder(config: CabinetConfig, args: argparse.Namespace, stamp: str) -> Path | int | None:
     """The exhibition's screenshots folder, made ready; an exit code when ``--screenshots``
     names one that cannot be written; None (no screenshots, a warning) when the default
     one in the data folder cannot, so a read-only data folder still plays."""
@@ -287,7 +295,7 @@ def _screenshots_folder(config, args, stamp: str) -> Path | int | None:
     return shots
 
 
-def run_headless(config, args) -> int:
+def run_headless(config: CabinetConfig, args: argparse.Namespace) -> int:
     from display.window import Window, use_headless_drivers
 
     use_headless_drivers()
@@ -335,7 +343,7 @@ def run_headless(config, args) -> int:
     return EXIT_OK if ok else EXIT_FAILED
 
 
-def run_realtime(config, args, real_hardware: bool) -> int:
+def run_realtime(config: CabinetConfig, args: argparse.Namespace, real_hardware: bool) -> int:
     """The cabinet in real time: on a Pi's hardware (backend gpio), or on simulated
     hardware with the keyboard as the buttons (the development window)."""
     from firmware_py.tools.run import run_realtime as run_process

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from enum import Enum
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from display.games.big_time_boxing.private import Held, Mode, Station
 from display.games.big_time_boxing.words import FINISH, INJURY, POSITION, PUNCH, TRAP, card_words
@@ -83,7 +83,7 @@ answers a window with E (START there lets the window go)."""
 _CARD_ACTIONS = {Mode.MOVE_AWAY: MoveAway, Mode.CLINCH: Clinch, Mode.COVER_UP: CoverUp}
 
 
-class BigTimeBoxingControls(GameControls):
+class BigTimeBoxingControls(GameControls[BigTimeBoxing]):
     spec = SPEC
     engine_type = BigTimeBoxing
     blurb = "Boxer cards and a Result deck: Big Hits, the ropes, knockdowns, the judges' cards."
@@ -121,7 +121,7 @@ class BigTimeBoxingControls(GameControls):
         self._window: tuple[int, int] | None = None
         """(journal length, µs) of the open window: when the cabinet first saw it open."""
 
-    def make_options(self, values: dict) -> BigTimeBoxingOptions:
+    def make_options(self, values: dict[str, Any]) -> BigTimeBoxingOptions:
         return BigTimeBoxingOptions(**values)
 
     # -- presses -------------------------------------------------------------------------
@@ -347,7 +347,7 @@ class BigTimeBoxingControls(GameControls):
         if isinstance(event, PunchThrown):
             return event.punch.value
         if isinstance(event, BigHitDrawn) and not event.ignored and event.big_hit is not BigHit.NONE:
-            return event.big_hit.value
+            return str(event.big_hit.value)
         if isinstance(event, Count):
             return "heart" if event.heart else "knockout"
         if isinstance(event, RoundStarted):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import Enum
 from itertools import groupby
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from display.games.karate_fight.photo_finish import PhotoFinish
 from display.games.karate_fight.result import KarateStory
@@ -24,11 +24,13 @@ from firmware_py.runtime.controls import (
 from games.karate_fight import (
     SPEC,
     BoutWon,
+    CardKind,
     CardPlayed,
     CowardsBlow,
     DeadHeat,
     FighterOut,
     FightWon,
+    HitKind,
     HitShowing,
     HitWon,
     JanKenRound,
@@ -57,11 +59,11 @@ from hal.events import Button
 SIGN_BUTTONS = {Button.A: Sign.ROCK, Button.B: Sign.PAPER, Button.C: Sign.SCISSORS}
 
 
-def card_name(kind) -> str:
+def card_name(kind: CardKind) -> str:
     return kind.value.replace("_", " ").title()
 
 
-def hit_name(kind) -> str:
+def hit_name(kind: HitKind) -> str:
     return kind.value.replace("_", " ").title()
 
 
@@ -96,7 +98,7 @@ class KarateControls(GameControls[KarateFight]):
         self._photo: tuple[int, PhotoFinish | None] = (-1, None)
         """(actions applied, the photo finish then): the events change only with an action."""
 
-    def make_options(self, values: dict) -> KarateOptions:
+    def make_options(self, values: dict[str, Any]) -> KarateOptions:
         return KarateOptions(**values)
 
     def on_button(self, engine: KarateFight, seat: int, button: Button, t_us: int) -> Action | Refusal | None:

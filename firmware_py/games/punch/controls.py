@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from enum import Enum
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from display.games.punch.result import PunchStory
 from display.models import PrivateScreen
@@ -45,7 +45,7 @@ class PunchControls(GameControls[Punch]):
     def __init__(self) -> None:
         self.picks: dict[int, list[Card]] = {0: [], 1: []}
 
-    def make_options(self, values: dict) -> PunchOptions:
+    def make_options(self, values: dict[str, Any]) -> PunchOptions:
         return PunchOptions(**values)
 
     def on_button(self, engine: Punch, seat: int, button: Button, t_us: int) -> Action | Refusal | None:

@@ -42,7 +42,7 @@ CORNER_BUTTONS = (Button.A, Button.B, Button.C, Button.D)
 CALL_BUTTONS = {Button.A: Call.HIGH, Button.B: Call.LOW, Button.C: Call.BOTH}
 
 
-class PunchCardsControls(GameControls):
+class PunchCardsControls(GameControls[PunchCardsDuel]):
     spec = SPEC
     engine_type = PunchCardsDuel
     blurb = "Duel anyone at the con for their cards: collect the most names."

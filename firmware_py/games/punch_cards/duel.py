@@ -207,7 +207,7 @@ class DuelScene(Scene):
     def _public(self) -> DuelPublicView:
         """The public view, without the deciding reveal and the winner until the ledger has
         recorded them (a refused or practice duel shows how it went)."""
-        public = self.engine.public_view()
+        public: DuelPublicView = self.engine.public_view()
         if public.winner is None or (self.settled and (self.recorded or self.is_practice)):
             return public
         return replace(public, last_reveal=None, winner=None, how=None)

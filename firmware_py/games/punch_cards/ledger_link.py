@@ -10,10 +10,10 @@ import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from firmware_py.games.punch_cards.ledger import Ledger, LedgerError
 from firmware_py.games.punch_cards.settings import settings_of
+from firmware_py.runtime.context import CabinetContext
 from games.punch_cards import SPEC, Standing
 from hal.config import CabinetConfig
 
@@ -96,9 +96,9 @@ class LedgerLink:
             self._ledger = None
 
 
-def link_for(ctx: Any) -> LedgerLink:
+def link_for(ctx: CabinetContext) -> LedgerLink:
     """The cabinet's ledger link, made on first use from the cabinet config."""
-    link = ctx.game_state.get(SPEC.name)
+    link: LedgerLink | None = ctx.game_state.get(SPEC.name)
     if link is None:
         link = ctx.game_state[SPEC.name] = LedgerLink.for_config(ctx.config)
     return link
