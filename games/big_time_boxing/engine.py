@@ -931,10 +931,10 @@ class BigTimeBoxing(Engine[BigTimeBoxingOptions, BigTimeBoxingAction]):
             if not ignored:
                 self._injure(puncher, injury, events)
         elif big_hit is BigHit.KNOCKDOWN:
-            events.append(BigHitDrawn(result.id, big_hit, False))
+            events.append(BigHitDrawn(result.id, big_hit, ignored=False))
             self._knockdown(puncher, events)
         else:
-            events.append(BigHitDrawn(result.id, big_hit, False))
+            events.append(BigHitDrawn(result.id, big_hit, ignored=False))
         if step.health_tko and self.phase is not Phase.OVER:
             self._finish(puncher, Finish.TKO_HEALTH, events)
 

@@ -50,8 +50,8 @@ says nothing about a hand."""
 SPEC = GameSpec(name="punch", title="Punch!", min_players=2, max_players=2, options_type=PunchOptions)
 
 _PLAYS = tuple(tuple(PlayCard(seat, card) for card in CARDS) for seat in SEATS)
-_REDEAL_CHOICES = tuple((Redeal(seat, True), Redeal(seat, False)) for seat in SEATS)
-_KEEP_ONLY = tuple((Redeal(seat, False),) for seat in SEATS)
+_REDEAL_CHOICES = tuple((Redeal(seat, redeal=True), Redeal(seat, redeal=False)) for seat in SEATS)
+_KEEP_ONLY = tuple((Redeal(seat, redeal=False),) for seat in SEATS)
 _ACTING = {
     (False, False): frozenset(),
     (True, False): frozenset({0}),

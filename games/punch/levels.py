@@ -84,21 +84,33 @@ class Profile:
 _CARELESS_ONLY = ((Style.RANDOM_BUTTON, 1.0),)
 
 PROFILES: dict[Level, Profile] = {
-    Level.EASY: Profile(Thinking(0.75, _CARELESS_ONLY, 1.0), False, 0, Drafting.RANDOM, Redealing.COIN),
-    Level.NORMAL: Profile(Thinking(0.1, _CARELESS_ONLY, 1.0), False, 0, Drafting.BALANCED, Redealing.ALWAYS),
+    Level.EASY: Profile(
+        thinking=Thinking(0.75, _CARELESS_ONLY, 1.0),
+        learns=False,
+        exact_from=0,
+        drafting=Drafting.RANDOM,
+        redealing=Redealing.COIN,
+    ),
+    Level.NORMAL: Profile(
+        thinking=Thinking(0.1, _CARELESS_ONLY, 1.0),
+        learns=False,
+        exact_from=0,
+        drafting=Drafting.BALANCED,
+        redealing=Redealing.ALWAYS,
+    ),
     Level.HARD: Profile(
-        Thinking(0.05, ((Style.RANDOM_BUTTON, 0.5), (Style.BEST_VS_RANDOM, 0.5)), 0.7),
-        False,
-        3,
-        Drafting.BEST,
-        Redealing.BEST,
+        thinking=Thinking(0.05, ((Style.RANDOM_BUTTON, 0.5), (Style.BEST_VS_RANDOM, 0.5)), 0.7),
+        learns=False,
+        exact_from=3,
+        drafting=Drafting.BEST,
+        redealing=Redealing.BEST,
     ),
     Level.EXPERT: Profile(
-        Thinking(0.0, tuple((style, 1.0 / len(Style)) for style in Style), 0.6),
-        True,
-        4,
-        Drafting.BEST,
-        Redealing.BEST,
+        thinking=Thinking(0.0, tuple((style, 1.0 / len(Style)) for style in Style), 0.6),
+        learns=True,
+        exact_from=4,
+        drafting=Drafting.BEST,
+        redealing=Redealing.BEST,
         sure_trust=0.95,
     ),
 }

@@ -73,7 +73,7 @@ class PunchCardsDuel(Engine[DuelOptions, DuelAction]):
         if player not in self._waiting:
             return ()
         if self.phase is Phase.ANSWER:
-            return (Answer(player, True), Answer(player, False))
+            return (Answer(player, accept=True), Answer(player, accept=False))
         if self.phase is Phase.STAKE:
             return tuple(Stake(player, card.serial) for card in self.collections[player])
         if self.phase is Phase.CORNER:
@@ -120,9 +120,9 @@ class PunchCardsDuel(Engine[DuelOptions, DuelAction]):
         if isinstance(action, Answer):
             if not action.accept:
                 self._finish(None, DuelEnd.REFUSED)
-                return (ChallengeAnswered(False),)
+                return (ChallengeAnswered(accepted=False),)
             self.phase, self._waiting = Phase.STAKE, set(SEATS)
-            return (ChallengeAnswered(True),)
+            return (ChallengeAnswered(accepted=True),)
         self._waiting.discard(player)
         events: list[Event] = [Locked(player)]
         if isinstance(action, Stake):
