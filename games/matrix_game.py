@@ -11,8 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
+from typing import TypeVar
 
 _EPS = 1e-12
+_GAP = 1e-11  # the duality gap a float answer may leave, relative to the largest payoff
+
+Number = TypeVar("Number", float, Fraction)
 
 
 @dataclass(frozen=True)
@@ -53,31 +58,64 @@ def _saddle_point(matrix: Sequence[Sequence[float]], m: int, n: int) -> Solution
 
 
 def _simplex(matrix: Sequence[Sequence[float]], m: int, n: int) -> Solution:
-    """Solve the column player's LP  max Σy  s.t.  (A + shift)·y ≤ 1, y ≥ 0  with the
-    payoffs shifted positive; the row player's strategy is its dual (the objective row
-    under the slack columns).  Bland's rule: no cycling on degenerate games."""
-    low = min(min(row) for row in matrix)
-    shift = 1.0 - low
+    """The LP in floats, kept only if its answer proves itself: the row strategy's
+    guarantee and the column strategy's concession must meet (the duality gap closes).
+    Floats pivoting on tiny payoffs (1e-6 beside 3) can settle on a wrong basis; then
+    the same simplex runs again in exact fractions, where Bland's rule cannot be fooled."""
+    u, y = _tableau_simplex([[float(x) for x in row] for row in matrix], 1.0, _EPS)
+    if sum(u) > 0 and sum(y) > 0:
+        rows, columns = _normalised(u), _normalised(y)
+        low, high = _guarantee(matrix, rows), _concession(matrix, columns)
+        if high - low <= _GAP * max(1.0, max(abs(x) for row in matrix for x in row)):
+            return Solution((low + high) / 2, rows, columns)
+    exact = [[Fraction(x) for x in row] for row in matrix]
+    exact_u, exact_y = _tableau_simplex(exact, Fraction(1), 0)
+    exact_rows = _normalised(exact_u)
+    value = _guarantee(exact, exact_rows)
+    return Solution(float(value), tuple(map(float, exact_rows)), tuple(map(float, _normalised(exact_y))))
+
+
+def _guarantee(matrix: Sequence[Sequence[Number]], rows: Sequence[Number]) -> Number:
+    """What a row strategy earns against the column player's best answer."""
+    return min(sum((p * row[j] for p, row in zip(rows, matrix)), rows[0] * 0) for j in range(len(matrix[0])))
+
+
+def _concession(matrix: Sequence[Sequence[float]], columns: Sequence[float]) -> float:
+    """What a column strategy concedes against the row player's best answer."""
+    return max(sum(q * x for q, x in zip(columns, row)) for row in matrix)
+
+
+def _tableau_simplex(matrix: list[list[Number]], one: Number, eps: float) -> tuple[list[Number], list[Number]]:
+    """The row and column weights (not yet normalised) that solve the column player's LP
+    max Σy  s.t.  (A + shift)·y ≤ 1, y ≥ 0  with the payoffs shifted positive; the row
+    player's strategy is its dual (the objective row under the slack columns).  Bland's rule: no cycling on degenerate games.  Works the
+    same in floats (``eps`` > 0) and in exact fractions (``eps`` = 0)."""
+    m, n = len(matrix), len(matrix[0])
+    zero = one - one
+    shift = one - min(min(row) for row in matrix)
     width = n + m + 1
-    tableau = [
-        [*(matrix[i][j] + shift for j in range(n)), *(1.0 if k == i else 0.0 for k in range(m)), 1.0] for i in range(m)
-    ]
-    objective = [-1.0] * n + [0.0] * (m + 1)
+    tableau: list[list[Number]] = []
+    for i in range(m):
+        line = [x + shift for x in matrix[i]] + [zero] * (m + 1)
+        line[n + i] = line[-1] = one  # its slack, and the right-hand side 1
+        tableau.append(line)
+    objective = [-one] * n + [zero] * (m + 1)
     basis = [n + i for i in range(m)]
     while True:
-        entering = next((j for j in range(width - 1) if objective[j] < -_EPS), None)
+        entering = next((j for j in range(width - 1) if objective[j] < -eps), None)
         if entering is None:
             break
         leaving = -1
-        best_ratio = 0.0
+        best_ratio = zero
         for i in range(m):
             a = tableau[i][entering]
-            if a > _EPS:
+            if a > eps:
                 ratio = tableau[i][-1] / a
+                tie = eps * max(ratio, best_ratio)  # relative: tiny ratios are not all ties
                 if (
                     leaving < 0
-                    or ratio < best_ratio - _EPS
-                    or (abs(ratio - best_ratio) <= _EPS and basis[i] < basis[leaving])
+                    or ratio < best_ratio - tie
+                    or (abs(ratio - best_ratio) <= tie and basis[i] < basis[leaving])
                 ):
                     leaving, best_ratio = i, ratio
         if leaving < 0:  # unbounded cannot happen with positive payoffs; keep the guard honest
@@ -97,19 +135,16 @@ def _simplex(matrix: Sequence[Sequence[float]], m: int, n: int) -> Solution:
         for k in range(width):
             objective[k] -= factor * pivot_row[k]
         basis[leaving] = entering
-    total = objective[-1]
-    y = [0.0] * n
+    y = [zero] * n
     for i, var in enumerate(basis):
         if var < n:
-            y[var] = max(0.0, tableau[i][-1])  # rounding can leave -1e-17
-    u = [max(0.0, objective[n + i]) for i in range(m)]
-    rows = _normalised(u)
-    columns = _normalised(y)
-    return Solution(1.0 / total - shift, rows, columns)
+            y[var] = max(zero, tableau[i][-1])  # rounding can leave -1e-17
+    u = [max(zero, objective[n + i]) for i in range(m)]
+    return u, y
 
 
-def _normalised(weights: list[float]) -> tuple[float, ...]:
-    total = sum(weights)
+def _normalised(weights: list[Number]) -> tuple[Number, ...]:
+    total = sum(weights, weights[0] * 0)
     return tuple(w / total for w in weights)
 
 

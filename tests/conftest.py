@@ -10,6 +10,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from firmware_py.runtime.cabinet import Cabinet
 from firmware_py.runtime.store import Store
@@ -20,6 +21,13 @@ from hal.sim import SimCabinet
 ARTIFACTS = Path(
     os.environ.get("RINGSIDE_TEST_ARTIFACTS", Path(__file__).resolve().parents[1] / "out" / "test-artifacts")
 )
+
+# Property tests draw the same examples on every run, so a test run never fails on a
+# draw of luck; a failure once found is kept in the test as an explicit ``@example``.
+# ``HYPOTHESIS_PROFILE=explore`` draws fresh examples (and more of them) to hunt for new ones.
+settings.register_profile("ringside", derandomize=True, database=None, print_blob=True)
+settings.register_profile("explore", max_examples=2_000, database=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ringside"))
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

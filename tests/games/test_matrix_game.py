@@ -6,12 +6,15 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from games.matrix_game import respond, solve
 
 ROCK_PAPER_SCISSORS = [[0, -1, 1], [1, 0, -1], [-1, 1, 0]]
+# Found by a random draw (issue 22): a payoff of -2.45e-06 beside -1 and -3 made the float
+# ratio test call two different ratios a tie, and the column strategy conceded 0.0.
+ISSUE_22_TINY_PAYOFF = [[0, 0, 0, 0, 0, -2.45e-06], [0, 0, 0, 0, -1, 0], [-3, 0, 0, 0, 0, 0]]
 
 
 def guaranteed(matrix: list[list[float]], rows: tuple[float, ...]) -> float:
@@ -47,6 +50,7 @@ def test_a_two_by_two_mixed_game_matches_the_textbook_formula() -> None:
 
 @pytest.mark.slow
 @settings(max_examples=300, deadline=None)
+@example(ISSUE_22_TINY_PAYOFF)
 @given(
     st.integers(1, 6).flatmap(
         lambda m: st.integers(1, 6).flatmap(
@@ -62,6 +66,28 @@ def test_both_strategies_are_optimal_by_the_minimax_theorem(matrix: list[list[fl
     assert sum(solution.columns) == pytest.approx(1.0) and min(solution.columns) >= 0
     assert guaranteed(matrix, solution.rows) == pytest.approx(solution.value, abs=1e-9)
     assert conceded(matrix, solution.columns) == pytest.approx(solution.value, abs=1e-9)
+
+
+def test_a_tiny_payoff_beside_large_ones_gives_both_sides_an_optimal_strategy() -> None:
+    solution = solve(ISSUE_22_TINY_PAYOFF)
+    assert solution.value == pytest.approx(-2.45e-06, rel=1e-5)
+    assert guaranteed(ISSUE_22_TINY_PAYOFF, solution.rows) == pytest.approx(solution.value, abs=1e-12)
+    assert conceded(ISSUE_22_TINY_PAYOFF, solution.columns) == pytest.approx(solution.value, abs=1e-12)
+
+
+def test_games_that_fool_the_float_simplex_are_solved_exactly() -> None:
+    """Payoffs 1e-9 and 1e-6 beside 1 and 3 leave the float LP on a wrong basis (or none);
+    the duality-gap check catches it and the exact simplex answers (the float-only solver
+    got 16 of these 2,000 wrong)."""
+    rng = random.Random(22)
+    tiny = (0, 0, 0, -1, 1, -3, 3, 2.45e-06, -2.45e-06, 1e-09)
+    for _ in range(2_000):
+        n = rng.randint(1, 6)
+        matrix = [[rng.choice(tiny) for _ in range(n)] for _ in range(rng.randint(1, 6))]
+        solution = solve(matrix)
+        assert min(solution.rows) >= 0 and min(solution.columns) >= 0
+        assert guaranteed(matrix, solution.rows) == pytest.approx(solution.value, abs=1e-9), matrix
+        assert conceded(matrix, solution.columns) == pytest.approx(solution.value, abs=1e-9), matrix
 
 
 def test_degenerate_games_with_many_ties_do_not_cycle() -> None:
