@@ -20,7 +20,7 @@ padboard window): drawing takes a few ms on a Pi and the decision must not wait 
 it.  Nothing is lost: the frame that follows the decision shows it."""
 
 
-def run_realtime(
+def run_main_loop(
     cabinet: Cabinet,
     now_us: Callable[[], int],
     fps: int,

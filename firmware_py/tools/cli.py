@@ -183,7 +183,7 @@ def run_cabinet(config: CabinetConfig, args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     prune(config.data_dir, config.retention)
     if backend == "gpio":
-        return run_realtime(config, args, real_hardware=True)
+        return run_live(config, args, real_hardware=True)
     from display.window import has_screen
 
     windowed = args.window or (has_screen() and not args.headless)
@@ -192,7 +192,7 @@ def run_cabinet(config: CabinetConfig, args: argparse.Namespace) -> int:
     import pygame
 
     try:
-        return run_realtime(config, args, real_hardware=False)
+        return run_live(config, args, real_hardware=False)
     except pygame.error as e:
         if args.window:
             raise
@@ -343,10 +343,10 @@ def run_headless(config: CabinetConfig, args: argparse.Namespace) -> int:
     return EXIT_OK if ok else EXIT_FAILED
 
 
-def run_realtime(config: CabinetConfig, args: argparse.Namespace, real_hardware: bool) -> int:
+def run_live(config: CabinetConfig, args: argparse.Namespace, real_hardware: bool) -> int:
     """The cabinet in real time: on a Pi's hardware (backend gpio), or on simulated
     hardware with the keyboard as the buttons (the development window)."""
-    from firmware_py.tools.run import run_realtime as run_process
+    from firmware_py.tools.run import run_until_stopped as run_process
 
     return run_process(config, args, real_hardware, _store, _recorder)
 

@@ -64,7 +64,7 @@ def open_real_hardware(config: CabinetConfig, clock: Any) -> tuple[Any, int | No
         return None, EXIT_HARDWARE
 
 
-def run_realtime(
+def run_until_stopped(
     config: CabinetConfig,
     args: Any,
     real_hardware: bool,
@@ -80,7 +80,7 @@ def run_realtime(
     from display.window import Window
     from firmware_py.process.version import describe
     from firmware_py.runtime.cabinet import Cabinet
-    from firmware_py.runtime.loop import run_realtime as loop
+    from firmware_py.runtime.loop import run_main_loop as loop
     from firmware_py.runtime.shutdown import ShutdownCommand
     from hal.clock import ManualClock, MonotonicClock
 

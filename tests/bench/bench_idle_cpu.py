@@ -34,7 +34,7 @@ def idle_cpu_percent(seconds: float, demo: int | None, every_frame: bool) -> tup
     from display.window import Window
     from firmware_py.runtime import scenes
     from firmware_py.runtime.cabinet import Cabinet
-    from firmware_py.runtime.loop import run_realtime
+    from firmware_py.runtime.loop import run_main_loop
     from firmware_py.runtime.store import Store
     from hal.clock import ManualClock, MonotonicClock
     from hal.config import load_config
@@ -66,7 +66,7 @@ def idle_cpu_percent(seconds: float, demo: int | None, every_frame: bool) -> tup
         try:
             end = time.monotonic() + seconds
             cpu0, wall0 = time.process_time(), time.monotonic()
-            run_realtime(cabinet, MonotonicClock().now_us, cfg.display.fps, lambda: time.monotonic() < end, before)
+            run_main_loop(cabinet, MonotonicClock().now_us, cfg.display.fps, lambda: time.monotonic() < end, before)
             cpu, wall = time.process_time() - cpu0, time.monotonic() - wall0
         finally:
             scenes.DEMO_TICK_US = tick_us

@@ -40,7 +40,7 @@ def decision_latencies(
     ``frame_work_us`` collects the main loop's time per frame (step and render)."""
     from firmware_py.games.karate_fight.controls import KarateControls
     from firmware_py.runtime.cabinet import Cabinet
-    from firmware_py.runtime.loop import run_realtime
+    from firmware_py.runtime.loop import run_main_loop
     from firmware_py.runtime.store import Store
     from games.karate_fight import HitShowing, HitWon, KarateOptions
     from hal.clock import ManualClock
@@ -100,7 +100,7 @@ def decision_latencies(
                     state.update(slapped=True, due=base + session.buffer.settle_us, expect=order[0])
 
             deadline = _now_us() + 3_000_000
-            run_realtime(cabinet, _now_us, 60, lambda s=shown, dl=deadline: not s and _now_us() < dl, drive)
+            run_main_loop(cabinet, _now_us, 60, lambda s=shown, dl=deadline: not s and _now_us() < dl, drive)
             if decided and shown:
                 lat.append(decided[0][0] - state["due"])
                 effect.append(shown[0] - state["due"])

@@ -7,7 +7,7 @@ import gc
 import time
 
 from firmware_py.games.karate_fight.controls import KarateControls
-from firmware_py.runtime.loop import QuietCollector, run_realtime
+from firmware_py.runtime.loop import QuietCollector, run_main_loop
 from games.karate_fight import HitWon, KarateOptions
 from tests.cabinet_driving import start_session
 from tests.firmware_py.test_cabinet_karate import deal_for_clumsy_hit, make_cabinet
@@ -36,7 +36,7 @@ def test_a_hit_is_decided_in_real_time_and_gc_is_restored(tmp_path) -> None:
 
     deadline = now_us() + 5_000_000
     assert gc.isenabled()
-    run_realtime(
+    run_main_loop(
         cabinet,
         now_us,
         60,

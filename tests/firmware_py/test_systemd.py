@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from firmware_py.process.systemd_notify import Heartbeat, Notifier
-from firmware_py.runtime.loop import run_realtime
+from firmware_py.runtime.loop import run_main_loop
 from tests.notify_socket import FakeNotifySocket
 
 REPO = Path(__file__).resolve().parents[2]
@@ -99,7 +99,7 @@ def test_a_hung_main_loop_stops_the_watchdog_pings(cabinet, notify_socket) -> No
     def before(now: int) -> None:
         cabinet.clock.set(max(cabinet.clock.now_us(), now))
 
-    run_realtime(cabinet, lambda: time.monotonic_ns() // 1000, 60, lambda: not stop.is_set(), before, heartbeat.frame)
+    run_main_loop(cabinet, lambda: time.monotonic_ns() // 1000, 60, lambda: not stop.is_set(), before, heartbeat.frame)
     observer.join(30)
     assert "error" not in seen, seen.get("error")
     assert seen["ready"] == "READY=1\nSTATUS=attract screen shown"

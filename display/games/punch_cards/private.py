@@ -63,7 +63,7 @@ def keyboard_row(row: str, col: int) -> str:
     return marked[start : start + WIDTH]
 
 
-def draw_desk(d: DeskPrivate, size: tuple[int, int]) -> Image.Image:
+def desk_image(d: DeskPrivate, size: tuple[int, int]) -> Image.Image:
     if d.step is DeskStep.IDLE:
         return text_lines(["PUNCH CARDS", "", "START: sign in", "or register", d.message[:WIDTH]], 0, size)
     if d.step is DeskStep.NAME and d.keyboard is not None:
@@ -80,7 +80,7 @@ def draw_desk(d: DeskPrivate, size: tuple[int, int]) -> Image.Image:
     return text_lines(rows[:5], 0, size)
 
 
-def draw_duel(d: DuelPrivate, size: tuple[int, int], to_act: bool) -> Image.Image:
+def duel_image(d: DuelPrivate, size: tuple[int, int], to_act: bool) -> Image.Image:
     v = d.view
     phase = v.public.phase
     if d.waiting:
@@ -143,9 +143,9 @@ def draw_trade(t: TradePrivate, size: tuple[int, int]) -> Image.Image:
 def draw_punch_cards_private(screen: PrivateScreen, size: tuple[int, int]) -> Image.Image:
     view = screen.view
     if isinstance(view, DeskPrivate):
-        return draw_desk(view, size)
+        return desk_image(view, size)
     if isinstance(view, DuelPrivate):
-        return draw_duel(view, size, screen.to_act)
+        return duel_image(view, size, screen.to_act)
     if isinstance(view, TradePrivate):
         return draw_trade(view, size)
     raise TypeError(f"no Punch Cards private layout for {type(view).__name__}")
