@@ -6,10 +6,17 @@ The cabinet decides what is on screen; the renderer only decides how it looks.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar
+
+from games.protocol import Event
 
 if TYPE_CHECKING:
     from display.calibration_screen import CalibrationScreen
+
+ViewT = TypeVar("ViewT")
+"""The engine's view a screen shows (a game's public view, or one seat's view)."""
+StoryT = TypeVar("StoryT")
+"""A game's own frozen model of what happened (its controls tell it; None: no story)."""
 
 Color = tuple[int, int, int]
 
@@ -80,25 +87,26 @@ class Notice:
 
 
 @dataclass(frozen=True, kw_only=True)
-class PlayScreen:
+class PlayScreen(Generic[ViewT, StoryT]):
     """A game in play: ``view`` is the engine's public view; ``events`` the recent engine
-    events with the µs they happened, for animation; ``paused`` explains a pause."""
+    events with the µs they happened, for animation; ``paused`` explains a pause.  A
+    game's screen names its own types (``PlayScreen[PunchPublicView, None]``)."""
 
     game: str
     title: str
     seats: tuple[StationLook, ...]
-    view: Any
-    events: tuple[tuple[int, Any], ...]
+    view: ViewT
+    events: tuple[tuple[int, Event], ...]
     notices: tuple[Notice, ...]
     now_us: int
     paused: str | None = None
-    story: Any = None
+    story: StoryT | None = None
     """A game's own frozen model of what just happened, built by its controls from the
     engine's events (Karate Fight: the photo finish of the last Hit); None: nothing."""
 
 
 @dataclass(frozen=True, kw_only=True)
-class PrivateScreen:
+class PrivateScreen(Generic[ViewT]):
     """One seat's private display in a game: only what that player may see.
 
     ``view`` is the engine's view for that seat; ``to_act`` says the game waits on them;
@@ -108,21 +116,24 @@ class PrivateScreen:
 
     game: str
     seat: int
-    view: Any
+    view: ViewT
     to_act: bool
     held: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
-class ResultScreen:
+class ResultScreen(Generic[ViewT, StoryT]):
+    """The end of a game; ``ViewT`` is the final play screen's view, ``StoryT`` the story
+    of the whole game (not the play screen's story of the last moment)."""
+
     game: str
     winner: StationLook | None
     headline: str
     lines: tuple[str, ...]
-    final: PlayScreen | None = None
+    final: PlayScreen[ViewT, Any] | None = None
     """The game's last play screen, for games that draw a result of their own from it
     (Big Time Boxing's score sheet: ``display.games.registry``'s ``result``)."""
-    story: Any = None
+    story: StoryT | None = None
     """The story of the game its controls told from the journal and the records (Punch!'s
     stamina per match, Karate Fight's reactions per Hit), for its own result screen."""
 
@@ -141,13 +152,18 @@ class DemoScreen:
     """The attract mode's demo: computer players' game (``play``) on the main screen,
     under a band that names it and invites people to press START."""
 
-    play: PlayScreen
+    play: AnyPlayScreen
     title: str
     blink: bool
 
 
+AnyPlayScreen: TypeAlias = PlayScreen[Any, Any]
+"""Some game's play screen, as the cabinet-wide code holds it."""
+AnyPrivateScreen: TypeAlias = PrivateScreen[Any]
+AnyResultScreen: TypeAlias = ResultScreen[Any, Any]
+
 # A string: CalibrationScreen lives beside its drawing code (pygame), named here for type checkers only.
 Screen: TypeAlias = (
-    "AttractScreen | DemoScreen | SelectScreen | JoinScreen | OptionsScreen | PlayScreen | ResultScreen"
+    "AttractScreen | DemoScreen | SelectScreen | JoinScreen | OptionsScreen | AnyPlayScreen | AnyResultScreen"
     " | ServiceScreen | CalibrationScreen"
 )

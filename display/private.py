@@ -14,7 +14,7 @@ from functools import cache
 from PIL import Image, ImageDraw, ImageFont
 
 from display.games import registry
-from display.models import PrivateScreen
+from display.models import AnyPrivateScreen
 
 SIZE = (128, 64)
 TEXT_KEY = "text"
@@ -83,6 +83,6 @@ def listing(title: str, rows: list[str], footer: str = "", size: tuple[int, int]
     return _tagged(img, (title, *rows[:4], footer))
 
 
-def draw_private(screen: PrivateScreen, size: tuple[int, int] = SIZE) -> Image.Image:
+def draw_private(screen: AnyPrivateScreen, size: tuple[int, int] = SIZE) -> Image.Image:
     """One seat's private display, drawn by its game's registered layout."""
     return registry.screens(screen.game).private(screen, size)

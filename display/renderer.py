@@ -15,6 +15,7 @@ from display.canvas import Canvas
 from display.games import registry
 from display.layout import UNITS, LayoutRecord
 from display.models import (
+    AnyResultScreen,
     AttractScreen,
     DemoScreen,
     JoinScreen,
@@ -75,6 +76,6 @@ class Renderer:
         return self.canvas
 
 
-def _own_result(screen: ResultScreen) -> registry.ResultDrawer | None:
+def _own_result(screen: AnyResultScreen) -> registry.ResultDrawer | None:
     """The game's own result screen, if it registered one (a score sheet)."""
     return registry.screens(screen.final.game).result if screen.final is not None else None

@@ -8,12 +8,12 @@ from display import draw, theme
 from display.canvas import Canvas
 from display.games import registry
 from display.models import (
+    AnyResultScreen,
     AttractBoard,
     AttractScreen,
     DemoScreen,
     JoinScreen,
     OptionsScreen,
-    ResultScreen,
     SelectScreen,
     ServiceScreen,
 )
@@ -197,7 +197,7 @@ def draw_options(surf: Canvas, text: TextCache, s: OptionsScreen) -> None:
     key_hint(surf, text, "S", "START: fight!", (x, h - 44))
 
 
-def story_frame(surf: Canvas, text: TextCache, r: ResultScreen, count: str) -> None:
+def story_frame(surf: Canvas, text: TextCache, r: AnyResultScreen, count: str) -> None:
     """What every result told with its story shares: the winner's tint, the title bar
     (``count``: matches, Hits…), the headline banner and PRESS START at the foot; the game
     draws its story between y 160 and 690."""
@@ -208,7 +208,7 @@ def story_frame(surf: Canvas, text: TextCache, r: ResultScreen, count: str) -> N
     text.draw(surf, "press START", 30, theme.DIM, (w // 2, h - 22), "center")
 
 
-def draw_result(surf: Canvas, text: TextCache, s: ResultScreen) -> None:
+def draw_result(surf: Canvas, text: TextCache, s: AnyResultScreen) -> None:
     w, h = surf.get_size()
     surf.fill(theme.BACKGROUND if s.winner is None else theme.shade(s.winner.color, 0.3))
     title_bar(surf, text, s.game, "Result")

@@ -13,15 +13,15 @@ from dataclasses import dataclass
 from PIL import Image
 
 from display.canvas import Canvas
-from display.models import PlayScreen, PrivateScreen, ResultScreen
+from display.models import AnyPlayScreen, AnyPrivateScreen, AnyResultScreen
 from display.text import TextCache
 from games import registry as games_registry
 
-PlayDrawer = Callable[[Canvas, TextCache, PlayScreen], None]
+PlayDrawer = Callable[[Canvas, TextCache, AnyPlayScreen], None]
 """Draws a game in play onto the main display's canvas."""
-PrivateLayout = Callable[[PrivateScreen, tuple[int, int]], Image.Image]
+PrivateLayout = Callable[[AnyPrivateScreen, tuple[int, int]], Image.Image]
 """Draws one seat's private display as a 1-bit image of the given size."""
-ResultDrawer = Callable[[Canvas, TextCache, ResultScreen], None]
+ResultDrawer = Callable[[Canvas, TextCache, AnyResultScreen], None]
 """Draws a game's own result screen (a score sheet) from the result and its final play screen."""
 
 

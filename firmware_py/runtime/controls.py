@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from display.models import PrivateScreen
+from display.models import AnyPrivateScreen, PrivateScreen
 from firmware_py.runtime.store import Store
 from games.bots import RandomBot
 from games.levels import Level
@@ -145,7 +145,7 @@ class GameControls(ABC, Generic[E]):
     def led_level(self, engine: E, seat: int) -> float:
         """0..1 of this seat's LED bar."""
 
-    def private_screen(self, engine: E, seat: int) -> PrivateScreen:
+    def private_screen(self, engine: E, seat: int) -> AnyPrivateScreen:
         """What this seat's private display shows (only what that player may see); the
         game's private layout in ``display`` draws it.  Games that hold choices of their
         own before the engine hears of them (Punch!'s draft picks) add them as ``held``."""

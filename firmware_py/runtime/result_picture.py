@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pygame
 
-from display.models import ResultScreen
+from display.models import AnyResultScreen
 from display.renderer import Renderer
 
 FOLDER = "results"
@@ -20,7 +20,7 @@ def result_picture_path(data_dir: Path, game_id: int, name: str) -> Path:
     return data_dir / FOLDER / f"game-{game_id}-{name}.png"
 
 
-def save_result_picture(model: ResultScreen, path: Path) -> Path:
+def save_result_picture(model: AnyResultScreen, path: Path) -> Path:
     """Render ``model`` off screen and write it to ``path`` whole or not at all (a power
     cut mid-write leaves no half picture: it is written beside and then renamed)."""
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -14,11 +14,12 @@ import pygame
 from PIL import Image
 
 from display.models import (
+    AnyPlayScreen,
+    AnyResultScreen,
     AttractScreen,
     DemoScreen,
     JoinScreen,
     OptionsScreen,
-    PlayScreen,
     ResultScreen,
     SelectScreen,
 )
@@ -455,7 +456,7 @@ class Play(Scene):
                 self.ctx.log(f"{controls.result_picture} not kept ({path}): {e}")
         return Result(self.ctx, now_us, model)
 
-    def screen(self, now_us: int) -> PlayScreen:
+    def screen(self, now_us: int) -> AnyPlayScreen:
         return self.session.screen(now_us)
 
     def frame_shown(self, t_us: int, now_us: int) -> None:
@@ -477,7 +478,7 @@ class Play(Scene):
 
 
 class Result(Scene):
-    def __init__(self, ctx: CabinetContext, now_us: int, model: ResultScreen) -> None:
+    def __init__(self, ctx: CabinetContext, now_us: int, model: AnyResultScreen) -> None:
         super().__init__(ctx, now_us)
         self.model = model
         ctx.log(f"RESULT: {model.headline} " + " / ".join(model.lines))
@@ -493,5 +494,5 @@ class Result(Scene):
     def tick(self, now_us: int) -> Scene | None:
         return Attract(self.ctx, now_us) if now_us - self.entered_us > RESULT_US else None
 
-    def screen(self, now_us: int) -> ResultScreen:
+    def screen(self, now_us: int) -> AnyResultScreen:
         return self.model

@@ -27,7 +27,7 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from display.models import Notice, PlayScreen, StationLook
+from display.models import AnyPlayScreen, Notice, PlayScreen, StationLook
 from firmware_py.runtime.computer_players import seat_looks
 from firmware_py.runtime.controls import AnyControls, Refusal
 from firmware_py.runtime.settle import SettleBuffer
@@ -299,7 +299,7 @@ class GameSession:
                 listener(at_us, ev)
 
     # -- outputs -------------------------------------------------------------------------
-    def screen(self, now_us: int) -> PlayScreen:
+    def screen(self, now_us: int) -> AnyPlayScreen:
         return PlayScreen(
             game=self.controls.spec.name,
             title=self.controls.spec.title,

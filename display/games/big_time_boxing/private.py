@@ -4,7 +4,7 @@ when pressed now (a punch he has the energy for, a defense against the punch thr
 combo card, an escape) are marked ``>``: only he sees it.
 
 Besides the engine's view the layout draws what the station holds (:class:`Station`, in
-``PrivateScreen.held``): the marked cards, a Move Away, Clinch or Cover Up waiting for its
+``BigTimeBoxingPrivate.held``): the marked cards, a Move Away, Clinch or Cover Up waiting for its
 card, an Attribute card waiting for START, the Attribute card under the cursor while he
 picks his three.  The controls fill it in; these are its shapes."""
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass
 from enum import Enum
+from typing import TypeAlias
 
 from PIL import Image
 
@@ -20,6 +21,8 @@ from display.games.big_time_boxing.words import PUNCH, TRAP
 from display.models import PrivateScreen
 from display.private import listing
 from games.big_time_boxing import CARDS, BigTimeBoxingPlayerView, Feature, Phase
+
+BigTimeBoxingPrivate: TypeAlias = PrivateScreen[BigTimeBoxingPlayerView]
 
 
 class Mode(Enum):
@@ -87,8 +90,8 @@ def card_line(button: str, card_id: int, marked: bool) -> str:
     )
 
 
-def draw_big_time_boxing_private(screen: PrivateScreen, size: tuple[int, int]) -> Image.Image:
-    v: BigTimeBoxingPlayerView = screen.view
+def draw_big_time_boxing_private(screen: BigTimeBoxingPrivate, size: tuple[int, int]) -> Image.Image:
+    v = screen.view
     pub = v.public
     seat = screen.seat
     me = pub.boxers[seat]

@@ -8,6 +8,7 @@ Registers Big Time Boxing's screens (this, the private layout and the score shee
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeAlias
 
 import pygame
 
@@ -59,6 +60,12 @@ from games.big_time_boxing import (
     WindowOpened,
 )
 
+BigTimeBoxingResult: TypeAlias = ResultScreen[BigTimeBoxingPublicView, None]
+"""Big Time Boxing's result: its score sheet is drawn from the final play screen."""
+
+BigTimeBoxingPlay: TypeAlias = PlayScreen[BigTimeBoxingPublicView, None]
+"""Big Time Boxing's play screen: the public view, no story."""
+
 Color = tuple[int, int, int]
 
 STAGGER_US = 700_000
@@ -102,8 +109,8 @@ CENTRE = pygame.Rect(432, RING.bottom + 8, 416, 404)
 HINTS_Y = 688
 
 
-def draw_big_time_boxing(surf: Canvas, text: TextCache, s: PlayScreen) -> None:
-    v: BigTimeBoxingPublicView = s.view
+def draw_big_time_boxing(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay) -> None:
+    v = s.view
     surf.fill(theme.BACKGROUND)
     title_bar(surf, text, s.title, _round_words(v), _variant(v))
     _ring(surf, text, s, v)
@@ -149,7 +156,7 @@ def area_rect(seat: int, position: Position) -> pygame.Rect:
     return pygame.Rect(RING.x + col * width, RING.y, width, RING.height)
 
 
-def _ring(surf: Canvas, text: TextCache, s: PlayScreen, v: BigTimeBoxingPublicView) -> None:
+def _ring(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, v: BigTimeBoxingPublicView) -> None:
     draw.rect(surf, (34, 30, 28), RING, border_radius=10)
     for seat in (0, 1):
         look = s.seats[seat]
@@ -176,7 +183,7 @@ def _ring(surf: Canvas, text: TextCache, s: PlayScreen, v: BigTimeBoxingPublicVi
     live(surf, RING, "the ring")
 
 
-def boxer_pose(s: PlayScreen, v: BigTimeBoxingPublicView, seat: int) -> Pose:
+def boxer_pose(s: BigTimeBoxingPlay, v: BigTimeBoxingPublicView, seat: int) -> Pose:
     """Winning at the end (the loser down after a knockout, hit after a decision), down
     from a knockdown until he gets up, reeling just after a punch of 2 or more lands."""
     if v.phase is Phase.OVER:
@@ -201,7 +208,7 @@ def boxer_pose(s: PlayScreen, v: BigTimeBoxingPublicView, seat: int) -> Pose:
     return Pose.READY
 
 
-def _energy_shown(s: PlayScreen, seat: int, energy: int) -> float:
+def _energy_shown(s: BigTimeBoxingPlay, seat: int, energy: int) -> float:
     """The Round Energy the bar shows: easing from the level before the boxer's newest
     change to the level now (no move across a new round's refill)."""
     latest: int | None = None
@@ -216,7 +223,7 @@ def _energy_shown(s: PlayScreen, seat: int, energy: int) -> float:
     return energy
 
 
-def _hurt(s: PlayScreen, seat: int) -> float:
+def _hurt(s: BigTimeBoxingPlay, seat: int) -> float:
     """How bright the Damage die flashes: just after the boxer took damage."""
     for t, ev in reversed(s.events):
         if isinstance(ev, DamageTaken) and ev.player == seat:
@@ -226,7 +233,7 @@ def _hurt(s: PlayScreen, seat: int) -> float:
 
 # -- a boxer's player board ----------------------------------------------------------------
 def _board(
-    surf: Canvas, text: TextCache, s: PlayScreen, v: BigTimeBoxingPublicView, seat: int, rect: pygame.Rect
+    surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, v: BigTimeBoxingPublicView, seat: int, rect: pygame.Rect
 ) -> None:
     look = s.seats[seat]
     b = v.boxers[seat]
@@ -362,7 +369,7 @@ class Shown:
     """Whose card it is: it slides in from that boxer's side (None: turned up in place)."""
 
 
-def _centre(surf: Canvas, text: TextCache, s: PlayScreen, v: BigTimeBoxingPublicView) -> None:
+def _centre(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, v: BigTimeBoxingPublicView) -> None:
     head = pygame.Rect(CENTRE.x, CENTRE.y, CENTRE.width, 70)
     panel(surf, head, theme.PANEL, theme.PANEL_EDGE, 12)
     words, color, left = _asked(s, v)
@@ -383,7 +390,7 @@ def _centre(surf: Canvas, text: TextCache, s: PlayScreen, v: BigTimeBoxingPublic
         _stage(surf, text, s, stage)
 
 
-def _asked(s: PlayScreen, v: BigTimeBoxingPublicView) -> tuple[str, Color, int | None]:
+def _asked(s: BigTimeBoxingPlay, v: BigTimeBoxingPublicView) -> tuple[str, Color, int | None]:
     """What the fight waits for, in whose colour, and the µs its window has left."""
     names = [look.name.upper() for look in s.seats]
     if v.phase is Phase.OVER:
@@ -409,7 +416,7 @@ def _asked(s: PlayScreen, v: BigTimeBoxingPublicView) -> tuple[str, Color, int |
     return words, s.seats[seat].color, left
 
 
-def last_play(s: PlayScreen) -> tuple[int, list[Shown]]:
+def last_play(s: BigTimeBoxingPlay) -> tuple[int, list[Shown]]:
     """The cards of the newest play that put any on the table, and when it was made."""
     found: list[Shown] = []
     at: int | None = None
@@ -423,7 +430,7 @@ def last_play(s: PlayScreen) -> tuple[int, list[Shown]]:
     return (at or 0), found[::-1]
 
 
-def shown_card(s: PlayScreen, ev: object) -> Shown | None:
+def shown_card(s: BigTimeBoxingPlay, ev: object) -> Shown | None:
     """How the stage shows a card of ``ev``: a punch thrown, a defense, a Result card
     read for a punch, a Big Hit, a count or a clinch, a card discarded."""
     look = s.seats
@@ -481,7 +488,7 @@ def shown_card(s: PlayScreen, ev: object) -> Shown | None:
     return None
 
 
-def _stage(surf: Canvas, text: TextCache, s: PlayScreen, area: pygame.Rect) -> None:
+def _stage(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, area: pygame.Rect) -> None:
     at, cards = last_play(s)
     if not cards:
         return
@@ -513,7 +520,7 @@ def _stage(surf: Canvas, text: TextCache, s: PlayScreen, area: pygame.Rect) -> N
 
 
 # -- hints, banners, the round's score --------------------------------------------------------
-def _hints(surf: Canvas, text: TextCache, s: PlayScreen, v: BigTimeBoxingPublicView) -> None:
+def _hints(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, v: BigTimeBoxingPublicView) -> None:
     window = v.phase.window
     if v.phase is Phase.TURN:
         energy = v.boxers[v.active].round_energy
@@ -536,7 +543,7 @@ def _hints(surf: Canvas, text: TextCache, s: PlayScreen, v: BigTimeBoxingPublicV
         live(surf, shown, "key hints")
 
 
-def _banner(surf: Canvas, text: TextCache, s: PlayScreen) -> None:
+def _banner(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay) -> None:
     """The newest event worth a banner, over the ring strip, for a moment."""
     for t, ev in reversed(s.events):
         if s.now_us - t > BANNER_US and not isinstance(ev, FightEnded):
@@ -547,7 +554,7 @@ def _banner(surf: Canvas, text: TextCache, s: PlayScreen) -> None:
             return
 
 
-def _banner_words(s: PlayScreen, ev: object) -> tuple[str, Color] | None:
+def _banner_words(s: BigTimeBoxingPlay, ev: object) -> tuple[str, Color] | None:
     names = [look.name.upper() for look in s.seats]
     if isinstance(ev, FightEnded):
         if ev.winner is None:
@@ -566,7 +573,7 @@ def _banner_words(s: PlayScreen, ev: object) -> tuple[str, Color] | None:
     return None
 
 
-def _round_score(surf: Canvas, text: TextCache, s: PlayScreen, box: pygame.Rect) -> bool:
+def _round_score(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, box: pygame.Rect) -> bool:
     """The round just scored, on the centre's stage, for a few seconds after the bell;
     False when there is none to show."""
     scored = next(((t, e) for t, e in reversed(s.events) if isinstance(e, RoundScored)), None)
@@ -595,12 +602,12 @@ def _round_score(surf: Canvas, text: TextCache, s: PlayScreen, box: pygame.Rect)
 
 
 # -- the score sheet -------------------------------------------------------------------------
-def draw_score_sheet(surf: Canvas, text: TextCache, r: ResultScreen) -> None:
+def draw_score_sheet(surf: Canvas, text: TextCache, r: BigTimeBoxingResult) -> None:
     """The fight's score sheet: per round each boxer's Damage caused, Judge Points, total
     and round-score, knockdowns and fouls; the totals, the finish and the injuries."""
     assert r.final is not None
     s = r.final
-    v: BigTimeBoxingPublicView = s.view
+    v = s.view
     w, h = surf.get_size()
     surf.fill(theme.BACKGROUND if r.winner is None else theme.shade(r.winner.color, 0.22))
     title_bar(surf, text, r.game, "Score sheet", f"{v.options.rounds} rounds")

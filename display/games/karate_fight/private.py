@@ -3,16 +3,20 @@ their own Jan Ken throw (secret until the round is revealed) and their best reac
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 from PIL import Image
 
 from display.models import PrivateScreen
 from display.private import text_lines
 from games.karate_fight import FighterStatus, KaratePlayerView, WinReason
 
+KaratePrivate: TypeAlias = PrivateScreen[KaratePlayerView]
 
-def draw_karate_private(screen: PrivateScreen, size: tuple[int, int]) -> Image.Image:
+
+def draw_karate_private(screen: KaratePrivate, size: tuple[int, int]) -> Image.Image:
     seat = screen.seat
-    pv: KaratePlayerView = screen.view
+    pv = screen.view
     v = pv.public
     me = v.fighters[seat]
     lines = [f"Fighter {seat + 1}: {me.pile_size} cards"]

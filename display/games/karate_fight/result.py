@@ -6,6 +6,7 @@ fight's journal and its store; registered as Karate Fight's result in ``display.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeAlias
 
 import pygame
 
@@ -16,7 +17,7 @@ from display.models import ResultScreen, StationLook
 from display.screens import draw_result, story_frame
 from display.text import TextCache
 from display.widgets import panel
-from games.karate_fight import HitKind
+from games.karate_fight import HitKind, KaratePublicView
 
 
 @dataclass(frozen=True)
@@ -63,8 +64,12 @@ CHART_CAP_US = 1_600_000
 """Reactions slower than this are drawn at the chart's top edge (a Hit left showing)."""
 
 
-def draw_karate_result(surf: Canvas, text: TextCache, r: ResultScreen) -> None:
-    story: KarateStory | None = r.story
+KarateResult: TypeAlias = ResultScreen[KaratePublicView, KarateStory]
+"""Karate Fight's result: the reactions per Hit."""
+
+
+def draw_karate_result(surf: Canvas, text: TextCache, r: KarateResult) -> None:
+    story = r.story
     if story is None or r.final is None:  # a result told without its story: the common screen
         draw_result(surf, text, r)
         return

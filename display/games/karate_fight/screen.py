@@ -4,6 +4,8 @@ pile and share, the Hit and its photo finish to the microsecond, Jan Ken.  Regis
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 import pygame
 
 from display import draw, motion, theme
@@ -29,6 +31,9 @@ from games.karate_fight import (
     TimeUp,
 )
 
+KaratePlay: TypeAlias = PlayScreen[KaratePublicView, PhotoFinish]
+"""Karate Fight's play screen: the public view and the photo finish of the last Hit."""
+
 TECHNIQUE_COLOR = {Technique.ATTACK: (190, 40, 30), Technique.DEFENSE: (40, 90, 170), Technique.SKILL: (150, 60, 170)}
 BANNER_US = 1_500_000
 FIGHTERS_TOP = 546
@@ -45,8 +50,8 @@ def _name(enum_value: object) -> str:
     return str(getattr(enum_value, "value", enum_value)).replace("_", " ").title()
 
 
-def draw_karate(surf: Canvas, text: TextCache, s: PlayScreen) -> None:
-    v: KaratePublicView = s.view
+def draw_karate(surf: Canvas, text: TextCache, s: KaratePlay) -> None:
+    v = s.view
     w, _h = surf.get_size()
     surf.fill(theme.BACKGROUND)
     names = [look.name for look in s.seats]
@@ -73,7 +78,7 @@ def draw_karate(surf: Canvas, text: TextCache, s: PlayScreen) -> None:
     fighters = pygame.Rect(20, FIGHTERS_TOP, w - 40, 720 - FIGHTERS_TOP - 12)
     _fighters(surf, text, s, v, fighters)
     _collect(surf, s, card, fighters, len(v.fighters))
-    if isinstance(s.story, PhotoFinish) and s.story.showing(s.now_us) and v.hit_showing is None:
+    if s.story is not None and s.story.showing(s.now_us) and v.hit_showing is None:
         draw_photo_finish(surf, text, s.seats, s.story, pygame.Rect(w - 480, PLAY_TOP, 460, 330))
     if v.jan_ken is not None:
         _jan_ken(surf, text, s, v, pygame.Rect(20, PLAY_TOP, 400, 300))
@@ -92,7 +97,7 @@ def _clock(v: KaratePublicView, now_us: int) -> str:
     return f"{left // 60}:{left % 60:02d}"
 
 
-def _centre(surf: Canvas, text: TextCache, s: PlayScreen, v: KaratePublicView, area: pygame.Rect) -> pygame.Rect:
+def _centre(surf: Canvas, text: TextCache, s: KaratePlay, v: KaratePublicView, area: pygame.Rect) -> pygame.Rect:
     """The centre pile, its top card face up; returns where the top card is.  The card
     itself never moves (its reveal is stamped at the flip of the first frame that shows
     it, so it must read in full there): the motion is around it."""
@@ -122,7 +127,7 @@ def _centre(surf: Canvas, text: TextCache, s: PlayScreen, v: KaratePublicView, a
     return card
 
 
-def _glow(surf: Canvas, s: PlayScreen, v: KaratePublicView, around: pygame.Rect) -> None:
+def _glow(surf: Canvas, s: KaratePlay, v: KaratePublicView, around: pygame.Rect) -> None:
     """Light behind the centre pile: a flash in the winner's colour when a Hit is won,
     a gold pulse while a Hit waits to be slapped."""
     for t, ev in reversed(s.events):
@@ -144,7 +149,7 @@ def _panel_rect(area: pygame.Rect, n: int, seat: int) -> pygame.Rect:
     return pygame.Rect(area.x + seat * cw + 8, area.y, cw - 16, area.height)
 
 
-def fighter_pose(s: PlayScreen, v: KaratePublicView, seat: int, status: FighterStatus) -> Pose:
+def fighter_pose(s: KaratePlay, v: KaratePublicView, seat: int, status: FighterStatus) -> Pose:
     """Down when out, winning as Karate Master or on time and just after winning a Hit,
     hit just after another fighter won one, ready otherwise."""
     if v.master == seat or v.winner == seat:
@@ -159,7 +164,7 @@ def fighter_pose(s: PlayScreen, v: KaratePublicView, seat: int, status: FighterS
     return Pose.READY
 
 
-def _pile_shown(s: PlayScreen, seat: int, pile: int) -> float:
+def _pile_shown(s: KaratePlay, seat: int, pile: int) -> float:
     """The pile's size the share bar shows: easing from before the fighter's newest
     change (a card played, a Hit's cards taken, a Coward's Blow paid) to the size now."""
     for t, ev in reversed(s.events):
@@ -175,7 +180,7 @@ def _pile_shown(s: PlayScreen, seat: int, pile: int) -> float:
     return pile
 
 
-def _collect(surf: Canvas, s: PlayScreen, card: pygame.Rect, fighters: pygame.Rect, n: int) -> None:
+def _collect(surf: Canvas, s: KaratePlay, card: pygame.Rect, fighters: pygame.Rect, n: int) -> None:
     """The Hit's winner collects the centre: its cards fly to the winner's panel."""
     won = next(((t, ev) for t, ev in reversed(s.events) if isinstance(ev, BoutWon)), None)
     if won is None or s.now_us - won[0] > motion.SLIDE_US + 6 * COLLECT_STAGGER_US:
@@ -197,7 +202,7 @@ def _collect(surf: Canvas, s: PlayScreen, card: pygame.Rect, fighters: pygame.Re
         draw.rect(surf, theme.GOLD, flying, width=3, border_radius=12)
 
 
-def _fighters(surf: Canvas, text: TextCache, s: PlayScreen, v: KaratePublicView, area: pygame.Rect) -> None:
+def _fighters(surf: Canvas, text: TextCache, s: KaratePlay, v: KaratePublicView, area: pygame.Rect) -> None:
     """A panel per fighter: name and pile, the share of the cards in play, and a line of
     what the fighter may do and has done (beside the state when the panel is wide)."""
     n = len(v.fighters)
@@ -244,7 +249,7 @@ def _fighters(surf: Canvas, text: TextCache, s: PlayScreen, v: KaratePublicView,
         text.draw(surf, done, 28, theme.DIM, where[0], where[1], max_width=half)
 
 
-def _jan_ken(surf: Canvas, text: TextCache, s: PlayScreen, v: KaratePublicView, area: pygame.Rect) -> None:
+def _jan_ken(surf: Canvas, text: TextCache, s: KaratePlay, v: KaratePublicView, area: pygame.Rect) -> None:
     jk = v.jan_ken
     assert jk is not None  # drawn only while a Jan Ken is on
     panel(surf, area, theme.PANEL, theme.GOLD, 14)
@@ -263,7 +268,7 @@ def _jan_ken(surf: Canvas, text: TextCache, s: PlayScreen, v: KaratePublicView, 
         text.draw(surf, last, 26, theme.DIM, (area.centerx, area.bottom - 24), "center")
 
 
-def _banner(surf: Canvas, text: TextCache, s: PlayScreen, v: KaratePublicView) -> None:
+def _banner(surf: Canvas, text: TextCache, s: KaratePlay, v: KaratePublicView) -> None:
     if v.hit_showing is not None and not v.awaiting_reveal and v.jan_ken is None:
         banner(surf, text, f"HIT! {_name(v.hit_showing).upper()}", theme.BAD)
         return

@@ -3,12 +3,16 @@ draft while it is being picked, and what the game waits for from them."""
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 from PIL import Image
 
 from display.models import PrivateScreen
 from display.private import grid
 from games.punch import CARDS, Card, Phase, PunchPlayerView
 from games.punch.cards import HAND_SIZE
+
+PunchPrivate: TypeAlias = PrivateScreen[PunchPlayerView]
 
 BUTTONS = "ABCDEF"
 """The action buttons as printed on a station, one per card kind in card order."""
@@ -31,9 +35,9 @@ SHORT = {
 }
 
 
-def draw_punch_private(screen: PrivateScreen, size: tuple[int, int]) -> Image.Image:
+def draw_punch_private(screen: PunchPrivate, size: tuple[int, int]) -> Image.Image:
     """``screen.held`` are the draft picks not yet confirmed with START."""
-    v: PunchPlayerView = screen.view
+    v = screen.view
     pub = v.public
     title = f"Round {pub.round}  Stamina {pub.stamina[screen.seat]}"
     if pub.phase is Phase.DRAFT and v.draft_pool is not None:

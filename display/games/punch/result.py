@@ -6,6 +6,7 @@ as Punch!'s result in ``display.games.registry``."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeAlias
 
 import pygame
 
@@ -15,6 +16,7 @@ from display.models import ResultScreen, StationLook
 from display.screens import draw_result, story_frame
 from display.text import TextCache
 from display.widgets import panel
+from games.punch import PunchPublicView
 from games.punch.events import MatchEndReason
 
 MAX_STAMINA = 10
@@ -54,8 +56,12 @@ class PunchStory:
 ENDING = {MatchEndReason.KNOCKOUT: "by knockout", MatchEndReason.STAMINA: "on stamina", MatchEndReason.TIE: "tie"}
 
 
-def draw_punch_result(surf: Canvas, text: TextCache, r: ResultScreen) -> None:
-    story: PunchStory | None = r.story
+PunchResult: TypeAlias = ResultScreen[PunchPublicView, PunchStory]
+"""Punch!'s result: the stamina story of each match."""
+
+
+def draw_punch_result(surf: Canvas, text: TextCache, r: PunchResult) -> None:
+    story = r.story
     if story is None or r.final is None:  # a result told without its story: the common screen
         draw_result(surf, text, r)
         return

@@ -3,6 +3,8 @@ Registers Punch!'s screens (this and the private layout) with ``display.games.re
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 import pygame
 
 from display import draw, motion, theme
@@ -27,6 +29,9 @@ from games.punch.events import (
     StaminaChanged,
 )
 
+PunchPlay: TypeAlias = PlayScreen[PunchPublicView, None]
+"""Punch!'s play screen: the public view, no story."""
+
 CARD_SYMBOL = {
     Card.PUNCH_1: "1",
     Card.PUNCH_2: "2",
@@ -50,8 +55,8 @@ POSE_US = 1_600_000
 """A boxer shows being hit, knocked out or winning this long after it happened."""
 
 
-def draw_punch(surf: Canvas, text: TextCache, s: PlayScreen) -> None:
-    v: PunchPublicView = s.view
+def draw_punch(surf: Canvas, text: TextCache, s: PunchPlay) -> None:
+    v = s.view
     w, h = surf.get_size()
     surf.fill(theme.BACKGROUND)
     rules = "Advanced" if v.options.rules is Rules.ADVANCED else "Standard"
@@ -94,19 +99,19 @@ def draw_punch(surf: Canvas, text: TextCache, s: PlayScreen) -> None:
         paused_overlay(surf, text, s.paused)
 
 
-def _played_at(s: PlayScreen, seat: int) -> int:
+def _played_at(s: PunchPlay, seat: int) -> int:
     """When ``seat`` laid this exchange's card face down (long ago if the events no longer say)."""
     return next(
         (t for t, ev in reversed(s.events) if isinstance(ev, CardChosen) and ev.player == seat), -motion.SLIDE_US
     )
 
 
-def _revealed_at(s: PlayScreen) -> int:
+def _revealed_at(s: PunchPlay) -> int:
     """When the cards on the table were turned over (long ago if the events no longer say)."""
     return next((t for t, ev in reversed(s.events) if isinstance(ev, CardsRevealed)), -motion.FLIP_US)
 
 
-def _stamina_shown(s: PlayScreen, v: PunchPublicView, seat: int) -> float:
+def _stamina_shown(s: PunchPlay, v: PunchPublicView, seat: int) -> float:
     """The bar's level: easing from where it stood before the last change to the stamina
     now (the number beside it is always the stamina now)."""
     changed_at, delta = None, 0
@@ -126,9 +131,7 @@ def _stamina_shown(s: PlayScreen, v: PunchPublicView, seat: int) -> float:
     return motion.tween(v.stamina[seat] - delta, v.stamina[seat], s.now_us, changed_at)
 
 
-def _boxer_panel(
-    surf: Canvas, text: TextCache, s: PlayScreen, v: PunchPublicView, seat: int, rect: pygame.Rect
-) -> None:
+def _boxer_panel(surf: Canvas, text: TextCache, s: PunchPlay, v: PunchPublicView, seat: int, rect: pygame.Rect) -> None:
     look = s.seats[seat]
     panel(surf, rect, theme.shade(look.color, 0.28), look.color)
     live(surf, rect, f"{look.name}'s panel")
@@ -157,7 +160,7 @@ def _boxer_panel(
             live(surf, shown, "notice")
 
 
-def boxer_pose(s: PlayScreen, seat: int) -> Pose:
+def boxer_pose(s: PunchPlay, seat: int) -> Pose:
     """Down after being knocked out, winning after a knockout, a match or the game, hit
     just after losing stamina to a punch, ready otherwise."""
     recent = [ev for t, ev in s.events if s.now_us - t <= POSE_US]
@@ -181,7 +184,7 @@ def boxer_pose(s: PlayScreen, seat: int) -> Pose:
     return Pose.READY
 
 
-def _effect_lines(s: PlayScreen) -> list[str]:
+def _effect_lines(s: PunchPlay) -> list[str]:
     """What the last reveal did, newest first, in words."""
     lines: list[str] = []
     for _t, ev in reversed(s.events):
@@ -196,7 +199,7 @@ def _effect_lines(s: PlayScreen) -> list[str]:
     return lines
 
 
-def _phase_hint(surf: Canvas, text: TextCache, s: PlayScreen, v: PunchPublicView, h: int) -> None:
+def _phase_hint(surf: Canvas, text: TextCache, s: PunchPlay, v: PunchPublicView, h: int) -> None:
     w = surf.get_width()
     if v.phase is Phase.REDEAL:
         msg = "Look at your hand: START keeps it  ·  A re-deals a hand with 4 of a kind"
@@ -210,7 +213,7 @@ def _phase_hint(surf: Canvas, text: TextCache, s: PlayScreen, v: PunchPublicView
         live(surf, text.draw(surf, msg, 34, theme.DIM, (w // 2, FOOTER_Y), "center", max_width=w - 40), "key hints")
 
 
-def _banners(surf: Canvas, text: TextCache, s: PlayScreen) -> None:
+def _banners(surf: Canvas, text: TextCache, s: PunchPlay) -> None:
     """The newest banner-worthy event still within its display time, unless cards have
     been revealed since."""
     for t, ev in reversed(s.events):
@@ -223,7 +226,7 @@ def _banners(surf: Canvas, text: TextCache, s: PlayScreen) -> None:
             return
 
 
-def _banner_text(s: PlayScreen, ev: object) -> tuple[str, tuple[int, int, int]] | None:
+def _banner_text(s: PunchPlay, ev: object) -> tuple[str, tuple[int, int, int]] | None:
     names = [look.name.upper() for look in s.seats]
     if isinstance(ev, GameEnded):
         return f"{names[ev.winner]} WINS THE GAME!", s.seats[ev.winner].color

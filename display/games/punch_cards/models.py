@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import TypeAlias
 
-from display.models import StationLook
+from display.models import PlayScreen, PrivateScreen, StationLook
 from games.punch_cards import Card, DuelPlayerView, DuelPublicView, Standing
 
 
@@ -110,3 +111,10 @@ class TradePrivate:
     giving: frozenset[int]
     confirmed: bool
     message: str
+
+
+PunchCardsTable: TypeAlias = LobbyView | DuelTable | TradeTableView | DuelPublicView
+"""What Punch Cards' main screen shows: the lobby, a duel (or an exhibition duel's bare
+public view, with no ledger), or a trade."""
+PunchCardsPlay: TypeAlias = PlayScreen[PunchCardsTable, None]
+PunchCardsPrivate: TypeAlias = PrivateScreen[DeskPrivate | DuelPrivate | TradePrivate]

@@ -10,8 +10,7 @@ import unicodedata
 
 from PIL import Image
 
-from display.games.punch_cards.models import DeskPrivate, DeskStep, DuelPrivate, TradePrivate
-from display.models import PrivateScreen
+from display.games.punch_cards.models import DeskPrivate, DeskStep, DuelPrivate, PunchCardsPrivate, TradePrivate
 from display.private import text_lines as _text_lines
 from games.punch_cards import CORNERS, Card, Phase
 
@@ -140,7 +139,7 @@ def draw_trade(t: TradePrivate, size: tuple[int, int]) -> Image.Image:
     )
 
 
-def draw_punch_cards_private(screen: PrivateScreen, size: tuple[int, int]) -> Image.Image:
+def draw_punch_cards_private(screen: PunchCardsPrivate, size: tuple[int, int]) -> Image.Image:
     view = screen.view
     if isinstance(view, DeskPrivate):
         return desk_image(view, size)

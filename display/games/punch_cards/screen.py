@@ -12,8 +12,7 @@ import pygame
 from display import draw, theme
 from display.art import Pose, Style, draw_figure
 from display.canvas import Canvas
-from display.games.punch_cards.models import DeskStep, DeskView, DuelTable, LobbyView, TradeTableView
-from display.models import PlayScreen
+from display.games.punch_cards.models import DeskStep, DeskView, DuelTable, LobbyView, PunchCardsPlay, TradeTableView
 from display.text import TextCache
 from display.widgets import banner, panel, paused_overlay
 from games.punch_cards import Call, DuelPublicView, Phase, Revealed
@@ -130,7 +129,7 @@ def draw_desk(surf: Canvas, text: TextCache, d: DeskView, rect: pygame.Rect) -> 
             text.draw_fitted(surf, hint, 26, theme.DIM, (cx, hint_y + i * 28), inner, "midtop")
 
 
-def draw_lobby(surf: Canvas, text: TextCache, s: PlayScreen, v: LobbyView) -> None:
+def draw_lobby(surf: Canvas, text: TextCache, s: PunchCardsPlay, v: LobbyView) -> None:
     w = surf.get_width()
     surf.fill(theme.BACKGROUND)
     bad = "CLOSED" in v.status or "unreachable" in v.status
@@ -179,7 +178,7 @@ def draw_reveal(surf: Canvas, text: TextCache, r: Revealed, names: tuple[str, st
         )
 
 
-def draw_duel(surf: Canvas, text: TextCache, s: PlayScreen, t: DuelTable) -> None:
+def draw_duel(surf: Canvas, text: TextCache, s: PunchCardsPlay, t: DuelTable) -> None:
     w, h = surf.get_size()
     surf.fill(theme.BACKGROUND)
     v = t.public
@@ -241,7 +240,7 @@ def _duellist_pose(t: DuelTable, seat: int) -> Pose:
 
 
 # -- trades ---------------------------------------------------------------------------------
-def draw_trade(surf: Canvas, text: TextCache, s: PlayScreen, t: TradeTableView) -> None:
+def draw_trade(surf: Canvas, text: TextCache, s: PunchCardsPlay, t: TradeTableView) -> None:
     w, h = surf.get_size()
     surf.fill(theme.BACKGROUND)
     title(surf, text, f"Trade: {t.players[0]} and {t.players[1]}", "", theme.DIM)
@@ -274,7 +273,7 @@ def draw_trade(surf: Canvas, text: TextCache, s: PlayScreen, t: TradeTableView) 
     text.draw(surf, "A/B browse · C give/keep · START confirm · E call off", 28, theme.DIM, (w // 2, h - 30), "center")
 
 
-def draw_punch_cards(surf: Canvas, text: TextCache, s: PlayScreen) -> None:
+def draw_punch_cards(surf: Canvas, text: TextCache, s: PunchCardsPlay) -> None:
     view = s.view
     if isinstance(view, LobbyView):
         draw_lobby(surf, text, s, view)

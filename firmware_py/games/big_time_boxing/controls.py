@@ -261,7 +261,7 @@ class BigTimeBoxingControls(GameControls[BigTimeBoxing]):
         current = self._browsing.get(seat)
         return current if current in choices else choices[0]
 
-    def private_screen(self, engine: BigTimeBoxing, seat: int) -> PrivateScreen:
+    def private_screen(self, engine: BigTimeBoxing, seat: int) -> PrivateScreen[BigTimeBoxingPlayerView]:
         """The seat's view, with what his station holds: the cards whose button does
         something now, a half-made choice, the draft's cursor."""
         screen = super().private_screen(engine, seat)

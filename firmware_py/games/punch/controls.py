@@ -13,7 +13,7 @@ from firmware_py.games.punch.story import punch_story
 from firmware_py.runtime.controls import GameControls, OptionItem, Record, Refusal, ResultRecords, journal_events
 from games.levels import Level
 from games.protocol import Action, Event
-from games.punch import SPEC, Card, Phase, Punch, PunchOptions, Rules
+from games.punch import SPEC, Card, Phase, Punch, PunchOptions, PunchPlayerView, Rules
 from games.punch.actions import Draft, PlayCard, Redeal
 from games.punch.cards import CARDS, HAND_SIZE
 from games.punch.events import (
@@ -84,7 +84,7 @@ class PunchControls(GameControls[Punch]):
     def led_level(self, engine: Punch, seat: int) -> float:
         return engine.public_view().stamina[seat] / 10
 
-    def private_screen(self, engine: Punch, seat: int) -> PrivateScreen:
+    def private_screen(self, engine: Punch, seat: int) -> PrivateScreen[PunchPlayerView]:
         return replace(super().private_screen(engine, seat), held=tuple(self.picks[seat]))
 
     def bot_presses(self, engine: Punch, seat: int, action: Action) -> tuple[Button, ...]:

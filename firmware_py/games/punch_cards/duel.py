@@ -19,8 +19,8 @@ from typing import Any
 
 from PIL import Image
 
-from display.games.punch_cards.models import DuelPrivate, DuelTable
-from display.models import PlayScreen, PrivateScreen, StationLook
+from display.games.punch_cards.models import DuelPrivate, DuelTable, PunchCardsPlay
+from display.models import PrivateScreen, StationLook
 from display.private import draw_private, text_lines
 from firmware_py.games.punch_cards.controls import PunchCardsControls
 from firmware_py.games.punch_cards.ledger import LedgerBusy, LedgerError, LedgerUnreachable
@@ -212,7 +212,7 @@ class DuelScene(Scene):
             return public
         return replace(public, last_reveal=None, winner=None, how=None)
 
-    def screen(self, now_us: int) -> PlayScreen:
+    def screen(self, now_us: int) -> PunchCardsPlay:
         base = self.session.screen(now_us)
         public = self._public()
         table = DuelTable(

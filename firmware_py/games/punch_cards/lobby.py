@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from PIL import Image
 
-from display.games.punch_cards.models import DeskPrivate, DeskStep, DeskView, LobbyView
+from display.games.punch_cards.models import DeskPrivate, DeskStep, DeskView, LobbyView, PunchCardsPlay
 from display.models import PlayScreen, PrivateScreen
 from display.private import draw_private
 from firmware_py.games.punch_cards.duel import DuelScene
@@ -327,7 +327,7 @@ class Lobby(Scene):
             hints=self._hints(desk),
         )
 
-    def screen(self, now_us: int) -> PlayScreen:
+    def screen(self, now_us: int) -> PunchCardsPlay:
         board = self.link.board(now_us)
         view = LobbyView(
             tuple(self._desk_view(d) for d in self.desks),

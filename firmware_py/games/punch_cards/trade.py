@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PIL import Image
 
-from display.games.punch_cards.models import TradePrivate, TradeTableView
+from display.games.punch_cards.models import PunchCardsPlay, TradePrivate, TradeTableView
 from display.models import PlayScreen, PrivateScreen
 from display.private import draw_private, text_lines
 from firmware_py.games.punch_cards.ledger import LedgerBusy, LedgerError, LedgerUnreachable
@@ -120,7 +120,7 @@ class TradeScene(Scene):
         chosen = self.table.offer.gives[seat]
         return tuple(c for c in self.collections[seat] if c.serial in chosen)
 
-    def screen(self, now_us: int) -> PlayScreen:
+    def screen(self, now_us: int) -> PunchCardsPlay:
         view = TradeTableView(
             players=self.players,
             gives=(self._cards(0), self._cards(1)),
