@@ -29,8 +29,17 @@ BIDI_CONTROLS = frozenset(
     "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069",
 )
 """Marks and overrides that reorder text (Trojan-Source style): never in a name."""
-INVISIBLE = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u180e\u2800\u3164\uffa0")
-"""Characters that draw nothing yet are not format controls (fillers, blank patterns)."""
+INVISIBLE = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180e\u180f\u2800\u3164\uffa0")
+"""Characters that draw nothing yet are not format controls: fillers, blank patterns, and
+the default-ignorable marks (the combining grapheme joiner, the Mongolian free variation
+selectors U+180B–U+180F), which draw nothing after a Latin letter: "Ann\u180b" is "Ann"."""
+DEFAULT_IGNORABLE_RANGES = ((0xFE00, 0xFE0F), (0xE0000, 0xE0FFF), (0x1BCA0, 0x1BCA3), (0xFFF0, 0xFFF8))
+"""Unicode's default-ignorable code points that are not in a format category: variation
+selectors, tags and their reserved block, shorthand format controls."""
+OVERLAY = 1
+"""The canonical combining class of marks drawn through their letter (U+0334–U+0338, the
+combining overlays): "A\u0336n\u0336n\u0336" draws as a struck-through "Ann"; a font without
+them draws plain "Ann", so they would let one name pass for another."""
 
 
 class NameProblem(Enum):
@@ -69,8 +78,10 @@ def _refuse_char(char: str) -> NameRefused | None:
         return NameRefused(
             NameProblem.CONTROL, f"names may not hold control characters or line breaks ({_describe(char)})"
         )
-    if category == "Cf" or char in INVISIBLE or (0xFE00 <= ord(char) <= 0xFE0F) or (0xE0100 <= ord(char) <= 0xE01EF):
+    if category == "Cf" or char in INVISIBLE or any(lo <= ord(char) <= hi for lo, hi in DEFAULT_IGNORABLE_RANGES):
         return NameRefused(NameProblem.INVISIBLE, f"names may not hold invisible characters ({_describe(char)})")
+    if unicodedata.combining(char) == OVERLAY:
+        return NameRefused(NameProblem.SYMBOL, f"names may not hold marks drawn through a letter ({_describe(char)})")
     if category in ("Co", "Cn", "Cs"):
         return NameRefused(NameProblem.UNSUPPORTED, f"this character cannot be shown ({_describe(char)})")
     if category[0] == "S" or category == "Me" or (category[0] == "P" and char not in PUNCTUATION):

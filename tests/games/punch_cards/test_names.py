@@ -49,6 +49,13 @@ def test_uniqueness_ignores_case_and_look_alike_spacing() -> None:
         ("Ann\u3164", NameProblem.INVISIBLE, "invisible"),
         ("Bo\ufe0f", NameProblem.INVISIBLE, "invisible"),
         ("Bo\U000e0041", NameProblem.INVISIBLE, "invisible"),
+        *[(f"Ann{chr(c)}", NameProblem.INVISIBLE, "invisible") for c in range(0x180B, 0x1810)],  # Mongolian FVS
+        ("Ann\u034f", NameProblem.INVISIBLE, "invisible"),  # combining grapheme joiner
+        ("Bo\U000e0101", NameProblem.INVISIBLE, "invisible"),  # variation selector supplement
+        ("Bo\U0001bca0", NameProblem.INVISIBLE, "invisible"),  # shorthand format control
+        ("A\u0336n\u0336n\u0336", NameProblem.SYMBOL, "drawn through"),  # struck through: draws as "Ann"
+        ("Ann\u0338", NameProblem.SYMBOL, "drawn through"),
+        ("Ann\u20d2", NameProblem.SYMBOL, "drawn through"),
         ("Bo 🥊", NameProblem.SYMBOL, "letters, digits"),
         ("Robert'); DROP TABLE players;--", NameProblem.SYMBOL, "letters, digits"),
         ("<script>", NameProblem.SYMBOL, "letters, digits"),
@@ -94,3 +101,11 @@ def test_any_text_is_refused_with_a_reason_or_gives_a_clean_name(raw: str) -> No
         category = unicodedata.category(char)
         assert category[0] in "LMN" or char == " " or char in "-'.&_", (char, category)
     assert normalise_name(name) == name  # stable: normalising again changes nothing
+    assert not any(unicodedata.combining(c) == 1 for c in name)  # no overlay marks
+
+
+def test_names_that_draw_alike_are_one_name_or_refused() -> None:
+    """The issue's two ways to register a second "Ann" that draws exactly as the first."""
+    for lookalike in ["Ann\u180b", "Ann\u180f", "A\u0336n\u0336n\u0336", "A\u0334nn"]:
+        with pytest.raises(NameRefused):
+            validate_name(lookalike, taken={name_key("Ann")})
