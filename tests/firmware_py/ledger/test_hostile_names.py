@@ -69,3 +69,16 @@ def test_a_csv_never_starts_a_cell_with_a_formula_sign() -> None:
 
     text = standings_csv((Standing(1, "=cmd()", 1, (), 1), Standing(2, "-2+3", 0, (), 0)))
     assert "'=cmd()" in text and "'-2+3" in text
+
+
+def test_a_line_break_inside_a_name_stays_in_its_cell() -> None:
+    """A ledger written by something else may hold a name with a carriage return; the row
+    must not split, or the next one could start with a live formula (the issue's case)."""
+    from games.punch_cards import Standing
+
+    hostile = Standing(1, "Ann\r=2+5*CMD()", 1, (), 1)
+    text = standings_csv((hostile, Standing(2, "Bo", 0, (), 0)))
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    assert [row[1] for row in rows[1:]] == ["Ann\r=2+5*CMD()", "Bo"]
+    assert all(len(row) == len(rows[0]) for row in rows)
+    assert '"Ann\r=2+5*CMD()"' in text  # the break is inside the quoted cell

@@ -3,6 +3,8 @@ the closing time, each one transaction with an idempotency key; nothing is delet
 
 from __future__ import annotations
 
+import csv
+
 import pytest
 
 from firmware_py.games.punch_cards.ledger import (
@@ -265,9 +267,20 @@ def test_final_standings_as_csv_and_a_printable_page(ledger: Ledger, clock: Cloc
     ledger.record_trade("t1", "Ann", "Bo", TradeOffer(((1,), (6,))))
     ledger.set_closing_time("close", clock())
     csv_path, html_path = ledger.export(tmp_path)
-    lines = csv_path.read_text(encoding="utf-8").splitlines()
-    assert lines[0] == "rank,name,points,names held 2x,names held 3x,names held 4x,names held 5x,cards"
-    assert lines[1:] == ["1,Ann,2,1,1,1,0,5", "1,Bo,2,1,1,1,0,5", "3,O'Brien,1,1,1,1,1,5"]
+    with csv_path.open(encoding="utf-8", newline="") as f:
+        rows = list(csv.reader(f))
+    assert rows[0] == [
+        "rank",
+        "name",
+        "points",
+        "names held 2x",
+        "names held 3x",
+        "names held 4x",
+        "names held 5x",
+        "cards",
+    ]
+    assert rows[1:] == [r.split(",") for r in ["1,Ann,2,1,1,1,0,5", "1,Bo,2,1,1,1,0,5", "3,O'Brien,1,1,1,1,1,5"]]
+    assert csv_path.read_bytes().startswith(b'"rank","name",') and b'"5"\r\n' in csv_path.read_bytes()
     page = html_path.read_text(encoding="utf-8")
     assert "Final standings" in page and "O&#x27;Brien" in page and "<td>1</td><td>Ann</td><td>2</td>" in page
 

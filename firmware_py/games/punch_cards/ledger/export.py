@@ -1,8 +1,11 @@
 """Final standings for the organisers: a CSV for their spreadsheet and a page to print.
 
 Names are stored safe already (no controls, no formula signs first, see
-:mod:`games.punch_cards.names`); the page escapes them anyway, and the CSV quotes any cell
-that starts with a formula sign, so a file made from any ledger is safe to open.
+:mod:`games.punch_cards.names`); the page escapes them anyway, and the CSV is written as
+RFC 4180 says with every cell quoted and CRLF between rows (a carriage return or line feed
+inside a name, from a ledger written by something else, stays inside its quoted cell and
+cannot start a row of its own), and a cell that starts with a formula sign gets a leading
+apostrophe, so a file made from any ledger is safe to open in a spreadsheet.
 """
 
 from __future__ import annotations
@@ -15,10 +18,13 @@ from datetime import UTC, datetime
 from games.punch_cards import Standing
 
 FORMULA_SIGNS = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet may read as the start of a formula (OWASP's CSV injection list)."""
 
 
 def _cell(text: str) -> str:
-    return "'" + text if text.startswith(FORMULA_SIGNS) else text
+    """A name as a cell: a leading formula sign (after any spacing a spreadsheet skips)
+    is made text by an apostrophe."""
+    return "'" + text if text.lstrip(" \n").startswith(FORMULA_SIGNS) else text
 
 
 def _copies(standing: Standing, level: int) -> int:
@@ -29,7 +35,7 @@ def standings_csv(table: tuple[Standing, ...]) -> str:
     """rank, name, points, then the tie-break columns (names held 2×, 3×…), cards held."""
     depth = max((len(s.copies) for s in table), default=0)
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv.writer(out, lineterminator="\r\n", quoting=csv.QUOTE_ALL)
     writer.writerow(["rank", "name", "points", *[f"names held {k}x" for k in range(2, depth + 2)], "cards"])
     for s in table:
         writer.writerow([s.rank, _cell(s.name), s.points, *[_copies(s, k) for k in range(depth)], s.cards])
