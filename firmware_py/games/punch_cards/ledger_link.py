@@ -84,7 +84,7 @@ class LedgerLink:
 
     def wall_us(self) -> int:
         """The ledger's clock (Unix µs): closing times and lockouts are in its time."""
-        return self._ledger.clock() if self._ledger is not None else time.time_ns() // 1000
+        return self._ledger.now_us() if self._ledger is not None else time.time_ns() // 1000
 
     def changed(self) -> None:
         """Something was recorded: the next leaderboard and closing time are read afresh."""

@@ -178,8 +178,7 @@ class Lobby(Scene):
             if e.until_us is None:
                 desk.say(f"{desk.name} is LOCKED after too many wrong PINs: ask the operator", bad=True)
             else:
-                minutes = max(1, -(-(e.until_us - self.link.ledger.clock()) // 60_000_000))
-                desk.say(f"{desk.name} is LOCKED after 5 wrong PINs: try in {minutes} min", bad=True)
+                desk.say(f"{desk.name} is LOCKED after 5 wrong PINs: try in {e.minutes_left} min", bad=True)
             return
         except LedgerError as e:
             desk.say(f"{e}: enter the PIN again", bad=True)

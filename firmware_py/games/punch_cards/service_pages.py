@@ -94,7 +94,7 @@ class ClosingPage(OperatorPage):
 
     def _proposal(self) -> int:
         if self.proposed is None:
-            now = self.link.ledger.clock()
+            now = self.link.ledger.now_us()
             set_at = self.link.ledger.closing_time()
             self.proposed = set_at if set_at is not None else (now // 3_600_000_000 + 1) * 3_600_000_000
         return self.proposed
@@ -104,7 +104,7 @@ class ClosingPage(OperatorPage):
         if button in (Button.A, Button.B):
             self.proposed = self._proposal() + (STEP_US if button is Button.B else -STEP_US)
         elif button is Button.C:
-            self.proposed = ledger.clock()
+            self.proposed = ledger.now_us()
         elif button is Button.START:
             at = self._proposal()
             ledger.set_closing_time(new_key("close"), at)
@@ -122,7 +122,7 @@ class ClosingPage(OperatorPage):
         closing = ledger.closing_time()
         state = "CLOSED: no duel, trade or registration is recorded" if ledger.closed() else "open"
         return [
-            f"Now: {local_time(ledger.clock())}",
+            f"Now: {local_time(ledger.now_us())}",
             f"Closing time: {local_time(closing)}",
             f"The event is {state}",
             "",

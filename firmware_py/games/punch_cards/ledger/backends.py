@@ -5,7 +5,8 @@ its errors mean.
 
 - SQLite: WAL, ``synchronous=FULL`` (a commit survives a power cut), foreign keys on;
   every write transaction is ``BEGIN IMMEDIATE``, so writers queue for the lock and each
-  sees everything committed before it.
+  sees everything committed before it.  A file that is not SQLite, is damaged, or holds
+  another application's tables is refused (:class:`LedgerRefused`), never written to.
 - PostgreSQL (psycopg 3): every write transaction is SERIALIZABLE and is run again from
   the start when the server reports a serialization failure or deadlock; a lost connection
   is reopened and the transaction run again (every write carries an idempotency key, so a
@@ -24,7 +25,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from firmware_py.games.punch_cards.ledger.errors import LedgerBusy, LedgerCorrupt, LedgerUnreachable
+from firmware_py.games.punch_cards.ledger.errors import LedgerBusy, LedgerCorrupt, LedgerRefused, LedgerUnreachable
 from firmware_py.games.punch_cards.ledger.schema import postgres_statements, sqlite_statements
 
 T = TypeVar("T")
@@ -61,6 +62,11 @@ class Tx(ABC):
         found = self.row(sql, params)
         return None if found is None else found[0]
 
+    @abstractmethod
+    def now_us(self) -> int:
+        """The ledger's own time (Unix µs): the one clock that decides closing time and PIN
+        lockouts for every cabinet writing to it, however far their own clocks drift."""
+
 
 class Backend(ABC):
     dialect: str
@@ -96,6 +102,10 @@ class _SQLiteTx(Tx):
     def rows(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
         return self.db.execute(sql, tuple(params)).fetchall()
 
+    def now_us(self) -> int:
+        """A SQLite ledger is a file on one machine: that machine's clock is the ledger's."""
+        return time.time_ns() // 1000
+
 
 class SQLiteBackend(Backend):
     dialect = "sqlite"
@@ -109,11 +119,33 @@ class SQLiteBackend(Backend):
             self.db = sqlite3.connect(
                 self.path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False
             )
+        except (OSError, sqlite3.OperationalError) as e:
+            raise LedgerUnreachable(f"cannot open {self.path}: {e}") from e
+        try:
+            self._refuse_foreign()
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
             self.db.execute("PRAGMA foreign_keys=ON")
-        except (OSError, sqlite3.OperationalError) as e:
-            raise LedgerUnreachable(f"cannot open {self.path}: {e}") from e
+        except sqlite3.DatabaseError as e:  # "file is not a database", "malformed"
+            self.db.close()
+            raise LedgerRefused(
+                f"{self.path} is not a readable Punch Cards ledger ({e}): move it aside to start a new one, "
+                f"or restore it from a backup"
+            ) from e
+        except LedgerRefused:
+            self.db.close()
+            raise
+
+    def _refuse_foreign(self) -> None:
+        """Another application's SQLite file (tables, and no ledger ``meta`` table) is not
+        made a ledger by adding ours beside its own."""
+        tables = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if tables and "meta" not in tables:
+            shown = ", ".join(sorted(tables)[:4]) + (", …" if len(tables) > 4 else "")
+            raise LedgerRefused(
+                f"{self.path} belongs to another application (tables {shown}): "
+                f"point [game.punch_cards] ledger at a file of its own"
+            )
 
     def run(self, work: Callable[[Tx], T], write: bool = True) -> T:
         db = self.db
@@ -132,6 +164,10 @@ class SQLiteBackend(Backend):
             if db.in_transaction:
                 db.execute("ROLLBACK")
             raise self._operational(e) from e
+        except sqlite3.DatabaseError as e:  # the file was damaged under a running cabinet
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise LedgerCorrupt(f"{self.path} is damaged ({e}): restore it from a backup") from e
         except BaseException:
             if db.in_transaction:
                 db.execute("ROLLBACK")
@@ -176,6 +212,11 @@ class _PostgresTx(Tx):
 
     def rows(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
         return list(self.conn.execute(sql.replace("?", "%s"), tuple(params)).fetchall())
+
+    def now_us(self) -> int:
+        """The server's clock (``clock_timestamp()``: the time of this statement, not of the
+        transaction's start, which a retried or long transaction would hold back)."""
+        return int(self.value("SELECT (EXTRACT(EPOCH FROM clock_timestamp()) * 1000000)::bigint"))
 
 
 class PostgresBackend(Backend):

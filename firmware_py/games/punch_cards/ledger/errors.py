@@ -60,16 +60,23 @@ class WrongPin(LedgerRefused):
 
 
 class PinLocked(LedgerRefused):
-    """Sign-in is locked after repeated wrong PINs: until ``until_us`` (Unix µs), or until
-    the operator unlocks it when ``until_us`` is ``None``."""
+    """Sign-in is locked after repeated wrong PINs: until ``until_us`` (Unix µs, the
+    ledger's clock, which said ``now_us`` when it refused), or until the operator unlocks
+    it when ``until_us`` is ``None``."""
 
-    def __init__(self, until_us: int | None) -> None:
+    def __init__(self, until_us: int | None, now_us: int = 0) -> None:
         if until_us is None:
             message = "locked after too many wrong PINs: ask the operator to unlock it"
         else:
             message = "locked after repeated wrong PINs: try again later"
         super().__init__(message)
         self.until_us = until_us
+        self.now_us = now_us
+
+    @property
+    def minutes_left(self) -> int | None:
+        """Whole minutes until the lockout ends, rounded up (None: the operator unlocks)."""
+        return None if self.until_us is None else max(1, -(-(self.until_us - self.now_us) // 60_000_000))
 
 
 class LedgerCorrupt(LedgerError):

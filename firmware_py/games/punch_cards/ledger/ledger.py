@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import secrets
-import time
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -129,10 +128,6 @@ _OPEN = "open"
 """The closing time's value when none is set (or it was lifted)."""
 
 
-def _wall_clock_us() -> int:
-    return time.time_ns() // 1000
-
-
 def _corners_text(card: Card) -> str:
     return "|".join(",".join(map(str, numbers)) for numbers in card.corners)
 
@@ -149,8 +144,10 @@ def _canonical(request: dict[str, Any]) -> str:
 class Ledger:
     """The ledger at ``url`` (see :func:`open_backend`).
 
-    ``clock`` gives the wall time in Unix µs (entries' times, the closing time, PIN
-    lockouts).  ``event_seed`` is used only when the ledger is new; it is then kept in the
+    The ledger's own clock (Unix µs) times its entries and decides the closing time and
+    PIN lockouts: the server's on PostgreSQL, so cabinets whose clocks disagree still
+    agree on when the event closed and how long a lockout lasts (one clock decides); the
+    machine's that holds the file on SQLite.  ``clock`` replaces it (tests, replays).  ``event_seed`` is used only when the ledger is new; it is then kept in the
     ledger (a secret: it decides every card's numbers) and drawn at random if not given.
     ``pin_hasher`` sets the cost of new PIN hashes."""
 
@@ -159,7 +156,7 @@ class Ledger:
         url: str | Path,
         *,
         event_seed: int | None = None,
-        clock: Callable[[], int] = _wall_clock_us,
+        clock: Callable[[], int] | None = None,
         pin_hasher: PinHasher | None = None,
         cabinet: str = "",
     ) -> None:
@@ -188,6 +185,13 @@ class Ledger:
     def close(self) -> None:
         self.backend.close()
 
+    def _now(self, tx: Tx) -> int:
+        return self.clock() if self.clock is not None else tx.now_us()
+
+    def now_us(self) -> int:
+        """The ledger's time now (for a screen that counts down to the closing time)."""
+        return self.backend.run(self._now, write=False)
+
     # -- the one way anything is written ----------------------------------------------
     def _write(
         self,
@@ -209,7 +213,7 @@ class Ledger:
                 if found[1] != asked:
                     raise IdempotencyConflict(f"idempotency key {key!r} was used for a different request")
                 return self._receipt(tx, int(found[0]), repeated=True)
-            now = self.clock()
+            now = self._now(tx)
             if kind in CLOSES:
                 closing = tx.value("SELECT value FROM meta WHERE key = 'closing_us'")
                 if closing not in (None, _OPEN) and now >= int(closing):
@@ -306,42 +310,43 @@ class Ledger:
     def sign_in(self, name: str, pin: str) -> str:
         """The player's registered name if ``pin`` is theirs.  Wrong PINs count towards a
         lockout (:class:`WrongPin` says how many tries are left, :class:`PinLocked` when
-        locked); a right PIN clears the count."""
-        now = self.clock()
+        locked); a right PIN clears the count.
 
-        def read(tx: Tx) -> tuple[Any, ...]:
+        Every attempt is counted as wrong, in the same transaction that checks the lock,
+        before the slow hash is compared; a right PIN then clears the count.  So cabinets
+        guessing one player's PIN at once get no more checks into a lockout window than
+        one cabinet would: the lock check and the count are one step."""
+
+        def count(tx: Tx) -> tuple[int, str, str, PinState, int]:
             found = tx.row(
                 "SELECT id, name, pin_hash, wrong_pins, lockouts, locked_until_us FROM players WHERE name_key = ?",
                 (name_key(name),),
             )
             if found is None:
                 raise UnknownPlayer(f"nobody is registered as {name!r}")
-            return found
+            player, official, pin_hash, wrong, lockouts, until = found
+            now = self._now(tx)
+            state = PinState(int(wrong), int(lockouts), None if until is None else int(until))
+            if state.locked(now):
+                raise PinLocked(None if state.operator_locked else state.locked_until_us, now)
+            counted = state.after_wrong_pin(now)
+            tx.execute(
+                "UPDATE players SET wrong_pins = ?, lockouts = ?, locked_until_us = ? WHERE id = ?",
+                (counted.wrong, counted.lockouts, counted.locked_until_us, player),
+            )
+            return int(player), str(official), str(pin_hash), counted, now
 
-        player, official, pin_hash, wrong, lockouts, until = self.backend.run(read, write=False)
-        state = PinState(int(wrong), int(lockouts), None if until is None else int(until))
-        if state.locked(now):
-            raise PinLocked(None if state.operator_locked else state.locked_until_us)
-        right = isinstance(pin, str) and verify_pin(pin, pin_hash)  # slow: outside any transaction
-
-        def count(tx: Tx) -> PinState:
-            row = tx.row("SELECT wrong_pins, lockouts, locked_until_us FROM players WHERE id = ?", (player,))
-            assert row is not None
-            current = PinState(int(row[0]), int(row[1]), None if row[2] is None else int(row[2]))
-            after = PinState() if right else current.after_wrong_pin(now)
-            if after != current:
-                tx.execute(
-                    "UPDATE players SET wrong_pins = ?, lockouts = ?, locked_until_us = ? WHERE id = ?",
-                    (after.wrong, after.lockouts, after.locked_until_us, player),
+        player, official, pin_hash, counted, now = self.backend.run(count)
+        if isinstance(pin, str) and verify_pin(pin, pin_hash):  # slow: outside any transaction
+            self.backend.run(
+                lambda tx: tx.execute(
+                    "UPDATE players SET wrong_pins = 0, lockouts = 0, locked_until_us = NULL WHERE id = ?", (player,)
                 )
-            return after
-
-        after = self.backend.run(count)
-        if right:
-            return str(official)
-        if after.locked(now):
-            raise PinLocked(None if after.operator_locked else after.locked_until_us)
-        raise WrongPin(WRONG_PINS_BEFORE_LOCKOUT - after.wrong)
+            )
+            return official
+        if counted.locked(now):
+            raise PinLocked(None if counted.operator_locked else counted.locked_until_us, now)
+        raise WrongPin(WRONG_PINS_BEFORE_LOCKOUT - counted.wrong)
 
     def unlock(self, name: str) -> None:
         """The operator lifts a PIN lockout (service menu)."""
@@ -483,8 +488,11 @@ class Ledger:
         return None if value in (None, _OPEN) else int(value)
 
     def closed(self) -> bool:
-        closing = self.closing_time()
-        return closing is not None and self.clock() >= closing
+        def read(tx: Tx) -> bool:
+            closing = tx.value("SELECT value FROM meta WHERE key = 'closing_us'")
+            return closing not in (None, _OPEN) and self._now(tx) >= int(closing)
+
+        return self.backend.run(read, write=False)
 
     def _collection(self, tx: Tx, player: int) -> tuple[Card, ...]:
         rows = tx.rows(
@@ -659,7 +667,7 @@ class Ledger:
         folder.mkdir(parents=True, exist_ok=True)
         table = self.standings()
         closing = self.closing_time()
-        final = closing if closing is not None and self.clock() >= closing else None
+        final = closing if closing is not None and self.closed() else None
         csv_path, html_path = folder / "standings.csv", folder / "standings.html"
         csv_path.write_text(standings_csv(table), encoding="utf-8")
         html_path.write_text(standings_html(table, title, final), encoding="utf-8")
