@@ -38,7 +38,7 @@ bench: $(STAMP)
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m tests.bench
 
 # Contact sheets of every screen (menus, each game along random playouts and the HIL
-# scenarios) at 1280×720 and 1920×1080, for review: out/screens/contact-*.png.
+# scenarios) at 1280×720 and 1920×1080, for review: out/screens/<size>/sheets/*.png, one per group.
 screens: $(STAMP)
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m tests.display.contact_sheet
 
