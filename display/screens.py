@@ -219,6 +219,10 @@ def draw_result(surf: Canvas, text: TextCache, s: AnyResultScreen) -> None:
     text.draw(surf, "press START", 36, theme.DIM, (w // 2, h - 40), "center")
 
 
+SERVICE_LINE = 27
+"""Pitch of the service page's body lines: as many as fit in its panel, the rest counted."""
+
+
 def draw_service(surf: Canvas, text: TextCache, s: ServiceScreen) -> None:
     w, h = surf.get_size()
     surf.fill((8, 20, 12))
@@ -233,6 +237,8 @@ def draw_service(surf: Canvas, text: TextCache, s: ServiceScreen) -> None:
         text.draw(surf, item, size, color, (rect.x + 20, rect.centery), "midleft", max_width=rect.width - 30)
     body = pygame.Rect(420, 90, w - 450, h - 160)
     panel(surf, body, (10, 14, 12), theme.PANEL_EDGE, 10)
-    for i, line in enumerate(s.body[:22]):
-        text.draw(surf, line, 28, (190, 255, 200), (body.x + 18, body.y + 16 + i * 27))
+    fit = (body.height - 24) // SERVICE_LINE
+    shown = s.body if len(s.body) <= fit else (*s.body[: fit - 1], f"… {len(s.body) - fit + 1} more")
+    for i, line in enumerate(shown):
+        text.draw(surf, line, 28, (190, 255, 200), (body.x + 18, body.y + 16 + i * SERVICE_LINE))
     text.draw(surf, s.footer, 28, theme.DIM, (30, h - 36), "midleft")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pygame
 import pytest
 
+from display.layout import LayoutRecord
 from display.models import (
     AttractScreen,
     JoinScreen,
@@ -176,3 +177,14 @@ def test_development_window_shows_private_panels_and_led_bars(config, sim, clock
     assert window.size[0] * 9 == window.size[1] * 16
     assert cabinet.renderer.canvas.get_size() == window.size  # drawn at that size, not shrunk after
     window.close()
+
+
+def test_a_long_service_page_stays_in_its_panel_and_counts_the_rest(renderer: Renderer) -> None:
+    """The Stats page of a busy cabinet once ran its lines past the panel's foot."""
+    body = tuple(f"game {i}: {3 * i} finished" for i in range(40))
+    record = LayoutRecord()
+    renderer.draw(ServiceScreen(title="Stats", items=("Stats",), cursor=0, body=body, footer="back"), record)
+    panel = pygame.Rect(420, 90, 1280 - 450, 720 - 160)
+    lines = [t for t in record.texts if t.rect.x >= panel.x and t.rect.y >= panel.y]
+    assert lines and all(panel.contains(t.rect) for t in lines)
+    assert lines[-1].what == f"… {40 - len(lines) + 1} more"
