@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py.process.data_folder import LOCK_NAME, DataFolderBusy, InstanceLock
+from firmware_py.process.data_folder import LOCK_NAME, DataFolderBusy, InstanceLock, LockFileUnusable
 from hal.config import ConfigError, default_config_path, load_config, parse_config
 from tests.faults.kill_loop import player
 from tests.faults.readonly import read_only
@@ -107,6 +107,41 @@ def test_a_read_only_folder_without_a_lock_file_still_starts(tmp_path) -> None:
         lock = InstanceLock(data).acquire()
         assert not lock.held  # nothing can be written there, the store included
         lock.release()
+
+
+LOCK_FAULTS = {
+    "a folder": (lambda lock: lock.mkdir(), "is a folder"),
+    "a symlink loop": (lambda lock: lock.symlink_to(lock.name), "a loop of links"),
+    "a dangling symlink": (lambda lock: lock.symlink_to(lock.parent / "gone" / "ringside.lock"), "does not exist"),
+    "a symlink to a file elsewhere": (lambda lock: lock.symlink_to(lock.parent.parent / "elsewhere"), "symbolic link"),
+}
+"""``ringside.lock`` as no lock file can be (issue 22: each was a bare traceback on every
+start, a crash loop under systemd).  A link is never followed: it would create or lock a
+file outside the data folder."""
+
+
+@pytest.mark.parametrize("fault", list(LOCK_FAULTS))
+def test_a_lock_file_that_is_no_file_is_refused_with_its_fix(tmp_path, fault: str) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    make, words = LOCK_FAULTS[fault]
+    make(data / LOCK_NAME)
+    with pytest.raises(LockFileUnusable, match=words) as refused:
+        InstanceLock(data).acquire()
+    assert str(data / LOCK_NAME) in str(refused.value) and "remove it" in refused.value.fix
+    assert not (tmp_path / "elsewhere").exists() and not (data / "gone").exists()  # nothing made through a link
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fault", ["a folder", "a symlink loop", "a dangling symlink"])
+def test_ringside_run_on_a_lock_file_that_is_no_file_exits_2(tmp_path, fault: str) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    make, words = LOCK_FAULTS[fault]
+    make(data / LOCK_NAME)
+    line = one_clear_line(ringside("run", "--headless", "--data", str(data)), 2, str(data / LOCK_NAME), words)
+    assert "ERROR" in line or line.startswith("ringside"), line
+    assert "remove it" in line and not (data / "ringside.sqlite3").exists()
 
 
 # -- bad input --------------------------------------------------------------------------

@@ -178,7 +178,6 @@ def test_a_bad_row_against_the_computer_is_skipped_not_ranked(tmp_path: Path, te
     rig.close()
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize(("table", "column", "kind"), CASES)
 def test_every_column_of_the_wrong_kind_still_starts_the_cabinet(
     tmp_path: Path, template: Path, caplog: pytest.LogCaptureFixture, table: str, column: str, kind: str
