@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from firmware_py.games.registry import check_settings
 from firmware_py.process.data_folder import LOCK_NAME, DataFolderBusy, InstanceLock, LockFileUnusable
 from hal.config import ConfigError, default_config_path, load_config, parse_config
 from tests.faults.kill_loop import player
@@ -167,6 +168,30 @@ def test_config_errors_name_the_key_and_the_fix(tmp_path) -> None:
         parse_config(text.replace("[cabinet]\n", '[cabinet]\ndata_dir = "~no_such_ringside_user/x"\n', 1))
     with pytest.raises(ConfigError, match=r"sound.folder = '~no_such_ringside_user'"):
         parse_config(text.replace("[sound]", '[sound]\nfolder = "~no_such_ringside_user"', 1))
+
+
+NESTED_500 = {
+    "array": "deep = " + "[" * 500 + "]" * 500,
+    "inline table": "deep = " + "{a = " * 500 + "1" + "}" * 500,
+    "table header": "[game.punch." + ".".join(["x"] * 500) + "]",
+}
+"""A config nested 500 levels deep three ways (issue 22: a RecursionError on every start)."""
+
+
+@pytest.mark.parametrize("how", list(NESTED_500))
+def test_a_config_nested_500_levels_deep_is_one_config_error(tmp_path, how: str) -> None:
+    bad = tmp_path / "deep.toml"
+    bad.write_text(f"{default_config_path().read_text()}\n{NESTED_500[how]}\n")
+    with pytest.raises(ConfigError) as e:
+        check_settings(load_config(bad))  # what ringside run and selftest do
+    assert str(bad) in str(e.value) and len(str(e.value)) < 300 and "\n" not in str(e.value)
+
+
+@pytest.mark.slow
+def test_ringside_run_on_a_config_nested_500_levels_deep_exits_2(tmp_path) -> None:
+    bad = tmp_path / "deep.toml"
+    bad.write_text(f"{NESTED_500['array']}\n{default_config_path().read_text()}")
+    one_clear_line(ringside("run", "--headless", "--config", str(bad), "--data", str(tmp_path)), 2, "nest", str(bad))
 
 
 @pytest.mark.slow
