@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import reprlib
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -33,8 +34,16 @@ class ConfigError(ValueError):
 
     def __init__(self, key: str, value: Any, expected: str, source: str = "") -> None:
         where = f"{source}: " if source else ""
-        super().__init__(f"{where}{key} = {value!r}: expected {expected}")
+        super().__init__(f"{where}{key} = {_SHOWN.repr(value)}: expected {expected}")
         self.key = key
+
+
+_SHOWN = reprlib.Repr()
+"""A bad value as its repr, but nested tables and arrays only a few levels deep (one line,
+never a RecursionError of its own)."""
+_SHOWN.maxlevel = 4
+_SHOWN.maxstring = _SHOWN.maxother = _SHOWN.maxlong = 100_000
+_SHOWN.maxdict = _SHOWN.maxlist = _SHOWN.maxtuple = 1_000
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -186,9 +195,13 @@ def expand_path(text: str, key: str = "path", source: str = "") -> Path:
 def parse_config(text: str, source: str = "<config>") -> CabinetConfig:
     try:
         raw = tomllib.loads(text)
+        return TableReader(source).cabinet(raw)
     except tomllib.TOMLDecodeError as e:
         raise ConfigError("file", source, f"valid TOML ({e})") from e
-    return TableReader(source).cabinet(raw)
+    except RecursionError:  # tomllib parses arrays and inline tables recursively
+        raise ConfigError(
+            "file", source, "TOML whose arrays and tables nest a few levels deep, not hundreds"
+        ) from None
 
 
 class TableReader:

@@ -17,13 +17,26 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import stat
 from pathlib import Path
 
 LOCK_NAME = "ringside.lock"
 
 
 class DataFolderError(Exception):
-    """The data folder cannot be used: the message is one line for the operator."""
+    """The data folder cannot be used: the message is one line for the operator, and
+    :attr:`fix` what to do about it."""
+
+    fix = "set cabinet.data_dir in the config or pass --data DIR"
+
+
+class LockFileUnusable(DataFolderError):
+    """``ringside.lock`` is there but is no plain file (a folder, a symbolic link, a
+    device): Ringside never follows, replaces or deletes it; a person removes it."""
+
+    def __init__(self, path: Path, what: str, remove: str = "rm") -> None:
+        super().__init__(f"lock file {path} {what}")
+        self.fix = f"remove it ({remove} {path}); Ringside makes a plain file there"
 
 
 def prepare(folder: Path, what: str = "data folder") -> None:
@@ -67,18 +80,25 @@ class InstanceLock:
         process can harm it."""
 
     def acquire(self) -> InstanceLock:
-        """Take the lock or raise :class:`DataFolderBusy`.  The folder must exist."""
+        """Take the lock or raise :class:`DataFolderBusy`, or :class:`DataFolderError`
+        when the lock file cannot be one (:class:`LockFileUnusable`).  The folder must exist."""
         try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-            writable = True
-        except OSError as e:
-            if e.errno not in (errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOSPC, errno.EDQUOT):
-                raise
             try:
-                fd = os.open(self.path, os.O_RDONLY)  # flock needs no write access
-            except FileNotFoundError:
-                return self
-            writable = False
+                fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+                writable = True
+            except OSError as e:
+                if e.errno not in (errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOSPC, errno.EDQUOT):
+                    raise
+                try:
+                    fd = os.open(self.path, os.O_RDONLY | os.O_NOFOLLOW)  # flock needs no write access
+                except FileNotFoundError:
+                    return self
+                writable = False
+        except OSError as e:
+            raise self._unusable(e) from None
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # a folder opens read-only; a FIFO or a device opens
+            os.close(fd)
+            raise LockFileUnusable(self.path, "is not a plain file", "rm -r")
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -93,6 +113,23 @@ class InstanceLock:
             except OSError:
                 pass  # a full disk: the lock holds all the same, only the note is missing
         return self
+
+    def _unusable(self, e: OSError) -> DataFolderError:
+        """Why the lock file cannot be opened, in one line with its fix."""
+        if e.errno == errno.EISDIR:
+            return LockFileUnusable(self.path, "is a folder, not a file", "rm -r")
+        if e.errno == errno.ELOOP or self.path.is_symlink():  # O_NOFOLLOW: any symbolic link is ELOOP
+            try:
+                target = os.readlink(self.path)
+            except OSError:
+                target = "?"
+            try:
+                self.path.stat()
+                where = f"to {target}"
+            except OSError as err:  # RuntimeError never: stat() follows, it does not resolve()
+                where = f"to {target}, {'a loop of links' if err.errno == errno.ELOOP else 'which does not exist'}"
+            return LockFileUnusable(self.path, f"is a symbolic link ({where}), not a file")
+        return DataFolderError(f"lock file {self.path} cannot be opened ({e.strerror or e})")
 
     def release(self) -> None:
         if self._fd is not None:

@@ -24,6 +24,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from games.levels import Level
+
 log = logging.getLogger("ringside.store")
 
 SCHEMA_VERSION = 2
@@ -184,9 +186,37 @@ def _computers_json(computers: dict[int, str] | None) -> str:
     return json.dumps({str(station): level for station, level in sorted((computers or {}).items())})
 
 
-def _computers_of(text: str) -> dict[int, str]:
-    """A ``computers`` column read back (station → level)."""
-    return {int(station): str(level) for station, level in json.loads(text).items()}
+LEVELS = frozenset(level.value for level in Level)
+
+
+def _computers_of(text: object) -> dict[int, str]:
+    """A ``computers`` column read back (station → level); ValueError when it is not the
+    JSON object of station numbers and level names :func:`_computers_json` writes."""
+    if not isinstance(text, str):
+        raise ValueError(f"{_shown(text)}, not JSON text")
+    try:
+        stored = json.loads(text)
+    except ValueError as e:  # JSONDecodeError
+        raise ValueError(f"not valid JSON ({e})") from None
+    if not isinstance(stored, dict):
+        raise ValueError(f"{_shown(stored)}, not a JSON object")
+    out = {}
+    for station, level in stored.items():
+        if not (station.isascii() and station.isdigit()) or level not in LEVELS:
+            raise ValueError(f"{{{station!r}: {level!r}}}, not a station and a level")
+        out[int(station)] = level
+    return out
+
+
+def _shown(value: object, width: int = 40) -> str:
+    """A stored value as a log line shows it: its repr, cut short."""
+    text = repr(value)
+    return text if len(text) <= width else f"{text[: width - 1]}…"
+
+
+def _is_station(value: object, nullable: bool = True) -> bool:
+    """A station number as the store writes it (None where there is none)."""
+    return (value is None and nullable) or (type(value) is int and value >= 0)
 
 
 def _now() -> str:
@@ -220,6 +250,8 @@ class Store:
     def __init__(self, path: str | Path | None) -> None:
         self.path = Path(path) if path is not None else None
         self.notice: StoreNotice | None = None
+        self._skipped: set[tuple[str, object, str]] = set()
+        """Rows already logged as skipped (table, id, column): each is told once per process."""
         where = self.path or Path(":memory:")
         if self.path is not None:
             # Checked through a read-only connection first: one that writes would, on
@@ -355,83 +387,153 @@ class Store:
         for expected, (seq, _a) in enumerate(rows):
             if seq != expected:
                 raise UnreadableJournal(game_id, f"gap in the journal: action {expected} is missing")
-        try:
-            actions = tuple(json.loads(a) for _s, a in rows)
-            options, seats = json.loads(row[2]), tuple(json.loads(row[5]))
-            computers = _computers_of(row[6])
-        except (TypeError, ValueError) as e:  # JSONDecodeError is a ValueError
-            raise UnreadableJournal(game_id, f"a row is not valid JSON ({e})") from e
-        if not all(isinstance(a, dict) for a in actions) or not all(isinstance(s, int) for s in seats):
-            raise UnreadableJournal(game_id, "a row does not hold what a journal holds")
         base = self.db.execute(
             "SELECT game_us FROM time_bases WHERE game_id=? ORDER BY rowid DESC LIMIT 1", (game_id,)
         ).fetchone()
+        try:
+            if not all(isinstance(text, str) for text in (row[2], row[5], *(a for _s, a in rows))):
+                raise ValueError("a JSON column holds something other than text")
+            actions = tuple(json.loads(a) for _s, a in rows)
+            options, seats = json.loads(row[2]), json.loads(row[5])
+        except ValueError as e:  # JSONDecodeError is a ValueError
+            raise UnreadableJournal(game_id, f"a row is not valid JSON ({e})") from e
+        try:
+            computers = _computers_of(row[6])
+        except ValueError as e:
+            raise UnreadableJournal(game_id, f"computers is {e}") from e
+        if not (
+            isinstance(row[1], str)
+            and type(row[3]) is int
+            and type(row[4]) is int
+            and isinstance(options, dict)
+            and isinstance(seats, list)
+            and all(_is_station(s, nullable=False) for s in seats)
+            and all(isinstance(a, dict) for a in actions)
+            and (base is None or type(base[0]) is int)
+        ):
+            raise UnreadableJournal(game_id, "a row does not hold what a journal holds")
         return SavedGame(
             id=game_id,
             game=row[1],
             options=options,
             players=row[3],
             seed=row[4],
-            seats=seats,
+            seats=tuple(seats),
             actions=actions,
             game_us=base[0] if base else 0,
             computers=computers,
         )
 
     # -- stats for the attract screen and the service menu ---------------------------
-    def games_played(self) -> dict[str, int]:
-        return dict(
-            self.db.execute(
-                f"SELECT game, COUNT(*) FROM games WHERE ended_at IS NOT NULL AND {_PLAYED_OUT} GROUP BY game"
+    # Every row read here is checked like the journal's: a row this version cannot read
+    # (a hand edit, another program, a bad sector that quick_check let through) is skipped
+    # with one log line, once per process, and never stops the cabinet (issue 22).
+
+    def _skip(self, table: str, skipped: Sequence[tuple[object, str, str]]) -> None:
+        """Log the rows of ``table`` one read left out, (row id, column, why) each: one
+        line per reason, each row's column told once per process (the rows stay as they are)."""
+        fresh: dict[str, list[object]] = {}
+        for row_id, column, why in skipped:
+            if (table, row_id, column) not in self._skipped:
+                self._skipped.add((table, row_id, column))
+                fresh.setdefault(f"{column} is {why}", []).append(row_id)
+        for why, ids in fresh.items():
+            named = ", ".join(f"#{i}" for i in ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+            log.warning(
+                "store: %s %s skipped in the statistics: %s (left in the store untouched)",
+                table,
+                f"row {named}" if len(ids) == 1 else f"rows {named}",
+                why,
             )
-        )
+
+    def games_played(self) -> dict[str, int]:
+        played: dict[str, int] = {}
+        skipped: list[tuple[object, str, str]] = []
+        for game, count, first in self.db.execute(
+            f"SELECT game, COUNT(*), MIN(id) FROM games WHERE ended_at IS NOT NULL AND {_PLAYED_OUT} GROUP BY game"
+        ):
+            if isinstance(game, str):
+                played[game] = count
+            else:
+                skipped.append((first, "game", f"{_shown(game)}, not a game's name ({count} rows alike)"))
+        self._skip("games", skipped)
+        return played
 
     def wins_by_station(self, game: str) -> dict[int, int]:
         """Wins of the people at each station, in games among people only."""
-        return dict(
-            self.db.execute(
-                "SELECT winner_station, COUNT(*) FROM games WHERE game=? AND winner_station IS NOT NULL "
-                f"AND {PEOPLE_ONLY} GROUP BY winner_station",
-                (game,),
-            )
-        )
+        wins: dict[int, int] = {}
+        skipped: list[tuple[object, str, str]] = []
+        for station, count, first in self.db.execute(
+            "SELECT winner_station, COUNT(*), MIN(id) FROM games WHERE game=? AND winner_station IS NOT NULL "
+            f"AND {PEOPLE_ONLY} GROUP BY winner_station",
+            (game,),
+        ):
+            if _is_station(station, nullable=False):
+                wins[station] = count
+            else:
+                skipped.append((first, "winner_station", f"{_shown(station)}, not a station ({count} rows alike)"))
+        self._skip("games", skipped)
+        return wins
 
     def recent_results(self, limit: int = 5) -> list[tuple[str, int | None, str, dict[int, str]]]:
         """The latest games played out: game, winner station, how it ended and the
         computers in it (station → level; empty among people)."""
-        return [
-            (game, winner, reason, _computers_of(computers))
-            for game, winner, reason, computers in self.db.execute(
-                f"SELECT game, winner_station, reason, computers FROM games WHERE ended_at IS NOT NULL AND {_PLAYED_OUT} "
-                "ORDER BY id DESC LIMIT ?",
-                (limit,),
-            )
-        ]
+        results: list[tuple[str, int | None, str, dict[int, str]]] = []
+        skipped: list[tuple[object, str, str]] = []
+        rows = self.db.execute(
+            "SELECT id, game, winner_station, reason, computers FROM games "
+            f"WHERE ended_at IS NOT NULL AND {_PLAYED_OUT} ORDER BY id DESC"
+        )
+        for game_id, game, winner, reason, computers in rows:  # read lazily, up to ``limit`` good ones
+            if not isinstance(game, str):
+                skipped.append((game_id, "game", f"{_shown(game)}, not a game's name"))
+            elif not _is_station(winner):
+                skipped.append((game_id, "winner_station", f"{_shown(winner)}, not a station"))
+            elif not isinstance(reason, str):
+                skipped.append((game_id, "reason", f"{_shown(reason)}, not text"))
+            else:
+                try:
+                    results.append((game, winner, reason, _computers_of(computers)))
+                except ValueError as e:
+                    skipped.append((game_id, "computers", str(e)))
+                    continue
+                if len(results) == limit:
+                    break
+        rows.close()
+        self._skip("games", skipped)
+        return results
 
-    def fastest(self, kind: str, limit: int = 5) -> list[tuple[int, int, str]]:
+    def fastest(self, kind: str, limit: int = 5) -> list[tuple[int | None, int, str]]:
         """The lowest values of ``kind`` (fastest slaps: ``reaction``), from games among
         people only: a record against the computer is kept with its game, not ranked."""
-        return list(
-            self.db.execute(
-                "SELECT r.station, r.value, r.at FROM records r JOIN games g ON g.id = r.game_id "
-                f"WHERE r.kind=? AND g.{PEOPLE_ONLY} ORDER BY r.value ASC LIMIT ?",
-                (kind, limit),
-            )
-        )
+        return [(r.station, r.value, r.at) for r in self.fastest_records(kind, limit)]
 
     def fastest_records(self, kind: str, limit: int = 3, since: str | None = None) -> list[FastestRecord]:
         """:meth:`fastest` with the game each came from, optionally only those written
         at or after ``since`` (an ISO time in UTC, as the store writes them): "today's"."""
         after = "" if since is None else "AND r.at >= ? "
         args: tuple[Any, ...] = (kind,) if since is None else (kind, since)
-        return [
-            FastestRecord(*row)
-            for row in self.db.execute(
-                "SELECT r.game_id, r.station, r.value, r.at FROM records r JOIN games g ON g.id = r.game_id "
-                f"WHERE r.kind=? AND g.{PEOPLE_ONLY} {after}ORDER BY r.value ASC, r.id ASC LIMIT ?",
-                (*args, limit),
-            )
-        ]
+        records: list[FastestRecord] = []
+        skipped: list[tuple[object, str, str]] = []
+        rows = self.db.execute(
+            "SELECT r.id, r.game_id, r.station, r.value, r.at FROM records r JOIN games g ON g.id = r.game_id "
+            f"WHERE r.kind=? AND r.value IS NOT NULL AND g.{PEOPLE_ONLY} {after}ORDER BY r.value ASC, r.id ASC",
+            args,
+        )
+        for record_id, game_id, station, value, at in rows:  # lazily: NULL first, then numbers, text, blobs
+            if type(value) is not int or value < 0:
+                skipped.append((record_id, "value", f"{_shown(value)}, not a whole number"))
+            elif not _is_station(station):
+                skipped.append((record_id, "station", f"{_shown(station)}, not a station"))
+            elif not isinstance(at, str):
+                skipped.append((record_id, "at", f"{_shown(at)}, not a time"))
+            else:
+                records.append(FastestRecord(game_id, station, value, at))
+                if len(records) == limit:
+                    break
+        rows.close()
+        self._skip("records", skipped)
+        return records
 
     def integrity_ok(self) -> bool:
         return bool(self.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok")

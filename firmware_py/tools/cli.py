@@ -153,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
             data_folder.prepare(config.data_dir)
             lock = data_folder.InstanceLock(config.data_dir).acquire()
         except data_folder.DataFolderError as e:
-            log.error("ringside: %s; set cabinet.data_dir in the config or pass --data DIR", e)
+            log.error("ringside: %s; %s", e, e.fix)
             return EXIT_BAD_INPUT
         except data_folder.DataFolderBusy as e:
             log.error("ringside: %s; stop that one first (one cabinet process per data folder)", e)

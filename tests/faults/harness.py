@@ -69,3 +69,11 @@ def drive(rig: Rig, driver: ExhibitionDriver, done: Callable[[], bool], max_us: 
 
 def journal_length(rig: Rig) -> int:
     return len(rig.play.session.engine.journal)
+
+
+def play_a_little(rig: Rig, actions: int = 4) -> None:
+    """Start a Punch! game from the attract screen and play until ``actions`` are journaled."""
+    driver = ExhibitionDriver(rig.cabinet, rig.sim, "punch", seed=1)
+    assert drive(
+        rig, driver, lambda: isinstance(rig.cabinet.scene, Play) and journal_length(rig) >= actions, 60_000_000
+    )

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py.process.data_folder import LOCK_NAME, DataFolderBusy, InstanceLock
+from firmware_py.games.registry import check_settings
+from firmware_py.process.data_folder import LOCK_NAME, DataFolderBusy, InstanceLock, LockFileUnusable
 from hal.config import ConfigError, default_config_path, load_config, parse_config
 from tests.faults.kill_loop import player
 from tests.faults.readonly import read_only
@@ -109,6 +110,41 @@ def test_a_read_only_folder_without_a_lock_file_still_starts(tmp_path) -> None:
         lock.release()
 
 
+LOCK_FAULTS = {
+    "a folder": (lambda lock: lock.mkdir(), "is a folder"),
+    "a symlink loop": (lambda lock: lock.symlink_to(lock.name), "a loop of links"),
+    "a dangling symlink": (lambda lock: lock.symlink_to(lock.parent / "gone" / "ringside.lock"), "does not exist"),
+    "a symlink to a file elsewhere": (lambda lock: lock.symlink_to(lock.parent.parent / "elsewhere"), "symbolic link"),
+}
+"""``ringside.lock`` as no lock file can be (issue 22: each was a bare traceback on every
+start, a crash loop under systemd).  A link is never followed: it would create or lock a
+file outside the data folder."""
+
+
+@pytest.mark.parametrize("fault", list(LOCK_FAULTS))
+def test_a_lock_file_that_is_no_file_is_refused_with_its_fix(tmp_path, fault: str) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    make, words = LOCK_FAULTS[fault]
+    make(data / LOCK_NAME)
+    with pytest.raises(LockFileUnusable, match=words) as refused:
+        InstanceLock(data).acquire()
+    assert str(data / LOCK_NAME) in str(refused.value) and "remove it" in refused.value.fix
+    assert not (tmp_path / "elsewhere").exists() and not (data / "gone").exists()  # nothing made through a link
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fault", ["a folder", "a symlink loop", "a dangling symlink"])
+def test_ringside_run_on_a_lock_file_that_is_no_file_exits_2(tmp_path, fault: str) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    make, words = LOCK_FAULTS[fault]
+    make(data / LOCK_NAME)
+    line = one_clear_line(ringside("run", "--headless", "--data", str(data)), 2, str(data / LOCK_NAME), words)
+    assert "ERROR" in line or line.startswith("ringside"), line
+    assert "remove it" in line and not (data / "ringside.sqlite3").exists()
+
+
 # -- bad input --------------------------------------------------------------------------
 
 
@@ -132,6 +168,30 @@ def test_config_errors_name_the_key_and_the_fix(tmp_path) -> None:
         parse_config(text.replace("[cabinet]\n", '[cabinet]\ndata_dir = "~no_such_ringside_user/x"\n', 1))
     with pytest.raises(ConfigError, match=r"sound.folder = '~no_such_ringside_user'"):
         parse_config(text.replace("[sound]", '[sound]\nfolder = "~no_such_ringside_user"', 1))
+
+
+NESTED_500 = {
+    "array": "deep = " + "[" * 500 + "]" * 500,
+    "inline table": "deep = " + "{a = " * 500 + "1" + "}" * 500,
+    "table header": "[game.punch." + ".".join(["x"] * 500) + "]",
+}
+"""A config nested 500 levels deep three ways (issue 22: a RecursionError on every start)."""
+
+
+@pytest.mark.parametrize("how", list(NESTED_500))
+def test_a_config_nested_500_levels_deep_is_one_config_error(tmp_path, how: str) -> None:
+    bad = tmp_path / "deep.toml"
+    bad.write_text(f"{default_config_path().read_text()}\n{NESTED_500[how]}\n")
+    with pytest.raises(ConfigError) as e:
+        check_settings(load_config(bad))  # what ringside run and selftest do
+    assert str(bad) in str(e.value) and len(str(e.value)) < 300 and "\n" not in str(e.value)
+
+
+@pytest.mark.slow
+def test_ringside_run_on_a_config_nested_500_levels_deep_exits_2(tmp_path) -> None:
+    bad = tmp_path / "deep.toml"
+    bad.write_text(f"{NESTED_500['array']}\n{default_config_path().read_text()}")
+    one_clear_line(ringside("run", "--headless", "--config", str(bad), "--data", str(tmp_path)), 2, "nest", str(bad))
 
 
 @pytest.mark.slow

@@ -14,20 +14,12 @@ import sqlite3
 
 import pytest
 
-from firmware_py.runtime.scenes import Attract, Play
+from firmware_py.runtime.scenes import Attract
 from firmware_py.runtime.service_menu import ServiceMenu
 from firmware_py.runtime.store import Store, inspect
-from firmware_py.tools.exhibition import ExhibitionDriver
-from tests.faults.harness import drive, journal_length, make_rig
+from tests.faults.harness import journal_length, make_rig, play_a_little
 from tests.faults.readonly import read_only
 from tests.faults.store_damage import DAMAGES, contents, digest, garbage_page, populate
-
-
-def play_a_little(rig, actions: int = 4) -> None:
-    driver = ExhibitionDriver(rig.cabinet, rig.sim, "punch", seed=1)
-    assert drive(
-        rig, driver, lambda: isinstance(rig.cabinet.scene, Play) and journal_length(rig) >= actions, 60_000_000
-    )
 
 
 def stored_actions(path, game_id: int) -> int:
