@@ -12,6 +12,11 @@ its exact µs and a run of minutes takes seconds.  Those moments are
 - every frame (rendered there, which also reports the flip time to the game),
 - the end of the run, and any extra wake-up the caller asks for (a HIL checkpoint).
 
+Calls a scene runs off the loop (``firmware_py.runtime.background``) take no virtual
+time: before each step, and at the end of a run, the driver waits, in real time, until
+every worker has answered or is past its deadline (``settle_background=False`` leaves them running, for tests of
+the loop going on while a call waits).
+
 The clock moves only through ``cabinet.step`` (the sim hardware sets it as it fires each
 input).  Callers watch or act at each step through the hooks of :meth:`run_until`.
 """
@@ -20,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from firmware_py.runtime import background
 from firmware_py.runtime.cabinet import Cabinet
 
 
@@ -28,13 +34,21 @@ class VirtualTimeDriver:
     at ``first_frame_us`` (default: now).  ``render=False`` still wakes at frame times
     (the real loop would) but draws nothing."""
 
-    def __init__(self, cabinet: Cabinet, frame_us: int, first_frame_us: int | None = None, render: bool = True) -> None:
+    def __init__(
+        self,
+        cabinet: Cabinet,
+        frame_us: int,
+        first_frame_us: int | None = None,
+        render: bool = True,
+        settle_background: bool = True,
+    ) -> None:
         if frame_us <= 0:
             raise ValueError(f"frame_us must be positive, not {frame_us}")
         self.cabinet = cabinet
         self.frame_us = frame_us
         self.next_frame_us = cabinet.clock.now_us() if first_frame_us is None else first_frame_us
         self.render = render
+        self.settle_background = settle_background
 
     @classmethod
     def at_fps(cls, cabinet: Cabinet, fps: int, first_frame_us: int | None = None) -> VirtualTimeDriver:
@@ -67,6 +81,8 @@ class VirtualTimeDriver:
             t = self.next_wake(end_us, wake() if wake is not None else None)
             if before_step is not None:
                 before_step(t)
+            if self.settle_background:
+                background.settle()
             self.cabinet.step(t)
             is_frame = t == self.next_frame_us
             if after_step is not None:
@@ -76,9 +92,16 @@ class VirtualTimeDriver:
                     self.cabinet.render()
                 self.next_frame_us += self.frame_us
             if after is not None and after(t, is_frame):
-                return True
+                return self._settled(True)
             if t >= end_us:
-                return False
+                return self._settled(False)
+
+    def _settled(self, ended: bool) -> bool:
+        """A run ends with the background calls its last step made answered (the caller
+        then sees the state they lead to, and may use the same clients itself)."""
+        if self.settle_background:
+            background.settle()
+        return ended
 
     def advance(self, duration_us: int) -> None:
         """Let ``duration_us`` of virtual time pass, stepping at every wake-up."""

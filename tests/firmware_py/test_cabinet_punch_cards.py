@@ -279,7 +279,7 @@ def test_an_unreachable_ledger_starts_no_duel_and_shows_no_result_until_it_recor
     postgres.stop()
     try:
         tap(pc, sim, 0, Button.A)
-        assert pc.scene is lobby and lobby.desks[0].message.startswith("No duel: ledger unreachable")
+        assert pc.scene is lobby and lobby.desks[0].message == "No duel: The ledger is not answering — try again"
     finally:
         postgres.start()
     tap(pc, sim, 0, Button.A)
@@ -293,7 +293,8 @@ def test_an_unreachable_ledger_starts_no_duel_and_shows_no_result_until_it_recor
         duel_to_the_end_from_corners(pc, sim, scene)
         run_for(pc, sim, 3_000_000)
         view = scene.screen(sim.clock.now_us()).view
-        assert view.waiting.startswith("ledger unreachable") and view.result == ()
+        assert view.waiting.startswith("The ledger is not answering: the result shows") and view.result == ()
+        assert "127.0.0.1" not in view.waiting and "postgresql" not in view.waiting  # no address on the main screen
         assert view.public.winner is None and view.public.last_reveal is None
         assert "Recording..." in private(sim, 0) and "You won" not in private(sim, 0) + private(sim, 1)
     finally:
@@ -419,7 +420,7 @@ def test_the_operator_voids_a_mistaken_duel_and_exports_the_standings(pc: Cabine
     taken = duel.engine.taken.serial
     loser = ("Ann", "Bob")[1 - duel.engine.outcome().winner]
     page = service_page(pc, sim, "Void a duel")
-    assert any(f"took #{taken}" in line for line in page.body())
+    assert any(f"took #{taken}" in line for line in page.body(page.data))
     tap(pc, sim, 0, Button.START)
     assert ledger.holders()[taken] != loser and "START again" in page.message
     tap(pc, sim, 0, Button.START)

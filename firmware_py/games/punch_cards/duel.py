@@ -3,9 +3,11 @@
 The duel runs through a :class:`~firmware_py.runtime.session.GameSession` like any game (every
 choice journaled in the cabinet's store, events to the log and to HIL).  What is
 particular: the result is recorded in the ledger *before* it is shown.  Until the ledger
-has committed the duel, the screens show neither the deciding reveal nor a winner; a
-ledger that cannot be reached is said on screen and tried again until it answers (the
-same idempotency key, so the duel counts once).  A duel the ledger refuses (a staked
+has committed the duel, the screens show neither the deciding reveal nor a winner but
+"Saving the duel…"; the recording runs off the main loop (the link's worker) and its
+answer is read on a later frame.  A ledger that cannot be reached or does not answer is
+said on screen and tried again until it answers (the same idempotency key, so a duel
+whose first answer came late still counts once).  A duel the ledger refuses (a staked
 card was taken at another cabinet first, the event closed) moves nobody's card, and the
 screens say so without a winner.  A practice duel is never recorded: it is marked
 PRACTICE, the computer chooses its corner and call at random, and it counts nowhere.
@@ -23,9 +25,10 @@ from display.games.punch_cards.models import DuelPrivate, DuelTable, PunchCardsP
 from display.models import PrivateScreen, StationLook
 from display.private import draw_private, text_lines
 from firmware_py.games.punch_cards.controls import PunchCardsControls
-from firmware_py.games.punch_cards.ledger import LedgerBusy, LedgerError, LedgerUnreachable
-from firmware_py.games.punch_cards.ledger_link import RETRY_US, new_key
+from firmware_py.games.punch_cards.ledger import LedgerError, Receipt
+from firmware_py.games.punch_cards.ledger_link import RETRY_US, new_key, passing, words
 from firmware_py.games.punch_cards.way_back import WayBack
+from firmware_py.runtime.background import Job, NoAnswer
 from firmware_py.runtime.context import CabinetContext
 from firmware_py.runtime.scene import Scene, pressed
 from firmware_py.runtime.scenes import PLAY_IDLE_US, RESULT_US
@@ -74,6 +77,7 @@ class DuelScene(Scene):
         self.waiting = ""
         self.settled_us: int | None = None
         self.retry_us = 0
+        self.saving: Job[Receipt] | None = None
         if practice:
             self.challenge = "PRACTICE against the computer: never recorded, no card moves"
         elif options.may_refuse:
@@ -174,15 +178,24 @@ class DuelScene(Scene):
         if outcome.how is DuelEnd.REFUSED:
             self._shown(now_us, (f"{self.players[1]} refused the challenge", "No card moves"), True)
             return
-        try:
-            receipt = self.link.ledger.record_duel(self.key, self.players[0], self.players[1], self.engine)
-        except (LedgerUnreachable, LedgerBusy) as e:
-            if not self.waiting:
-                self.ctx.log(f"Punch Cards duel #{self.session.game_id} not recorded yet: {e}")
-            self.waiting = f"{e}. The result shows once the ledger has recorded it"
-            self.retry_us = now_us + RETRY_US
+        job = self.saving
+        if job is None:
+            key, players, engine = self.key, self.players, self.engine
+            self.saving = self.link.call("record a duel", lambda ledger: ledger.record_duel(key, *players, engine))
+            self.waiting = self.waiting or "Saving the duel…"
             return
-        except LedgerError as e:
+        if not job.ready():
+            return
+        self.saving = None
+        try:
+            receipt = job.result()
+        except (LedgerError, NoAnswer) as e:
+            if passing(e):  # sent again with the same key: it counts once, however late
+                if not self.retry_us:
+                    self.ctx.log(f"Punch Cards duel #{self.session.game_id} not recorded yet: {e}")
+                self.waiting = f"{words(e, retrying=True)}: the result shows once it has recorded the duel"
+                self.retry_us = now_us + RETRY_US
+                return
             self.ctx.store.abandon_game(self.session.game_id, f"the ledger refused it: {e}")
             self.ctx.log(f"Punch Cards duel #{self.session.game_id} NOT recorded: {e}")
             self._shown(now_us, ("NOT RECORDED", str(e), "Nobody's card moves"), False)

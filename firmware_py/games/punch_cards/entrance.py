@@ -26,7 +26,9 @@ class PunchCardsEntrance(GameEntrance):
         link = link_for(ctx)
         if not link.exists():
             return None
-        table = link.board(now_us)
+        table = link.board(now_us)  # as last read, in the background: never waits
+        if table is None:
+            return None
         if isinstance(table, str):
             return AttractBoard(title="Punch Cards", header=(), rows=(), note=table)
         if not table:

@@ -2,6 +2,15 @@
 that cannot be reached yet is tried again later, the cabinet runs on), kept in the
 cabinet context so the lobby, the duel, the attract screen's leaderboard and the
 operator's menu share one connection.
+
+Every ledger call waits on a server or a disk, and sign-in and registration hash a PIN
+(about 200 ms on a Pi): none runs on the main loop.  :meth:`LedgerLink.call` gives the
+call to the link's :class:`~firmware_py.runtime.background.Worker` (opening the ledger
+there first if needed) and hands back a job the scene reads on a later frame, saying
+meanwhile that it waits.  A call that has not answered within :data:`ANSWER_S` is told
+to the player as :data:`NOT_ANSWERING`; writes carry an idempotency key, so sending one
+again after a late answer records it once.  The leaderboard and the closing time are
+read in the background too and shown as last read.
 """
 
 from __future__ import annotations
@@ -10,12 +19,16 @@ import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
-from firmware_py.games.punch_cards.ledger import Ledger, LedgerError
+from firmware_py.games.punch_cards.ledger import Ledger, LedgerBusy, LedgerError, LedgerUnreachable
 from firmware_py.games.punch_cards.settings import settings_of
+from firmware_py.runtime.background import Job, NoAnswer, Worker
 from firmware_py.runtime.context import CabinetContext
 from games.punch_cards import SPEC, Standing
 from hal.config import CabinetConfig
+
+T = TypeVar("T")
 
 LEDGER_FILE = "punch_cards.sqlite3"
 """The ledger's file in the data folder when the config names no ledger."""
@@ -23,21 +36,54 @@ RETRY_US = 2_000_000
 """How often a ledger write that could not reach the ledger is tried again."""
 BOARD_REFRESH_US = 5_000_000
 """The attract screen's leaderboard is read again this often (5,000 players: ~0.1 s)."""
+ANSWER_S = 6.0
+"""How long a scene waits for the ledger before saying it is not answering (below the
+backend's own socket deadline, so the player hears first; far below systemd's watchdog,
+which the loop keeps fed meanwhile anyway)."""
+NOT_ANSWERING = "The ledger is not answering — try again"
+BUSY = "The ledger is busy — try again"
 
 
 def ledger_url(config: CabinetConfig) -> str:
     return settings_of(config).ledger or f"sqlite://{Path(config.data_dir) / LEDGER_FILE}"
 
 
-class LedgerLink:
-    """One ledger for the cabinet; ``opener`` makes it (tests give ledgers of their own)."""
+def words(e: BaseException, retrying: bool = False) -> str:
+    """What a player is told of a failed ledger call: a refusal's own sentence; for a
+    ledger that cannot be reached or did not answer, a plain sentence (no host, port or
+    driver error on the main screen: those go to the log).  ``retrying``: the cabinet
+    sends it again by itself, so the player is not asked to."""
+    if isinstance(e, (NoAnswer, LedgerUnreachable)):
+        return NOT_ANSWERING.split(" — ")[0] if retrying else NOT_ANSWERING
+    if isinstance(e, LedgerBusy):
+        return BUSY.split(" — ")[0] if retrying else BUSY
+    return str(e)
 
-    def __init__(self, url: str, opener: Callable[[], Ledger]) -> None:
+
+def passing(e: BaseException) -> bool:
+    """Whether the same call may succeed if sent again (not a refusal)."""
+    return isinstance(e, (NoAnswer, LedgerUnreachable, LedgerBusy))
+
+
+class LedgerLink:
+    """One ledger for the cabinet; ``opener`` makes it (tests give ledgers of their own),
+    on the link's worker thread; ``answer_s``: :data:`ANSWER_S`."""
+
+    def __init__(
+        self, url: str, opener: Callable[[], Ledger], worker: Worker | None = None, answer_s: float = ANSWER_S
+    ) -> None:
         self.url = url
         self._opener = opener
         self._ledger: Ledger | None = None
+        self.worker = worker if worker is not None else Worker(f"{SPEC.name} ledger")
+        self.answer_s = answer_s
         self._board: tuple[int, tuple[Standing, ...] | str] | None = None
+        self._board_job: Job[tuple[Standing, ...]] | None = None
         self._closing: tuple[int, int | str | None] | None = None
+        self._closing_job: Job[tuple[int | None, int]] | None = None
+        self._clock_offset_us = 0
+        """The ledger's clock minus this machine's, as last read with the closing time."""
+        self._board_stale = self._closing_stale = False
 
     @classmethod
     def for_config(cls, config: CabinetConfig) -> LedgerLink:
@@ -45,13 +91,16 @@ class LedgerLink:
         seed = settings_of(config).event_seed
         return cls(url, lambda: Ledger(url, event_seed=seed, cabinet=config.name))
 
-    @property
-    def ledger(self) -> Ledger:
-        """The open ledger; :class:`~firmware_py.games.punch_cards.ledger.LedgerUnreachable` (or another
-        :class:`LedgerError`) when it cannot be opened now."""
+    def _open(self) -> Ledger:
+        """The open ledger (on the worker thread only): :class:`LedgerUnreachable` (or
+        another :class:`LedgerError`) when it cannot be opened now."""
         if self._ledger is None:
             self._ledger = self._opener()
         return self._ledger
+
+    def call(self, what: str, work: Callable[[Ledger], T], timeout_s: float | None = None) -> Job[T]:
+        """Run ``work(ledger)`` off the main loop; the job is read on a later frame."""
+        return self.worker.submit(what, lambda: work(self._open()), self.answer_s if timeout_s is None else timeout_s)
 
     def exists(self) -> bool:
         """Whether there may be players to show: a SQLite ledger not yet created has none
@@ -60,40 +109,67 @@ class LedgerLink:
             return True
         return Path(self.url[len("sqlite://") :]).exists()
 
-    def board(self, now_us: int) -> tuple[Standing, ...] | str:
-        """The standings (best first), read at most every :data:`BOARD_REFRESH_US`, or
-        why they cannot be read."""
-        if self._board is None or now_us - self._board[0] >= BOARD_REFRESH_US or now_us < self._board[0]:
+    @staticmethod
+    def _due(read: tuple[int, object] | None, stale: bool, now_us: int) -> bool:
+        return read is None or stale or now_us - read[0] >= BOARD_REFRESH_US or now_us < read[0]
+
+    def board(self, now_us: int) -> tuple[Standing, ...] | str | None:
+        """The standings (best first) as last read, or why they could not be read; None
+        before the first answer.  Read again in the background at most every
+        :data:`BOARD_REFRESH_US` (and after :meth:`changed`); never waits."""
+        job = self._board_job
+        if job is not None and job.ready():
+            self._board_job = None
             try:
-                table: tuple[Standing, ...] | str = self.ledger.standings()
-            except LedgerError as e:
-                table = str(e)
+                table: tuple[Standing, ...] | str = job.result()
+            except (LedgerError, NoAnswer) as e:
+                table = words(e)
             self._board = (now_us, table)
-        return self._board[1]
+        elif job is None and self._due(self._board, self._board_stale, now_us):
+            self._board_job, self._board_stale = self.call("standings", lambda ledger: ledger.standings()), False
+        return None if self._board is None else self._board[1]
 
     def closing(self, now_us: int) -> int | str | None:
-        """The closing time (Unix µs, None: not set), read at most every
-        :data:`BOARD_REFRESH_US`, or why it cannot be read."""
-        if self._closing is None or now_us - self._closing[0] >= BOARD_REFRESH_US or now_us < self._closing[0]:
+        """The closing time (Unix µs, None: not set) as last read, or why it could not be
+        read (None too before the first answer); read in the background like
+        :meth:`board`."""
+        job = self._closing_job
+        if job is not None and job.ready():
+            self._closing_job = None
             try:
-                value: int | str | None = self.ledger.closing_time()
-            except LedgerError as e:
-                value = str(e)
+                at, ledger_now = job.result()
+                value: int | str | None = at
+                self._clock_offset_us = ledger_now - time.time_ns() // 1000
+            except (LedgerError, NoAnswer) as e:
+                value = words(e)
             self._closing = (now_us, value)
-        return self._closing[1]
+        elif job is None and self._due(self._closing, self._closing_stale, now_us):
+            self._closing_job = self.call("closing time", lambda ledger: (ledger.closing_time(), ledger.now_us()))
+            self._closing_stale = False
+        return None if self._closing is None else self._closing[1]
+
+    def closed_now(self) -> bool:
+        """Whether the closing time, as last read, has passed (the ledger itself refuses
+        a late write in any case)."""
+        at = self._closing[1] if self._closing is not None else None
+        return isinstance(at, int) and at <= self.wall_us()
 
     def wall_us(self) -> int:
-        """The ledger's clock (Unix µs): closing times and lockouts are in its time."""
-        return self._ledger.now_us() if self._ledger is not None else time.time_ns() // 1000
+        """The ledger's clock (Unix µs) as last read, moved on by this machine's: closing
+        times and lockouts are in its time.  Never waits."""
+        return time.time_ns() // 1000 + self._clock_offset_us
 
     def changed(self) -> None:
-        """Something was recorded: the next leaderboard and closing time are read afresh."""
-        self._board = self._closing = None
+        """Something was recorded: the leaderboard and closing time are read afresh (the
+        last ones stay on screen until then)."""
+        self._board_stale = self._closing_stale = True
 
     def close(self) -> None:
-        if self._ledger is not None:
-            self._ledger.close()
-            self._ledger = None
+        """Close the ledger (on the worker, after what it is doing)."""
+        ledger, self._ledger = self._ledger, None
+        if ledger is not None:
+            self.worker.submit("close", ledger.close, self.answer_s)
+        self.worker.close()
 
 
 def link_for(ctx: CabinetContext) -> LedgerLink:

@@ -2,15 +2,19 @@
 registers (name, PIN, PIN again: a packet of five cards), and from where signed-in
 players challenge each other, trade, practise against the computer or re-enter.
 
-Every ledger call is made here or in the tables it opens; a ledger that cannot be
-reached is said on screen and nothing starts.  The lobby stays signed in while its
+Every ledger call is made here or in the tables it opens, off the main loop (the link's
+worker): the desk says what it waits for ("Checking PIN…") and takes no press until the
+answer comes on a later frame; a ledger that cannot be reached or does not answer is said
+on screen and nothing starts.  The lobby stays signed in while its
 players duel and trade; left untouched for a minute it signs everyone out (attract).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from PIL import Image
 
@@ -19,15 +23,64 @@ from display.models import PlayScreen, PrivateScreen
 from display.private import draw_private
 from firmware_py.games.punch_cards.duel import DuelScene
 from firmware_py.games.punch_cards.keyboard import NameKeyboard, PinPad
-from firmware_py.games.punch_cards.ledger import LedgerClosed, LedgerError, PinLocked, UnknownPlayer, WrongPin
-from firmware_py.games.punch_cards.ledger_link import LedgerLink, link_for, new_key
+from firmware_py.games.punch_cards.ledger import (
+    Ledger,
+    LedgerClosed,
+    LedgerError,
+    PinLocked,
+    Receipt,
+    UnknownPlayer,
+    WrongPin,
+)
+from firmware_py.games.punch_cards.ledger_link import LedgerLink, link_for, new_key, passing, words
 from firmware_py.games.punch_cards.trade import TradeScene
+from firmware_py.runtime.background import Job, NoAnswer
 from firmware_py.runtime.context import CabinetContext
 from firmware_py.runtime.scene import Scene, pressed
-from games.punch_cards import SPEC, Card, NameRefused, name_key, normalise_name, points
+from games.punch_cards import SPEC, Card, DuelOptions, NameRefused, name_key, normalise_name, points
 from hal.events import Button, ButtonEvent, InputEvent
 
 PIN_STEPS = (DeskStep.PIN, DeskStep.NEW_PIN, DeskStep.REPEAT_PIN)
+T = TypeVar("T")
+Failed = (LedgerError, NoAnswer)
+"""What a ledger job's result may raise for the desk to say."""
+
+
+class LockedFor(Exception):
+    """Sign-in is locked: for ``minutes`` more by the ledger's clock (None: until the
+    operator unlocks it), as the ledger said when it refused."""
+
+    def __init__(self, minutes: int | None) -> None:
+        super().__init__(f"locked for {minutes} min" if minutes is not None else "locked until unlocked")
+        self.minutes = minutes
+
+
+def known_player(ledger: Ledger, name: str) -> bool:
+    try:
+        ledger.collection(name)
+    except UnknownPlayer:
+        return False
+    return True
+
+
+def sign_in(ledger: Ledger, name: str, pin: str) -> tuple[str, tuple[Card, ...]]:
+    """The registered name and cards of ``name`` if ``pin`` is theirs (one job: the PIN's
+    slow hash and the reads, all off the loop)."""
+    try:
+        official = ledger.sign_in(name, pin)
+    except PinLocked as e:
+        raise LockedFor(e.minutes_left) from e
+    return official, ledger.collection(official)
+
+
+def register(ledger: Ledger, key: str, name: str, pin: str) -> tuple[Receipt, tuple[Card, ...]]:
+    receipt = ledger.register(key, name, pin)
+    return receipt, ledger.collection(name)
+
+
+def reenter(ledger: Ledger, key: str, name: str) -> tuple[Card, ...]:
+    ledger.reenter(key, name)
+    return ledger.collection(name)
 
 
 def closing_words(closing: int | str | None, wall_us: int) -> str:
@@ -55,6 +108,11 @@ class Desk:
     cards: tuple[Card, ...] = ()
     message: str = ""
     bad: bool = False
+    job: Job[Any] | None = None
+    """A ledger call this desk waits for (no press counts meanwhile), and what then."""
+    then: Callable[[Job[Any], int], Scene | None] | None = None
+    reading: Job[tuple[Card, ...]] | None = None
+    """The signed-in player's cards being read again (presses still count)."""
 
     @property
     def signed_in(self) -> bool:
@@ -73,6 +131,7 @@ class Desk:
             (),
         )
         self.keys.clear()
+        self.job = self.then = self.reading = None
 
 
 class Lobby(Scene):
@@ -95,11 +154,52 @@ class Lobby(Scene):
                 desk.say(*messages[desk.station])
         return self
 
+    # -- the ledger, off the loop ----------------------------------------------------------
+    def _ask(
+        self,
+        desk: Desk,
+        waiting: str,
+        what: str,
+        work: Callable[[Ledger], T],
+        then: Callable[[Job[T], int], Scene | None],
+    ) -> None:
+        """Give ``work`` to the ledger's worker; the desk says ``waiting`` and takes no
+        press until ``then`` reads the answer (on a later frame)."""
+        desk.job, desk.then = self.link.call(what, work), then
+        desk.say(waiting)
+
+    def tick(self, now_us: int) -> Scene | None:
+        for desk in self.desks:
+            reading = desk.reading
+            if reading is not None and reading.ready():
+                desk.reading = None
+                try:
+                    desk.cards = reading.result()
+                except Failed as e:
+                    self._trouble(desk, e, "Cards not read")
+            job, then = desk.job, desk.then
+            if job is not None and then is not None and job.ready():
+                desk.job = desk.then = None
+                nxt = then(job, now_us)
+                if nxt is not None:
+                    return nxt
+        return None
+
+    def _trouble(self, desk: Desk, e: BaseException, doing: str, hint: str = "") -> None:
+        """Say what went wrong in plain words (the details go to the log)."""
+        self.ctx.log(f"Punch Cards at {self.ctx.looks[desk.station].name}: {doing}: {e}")
+        if passing(e):
+            desk.say(f"{doing}: {words(e)}" if doing else words(e), bad=True)
+        else:
+            desk.say(f"{doing}: {e}{': ' + hint if hint else ''}" if doing else f"{e}: {hint}", bad=True)
+
     # -- input ---------------------------------------------------------------------------
     def on_input(self, ev: InputEvent, now_us: int) -> Scene | None:
         if not pressed(ev) or not isinstance(ev, ButtonEvent) or ev.station >= len(self.desks):
             return None
         desk = self.desks[ev.station]
+        if desk.job is not None:
+            return None  # waiting for the ledger: the desk says so
         button = ev.button
         if desk.step is DeskStep.IDLE:
             if button is Button.START:
@@ -139,13 +239,19 @@ class Lobby(Scene):
         if here is not None:
             desk.say(f"{here.name} is signed in at {self.ctx.looks[here.station].name}", bad=True)
             return
+        self._ask(
+            desk,
+            f"Looking up {clean}…",
+            "look up a player",
+            lambda ledger: known_player(ledger, clean),
+            lambda job, _now: self._looked_up(desk, clean, job),
+        )
+
+    def _looked_up(self, desk: Desk, clean: str, job: Job[bool]) -> None:
         try:
-            self.link.ledger.collection(clean)
-            known = True
-        except UnknownPlayer:
-            known = False
-        except LedgerError as e:
-            desk.say(f"{e}: START to try again", bad=True)
+            known = job.result()
+        except Failed as e:
+            self._trouble(desk, e, "", "START to try again")
             return
         desk.name, desk.pad = clean, PinPad()
         if known:
@@ -169,29 +275,48 @@ class Lobby(Scene):
                 return
             self._register(desk, pin)
             return
+        name = desk.name
+        self._ask(
+            desk,
+            "Checking PIN…",
+            "sign in",
+            lambda ledger: sign_in(ledger, name, pin),
+            lambda job, _now: self._signed_in(desk, job),
+        )
+
+    def _signed_in(self, desk: Desk, job: Job[tuple[str, tuple[Card, ...]]]) -> None:
         try:
-            official = self.link.ledger.sign_in(desk.name, pin)
+            official, cards = job.result()
         except WrongPin as e:
             desk.say(f"{str(e)[:1].upper()}{str(e)[1:]}", bad=True)
             return
-        except PinLocked as e:
-            if e.until_us is None:
+        except LockedFor as e:
+            if e.minutes is None:
                 desk.say(f"{desk.name} is LOCKED after too many wrong PINs: ask the operator", bad=True)
             else:
-                desk.say(f"{desk.name} is LOCKED after 5 wrong PINs: try in {e.minutes_left} min", bad=True)
+                desk.say(f"{desk.name} is LOCKED after 5 wrong PINs: try in {e.minutes} min", bad=True)
             return
-        except LedgerError as e:
-            desk.say(f"{e}: enter the PIN again", bad=True)
+        except Failed as e:
+            self._trouble(desk, e, "", "enter the PIN again")
             return
-        desk.name, desk.step = official, DeskStep.MENU
-        self._refresh(desk)
+        desk.name, desk.step, desk.cards = official, DeskStep.MENU, cards
         desk.say(f"Signed in: {official}")
         self.ctx.log(f"Punch Cards: {official} signed in at {self.ctx.looks[desk.station].name}")
 
     def _register(self, desk: Desk, pin: str) -> None:
         key = desk.keys.setdefault("register", new_key("register"))
+        name = desk.name
+        self._ask(
+            desk,
+            "Registering…",
+            "register",
+            lambda ledger: register(ledger, key, name, pin),
+            lambda job, _now: self._registered(desk, pin, job),
+        )
+
+    def _registered(self, desk: Desk, pin: str, job: Job[tuple[Receipt, tuple[Card, ...]]]) -> None:
         try:
-            receipt = self.link.ledger.register(key, desk.name, pin)
+            receipt, cards = job.result()
         except NameRefused as e:
             self._to_name(desk)
             desk.say(f"Not registered: {e}", bad=True)
@@ -200,23 +325,23 @@ class Lobby(Scene):
             desk.reset()
             desk.say(f"Not registered: {e}", bad=True)
             return
-        except LedgerError as e:  # unreachable, busy: the same key retries safely
+        except Failed as e:  # unreachable, busy, no answer: the same key retries safely
+            self.ctx.log(f"Punch Cards: {desk.name} not registered yet: {e}")
             desk.step, desk.first_pin = DeskStep.REPEAT_PIN, pin
-            desk.say(f"Not registered yet ({e}): repeat the PIN to try again", bad=True)
+            desk.say(f"Not registered yet ({words(e)}): repeat the PIN to try again", bad=True)
             return
         desk.keys.pop("register", None)
-        desk.step = DeskStep.MENU
+        desk.step, desk.cards = DeskStep.MENU, cards
         self.link.changed()
-        self._refresh(desk)
         serials = [m.card for m in receipt.moves]
         desk.say(f"Welcome {desk.name}! Your packet: cards #{min(serials)}-#{max(serials)}")
         self.ctx.log(f"Punch Cards: {desk.name} registered at {self.ctx.looks[desk.station].name}")
 
     def _refresh(self, desk: Desk) -> None:
-        try:
-            desk.cards = self.link.ledger.collection(desk.name)
-        except LedgerError as e:
-            desk.say(f"Cards not read: {e}", bad=True)
+        """Read the player's cards again, in the background (presses still count)."""
+        if desk.reading is None:
+            name = desk.name
+            desk.reading = self.link.call("read cards", lambda ledger: ledger.collection(name))
 
     def rival(self, desk: Desk) -> Desk | None:
         """The other signed-in player, by station order after this one."""
@@ -266,32 +391,55 @@ class Lobby(Scene):
                 (desk.name, rival.name),
                 (desk.cards, rival.cards),
             )
+        names = (desk.name, rival.name)
+        self._ask(
+            desk,
+            f"Challenging {rival.name}…",
+            "duel options",
+            lambda ledger: ledger.duel_options(*names),
+            lambda job, now_us: self._duel(desk, rival, names, job, now_us),
+        )
+        return None
+
+    def _duel(
+        self, desk: Desk, rival: Desk, names: tuple[str, str], job: Job[DuelOptions], now_us: int
+    ) -> Scene | None:
         try:
-            options = self.link.ledger.duel_options(desk.name, rival.name)
-        except LedgerError as e:
-            desk.say(f"No duel: {e}", bad=True)
+            options = job.result()
+        except Failed as e:
+            self._trouble(desk, e, "No duel")
             return None
-        return DuelScene(self.ctx, now_us, self, (desk.station, rival.station), (desk.name, rival.name), options)
+        if not (desk.signed_in and rival.signed_in and (desk.name, rival.name) == names):
+            desk.say(f"{names[1]} has signed out: no duel", bad=True)
+            return None
+        desk.say("")
+        return DuelScene(self.ctx, now_us, self, (desk.station, rival.station), names, options)
 
     def _closed(self) -> bool:
-        try:
-            return self.link.ledger.closed()
-        except LedgerError:
-            return False  # the write itself will say what is wrong
+        return self.link.closed_now()  # as last read; the write itself refuses a late one
 
     def _reenter(self, desk: Desk) -> None:
         if desk.cards:
             desk.say("Re-entry is for players with no cards left", bad=True)
             return
         key = desk.keys.setdefault("reenter", new_key("reenter"))
+        name = desk.name
+        self._ask(
+            desk,
+            "Re-entering…",
+            "re-enter",
+            lambda ledger: reenter(ledger, key, name),
+            lambda job, _now: self._reentered(desk, job),
+        )
+
+    def _reentered(self, desk: Desk, job: Job[tuple[Card, ...]]) -> None:
         try:
-            self.link.ledger.reenter(key, desk.name)
-        except LedgerError as e:
-            desk.say(f"Not re-entered: {e}", bad=True)
+            desk.cards = job.result()
+        except Failed as e:
+            self._trouble(desk, e, "Not re-entered")
             return
         desk.keys.pop("reenter", None)
         self.link.changed()
-        self._refresh(desk)
         desk.say(f"Re-entered: a new packet of {len(desk.cards)} cards")
 
     # -- outputs -------------------------------------------------------------------------

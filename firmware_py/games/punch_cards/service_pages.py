@@ -9,19 +9,28 @@ from __future__ import annotations
 
 import time
 from abc import abstractmethod
-from typing import ClassVar
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
 
 from display.models import ServiceScreen
-from firmware_py.games.punch_cards.ledger import DuelRecord, LedgerError
-from firmware_py.games.punch_cards.ledger_link import LedgerLink, link_for, new_key
+from firmware_py.games.punch_cards.ledger import DuelRecord, Ledger, LedgerError, Receipt
+from firmware_py.games.punch_cards.ledger_link import LedgerLink, link_for, new_key, words
+from firmware_py.runtime.background import Job, NoAnswer
 from firmware_py.runtime.context import CabinetContext
 from firmware_py.runtime.scene import Scene, ServicePage, ServiceScene, pressed
+from games.punch_cards import Standing
 from hal.events import Button, InputEvent
+
+D = TypeVar("D")
+T = TypeVar("T")
 
 STEP_US = 15 * 60 * 1_000_000
 """A/B move the proposed closing time by this much."""
 EXPORT_FOLDER = "punch_cards"
 """Standings are written to this folder in the cabinet's data folder."""
+REREAD_US = 5_000_000
+"""An open page reads the ledger again this often (other cabinets change it too)."""
 
 
 def local_time(unix_us: int | None) -> str:
@@ -30,8 +39,13 @@ def local_time(unix_us: int | None) -> str:
     return time.strftime("%a %d %b %H:%M", time.localtime(unix_us / 1e6))
 
 
-class OperatorPage(ServiceScene):
-    """One Punch Cards page, opened from the operator menu; turning the key off leaves it."""
+class OperatorPage(ServiceScene, Generic[D]):
+    """One Punch Cards page, opened from the operator menu; turning the key off leaves it.
+
+    The ledger is never asked on the main loop: the page reads what it shows with
+    :meth:`read` on the link's worker (on opening, after each change and every
+    :data:`REREAD_US`) and shows the last answer; a press that writes runs there too,
+    and the page says it is waiting until the answer comes."""
 
     title: ClassVar[str] = "Punch Cards"
     help: ClassVar[str] = ""
@@ -41,6 +55,12 @@ class OperatorPage(ServiceScene):
         self.menu = menu
         self.link: LedgerLink = link_for(ctx)
         self.message = ""
+        self.data: D | None = None
+        self.problem = ""
+        """Why the last read failed (plain words), or ""."""
+        self.read_us: int | None = None
+        self.reading: Job[D] | None = None
+        self.doing: tuple[Job[Any], Callable[[Any], str]] | None = None
 
     @property
     def underneath(self) -> Scene:  # the cabinet reads this when the SERVICE key goes off
@@ -51,29 +71,63 @@ class OperatorPage(ServiceScene):
             return None
         if ev.button is Button.E:
             return self.menu
-        try:
-            self.press(ev.button, now_us)
-        except LedgerError as e:
-            self.message = f"Not done: {e}"
-            self.ctx.log(f"Punch Cards operator: {self.message}")
+        if self.doing is not None:
+            self.message = "Waiting for the ledger…"
+            return None
+        if self.data is None:
+            self.message = "The ledger has not been read yet"
+            return None
+        self.press(ev.button, self.data, now_us)
         return None
 
-    @abstractmethod
-    def press(self, button: Button, now_us: int) -> None:
-        """What this page does with station 1's press (each page says)."""
+    def do(self, what: str, work: Callable[[Ledger], T], done: Callable[[T], str]) -> None:
+        """Run a change on the ledger's worker; ``done(result)`` is the line to show (and
+        log) once it has answered."""
+        self.doing = (self.link.call(what, work), done)
+        self.message = "Waiting for the ledger…"
 
     @abstractmethod
-    def body(self) -> list[str]:
+    def read(self, ledger: Ledger) -> D:
+        """What the page shows, read from the ledger (on the worker)."""
+
+    @abstractmethod
+    def press(self, button: Button, data: D, now_us: int) -> None:
+        """What this page does with station 1's press (each page says), ``data`` as last read."""
+
+    @abstractmethod
+    def body(self, data: D) -> list[str]:
         """The page's lines under its title."""
 
     def tick(self, now_us: int) -> Scene | None:
+        if self.doing is not None and self.doing[0].ready():
+            (job, done), self.doing = self.doing, None
+            try:
+                self.message = done(job.result())
+                self.ctx.log(f"Punch Cards operator: {self.message}")
+            except (LedgerError, NoAnswer) as e:
+                self.message = f"Not done: {words(e)}"
+                self.ctx.log(f"Punch Cards operator: not done: {e}")
+            self.link.changed()
+            self.read_us = None
+        reading = self.reading
+        if reading is not None and reading.ready():
+            self.reading = None
+            try:
+                self.data, self.problem = reading.result(), ""
+            except (LedgerError, NoAnswer) as e:
+                self.problem = words(e)
+                self.ctx.log(f"Punch Cards operator: the ledger cannot be read: {e}")
+        elif reading is None and self.doing is None and (self.read_us is None or now_us - self.read_us >= REREAD_US):
+            self.reading, self.read_us = self.link.call(f"operator page {self.title}", self.read), now_us
         return None
 
     def screen(self, now_us: int) -> ServiceScreen:
-        try:
-            lines = self.body()
-        except LedgerError as e:
-            lines = [f"The ledger cannot be read: {e}"]
+        if self.problem:
+            lines = [f"The ledger cannot be read: {self.problem}"]
+        elif self.data is None:
+            lines = ["Reading the ledger…"]
+        else:
+            lines = self.body(self.data)
         lines += ["", self.help, "E: back to the menu"]
         if self.message:
             lines += ["", self.message]
@@ -84,7 +138,15 @@ class OperatorPage(ServiceScene):
         )
 
 
-class ClosingPage(OperatorPage):
+@dataclass(frozen=True, kw_only=True)
+class ClosingState:
+    now_us: int
+    """The ledger's clock when read."""
+    closing_us: int | None
+    closed: bool
+
+
+class ClosingPage(OperatorPage[ClosingState]):
     title = "Closing time"
     help = "A/B: 15 min earlier/later · C: now · START: set · D: lift it"
 
@@ -92,45 +154,52 @@ class ClosingPage(OperatorPage):
         super().__init__(ctx, now_us, menu)
         self.proposed: int | None = None
 
-    def _proposal(self) -> int:
+    def read(self, ledger: Ledger) -> ClosingState:
+        return ClosingState(now_us=ledger.now_us(), closing_us=ledger.closing_time(), closed=ledger.closed())
+
+    def _proposal(self, data: ClosingState) -> int:
         if self.proposed is None:
-            now = self.link.ledger.now_us()
-            set_at = self.link.ledger.closing_time()
-            self.proposed = set_at if set_at is not None else (now // 3_600_000_000 + 1) * 3_600_000_000
+            set_at = data.closing_us
+            self.proposed = set_at if set_at is not None else (data.now_us // 3_600_000_000 + 1) * 3_600_000_000
         return self.proposed
 
-    def press(self, button: Button, now_us: int) -> None:
-        ledger = self.link.ledger
-        if button in (Button.A, Button.B):
-            self.proposed = self._proposal() + (STEP_US if button is Button.B else -STEP_US)
-        elif button is Button.C:
-            self.proposed = ledger.now_us()
-        elif button is Button.START:
-            at = self._proposal()
-            ledger.set_closing_time(new_key("close"), at)
-            self.link.changed()
-            self.message = f"Closing time set: {local_time(at)}"
-            self.ctx.log(f"Punch Cards operator: {self.message}")
-        elif button is Button.D:
-            ledger.set_closing_time(new_key("close"), None)
-            self.link.changed()
-            self.message = "Closing time lifted: the event is open"
-            self.ctx.log(f"Punch Cards operator: {self.message}")
+    def _propose(self, at: int) -> str:
+        self.proposed = at
+        return f"Proposed: {local_time(at)}"
 
-    def body(self) -> list[str]:
-        ledger = self.link.ledger
-        closing = ledger.closing_time()
-        state = "CLOSED: no duel, trade or registration is recorded" if ledger.closed() else "open"
+    def press(self, button: Button, data: ClosingState, now_us: int) -> None:
+        if button in (Button.A, Button.B):
+            self.proposed = self._proposal(data) + (STEP_US if button is Button.B else -STEP_US)
+        elif button is Button.C:
+            self.do("the ledger's clock", lambda ledger: ledger.now_us(), self._propose)
+        elif button is Button.START:
+            at = self._proposal(data)
+            key = new_key("close")
+            self.do(
+                "set the closing time",
+                lambda ledger: ledger.set_closing_time(key, at),
+                lambda _receipt: f"Closing time set: {local_time(at)}",
+            )
+        elif button is Button.D:
+            key = new_key("close")
+            self.do(
+                "lift the closing time",
+                lambda ledger: ledger.set_closing_time(key, None),
+                lambda _receipt: "Closing time lifted: the event is open",
+            )
+
+    def body(self, data: ClosingState) -> list[str]:
+        state = "CLOSED: no duel, trade or registration is recorded" if data.closed else "open"
         return [
-            f"Now: {local_time(ledger.now_us())}",
-            f"Closing time: {local_time(closing)}",
+            f"Now: {local_time(data.now_us)}",
+            f"Closing time: {local_time(data.closing_us)}",
             f"The event is {state}",
             "",
-            f"Proposed: {local_time(self._proposal())}",
+            f"Proposed: {local_time(self._proposal(data))}",
         ]
 
 
-class VoidPage(OperatorPage):
+class VoidPage(OperatorPage[tuple[DuelRecord, ...]]):
     title = "Void a duel"
     help = "A/B: choose · START: void (press twice) · voids go in after closing too"
 
@@ -139,11 +208,11 @@ class VoidPage(OperatorPage):
         self.cursor = 0
         self.armed: int | None = None
 
-    def duels(self) -> tuple[DuelRecord, ...]:
-        return self.link.ledger.recent_duels(8)
+    def read(self, ledger: Ledger) -> tuple[DuelRecord, ...]:
+        return ledger.recent_duels(8)
 
-    def press(self, button: Button, now_us: int) -> None:
-        duels = self.duels()
+    def press(self, button: Button, data: tuple[DuelRecord, ...], now_us: int) -> None:
+        duels = data
         if not duels:
             return
         if button in (Button.A, Button.B):
@@ -158,14 +227,16 @@ class VoidPage(OperatorPage):
                 self.message = f"START again to void entry {duel.entry}: card #{duel.card} goes back"
             else:
                 self.armed = None
-                receipt = self.link.ledger.void(new_key("void"), duel.entry, f"operator at {self.ctx.config.name}")
-                self.link.changed()
-                back = ", ".join(f"card #{m.card} back to {m.taker}" for m in receipt.moves)
-                self.message = f"Voided entry {duel.entry} (void entry {receipt.entry}): {back}"
-                self.ctx.log(f"Punch Cards operator: {self.message}")
+                key, why = new_key("void"), f"operator at {self.ctx.config.name}"
 
-    def body(self) -> list[str]:
-        duels = self.duels()
+                def said(receipt: Receipt) -> str:
+                    back = ", ".join(f"card #{m.card} back to {m.taker}" for m in receipt.moves)
+                    return f"Voided entry {duel.entry} (void entry {receipt.entry}): {back}"
+
+                self.do("void a duel", lambda ledger: ledger.void(key, duel.entry, why), said)
+
+    def body(self, data: tuple[DuelRecord, ...]) -> list[str]:
+        duels = data
         if not duels:
             return ["No duels recorded yet."]
         lines = ["Latest duels (newest first):"]
@@ -179,20 +250,25 @@ class VoidPage(OperatorPage):
         return lines
 
 
-class ExportPage(OperatorPage):
+class ExportPage(OperatorPage[tuple[tuple[Standing, ...], bool]]):
     title = "Standings"
     help = "START: write standings.csv and standings.html to the data folder"
 
-    def press(self, button: Button, now_us: int) -> None:
-        if button is Button.START:
-            csv, html = self.link.ledger.export(self.ctx.config.data_dir / EXPORT_FOLDER)
-            self.message = f"Written: {csv} and {html}"
-            self.ctx.log(f"Punch Cards operator: {self.message}")
+    def read(self, ledger: Ledger) -> tuple[tuple[Standing, ...], bool]:
+        return ledger.standings(), ledger.closed()
 
-    def body(self) -> list[str]:
-        ledger = self.link.ledger
-        table = ledger.standings()
-        final = "FINAL (after the closing time)" if ledger.closed() else "provisional (before the closing time)"
+    def press(self, button: Button, data: tuple[tuple[Standing, ...], bool], now_us: int) -> None:
+        if button is Button.START:
+            folder = self.ctx.config.data_dir / EXPORT_FOLDER
+            self.do(
+                "export the standings",  # reads the ledger and writes two files: off the loop too
+                lambda ledger: ledger.export(folder),
+                lambda written: f"Written: {written[0]} and {written[1]}",
+            )
+
+    def body(self, data: tuple[tuple[Standing, ...], bool]) -> list[str]:
+        table, closed = data
+        final = "FINAL (after the closing time)" if closed else "provisional (before the closing time)"
         lines = [
             f"{len(table)} players; standings are {final}",
             f"Folder: {self.ctx.config.data_dir / EXPORT_FOLDER}",
@@ -202,7 +278,7 @@ class ExportPage(OperatorPage):
         return lines
 
 
-class UnlockPage(OperatorPage):
+class UnlockPage(OperatorPage[tuple[str, ...]]):
     title = "Unlock a PIN"
     help = "A/B: choose the player · START: lift their PIN lockout"
 
@@ -210,26 +286,27 @@ class UnlockPage(OperatorPage):
         super().__init__(ctx, now_us, menu)
         self.cursor = 0
 
-    def press(self, button: Button, now_us: int) -> None:
-        players = self.link.ledger.players()
+    def read(self, ledger: Ledger) -> tuple[str, ...]:
+        return ledger.players()
+
+    def press(self, button: Button, data: tuple[str, ...], now_us: int) -> None:
+        players = data
         if not players:
             return
         if button in (Button.A, Button.B):
             self.cursor = (self.cursor + (1 if button is Button.B else -1)) % len(players)
         elif button is Button.START:
             name = players[self.cursor % len(players)]
-            self.link.ledger.unlock(name)
-            self.message = f"{name} may sign in again"
-            self.ctx.log(f"Punch Cards operator: {self.message}")
+            self.do("unlock a PIN", lambda ledger: ledger.unlock(name), lambda _none: f"{name} may sign in again")
 
-    def body(self) -> list[str]:
-        players = self.link.ledger.players()
+    def body(self, data: tuple[str, ...]) -> list[str]:
+        players = data
         if not players:
             return ["No players yet."]
         return [f"Player {self.cursor % len(players) + 1} of {len(players)}: {players[self.cursor % len(players)]}"]
 
 
-PAGES: tuple[tuple[type[OperatorPage], tuple[str, str]], ...] = (
+PAGES: tuple[tuple[type[OperatorPage[Any]], tuple[str, str]], ...] = (
     (ClosingPage, ("Punch Cards: the closing time.", "After it no duel, trade or registration is recorded.")),
     (VoidPage, ("Punch Cards: void a mistaken duel.", "Its card goes back; the ledger keeps the history.")),
     (ExportPage, ("Punch Cards: final standings as CSV", "and a printable page, in the data folder.")),
@@ -241,7 +318,7 @@ PAGES: tuple[tuple[type[OperatorPage], tuple[str, str]], ...] = (
 class OpensPage(ServicePage):
     """A menu item that opens one of Punch Cards' pages."""
 
-    def __init__(self, page: type[OperatorPage], about: tuple[str, str]) -> None:
+    def __init__(self, page: type[OperatorPage[Any]], about: tuple[str, str]) -> None:
         self.page = page
         self.about = about
         self.title = page.title

@@ -1,8 +1,10 @@
 """A trade between two signed-in players: each picks cards of their own to give (A/B
 browse, C give or keep the card shown), START confirms the offer on the table as it
 stands (any change clears both confirmations), E calls the trade off.  Once both have
-confirmed, the ledger records it whole or not at all; only then is it shown as done.
-A ledger that cannot be reached is tried again (same idempotency key) until it answers.
+confirmed, the ledger records it whole or not at all (off the main loop: "Recording the
+trade…"); only then is it shown as done.  A ledger that cannot be reached or does not
+answer is tried again (same idempotency key, so a late answer counts once) until it
+answers.
 """
 
 from __future__ import annotations
@@ -12,9 +14,10 @@ from PIL import Image
 from display.games.punch_cards.models import PunchCardsPlay, TradePrivate, TradeTableView
 from display.models import PlayScreen, PrivateScreen
 from display.private import draw_private, text_lines
-from firmware_py.games.punch_cards.ledger import LedgerBusy, LedgerError, LedgerUnreachable
-from firmware_py.games.punch_cards.ledger_link import RETRY_US, new_key
+from firmware_py.games.punch_cards.ledger import LedgerError, Receipt
+from firmware_py.games.punch_cards.ledger_link import RETRY_US, new_key, passing, words
 from firmware_py.games.punch_cards.way_back import WayBack
+from firmware_py.runtime.background import Job, NoAnswer
 from firmware_py.runtime.context import CabinetContext
 from firmware_py.runtime.scene import Scene, pressed
 from firmware_py.runtime.scenes import RESULT_US
@@ -45,6 +48,7 @@ class TradeScene(Scene):
         self.key = ""
         self.waiting = ""
         self.retry_us = 0
+        self.saving: Job[Receipt] | None = None
         self.done_us: int | None = None
         self.recorded = False
         ctx.log(f"Punch Cards trade: {players[0]} and {players[1]}")
@@ -81,7 +85,11 @@ class TradeScene(Scene):
         return None
 
     def tick(self, now_us: int) -> Scene | None:
-        if self.done_us is None and self.table.agreed is not None and now_us >= self.retry_us:
+        if (
+            self.done_us is None
+            and self.table.agreed is not None
+            and (self.saving is not None or now_us >= self.retry_us)
+        ):
             self._record(now_us)
         if self.done_us is not None and now_us - self.done_us > RESULT_US:
             return self._back(now_us)
@@ -92,17 +100,28 @@ class TradeScene(Scene):
         return self.table.agreed is None and super().idle(now_us)
 
     def _record(self, now_us: int) -> None:
+        """Send the agreed trade to the ledger's worker, or read its answer (a later frame)."""
         offer = self.table.agreed
         if offer is None:
             return
-        self.key = self.key or new_key("trade")
-        try:
-            self.link.ledger.record_trade(self.key, self.players[0], self.players[1], offer)
-        except (LedgerUnreachable, LedgerBusy) as e:
-            self.waiting = f"{e}. The trade is done once the ledger has recorded it"
-            self.retry_us = now_us + RETRY_US
+        job = self.saving
+        if job is None:
+            self.key = key = self.key or new_key("trade")
+            players = self.players
+            self.saving = self.link.call("record a trade", lambda ledger: ledger.record_trade(key, *players, offer))
+            self.waiting = self.waiting or "Recording the trade…"
             return
-        except LedgerError as e:
+        if not job.ready():
+            return
+        self.saving = None
+        try:
+            job.result()
+        except (LedgerError, NoAnswer) as e:
+            if passing(e):
+                self.ctx.log(f"Punch Cards trade not recorded yet: {e}")
+                self.waiting = f"{words(e, retrying=True)}: the trade is done once it has recorded it"
+                self.retry_us = now_us + RETRY_US
+                return
             self.messages = [f"Not traded: {e}"] * 2
             self.done_us, self.waiting = now_us, ""
             self.ctx.log(f"Punch Cards trade NOT recorded: {e}")

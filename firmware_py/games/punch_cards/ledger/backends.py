@@ -12,12 +12,25 @@ its errors mean.
   is reopened and the transaction run again (every write carries an idempotency key, so a
   commit whose answer was lost is found, not repeated).  A server that cannot be reached
   raises :class:`LedgerUnreachable`.
+
+  No call waits on the server for ever: connecting gives up after
+  :data:`CONNECT_TIMEOUT_S`; the server cancels a statement after
+  :data:`STATEMENT_TIMEOUT_MS` and drops a session left idle inside a transaction; TCP
+  keepalives and ``tcp_user_timeout`` find a host that has gone away; and a call that has
+  had no answer after :data:`CALL_TIMEOUT_S` (a server that accepts and never answers:
+  a stopped VM, a SIGSTOP, which the kernel's keepalive answers still cover) has its
+  socket shut from a timer, so the wait ends with :class:`LedgerUnreachable` ("not
+  answering"); the connection is then opened afresh on the next call.  A write cut so
+  may have committed: it is sent again with the same idempotency key, never twice.
 """
 
 from __future__ import annotations
 
+import os
 import random
+import socket
 import sqlite3
+import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
@@ -37,7 +50,18 @@ RECONNECTS = 2
 """Times a lost PostgreSQL connection is reopened within one call."""
 BUSY_TIMEOUT_MS = 10_000
 """How long a SQLite writer waits for another writer's lock."""
-CONNECT_TIMEOUT_S = 5
+CONNECT_TIMEOUT_S = 3
+STATEMENT_TIMEOUT_MS = 5_000
+"""The server cancels one statement after this long (a lock held elsewhere, a slow plan)."""
+IDLE_IN_TRANSACTION_MS = 15_000
+"""The server ends a session that left a transaction open this long (a cabinet gone)."""
+CALL_TIMEOUT_S = 8.0
+"""A whole ledger call (one transaction, its retries included) without an answer for
+this long is cut: more than the statement timeout, so a live server answers first."""
+KEEPALIVE_IDLE_S, KEEPALIVE_INTERVAL_S, KEEPALIVE_COUNT = 5, 2, 3
+"""TCP keepalive probes: a peer whose host has gone is found dead after about 5 + 3 × 2 s."""
+TCP_USER_TIMEOUT_MS = 10_000
+"""Data sent and not acknowledged this long closes the connection (a host gone)."""
 
 
 class Tx(ABC):
@@ -238,12 +262,25 @@ class PostgresBackend(Backend):
         self.psycopg = psycopg
         self.url = url
         self.conn: Any = None
+        self.call_timeout_s = CALL_TIMEOUT_S
         self._connect()
 
     def _connect(self) -> None:
+        from psycopg.conninfo import conninfo_to_dict
+
+        given = str(conninfo_to_dict(self.url).get("options") or "")
+        timeouts = f"-c statement_timeout={STATEMENT_TIMEOUT_MS} -c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_MS}"
         try:
             self.conn = self.psycopg.connect(
-                self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S, keepalives=1, keepalives_idle=10
+                self.url,
+                autocommit=True,
+                connect_timeout=CONNECT_TIMEOUT_S,
+                tcp_user_timeout=TCP_USER_TIMEOUT_MS,
+                options=f"{given} {timeouts}".strip(),  # set at connection: no round trip of its own
+                keepalives=1,
+                keepalives_idle=KEEPALIVE_IDLE_S,
+                keepalives_interval=KEEPALIVE_INTERVAL_S,
+                keepalives_count=KEEPALIVE_COUNT,
             )
         except self.psycopg.Error as e:
             self.conn = None
@@ -254,10 +291,15 @@ class PostgresBackend(Backend):
         retryable = (errors.SerializationFailure, errors.DeadlockDetected)
         reconnects = duplicates = 0
         begin = "BEGIN ISOLATION LEVEL SERIALIZABLE" if write else "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+        cut = threading.Event()
+        deadline = time.monotonic() + self.call_timeout_s
         for attempt in range(RETRIES):
             if self.conn is None or self.conn.closed or self.conn.broken:
                 self._connect()
             conn = self.conn
+            timer = threading.Timer(max(0.0, deadline - time.monotonic()), _shut, (conn.fileno(), cut))
+            timer.daemon = True
+            timer.start()
             try:
                 conn.execute(begin)
                 result = work(_PostgresTx(conn))
@@ -275,6 +317,11 @@ class PostgresBackend(Backend):
                     raise LedgerCorrupt(f"the ledger's constraints refused a write: {_first_line(e)}") from e
             except self.psycopg.OperationalError as e:
                 self._rollback()
+                if cut.is_set():  # the timer shut the socket: not answering, not worth a reconnect now
+                    conn.close()
+                    raise LedgerUnreachable(
+                        f"{_safe_url(self.url)} is not answering: no answer within {self.call_timeout_s:g} s"
+                    ) from e
                 if conn.closed or conn.broken:
                     reconnects += 1
                     if reconnects > RECONNECTS:
@@ -292,6 +339,8 @@ class PostgresBackend(Backend):
             except BaseException:
                 self._rollback()
                 raise
+            finally:
+                timer.cancel()
         raise LedgerBusy(f"other cabinets kept changing the same cards through {RETRIES} tries: try again")
 
     def _rollback(self) -> None:
@@ -317,6 +366,22 @@ class PostgresBackend(Backend):
     def close(self) -> None:
         if self.conn is not None:
             self.conn.close()
+
+
+def _shut(fd: int, cut: threading.Event) -> None:
+    """A call's deadline passed: shut its connection's socket (from the timer's thread),
+    so the wait on it ends at once with an error instead of lasting as long as the
+    server stays silent."""
+    cut.set()
+    try:
+        dup = os.dup(fd)
+    except OSError:
+        return  # closed meanwhile: nothing is waiting on it
+    with socket.socket(fileno=dup) as sock:
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
 
 
 def _first_line(e: BaseException) -> str:
