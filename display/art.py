@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import pygame
 
-from display import theme
+from display import draw, theme
 from display.canvas import Canvas
 
 Color = tuple[int, int, int]
@@ -151,7 +151,7 @@ def _figure(size: int, color: Color, pose: Pose, style: Style, facing_right: boo
     hip = at("hip")
     sash = pygame.Rect(0, 0, round(16 * k), round(7 * k))
     sash.center = hip
-    pygame.draw.rect(surf, color, sash, border_radius=max(1, round(2 * k)))
+    draw.rect(surf, color, sash, border_radius=max(1, round(2 * k)))
     if style is Style.BOXER:
         for hand in ("l_hand", "r_hand"):
             pygame.draw.circle(surf, outline, at(hand), round(8 * k))

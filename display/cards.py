@@ -12,6 +12,9 @@ from display.text import TextCache
 from display.theme import font
 
 Color = tuple[int, int, int]
+MIN_WORDS_WIDTH = 40
+"""A card face narrower inside than this (turning over) shows no words: even the
+smallest font would paint outside the card."""
 
 
 @lru_cache(maxsize=256)
@@ -43,6 +46,8 @@ def card_face(
     inner = rect.inflate(-16, -16)
     draw.rect(surf, color, inner, border_radius=12)
     draw.rect(surf, edge, rect, width=4, border_radius=16)
+    if inner.width < MIN_WORDS_WIDTH:  # turned nearly edge-on: words would stick out of the card
+        return
     _symbol(surf, text, symbol, inner, (inner.centerx, inner.centery - rect.height // 10), rect.height)
     label_size = fitting_size(label, inner.width - 8, 36)
     text.draw(surf, label, label_size, theme.WHITE, (inner.centerx, inner.bottom - 24), "center", bold=True)

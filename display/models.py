@@ -78,26 +78,23 @@ class OptionsScreen:
     host: StationLook
 
 
-@dataclass(frozen=True)
-class Notice:
-    """A short message for one seat (a refused button, say) shown near that seat."""
-
-    seat: int
-    text: str
-
-
 @dataclass(frozen=True, kw_only=True)
 class PlayScreen(Generic[ViewT, StoryT]):
     """A game in play: ``view`` is the engine's public view; ``events`` the recent engine
     events with the µs they happened, for animation; ``paused`` explains a pause.  A
-    game's screen names its own types (``PlayScreen[PunchPublicView, None]``)."""
+    game's screen names its own types (``PlayScreen[PunchPublicView, None]``).
+
+    Fair by construction: everything here is public (the public view, public events, a
+    pause everyone waits on).  There is no place for a word to one seat: a refused press
+    says why on that player's own display (:attr:`PrivateScreen.refusal`), since in a
+    game of hidden cards "You have no Punch 2 left" tells the opponent what you hold
+    (docs/rules/punch.md §12)."""
 
     game: str
     title: str
     seats: tuple[StationLook, ...]
     view: ViewT
     events: tuple[tuple[int, Event], ...]
-    notices: tuple[Notice, ...]
     now_us: int
     paused: str | None = None
     story: StoryT | None = None
@@ -111,14 +108,18 @@ class PrivateScreen(Generic[ViewT]):
 
     ``view`` is the engine's view for that seat; ``to_act`` says the game waits on them;
     ``held`` is what the cabinet holds for them that the engine has not been told yet
-    (Punch!'s draft picks before START confirms them).  The game's private layout
-    (``display.games.registry``) decides how it looks on the 1-bit OLED."""
+    (Punch!'s draft picks before START confirms them); ``refusal`` says why the rules
+    refused this player's last press, for a moment ("" none): it is shown here and only
+    here (:func:`display.private.draw_private` draws it over the layout's foot).  The
+    game's private layout (``display.games.registry``) decides how the rest looks on the
+    1-bit OLED."""
 
     game: str
     seat: int
     view: ViewT
     to_act: bool
     held: tuple[Any, ...] = ()
+    refusal: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)

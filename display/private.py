@@ -2,12 +2,16 @@
 
 The drawing primitives every private layout uses (rows of text, a grid of one cell per
 button, a titled list) and :func:`draw_private`, which hands a game's :class:`PrivateScreen` to that
-game's registered layout.  Every image carries the text drawn on it in ``image.info``
-(:func:`image_text`), so HIL checks and recordings can read what a player was shown.
+game's registered layout and, for a moment after a refused press, writes why over the
+layout's foot (:func:`with_refusal`): the one place a refusal is shown.  Every image
+carries the text drawn on it in ``image.info`` (:func:`image_text`), so HIL checks and
+recordings can read what a player was shown.
 """
 
 from __future__ import annotations
 
+import textwrap
+import unicodedata
 from collections.abc import Iterable
 from functools import cache
 
@@ -19,6 +23,34 @@ from display.models import AnyPrivateScreen
 SIZE = (128, 64)
 TEXT_KEY = "text"
 """Key in ``image.info`` of the lines drawn on a private image."""
+TOPS_KEY = "tops"
+"""Key in ``image.info`` of the top row (pixels) of each of those lines."""
+LINE_CHARS = 21
+"""Characters of the built-in font across the 128-pixel OLED."""
+REFUSAL_PITCH = 10
+"""Pixel rows per line of a refusal."""
+LINE_HEIGHT = 11
+"""Pixel rows the built-in font's letters take from a line's top."""
+
+
+PUNCTUATION = str.maketrans({"–": "-", "—": "-", "‘": "'", "’": "'", "“": '"', "”": '"', "…": "...", "→": "->"})
+"""Typography the bitmap font lacks, in the nearest Latin-1."""
+
+
+def oled_safe(line: str) -> str:
+    """``line`` in the characters the OLED's bitmap font has (Latin-1): dashes and quotes
+    become their plain forms, accented letters lose what the font lacks, other scripts
+    show as ``?`` (no words, a name or a refusal, may stop a private display drawing)."""
+    out = []
+    for char in line.translate(PUNCTUATION):
+        if ord(char) < 256:
+            out.append(char)
+            continue
+        if unicodedata.category(char).startswith("M"):
+            continue
+        base = "".join(c for c in unicodedata.normalize("NFKD", char) if ord(c) < 256)
+        out.append(base or "?")
+    return "".join(out)
 
 
 @cache
@@ -28,8 +60,11 @@ def _font() -> ImageFont.ImageFont:
     return ImageFont.load_default_imagefont()
 
 
-def _tagged(img: Image.Image, lines: Iterable[object]) -> Image.Image:
-    img.info[TEXT_KEY] = tuple(str(line) for line in lines)
+def _tagged(img: Image.Image, rows: Iterable[tuple[int, object]]) -> Image.Image:
+    """``rows``: (top pixel row, words) of every line drawn."""
+    drawn = list(rows)
+    img.info[TEXT_KEY] = tuple(str(line) for _y, line in drawn)
+    img.info[TOPS_KEY] = tuple(y for y, _line in drawn)
     return img
 
 
@@ -37,6 +72,11 @@ def image_text(image: object) -> tuple[str, ...] | None:
     """The lines drawn on a private image, or None for an image not drawn here."""
     info = getattr(image, "info", None)
     return tuple(info[TEXT_KEY]) if isinstance(info, dict) and TEXT_KEY in info else None
+
+
+def image_tops(image: Image.Image) -> tuple[int, ...]:
+    """The top pixel row of each line of :func:`image_text`."""
+    return tuple(image.info.get(TOPS_KEY, ()))
 
 
 def text_lines(lines: list[str], inverted_row: int | None = None, size: tuple[int, int] = SIZE) -> Image.Image:
@@ -51,7 +91,7 @@ def text_lines(lines: list[str], inverted_row: int | None = None, size: tuple[in
             draw.text((2, y), line, fill=0, font=_font())
         else:
             draw.text((2, y), line, fill=1, font=_font())
-    return _tagged(img, lines)
+    return _tagged(img, [(i * row_h, line) for i, line in enumerate(lines[:5])])
 
 
 def grid(title: str, cells: list[str], footer: str, size: tuple[int, int] = SIZE) -> Image.Image:
@@ -66,7 +106,8 @@ def grid(title: str, cells: list[str], footer: str, size: tuple[int, int] = SIZE
         draw.text((x, y), cell, fill=1, font=_font())
     draw.line((0, 52, size[0] - 1, 52), fill=1)
     draw.text((2, 53), footer, fill=1, font=_font())
-    return _tagged(img, (title, *cells, footer))
+    rows = [(0, title), *(((13 + (i // 2) * 13), cell) for i, cell in enumerate(cells[:6])), (53, footer)]
+    return _tagged(img, rows)
 
 
 def listing(title: str, rows: list[str], footer: str = "", size: tuple[int, int] = SIZE) -> Image.Image:
@@ -80,9 +121,33 @@ def listing(title: str, rows: list[str], footer: str = "", size: tuple[int, int]
         draw.text((1, 10 + i * 10), row, fill=1, font=_font())
     draw.line((0, 52, size[0] - 1, 52), fill=1)
     draw.text((1, 53), footer, fill=1, font=_font())
-    return _tagged(img, (title, *rows[:4], footer))
+    return _tagged(img, [(0, title), *((10 + i * 10, row) for i, row in enumerate(rows[:4])), (53, footer)])
+
+
+def with_refusal(img: Image.Image, words: str) -> Image.Image:
+    """``img`` with ``words`` (why a press was refused) in a reversed band over its foot,
+    as many lines as they need up to all but the title row; the lines it covers leave
+    the image's text, so :func:`image_text` says what the player can read."""
+    width, height = img.size
+    most = max(1, (height - 12) // REFUSAL_PITCH)
+    lines = textwrap.wrap(oled_safe(words), LINE_CHARS, break_on_hyphens=False) or [""]
+    if len(lines) > most:
+        lines = [*lines[: most - 1], textwrap.shorten(" ".join(lines[most - 1 :]), LINE_CHARS, placeholder="...")]
+    top = height - 1 - len(lines) * REFUSAL_PITCH
+    draw = ImageDraw.Draw(img)
+    rows = list(zip(image_tops(img), image_text(img) or (), strict=False))
+    cut = min((y for y, _line in rows if top - LINE_HEIGHT < y < top), default=top)
+    if cut < top:  # no half-covered line above the band
+        draw.rectangle((0, cut, width - 1, top - 1), fill=0)
+    draw.rectangle((0, top, width - 1, height - 1), fill=1)
+    for i, line in enumerate(lines):
+        draw.text((1, top + i * REFUSAL_PITCH), line, fill=0, font=_font())
+    shown = [(y, line) for y, line in rows if y < cut]
+    return _tagged(img, [*shown, *((top + i * REFUSAL_PITCH, line) for i, line in enumerate(lines))])
 
 
 def draw_private(screen: AnyPrivateScreen, size: tuple[int, int] = SIZE) -> Image.Image:
-    """One seat's private display, drawn by its game's registered layout."""
-    return registry.screens(screen.game).private(screen, size)
+    """One seat's private display, drawn by its game's registered layout, and why its
+    last press was refused while that is shown (:attr:`PrivateScreen.refusal`)."""
+    img = registry.screens(screen.game).private(screen, size)
+    return with_refusal(img, screen.refusal) if screen.refusal else img

@@ -85,7 +85,7 @@ class Cabinet:
         self.scene: Scene = self._resume(now) or Attract(self.ctx, now)
         self._private_size = (config.stations[0].private_display.width, config.stations[0].private_display.height)
         self._leds: dict[int, float] = {}
-        self._outputs_for: tuple[object, int] | None = None
+        self._outputs_for: tuple[object, ...] | None = None
         self._on_screen: object = None
         """The screen model last flipped to the window (menus that did not change are not redrawn)."""
         self.drawn = False
@@ -157,14 +157,18 @@ class Cabinet:
 
     def _outputs(self, now_us: int, pressed: bool) -> None:
         """Drive only what changed: LED levels that moved; the OLED images after a button
-        press (menus, draft picks), a new scene or a new engine action.  Drawing them is
-        the costly part, so a slap alone never redraws them."""
+        press (menus, draft picks), a new scene, a new engine action or a refusal shown or
+        timed out.  Drawing them is the costly part, so a slap alone never redraws them."""
         for station, level in self.scene.led_levels(now_us).items():
             if self._leds.get(station) != level:
                 self.hw.set_led_level(station, level)
                 self._leds[station] = level
         session = self.scene.live_session()
-        key = (self.scene, len(session.engine.journal) if session is not None else 0)
+        key = (
+            self.scene,
+            len(session.engine.journal) if session is not None else 0,
+            tuple(session.refusals.values()) if session is not None else (),
+        )
         if pressed or key != self._outputs_for:
             self._outputs_for = key
             for station in range(len(self.config.stations)):

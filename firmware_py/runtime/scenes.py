@@ -468,7 +468,7 @@ class Play(Scene):
             return text_lines([self.session.controls.spec.title, "", "COMPUTER", name], 2, size)
         if station in self.session.seat_of:
             seat = self.session.seat_of[station]
-            return draw_private(self.session.controls.private_screen(self.session.engine, seat), size)
+            return draw_private(self.session.private_screen(seat), size)
         return text_lines([self.session.controls.spec.title, "", "Fight in progress"], None, size)
 
     def led_levels(self, now_us: int) -> dict[int, float]:

@@ -11,12 +11,17 @@ cabinet's clock to the game's: ``game_us = cabinet_us + offset``, with offset 0 
 game and, on resume, ``game time when last taken up − cabinet time now``, so the game
 continues from its last stamp and the outage does not count.  Only what reaches the
 engine — through the settle window, whose stamps become the actions' — and the play
-screen, which compares the engine's times with now, is in game time; notices, the
+screen, which compares the engine's times with now, is in game time; refusals, the
 events' times and the main loop's wake-ups (:meth:`next_due`) stay in cabinet time.
 
 A store that stops accepting writes (disk full, I/O error) pauses the game with a
 message on screen; the session probes the store every :data:`PROBE_US` and goes on once
 it records again.  A journal that conflicts with the store abandons that game (kept).
+
+A refused press (the controls' :class:`Refusal`, the engine's ``IllegalAction``, an
+action the store could not record) is said on that seat's private display only
+(:meth:`GameSession.private_screen`): why a press is refused depends on what the player
+holds, and the main screen (:meth:`GameSession.screen`) shows only the public view.
 """
 
 from __future__ import annotations
@@ -25,9 +30,10 @@ import logging
 import sqlite3
 from collections import deque
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
-from display.models import AnyPlayScreen, Notice, PlayScreen, StationLook
+from display.models import AnyPlayScreen, AnyPrivateScreen, StationLook
 from firmware_py.runtime.computer_players import seat_looks
 from firmware_py.runtime.controls import AnyControls, Refusal
 from firmware_py.runtime.settle import SettleBuffer
@@ -39,8 +45,8 @@ from hal.events import ButtonEvent, InputEvent, PadLinkEvent, SlapEvent
 
 log = logging.getLogger("ringside.session")
 
-NOTICE_US = 1_500_000
-"""How long a refusal stays on screen."""
+REFUSAL_US = 1_500_000
+"""How long a refusal stays on the player's private display."""
 PROBE_US = 1_000_000
 """While the store cannot record, how often the session tries it again."""
 STORE_PAUSE = "Store cannot record ({}): game paused until it can. Operator: free disk space or check the data folder"
@@ -72,7 +78,8 @@ class GameSession:
         self.game_id = game_id
         self.buffer = SettleBuffer(settle_us if controls.spec.judges_time else 0)
         self.recent: deque[tuple[int, Event]] = deque(maxlen=48)
-        self.notices: list[tuple[int, Notice]] = []
+        self.refusals: dict[int, tuple[int, str]] = {}
+        """Seat → (cabinet time it ends, words) of the refusal its private display shows."""
         self.listeners: list[EventListener] = []
         self.offset_us = 0
         """Game time minus cabinet time (see the module docstring)."""
@@ -206,11 +213,17 @@ class GameSession:
         released = self.buffer.release(self.game_us(now_us))
         for t_us, action in self.controls.coalesce(released) if released else ():
             self.submit(action, t_us - self.offset_us)
-        self.notices = [(until, n) for until, n in self.notices if until > now_us]
+        self.refusals = {seat: (until, text) for seat, (until, text) in self.refusals.items() if until > now_us}
 
     def refuse(self, seat: int, text: str, now_us: int) -> None:
-        self.notices = [(u, n) for u, n in self.notices if n.seat != seat]
-        self.notices.append((now_us + NOTICE_US, Notice(seat, text)))
+        """Tell ``seat``, on its own display only, why its press did nothing."""
+        self.refusals.pop(seat, None)  # the newest last
+        self.refusals[seat] = (now_us + REFUSAL_US, text)
+
+    def refusal(self, seat: int) -> str:
+        """What ``seat``'s private display says about its last refused press ("" none)."""
+        shown = self.refusals.get(seat)
+        return shown[1] if shown is not None else ""
 
     def submit(self, action: Action, at_us: int) -> tuple[Event, ...]:
         """Check and decide ``action``, record it durably, then show its effects.
@@ -306,11 +319,15 @@ class GameSession:
             seats=self.looks,
             view=self.engine.public_view(),
             events=tuple((self.game_us(t), ev) for t, ev in self.recent),
-            notices=tuple(n for _u, n in self.notices),
             now_us=self.game_us(now_us),
             paused=self.paused,
             story=self.controls.play_story(self.engine, tuple(ev for _t, ev in self.recent)),
         )
+
+    def private_screen(self, seat: int) -> AnyPrivateScreen:
+        """What ``seat``'s private display shows: its game's private screen and, for a
+        moment after a refused press, why."""
+        return replace(self.controls.private_screen(self.engine, seat), refusal=self.refusal(seat))
 
     def led_levels(self) -> dict[int, float]:
         """Station → LED bar level."""

@@ -110,7 +110,6 @@ def render_times(frames: int = FRAMES) -> list[float]:
             seats=looks,
             view=game.public_view(),
             events=tuple(events[-48:]),
-            notices=(),
             now_us=now,
         )
         t0 = time.perf_counter()

@@ -45,7 +45,6 @@ def _render_times(frames: int = 900) -> list[float]:
             seats=looks,
             view=game.public_view(),
             events=tuple(events[-40:]),
-            notices=(),
             now_us=i * 16_667,
         )
         t0 = time.perf_counter()

@@ -69,7 +69,6 @@ def game_frames(name: str, frames: int, seed: int = 1) -> list[Any]:
                     seats=LOOKS[:players],
                     view=view,
                     events=events,
-                    notices=(),
                     now_us=start + k * FRAME_US,
                 )
             )

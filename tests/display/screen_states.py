@@ -1,6 +1,6 @@
 """Representative screens of every scene and every registered game, for the layout test
 and the contact sheet: the menus (attract, select, join, options, result, service), each
-game in play along random playouts (with its banners up, a notice, a pause, as a demo,
+game in play along random playouts (with its banners up, a pause, as a demo,
 its result), and every frame model the shipped HIL scenarios put on screen.
 
 Nothing here knows a game's rules: games come from ``games.registry``, their moves from
@@ -19,7 +19,6 @@ from display.models import (
     AttractScreen,
     DemoScreen,
     JoinScreen,
-    Notice,
     OptionsScreen,
     PlayScreen,
     ResultScreen,
@@ -127,15 +126,10 @@ def playout_screens(samples: int = 6, seed: int = 1) -> Iterator[Named]:
             chosen = frames[::step][: samples - 1] + frames[-1:]
             looks = LOOKS[:players]
             for i, (view, events, now) in enumerate(chosen):
-                notices = (Notice(i % players, "No such card in your hand"),) if i == 1 else ()
-                screen = PlayScreen(
-                    game=spec.name, title=spec.title, seats=looks, view=view, events=events, notices=notices, now_us=now
-                )
+                screen = PlayScreen(game=spec.name, title=spec.title, seats=looks, view=view, events=events, now_us=now)
                 yield f"{spec.name}-{players}p-{i}", screen
             view, events, now = chosen[len(chosen) // 2]
-            first = PlayScreen(
-                game=spec.name, title=spec.title, seats=looks, view=view, events=events, notices=(), now_us=now
-            )
+            first = PlayScreen(game=spec.name, title=spec.title, seats=looks, view=view, events=events, now_us=now)
             yield (
                 f"{spec.name}-{players}p-paused",
                 PlayScreen(
@@ -144,16 +138,13 @@ def playout_screens(samples: int = 6, seed: int = 1) -> Iterator[Named]:
                     seats=looks,
                     view=first.view,
                     events=first.events,
-                    notices=(),
                     now_us=first.now_us,
                     paused="Slap pad 2 unplugged: plug it in",
                 ),
             )
             yield f"{spec.name}-{players}p-demo", DemoScreen(first, spec.title, True)
             view, events, now = chosen[-1]
-            last = PlayScreen(
-                game=spec.name, title=spec.title, seats=looks, view=view, events=events, notices=(), now_us=now
-            )
+            last = PlayScreen(game=spec.name, title=spec.title, seats=looks, view=view, events=events, now_us=now)
             winner = getattr(engine.outcome(), "winner", None)
             yield (
                 f"{spec.name}-{players}p-result",

@@ -24,7 +24,7 @@ from display.games.big_time_boxing.screen import (
     boxer_pose,
     last_play,
 )
-from display.models import Notice, PlayScreen, PrivateScreen, ResultScreen, StationLook
+from display.models import PlayScreen, PrivateScreen, ResultScreen, StationLook
 from display.motion import SHAKE_US, SLIDE_US
 from display.private import draw_private, image_text
 from display.renderer import Renderer
@@ -87,14 +87,13 @@ def draw(renderer: Renderer, screen, artifacts=None, name: str = "") -> pygame.S
     return surf
 
 
-def ring(game: BigTimeBoxing, events: list[tuple[int, Event]] = (), now: int = NOW, notices=()) -> PlayScreen:
+def ring(game: BigTimeBoxing, events: list[tuple[int, Event]] = (), now: int = NOW) -> PlayScreen:
     return PlayScreen(
         game="big_time_boxing",
         title="Big Time Boxing",
         seats=(RED, BLUE),
         view=game.public_view(),
         events=tuple(events),
-        notices=tuple(notices),
         now_us=now,
     )
 
@@ -157,7 +156,7 @@ def test_every_gauge_of_both_boards_is_on_screen_with_nothing_drawn_over_anythin
 ) -> None:
     game, _events = fought(until=lambda e: e.round == 3)
     view = game.public_view()
-    game_board = ring(game, notices=[Notice(1, "That card cannot defend a Hook")])
+    game_board = ring(game)
     draw(renderer, game_board, artifacts, "ring-round-3")
     texts = renderer.text.texts()
     for b in view.boxers:
@@ -165,7 +164,6 @@ def test_every_gauge_of_both_boards_is_on_screen_with_nothing_drawn_over_anythin
         assert str(b.fight_energy) in texts
         assert all(str(die) in texts for die in b.health_dice)
         assert "Rounds: " + "  ".join(str(n) for n in b.round_scores) in texts
-    assert "That card cannot defend a Hook" in texts
     assert overlapping(renderer.text.seen) == []
     assert all(renderer.canvas.get_rect().contains(r) for _t, r in renderer.text.seen)
 

@@ -46,7 +46,6 @@ def _screen(view: object, events: tuple, now: int, players: int = 2) -> PlayScre
         seats=LOOKS[:players],
         view=view,
         events=events,
-        notices=(),
         now_us=now,
     )
 

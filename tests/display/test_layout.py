@@ -64,7 +64,7 @@ def planted() -> Iterator[list[Any]]:
 
 
 def planted_screen() -> PlayScreen:
-    return PlayScreen(game=PLANTED, title="Planted", seats=LOOKS[:2], view=None, events=(), notices=(), now_us=0)
+    return PlayScreen(game=PLANTED, title="Planted", seats=LOOKS[:2], view=None, events=(), now_us=0)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -114,7 +114,7 @@ def test_menus_and_service_pages_read(renderer: Renderer) -> None:
 
 @pytest.mark.slow
 def test_every_game_reads_along_random_playouts(renderer: Renderer) -> None:
-    """Every registered game at its smallest and largest table, with banners, a notice, a
+    """Every registered game at its smallest and largest table, with banners, a
     pause, as the attract demo and on its result screen."""
     screens = list(playout_screens())
     games = {name.split("-")[0] for name, _s in screens}

@@ -105,7 +105,6 @@ def screen(e: KarateFight, pf: PhotoFinish | None, now_us: int, seats=LOOKS) -> 
         seats=seats,
         view=e.public_view(),
         events=(),
-        notices=(),
         now_us=now_us,
         story=pf,
     )

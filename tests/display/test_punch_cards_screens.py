@@ -144,7 +144,6 @@ def test_the_lobby_with_the_strangest_names_keeps_every_text_in_its_place(
             seats=LOOKS,
             view=lobby(group + names),
             events=(),
-            notices=(),
             now_us=0,
         )
         canvas = Renderer().draw(screen)
@@ -165,7 +164,6 @@ def test_refusals_of_hostile_names_are_shown_and_fit(names, placed: Placed, arti
                 seats=LOOKS,
                 view=lobby(names, message),
                 events=(),
-                notices=(),
                 now_us=0,
             )
         )
@@ -194,9 +192,7 @@ def test_the_duel_and_trade_tables_with_the_strangest_names(names, placed: Place
             waiting="",
         )
         canvas = Renderer().draw(
-            PlayScreen(
-                game="punch_cards", title="Punch Cards", seats=LOOKS[:2], view=table, events=(), notices=(), now_us=0
-            )
+            PlayScreen(game="punch_cards", title="Punch Cards", seats=LOOKS[:2], view=table, events=(), now_us=0)
         )
         check_inside(placed, canvas)
         save(canvas, artifacts, f"duel-strange-{i}")
@@ -204,9 +200,7 @@ def test_the_duel_and_trade_tables_with_the_strangest_names(names, placed: Place
             players=(a, b), gives=(duel.collections[0], duel.collections[1]), confirmed=(True, False), message=""
         )
         canvas = Renderer().draw(
-            PlayScreen(
-                game="punch_cards", title="Punch Cards", seats=LOOKS[:2], view=trade, events=(), notices=(), now_us=0
-            )
+            PlayScreen(game="punch_cards", title="Punch Cards", seats=LOOKS[:2], view=trade, events=(), now_us=0)
         )
         check_inside(placed, canvas)
         save(canvas, artifacts, f"trade-strange-{i}")

@@ -10,7 +10,6 @@ from display.layout import LayoutRecord
 from display.models import (
     AttractScreen,
     JoinScreen,
-    Notice,
     OptionsScreen,
     PlayScreen,
     ResultScreen,
@@ -42,14 +41,13 @@ def fresh_punch() -> Punch:
     return game
 
 
-def play_screen(game: Punch, events=(), notices=(), paused=None) -> PlayScreen:
+def play_screen(game: Punch, events=(), paused=None) -> PlayScreen:
     return PlayScreen(
         game="punch",
         title="Punch!",
         seats=(RED, BLUE),
         view=game.public_view(),
         events=tuple(events),
-        notices=tuple(notices),
         now_us=10_000_000,
         paused=paused,
     )
@@ -144,7 +142,7 @@ def test_reveal_shows_both_faces_and_knockout_banner(renderer: Renderer, artifac
     surf = renderer.draw(play_screen(game))
     save(renderer, artifacts, "punch-reveal")
     assert colour_share(surf, pygame.Rect(440, 120, 400, 260), (250, 248, 240)) > 0.02  # card faces
-    surf = renderer.draw(play_screen(game, events=[(9_900_000, Knockout(1))], notices=[Notice(0, "No Block left")]))
+    surf = renderer.draw(play_screen(game, events=[(9_900_000, Knockout(1))]))
     save(renderer, artifacts, "punch-knockout")
     band = pygame.Rect(0, 90, 1280, 40)  # the banner band, under the title bar
     assert colour_share(surf, band, (183, 45, 42), tol=20) > 0.3  # Red's colour (shade 0.8): Red knocked Blue out

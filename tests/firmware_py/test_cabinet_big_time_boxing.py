@@ -89,7 +89,8 @@ def events_of(play: Play, kind: type, since_us: int = 0) -> list[tuple[int, Even
 
 
 def notices(play: Play, sim) -> list[tuple[int, str]]:
-    return [(n.seat, n.text) for n in play.session.screen(sim.clock.now_us()).notices]
+    """The refusals the seats' private displays show now, the newest last."""
+    return [(seat, text) for seat, (_until, text) in play.session.refusals.items()]
 
 
 def lit(sim, station: int) -> float:

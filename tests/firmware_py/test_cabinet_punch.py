@@ -7,9 +7,10 @@ import sqlite3
 
 import pytest
 
-from display.private import draw_private
+from display.private import draw_private, image_text
 from firmware_py.runtime.cabinet import Cabinet
 from firmware_py.runtime.scenes import Play
+from firmware_py.runtime.session import REFUSAL_US
 from firmware_py.runtime.store import Store
 from games.punch import Card, Phase
 from games.punch.events import CardsRevealed
@@ -82,9 +83,15 @@ def test_a_kind_not_in_hand_is_refused_with_visible_feedback(cabinet: Cabinet, s
     journal = len(play.session.engine.journal)
     press(cabinet, sim, 0, button_for(absent))
     assert len(play.session.engine.journal) == journal
-    notices = play.session.screen(sim.clock.now_us()).notices
-    assert [n.seat for n in notices] == [0]
-    assert absent.label.split()[0] in notices[0].text or "no" in notices[0].text.lower()
+    said = f"You have no {absent.label} left"
+    assert play.session.refusal(0) == said and play.session.refusal(1) == ""
+    # Said on that boxer's own display, over its stale "Choose a card A-F", never on the main screen.
+    shown = " ".join(image_text(sim.private[0].image) or ())
+    assert said in shown and "Choose a card A-F" not in shown
+    assert said not in " ".join(image_text(sim.private[1].image) or ())
+    assert said not in str(play.session.screen(sim.clock.now_us()))
+    run_for(cabinet, sim, REFUSAL_US + 100_000)  # then the display shows the hand again
+    assert "Choose a card A-F" in (image_text(sim.private[0].image) or ())
 
 
 def test_private_display_shows_only_that_players_hand(cabinet: Cabinet, sim) -> None:
@@ -113,7 +120,7 @@ def test_action_not_recorded_is_not_played(cabinet: Cabinet, sim, store: Store, 
     assert len(play.session.engine.journal) == before
     assert play.session.engine.public_view() == view  # the decision was rolled back
     assert play.session.store_errors == 1
-    assert [n.text for n in play.session.screen(0).notices] == ["Not recorded: press again"]
+    assert play.session.refusal(0) == "Not recorded: press again"
 
 
 @pytest.mark.slow

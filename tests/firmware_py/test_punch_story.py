@@ -105,6 +105,4 @@ def test_result_screen_draws_a_chart_per_match(artifacts, seed: int, wins: int) 
 def _final(game: Punch):
     from display.models import PlayScreen
 
-    return PlayScreen(
-        game="punch", title="Punch!", seats=(RED, BLUE), view=game.public_view(), events=(), notices=(), now_us=0
-    )
+    return PlayScreen(game="punch", title="Punch!", seats=(RED, BLUE), view=game.public_view(), events=(), now_us=0)

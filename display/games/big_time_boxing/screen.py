@@ -305,12 +305,6 @@ def _board(
         for a, name in zip(b.attributes, names, strict=True):
             color = theme.shade(theme.DIM, 0.6) if a in spent else theme.GOLD
             ax = text.draw(surf, name, 22, color, (ax, row(406)), "midleft").right + 12
-    for notice in s.notices:
-        if notice.seat == seat:
-            strip = pygame.Rect(rect.x + 6, rect.bottom - 44, rect.width - 12, 38)
-            draw.rect(surf, (60, 10, 12), strip, border_radius=8)
-            size = fitting_size(notice.text, strip.width - 16, 30)
-            text.draw(surf, notice.text, size, theme.BAD, strip.center, "center", bold=True)
 
 
 def chip(

@@ -152,12 +152,6 @@ def _boxer_panel(surf: Canvas, text: TextCache, s: PunchPlay, v: PunchPublicView
         locked = v.locked[seat]
         label, color = ("LOCKED IN", theme.GOLD) if locked else ("choosing…", theme.DIM)
         text.draw(surf, label, 44, color, (rect.x + 250, rect.y + 412), "center", bold=locked)
-    for notice in s.notices:
-        if notice.seat == seat:
-            shown = text.draw(
-                surf, notice.text, 34, theme.BAD, (rect.centerx, rect.bottom + 24), "center", True, rect.width + 20
-            )
-            live(surf, shown, "notice")
 
 
 def boxer_pose(s: PunchPlay, seat: int) -> Pose:

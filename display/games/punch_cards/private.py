@@ -6,11 +6,11 @@ result once the ledger has recorded it."""
 from __future__ import annotations
 
 import textwrap
-import unicodedata
 
 from PIL import Image
 
 from display.games.punch_cards.models import DeskPrivate, DeskStep, DuelPrivate, PunchCardsPrivate, TradePrivate
+from display.private import oled_safe
 from display.private import text_lines as _text_lines
 from games.punch_cards import CORNERS, Card, Phase
 
@@ -18,22 +18,6 @@ WIDTH = 21
 """Characters on one line of the bitmap font."""
 CORNER_SHORT = ("TL", "TR", "BL", "BR")
 PROMPT = {DeskStep.PIN: "PIN for", DeskStep.NEW_PIN: "NEW PIN for", DeskStep.REPEAT_PIN: "REPEAT PIN for"}
-
-
-def oled_safe(line: str) -> str:
-    """``line`` in the characters the OLED's bitmap font has (Latin-1): accented letters
-    lose what the font lacks, other scripts show as ``?`` (a name of any script must never
-    stop a private display from drawing)."""
-    out = []
-    for char in line:
-        if ord(char) < 256:
-            out.append(char)
-            continue
-        if unicodedata.category(char).startswith("M"):
-            continue
-        base = "".join(c for c in unicodedata.normalize("NFKD", char) if ord(c) < 256)
-        out.append(base or "?")
-    return "".join(out)
 
 
 def text_lines(lines: list[str], inverted_row: int | None, size: tuple[int, int]) -> Image.Image:

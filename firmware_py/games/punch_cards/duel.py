@@ -249,7 +249,13 @@ class DuelScene(Scene):
             view=view, cursor=self.controls.cursor[seat], result=line, waiting="Recording..." if self.waiting else ""
         )
         return draw_private(
-            PrivateScreen(game=self.controls.spec.name, seat=seat, view=model, to_act=seat in self.engine.to_act()),
+            PrivateScreen(
+                game=self.controls.spec.name,
+                seat=seat,
+                view=model,
+                to_act=seat in self.engine.to_act(),
+                refusal=self.session.refusal(seat),
+            ),
             size,
         )
 

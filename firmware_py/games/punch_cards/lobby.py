@@ -481,9 +481,7 @@ class Lobby(Scene):
             board if isinstance(board, tuple) else (),
             closing_words(self.link.closing(now_us), self.link.wall_us()),
         )
-        return PlayScreen(
-            game=SPEC.name, title=SPEC.title, seats=self.ctx.looks, view=view, events=(), notices=(), now_us=now_us
-        )
+        return PlayScreen(game=SPEC.name, title=SPEC.title, seats=self.ctx.looks, view=view, events=(), now_us=now_us)
 
     def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
         desk = self.desks[station]

@@ -152,7 +152,6 @@ class TradeScene(Scene):
             seats=tuple(self.ctx.looks[s] for s in self.stations),
             view=view,
             events=(),
-            notices=(),
             now_us=now_us,
         )
 
