@@ -97,9 +97,18 @@ def main(argv: list[str] | None = None) -> int:
     hil_run.add_argument("--update-goldens", action="store_true", help="(re)write golden PNGs from this run")
     hil_run.add_argument("-v", "--verbose", action="store_true", help="print the cabinet log as scenarios run")
     selftest = sub.add_parser(
-        "selftest", help="check config, buttons, LED bars and displays on simulated hardware", parents=[common]
+        "selftest",
+        help="check config, buttons, LED bars and displays on simulated hardware (--press: the real ones, by hand)",
+        parents=[common],
     )
     selftest.add_argument("--config", help="cabinet TOML (default: the shipped 2-station config)")
+    selftest.add_argument("--data", help=f"data folder (default: ${DATA_ENV}, else the config's cabinet.data_dir)")
+    selftest.add_argument(
+        "--press",
+        action="store_true",
+        help="the real cabinet (service stopped): asks a person to press every button and slap every pad",
+    )
+    selftest.add_argument("--timeout", type=float, default=10.0, help="with --press: seconds to wait for each (10)")
     calibrate = sub.add_parser(
         "calibrate",
         help="slap-pad calibration wizard (terminal, works over SSH; docs/calibration.md)",
@@ -137,6 +146,10 @@ def main(argv: list[str] | None = None) -> int:
         from display.window import use_headless_drivers
         from firmware_py.tools.selftest import run_selftest
 
+        if args.press:
+            from firmware_py.tools.selftest import run_press_test
+
+            return run_press_test(config, args.timeout)
         use_headless_drivers()
         return run_selftest(config, t_start=T_START)
     if args.command == "calibrate":
