@@ -154,11 +154,14 @@ def main(argv: list[str] | None = None) -> int:
         return run_selftest(config, t_start=T_START)
     if args.command == "calibrate":
         from firmware_py.tools.calibrate import main as calibrate_main
-        from firmware_py.tools.calibrate import scratch_data_for_sim
+        from firmware_py.tools.calibrate import remove_scratch, scratch_data_for_sim
 
         if args.sim and not explicit_data(args):
             config = scratch_data_for_sim(config)
-        return calibrate_main(args, config)
+        try:
+            return calibrate_main(args, config)
+        finally:
+            remove_scratch(config)
     if args.command == "run":
         from firmware_py.process import data_folder
 

@@ -18,18 +18,56 @@ COUNTS = Counts(soft=4, hard=3, flurry=4, verify_soft=4, verify_hard=2)
 
 
 @pytest.mark.slow
-def test_one_report_page_per_calibrated_pad_with_only_its_lines_and_signal() -> None:
+def test_each_calibrated_pad_gets_a_verdict_page_and_a_details_page_with_only_its_lines() -> None:
     w, _vp, _op, settings = calibrate_sim("quiet", counts=COUNTS, targets=[1])
     assert w.state == DONE and settings is not None
-    (page,) = report_pages(w)
-    assert page.title == "Pad 2 report" and page.headline.startswith("Pad 2")
-    assert page.lines[0].startswith("Pad 2:") and not any(line.startswith("Pad 1") for line in page.lines)
-    assert any("PASS" in line for line in page.lines) and not page.failed
+    page, details = report_pages(w)
+    assert page.title == "Pad 2 report" and page.headline.startswith("Pad 2: good — ")
+    assert page.lines[0].startswith("Pad 2: good — its softest slap was") and not page.failed
+    assert (
+        page.lines[1]
+        == "Pad 2: good — no false triggers, soft slaps seen, none counted twice, the other pads never set it off"
+    )
+    assert not any(("dB" in line or "σ" in line) for line in page.lines)  # the numbers are on the details page
+    assert details.title == "Pad 2: details" and details.plots == ()
+    assert details.lines[0].startswith("Pad 2:") and not any(line.startswith("Pad 1") for line in details.lines)
+    assert any("dB over the noise" in line for line in details.lines) and any("PASS" in line for line in details.lines)
     assert 0 < len(page.plots) <= MAX_PLOTS and all(p.pad == 1 for p in page.plots)
     fitted = [p for p in page.plots if p.label.endswith("(fitted)")]
     assert fitted and all(p.settings == w.candidate()[1] and p.status == "PASS" for p in fitted)
     before = [p for p in page.plots if p.label.endswith("(settings as before)")]
     assert all(p.settings == w.originals[1] for p in before)
+
+
+@pytest.mark.slow
+def test_the_report_keeps_every_warning_on_the_pads_page_and_every_reason_on_its_details() -> None:
+    w, _vp, _op, _settings = calibrate_sim("rough", counts=COUNTS)
+    pages = report_pages(w)
+    warned = [p for p, f in w.fits.items() if f.warnings]
+    assert warned, "the rough set's pads give warnings (the test needs one)"
+    for p, fit in w.fits.items():
+        page, details = pages[2 * w.targets.index(p)], pages[2 * w.targets.index(p) + 1]
+        assert all(f"  ! {x}" in page.lines for x in fit.warnings)
+        assert all(f"  - {r}" in details.lines for r in fit.reasons)
+        if fit.warnings:
+            assert "note" in page.lines[0] and page.lines[0].startswith(f"Pad {p + 1}: usable — ")
+
+
+def test_a_long_page_is_split_into_pages_that_each_fit_and_keep_every_word() -> None:
+    from display.calibration_screen import REPORT_SIZE, CalibrationScreen, layout, paginate
+
+    long_reason = "  - " + " ".join(f"word{i}" for i in range(400))  # longer than one page's width many times
+    lines = tuple([f"Pad 1: line {i} " + "x" * (i % 90) for i in range(120)] + [long_reason, "  ! the last warning"])
+    screen = CalibrationScreen(
+        title="Pad 1 report", step="The numbers", progress=1.0, lines=lines, traces=(), footer="f"
+    )
+    pages = paginate(screen, REPORT_SIZE)
+    assert len(pages) > 2 and pages[1].title == "Pad 1 report (continued)"
+    for page in pages:
+        _step, body, room = layout(page, REPORT_SIZE)
+        assert len(body) <= room  # nothing drawn past the panel's bottom
+    words = " ".join(line for page in pages for line in page.lines).split()
+    assert words == " ".join(lines).split()
 
 
 @pytest.mark.slow
