@@ -25,6 +25,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 """Taken as the CLI module loads, so start-up times include every import."""
 
 from firmware_py.games.registry import check_settings  # noqa: E402
+from firmware_py.games.registry import names as game_names  # noqa: E402
 from firmware_py.process import logs  # noqa: E402  (after T_START on purpose)
 from firmware_py.process.exit_codes import EXIT_BAD_INPUT, EXIT_BUSY, EXIT_FAILED, EXIT_OK  # noqa: E402
 from hal.config import BACKENDS, CabinetConfig, ConfigError, expand_path, load_config  # noqa: E402
@@ -77,7 +78,8 @@ def main(argv: list[str] | None = None) -> int:
         help="override the config's cabinet.backend (gpio: the real cabinet on a Raspberry Pi; sim: simulated)",
     )
     run.add_argument(
-        "--game", help="game the exhibition plays: a registered game's name (default: the first on the select screen)"
+        "--game",
+        help=f"game the exhibition plays: {', '.join(game_names())} (default: the first on the select screen)",
     )
     run.add_argument(
         "--level",
