@@ -27,7 +27,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 from firmware_py.games.registry import check_settings  # noqa: E402
 from firmware_py.games.registry import names as game_names  # noqa: E402
 from firmware_py.process import logs  # noqa: E402  (after T_START on purpose)
-from firmware_py.process.exit_codes import EXIT_BAD_INPUT, EXIT_BUSY, EXIT_FAILED, EXIT_OK  # noqa: E402
+from firmware_py.process.exit_codes import EXIT_BAD_INPUT, EXIT_BUSY, EXIT_FAILED, EXIT_HARDWARE, EXIT_OK  # noqa: E402
 from hal.config import BACKENDS, CabinetConfig, ConfigError, expand_path, load_config  # noqa: E402
 
 if TYPE_CHECKING:  # the commands import what they run when they run it (start-up time)
@@ -212,10 +212,13 @@ def run_cabinet(config: CabinetConfig, args: argparse.Namespace) -> int:
     try:
         return run_live(config, args, real_hardware=False)
     except pygame.error as e:
-        if args.window:
-            raise
+        if args.window:  # asked for: a window nobody sees is no window
+            log.error("ringside run --window: the window cannot be shown (%s)", e)
+            return EXIT_HARDWARE
         # DISPLAY set but no usable screen (an SSH session without X forwarding).
-        log.warning("ringside: no usable screen (%s); playing the headless exhibition instead", e)
+        log.warning(
+            "ringside: no usable screen, nothing would be visible (%s); playing the headless exhibition instead", e
+        )
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         return run_headless(config, args)
 
