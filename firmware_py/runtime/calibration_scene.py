@@ -155,6 +155,7 @@ class CalibrationScene(ServiceScene):
         self.flash: FlashRun | None = None  # the display step, while it flashes
         self._flash_shown = False  # what the last frame drawn showed
         self.details = 0  # review and verdict: 0 the pads' verdicts, 1.. the pages of numbers (C turns)
+        self._pages: tuple[tuple[object, ...], list[CalibrationScreen]] | None = None
         try:
             self.source, self.hands, self.about = source_factory(ctx)
         except RuntimeError as e:
@@ -402,6 +403,9 @@ class CalibrationScene(ServiceScene):
         screen (C turns them)."""
         review = w.state == REVIEW
         lines = review_lines(w) + criteria_lines(w) if review else verdict_lines(w)
+        key = (review, w.passed if not review else None, tuple(lines))
+        if self._pages is not None and self._pages[0] == key:  # wrapping measures every word: once
+            return self._pages[1]
         screen = CalibrationScreen(
             title="Fitted settings: the numbers" if review else "Verification: the numbers",
             step="The values and why" if review else "Each check as measured",
@@ -410,7 +414,9 @@ class CalibrationScene(ServiceScene):
             traces=(),
             footer=("START: verify them" if review else "START: save" if w.passed else "") + "   B: redo   A: abort",
         )
-        return paginate(screen, UNITS)
+        pages = paginate(screen, UNITS)
+        self._pages = (key, pages)
+        return pages
 
     def _live_traces(self, colors: Sequence[tuple[int, int, int]]) -> tuple[PadTrace, ...]:
         w, src = self.wizard, self.source
