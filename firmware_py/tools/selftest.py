@@ -284,7 +284,7 @@ def run_press_test(config: CabinetConfig, timeout_s: float = PRESS_TIMEOUT_S) ->
     exit codes when a part is missing) and run :class:`PressTest` on it."""
     import logging
 
-    from firmware_py.process.exit_codes import EXIT_BAD_INPUT
+    from firmware_py.process.exit_codes import EXIT_BAD_INPUT, EXIT_HARDWARE
     from firmware_py.tools.run import open_real_hardware
     from hal.clock import MonotonicClock
 
@@ -300,8 +300,11 @@ def run_press_test(config: CabinetConfig, timeout_s: float = PRESS_TIMEOUT_S) ->
     clock = MonotonicClock()
     hardware, code = open_real_hardware(config, clock)
     if hardware is None:
-        log.error("ringside selftest --press: is the cabinet running? It holds the lines: sudo systemctl stop ringside")
-        return code if code is not None else 1
+        if code == EXIT_HARDWARE:
+            log.error(
+                "ringside selftest --press: is the cabinet running? It holds the lines: sudo systemctl stop ringside"
+            )
+        return code if code is not None else EXIT_HARDWARE
     try:
         return PressTest(config, hardware, clock, timeout_s=timeout_s).run()
     finally:

@@ -45,6 +45,17 @@ def test_press_on_a_simulated_config_is_bad_input(capsys) -> None:
     assert main(["selftest", "--press"]) == 2
 
 
+def test_press_without_lgpio_exits_5_like_run(tmp_path: Path, caplog) -> None:
+    try:
+        import lgpio  # noqa: F401
+
+        pytest.skip("lgpio is installed here")
+    except ImportError:
+        pass
+    assert main(["selftest", "--press", "--config", str(GPIO_CONFIG), "--data", str(tmp_path)]) == 5
+    assert "lgpio library is not installed" in caplog.text and "is the cabinet running" not in caplog.text
+
+
 @pytest.fixture
 def real() -> tuple[CabinetConfig, dict[int, MockFactory]]:
     config = load_config(GPIO_CONFIG)
