@@ -252,7 +252,7 @@ def fit_crosstalk(thr: int, xt: Sequence[CrosstalkSeen], noise_peak: int = 0) ->
             2000,
             [
                 f"crosstalk cancel off: the strongest neighbour slap put only {max(x.peak for x in xt)} here "
-                f"(even at full force ≈{int(full)}, 2 dB under the threshold)"
+                f"(even at full force about {int(full)}, 2 dB under the threshold)"
             ],
             warnings,
         )
@@ -368,7 +368,7 @@ def fit_pad(
         f"baseline follow 1/2^{noise.shift} per sample: drift at rest {noise.drift_per_s:.0f} counts/s",
     ]
     if tau is not None:
-        reasons_all.append(f"the ring decays with τ ≈ {tau / 1000:.1f} ms")
+        reasons_all.append(f"the ring decays with τ about {tau / 1000:.1f} ms")
     warnings = [w for w in [*warns, *w2, *w4, *w5] if not w.startswith("PROBLEM ")]
     problems = [w[len("PROBLEM ") :] for w in [*warns, *w4] if w.startswith("PROBLEM ")]
     return PadFit(

@@ -430,14 +430,14 @@ class CalibrationScene(ServiceScene):
                     None,
                     p,
                     settings[p],
-                    pad_name(p, [lk.name for lk in self.ctx.looks]),
+                    pad_name(p, w.names),
                     colors[p % len(colors)],
                     times=times,
                     samples=samples[p],
                     hits=hits,
                     span_us=LIVE_SPAN_US,
                 )
-                for p in range(src.pads)
+                for p in w.targets  # the stations' pads: one no station reads is not shown
             )
         caps = w.verify_captures or w.captures
         if not caps:
@@ -448,11 +448,11 @@ class CalibrationScene(ServiceScene):
                 cap,
                 p,
                 settings[p],
-                f"{pad_name(p)} · last step",
+                f"{pad_name(p, w.names)} · last step",
                 colors[p % len(colors)],
                 span_us=min(LIVE_SPAN_US, cap.duration_us),
             )
-            for p in range(src.pads)
+            for p in w.targets
         )
 
     def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
