@@ -54,7 +54,7 @@ from hal.clock import MonotonicClock
 from hal.config import CabinetConfig, load_config
 from hal.gpio_edge import GpioEdgeSource
 from hal.hardware import lgpio_factories, slap_sources
-from hal.hardware_errors import DriverMissing
+from hal.hardware_errors import DriverMissing, padboard_port_missing
 from hal.padboard.driver import PadboardSource
 
 
@@ -229,6 +229,8 @@ def open_source(args: argparse.Namespace, config: CabinetConfig) -> tuple[PadSou
         return vp, SIM_CABINETS[args.sim].name, "simulated"
     if config.padboard is None:
         return open_gpio_edge(config), config.name, "gpio-edge"
+    if not Path(config.padboard.port).exists():
+        raise CalibrateError(f"ringside calibrate: {padboard_port_missing(config.padboard.port)}", EXIT_HARDWARE)
     board = PadboardSource(config.padboard.port, MonotonicClock(), {})
     try:
         return LivePadboard(board), config.name, "padboard"

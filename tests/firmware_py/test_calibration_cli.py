@@ -213,3 +213,13 @@ def test_sim_calibrates_only_the_stations_pads_and_leaves_no_scratch_folder(
     assert "  Red pad: " in out and "  Blue pad: " in out and "Pad 3" not in out
     assert "The scratch folder is deleted now" in out
     assert list(tmp_path.iterdir()) == []  # no ringside-calibrate-sim-* left behind
+
+
+def test_a_missing_padboard_port_is_exit_4_naming_the_port(tmp_path: Path, caplog) -> None:
+    text = Path(GPIO_CONFIG).read_text()
+    text = text.replace('source = "gpio-edge", pin = 21', 'source = "padboard", pad = 0')
+    text = text.replace('source = "gpio-edge", pin = 18', 'source = "padboard", pad = 1')
+    config = tmp_path / "cabinet.toml"
+    config.write_text(text + f'\n[padboard]\nport = "{tmp_path / "nope"}"\nsettle_us = 13000\n')
+    assert main(["calibrate", "--config", str(config), "--data", str(tmp_path / "d")]) == 4
+    assert f"padboard port {tmp_path / 'nope'} does not exist: is the padboard plugged in?" in caplog.text
