@@ -107,7 +107,7 @@ def review_verdicts(w: Wizard) -> list[str]:
 
 
 CHECK_WORDS = {
-    "false triggers at rest": ("no false triggers", "{measured} false triggers while nobody touched it"),
+    "false triggers at rest": ("no false triggers", "false triggers while nobody touched it ({measured})"),
     "soft slaps detected": ("soft slaps seen", "soft slaps missed ({measured} seen)"),
     "slaps counted twice": ("none counted twice", "{measured} slaps counted twice"),
     "crosstalk triggers": ("the other pads never set it off", "set off by slaps on the other pads ({measured})"),

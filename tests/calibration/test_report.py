@@ -86,3 +86,55 @@ def test_the_saved_profile_keeps_the_settings_and_every_reason() -> None:
 def test_report_path_names_the_profile_and_the_moment() -> None:
     path = report_path(Path("/data"), "cabinet", datetime(2025, 3, 4, 5, 6, 7))
     assert path == Path("/data/calibration/reports/cabinet-20250304-050607.png")
+
+
+def test_each_pad_gets_one_line_in_an_operators_words_whatever_went_wrong() -> None:
+    """The review's and the verdict's one line per pad: a fatal fault says what to check,
+    a fit that could not meet a rule says why, warnings are counted and sent to the
+    details, a failed check says what happened in words (no dB, σ, τ or ADC)."""
+    from types import SimpleNamespace
+
+    from calibration.diagnosis import Fault
+    from calibration.fit import PadFit
+    from calibration.report import review_verdicts, verification_verdicts
+    from calibration.verify import Check, PadVerdict
+    from hal.padboard.settings import PadSettings
+
+    def fit(pad: int, warnings: tuple[str, ...] = (), problems: tuple[str, ...] = ()) -> PadFit:
+        margins = {"noise_db": 12.0, "soft_db": 6.0}
+        return PadFit(pad, PadSettings(), ("reason",), margins, warnings, problems)
+
+    w = SimpleNamespace(
+        targets=[0, 1, 2, 3],
+        names=["Red", "Blue", "Green", "Gold"],
+        analog=True,
+        settle_us=None,
+        faults={0: [Fault(0, "dead", "Pad 1 shows a flat line (σ 0)")], 1: [], 2: [], 3: []},
+        fits={
+            0: fit(0),
+            1: fit(1, problems=("the pad rings longer than the fastest flurry gap allows",)),
+            2: fit(2, warnings=("a", "b")),
+            3: fit(3),
+        },
+        verdicts={
+            p: PadVerdict(
+                p,
+                (
+                    Check("false triggers at rest", p != 1, f"{2 if p == 1 else 0} in 10 s", "≤ 0"),
+                    Check("soft slaps detected", True, "10 of 10 (100%)", "≥ 99%"),
+                ),
+            )
+            for p in range(4)
+        },
+    )
+    lines = review_verdicts(w)
+    assert lines[0] == "Red pad: not usable — no signal at all: check its plug on the padboard and the cable to the pad"
+    assert lines[1] == "Blue pad: cannot be set up — the pad rings longer than the fastest flurry gap allows"
+    assert lines[2].startswith("Green pad: usable — its softest slap was 8× stronger") and lines[2].endswith(
+        "2 notes on the details page"
+    )
+    assert lines[3].startswith("Gold pad: good — ")
+    checked = verification_verdicts(w)
+    assert checked[1] == "Blue pad: FAILED — false triggers while nobody touched it (2 in 10 s)"
+    assert checked[0] == "Red pad: good — no false triggers, soft slaps seen"
+    assert not any(word in line for line in lines + checked for word in ("dB", "σ", "τ", "ADC"))
