@@ -83,7 +83,7 @@ def diagnose(
                 pad,
                 "drifting",
                 f"{name}'s baseline drifts ({noise.drift_per_s:.0f} counts/s, "
-                f"{noise.span} counts over the rest capture): the detector lags it by ≈{lag:.0f}. "
+                f"{noise.span} counts over the rest capture): the detector lags it by about {lag:.0f}. "
                 "A loose connector, a cracked piezo or heat near the pad; re-seat the cable.",
                 fatal=fatal,
             )

@@ -10,8 +10,10 @@ Every value comes with a sentence saying why, and with its margin:
   reads 127.  curve: the exponent that puts the median soft slap at velocity 40.
 - scan time: 1.5 × the slowest rise from onset to peak, one frame added (1–3 ms).
 - report latency: scan + crosstalk window (+ another pad's scan) longer than the
-  default settle window leaves the board (``hal.timing.PADBOARD_REPORT_US``) is flagged
-  with the ``[padboard] settle_us`` the cabinet then needs.
+  default settle window leaves the board (``hal.timing.PADBOARD_REPORT_US``) gives the
+  settle window the cabinet then needs, :func:`settle_needed_us` (contact lead + that
+  hold + transport, whole ms up): the profile carries it and the cabinet raises
+  ``[padboard] settle_us`` to it while the profile is in force.
 - mask time and retrigger: among masks for which every recorded ring, × 2 (6 dB,
   for a harder slap than any recorded), stays under ``max(threshold, peak × pct × exp(−t/decay))`` after the mask, while every real
   slap of the flurry stays 25 % over it and its gap is ≥ 1.5 × the mask, the pair that
@@ -36,7 +38,7 @@ from dataclasses import dataclass, field
 
 from calibration.analysis import RAIL, CrosstalkSeen, Event, NoiseStats, decay_tau_us
 from hal.padboard.settings import PadSettings
-from hal.timing import PADBOARD_REPORT_US, PADBOARD_SETTLE_US, PADBOARD_TRANSPORT_US
+from hal.timing import PADBOARD_CONTACT_LEAD_US, PADBOARD_REPORT_US, PADBOARD_SETTLE_US, PADBOARD_TRANSPORT_US
 
 NOISE_MARGIN = 2.0  # threshold ≥ noise peak × 2 (+6 dB)
 SOFT_MARGIN = 2.0  # threshold ≤ softest slap ÷ 2 (−6 dB)
@@ -67,6 +69,8 @@ class PadFit:
     problems: tuple[str, ...] = ()  # the fit could not meet a rule: calibration fails
     ring_tau_us: float | None = None
     extra: dict[str, float] = field(default_factory=dict)
+    settle_us: int | None = None
+    """The ``[padboard] settle_us`` these settings need, where more than the default."""
 
     @property
     def ok(self) -> bool:
@@ -248,7 +252,7 @@ def fit_crosstalk(thr: int, xt: Sequence[CrosstalkSeen], noise_peak: int = 0) ->
             2000,
             [
                 f"crosstalk cancel off: the strongest neighbour slap put only {max(x.peak for x in xt)} here "
-                f"(even at full force ≈{int(full)}, 2 dB under the threshold)"
+                f"(even at full force about {int(full)}, 2 dB under the threshold)"
             ],
             warnings,
         )
@@ -342,13 +346,16 @@ def fit_pad(
         **{f"xtalk_from{src}": pct for src, pct in froms.items()},
     )
     latency = max(scan, xwin if xpct else 0) + (scan if xpct else 0)
+    settle = None
     if latency > PADBOARD_REPORT_US:
-        w5 = [
-            *w5,
-            f"the board holds this pad's hits up to {latency / 1000:.1f} ms after the slap (crosstalk "
-            f"window or scan, plus another pad's scan), more than the {PADBOARD_REPORT_US / 1000:.0f} ms of its "
-            f"{PADBOARD_SETTLE_US / 1000:.0f} ms that the default settle window leaves the board: set "
-            f"[padboard] settle_us ≥ {(latency + PADBOARD_TRANSPORT_US) // 1000 + 1} ms in the cabinet config",
+        settle = settle_needed_us(latency)
+        r5 = [
+            *r5,
+            f"settle window {settle / 1000:.0f} ms: the board holds this pad's hits up to {latency / 1000:.1f} ms "
+            f"after the slap (crosstalk window or scan, plus another pad's scan), more than the "
+            f"{PADBOARD_REPORT_US / 1000:.0f} ms the default {PADBOARD_SETTLE_US / 1000:.0f} ms leaves it; "
+            f"{PADBOARD_CONTACT_LEAD_US / 1000:.0f} ms contact + {latency / 1000:.1f} ms held + "
+            f"{PADBOARD_TRANSPORT_US / 1000:.0f} ms transport: the profile raises [padboard] settle_us to it",
         ]
     floor = max(thr / 4, noise.peak)
     tau = decay_tau_us([e.envelope for e in own], floor)
@@ -361,7 +368,16 @@ def fit_pad(
         f"baseline follow 1/2^{noise.shift} per sample: drift at rest {noise.drift_per_s:.0f} counts/s",
     ]
     if tau is not None:
-        reasons_all.append(f"the ring decays with τ ≈ {tau / 1000:.1f} ms")
+        reasons_all.append(f"the ring decays with τ about {tau / 1000:.1f} ms")
     warnings = [w for w in [*warns, *w2, *w4, *w5] if not w.startswith("PROBLEM ")]
     problems = [w[len("PROBLEM ") :] for w in [*warns, *w4] if w.startswith("PROBLEM ")]
-    return PadFit(pad, settings, tuple(reasons_all), {**margins, **m4}, tuple(warnings), tuple(problems), tau)
+    return PadFit(
+        pad, settings, tuple(reasons_all), {**margins, **m4}, tuple(warnings), tuple(problems), tau, settle_us=settle
+    )
+
+
+def settle_needed_us(held_us: int) -> int:
+    """The settle window a padboard needs when it holds a hit ``held_us`` before sending
+    it: the contact stamp's lead, the hold, the transport (as ``PADBOARD_SETTLE_US`` is
+    made of), rounded up to a whole ms.  The default hold gives the default window."""
+    return math.ceil((PADBOARD_CONTACT_LEAD_US + held_us + PADBOARD_TRANSPORT_US) / 1000) * 1000

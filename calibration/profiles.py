@@ -45,6 +45,7 @@ class Profile:
     notes: tuple[str, ...] = ()
     gpio_ring_us: dict[int, int] = field(default_factory=dict)  # for the force correction (0: none)
     display_latency_us: int | None = None  # flip → visible, timed by the photodiode
+    padboard_settle_us: int | None = None  # the settle window these settings need (None: the config's)
 
 
 def calibration_dir(data_dir: Path) -> Path:
@@ -66,6 +67,8 @@ def to_toml(p: Profile) -> str:
     ]
     if p.display_latency_us is not None:
         lines.append(f"display_latency_us = {p.display_latency_us}")
+    if p.padboard_settle_us is not None:
+        lines.append(f"padboard_settle_us = {p.padboard_settle_us}")
     for pad, s in sorted(p.pads.items()):
         lines += ["", "[[pad]]", f"index = {pad}"]
         lines += [f"{k} = {v}" for k, v in s.as_dict().items()]
@@ -85,6 +88,7 @@ def from_toml(text: str, where: str = "<profile>") -> Profile:
         gpio = {int(t["index"]): int(t["mask_us"]) for t in raw.get("gpio", [])}
         rings = {int(t["index"]): int(t["ring_us"]) for t in raw.get("gpio", []) if "ring_us" in t}
         latency = raw.get("display_latency_us")
+        settle = raw.get("padboard_settle_us")
         return Profile(
             str(raw["name"]),
             str(raw["cabinet"]),
@@ -95,6 +99,7 @@ def from_toml(text: str, where: str = "<profile>") -> Profile:
             tuple(raw.get("notes", ())),
             rings,
             int(latency) if latency is not None else None,
+            int(settle) if settle is not None else None,
         )
     except (tomllib.TOMLDecodeError, KeyError, TypeError, ValueError) as e:
         raise ProfileError(f"{where}: not a calibration profile ({e})") from e
@@ -174,6 +179,7 @@ def new_profile(
     now: datetime | None = None,
     gpio_ring_us: Mapping[int, int] | None = None,
     display_latency_us: int | None = None,
+    padboard_settle_us: int | None = None,
 ) -> Profile:
     t = (now or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%SZ")
     return Profile(
@@ -186,6 +192,7 @@ def new_profile(
         notes,
         dict(gpio_ring_us or {}),
         display_latency_us,
+        padboard_settle_us,
     )
 
 
@@ -207,6 +214,7 @@ def wizard_profile(name: str, cabinet: str, wizard: Wizard, settings: Mapping[in
         notes,
         gpio_ring_us=wizard.gpio_rings(),
         display_latency_us=wizard.display_latency_us,
+        padboard_settle_us=wizard.settle_us if wizard.analog else None,
     )
 
 
@@ -214,8 +222,9 @@ def config_with_active_profile(
     config: CabinetConfig, log: Callable[[str], None] = logging.getLogger("ringside").info
 ) -> CabinetConfig:
     """The cabinet config with the active calibration profile's gpio-edge mask times and
-    ring periods, and the display latency the photodiode measured, in force (a padboard
-    keeps its own settings in flash)."""
+    ring periods, the display latency the photodiode measured, and the padboard settle
+    window its fitted settings need (raised, never lowered), in force (a padboard keeps
+    its own settings in flash)."""
     store = ProfileStore(config.data_dir)
     name = store.active()
     if name is None:
@@ -224,6 +233,13 @@ def config_with_active_profile(
     if profile.display_latency_us is not None:
         log(f"calibration profile {name!r}: display latency {profile.display_latency_us} µs (photodiode)")
         config = replace(config, display=replace(config.display, latency_us=profile.display_latency_us))
+    pb = config.padboard
+    if profile.padboard_settle_us is not None and pb is not None and pb.settle_us < profile.padboard_settle_us:
+        log(
+            f"calibration profile {name!r}: padboard settle window {profile.padboard_settle_us} µs "
+            f"(the config's {pb.settle_us} µs is shorter than its fitted settings hold a hit)"
+        )
+        config = replace(config, padboard=replace(pb, settle_us=profile.padboard_settle_us))
     if profile.source != "gpio-edge" or not profile.gpio_mask_us:
         return config
     log(f"calibration profile {name!r}: gpio-edge mask times {profile.gpio_mask_us} µs")

@@ -312,6 +312,12 @@ class Wizard:
             out[p] = f.settings
         return out
 
+    @property
+    def settle_us(self) -> int | None:
+        """The ``[padboard] settle_us`` the fitted settings need, where more than the
+        default (the longest any calibrated pad needs)."""
+        return max((f.settle_us for f in self.fits.values() if f.settle_us is not None), default=None)
+
     def gpio_masks(self) -> dict[int, int]:
         return {p: f.mask_us for p, f in self.gpio_fits.items()}
 

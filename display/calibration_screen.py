@@ -15,14 +15,15 @@ this module knows nothing of calibration, only how it looks.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pygame
 
 from display import draw, theme
 from display.canvas import Canvas
-from display.text import TextCache
+from display.text import STAND_INS, TextCache
+from display.theme import font
 from display.widgets import panel, title_bar
 
 
@@ -108,6 +109,87 @@ def draw_trace(surf: Canvas | pygame.Surface, text: TextCache, rect: pygame.Rect
         text.draw(surf, tr.status, 26, status_color, (rect.right - 10, rect.y + 6), "topright", bold=True)
 
 
+STEP_SIZE = 32
+LINE_SIZE = 21
+LINE_PX = 21
+TRACES_LEFT = 510
+"""Where the traces start: the text panel ends 20 px before them (full width without traces)."""
+
+
+def text_panel(s: CalibrationScreen, size: tuple[int, int]) -> pygame.Rect:
+    """The left panel of the words: beside the traces, or the whole width (a text page)."""
+    w, h = size
+    return pygame.Rect(20, 80, (TRACES_LEFT - 40) if s.traces else w - 40, h - 140)
+
+
+def wrap_px(line: str, width_px: int, size: int, bold: bool = False) -> list[str]:
+    """``line`` in parts no wider than ``width_px`` in the bundled font at ``size``, cut
+    between words (a word wider than the line stays whole); continued parts are indented
+    two spaces more than the line."""
+    if not pygame.font.get_init():
+        pygame.font.init()
+    f = font(size, bold)
+    indent = " " * (len(line) - len(line.lstrip(" ")) + 2)
+    out: list[str] = []
+    cur = ""
+    for word in line.split(" "):
+        candidate = f"{cur} {word}" if cur else word
+        if cur and cur.strip() and f.size(candidate.translate(STAND_INS))[0] > width_px:
+            out.append(cur)
+            cur = indent + word
+        else:
+            cur = candidate
+    if cur or not out:
+        out.append(cur)
+    return out
+
+
+def layout(s: CalibrationScreen, size: tuple[int, int]) -> tuple[list[str], list[str], int]:
+    """What the text panel shows: the step's parts, every line's parts, and how many of
+    the latter fit under the step (the rest would be cut: :func:`paginate` makes pages)."""
+    panel_rect = text_panel(s, size)
+    inner = panel_rect.width - 28
+    step = wrap_px(s.step, inner, STEP_SIZE, bold=True)
+    body = [part for line in s.lines for part in wrap_px(line, inner, LINE_SIZE)]
+    top = panel_rect.y + 14 + STEP_SIZE * len(step) + 8
+    room = max(1, (panel_rect.bottom - 24 - top) // LINE_PX + 1)
+    return step, body, room
+
+
+def paginate(s: CalibrationScreen, size: tuple[int, int]) -> list[CalibrationScreen]:
+    """``s`` as as many screens as its lines need, so nothing is cut: each line whole on
+    one page where it fits (a line too long for any page is split between parts), the
+    pages after the first titled "(continued)"."""
+    _step, _body, room = layout(s, size)
+    inner = text_panel(s, size).width - 28
+    pages: list[list[str]] = [[]]
+    used = 0
+    for line in s.lines:
+        parts = wrap_px(line, inner, LINE_SIZE)
+        if used + len(parts) > room and pages[-1]:
+            pages.append([])
+            used = 0
+        while len(parts) > room:  # longer than a page on its own
+            pages[-1].append(" ".join(p.strip() for p in parts[:room]))
+            pages.append([])
+            parts, used = parts[room:], 0
+        pages[-1].append(
+            line if len(parts) == len(wrap_px(line, inner, LINE_SIZE)) else " ".join(p.strip() for p in parts)
+        )
+        used += len(parts)
+    return [
+        replace(s, lines=tuple(lines), title=s.title if i == 0 else f"{s.title} (continued)")
+        for i, lines in enumerate(pages)
+    ]
+
+
+def line_color(part: str) -> tuple[int, int, int]:
+    stripped = part.lstrip()
+    if stripped.startswith(("✗", "→", "!")) or " FAILED" in part or "not usable" in part or "cannot be set up" in part:
+        return theme.BAD
+    return theme.GOOD if "PASS" in part or ": good" in part else theme.TEXT
+
+
 def draw_calibration(surf: Canvas | pygame.Surface, text: TextCache, s: CalibrationScreen) -> None:
     if s.flash is not None:  # nothing else: the light sensor sees the panel, not a picture
         surf.fill(theme.WHITE if s.flash else (0, 0, 0))
@@ -115,24 +197,22 @@ def draw_calibration(surf: Canvas | pygame.Surface, text: TextCache, s: Calibrat
     w, h = surf.get_size()
     surf.fill((8, 14, 20))
     title_bar(surf, text, "CALIBRATION", s.title, f"{int(s.progress * 100)} %")
-    left = pygame.Rect(20, 80, 470, h - 140)
+    left = text_panel(s, (w, h))
     panel(surf, left, (16, 22, 30), theme.GOLD if s.alert else theme.PANEL_EDGE, 10)
+    step, body, room = layout(s, (w, h))
     y = left.y + 14
-    for line in _wrap(s.step, 34):
-        text.draw(surf, line, 32, theme.GOLD, (left.x + 14, y), bold=True)
-        y += 32
+    for line in step:
+        text.draw(surf, line, STEP_SIZE, theme.GOLD, (left.x + 14, y), bold=True)
+        y += STEP_SIZE
     y += 8
-    for line in s.lines:
-        for part in _wrap(line, 52):
-            if y > left.bottom - 24:
-                break
-            color = (
-                theme.BAD if part.lstrip().startswith(("✗", "→", "!")) else theme.GOOD if "PASS" in part else theme.TEXT
-            )
-            text.draw(surf, part, 21, color, (left.x + 14, y))
-            y += 21
+    for i, part in enumerate(body):
+        if i == room - 1 and len(body) > room:  # never a silent cut
+            text.draw(surf, f"… {len(body) - i} more lines", LINE_SIZE, theme.DIM, (left.x + 14, y))
+            break
+        text.draw(surf, part, LINE_SIZE, line_color(part), (left.x + 14, y))
+        y += LINE_PX
     n = max(1, len(s.traces))
-    area = pygame.Rect(510, 80, w - 530, h - 140)
+    area = pygame.Rect(TRACES_LEFT, 80, w - TRACES_LEFT - 20, h - 140)
     sh = area.height // n
     for i, tr in enumerate(s.traces):
         draw_trace(surf, text, pygame.Rect(area.x, area.y + i * sh, area.width, sh - 8), tr)
@@ -142,27 +222,18 @@ def draw_calibration(surf: Canvas | pygame.Surface, text: TextCache, s: Calibrat
     text.draw(surf, s.footer, 26, theme.DIM, (20, h - 22), "midleft")
 
 
-def _wrap(line: str, width: int) -> list[str]:
-    words, out, cur = line.split(" "), [], ""
-    indent = " " * (len(line) - len(line.lstrip(" ")) + 2)
-    for wd in words:
-        if cur and len(cur) + 1 + len(wd) > width:
-            out.append(cur)
-            cur = indent + wd
-        else:
-            cur = f"{cur} {wd}" if cur else wd
-    if cur:
-        out.append(cur)
-    return out
+REPORT_SIZE = (1600, 900)
 
 
-def save_png(screens: list[CalibrationScreen], path: Path, size: tuple[int, int] = (1600, 900)) -> Path:
-    """The session report: each screen model (one per pad, or per step) stacked into one PNG."""
+def save_png(screens: list[CalibrationScreen], path: Path, size: tuple[int, int] = REPORT_SIZE) -> Path:
+    """The session report: each screen model (one per pad, or per step), over as many
+    pages as its lines need (:func:`paginate`), stacked into one PNG."""
     if not pygame.font.get_init():
         pygame.font.init()
     text = TextCache()
-    sheet = pygame.Surface((size[0], size[1] * max(1, len(screens))))
-    for i, s in enumerate(screens):
+    pages = [page for s in screens for page in paginate(s, size)]
+    sheet = pygame.Surface((size[0], size[1] * max(1, len(pages))))
+    for i, s in enumerate(pages):
         page = pygame.Surface(size)
         draw_calibration(page, text, s)
         sheet.blit(page, (0, i * size[1]))

@@ -23,7 +23,7 @@ On the simulated cabinet the sensor watches a simulated panel (:class:`SimPanel`
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -35,10 +35,19 @@ from calibration.display_latency import FLASHES, FlashRun, Sensor
 from calibration.live import LivePadboard
 from calibration.live_gpio import LiveGpioEdge, gpio_edge_stations
 from calibration.profiles import ProfileStore, push, wizard_profile
-from calibration.report import criteria_lines, report_path, review_lines, verdict_lines
+from calibration.report import (
+    criteria_lines,
+    report_path,
+    review_lines,
+    review_verdicts,
+    verdict_lines,
+    verification_verdicts,
+)
 from calibration.runner import apply_settings
+from calibration.stations import pad_names, station_pads
 from calibration.wizard import ABORTED, CAPTURE, DONE, REVIEW, VERDICT, Wizard, pad_name
-from display.calibration_screen import CalibrationScreen, PadTrace
+from display.calibration_screen import CalibrationScreen, PadTrace, paginate
+from display.layout import UNITS
 from display.private import text_lines
 from firmware_py.process.retention import prune
 from firmware_py.runtime.calibration_pages import save_report, trace
@@ -145,6 +154,8 @@ class CalibrationScene(ServiceScene):
         self.display: DisplayProbe | None = None
         self.flash: FlashRun | None = None  # the display step, while it flashes
         self._flash_shown = False  # what the last frame drawn showed
+        self.details = 0  # review and verdict: 0 the pads' verdicts, 1.. the pages of numbers (C turns)
+        self._pages: tuple[tuple[object, ...], list[CalibrationScreen]] | None = None
         try:
             self.source, self.hands, self.about = source_factory(ctx)
         except RuntimeError as e:
@@ -155,11 +166,20 @@ class CalibrationScene(ServiceScene):
         originals = {p: self.source.read_settings(p) for p in range(self.source.pads)}
         self.display = display_factory(ctx)
         pb = ctx.config.padboard
+        kind = (
+            "padboard"
+            if isinstance(self.source, LivePadboard)
+            else "gpio-edge"
+            if isinstance(self.source, LiveGpioEdge)
+            else "simulated"
+        )
+        stations = station_pads(ctx.config, self.source.pads, kind)  # only the pads a station reads
         self.wizard = Wizard(
             self.source.pads,
-            list(targets) if targets else list(range(self.source.pads)),
+            list(targets) if targets else sorted(stations) or list(range(self.source.pads)),
             originals,
             analog=self.source.analog,
+            names=pad_names(stations, self.source.pads),
             period_us=self.source.sample_period_us,
             display_flashes=FLASHES if self.display is not None else 0,
             probe=isinstance(self.source, LivePadboard) and bool(pb and pb.contact_probe),
@@ -202,12 +222,16 @@ class CalibrationScene(ServiceScene):
                 self.flash = FlashRun(self.display.sensor, w.step.slaps)
             else:
                 self._begin(now_us)
+        elif w.state in (REVIEW, VERDICT) and ev.button is Button.C:
+            self.details = (self.details + 1) % (1 + len(self._detail_pages(w)))
         elif w.state == REVIEW:
+            self.details = 0
             if ev.button is Button.START:
                 w.accept()
             elif ev.button is Button.B:
                 w.redo()
         elif w.state == VERDICT:
+            self.details = 0
             if ev.button is Button.START and w.passed:
                 self._save(w)
             elif ev.button is Button.B:
@@ -325,24 +349,29 @@ class CalibrationScene(ServiceScene):
                 footer="START: back to the menu",
                 alert=w.state == ABORTED,
             )
-        if w.state == REVIEW:
-            return CalibrationScreen(
-                title="Fitted settings",
-                step="Review: the values and why",
-                progress=0.5,
-                lines=tuple(review_lines(w) + criteria_lines(w)),
-                traces=self._live_traces(colors),
-                footer="START: verify them   B: redo   A: abort",
-                alert=not w.fit_ok,
-            )
-        if w.state == VERDICT:
+        if w.state in (REVIEW, VERDICT):
+            pages = self._detail_pages(w)
+            if 0 < self.details <= len(pages):
+                page = pages[self.details - 1]
+                more = "C: more numbers" if self.details < len(pages) else "C: back to the pads"
+                return replace(page, footer=f"{more}   {page.footer}")
+            if w.state == REVIEW:
+                return CalibrationScreen(
+                    title="Fitted settings",
+                    step="Review: each pad",
+                    progress=0.5,
+                    lines=tuple(review_verdicts(w)),
+                    traces=self._live_traces(colors),
+                    footer="START: verify them   B: redo   A: abort   C: the numbers",
+                    alert=not w.fit_ok,
+                )
             return CalibrationScreen(
                 title="Verification",
                 step="PASS: save?" if w.passed else "FAILED: see what to do",
                 progress=1.0,
-                lines=tuple(verdict_lines(w)),
+                lines=tuple(verification_verdicts(w) + [line for line in verdict_lines(w) if "→" in line]),
                 traces=self._live_traces(colors),
-                footer=("START: save   " if w.passed else "") + "B: redo   A: abort",
+                footer=("START: save   " if w.passed else "") + "B: redo   A: abort   C: the numbers",
                 alert=not w.passed,
             )
         step = w.step
@@ -369,6 +398,26 @@ class CalibrationScene(ServiceScene):
             footer="A: abort (the old profile stays)",
         )
 
+    def _detail_pages(self, w: Wizard) -> list[CalibrationScreen]:
+        """The numbers behind the review's or the verdict's words, as pages that fit the
+        screen (C turns them)."""
+        review = w.state == REVIEW
+        lines = review_lines(w) + criteria_lines(w) if review else verdict_lines(w)
+        key = (review, w.passed if not review else None, tuple(lines))
+        if self._pages is not None and self._pages[0] == key:  # wrapping measures every word: once
+            return self._pages[1]
+        screen = CalibrationScreen(
+            title="Fitted settings: the numbers" if review else "Verification: the numbers",
+            step="The values and why" if review else "Each check as measured",
+            progress=0.5 if review else 1.0,
+            lines=tuple(lines),
+            traces=(),
+            footer=("START: verify them" if review else "START: save" if w.passed else "") + "   B: redo   A: abort",
+        )
+        pages = paginate(screen, UNITS)
+        self._pages = (key, pages)
+        return pages
+
     def _live_traces(self, colors: Sequence[tuple[int, int, int]]) -> tuple[PadTrace, ...]:
         w, src = self.wizard, self.source
         if w is None or src is None:
@@ -381,14 +430,14 @@ class CalibrationScene(ServiceScene):
                     None,
                     p,
                     settings[p],
-                    pad_name(p, [lk.name for lk in self.ctx.looks]),
+                    pad_name(p, w.names),
                     colors[p % len(colors)],
                     times=times,
                     samples=samples[p],
                     hits=hits,
                     span_us=LIVE_SPAN_US,
                 )
-                for p in range(src.pads)
+                for p in w.targets  # the stations' pads: one no station reads is not shown
             )
         caps = w.verify_captures or w.captures
         if not caps:
@@ -399,11 +448,11 @@ class CalibrationScene(ServiceScene):
                 cap,
                 p,
                 settings[p],
-                f"{pad_name(p)} · last step",
+                f"{pad_name(p, w.names)} · last step",
                 colors[p % len(colors)],
                 span_us=min(LIVE_SPAN_US, cap.duration_us),
             )
-            for p in range(src.pads)
+            for p in w.targets
         )
 
     def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:

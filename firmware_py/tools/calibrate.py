@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import shutil
 import sys
 import tempfile
 from collections.abc import Callable
@@ -30,13 +31,22 @@ from calibration.display_latency import DisplayLatency
 from calibration.live import LivePadboard
 from calibration.live_gpio import LiveGpioEdge, gpio_edge_stations
 from calibration.profiles import ProfileError, ProfileStore, push, wizard_profile
-from calibration.report import criteria_lines, report_path, review_lines, verdict_lines
+from calibration.report import (
+    criteria_lines,
+    report_path,
+    review_lines,
+    review_verdicts,
+    verdict_lines,
+    verification_verdicts,
+)
 from calibration.runner import run_wizard
 from calibration.source import PadSource
+from calibration.stations import pad_names, station_pads
 from calibration.verify import Criteria
 from calibration.virtual import VirtualPads
 from calibration.wizard import Step, Wizard
 from display.window import use_headless_drivers
+from firmware_py.process.exit_codes import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_HARDWARE, EXIT_OK, EXIT_SOFTWARE
 from firmware_py.runtime.calibration_pages import save_report
 from firmware_py.sim.operator import ScriptedOperator
 from firmware_py.sim.pad_sets import SIM_CABINETS, virtual_cabinet
@@ -44,6 +54,7 @@ from hal.clock import MonotonicClock
 from hal.config import CabinetConfig, load_config
 from hal.gpio_edge import GpioEdgeSource
 from hal.hardware import lgpio_factories, slap_sources
+from hal.hardware_errors import DriverMissing, padboard_port_missing
 from hal.padboard.driver import PadboardSource
 
 
@@ -105,7 +116,10 @@ class TerminalFrontend:
         raise RuntimeError("the display-latency step runs from the cabinet's SERVICE → Calibration, not a terminal")
 
     def review(self, wizard: Wizard) -> str:
-        self.write("\nFitted settings and why:")
+        self.write("\nEach pad:")
+        for line in review_verdicts(wizard):
+            self.write("  " + line)
+        self.write("\nDetails: the fitted settings and why")
         for line in review_lines(wizard):
             self.write("  " + line)
         for line in criteria_lines(wizard):
@@ -117,7 +131,10 @@ class TerminalFrontend:
         )
 
     def verdict(self, wizard: Wizard) -> str:
-        self.write("\nVerification:")
+        self.write("\nVerification, each pad:")
+        for line in verification_verdicts(wizard):
+            self.write("  " + line)
+        self.write("\nDetails: each check measured")
         for line in verdict_lines(wizard):
             self.write("  " + line)
         if wizard.passed:
@@ -146,19 +163,40 @@ class _Done:
 # -- the command ------------------------------------------------------------------------------
 
 
+class CalibrateError(Exception):
+    """What stops ``ringside calibrate`` before it starts: one line, and the exit code
+    ``ringside run`` gives the same cause (:mod:`firmware_py.process.exit_codes`)."""
+
+    def __init__(self, message: str, code: int) -> None:
+        super().__init__(message)
+        self.code = code
+
+
 def scratch_data_for_sim(config: CabinetConfig) -> CabinetConfig:
     """``--sim`` without a data folder named: a fresh scratch folder, so trying the
-    wizard on simulated pads never touches the cabinet's profiles or active profile."""
-    scratch = Path(tempfile.mkdtemp(prefix="ringside-calibrate-sim-"))
+    wizard on simulated pads never touches the cabinet's profiles or active profile.
+    :func:`remove_scratch` deletes it when the command ends."""
+    scratch = Path(tempfile.mkdtemp(prefix=SCRATCH_PREFIX))
     logging.getLogger("ringside").info(
-        "simulated pads: working in the scratch folder %s (pass --data DIR to keep the results elsewhere)", scratch
+        "simulated pads: working in a scratch folder, deleted at the end (pass --data DIR to keep the profile "
+        "and report, or --report FILE for the report alone)"
     )
     return replace(config, data_dir=scratch)
 
 
+SCRATCH_PREFIX = "ringside-calibrate-sim-"
+
+
+def remove_scratch(config: CabinetConfig) -> None:
+    """Delete the scratch folder :func:`scratch_data_for_sim` made (only such a folder)."""
+    folder = config.data_dir
+    if folder.name.startswith(SCRATCH_PREFIX) and folder.parent == Path(tempfile.gettempdir()):
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", help="cabinet TOML (default: the shipped 2-station config)")
-    p.add_argument("--data", help="data folder (default: the config's cabinet.data_dir)")
+    p.add_argument("--data", help="data folder (default: $RINGSIDE_DATA, else the config's cabinet.data_dir)")
     p.add_argument(
         "--pad", type=int, action="append", help="calibrate only this pad (1-based; repeatable); default all"
     )
@@ -183,36 +221,43 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--report", help="PNG report path (default: <data>/calibration/reports/<name>-<stamp>.png)")
 
 
-def open_source(args: argparse.Namespace, config: CabinetConfig) -> tuple[PadSource, str]:
+def open_source(args: argparse.Namespace, config: CabinetConfig) -> tuple[PadSource, str, str]:
+    """(the pads, the cabinet's name, which kind: simulated, padboard, gpio-edge)."""
     if args.sim:
         comparator = [args.comparator] * len(SIM_CABINETS[args.sim].pads) if args.comparator else None
         vp = virtual_cabinet(args.sim, seed=args.seed, comparator=comparator, probe=args.probe)
-        return vp, SIM_CABINETS[args.sim].name
+        return vp, SIM_CABINETS[args.sim].name, "simulated"
     if config.padboard is None:
-        return open_gpio_edge(config), config.name
+        return open_gpio_edge(config), config.name, "gpio-edge"
+    if not Path(config.padboard.port).exists():
+        raise CalibrateError(f"ringside calibrate: {padboard_port_missing(config.padboard.port)}", EXIT_HARDWARE)
     board = PadboardSource(config.padboard.port, MonotonicClock(), {})
     try:
-        return LivePadboard(board), config.name
+        return LivePadboard(board), config.name, "padboard"
     except RuntimeError as e:
         board.close()
-        raise SystemExit(
-            f"ringside calibrate: {e} (is the cabinet running? stop it first: the port is exclusive)"
+        raise CalibrateError(
+            f"ringside calibrate: {e} (is the cabinet running? stop it first: the port is exclusive)", EXIT_HARDWARE
         ) from e
 
 
 def open_gpio_edge(config: CabinetConfig) -> LiveGpioEdge:
     """The cabinet's gpio-edge slap lines, opened on the Pi for calibration (the cabinet
-    itself must not be running: the lines are claimed)."""
+    itself must not be running: the lines are claimed).  lgpio missing is exit 5 and a
+    line that cannot be opened exit 4, as for ``ringside run``."""
     stations = gpio_edge_stations(config)
     if not stations:
-        raise SystemExit("ringside calibrate: no station has a slap pad (slap source none)")
+        raise CalibrateError("ringside calibrate: no station has a slap pad (slap source none)", EXIT_BAD_INPUT)
     clock = MonotonicClock()
     try:
         sources = [s for s in slap_sources(config, lgpio_factories(config), clock) if isinstance(s, GpioEdgeSource)]
+    except DriverMissing as e:
+        raise CalibrateError(f"ringside calibrate: {e}; or try --sim", EXIT_SOFTWARE) from e
     except Exception as e:
-        raise SystemExit(
-            f"ringside calibrate: cannot open the gpio-edge lines ({e}); "
-            "is the cabinet running? stop it first, or try --sim"
+        raise CalibrateError(
+            f"ringside calibrate: cannot open the gpio-edge lines ({e}); is the cabinet running? stop it first "
+            "(sudo systemctl stop ringside), or try --sim",
+            EXIT_HARDWARE,
         ) from e
     return LiveGpioEdge(sources, stations, clock)
 
@@ -226,29 +271,46 @@ def main(
     store = ProfileStore(config.data_dir)
     if args.list:
         active = store.active()
-        for n in store.names():
+        names = store.names()
+        if not names:
+            write(f"no saved profiles in {store.dir} (`ringside calibrate` saves one)")
+        for n in names:
             write(f"{n}{'  (active)' if n == active else ''}")
             for h in store.history(n):
                 write(f"    history: {h.name}")
-        return 0
-    source, cabinet = open_source(args, config)
+        return EXIT_OK
+    restoring = None
+    if args.restore:  # the profile first: a name that is not there needs no hardware to say so
+        try:
+            restoring = store.load(args.restore)
+        except ProfileError as e:
+            write(f"ringside calibrate --restore: {e}; `ringside calibrate --list` lists them")
+            return EXIT_BAD_INPUT
     try:
-        if args.restore:
+        source, cabinet, kind = open_source(args, config)
+    except CalibrateError as e:
+        logging.getLogger("ringside").error("%s", e)
+        return e.code
+    try:
+        if restoring is not None:
             try:
-                profile = store.load(args.restore)
-                push(source, profile)
+                push(source, restoring)
             except ProfileError as e:
                 write(f"ringside calibrate: {e}")
-                return 1
-            store.set_active(profile.name)
+                return EXIT_FAILED
+            store.set_active(restoring.name)
             where = "the simulated board" if args.sim else "the board and its flash"
-            write(f"restored {profile.name!r} ({profile.created}, cabinet {profile.cabinet}) to {where}")
-            return 0
-        targets = [p - 1 for p in args.pad] if args.pad else list(range(source.pads))
-        if any(not 0 <= p < source.pads for p in targets):
-            write(f"ringside calibrate: pads are 1..{source.pads}")
-            return 2
-        names = [s.name for s in config.stations]
+            write(f"restored {restoring.name!r} ({restoring.created}, cabinet {restoring.cabinet}) to {where}")
+            return EXIT_OK
+        stations = station_pads(config, source.pads, kind)
+        if not stations:
+            write("ringside calibrate: no station has a slap pad on these pads (slap source none)")
+            return EXIT_BAD_INPUT
+        targets = [p - 1 for p in args.pad] if args.pad else sorted(stations)
+        if any(p not in stations for p in targets):
+            have = ", ".join(f"{p + 1} ({name})" for p, name in sorted(stations.items()))
+            write(f"ringside calibrate --pad: the stations' pads are {have}")
+            return EXIT_BAD_INPUT
         originals = {p: source.read_settings(p) for p in range(source.pads)}
         wizard = Wizard(
             source.pads,
@@ -256,7 +318,7 @@ def main(
             originals,
             analog=source.analog,
             criteria=Criteria(idle_s=args.idle),
-            names=names if not args.sim else None,
+            names=pad_names(stations, source.pads),
             period_us=source.sample_period_us,
             probe=args.probe if args.sim else bool(config.padboard and config.padboard.contact_probe),
         )
@@ -267,22 +329,27 @@ def main(
             f"{' (simulated)' if args.sim else ''}.  Ctrl-C aborts at any step: the old profile stays in force."
         )
         settings = run_wizard(wizard, source, front)
-        report = _save_report(args, config, wizard, write)
+        scratch = args.sim and not args.report and config.data_dir.name.startswith(SCRATCH_PREFIX)
+        report = None if scratch else _save_report(args, config, wizard, write)
+        kept = f"  Report: {report}" if report else ""
+        if scratch:
+            kept = "  The scratch folder is deleted now: pass --data DIR to keep the profile and report (--report FILE: the report)"
         if settings is None:
-            write(
-                "aborted: the previous settings are back in force; nothing was saved."
-                + (f"  Report: {report}" if report else "")
-            )
-            return 1
+            write("aborted: the previous settings are back in force; nothing was saved." + kept)
+            return EXIT_FAILED
         profile = wizard_profile(args.name, cabinet, wizard, settings)
         path = store.save(profile)
         push(source, profile)
         store.set_active(profile.name)
-        if args.sim:
-            write(f"saved {path} (simulated pads: no real board was written).  Report: {report}")
+        if scratch:
+            write(
+                f"saved profile {profile.name!r} in the scratch folder (simulated pads: no real board was written).{kept}"
+            )
+        elif args.sim:
+            write(f"saved {path} (simulated pads: no real board was written).{kept}")
         else:
-            write(f"saved {path} and pushed it to the board's flash.  Report: {report}")
-        return 0
+            write(f"saved {path} and pushed it to the board's flash.{kept}")
+        return EXIT_OK
     finally:
         close = getattr(source, "close", None)
         if close is not None:

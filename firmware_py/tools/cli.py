@@ -25,8 +25,9 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 """Taken as the CLI module loads, so start-up times include every import."""
 
 from firmware_py.games.registry import check_settings  # noqa: E402
+from firmware_py.games.registry import names as game_names  # noqa: E402
 from firmware_py.process import logs  # noqa: E402  (after T_START on purpose)
-from firmware_py.process.exit_codes import EXIT_BAD_INPUT, EXIT_BUSY, EXIT_FAILED, EXIT_OK  # noqa: E402
+from firmware_py.process.exit_codes import EXIT_BAD_INPUT, EXIT_BUSY, EXIT_FAILED, EXIT_HARDWARE, EXIT_OK  # noqa: E402
 from hal.config import BACKENDS, CabinetConfig, ConfigError, expand_path, load_config  # noqa: E402
 
 if TYPE_CHECKING:  # the commands import what they run when they run it (start-up time)
@@ -77,7 +78,8 @@ def main(argv: list[str] | None = None) -> int:
         help="override the config's cabinet.backend (gpio: the real cabinet on a Raspberry Pi; sim: simulated)",
     )
     run.add_argument(
-        "--game", help="game the exhibition plays: a registered game's name (default: the first on the select screen)"
+        "--game",
+        help=f"game the exhibition plays: {', '.join(game_names())} (default: the first on the select screen)",
     )
     run.add_argument(
         "--level",
@@ -97,9 +99,18 @@ def main(argv: list[str] | None = None) -> int:
     hil_run.add_argument("--update-goldens", action="store_true", help="(re)write golden PNGs from this run")
     hil_run.add_argument("-v", "--verbose", action="store_true", help="print the cabinet log as scenarios run")
     selftest = sub.add_parser(
-        "selftest", help="check config, buttons, LED bars and displays on simulated hardware", parents=[common]
+        "selftest",
+        help="check config, buttons, LED bars and displays on simulated hardware (--press: the real ones, by hand)",
+        parents=[common],
     )
     selftest.add_argument("--config", help="cabinet TOML (default: the shipped 2-station config)")
+    selftest.add_argument("--data", help=f"data folder (default: ${DATA_ENV}, else the config's cabinet.data_dir)")
+    selftest.add_argument(
+        "--press",
+        action="store_true",
+        help="the real cabinet (service stopped): asks a person to press every button and slap every pad",
+    )
+    selftest.add_argument("--timeout", type=float, default=10.0, help="with --press: seconds to wait for each (10)")
     calibrate = sub.add_parser(
         "calibrate",
         help="slap-pad calibration wizard (terminal, works over SSH; docs/calibration.md)",
@@ -137,15 +148,22 @@ def main(argv: list[str] | None = None) -> int:
         from display.window import use_headless_drivers
         from firmware_py.tools.selftest import run_selftest
 
+        if args.press:
+            from firmware_py.tools.selftest import run_press_test
+
+            return run_press_test(config, args.timeout)
         use_headless_drivers()
         return run_selftest(config, t_start=T_START)
     if args.command == "calibrate":
         from firmware_py.tools.calibrate import main as calibrate_main
-        from firmware_py.tools.calibrate import scratch_data_for_sim
+        from firmware_py.tools.calibrate import remove_scratch, scratch_data_for_sim
 
         if args.sim and not explicit_data(args):
             config = scratch_data_for_sim(config)
-        return calibrate_main(args, config)
+        try:
+            return calibrate_main(args, config)
+        finally:
+            remove_scratch(config)
     if args.command == "run":
         from firmware_py.process import data_folder
 
@@ -194,10 +212,13 @@ def run_cabinet(config: CabinetConfig, args: argparse.Namespace) -> int:
     try:
         return run_live(config, args, real_hardware=False)
     except pygame.error as e:
-        if args.window:
-            raise
+        if args.window:  # asked for: a window nobody sees is no window
+            log.error("ringside run --window: the window cannot be shown (%s)", e)
+            return EXIT_HARDWARE
         # DISPLAY set but no usable screen (an SSH session without X forwarding).
-        log.warning("ringside: no usable screen (%s); playing the headless exhibition instead", e)
+        log.warning(
+            "ringside: no usable screen, nothing would be visible (%s); playing the headless exhibition instead", e
+        )
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         return run_headless(config, args)
 

@@ -119,3 +119,50 @@ def test_gpio_ring_periods_and_display_latency_round_trip() -> None:
     assert (back.gpio_mask_us, back.gpio_ring_us, back.display_latency_us) == ({0: 9000, 1: 8000}, {0: 4100}, None)
     p = new_profile("d", "cab", "padboard", display_latency_us=31_000)
     assert from_toml(to_toml(p)).display_latency_us == 31_000
+
+
+def test_the_settle_window_a_fit_needs_counts_contact_hold_and_transport() -> None:
+    """The default hold gives the default window; a calibrated hold (the convention hall's
+    crosstalk windows: 6.8 ms) needs 1 + 6.8 + 8 ms, whole ms up."""
+    from calibration.fit import settle_needed_us
+    from hal.timing import PADBOARD_CONTACT_LEAD_US, PADBOARD_REPORT_US, PADBOARD_SETTLE_US, PADBOARD_TRANSPORT_US
+
+    assert settle_needed_us(PADBOARD_REPORT_US) == PADBOARD_SETTLE_US
+    held = 6_800
+    assert settle_needed_us(held) == -(-(PADBOARD_CONTACT_LEAD_US + held + PADBOARD_TRANSPORT_US) // 1000) * 1000
+    assert settle_needed_us(held) >= PADBOARD_CONTACT_LEAD_US + held + PADBOARD_TRANSPORT_US
+
+
+def test_the_active_profile_raises_the_padboard_settle_window_and_never_lowers_it(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from calibration.profiles import config_with_active_profile
+    from hal.config import PadboardConfig, load_config
+
+    profile = new_profile("p", "cab", "padboard", {0: PadSettings()}, padboard_settle_us=17_000)
+    assert from_toml(to_toml(profile)).padboard_settle_us == 17_000
+    store = ProfileStore(tmp_path)
+    store.save(profile)
+    store.set_active("p")
+    config = replace(load_config(), data_dir=tmp_path, padboard=PadboardConfig("/dev/x", 13_000))
+    said: list[str] = []
+    raised = config_with_active_profile(config, said.append)
+    assert raised.padboard is not None and raised.padboard.settle_us == 17_000
+    assert any("settle window 17000 µs" in line for line in said)
+    wider = replace(config, padboard=PadboardConfig("/dev/x", 20_000))
+    assert config_with_active_profile(wider, said.append).padboard == wider.padboard
+
+
+@pytest.mark.slow
+def test_the_hall_calibration_saves_the_settle_window_its_windows_need() -> None:
+    """The simulated convention hall's fitted crosstalk windows hold hits longer than the
+    default 13 ms allows for: the wizard's profile carries the longer window."""
+    from calibration.profiles import wizard_profile
+    from firmware_py.sim.proof import calibrate_sim
+    from hal.timing import PADBOARD_SETTLE_US
+
+    w, _vp, _op, settings = calibrate_sim("hall")
+    assert settings is not None
+    needs = [f.settle_us for f in w.fits.values() if f.settle_us is not None]
+    assert needs and w.settle_us == max(needs) > PADBOARD_SETTLE_US
+    assert wizard_profile("hall", "cab", w, settings).padboard_settle_us == w.settle_us

@@ -36,7 +36,7 @@ def test_calibrate_sim_saves_restores_lists(tmp_path: Path, capsys) -> None:
     assert main(["calibrate", "--list", "--data", data]) == 0
     listing = capsys.readouterr().out
     assert "q  (active)" in listing and "history:" in listing
-    assert main(["calibrate", "--restore", "nope", "--sim", "quiet", "--data", data]) == 1
+    assert main(["calibrate", "--restore", "nope", "--sim", "quiet", "--data", data]) == 2
 
 
 @pytest.mark.slow
@@ -168,3 +168,58 @@ def test_live_wizard_over_the_pty_board(tmp_path: Path) -> None:
             assert live.read_settings(0) == settings[0]
         finally:
             board.close()
+
+
+GPIO_CONFIG = str(Path(__file__).resolve().parents[2] / "deploy" / "cabinet.toml")
+
+
+def test_list_with_no_profiles_says_so(tmp_path: Path, capsys) -> None:
+    assert main(["calibrate", "--list", "--data", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.startswith(f"no saved profiles in {tmp_path / 'calibration'}")
+
+
+def test_restore_of_a_profile_that_is_not_there_says_so_before_opening_any_hardware(tmp_path: Path, capsys) -> None:
+    assert main(["calibrate", "--config", GPIO_CONFIG, "--restore", "nosuch", "--data", str(tmp_path)]) == 2
+    out, err = capsys.readouterr()
+    assert "no profile named 'nosuch'" in out and "--list" in out
+    assert "lgpio" not in out + err
+
+
+def test_without_lgpio_calibrate_exits_5_like_run(tmp_path: Path, caplog) -> None:
+    try:
+        import lgpio  # noqa: F401
+
+        pytest.skip("lgpio is installed here")
+    except ImportError:
+        pass
+    from firmware_py.process.exit_codes import EXIT_SOFTWARE
+
+    assert main(["calibrate", "--config", GPIO_CONFIG, "--data", str(tmp_path)]) == EXIT_SOFTWARE
+    assert main(["run", "--config", GPIO_CONFIG, "--data", str(tmp_path / "run")]) == EXIT_SOFTWARE
+    assert "ringside calibrate: the lgpio library is not installed" in caplog.text
+
+
+@pytest.mark.slow
+def test_sim_calibrates_only_the_stations_pads_and_leaves_no_scratch_folder(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.delenv("RINGSIDE_DATA", raising=False)
+    assert main(["calibrate", "--sim", "hall", "--yes", "--idle", "2"]) == 0  # the shipped config: 2 stations
+    out = capsys.readouterr().out
+    assert "Calibrating 1, 2 of 3 pads on hall (simulated)" in out
+    assert "  Red pad: " in out and "  Blue pad: " in out and "Pad 3" not in out
+    assert "The scratch folder is deleted now" in out
+    assert list(tmp_path.iterdir()) == []  # no ringside-calibrate-sim-* left behind
+
+
+def test_a_missing_padboard_port_is_exit_4_naming_the_port(tmp_path: Path, caplog) -> None:
+    text = Path(GPIO_CONFIG).read_text()
+    text = text.replace('source = "gpio-edge", pin = 21', 'source = "padboard", pad = 0')
+    text = text.replace('source = "gpio-edge", pin = 18', 'source = "padboard", pad = 1')
+    config = tmp_path / "cabinet.toml"
+    config.write_text(text + f'\n[padboard]\nport = "{tmp_path / "nope"}"\nsettle_us = 13000\n')
+    assert main(["calibrate", "--config", str(config), "--data", str(tmp_path / "d")]) == 4
+    assert f"padboard port {tmp_path / 'nope'} does not exist: is the padboard plugged in?" in caplog.text

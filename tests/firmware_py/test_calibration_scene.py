@@ -40,7 +40,7 @@ def open_calibration(cabinet: Cabinet, sim) -> CalibrationScene:
 def test_whole_wizard_from_the_service_menu(cabinet: Cabinet, sim, config) -> None:
     scene = open_calibration(cabinet, sim)
     w = scene.wizard
-    shots = 0
+    shots = pages_seen = 0
     for _ in range(400):
         if w.state == DONE:
             break
@@ -56,13 +56,43 @@ def test_whole_wizard_from_the_service_menu(cabinet: Cabinet, sim, config) -> No
         if w.state in (REVIEW, VERDICT):
             cabinet.render()
             assert w.state != VERDICT or w.passed, [v.failed() for v in w.verdicts.values()]
+            pages_seen += check_words_then_numbers(cabinet, sim, scene)
         press(cabinet, sim, 0, Button.START)
-    assert w.state == DONE and shots == 1
+    assert w.state == DONE and shots == 1 and pages_seen >= 2
+    # the simulated hall has 3 pads; the cabinet's 2 stations read 2 of them
+    assert list(w.targets) == [0, 1] and list(w.names)[:2] == [s.name for s in config.stations]
     store = ProfileStore(config.data_dir)
     assert store.active() == "cabinet" and store.load("cabinet").pads
     assert list((config.data_dir / "calibration" / "reports").glob("*.png"))
     press(cabinet, sim, 0, Button.START)
     assert isinstance(cabinet.scene, ServiceMenu)
+
+
+def check_words_then_numbers(cabinet: Cabinet, sim, scene: CalibrationScene) -> int:
+    """Review and verdict: a verdict in words per pad first; C turns through the pages of
+    numbers (each drawn, none cut) and back.  Returns how many number pages there were."""
+    from calibration.report import review_verdicts, verification_verdicts
+    from display.calibration_screen import layout
+    from display.layout import UNITS
+
+    w = scene.wizard
+    now = sim.clock.now_us
+    words = review_verdicts(w) if w.state == REVIEW else verification_verdicts(w)
+    first = scene.screen(now())
+    assert list(first.lines[: len(words)]) == words and "C: the numbers" in first.footer
+    assert not any("dB" in line or "σ" in line for line in first.lines)
+    pages = 0
+    while True:
+        press(cabinet, sim, 0, Button.C)
+        shown = scene.screen(now())
+        if shown.lines[: len(words)] == first.lines[: len(words)]:
+            return pages
+        pages += 1
+        assert shown.traces == () and "the numbers" in shown.title
+        _step, body, room = layout(shown, UNITS)
+        assert len(body) <= room
+        cabinet.render()
+        assert pages < 20
 
 
 def test_service_key_off_mid_step_aborts(cabinet: Cabinet, sim) -> None:
