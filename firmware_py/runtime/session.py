@@ -33,7 +33,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from display.models import AnyPlayScreen, AnyPrivateScreen, StationLook
+from display.models import AnyPlayScreen, AnyPrivateScreen, PlayScreen, StationLook
 from firmware_py.runtime.computer_players import seat_looks
 from firmware_py.runtime.controls import AnyControls, Refusal
 from firmware_py.runtime.settle import SettleBuffer
