@@ -13,6 +13,7 @@ from pathlib import Path
 import pygame
 import pytest
 
+from display import theme
 from display.games.punch_cards.models import (
     DeskPrivate,
     DeskStep,
@@ -25,12 +26,15 @@ from display.games.punch_cards.models import (
     TradeTableView,
 )
 from display.games.punch_cards.private import WIDTH, draw_punch_cards_private
+from display.layout import Cover, LayoutRecord, problems
 from display.models import AttractBoard, AttractScreen, PlayScreen, PrivateScreen, StationLook
 from display.private import image_text
 from display.renderer import Renderer
 from display.text import TextCache
+from display.widgets import BANNER_BAND
+from firmware_py.games.punch_cards.controls import PunchCardsControls
 from firmware_py.games.punch_cards.keyboard import ROWS
-from games.punch_cards import DuelOptions, NameRefused, Standing, make_card, normalise_name
+from games.punch_cards import MAX_SERIAL, DuelOptions, NameRefused, Standing, make_card, normalise_name, packet
 from tests.firmware_py.ledger.support import decided_duel
 
 STRANGE = (
@@ -190,7 +194,7 @@ def test_the_duel_and_trade_tables_with_the_strangest_names(names, placed: Place
             players=(a, b),
             practice=False,
             challenge=f"{b} must accept: a first challenge",
-            result=(f"{b} wins", f"{b} takes card #1 ({a})", "by High"),
+            result=(f"{b.upper()} WINS!", f"{b} takes card #1 ({a})", "by High"),
             waiting="",
         )
         canvas = Renderer().draw(
@@ -270,24 +274,115 @@ def test_private_displays_draw_any_accepted_name(names) -> None:
             assert all(ord(c) < 256 for line in lines for c in line)
 
 
-def test_the_duellists_stand_ready_then_the_winner_raises_his_arms_once_it_is_recorded() -> None:
-    """The figures beside the table tell the duel: both ready while it runs and while the
-    ledger has not recorded it; then the winner's arms go up and the loser reels."""
-    from display.art import Pose
-    from display.games.punch_cards.screen import _duellist_pose
-
-    duel = finished_duel("Ann", "Bob")
-    assert duel.public_view().winner == 1
-    waiting = DuelTable(
-        public=duel.public_view(), players=("Ann", "Bob"), practice=False, challenge="", result=(), waiting="recording…"
+def recorded_duel_screen(table: DuelTable) -> tuple[pygame.Surface, LayoutRecord]:
+    record = LayoutRecord()
+    canvas = Renderer().draw(
+        PlayScreen(
+            game="punch_cards", title="Punch Cards", seats=LOOKS[:2], view=table, events=(), notices=(), now_us=0
+        ),
+        record,
     )
-    recorded = DuelTable(
+    return canvas, record
+
+
+class Inks:
+    """Every text drawn, with its colour."""
+
+    def __init__(self) -> None:
+        self.items: list[tuple[str, pygame.Rect, tuple[int, int, int]]] = []
+
+    def of(self, words: str) -> list[tuple[pygame.Rect, tuple[int, int, int]]]:
+        return [(rect, colour) for text, rect, colour in self.items if text == words]
+
+
+@pytest.fixture
+def inks(monkeypatch: pytest.MonkeyPatch) -> Iterator[Inks]:
+    found = Inks()
+    draw, fitted = TextCache.draw, TextCache.draw_fitted
+
+    def spy_draw(self, target, text, size, color, pos, anchor="topleft", bold=False, max_width=None):  # type: ignore[no-untyped-def]
+        rect = draw(self, target, text, size, color, pos, anchor, bold, max_width)
+        found.items.append((text, rect, tuple(color)))
+        return rect
+
+    def spy_fitted(self, target, text, size, color, pos, max_width, anchor="topleft", bold=False):  # type: ignore[no-untyped-def]
+        rect = fitted(self, target, text, size, color, pos, max_width, anchor, bold)
+        found.items.append((text, rect, tuple(color)))
+        return rect
+
+    monkeypatch.setattr(TextCache, "draw", spy_draw)
+    monkeypatch.setattr(TextCache, "draw_fitted", spy_fitted)
+    yield found
+
+
+def test_the_duel_result_is_a_banner_in_caps_and_the_lost_card_is_stamped_red(inks: Inks, artifacts: Path) -> None:
+    """Issue 23: the result reads like the other games' ("BOB WINS!" in the banner band, in
+    the winner's colour), and the card Ann lost is stamped LOST in red on her side, never
+    in the winner's green."""
+    duel = finished_duel("Ann", "Bob")  # Bob (seat 1) wins Ann's card #1
+    table = DuelTable(
         public=duel.public_view(),
         players=("Ann", "Bob"),
         practice=False,
         challenge="",
-        result=("Bob wins",),
+        result=("BOB WINS!", "Bob takes card #1 (Ann)", "by High"),
         waiting="",
     )
-    assert [_duellist_pose(waiting, seat) for seat in (0, 1)] == [Pose.READY, Pose.READY]
-    assert [_duellist_pose(recorded, seat) for seat in (0, 1)] == [Pose.HIT, Pose.WIN]
+    canvas, record = recorded_duel_screen(table)
+    save(canvas, artifacts, "duel-result")
+    [(band, kind)] = [(d, k) for d, k in record.covers if d.what == "BOB WINS!"]
+    assert kind is Cover.BANNER and band.rect == BANNER_BAND
+    assert canvas.get_at((10, BANNER_BAND.centery))[:3] == theme.shade(LOOKS[1].color, 0.8)
+    [(stamp, colour)] = inks.of("LOST")
+    assert colour == theme.BAD and stamp.centerx < 640  # on Ann's side, the left
+    [(_, lost_colour)] = inks.of("loses card #1")
+    [(_, won_colour)] = inks.of("takes card #1")
+    assert lost_colour == theme.BAD and won_colour == theme.GOOD
+    assert not problems(record), problems(record)
+
+
+def test_the_reveal_shows_each_chosen_corners_numbers_through_its_hole(inks: Inks, artifacts: Path) -> None:
+    """The cards are the centrepiece: each staked card is drawn with its serial and name,
+    and at the reveal the numbers of the chosen corner show inside that corner of the card
+    (the other corners stay dark); between the cards, how High and Low went."""
+    duel = finished_duel("Ann", "Bob")
+    view = duel.public_view()
+    reveal = view.last_reveal
+    assert reveal is not None
+    table = DuelTable(public=view, players=("Ann", "Bob"), practice=False, challenge="", result=(), waiting="")
+    canvas, record = recorded_duel_screen(table)
+    save(canvas, artifacts, "duel-reveal")
+    cards = [d.rect for d in record.lives if d.what in ("Ann's card", "Bob's card")]
+    assert len(cards) == 2 and cards[0].right < 640 < cards[1].left
+    for seat, card in enumerate(cards):
+        corner = reveal.corners[seat].value
+        quarter = pygame.Rect(card.x, card.y, card.width // 2, card.height // 2).move(
+            card.width // 2 * (corner % 2), card.height // 2 * (corner // 2)
+        )
+        for n in reveal.numbers[seat]:
+            assert any(quarter.contains(rect) for rect, _ in inks.of(str(n))), (seat, n, quarter)
+        assert inks.of(f"#{view.stakes[seat]}") and any(card.contains(r) for r, _ in inks.of(("Ann", "Bob")[seat]))
+    assert inks.of("HIGH") and inks.of("LOW") and inks.of(f"called {reveal.calls[0].value.upper()}")
+    assert not problems(record), problems(record)
+
+
+def test_practice_shows_no_card_changing_hands(inks: Inks, artifacts: Path) -> None:
+    """Issue 23: practice moved no card yet showed "Zed takes card #981515 (Computer)".
+    The computer's card shows no serial, nothing says a card is taken or lost."""
+    computer = packet(7, MAX_SERIAL - 5, "Computer")
+    mine = tuple(make_card(SEED, s, "Zed") for s in (1, 2))
+    duel = decided_duel(DuelOptions((mine, computer)), winner=1)
+    assert duel is not None
+    controls = PunchCardsControls()
+    result = controls.practice_lines(duel, ("Zed", "Computer"))
+    table = DuelTable(
+        public=duel.public_view(), players=("Zed", "Computer"), practice=True, challenge="", result=result, waiting=""
+    )
+    canvas, record = recorded_duel_screen(table)
+    save(canvas, artifacts, "duel-practice")
+    words = [text for text, _r, _c in inks.items]
+    assert "PRACTICE" in words and any("no card moves" in w for w in words)
+    serials = {str(c.serial) for c in computer}
+    assert not [w for w in words if any(s in w for s in serials)], "a practice shows the computer's card serial"
+    assert not [w for w in words if "takes card" in w or "LOST" in w or "loses card" in w]
+    assert not problems(record), problems(record)

@@ -11,7 +11,7 @@ import pytest
 from display.games.punch_cards.models import DeskStep, DuelTable
 from display.models import AttractScreen
 from display.private import image_text
-from firmware_py.games.punch_cards.duel import DuelScene
+from firmware_py.games.punch_cards.duel import NOT_ANSWERING, DuelScene
 from firmware_py.games.punch_cards.keyboard import pin_presses, presses_for
 from firmware_py.games.punch_cards.ledger import EntryKind, Ledger
 from firmware_py.games.punch_cards.ledger_link import LedgerLink, link_for
@@ -211,13 +211,17 @@ def test_a_duel_is_recorded_in_the_ledger_and_the_winner_takes_the_losers_stake(
     [entry] = [e for e in ledger.entries() if e.kind is EntryKind.DUEL]
     assert ledger.replay_duel(entry.id).journal == duel_scene.engine.journal
     view = duel_scene.screen(sim.clock.now_us()).view
-    assert isinstance(view, DuelTable) and view.result[0] == f"{winner} wins" and view.public.winner is not None
+    assert (
+        isinstance(view, DuelTable) and view.result[0] == f"{winner.upper()} WINS!" and view.public.winner is not None
+    )
     assert f"You won card #{taken.serial}" in private(sim, outcome.winner)  # stations 0, 1 are seats 0, 1
     run_for(pc, sim, 600_000)
     tap(pc, sim, 0, Button.START)
     lobby = pc.scene
     assert isinstance(lobby, Lobby)
     assert len(lobby.desks[outcome.winner].cards) == 6 and len(lobby.desks[1 - outcome.winner].cards) == 4
+    loser = lobby.desks[1 - outcome.winner]  # a lost card is said in red, never in the winner's green
+    assert loser.message.startswith("You lost card") and loser.bad and not lobby.desks[outcome.winner].bad
 
 
 def duel_to_the_end_from_corners(cabinet: Cabinet, sim: SimCabinet, scene: DuelScene) -> DuelScene:
@@ -293,13 +297,14 @@ def test_an_unreachable_ledger_starts_no_duel_and_shows_no_result_until_it_recor
         duel_to_the_end_from_corners(pc, sim, scene)
         run_for(pc, sim, 3_000_000)
         view = scene.screen(sim.clock.now_us()).view
-        assert view.waiting.startswith("ledger unreachable") and view.result == ()
+        assert view.waiting == NOT_ANSWERING and view.result == ()  # one plain line: the detail is logged
+        assert str(postgres.port) not in view.waiting
         assert view.public.winner is None and view.public.last_reveal is None
         assert "Recording..." in private(sim, 0) and "You won" not in private(sim, 0) + private(sim, 1)
     finally:
         postgres.start()
     run_for(pc, sim, 3_000_000)
-    assert scene.result and scene.result[0].endswith("wins")
+    assert scene.result and scene.result[0].endswith("WINS!")
     assert ledger.holders() != before and len([e for e in ledger.entries() if e.kind is EntryKind.DUEL]) == 1
     ledger.close()
 
@@ -346,7 +351,9 @@ def test_a_practice_duel_against_the_computer_is_never_recorded(pc: Cabinet, sim
         tap(pc, sim, 0, Button.A)
         n += 1
     run_for(pc, sim, 200_000)
-    assert scene.result[0].startswith("PRACTICE: ") and "Not recorded: no card moves" in scene.result
+    assert scene.result[0].startswith("PRACTICE: ") and scene.result[0].endswith("WINS!")
+    assert "Practice: no card moves, nothing is recorded" in scene.result
+    assert not any("#" in line or "takes" in line for line in scene.result)  # practice moves no card
     assert ledger.entries() == entries and len(ledger.collection("Ann")) == 5
     run_for(pc, sim, 600_000)
     tap(pc, sim, 0, Button.START)
