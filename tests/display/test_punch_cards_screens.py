@@ -20,7 +20,6 @@ from display.games.punch_cards.models import (
     DeskView,
     DuelPrivate,
     DuelTable,
-    KeyboardView,
     LobbyView,
     TradePrivate,
     TradeTableView,
@@ -33,7 +32,8 @@ from display.renderer import Renderer
 from display.text import TextCache
 from display.widgets import BANNER_BAND
 from firmware_py.games.punch_cards.controls import PunchCardsControls
-from firmware_py.games.punch_cards.keyboard import ROWS
+from firmware_py.games.punch_cards.keyboard import NameKeyboard
+from firmware_py.games.punch_cards.lobby import LEDGER_NOT_ANSWERING
 from games.punch_cards import MAX_SERIAL, DuelOptions, NameRefused, Standing, make_card, normalise_name, packet
 from tests.firmware_py.ledger.support import decided_duel
 
@@ -122,18 +122,22 @@ def lobby(names: tuple[str, ...], message: str = "") -> LobbyView:
             look=LOOKS[i],
             step=step,
             player=names[i],
-            keyboard=KeyboardView(rows=ROWS, row=4, col=15, text=names[i]) if step is DeskStep.NAME else None,
+            keyboard=NameKeyboard(names[i]).view() if step is DeskStep.NAME else None,
             pin_length=3,
             cards=999 if step is DeskStep.MENU else None,
             points=120 if step is DeskStep.MENU else None,
             message=message or f"Signed in: {names[i]}",
             bad=bool(message),
-            hints=(f"A: challenge {names[(i + 1) % 4]}", "B: trade  C: practice", "START: my cards", "E: sign out"),
+            hints=(
+                ("A-F: a key, then a letter", "E delete  START done")
+                if step is DeskStep.NAME
+                else (f"A duel {names[(i + 1) % 4]}", "B trade", "C practice", "E sign out")
+            ),
         )
         for i, step in enumerate(steps)
     )
     board = tuple(Standing(i + 1, n, 9999 - i, (1,), 99999) for i, n in enumerate(names[:5]))
-    return LobbyView(desks, board, "ledger unreachable: cannot connect to postgresql://ledger.example:5432/con")
+    return LobbyView(desks, board, LEDGER_NOT_ANSWERING)
 
 
 @pytest.mark.slow
@@ -250,14 +254,14 @@ def test_private_displays_draw_any_accepted_name(names) -> None:
                 keyboard=None,
                 pin="",
                 message=f"Signed in: {name}",
-                hints=(f"A: challenge {name}",),
+                hints=(f"A duel {name}", "B trade", "C practice", "E sign out"),
                 cards=5,
             ),
             DeskPrivate(step=DeskStep.PIN, player=name, keyboard=None, pin="AB", message="", hints=()),
             DeskPrivate(
                 step=DeskStep.NAME,
                 player="",
-                keyboard=KeyboardView(rows=ROWS, row=0, col=0, text=name),
+                keyboard=NameKeyboard(name).view(),
                 pin="",
                 message="",
                 hints=(),

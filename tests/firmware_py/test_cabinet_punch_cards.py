@@ -15,7 +15,7 @@ from firmware_py.games.punch_cards.duel import NOT_ANSWERING, DuelScene
 from firmware_py.games.punch_cards.keyboard import pin_presses, presses_for
 from firmware_py.games.punch_cards.ledger import EntryKind, Ledger
 from firmware_py.games.punch_cards.ledger_link import LedgerLink, link_for
-from firmware_py.games.punch_cards.lobby import Lobby
+from firmware_py.games.punch_cards.lobby import CLOSED_AT_THE_DESK, Lobby
 from firmware_py.games.punch_cards.trade import TradeScene
 from firmware_py.runtime.cabinet import Cabinet
 from firmware_py.runtime.scene import IDLE_US, Scene
@@ -125,11 +125,11 @@ def duel_to_the_end(
 def test_a_new_player_registers_with_the_station_buttons_and_gets_five_named_cards(pc: Cabinet, sim, ledger) -> None:
     lobby = open_lobby(pc, sim)
     taps(pc, sim, 0, presses_for("Ann Lee")[:-1])
-    assert "NAME Ann Lee_" in private(sim, 0)
+    assert "Ann Lee_" in private(sim, 0)
     tap(pc, sim, 0, Button.START)
     assert "NEW PIN for Ann Lee" in private(sim, 0)
     taps(pc, sim, 0, [Button.A, Button.B])
-    assert "PIN  AB__" in private(sim, 0)  # in clear on the private display only
+    assert "AB__  START OK/undo" in private(sim, 0)  # in clear on the private display only
     screen = pc.scene.screen(sim.clock.now_us())
     assert screen.view.desks[0].pin_length == 2 and "AB" not in repr(screen.view)
     taps(pc, sim, 0, [Button.C, Button.D, Button.START])
@@ -145,7 +145,7 @@ def test_a_new_player_registers_with_the_station_buttons_and_gets_five_named_car
 
 def test_a_refused_name_says_why_and_nothing_is_recorded(pc: Cabinet, sim, ledger) -> None:
     lobby = open_lobby(pc, sim)
-    taps(pc, sim, 0, [Button.C, Button.A, Button.F, Button.START])  # "_": not a letter or digit first
+    taps(pc, sim, 0, [Button.F, Button.F, Button.C, Button.D, Button.START])  # "_" ("123", then "_") first
     assert lobby.desks[0].step is DeskStep.NAME and lobby.desks[0].bad
     assert lobby.desks[0].message == "Not a name: a name starts with a letter or a digit"
     assert ledger.players() == ()
@@ -180,7 +180,8 @@ def test_one_name_cannot_be_signed_in_at_two_stations(pc: Cabinet, sim, ledger) 
     ledger.register("k", "Ann", "ABCD")
     lobby = open_lobby(pc, sim)
     taps(pc, sim, 0, presses_for("Ann") + pin_presses("ABCD"))
-    sign_in(pc, sim, 1, "Ann", "ABCD")
+    tap(pc, sim, 1, Button.START)
+    taps(pc, sim, 1, presses_for("Ann"))
     assert not lobby.desks[1].signed_in and lobby.desks[1].message == "Ann is signed in at Red"
 
 
@@ -283,7 +284,7 @@ def test_an_unreachable_ledger_starts_no_duel_and_shows_no_result_until_it_recor
     postgres.stop()
     try:
         tap(pc, sim, 0, Button.A)
-        assert pc.scene is lobby and lobby.desks[0].message.startswith("No duel: ledger unreachable")
+        assert pc.scene is lobby and lobby.desks[0].message == "No duel: the ledger is not answering"
     finally:
         postgres.start()
     tap(pc, sim, 0, Button.A)
@@ -414,8 +415,14 @@ def test_after_the_closing_time_the_cabinet_records_no_duel_or_registration(pc: 
     tap(pc, sim, 0, Button.A)
     assert pc.scene is lobby and lobby.desks[0].message == "The event has closed: no more duels or trades"
     tap(pc, sim, 1, Button.E)
-    register(pc, sim, 1, "Cid", "ABCD")
-    assert "Not registered: the event has closed" in lobby.desks[1].message and "Cid" not in ledger.players()
+    tap(pc, sim, 1, Button.START)  # before anyone types, the desk says the event has closed
+    assert lobby.desks[1].step is DeskStep.NAME and lobby.desks[1].message == CLOSED_AT_THE_DESK
+    assert "The event has closed:" in private(sim, 1)
+    taps(pc, sim, 1, presses_for("Cid"))  # a new name: refused at once, no PIN asked twice for nothing
+    assert lobby.desks[1].step is DeskStep.NAME and lobby.desks[1].message == CLOSED_AT_THE_DESK
+    assert "Cid" not in ledger.players()
+    taps(pc, sim, 1, [Button.E] * 3 + presses_for("Bob") + pin_presses("FEED"))  # players still sign in
+    assert lobby.desks[1].signed_in
     assert "CLOSED" in lobby.screen(sim.clock.now_us()).view.status
 
 

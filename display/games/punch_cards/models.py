@@ -25,9 +25,12 @@ class DeskStep(Enum):
 
 @dataclass(frozen=True, kw_only=True)
 class KeyboardView:
-    rows: tuple[str, ...]
-    row: int
-    col: int
+    """The name keyboard: what each button shows now, as (button, characters): a page's
+    keys of six characters, or (``opened``) the six characters of the key picked, one per
+    button."""
+
+    keys: tuple[tuple[str, tuple[str, ...]], ...]
+    opened: bool
     text: str
 
 
@@ -67,6 +70,8 @@ class DeskPrivate:
     message: str
     hints: tuple[str, ...]
     cards: int | None = None
+    bad: bool = False
+    """The message is a refusal (shown in full on the OLED)."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -12,7 +12,7 @@ import pygame
 from display import draw, theme
 from display.canvas import Canvas, live
 from display.cards import card_back
-from display.games.punch_cards.models import DeskStep, DeskView, DuelTable, LobbyView, TradeTableView
+from display.games.punch_cards.models import DeskStep, DeskView, DuelTable, KeyboardView, LobbyView, TradeTableView
 from display.models import PlayScreen
 from display.text import TextCache
 from display.widgets import FOOTER_Y, PLAY_TOP, banner, panel, paused_overlay, title_bar
@@ -92,17 +92,7 @@ def draw_desk(surf: Canvas, text: TextCache, d: DeskView, rect: pygame.Rect) -> 
     elif d.step is DeskStep.NAME and d.keyboard is not None:
         kb = d.keyboard
         text.draw_fitted(surf, (kb.text or " ") + "_", 44, theme.WHITE, (cx, y), inner, "midtop", True)
-        cell = min(38, inner // max(len(r) for r in kb.rows))
-        top = y + 56
-        for r, row in enumerate(kb.rows):
-            x0 = cx - cell * len(row) // 2
-            for c, char in enumerate(row):
-                box = pygame.Rect(x0 + c * cell, top + r * (cell + 4), cell - 2, cell)
-                chosen = (r, c) == (kb.row, kb.col)
-                draw.rect(surf, theme.GOLD if chosen else theme.PANEL_EDGE, box, border_radius=5)
-                ink = theme.BACKGROUND if chosen else theme.TEXT
-                label, size = ("space", cell // 2) if char == " " else (char, cell - 8)
-                text.draw(surf, label, size, ink, box.center, "center", bold=chosen)
+        draw_keys(surf, text, kb, pygame.Rect(rect.x + 12, y + 52, rect.width - 24, 6 * 36))
     elif d.step in (DeskStep.PIN, DeskStep.NEW_PIN, DeskStep.REPEAT_PIN):
         text.draw_fitted(surf, d.player, 44, theme.WHITE, (cx, y), inner, "midtop", True)
         prompt = {DeskStep.PIN: "PIN", DeskStep.NEW_PIN: "choose a PIN", DeskStep.REPEAT_PIN: "the PIN again"}
@@ -130,10 +120,23 @@ def draw_desk(surf: Canvas, text: TextCache, d: DeskView, rect: pygame.Rect) -> 
             text.draw_fitted(surf, hint, 26, theme.DIM, (cx, hint_y + i * 28), inner, "midtop")
 
 
+def draw_keys(surf: Canvas, text: TextCache, kb: KeyboardView, area: pygame.Rect) -> None:
+    """The name keyboard, a row per button: its cap and what it types now (a key's six
+    characters, or once a key is picked, the one character each button types)."""
+    row_h = area.height // max(1, len(kb.keys))
+    for i, (button, cells) in enumerate(kb.keys):
+        y = area.y + i * row_h + row_h // 2
+        draw.circle(surf, theme.GOLD, (area.x + 18, y), 17)
+        text.draw(surf, button, 26, theme.BACKGROUND, (area.x + 18, y), "center", bold=True)
+        words = " ".join(cells)
+        size = 36 if kb.opened else 30
+        text.draw_fitted(surf, words, size, theme.WHITE, (area.x + 46, y), area.width - 50, "midleft", kb.opened)
+
+
 def draw_lobby(surf: Canvas, text: TextCache, s: PlayScreen, v: LobbyView) -> None:
     w = surf.get_width()
     surf.fill(theme.BACKGROUND)
-    bad = "CLOSED" in v.status or "unreachable" in v.status
+    bad = "CLOSED" in v.status or "not answering" in v.status
     title(surf, text, "Sign in · duel · collect names", v.status, theme.BAD if bad else theme.DIM)
     n = len(v.desks)
     cw = (w - 40) // n

@@ -14,12 +14,21 @@ from dataclasses import dataclass, field
 
 from PIL import Image
 
+from display.games.punch_cards.glyphs import undrawable
 from display.games.punch_cards.models import DeskPrivate, DeskStep, DeskView, LobbyView
 from display.models import PlayScreen, PrivateScreen
 from display.private import draw_private
 from firmware_py.games.punch_cards.duel import DuelScene
 from firmware_py.games.punch_cards.keyboard import NameKeyboard, PinPad
-from firmware_py.games.punch_cards.ledger import LedgerClosed, LedgerError, PinLocked, UnknownPlayer, WrongPin
+from firmware_py.games.punch_cards.ledger import (
+    LedgerBusy,
+    LedgerClosed,
+    LedgerError,
+    LedgerUnreachable,
+    PinLocked,
+    UnknownPlayer,
+    WrongPin,
+)
 from firmware_py.games.punch_cards.ledger_link import LedgerLink, link_for, new_key
 from firmware_py.games.punch_cards.trade import TradeScene
 from firmware_py.runtime.context import CabinetContext
@@ -28,16 +37,28 @@ from games.punch_cards import SPEC, Card, NameRefused, name_key, normalise_name,
 from hal.events import Button, ButtonEvent, InputEvent
 
 PIN_STEPS = (DeskStep.PIN, DeskStep.NEW_PIN, DeskStep.REPEAT_PIN)
+LEDGER_NOT_ANSWERING = "The ledger is not answering: duels are not being recorded"
+"""The lobby's title bar while the ledger cannot be read (the error, with the server's
+address, goes to the log)."""
+CLOSED_AT_THE_DESK = "The event has closed: no new players. Players may sign in to see their cards"
+
+
+def plain(e: LedgerError) -> str:
+    """What a player is told about a ledger error: a ledger that cannot be reached or is
+    busy is "not answering" (the detail, a server's host and port, is for the log)."""
+    if isinstance(e, LedgerUnreachable | LedgerBusy):
+        return "the ledger is not answering"
+    return str(e)
 
 
 def closing_words(closing: int | str | None, wall_us: int) -> str:
     """The event's state for the lobby's title bar (``wall_us``: the ledger's time now)."""
     if isinstance(closing, str):
-        return closing
+        return LEDGER_NOT_ANSWERING
     if closing is None:
         return ""
     if closing <= wall_us:
-        return "CLOSED: the event is over, no more duels or trades"
+        return "CLOSED: no new players, duels or trades"
     return "closes at " + time.strftime("%a %H:%M", time.localtime(closing / 1e6))
 
 
@@ -80,6 +101,9 @@ class Lobby(Scene):
         super().__init__(ctx, now_us)
         self.link: LedgerLink = link_for(ctx)
         self.desks = [Desk(s) for s in range(len(ctx.looks))]
+        self._said = ""
+        self.now_us = now_us
+        """The latest time the cabinet gave this scene (input, tick or frame)."""
         self._to_name(self.desks[host])
         ctx.log("Punch Cards lobby: sign in or register")
 
@@ -87,6 +111,7 @@ class Lobby(Scene):
     def back(self, now_us: int, messages: dict[int, tuple[str, bool]]) -> Lobby:
         """Return here after a duel, trade or practice, with a word for each station."""
         self.last_input_us = now_us
+        self.now_us = max(self.now_us, now_us)
         self.link.changed()
         for desk in self.desks:
             if desk.signed_in:
@@ -96,7 +121,12 @@ class Lobby(Scene):
         return self
 
     # -- input ---------------------------------------------------------------------------
+    def tick(self, now_us: int) -> Scene | None:
+        self.now_us = max(self.now_us, now_us)
+        return None
+
     def on_input(self, ev: InputEvent, now_us: int) -> Scene | None:
+        self.now_us = max(self.now_us, now_us)
         if not pressed(ev) or not isinstance(ev, ButtonEvent) or ev.station >= len(self.desks):
             return None
         desk = self.desks[ev.station]
@@ -108,6 +138,8 @@ class Lobby(Scene):
             assert desk.keyboard is not None
             if desk.keyboard.press(button):
                 self._name_done(desk)
+            elif desk.bad:  # a refusal stays up until the next press
+                desk.say("Closed: players sign in only" if self._closed_now(now_us) else "Type your name")
         elif desk.step in PIN_STEPS:
             assert desk.pad is not None
             done = desk.pad.press(button)
@@ -122,7 +154,15 @@ class Lobby(Scene):
     def _to_name(self, desk: Desk, text: str = "") -> None:
         desk.reset()
         desk.step, desk.keyboard = DeskStep.NAME, NameKeyboard(text)
-        desk.say("Type your name")
+        if self._closed_now(self.now_us):  # said before anyone types, not after the PIN twice
+            desk.say(CLOSED_AT_THE_DESK, bad=True)
+        else:
+            desk.say("Type your name")
+
+    def _closed_now(self, now_us: int) -> bool:
+        """The event has closed, by the closing time the link last read (no ledger call)."""
+        closing = self.link.closing(now_us)
+        return isinstance(closing, int) and closing <= self.link.wall_us()
 
     def _name_done(self, desk: Desk) -> None:
         assert desk.keyboard is not None
@@ -135,6 +175,10 @@ class Lobby(Scene):
         except NameRefused as e:
             desk.say(f"Not a name: {e}", bad=True)
             return
+        missing = undrawable(clean)
+        if missing:
+            desk.say(f"Not a name: the screens cannot draw {' '.join(missing[:3])}", bad=True)
+            return
         here = next((d for d in self.desks if d.signed_in and name_key(d.name) == name_key(clean)), None)
         if here is not None:
             desk.say(f"{here.name} is signed in at {self.ctx.looks[here.station].name}", bad=True)
@@ -145,7 +189,11 @@ class Lobby(Scene):
         except UnknownPlayer:
             known = False
         except LedgerError as e:
-            desk.say(f"{e}: START to try again", bad=True)
+            self._trouble(e)
+            desk.say(f"{plain(e)}: START to try again", bad=True)
+            return
+        if not known and self._closed_now(self.now_us):
+            desk.say(CLOSED_AT_THE_DESK, bad=True)
             return
         desk.name, desk.pad = clean, PinPad()
         if known:
@@ -182,7 +230,8 @@ class Lobby(Scene):
                 desk.say(f"{desk.name} is LOCKED after 5 wrong PINs: try in {minutes} min", bad=True)
             return
         except LedgerError as e:
-            desk.say(f"{e}: enter the PIN again", bad=True)
+            self._trouble(e)
+            desk.say(f"{plain(e)}: enter the PIN again", bad=True)
             return
         desk.name, desk.step = official, DeskStep.MENU
         self._refresh(desk)
@@ -202,8 +251,9 @@ class Lobby(Scene):
             desk.say(f"Not registered: {e}", bad=True)
             return
         except LedgerError as e:  # unreachable, busy: the same key retries safely
+            self._trouble(e)
             desk.step, desk.first_pin = DeskStep.REPEAT_PIN, pin
-            desk.say(f"Not registered yet ({e}): repeat the PIN to try again", bad=True)
+            desk.say(f"Not registered yet ({plain(e)}): repeat the PIN to try again", bad=True)
             return
         desk.keys.pop("register", None)
         desk.step = DeskStep.MENU
@@ -217,7 +267,8 @@ class Lobby(Scene):
         try:
             desk.cards = self.link.ledger.collection(desk.name)
         except LedgerError as e:
-            desk.say(f"Cards not read: {e}", bad=True)
+            self._trouble(e)
+            desk.say(f"Cards not read: {plain(e)}", bad=True)
 
     def rival(self, desk: Desk) -> Desk | None:
         """The other signed-in player, by station order after this one."""
@@ -270,9 +321,15 @@ class Lobby(Scene):
         try:
             options = self.link.ledger.duel_options(desk.name, rival.name)
         except LedgerError as e:
-            desk.say(f"No duel: {e}", bad=True)
+            self._trouble(e)
+            desk.say(f"No duel: {plain(e)}", bad=True)
             return None
         return DuelScene(self.ctx, now_us, self, (desk.station, rival.station), (desk.name, rival.name), options)
+
+    def _trouble(self, e: LedgerError) -> None:
+        """The whole error in the log (a player is told :func:`plain` words)."""
+        if isinstance(e, LedgerUnreachable | LedgerBusy):
+            self.ctx.log(f"Punch Cards lobby: {e}")
 
     def _closed(self) -> bool:
         try:
@@ -288,7 +345,8 @@ class Lobby(Scene):
         try:
             self.link.ledger.reenter(key, desk.name)
         except LedgerError as e:
-            desk.say(f"Not re-entered: {e}", bad=True)
+            self._trouble(e)
+            desk.say(f"Not re-entered: {plain(e)}", bad=True)
             return
         desk.keys.pop("reenter", None)
         self.link.changed()
@@ -297,19 +355,28 @@ class Lobby(Scene):
 
     # -- outputs -------------------------------------------------------------------------
     def _hints(self, desk: Desk) -> tuple[str, ...]:
+        """The buttons' legends, short enough for a private display's 21-character rows."""
         if desk.step is DeskStep.IDLE:
             return ("START: sign in or register",)
         if desk.step is DeskStep.NAME:
-            return ("A/B move  C/D row", "F type  E delete", "START: done")
+            opened = desk.keyboard is not None and desk.keyboard.open is not None
+            if opened:
+                return ("A-F: the letter", "START: back")
+            return ("A-F: a key, then a letter", "E delete  START done")
         if desk.step in PIN_STEPS:
             return ("A-F: PIN letters", "START: OK / undo")
         rival = self.rival(desk)
-        return (
-            f"A: challenge {rival.name}" if rival else "A: challenge (rival signs in)",
-            "B: trade  C: practice",
-            "D: re-enter" if not desk.cards else "START: my cards",
-            "E: sign out",
-        )
+        duel = f"A duel {rival.name}" if rival else "A duel: no rival yet"
+        if desk.cards:
+            return (duel, "B trade", "C practice", "E sign out")
+        return (duel, "B trade", "D re-enter", "E sign out")
+
+    def _message(self, desk: Desk) -> tuple[str, bool]:
+        """What the desk says; an idle desk after the closing time says the event closed
+        (before anyone starts typing a name)."""
+        if desk.step is DeskStep.IDLE and not desk.message and self._closed_now(self.now_us):
+            return CLOSED_AT_THE_DESK, True
+        return desk.message, desk.bad
 
     def _desk_view(self, desk: Desk) -> DeskView:
         kb = desk.keyboard.view() if desk.step is DeskStep.NAME and desk.keyboard else None
@@ -322,17 +389,22 @@ class Lobby(Scene):
             pin_length=len(desk.pad.pin) if desk.pad is not None and desk.step in PIN_STEPS else 0,
             cards=len(desk.cards) if signed else None,
             points=points(c.name for c in desk.cards) if signed else None,
-            message=desk.message,
-            bad=desk.bad,
+            message=self._message(desk)[0],
+            bad=self._message(desk)[1],
             hints=self._hints(desk),
         )
 
     def screen(self, now_us: int) -> PlayScreen:
+        self.now_us = max(self.now_us, now_us)
         board = self.link.board(now_us)
+        closing = self.link.closing(now_us)
+        if isinstance(closing, str) and closing != self._said:  # the detail once, in the log
+            self.ctx.log(f"Punch Cards lobby: {closing}")
+        self._said = closing if isinstance(closing, str) else ""
         view = LobbyView(
             tuple(self._desk_view(d) for d in self.desks),
             board if isinstance(board, tuple) else (),
-            closing_words(self.link.closing(now_us), self.link.wall_us()),
+            closing_words(closing, self.link.wall_us()),
         )
         return PlayScreen(
             game=SPEC.name, title=SPEC.title, seats=self.ctx.looks, view=view, events=(), notices=(), now_us=now_us
@@ -348,7 +420,8 @@ class Lobby(Scene):
             player=desk.name,
             keyboard=kb,
             pin=pin,
-            message=desk.message,
+            message=self._message(desk)[0],
+            bad=self._message(desk)[1],
             hints=self._hints(desk),
             cards=cards,
         )
