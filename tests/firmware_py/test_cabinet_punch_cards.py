@@ -23,7 +23,7 @@ from firmware_py.runtime.scenes import Attract
 from firmware_py.runtime.service_menu import ServiceMenu
 from games.punch_cards import SPEC, Phase
 from hal.config import CabinetConfig
-from hal.events import Button
+from hal.events import Button, TypedEvent
 from hal.sim import SimCabinet
 from tests.cabinet_driving import press, run_for
 from tests.firmware_py.ledger.conftest import FAST_PINS, SEED, Clock
@@ -476,3 +476,37 @@ def test_the_headless_exhibition_plays_a_duel_between_bots_and_records_nothing(c
     assert run_exhibition(cabinet, sim, sim.clock, SPEC.name, seed=2, max_virtual_s=300, fps=20)
     assert cabinet.ctx.store.games_played() == {SPEC.name: 1}
     assert not (config.data_dir / "punch_cards.sqlite3").exists()  # exhibition packets, no ledger
+
+
+# -- a USB keyboard, and names the screens cannot draw ----------------------------------------
+def typed(cabinet: Cabinet, sim: SimCabinet, text: str = "", key: str = "") -> None:
+    cabinet.typed.append(TypedEvent(sim.clock.now_us(), text=text, key=key))
+    run_for(cabinet, sim, 50_000)
+
+
+def test_a_usb_keyboard_types_a_name_and_one_the_screens_cannot_draw_is_refused(pc: Cabinet, sim, ledger) -> None:
+    """Issue 23: a USB keyboard types a name (Enter is START, Backspace deletes); a name
+    whose letters the main display's font lacks (it would show as identical boxes) is
+    refused at entry, saying which letters, and nothing is recorded."""
+    lobby = open_lobby(pc, sim)
+    typed(pc, sim, text="שלום")
+    typed(pc, sim, key="enter")
+    desk = lobby.desks[0]
+    assert desk.step is DeskStep.NAME and desk.bad and ledger.players() == ()
+    assert desk.message == "Not a name: the screens cannot draw ש ל ו"
+    for _ in range(4):
+        typed(pc, sim, key="backspace")
+    typed(pc, sim, text="Łukasz")
+    assert not desk.bad  # the refusal goes with the next key
+    typed(pc, sim, key="enter")
+    assert desk.step is DeskStep.NEW_PIN and desk.name == "Łukasz"
+    taps(pc, sim, 0, pin_presses("ABCD") * 2)
+    assert ledger.players() == ("Łukasz",)
+
+
+def test_typing_goes_to_the_desk_whose_buttons_were_pressed_last(pc: Cabinet, sim, ledger) -> None:
+    lobby = open_lobby(pc, sim)
+    tap(pc, sim, 1, Button.START)  # station 2 starts entering a name after station 1
+    typed(pc, sim, text="Bob")
+    assert lobby.desks[1].keyboard is not None and lobby.desks[1].keyboard.text == "Bob"
+    assert lobby.desks[0].keyboard is not None and lobby.desks[0].keyboard.text == ""

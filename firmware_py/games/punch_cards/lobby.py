@@ -34,7 +34,7 @@ from firmware_py.games.punch_cards.trade import TradeScene
 from firmware_py.runtime.context import CabinetContext
 from firmware_py.runtime.scene import Scene, pressed
 from games.punch_cards import SPEC, Card, NameRefused, name_key, normalise_name, points
-from hal.events import Button, ButtonEvent, InputEvent
+from hal.events import Button, ButtonEvent, InputEvent, TypedEvent
 
 PIN_STEPS = (DeskStep.PIN, DeskStep.NEW_PIN, DeskStep.REPEAT_PIN)
 LEDGER_NOT_ANSWERING = "The ledger is not answering: duels are not being recorded"
@@ -102,6 +102,9 @@ class Lobby(Scene):
         self.link: LedgerLink = link_for(ctx)
         self.desks = [Desk(s) for s in range(len(ctx.looks))]
         self._said = ""
+        self.typist = host
+        """The station that last pressed a button while entering a name: a USB keyboard
+        types there."""
         self.now_us = now_us
         """The latest time the cabinet gave this scene (input, tick or frame)."""
         self._to_name(self.desks[host])
@@ -127,10 +130,15 @@ class Lobby(Scene):
 
     def on_input(self, ev: InputEvent, now_us: int) -> Scene | None:
         self.now_us = max(self.now_us, now_us)
+        if isinstance(ev, TypedEvent):
+            self._typed(ev, now_us)
+            return None
         if not pressed(ev) or not isinstance(ev, ButtonEvent) or ev.station >= len(self.desks):
             return None
         desk = self.desks[ev.station]
         button = ev.button
+        if desk.step in (DeskStep.IDLE, DeskStep.NAME):
+            self.typist = desk.station
         if desk.step is DeskStep.IDLE:
             if button is Button.START:
                 self._to_name(desk)
@@ -150,6 +158,24 @@ class Lobby(Scene):
         else:
             return self._menu(desk, button, now_us)
         return None
+
+    def _typed(self, ev: TypedEvent, now_us: int) -> None:
+        """A USB keyboard types into the desk entering a name: the one whose buttons were
+        pressed last, else the first (it belongs to no station)."""
+        typing = [d for d in self.desks if d.step is DeskStep.NAME and d.keyboard is not None]
+        desk = next((d for d in typing if d.station == self.typist), typing[0] if typing else None)
+        if desk is None or desk.keyboard is None:
+            return
+        self.last_input_us = now_us
+        if ev.key == "enter":
+            self._name_done(desk)
+            return
+        if ev.key == "backspace":
+            desk.keyboard.delete()
+        elif ev.text:
+            desk.keyboard.type_text("".join(c for c in ev.text if c.isprintable()))
+        if desk.bad:
+            desk.say("Closed: players sign in only" if self._closed_now(now_us) else "Type your name")
 
     def _to_name(self, desk: Desk, text: str = "") -> None:
         desk.reset()
@@ -224,10 +250,10 @@ class Lobby(Scene):
             return
         except PinLocked as e:
             if e.until_us is None:
-                desk.say(f"{desk.name} is LOCKED after too many wrong PINs: ask the operator", bad=True)
+                desk.say("LOCKED after too many wrong PINs: ask the operator", bad=True)
             else:
                 minutes = max(1, -(-(e.until_us - self.link.ledger.clock()) // 60_000_000))
-                desk.say(f"{desk.name} is LOCKED after 5 wrong PINs: try in {minutes} min", bad=True)
+                desk.say(f"LOCKED after 5 wrong PINs: try in {minutes} min", bad=True)
             return
         except LedgerError as e:
             self._trouble(e)
