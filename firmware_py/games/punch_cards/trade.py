@@ -99,7 +99,9 @@ class TradeScene(Scene):
         try:
             self.link.ledger.record_trade(self.key, self.players[0], self.players[1], offer)
         except (LedgerUnreachable, LedgerBusy) as e:
-            self.waiting = f"{e}. The trade is done once the ledger has recorded it"
+            if not self.waiting:  # the detail (a server's address) once, in the log
+                self.ctx.log(f"Punch Cards trade not recorded yet: {e}")
+            self.waiting = "The ledger is not answering: the trade is done once it has recorded it"
             self.retry_us = now_us + RETRY_US
             return
         except LedgerError as e:
