@@ -268,8 +268,9 @@ def punch_card(
     numbers: tuple[int, ...],
 ) -> None:
     """A Punch Card: card stock with its ``label`` (its serial) and the name written on it, a hole punched
-    in each corner (top left, top right, bottom left, bottom right); the ``shown`` corner's
-    hole shows ``numbers`` through it, the others stay dark (their numbers are secret)."""
+    in each corner (top left, top right, bottom left, bottom right: buttons A–D); the
+    ``shown`` corner's hole shows ``numbers`` through it, the others stay dark (their
+    numbers are secret)."""
     draw.rect(surf, (0, 0, 0), rect.move(6, 8), border_radius=14)
     draw.rect(surf, PAPER, rect, border_radius=14)
     draw.rect(surf, edge, rect, width=5, border_radius=14)
@@ -280,9 +281,10 @@ def punch_card(
         window.topleft = (x, y)
         if corner == shown:
             _holes_open(surf, text, window, numbers)
-        else:
+        else:  # punched, dark, with the button that picks this corner
             draw.rect(surf, HOLE, window, border_radius=22)
             draw.rect(surf, theme.shade(PAPER, 0.6), window, width=3, border_radius=22)
+            text.draw(surf, "ABCD"[corner], 40, theme.PANEL_EDGE, window.center, "center", bold=True)
     middle = rect.inflate(-24, -2 * (16 + WINDOW[1]) - 8)
     top = text.draw(surf, label, 44, INK, (middle.centerx, middle.y + 4), "midtop", bold=True)
     text.draw_fitted(surf, name, 40, INK, (middle.centerx, top.bottom + 2), middle.width, "midtop", True)
