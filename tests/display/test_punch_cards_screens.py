@@ -25,6 +25,7 @@ from display.games.punch_cards.models import (
     TradeTableView,
 )
 from display.games.punch_cards.private import WIDTH, draw_punch_cards_private
+from display.games.punch_cards.screen import OPEN_US
 from display.layout import Cover, LayoutRecord, problems
 from display.models import AttractBoard, AttractScreen, PlayScreen, PrivateScreen, StationLook
 from display.private import image_text
@@ -390,3 +391,45 @@ def test_practice_shows_no_card_changing_hands(inks: Inks, artifacts: Path) -> N
     assert not [w for w in words if any(s in w for s in serials)], "a practice shows the computer's card serial"
     assert not [w for w in words if "takes card" in w or "LOST" in w or "loses card" in w]
     assert not problems(record), problems(record)
+
+
+def test_the_holes_open_before_the_numbers_and_the_result_show(inks: Inks) -> None:
+    """Coherent (issue 23): at a reveal the chosen holes open; the numbers, the calls, how
+    High and Low went and the result banner show once they are open, never before."""
+    duel = finished_duel("Ann", "Bob")
+    reveal = duel.public_view().last_reveal
+    assert reveal is not None
+    table = DuelTable(
+        public=duel.public_view(),
+        players=("Ann", "Bob"),
+        practice=False,
+        challenge="",
+        result=("BOB WINS!", "Bob takes card #1 (Ann)", "by High"),
+        waiting="",
+    )
+
+    def frame(now_us: int) -> LayoutRecord:
+        record = LayoutRecord()
+        Renderer().draw(
+            PlayScreen(
+                game="punch_cards",
+                title="Punch Cards",
+                seats=LOOKS[:2],
+                view=table,
+                events=((1_000_000, reveal),),
+                notices=(),
+                now_us=now_us,
+            ),
+            record,
+        )
+        return record
+
+    inks.items.clear()
+    opening = frame(1_000_000 + OPEN_US // 2)
+    words = {text for text, _r, _c in inks.items}
+    assert not any(str(n) in words for n in reveal.numbers[1]) and "LOST" not in words and "HIGH" not in words
+    assert not opening.covers  # no banner yet
+    inks.items.clear()
+    frame(1_000_000 + OPEN_US)
+    words = {text for text, _r, _c in inks.items}
+    assert all(str(n) in words for n in reveal.numbers[1]) and "LOST" in words and "BOB WINS!" in words

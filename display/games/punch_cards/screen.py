@@ -7,9 +7,11 @@ Registers Punch Cards' screens (this and the private layout) with ``display.game
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pygame
 
-from display import draw, theme
+from display import draw, motion, theme
 from display.canvas import Canvas, live
 from display.cards import card_back
 from display.games.punch_cards.models import DeskStep, DeskView, DuelTable, KeyboardView, LobbyView, TradeTableView
@@ -165,6 +167,9 @@ WINDOW = (120, 104)
 SIDE_WIDTH = 470
 CENTRE_X = 640
 CARD_TOP = 234
+OPEN_US = 320_000
+"""At a reveal the chosen corners' holes open over this long; the numbers, the calls and
+how High and Low went show once they are open (an effect with the cards it comes from)."""
 
 
 def draw_duel(surf: Canvas, text: TextCache, s: PlayScreen, t: DuelTable) -> None:
@@ -185,11 +190,14 @@ def draw_duel(surf: Canvas, text: TextCache, s: PlayScreen, t: DuelTable) -> Non
     elif v.play > 1 and v.phase is not Phase.OVER:
         text.draw(surf, f"PLAY {v.play}", 34, theme.GOLD, (w - 24, 32), "midright", bold=True)
     reveal = v.last_reveal
+    opened = motion.ease_out(motion.progress(s.now_us, _revealed_at(s), OPEN_US))
+    if opened < 1:  # the result comes with the numbers it comes from, not before
+        t = replace(t, result=())
     for seat in (0, 1):
         side = pygame.Rect(30 if seat == 0 else w - 30 - SIDE_WIDTH, PLAY_TOP, SIDE_WIDTH, 530)
-        _duellist(surf, text, s, t, seat, side)
+        _duellist(surf, text, s, t, seat, side, opened)
     text.draw(surf, "VS", 64, theme.GOLD, (CENTRE_X, CARD_TOP + CARD_SIZE[1] // 2), "center", bold=True)
-    if reveal is not None:
+    if reveal is not None and opened >= 1:
         _comparisons(surf, text, s, t, reveal)
     _duel_banner(surf, text, s, t)
     _duel_footer(surf, text, t, h)
@@ -200,9 +208,16 @@ def draw_duel(surf: Canvas, text: TextCache, s: PlayScreen, t: DuelTable) -> Non
         paused_overlay(surf, text, s.paused)
 
 
-def _duellist(surf: Canvas, text: TextCache, s: PlayScreen, t: DuelTable, seat: int, side: pygame.Rect) -> None:
+def _revealed_at(s: PlayScreen) -> int:
+    """When the last reveal happened (long ago when the events no longer say)."""
+    return next((t for t, ev in reversed(s.events) if isinstance(ev, Revealed)), -OPEN_US)
+
+
+def _duellist(
+    surf: Canvas, text: TextCache, s: PlayScreen, t: DuelTable, seat: int, side: pygame.Rect, opened: float
+) -> None:
     """One duellist: the name in their colour, what they are doing, their staked card and,
-    once revealed, their call."""
+    once revealed (``opened`` 1: the holes are open), their call."""
     v = t.public
     look = s.seats[seat]
     name = t.players[seat]
@@ -226,11 +241,11 @@ def _duellist(surf: Canvas, text: TextCache, s: PlayScreen, t: DuelTable, seat: 
         numbers = reveal.numbers[seat] if reveal is not None else ()
         # practice: the computer's packet is nobody's card, so it has no serial to show
         label = "practice" if t.practice and seat == 1 else f"#{v.stakes[seat]}"
-        punch_card(surf, text, card, look.color, label, v.stake_names[seat], shown_corner, numbers)
+        punch_card(surf, text, card, look.color, label, v.stake_names[seat], shown_corner, numbers, opened)
         if _lost(t, seat):
             stamp(surf, text, "LOST", theme.BAD, (card.centerx, card.centery + 40))
     live(surf, card, f"{name}'s card")
-    if reveal is not None:
+    if reveal is not None and opened >= 1:
         call = CALL_WORDS[reveal.calls[seat]]
         text.draw(surf, f"called {call}", 40, theme.GOLD, (side.centerx, card.bottom + 30), "center", bold=True)
 
@@ -266,11 +281,13 @@ def punch_card(
     name: str,
     shown: int | None,
     numbers: tuple[int, ...],
+    opened: float = 1.0,
 ) -> None:
     """A Punch Card: card stock with its ``label`` (its serial) and the name written on it, a hole punched
     in each corner (top left, top right, bottom left, bottom right: buttons A–D); the
     ``shown`` corner's hole shows ``numbers`` through it, the others stay dark (their
-    numbers are secret)."""
+    numbers are secret).  ``opened`` below 1: the shown hole is still opening, its numbers
+    not yet readable."""
     draw.rect(surf, (0, 0, 0), rect.move(6, 8), border_radius=14)
     draw.rect(surf, PAPER, rect, border_radius=14)
     draw.rect(surf, edge, rect, width=5, border_radius=14)
@@ -279,8 +296,12 @@ def punch_card(
         x = rect.x + 16 if corner % 2 == 0 else rect.right - 16 - WINDOW[0]
         y = rect.y + 16 if corner < 2 else rect.bottom - 16 - WINDOW[1]
         window.topleft = (x, y)
-        if corner == shown:
+        if corner == shown and opened >= 1:
             _holes_open(surf, text, window, numbers)
+        elif corner == shown:  # opening: light grows from the hole's middle
+            draw.rect(surf, HOLE, window, border_radius=22)
+            light = window.inflate(-round(window.width * (1 - opened)), -round(window.height * (1 - opened)))
+            draw.rect(surf, theme.WHITE, light, border_radius=max(2, round(22 * opened)))
         else:  # punched, dark, with the button that picks this corner
             draw.rect(surf, HOLE, window, border_radius=22)
             draw.rect(surf, theme.shade(PAPER, 0.6), window, width=3, border_radius=22)
@@ -346,7 +367,12 @@ def _duel_banner(surf: Canvas, text: TextCache, s: PlayScreen, t: DuelTable) -> 
             banner(surf, text, ("PRACTICE: " if t.practice else "") + words, s.seats[v.winner].color)
         else:
             banner(surf, text, t.result[0].upper(), theme.BAD if "NOT" in t.result[0].upper() else theme.PANEL_EDGE)
-    elif v.last_reveal is not None and v.last_reveal.again is not None and v.phase is not Phase.OVER:
+    elif (
+        v.last_reveal is not None
+        and v.last_reveal.again is not None
+        and v.phase is not Phase.OVER
+        and _revealed_at(s) + OPEN_US <= s.now_us
+    ):
         banner(surf, text, AGAIN_WORDS[v.last_reveal.again.value].upper(), theme.PANEL_EDGE)
 
 
