@@ -138,7 +138,7 @@ def lobby(names: tuple[str, ...], message: str = "") -> LobbyView:
         for i, step in enumerate(steps)
     )
     board = tuple(Standing(i + 1, n, 9999 - i, (1,), 99999) for i, n in enumerate(names[:5]))
-    return LobbyView(desks, board, LEDGER_NOT_ANSWERING)
+    return LobbyView(desks, board, LEDGER_NOT_ANSWERING, alert=True)
 
 
 @pytest.mark.slow

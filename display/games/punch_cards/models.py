@@ -56,7 +56,9 @@ class LobbyView:
     desks: tuple[DeskView, ...]
     board: tuple[Standing, ...]
     status: str
-    """The event's state: the closing time, CLOSED, or the ledger unreachable."""
+    """The event's state: the closing time, CLOSED, or the ledger not answering."""
+    alert: bool = False
+    """The status is bad news (closed, the ledger not answering): said in red."""
 
 
 @dataclass(frozen=True, kw_only=True)

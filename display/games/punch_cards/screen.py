@@ -69,17 +69,6 @@ def draw_lines(
     return y
 
 
-def title(surf: Canvas, text: TextCache, centre: str, right: str, right_color: tuple[int, int, int]) -> None:
-    w = surf.get_width()
-    draw.rect(surf, theme.PANEL, (0, 0, w, 64))
-    draw.line(surf, theme.GOLD, (0, 64), (w, 64), 3)
-    left = text.draw(surf, "PUNCH CARDS", 52, theme.GOLD, (24, 32), "midleft", bold=True)
-    if centre:
-        text.draw_fitted(surf, centre, 36, theme.TEXT, (left.right + 30, 32), 480, "midleft")
-    if right:
-        text.draw_fitted(surf, right, 30, right_color, (w - 24, 32), w - left.right - 560, "midright")
-
-
 # -- the lobby ------------------------------------------------------------------------------
 def draw_desk(surf: Canvas, text: TextCache, d: DeskView, rect: pygame.Rect) -> None:
     active = d.step is not DeskStep.IDLE
@@ -138,8 +127,12 @@ def draw_keys(surf: Canvas, text: TextCache, kb: KeyboardView, area: pygame.Rect
 def draw_lobby(surf: Canvas, text: TextCache, s: PlayScreen, v: LobbyView) -> None:
     w = surf.get_width()
     surf.fill(theme.BACKGROUND)
-    bad = "CLOSED" in v.status or "not answering" in v.status
-    title(surf, text, "Sign in · duel · collect names", v.status, theme.BAD if bad else theme.DIM)
+    if v.alert:  # the event closed, the ledger not answering: across the title, in red
+        title_bar(surf, text, s.title)
+        left = text.measure(surf, s.title, 52, bold=True)[0] + 24
+        text.draw_fitted(surf, v.status, 34, theme.BAD, (w // 2, 32), w - 2 * left - 40, "center", True)
+    else:
+        title_bar(surf, text, s.title, "Sign in · duel · collect names", v.status)
     n = len(v.desks)
     cw = (w - 40) // n
     for i, desk in enumerate(v.desks):
@@ -395,7 +388,7 @@ def _duel_footer(surf: Canvas, text: TextCache, t: DuelTable, h: int) -> None:
 def draw_trade(surf: Canvas, text: TextCache, s: PlayScreen, t: TradeTableView) -> None:
     w, h = surf.get_size()
     surf.fill(theme.BACKGROUND)
-    title(surf, text, f"Trade: {t.players[0]} and {t.players[1]}", "", theme.DIM)
+    title_bar(surf, text, s.title, f"Trade: {t.players[0]} and {t.players[1]}")
     half = (w - 60) // 2
     for seat in (0, 1):
         rect = pygame.Rect(20 + seat * (half + 20), 80, half, 480)

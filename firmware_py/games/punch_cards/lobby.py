@@ -37,7 +37,7 @@ from games.punch_cards import SPEC, Card, NameRefused, name_key, normalise_name,
 from hal.events import Button, ButtonEvent, InputEvent, TypedEvent
 
 PIN_STEPS = (DeskStep.PIN, DeskStep.NEW_PIN, DeskStep.REPEAT_PIN)
-LEDGER_NOT_ANSWERING = "The ledger is not answering: duels are not being recorded"
+LEDGER_NOT_ANSWERING = "The ledger is not answering: duels are not recorded"
 """The lobby's title bar while the ledger cannot be read (the error, with the server's
 address, goes to the log)."""
 CLOSED_AT_THE_DESK = "The event has closed: no new players. Players may sign in to see their cards"
@@ -431,6 +431,7 @@ class Lobby(Scene):
             tuple(self._desk_view(d) for d in self.desks),
             board if isinstance(board, tuple) else (),
             closing_words(closing, self.link.wall_us()),
+            alert=isinstance(closing, str) or self._closed_now(now_us),
         )
         return PlayScreen(
             game=SPEC.name, title=SPEC.title, seats=self.ctx.looks, view=view, events=(), notices=(), now_us=now_us
