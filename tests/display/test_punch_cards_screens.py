@@ -35,7 +35,21 @@ from display.widgets import BANNER_BAND
 from firmware_py.games.punch_cards.controls import PunchCardsControls
 from firmware_py.games.punch_cards.keyboard import NameKeyboard
 from firmware_py.games.punch_cards.lobby import LEDGER_NOT_ANSWERING
-from games.punch_cards import MAX_SERIAL, DuelOptions, NameRefused, Standing, make_card, normalise_name, packet
+from games.punch_cards import (
+    CORNERS,
+    MAX_SERIAL,
+    Call,
+    CallIt,
+    DuelOptions,
+    NameRefused,
+    PickCorner,
+    PunchCardsDuel,
+    Stake,
+    Standing,
+    make_card,
+    normalise_name,
+    packet,
+)
 from tests.firmware_py.ledger.support import decided_duel
 
 STRANGE = (
@@ -433,3 +447,35 @@ def test_the_holes_open_before_the_numbers_and_the_result_show(inks: Inks) -> No
     frame(1_000_000 + OPEN_US)
     words = {text for text, _r, _c in inks.items}
     assert all(str(n) in words for n in reveal.numbers[1]) and "LOST" in words and "BOB WINS!" in words
+
+
+def test_a_play_again_shows_its_reveal_until_the_next_play_is_under_way(inks: Inks) -> None:
+    """One moment at a time: after High against Low the reveal stays up with its reason
+    while both choose afresh, and goes once one of them has picked the next corner."""
+    cards = (tuple(make_card(SEED, s, "Ann") for s in (1, 2)), tuple(make_card(SEED, s, "Bob") for s in (3, 4)))
+    duel = PunchCardsDuel(DuelOptions(cards), 2, 0)
+    for action in (
+        Stake(0, 1),
+        Stake(1, 3),
+        PickCorner(0, CORNERS[0]),
+        PickCorner(1, CORNERS[3]),
+        CallIt(0, Call.HIGH),
+        CallIt(1, Call.LOW),
+    ):
+        duel.apply(action)
+    reveal = duel.public_view().last_reveal
+    assert reveal is not None and reveal.again is not None
+
+    def shown() -> tuple[set[str], LayoutRecord]:
+        inks.items.clear()
+        table = DuelTable(
+            public=duel.public_view(), players=("Ann", "Bob"), practice=False, challenge="", result=(), waiting=""
+        )
+        _canvas, record = recorded_duel_screen(table)
+        return {text for text, _r, _c in inks.items}, record
+
+    words, record = shown()
+    assert "HIGH AGAINST LOW: PLAY AGAIN" in words and all(str(n) in words for n in reveal.numbers[1])
+    duel.apply(PickCorner(0, CORNERS[1]))
+    words, record = shown()
+    assert not record.covers and not any(str(n) in words for n in reveal.numbers[1] if n > 4)

@@ -173,6 +173,10 @@ def draw_duel(surf: Canvas, text: TextCache, s: PlayScreen, t: DuelTable) -> Non
     w, h = surf.get_size()
     surf.fill(theme.BACKGROUND)
     v = t.public
+    if v.phase is Phase.CORNER and any(v.locked) and v.last_reveal is not None:
+        # one moment at a time: the last play's reveal goes once the next play is under way
+        v = replace(v, last_reveal=None)
+        t = replace(t, public=v)
     if t.practice:
         centre = f"{t.players[0]} practises against the computer"
     else:
