@@ -479,3 +479,6 @@ def test_a_play_again_shows_its_reveal_until_the_next_play_is_under_way(inks: In
     duel.apply(PickCorner(0, CORNERS[1]))
     words, record = shown()
     assert not record.covers and not any(str(n) in words for n in reveal.numbers[1] if n > 4)
+    duel.apply(PickCorner(1, CORNERS[1]))  # both picked: calling, still not the old reveal
+    words, record = shown()
+    assert not record.covers and not any(str(n) in words for n in reveal.numbers[1] if n > 4)

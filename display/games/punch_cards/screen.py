@@ -120,7 +120,8 @@ def draw_keys(surf: Canvas, text: TextCache, kb: KeyboardView, area: pygame.Rect
         draw.circle(surf, theme.GOLD, (area.x + 18, y), 17)
         text.draw(surf, button, 26, theme.BACKGROUND, (area.x + 18, y), "center", bold=True)
         words = " ".join(cells)
-        size = 36 if kb.opened else 30
+        wide = area.width > 400  # two desks: room for bigger letters
+        size = (48 if wide else 36) if kb.opened else (38 if wide else 30)
         text.draw_fitted(surf, words, size, theme.WHITE, (area.x + 46, y), area.width - 50, "midleft", kb.opened)
 
 
@@ -173,7 +174,8 @@ def draw_duel(surf: Canvas, text: TextCache, s: PlayScreen, t: DuelTable) -> Non
     w, h = surf.get_size()
     surf.fill(theme.BACKGROUND)
     v = t.public
-    if v.phase is Phase.CORNER and any(v.locked) and v.last_reveal is not None:
+    again = v.last_reveal is not None and v.last_reveal.again is not None
+    if again and (v.phase is Phase.CALL or (v.phase is Phase.CORNER and any(v.locked))):
         # one moment at a time: the last play's reveal goes once the next play is under way
         v = replace(v, last_reveal=None)
         t = replace(t, public=v)
