@@ -113,6 +113,8 @@ def desk_image(d: DeskPrivate, size: tuple[int, int]) -> Image.Image:
         body = wrap(d.message, 3) if d.message else ["A-F: PIN letters"]
         return text_lines([fit(f"{PROMPT[d.step]} {d.player}"), f"{pin}  START OK/undo", *body], 0, size)
     held = f" ({d.cards} cards)" if d.cards is not None else ""
+    if d.cards is not None and len(oled_safe(d.player)) + len(held) > WIDTH:
+        held = f" ({d.cards})"  # the name first: the count in short
     legends = pack(list(d.hints))
     message = wrap(d.message, ROWS - 1 - len(legends)) if d.message and len(legends) < ROWS - 1 else []
     return text_lines([f"{fit(d.player, WIDTH - len(held))}{held}", *message, *legends], 0, size)
