@@ -200,9 +200,8 @@ def draw_duel(surf: Canvas, text: TextCache, s: PlayScreen, t: DuelTable) -> Non
         _comparisons(surf, text, s, t, reveal)
     _duel_banner(surf, text, s, t)
     _duel_footer(surf, text, t, h)
-    if t.waiting:
-        paused_overlay(surf, text, "")
-        draw_lines(surf, text, t.waiting, 36, theme.WHITE, (w // 2, h // 2 + 40), w - 160, 2)
+    if t.waiting:  # one plain line (the ledger's error itself is in the log)
+        paused_overlay(surf, text, t.waiting)
     if s.paused:
         paused_overlay(surf, text, s.paused)
 
