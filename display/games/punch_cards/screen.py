@@ -285,14 +285,19 @@ def punch_card(
     in each corner (top left, top right, bottom left, bottom right: buttons A–D); the
     ``shown`` corner's hole shows ``numbers`` through it, the others stay dark (their
     numbers are secret).  ``opened`` below 1: the shown hole is still opening, its numbers
-    not yet readable."""
-    draw.rect(surf, (0, 0, 0), rect.move(6, 8), border_radius=14)
-    draw.rect(surf, PAPER, rect, border_radius=14)
-    draw.rect(surf, edge, rect, width=5, border_radius=14)
+    not yet readable.  Drawn at any size (the trade's cards are small): the duel's card,
+    :data:`CARD_SIZE`, is the scale."""
+    k = rect.width / CARD_SIZE[0]
+    small = k < 0.75  # a card in a list: smaller holes, room for the name on two lines
+    kh = k * 0.7 if small else k
+    margin, hole = round(16 * k), (round(WINDOW[0] * kh), round(WINDOW[1] * kh))
+    draw.rect(surf, (0, 0, 0), rect.move(round(6 * k), round(8 * k)), border_radius=round(14 * k))
+    draw.rect(surf, PAPER, rect, border_radius=round(14 * k))
+    draw.rect(surf, edge, rect, width=max(2, round(5 * k)), border_radius=round(14 * k))
     for corner in range(4):
-        window = pygame.Rect(0, 0, *WINDOW)
-        x = rect.x + 16 if corner % 2 == 0 else rect.right - 16 - WINDOW[0]
-        y = rect.y + 16 if corner < 2 else rect.bottom - 16 - WINDOW[1]
+        window = pygame.Rect(0, 0, *hole)
+        x = rect.x + margin if corner % 2 == 0 else rect.right - margin - hole[0]
+        y = rect.y + margin if corner < 2 else rect.bottom - margin - hole[1]
         window.topleft = (x, y)
         if corner == shown and opened >= 1:
             _holes_open(surf, text, window, numbers)
@@ -300,13 +305,17 @@ def punch_card(
             draw.rect(surf, HOLE, window, border_radius=22)
             light = window.inflate(-round(window.width * (1 - opened)), -round(window.height * (1 - opened)))
             draw.rect(surf, theme.WHITE, light, border_radius=max(2, round(22 * opened)))
-        else:  # punched, dark, with the button that picks this corner
-            draw.rect(surf, HOLE, window, border_radius=22)
-            draw.rect(surf, theme.shade(PAPER, 0.6), window, width=3, border_radius=22)
-            text.draw(surf, "ABCD"[corner], 40, theme.PANEL_EDGE, window.center, "center", bold=True)
-    middle = rect.inflate(-24, -2 * (16 + WINDOW[1]) - 8)
-    top = text.draw(surf, label, 44, INK, (middle.centerx, middle.y + 4), "midtop", bold=True)
-    text.draw_fitted(surf, name, 40, INK, (middle.centerx, top.bottom + 2), middle.width, "midtop", True)
+        else:  # punched, dark, with the button that picks this corner (where it reads)
+            draw.rect(surf, HOLE, window, border_radius=round(22 * k))
+            draw.rect(surf, theme.shade(PAPER, 0.6), window, width=max(1, round(3 * k)), border_radius=round(22 * k))
+            if not small:
+                text.draw(surf, "ABCD"[corner], 40, theme.PANEL_EDGE, window.center, "center", bold=True)
+    middle = rect.inflate(round(-24 * k), -2 * (margin + hole[1]) - round(8 * k))
+    top = text.draw(surf, label, max(24, round(44 * k)), INK, (middle.centerx, middle.y + 2), "midtop", bold=True)
+    if small:
+        draw_lines(surf, text, name, 26, INK, (middle.centerx, top.bottom), middle.width, 2)
+    else:
+        text.draw_fitted(surf, name, round(40 * k), INK, (middle.centerx, top.bottom), middle.width, "midtop", True)
 
 
 def _holes_open(surf: Canvas, text: TextCache, window: pygame.Rect, numbers: tuple[int, ...]) -> None:
@@ -390,37 +399,47 @@ def _duel_footer(surf: Canvas, text: TextCache, t: DuelTable, h: int) -> None:
 
 
 # -- trades ---------------------------------------------------------------------------------
+TRADE_CARD = (168, 220)
+TRADE_SHOWN = 6
+"""Cards drawn per side (more are counted)."""
+
+
 def draw_trade(surf: Canvas, text: TextCache, s: PlayScreen, t: TradeTableView) -> None:
-    w, h = surf.get_size()
+    """Each side's offer as the cards themselves (serial and name; their numbers stay
+    the holders'), who has confirmed, and what happened."""
+    w = surf.get_width()
     surf.fill(theme.BACKGROUND)
     title_bar(surf, text, s.title, f"Trade: {t.players[0]} and {t.players[1]}")
     half = (w - 60) // 2
     for seat in (0, 1):
-        rect = pygame.Rect(20 + seat * (half + 20), 80, half, 480)
+        rect = pygame.Rect(20 + seat * (half + 20), PLAY_TOP - 64, half, 540)
         look = s.seats[seat]
         panel(surf, rect, theme.shade(look.color, 0.3), look.color)
-        text.draw_fitted(
-            surf, f"{t.players[seat]} gives", 44, theme.WHITE, (rect.centerx, rect.y + 14), half - 30, "midtop", True
-        )
-        for i, card in enumerate(t.gives[seat][:9]):
-            text.draw_fitted(
-                surf, f"#{card.serial}  {card.name}", 32, theme.TEXT, (rect.x + 24, rect.y + 80 + i * 38), half - 48
+        who = f"{t.players[seat].upper()} GIVES"
+        text.draw(surf, who, 44, look.color, (rect.centerx, rect.y + 30), "center", True, half - 30)
+        gives = t.gives[seat]
+        cols = 3
+        for i, card in enumerate(gives[:TRADE_SHOWN]):
+            place = pygame.Rect(0, 0, *TRADE_CARD)
+            place.topleft = (
+                rect.centerx + (i % cols - 1) * (TRADE_CARD[0] + 22) - TRADE_CARD[0] // 2,
+                rect.y + 62 + (i // cols) * (TRADE_CARD[1] + 14),
             )
-        if len(t.gives[seat]) > 9:
-            text.draw(surf, f"… and {len(t.gives[seat]) - 9} more", 28, theme.DIM, (rect.x + 24, rect.y + 80 + 9 * 38))
+            punch_card(surf, text, place, look.color, f"#{card.serial}", card.name, None, ())
+        if not gives:
+            text.draw(surf, "nothing yet", 36, theme.DIM, (rect.centerx, rect.y + 200), "center")
+        more = len(gives) - TRADE_SHOWN
         ok = t.confirmed[seat]
-        text.draw(
-            surf,
-            "CONFIRMED" if ok else "not confirmed",
-            36,
-            theme.GOOD if ok else theme.DIM,
-            (rect.centerx, rect.bottom - 44),
-            "midtop",
-            bold=ok,
+        status = ("CONFIRMED" if ok else "not confirmed") + (f"  ·  and {more} more" if more > 0 else "")
+        shown = text.draw(
+            surf, status, 36, theme.GOOD if ok else theme.DIM, (rect.centerx, rect.bottom - 28), "center", ok
         )
+        live(surf, shown, f"{t.players[seat]}'s confirmation")
     if t.message:
-        draw_lines(surf, text, t.message, 32, theme.WHITE, (w // 2, 580), w - 80, 2)
-    text.draw(surf, "A/B browse · C give/keep · START confirm · E call off", 28, theme.DIM, (w // 2, h - 30), "center")
+        text.draw(surf, t.message, 32, theme.WHITE, (w // 2, 652), "center", max_width=w - 80)
+    text.draw(
+        surf, "A/B browse · C give/keep · START confirm · E call off", 30, theme.TEXT, (w // 2, FOOTER_Y), "center"
+    )
 
 
 def draw_punch_cards(surf: Canvas, text: TextCache, s: PlayScreen) -> None:
