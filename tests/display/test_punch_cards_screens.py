@@ -259,9 +259,22 @@ def test_the_attract_leaderboard_with_the_strangest_names(names, placed: Placed,
         assert width is not None and rect.width <= width
 
 
-def test_private_displays_draw_any_accepted_name(names) -> None:
+def test_private_displays_draw_any_accepted_name(names, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every row is laid out to the display's 21 characters (never cut by the last-resort
+    guard) and in the characters its font has, whatever the name."""
+    import display.games.punch_cards.private as private
+
+    laid_out: list[str] = []
+    guarded = private.text_lines
+
+    def spy(lines: list[str], inverted_row: int | None, size: tuple[int, int]):  # type: ignore[no-untyped-def]
+        laid_out.extend(lines)
+        return guarded(lines, inverted_row, size)
+
+    monkeypatch.setattr(private, "text_lines", spy)
     for name in names:
         duel = finished_duel(name, name[::-1] if name[::-1] != name else name + "x")
+        staking = PunchCardsDuel(DuelOptions(duel.collections), 2, 0)
         models = (
             DeskPrivate(
                 step=DeskStep.MENU,
@@ -282,6 +295,7 @@ def test_private_displays_draw_any_accepted_name(names) -> None:
                 hints=(),
             ),
             DuelPrivate(view=duel.view(0), cursor=0, result=f"You lost card #1 ({name})", waiting=""),
+            DuelPrivate(view=staking.view(0), cursor=0, result="", waiting=""),
             TradePrivate(collection=duel.collections[0], cursor=0, giving=frozenset({1}), confirmed=False, message=""),
         )
         for model in models:
@@ -291,6 +305,8 @@ def test_private_displays_draw_any_accepted_name(names) -> None:
             lines = image_text(image)
             assert lines is not None and all(len(line) <= WIDTH for line in lines), lines
             assert all(ord(c) < 256 for line in lines for c in line)
+    overflowing = [line for line in laid_out if len(private.oled_safe(line)) > WIDTH]
+    assert not overflowing, overflowing
 
 
 def recorded_duel_screen(table: DuelTable) -> tuple[pygame.Surface, LayoutRecord]:

@@ -137,7 +137,7 @@ def duel_image(d: DuelPrivate, size: tuple[int, int], to_act: bool) -> Image.Ima
         card = next((c for c in cards if c.serial == v.stake), cards[i])
         head = "STAKED" if v.stake is not None else f"{i + 1}/{len(cards)}"
         rows = [f"{CORNER_SHORT[k]} {numbers(card.corners[k])}" for k in range(4)]
-        return text_lines([f"{head} {card_line(card)}", *rows], 0, size)
+        return text_lines([fit(f"{head} #{card.serial} {card.name}"), *rows], 0, size)
     staked = next(c for c in v.collection if c.serial == v.stake)
     if phase is Phase.CORNER:
         if v.corner is not None:
