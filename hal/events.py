@@ -60,4 +60,15 @@ class PadLinkEvent:
     detail: str = ""
 
 
-InputEvent = ButtonEvent | SlapEvent | ServiceEvent | PadLinkEvent
+@dataclass(frozen=True)
+class TypedEvent:
+    """A USB keyboard plugged into the cabinet (or the development window in typing mode,
+    F3): ``text`` typed, or an editing ``key`` ("backspace", "enter").  It belongs to no
+    station: the scene decides who is typing (Punch Cards' lobby: the desk entering a name)."""
+
+    t_us: int
+    text: str = ""
+    key: str = ""
+
+
+InputEvent = ButtonEvent | SlapEvent | ServiceEvent | PadLinkEvent | TypedEvent

@@ -33,7 +33,7 @@ from games.registry import UnknownGame
 from hal.cabinet_io import CabinetIO, StationReadback
 from hal.clock import Clock
 from hal.config import CabinetConfig
-from hal.events import ButtonEvent, ServiceEvent
+from hal.events import ButtonEvent, InputEvent, ServiceEvent, TypedEvent
 
 cabinet_log = logging.getLogger("ringside")
 """The cabinet's own log lines (game events, scene changes): INFO in the journal."""
@@ -56,6 +56,8 @@ class Cabinet:
         ``computer_level``: the level the join screen first offers for computer players."""
         self.config = config
         self.hw = hardware
+        self.typed: list[TypedEvent] = []
+        """A USB keyboard's typing since the last step (``firmware_py.tools.run`` fills it)."""
         self.clock = clock
         self.window = window
         self.renderer = Renderer(
@@ -128,7 +130,8 @@ class Cabinet:
 
     def step(self, now_us: int) -> None:
         """Handle every input up to ``now_us``, advance the scene, update LEDs and OLEDs."""
-        events = self.hw.poll(now_us)
+        events: list[InputEvent] = [*self.hw.poll(now_us), *self.typed]
+        self.typed.clear()
         for ev in events:
             if isinstance(ev, ServiceEvent):
                 self._service(ev, now_us)

@@ -135,6 +135,9 @@ def run_until_stopped(
             shown_scene[0] = scene
             notifier.status(f"{scene} ({cabinet.frames} frames drawn)")
 
+    from hal.keyboard import UsbTyping
+
+    usb = UsbTyping()  # a USB keyboard plugged into the cabinet types names
     with StopSignals() as signals:
         running = [True]
 
@@ -146,6 +149,9 @@ def run_until_stopped(
                     running[0] = keys.handle(event, clock.now_us()) and running[0]
                 elif event.type == pygame.QUIT:
                     running[0] = False
+                else:
+                    usb.handle(event, clock.now_us())
+            cabinet.typed.extend((keys.typing if keys is not None else usb).take())
 
         try:
             loop(

@@ -15,7 +15,7 @@ from firmware_py.games.punch_cards.duel import DuelScene
 from firmware_py.games.punch_cards.keyboard import pin_presses, presses_for
 from firmware_py.games.punch_cards.ledger import EntryKind, Ledger
 from firmware_py.games.punch_cards.ledger_link import LedgerLink, link_for
-from firmware_py.games.punch_cards.lobby import Lobby
+from firmware_py.games.punch_cards.lobby import CLOSED_AT_THE_DESK, Lobby
 from firmware_py.games.punch_cards.trade import TradeScene
 from firmware_py.runtime.cabinet import Cabinet
 from firmware_py.runtime.scene import IDLE_US, Scene
@@ -23,7 +23,7 @@ from firmware_py.runtime.scenes import Attract
 from firmware_py.runtime.service_menu import ServiceMenu
 from games.punch_cards import SPEC, Phase
 from hal.config import CabinetConfig
-from hal.events import Button
+from hal.events import Button, TypedEvent
 from hal.sim import SimCabinet
 from tests.cabinet_driving import press, run_for
 from tests.firmware_py.ledger.conftest import FAST_PINS, SEED, Clock
@@ -125,11 +125,11 @@ def duel_to_the_end(
 def test_a_new_player_registers_with_the_station_buttons_and_gets_five_named_cards(pc: Cabinet, sim, ledger) -> None:
     lobby = open_lobby(pc, sim)
     taps(pc, sim, 0, presses_for("Ann Lee")[:-1])
-    assert "NAME Ann Lee_" in private(sim, 0)
+    assert "Ann Lee_" in private(sim, 0)
     tap(pc, sim, 0, Button.START)
     assert "NEW PIN for Ann Lee" in private(sim, 0)
     taps(pc, sim, 0, [Button.A, Button.B])
-    assert "PIN  AB__" in private(sim, 0)  # in clear on the private display only
+    assert "AB__  START OK/undo" in private(sim, 0)  # in clear on the private display only
     screen = pc.scene.screen(sim.clock.now_us())
     assert screen.view.desks[0].pin_length == 2 and "AB" not in repr(screen.view)
     taps(pc, sim, 0, [Button.C, Button.D, Button.START])
@@ -145,7 +145,7 @@ def test_a_new_player_registers_with_the_station_buttons_and_gets_five_named_car
 
 def test_a_refused_name_says_why_and_nothing_is_recorded(pc: Cabinet, sim, ledger) -> None:
     lobby = open_lobby(pc, sim)
-    taps(pc, sim, 0, [Button.C, Button.A, Button.F, Button.START])  # "_": not a letter or digit first
+    taps(pc, sim, 0, [Button.F, Button.F, Button.C, Button.D, Button.START])  # "_" ("123", then "_") first
     assert lobby.desks[0].step is DeskStep.NAME and lobby.desks[0].bad
     assert lobby.desks[0].message == "Not a name: a name starts with a letter or a digit"
     assert ledger.players() == ()
@@ -180,7 +180,8 @@ def test_one_name_cannot_be_signed_in_at_two_stations(pc: Cabinet, sim, ledger) 
     ledger.register("k", "Ann", "ABCD")
     lobby = open_lobby(pc, sim)
     taps(pc, sim, 0, presses_for("Ann") + pin_presses("ABCD"))
-    sign_in(pc, sim, 1, "Ann", "ABCD")
+    tap(pc, sim, 1, Button.START)
+    taps(pc, sim, 1, presses_for("Ann"))
     assert not lobby.desks[1].signed_in and lobby.desks[1].message == "Ann is signed in at Red"
 
 
@@ -211,13 +212,17 @@ def test_a_duel_is_recorded_in_the_ledger_and_the_winner_takes_the_losers_stake(
     [entry] = [e for e in ledger.entries() if e.kind is EntryKind.DUEL]
     assert ledger.replay_duel(entry.id).journal == duel_scene.engine.journal
     view = duel_scene.screen(sim.clock.now_us()).view
-    assert isinstance(view, DuelTable) and view.result[0] == f"{winner} wins" and view.public.winner is not None
+    assert (
+        isinstance(view, DuelTable) and view.result[0] == f"{winner.upper()} WINS!" and view.public.winner is not None
+    )
     assert f"You won card #{taken.serial}" in private(sim, outcome.winner)  # stations 0, 1 are seats 0, 1
     run_for(pc, sim, 600_000)
     tap(pc, sim, 0, Button.START)
     lobby = pc.scene
     assert isinstance(lobby, Lobby)
     assert len(lobby.desks[outcome.winner].cards) == 6 and len(lobby.desks[1 - outcome.winner].cards) == 4
+    loser = lobby.desks[1 - outcome.winner]  # a lost card is said in red, never in the winner's green
+    assert loser.message.startswith("You lost card") and loser.bad and not lobby.desks[outcome.winner].bad
 
 
 def duel_to_the_end_from_corners(cabinet: Cabinet, sim: SimCabinet, scene: DuelScene) -> DuelScene:
@@ -300,7 +305,7 @@ def test_an_unreachable_ledger_starts_no_duel_and_shows_no_result_until_it_recor
     finally:
         postgres.start()
     run_for(pc, sim, 3_000_000)
-    assert scene.result and scene.result[0].endswith("wins")
+    assert scene.result and scene.result[0].endswith("WINS!")
     assert ledger.holders() != before and len([e for e in ledger.entries() if e.kind is EntryKind.DUEL]) == 1
     ledger.close()
 
@@ -347,7 +352,9 @@ def test_a_practice_duel_against_the_computer_is_never_recorded(pc: Cabinet, sim
         tap(pc, sim, 0, Button.A)
         n += 1
     run_for(pc, sim, 200_000)
-    assert scene.result[0].startswith("PRACTICE: ") and "Not recorded: no card moves" in scene.result
+    assert scene.result[0].startswith("PRACTICE: ") and scene.result[0].endswith("WINS!")
+    assert "Practice: no card moves, nothing is recorded" in scene.result
+    assert not any("#" in line or "takes" in line for line in scene.result)  # practice moves no card
     assert ledger.entries() == entries and len(ledger.collection("Ann")) == 5
     run_for(pc, sim, 600_000)
     tap(pc, sim, 0, Button.START)
@@ -408,8 +415,14 @@ def test_after_the_closing_time_the_cabinet_records_no_duel_or_registration(pc: 
     tap(pc, sim, 0, Button.A)
     assert pc.scene is lobby and lobby.desks[0].message == "The event has closed: no more duels or trades"
     tap(pc, sim, 1, Button.E)
-    register(pc, sim, 1, "Cid", "ABCD")
-    assert "Not registered: the event has closed" in lobby.desks[1].message and "Cid" not in ledger.players()
+    tap(pc, sim, 1, Button.START)  # before anyone types, the desk says the event has closed
+    assert lobby.desks[1].step is DeskStep.NAME and lobby.desks[1].message == CLOSED_AT_THE_DESK
+    assert "The event has closed:" in private(sim, 1)
+    taps(pc, sim, 1, presses_for("Cid"))  # a new name: refused at once, no PIN asked twice for nothing
+    assert lobby.desks[1].step is DeskStep.NAME and lobby.desks[1].message == CLOSED_AT_THE_DESK
+    assert "Cid" not in ledger.players()
+    taps(pc, sim, 1, [Button.E] * 3 + presses_for("Bob") + pin_presses("FEED"))  # players still sign in
+    assert lobby.desks[1].signed_in
     assert "CLOSED" in lobby.screen(sim.clock.now_us()).view.status
 
 
@@ -463,3 +476,37 @@ def test_the_headless_exhibition_plays_a_duel_between_bots_and_records_nothing(c
     assert run_exhibition(cabinet, sim, sim.clock, SPEC.name, seed=2, max_virtual_s=300, fps=20)
     assert cabinet.ctx.store.games_played() == {SPEC.name: 1}
     assert not (config.data_dir / "punch_cards.sqlite3").exists()  # exhibition packets, no ledger
+
+
+# -- a USB keyboard, and names the screens cannot draw ----------------------------------------
+def typed(cabinet: Cabinet, sim: SimCabinet, text: str = "", key: str = "") -> None:
+    cabinet.typed.append(TypedEvent(sim.clock.now_us(), text=text, key=key))
+    run_for(cabinet, sim, 50_000)
+
+
+def test_a_usb_keyboard_types_a_name_and_one_the_screens_cannot_draw_is_refused(pc: Cabinet, sim, ledger) -> None:
+    """Issue 23: a USB keyboard types a name (Enter is START, Backspace deletes); a name
+    whose letters the main display's font lacks (it would show as identical boxes) is
+    refused at entry, saying which letters, and nothing is recorded."""
+    lobby = open_lobby(pc, sim)
+    typed(pc, sim, text="שלום")
+    typed(pc, sim, key="enter")
+    desk = lobby.desks[0]
+    assert desk.step is DeskStep.NAME and desk.bad and ledger.players() == ()
+    assert desk.message == "Not a name: the screens cannot draw ש ל ו"
+    for _ in range(4):
+        typed(pc, sim, key="backspace")
+    typed(pc, sim, text="Łukasz")
+    assert not desk.bad  # the refusal goes with the next key
+    typed(pc, sim, key="enter")
+    assert desk.step is DeskStep.NEW_PIN and desk.name == "Łukasz"
+    taps(pc, sim, 0, pin_presses("ABCD") * 2)
+    assert ledger.players() == ("Łukasz",)
+
+
+def test_typing_goes_to_the_desk_whose_buttons_were_pressed_last(pc: Cabinet, sim, ledger) -> None:
+    lobby = open_lobby(pc, sim)
+    tap(pc, sim, 1, Button.START)  # station 2 starts entering a name after station 1
+    typed(pc, sim, text="Bob")
+    assert lobby.desks[1].keyboard is not None and lobby.desks[1].keyboard.text == "Bob"
+    assert lobby.desks[0].keyboard is not None and lobby.desks[0].keyboard.text == ""

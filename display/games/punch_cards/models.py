@@ -26,9 +26,12 @@ class DeskStep(Enum):
 
 @dataclass(frozen=True, kw_only=True)
 class KeyboardView:
-    rows: tuple[str, ...]
-    row: int
-    col: int
+    """The name keyboard: what each button shows now, as (button, characters): a page's
+    keys of six characters, or (``opened``) the six characters of the key picked, one per
+    button."""
+
+    keys: tuple[tuple[str, tuple[str, ...]], ...]
+    opened: bool
     text: str
 
 
@@ -54,7 +57,9 @@ class LobbyView:
     desks: tuple[DeskView, ...]
     board: tuple[Standing, ...]
     status: str
-    """The event's state: the closing time, CLOSED, or the ledger unreachable."""
+    """The event's state: the closing time, CLOSED, or the ledger not answering."""
+    alert: bool = False
+    """The status is bad news (closed, the ledger not answering): said in red."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -68,6 +73,8 @@ class DeskPrivate:
     message: str
     hints: tuple[str, ...]
     cards: int | None = None
+    bad: bool = False
+    """The message is a refusal (shown in full on the OLED)."""
 
 
 @dataclass(frozen=True, kw_only=True)

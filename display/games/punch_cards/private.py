@@ -21,8 +21,19 @@ PROMPT = {DeskStep.PIN: "PIN for", DeskStep.NEW_PIN: "NEW PIN for", DeskStep.REP
 
 
 def text_lines(lines: list[str], inverted_row: int | None, size: tuple[int, int]) -> Image.Image:
-    """Rows of at most :data:`WIDTH` characters the font has (a longer row is cut)."""
-    return _text_lines([oled_safe(line)[:WIDTH] for line in lines], inverted_row, size)
+    """Up to :data:`ROWS` rows of at most :data:`WIDTH` characters the font has.  Callers
+    lay their rows out to fit (:func:`fit`, :func:`wrap`, :func:`pack`); the cut here is
+    only a guard."""
+    return _text_lines([oled_safe(line)[:WIDTH] for line in lines[:ROWS]], inverted_row, size)
+
+
+ROWS = 5
+"""Rows of the bitmap font on the 64-px display."""
+
+
+def fit(text: str, width: int = WIDTH) -> str:
+    """``text`` in ``width`` characters, a name cut with ".." rather than mid-word silence."""
+    return text if len(text) <= width else text[: width - 2] + ".."
 
 
 def numbers(nums: tuple[int, ...]) -> str:
@@ -30,37 +41,66 @@ def numbers(nums: tuple[int, ...]) -> str:
 
 
 def card_line(card: Card) -> str:
-    return f"#{card.serial} {card.name}"[:WIDTH]
+    return fit(f"#{card.serial} {card.name}")
 
 
 def wrap(text: str, lines: int) -> list[str]:
-    out = textwrap.wrap(text, WIDTH, break_long_words=True) or [""]
-    return out[:lines]
+    """``text`` wrapped at spaces into at most ``lines`` rows (the last one cut with "..")."""
+    out = textwrap.wrap(oled_safe(text), WIDTH, break_long_words=True) or [""]
+    if len(out) > lines:
+        out = [*out[: lines - 1], fit(" ".join(out[lines - 1 :]))]
+    return out
 
 
-def keyboard_row(row: str, col: int) -> str:
-    """The keyboard row around the cursor, the cursor's character in brackets (the space
-    key shows as ``[ ]``)."""
-    marked = row[:col] + "[" + row[col] + "]" + row[col + 1 :]
-    start = max(0, min(col - 8, len(marked) - WIDTH))
-    return marked[start : start + WIDTH]
+def pack(items: list[str], gap: str = "  ") -> list[str]:
+    """Legends side by side while they fit on a row, never cut: ``["B trade", "C
+    practice"]`` is one row, a legend too long for the row with another gets its own."""
+    rows: list[str] = []
+    for item in items:
+        if rows and len(rows[-1]) + len(gap) + len(item) <= WIDTH:
+            rows[-1] += gap + item
+        else:
+            rows.append(fit(item))
+    return rows
+
+
+OLED_LABEL = {"space": "sp", "delete": "del"}
+
+
+def key_legends(d: DeskPrivate) -> list[str]:
+    """The name keyboard on the OLED: each button and what it types now (E, delete, is
+    on the foot row with START)."""
+    assert d.keyboard is not None
+    legends = []
+    for button, cells in d.keyboard.keys:
+        if cells == ("delete",):
+            continue
+        shown = [OLED_LABEL.get(c, c) for c in cells]
+        joined = "".join(shown) if all(len(c) == 1 for c in shown) else " ".join(shown)
+        legends.append(f"{button} {joined}")
+    return pack(legends)
 
 
 def desk_image(d: DeskPrivate, size: tuple[int, int]) -> Image.Image:
     if d.step is DeskStep.IDLE:
-        return text_lines(["PUNCH CARDS", "", "START: sign in", "or register", d.message[:WIDTH]], 0, size)
+        return text_lines(["PUNCH CARDS", *wrap(d.message, 2), "START: sign in", "or register"], 0, size)
     if d.step is DeskStep.NAME and d.keyboard is not None:
         kb = d.keyboard
-        lines = [f"NAME {kb.text[-(WIDTH - 6) :]}_", keyboard_row(kb.rows[kb.row], kb.col)]
-        lines += wrap(d.message, 1) if d.message and d.message != "Type your name" else ["A/B < >  C/D row"]
-        return text_lines([*lines, "F type  E delete", "START: name done"], 1, size)
+        head = f"{kb.text[-(WIDTH - 1) :]}_"
+        foot = "START back" if kb.opened else "E del  START done"
+        if d.bad and d.message:  # a refusal, in full, until the next press
+            return text_lines([head, *wrap(d.message, ROWS - 2), foot], 0, size)
+        return text_lines([head, *key_legends(d), foot], 0, size)
     if d.step in PROMPT:
         pin = d.pin + "_" * (4 - len(d.pin))
-        body = wrap(d.message, 2) if d.message else ["A-F: PIN letters"]
-        return text_lines([f"{PROMPT[d.step]} {d.player}"[:WIDTH], f"PIN  {pin}", *body, "START: OK / undo"], 1, size)
+        body = wrap(d.message, 3) if d.message else ["A-F: PIN letters"]
+        return text_lines([fit(f"{PROMPT[d.step]} {d.player}"), f"{pin}  START OK/undo", *body], 0, size)
     held = f" ({d.cards} cards)" if d.cards is not None else ""
-    rows = [f"{d.player[: WIDTH - len(held)]}{held}", *wrap(d.message, 1), *d.hints]
-    return text_lines(rows[:5], 0, size)
+    if d.cards is not None and len(oled_safe(d.player)) + len(held) > WIDTH:
+        held = f" ({d.cards})"  # the name first: the count in short
+    legends = pack(list(d.hints))
+    message = wrap(d.message, ROWS - 1 - len(legends)) if d.message and len(legends) < ROWS - 1 else []
+    return text_lines([f"{fit(d.player, WIDTH - len(held))}{held}", *message, *legends], 0, size)
 
 
 def duel_image(d: DuelPrivate, size: tuple[int, int], to_act: bool) -> Image.Image:
@@ -80,7 +120,7 @@ def duel_image(d: DuelPrivate, size: tuple[int, int], to_act: bool) -> Image.Ima
         card = next((c for c in cards if c.serial == v.stake), cards[i])
         head = "STAKED" if v.stake is not None else f"{i + 1}/{len(cards)}"
         rows = [f"{CORNER_SHORT[k]} {numbers(card.corners[k])}" for k in range(4)]
-        return text_lines([f"{head} {card_line(card)}", *rows], 0, size)
+        return text_lines([fit(f"{head} #{card.serial} {card.name}"), *rows], 0, size)
     staked = next(c for c in v.collection if c.serial == v.stake)
     if phase is Phase.CORNER:
         if v.corner is not None:

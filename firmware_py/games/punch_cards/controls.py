@@ -118,8 +118,19 @@ class PunchCardsControls(GameControls[PunchCardsDuel]):
         taken = engine.taken
         assert taken is not None
         return (
-            f"{names[outcome.winner]} wins",
+            f"{names[outcome.winner].upper()} WINS!",
             (f"{names[outcome.winner]} takes card #{taken.serial} ({taken.name})", f"by {self.endings[outcome.how]}"),
+        )
+
+    def practice_lines(self, engine: PunchCardsDuel, names: tuple[str, ...]) -> tuple[str, ...]:
+        """A practice duel's result: who won and how, and that no card moves (the
+        computer's packet is nobody's, so no serial of it is named)."""
+        outcome = engine.outcome()
+        assert outcome is not None and outcome.winner is not None  # the computer never refuses
+        return (
+            f"PRACTICE: {names[outcome.winner].upper()} WINS!",
+            f"{names[outcome.winner]} won by {self.endings[outcome.how]}",
+            "Practice: no card moves, nothing is recorded",
         )
 
     def describe(self, event: Event, names: tuple[str, ...]) -> str | None:

@@ -40,6 +40,9 @@ from hal.events import Button, ButtonEvent, InputEvent
 COMPUTER = "Computer"
 COMPUTER_COLOR = (150, 150, 160)
 BOT_THINK_US = (500_000, 1_500_000)
+NOT_ANSWERING = "The ledger is not answering: the result shows once it has recorded the duel"
+"""What the screen says while a finished duel waits for the ledger (the error itself, with
+the server's address, goes to the log, not over the duellists)."""
 
 
 class DuelScene(Scene):
@@ -150,8 +153,13 @@ class DuelScene(Scene):
         return {s: (text, bad) for s in self.stations if s < len(self.ctx.looks)}
 
     def _back(self, now_us: int) -> Scene:
-        lines = {s: (self.seat_lines[i], not self.recorded) for i, s in enumerate(self.stations)}
+        lines = {s: (self.seat_lines[i], not self.recorded or self._lost(i)) for i, s in enumerate(self.stations)}
         return self.lobby.back(now_us, {s: m for s, m in lines.items() if s < len(self.ctx.looks)})
+
+    def _lost(self, seat: int) -> bool:
+        """This seat's card went to the winner: said in red, never in the winner's green."""
+        outcome = self.engine.outcome()
+        return not self.is_practice and outcome is not None and outcome.winner is not None and outcome.winner != seat
 
     def _computer(self, now_us: int) -> None:
         if self.engine.over or 1 not in self.engine.to_act():
@@ -172,8 +180,7 @@ class DuelScene(Scene):
         assert outcome is not None
         if self.is_practice:
             self.ctx.store.abandon_game(self.session.game_id, "practice duel: counts nowhere")
-            headline, lines = self.controls.result_lines(self.engine, self.players)
-            self._shown(now_us, ("PRACTICE: " + headline, *lines, "Not recorded: no card moves"), True)
+            self._shown(now_us, self.controls.practice_lines(self.engine, self.players), True)
             return
         if outcome.how is DuelEnd.REFUSED:
             self._shown(now_us, (f"{self.players[1]} refused the challenge", "No card moves"), True)
@@ -213,6 +220,8 @@ class DuelScene(Scene):
             won = f"You won card #{taken.serial} ({taken.name})"
             lost = f"You lost card #{taken.serial} ({taken.name})"
             self.seat_lines = (won, lost) if outcome.winner == 0 else (lost, won)
+        elif self.is_practice and outcome is not None:
+            self.seat_lines = (f"Practice {'won' if outcome.winner == 0 else 'lost'}: no card moves", "")
         else:
             self.seat_lines = (result[0], result[0])
 

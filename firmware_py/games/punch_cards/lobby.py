@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 from PIL import Image
 
+from display.games.punch_cards.glyphs import undrawable
 from display.games.punch_cards.models import DeskPrivate, DeskStep, DeskView, LobbyView, PunchCardsPlay
 from display.models import PlayScreen, PrivateScreen
 from display.private import draw_private
@@ -38,9 +39,13 @@ from firmware_py.runtime.background import Job, NoAnswer
 from firmware_py.runtime.context import CabinetContext
 from firmware_py.runtime.scene import Scene, pressed
 from games.punch_cards import SPEC, Card, DuelOptions, NameRefused, name_key, normalise_name, points
-from hal.events import Button, ButtonEvent, InputEvent
+from hal.events import Button, ButtonEvent, InputEvent, TypedEvent
 
 PIN_STEPS = (DeskStep.PIN, DeskStep.NEW_PIN, DeskStep.REPEAT_PIN)
+LEDGER_NOT_ANSWERING = "The ledger is not answering: duels are not recorded"
+"""The lobby's title bar while the ledger cannot be read (the error, with the server's
+address, goes to the log)."""
+CLOSED_AT_THE_DESK = "The event has closed: no new players. Players may sign in to see their cards"
 T = TypeVar("T")
 Failed = (LedgerError, NoAnswer)
 """What a ledger job's result may raise for the desk to say."""
@@ -86,11 +91,11 @@ def reenter(ledger: Ledger, key: str, name: str) -> tuple[Card, ...]:
 def closing_words(closing: int | str | None, wall_us: int) -> str:
     """The event's state for the lobby's title bar (``wall_us``: the ledger's time now)."""
     if isinstance(closing, str):
-        return closing
+        return LEDGER_NOT_ANSWERING
     if closing is None:
         return ""
     if closing <= wall_us:
-        return "CLOSED: the event is over, no more duels or trades"
+        return "CLOSED: no new players, duels or trades"
     return "closes at " + time.strftime("%a %H:%M", time.localtime(closing / 1e6))
 
 
@@ -139,6 +144,12 @@ class Lobby(Scene):
         super().__init__(ctx, now_us)
         self.link: LedgerLink = link_for(ctx)
         self.desks = [Desk(s) for s in range(len(ctx.looks))]
+        self._said = ""
+        self.typist = host
+        """The station that last pressed a button while entering a name: a USB keyboard
+        types there."""
+        self.now_us = now_us
+        """The latest time the cabinet gave this scene (input, tick or frame)."""
         self._to_name(self.desks[host])
         ctx.log("Punch Cards lobby: sign in or register")
 
@@ -146,6 +157,7 @@ class Lobby(Scene):
     def back(self, now_us: int, messages: dict[int, tuple[str, bool]]) -> Lobby:
         """Return here after a duel, trade or practice, with a word for each station."""
         self.last_input_us = now_us
+        self.now_us = max(self.now_us, now_us)
         self.link.changed()
         for desk in self.desks:
             if desk.signed_in:
@@ -169,6 +181,7 @@ class Lobby(Scene):
         desk.say(waiting)
 
     def tick(self, now_us: int) -> Scene | None:
+        self.now_us = max(self.now_us, now_us)
         for desk in self.desks:
             reading = desk.reading
             if reading is not None and reading.ready():
@@ -195,12 +208,18 @@ class Lobby(Scene):
 
     # -- input ---------------------------------------------------------------------------
     def on_input(self, ev: InputEvent, now_us: int) -> Scene | None:
+        self.now_us = max(self.now_us, now_us)
+        if isinstance(ev, TypedEvent):
+            self._typed(ev, now_us)
+            return None
         if not pressed(ev) or not isinstance(ev, ButtonEvent) or ev.station >= len(self.desks):
             return None
         desk = self.desks[ev.station]
         if desk.job is not None:
             return None  # waiting for the ledger: the desk says so
         button = ev.button
+        if desk.step in (DeskStep.IDLE, DeskStep.NAME):
+            self.typist = desk.station
         if desk.step is DeskStep.IDLE:
             if button is Button.START:
                 self._to_name(desk)
@@ -208,6 +227,8 @@ class Lobby(Scene):
             assert desk.keyboard is not None
             if desk.keyboard.press(button):
                 self._name_done(desk)
+            elif desk.bad:  # a refusal stays up until the next press
+                desk.say("Closed: players sign in only" if self._closed_now(now_us) else "Type your name")
         elif desk.step in PIN_STEPS:
             assert desk.pad is not None
             done = desk.pad.press(button)
@@ -219,10 +240,36 @@ class Lobby(Scene):
             return self._menu(desk, button, now_us)
         return None
 
+    def _typed(self, ev: TypedEvent, now_us: int) -> None:
+        """A USB keyboard types into the desk entering a name: the one whose buttons were
+        pressed last, else the first (it belongs to no station)."""
+        typing = [d for d in self.desks if d.step is DeskStep.NAME and d.keyboard is not None]
+        desk = next((d for d in typing if d.station == self.typist), typing[0] if typing else None)
+        if desk is None or desk.keyboard is None:
+            return
+        self.last_input_us = now_us
+        if ev.key == "enter":
+            self._name_done(desk)
+            return
+        if ev.key == "backspace":
+            desk.keyboard.delete()
+        elif ev.text:
+            desk.keyboard.type_text("".join(c for c in ev.text if c.isprintable()))
+        if desk.bad:
+            desk.say("Closed: players sign in only" if self._closed_now(now_us) else "Type your name")
+
     def _to_name(self, desk: Desk, text: str = "") -> None:
         desk.reset()
         desk.step, desk.keyboard = DeskStep.NAME, NameKeyboard(text)
-        desk.say("Type your name")
+        if self._closed_now(self.now_us):  # said before anyone types, not after the PIN twice
+            desk.say(CLOSED_AT_THE_DESK, bad=True)
+        else:
+            desk.say("Type your name")
+
+    def _closed_now(self, now_us: int) -> bool:
+        """The event has closed, by the closing time the link last read (no ledger call)."""
+        closing = self.link.closing(now_us)
+        return isinstance(closing, int) and closing <= self.link.wall_us()
 
     def _name_done(self, desk: Desk) -> None:
         assert desk.keyboard is not None
@@ -234,6 +281,10 @@ class Lobby(Scene):
             clean = normalise_name(desk.keyboard.text)
         except NameRefused as e:
             desk.say(f"Not a name: {e}", bad=True)
+            return
+        missing = undrawable(clean)
+        if missing:
+            desk.say(f"Not a name: the screens cannot draw {' '.join(missing[:3])}", bad=True)
             return
         here = next((d for d in self.desks if d.signed_in and name_key(d.name) == name_key(clean)), None)
         if here is not None:
@@ -252,6 +303,9 @@ class Lobby(Scene):
             known = job.result()
         except Failed as e:
             self._trouble(desk, e, "", "START to try again")
+            return
+        if not known and self._closed_now(self.now_us):
+            desk.say(CLOSED_AT_THE_DESK, bad=True)
             return
         desk.name, desk.pad = clean, PinPad()
         if known:
@@ -292,9 +346,9 @@ class Lobby(Scene):
             return
         except LockedFor as e:
             if e.minutes is None:
-                desk.say(f"{desk.name} is LOCKED after too many wrong PINs: ask the operator", bad=True)
+                desk.say("LOCKED after too many wrong PINs: ask the operator", bad=True)
             else:
-                desk.say(f"{desk.name} is LOCKED after 5 wrong PINs: try in {e.minutes} min", bad=True)
+                desk.say(f"LOCKED after 5 wrong PINs: try in {e.minutes} min", bad=True)
             return
         except Failed as e:
             self._trouble(desk, e, "", "enter the PIN again")
@@ -444,19 +498,28 @@ class Lobby(Scene):
 
     # -- outputs -------------------------------------------------------------------------
     def _hints(self, desk: Desk) -> tuple[str, ...]:
+        """The buttons' legends, short enough for a private display's 21-character rows."""
         if desk.step is DeskStep.IDLE:
             return ("START: sign in or register",)
         if desk.step is DeskStep.NAME:
-            return ("A/B move  C/D row", "F type  E delete", "START: done")
+            opened = desk.keyboard is not None and desk.keyboard.open is not None
+            if opened:
+                return ("A-F: the letter", "START: back")
+            return ("A-F: a key, then a letter", "E delete  START done")
         if desk.step in PIN_STEPS:
             return ("A-F: PIN letters", "START: OK / undo")
         rival = self.rival(desk)
-        return (
-            f"A: challenge {rival.name}" if rival else "A: challenge (rival signs in)",
-            "B: trade  C: practice",
-            "D: re-enter" if not desk.cards else "START: my cards",
-            "E: sign out",
-        )
+        duel = f"A duel {rival.name}" if rival else "A duel: no rival yet"
+        if desk.cards:
+            return (duel, "B trade", "C practice", "E sign out")
+        return (duel, "B trade", "D re-enter", "E sign out")
+
+    def _message(self, desk: Desk) -> tuple[str, bool]:
+        """What the desk says; an idle desk after the closing time says the event closed
+        (before anyone starts typing a name)."""
+        if desk.step is DeskStep.IDLE and not desk.message and self._closed_now(self.now_us):
+            return CLOSED_AT_THE_DESK, True
+        return desk.message, desk.bad
 
     def _desk_view(self, desk: Desk) -> DeskView:
         kb = desk.keyboard.view() if desk.step is DeskStep.NAME and desk.keyboard else None
@@ -469,17 +532,23 @@ class Lobby(Scene):
             pin_length=len(desk.pad.pin) if desk.pad is not None and desk.step in PIN_STEPS else 0,
             cards=len(desk.cards) if signed else None,
             points=points(c.name for c in desk.cards) if signed else None,
-            message=desk.message,
-            bad=desk.bad,
+            message=self._message(desk)[0],
+            bad=self._message(desk)[1],
             hints=self._hints(desk),
         )
 
     def screen(self, now_us: int) -> PunchCardsPlay:
+        self.now_us = max(self.now_us, now_us)
         board = self.link.board(now_us)
+        closing = self.link.closing(now_us)
+        if isinstance(closing, str) and closing != self._said:  # the detail once, in the log
+            self.ctx.log(f"Punch Cards lobby: {closing}")
+        self._said = closing if isinstance(closing, str) else ""
         view = LobbyView(
             tuple(self._desk_view(d) for d in self.desks),
             board if isinstance(board, tuple) else (),
-            closing_words(self.link.closing(now_us), self.link.wall_us()),
+            closing_words(closing, self.link.wall_us()),
+            alert=isinstance(closing, str) or self._closed_now(now_us),
         )
         return PlayScreen(game=SPEC.name, title=SPEC.title, seats=self.ctx.looks, view=view, events=(), now_us=now_us)
 
@@ -493,7 +562,8 @@ class Lobby(Scene):
             player=desk.name,
             keyboard=kb,
             pin=pin,
-            message=desk.message,
+            message=self._message(desk)[0],
+            bad=self._message(desk)[1],
             hints=self._hints(desk),
             cards=cards,
         )

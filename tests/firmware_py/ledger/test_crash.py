@@ -30,7 +30,7 @@ def writer(url: str, prefix: str, count: int, seed: int) -> subprocess.Popen[str
         stdout=subprocess.PIPE,
         text=True,
         cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env={**os.environ, "PYTHONPATH": str(ROOT), "PYGAME_HIDE_SUPPORT_PROMPT": "1"},  # stdout: the protocol only
     )
 
 
