@@ -162,11 +162,13 @@ def _box_of(rec: LayoutRecord, cut: Drawn) -> pygame.Rect:
 
 
 def _occupied(rec: LayoutRecord, cut: Drawn, band: pygame.Rect) -> bool:
-    """Anything but background in ``band``: another string, or a shape that does not
-    lie behind the whole band (a panel drawn under it is background)."""
+    """Anything but background in ``band``: another string, or a shape other than one
+    drawn before the cut string behind the whole band (the panel it sits on)."""
     if any(ink(t.rect).colliderect(band) for t in rec.texts if t.rect != cut.rect):
         return True
-    return any(s.painted.colliderect(band) and not s.painted.contains(band) for s in rec.shapes)
+    return any(
+        s.painted.colliderect(band) and not (s.order < cut.order and s.painted.contains(band)) for s in rec.shapes
+    )
 
 
 def hidden_words(rec: LayoutRecord, secrets: Sequence[str]) -> list[str]:
