@@ -1,5 +1,10 @@
 """pygame.draw's shapes for a :class:`display.canvas.Canvas` (layout units, drawn at the
-display's resolution) or a plain surface (pixels), so screens are written once."""
+display's resolution) or a plain surface (pixels), so screens are written once.
+
+On a canvas that carries a layout record every shape is written down with the box it
+was asked to fill and the pixels pygame reports it painted
+(:meth:`display.layout.LayoutRecord.shape`), so :mod:`display.frame_check` can see paint
+outside a shape's box and a shape drawn over live state."""
 
 from __future__ import annotations
 
@@ -11,6 +16,19 @@ from display.canvas import Canvas, RectLike
 
 Color = tuple[int, ...]
 Target = Canvas | pygame.Surface
+
+
+def _record(target: Canvas, box: pygame.Rect, painted: pygame.Rect, what: str) -> None:
+    """Write a shape drawn on ``target`` (its pixels) into its layout record, if any."""
+    if target.record is not None:
+        target.record.shape(target.unit_rect(box, root=True), target.unit_rect(painted, root=True), what)
+
+
+def _around(points: Sequence[tuple[int, int]], width: int) -> pygame.Rect:
+    """The box of a line through ``points`` ``width`` pixels thick."""
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    pad = width // 2 + 1
+    return pygame.Rect(min(xs) - pad, min(ys) - pad, max(xs) - min(xs) + 2 * pad + 1, max(ys) - min(ys) + 2 * pad + 1)
 
 
 def rect(target: Target, color: Color, r: RectLike, width: int = 0, border_radius: int = 0) -> pygame.Rect:
@@ -26,9 +44,10 @@ def rect(target: Target, color: Color, r: RectLike, width: int = 0, border_radiu
     else:
         surface, box = target, pygame.Rect(r)
     fitted = fit_rect(box, width, border_radius)
-    if fitted is None:
-        return pygame.Rect(box.x, box.y, 0, 0)
-    return pygame.draw.rect(surface, color, *fitted)
+    painted = pygame.Rect(box.x, box.y, 0, 0) if fitted is None else pygame.draw.rect(surface, color, *fitted)
+    if isinstance(target, Canvas):
+        _record(target, box, painted, "rect")
+    return painted
 
 
 def fit_rect(box: pygame.Rect, width: int, border_radius: int) -> tuple[pygame.Rect, int, int] | None:
@@ -47,25 +66,37 @@ def fit_rect(box: pygame.Rect, width: int, border_radius: int) -> tuple[pygame.R
 
 def circle(target: Target, color: Color, centre: tuple[float, float], radius: float, width: int = 0) -> pygame.Rect:
     if isinstance(target, Canvas):
-        return pygame.draw.circle(target.surface, color, target.px_point(centre), target.px(radius), target.px(width))
+        (x, y), r = target.px_point(centre), target.px(radius)
+        painted = pygame.draw.circle(target.surface, color, (x, y), r, target.px(width))
+        _record(target, pygame.Rect(x - r - 1, y - r - 1, 2 * r + 3, 2 * r + 3), painted, "circle")
+        return painted
     return pygame.draw.circle(target, color, centre, radius, width)
 
 
 def line(target: Target, color: Color, a: tuple[float, float], b: tuple[float, float], width: int = 1) -> pygame.Rect:
     if isinstance(target, Canvas):
-        return pygame.draw.line(target.surface, color, target.px_point(a), target.px_point(b), target.px(width))
+        ends, px = [target.px_point(a), target.px_point(b)], target.px(width)
+        painted = pygame.draw.line(target.surface, color, ends[0], ends[1], px)
+        _record(target, _around(ends, px), painted, "line")
+        return painted
     return pygame.draw.line(target, color, a, b, width)
 
 
 def ellipse(target: Target, color: Color, r: RectLike, width: int = 0) -> pygame.Rect:
     if isinstance(target, Canvas):
-        return pygame.draw.ellipse(target.surface, color, target.px_rect(r), target.px(width))
+        box = target.px_rect(r)
+        painted = pygame.draw.ellipse(target.surface, color, box, target.px(width))
+        _record(target, box, painted, "ellipse")
+        return painted
     return pygame.draw.ellipse(target, color, r, width)
 
 
 def polygon(target: Target, color: Color, points: Sequence[tuple[float, float]], width: int = 0) -> pygame.Rect:
     if isinstance(target, Canvas):
-        return pygame.draw.polygon(target.surface, color, [target.px_point(p) for p in points], target.px(width))
+        px_points, px = [target.px_point(p) for p in points], target.px(width)
+        painted = pygame.draw.polygon(target.surface, color, px_points, px)
+        _record(target, _around(px_points, px), painted, "polygon")
+        return painted
     return pygame.draw.polygon(target, color, points, width)
 
 
@@ -73,5 +104,8 @@ def lines(
     target: Target, color: Color, closed: bool, points: Sequence[tuple[float, float]], width: int = 1
 ) -> pygame.Rect:
     if isinstance(target, Canvas):
-        return pygame.draw.lines(target.surface, color, closed, [target.px_point(p) for p in points], target.px(width))
+        px_points, px = [target.px_point(p) for p in points], target.px(width)
+        painted = pygame.draw.lines(target.surface, color, closed, px_points, px)
+        _record(target, _around(px_points, px), painted, "lines")
+        return painted
     return pygame.draw.lines(target, color, closed, points, width)

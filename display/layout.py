@@ -31,11 +31,25 @@ class Drawn:
     order: int
 
 
+@dataclass(frozen=True)
+class Shape:
+    """A shape drawn (:mod:`display.draw`): the box it was asked to fill and the pixels
+    it actually painted (as the units the record keeps), which must lie inside it."""
+
+    box: pygame.Rect
+    painted: pygame.Rect
+    what: str
+    order: int
+
+
 @dataclass
 class LayoutRecord:
     texts: list[Drawn] = field(default_factory=list)
     lives: list[Drawn] = field(default_factory=list)
     covers: list[tuple[Drawn, Cover]] = field(default_factory=list)
+    shapes: list[Shape] = field(default_factory=list)
+    cuts: list[Drawn] = field(default_factory=list)
+    """Strings cut short to fit their width (the words in full, the rect drawn)."""
     _order: int = 0
 
     def _next(self) -> int:
@@ -50,6 +64,12 @@ class LayoutRecord:
 
     def cover(self, rect: pygame.Rect, what: str, kind: Cover) -> None:
         self.covers.append((Drawn(pygame.Rect(rect), what, self._next()), kind))
+
+    def shape(self, box: pygame.Rect, painted: pygame.Rect, what: str) -> None:
+        self.shapes.append(Shape(pygame.Rect(box), pygame.Rect(painted), what, self._next()))
+
+    def cut(self, rect: pygame.Rect, words: str) -> None:
+        self.cuts.append(Drawn(pygame.Rect(rect), words, self._next()))
 
 
 INK_INSET = 0.18

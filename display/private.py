@@ -60,12 +60,18 @@ def _font() -> ImageFont.ImageFont:
     return ImageFont.load_default_imagefont()
 
 
-def _tagged(img: Image.Image, rows: Iterable[tuple[int, object]]) -> Image.Image:
-    """``rows``: (top pixel row, words) of every line drawn."""
-    drawn = list(rows)
-    img.info[TEXT_KEY] = tuple(str(line) for _y, line in drawn)
-    img.info[TOPS_KEY] = tuple(y for y, _line in drawn)
+def _tagged(img: Image.Image, lines: Iterable[object], tops: Iterable[int] = ()) -> Image.Image:
+    """Write the ``lines`` drawn on ``img`` into it, with the ``tops`` (pixel rows) they
+    start at where the layout gives them (:func:`with_refusal` then knows which it covers)."""
+    img.info[TEXT_KEY] = tuple(str(line) for line in lines)
+    img.info[TOPS_KEY] = tuple(tops)
     return img
+
+
+def _rows(img: Image.Image, rows: Iterable[tuple[int, object]]) -> Image.Image:
+    """:func:`_tagged` from (top pixel row, words) pairs."""
+    drawn = list(rows)
+    return _tagged(img, (line for _y, line in drawn), (y for y, _line in drawn))
 
 
 def image_text(image: object) -> tuple[str, ...] | None:
@@ -91,7 +97,7 @@ def text_lines(lines: list[str], inverted_row: int | None = None, size: tuple[in
             draw.text((2, y), line, fill=0, font=_font())
         else:
             draw.text((2, y), line, fill=1, font=_font())
-    return _tagged(img, [(i * row_h, line) for i, line in enumerate(lines[:5])])
+    return _rows(img, [(i * row_h, line) for i, line in enumerate(lines[:5])])
 
 
 def grid(title: str, cells: list[str], footer: str, size: tuple[int, int] = SIZE) -> Image.Image:
@@ -107,7 +113,7 @@ def grid(title: str, cells: list[str], footer: str, size: tuple[int, int] = SIZE
     draw.line((0, 52, size[0] - 1, 52), fill=1)
     draw.text((2, 53), footer, fill=1, font=_font())
     rows = [(0, title), *(((13 + (i // 2) * 13), cell) for i, cell in enumerate(cells[:6])), (53, footer)]
-    return _tagged(img, rows)
+    return _rows(img, rows)
 
 
 def listing(title: str, rows: list[str], footer: str = "", size: tuple[int, int] = SIZE) -> Image.Image:
@@ -121,7 +127,7 @@ def listing(title: str, rows: list[str], footer: str = "", size: tuple[int, int]
         draw.text((1, 10 + i * 10), row, fill=1, font=_font())
     draw.line((0, 52, size[0] - 1, 52), fill=1)
     draw.text((1, 53), footer, fill=1, font=_font())
-    return _tagged(img, [(0, title), *((10 + i * 10, row) for i, row in enumerate(rows[:4])), (53, footer)])
+    return _rows(img, [(0, title), *((10 + i * 10, row) for i, row in enumerate(rows[:4])), (53, footer)])
 
 
 def with_refusal(img: Image.Image, words: str) -> Image.Image:
@@ -135,15 +141,20 @@ def with_refusal(img: Image.Image, words: str) -> Image.Image:
         lines = [*lines[: most - 1], textwrap.shorten(" ".join(lines[most - 1 :]), LINE_CHARS, placeholder="...")]
     top = height - 1 - len(lines) * REFUSAL_PITCH
     draw = ImageDraw.Draw(img)
-    rows = list(zip(image_tops(img), image_text(img) or (), strict=False))
-    cut = min((y for y, _line in rows if top - LINE_HEIGHT < y < top), default=top)
+    said = image_text(img) or ()
+    tops = image_tops(img)
+    placed = len(tops) == len(said)
+    if not placed:  # a layout that did not say where its lines are: taken as spread evenly
+        tops = tuple(i * height // max(1, len(said)) for i in range(len(said)))
+    rows = list(zip(tops, said, strict=True))
+    cut = min((y for y, _line in rows if top - LINE_HEIGHT < y < top), default=top) if placed else top
     if cut < top:  # no half-covered line above the band
         draw.rectangle((0, cut, width - 1, top - 1), fill=0)
     draw.rectangle((0, top, width - 1, height - 1), fill=1)
     for i, line in enumerate(lines):
         draw.text((1, top + i * REFUSAL_PITCH), line, fill=0, font=_font())
     shown = [(y, line) for y, line in rows if y < cut]
-    return _tagged(img, [*shown, *((top + i * REFUSAL_PITCH, line) for i, line in enumerate(lines))])
+    return _rows(img, [*shown, *((top + i * REFUSAL_PITCH, line) for i, line in enumerate(lines))])
 
 
 def draw_private(screen: AnyPrivateScreen, size: tuple[int, int] = SIZE) -> Image.Image:

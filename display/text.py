@@ -55,19 +55,7 @@ class TextCache:
         names from a convention-wide ledger), so no string can spill out of its place.
         The bundled font has no combining marks: an accent NFC cannot fold into its letter
         is left out rather than drawn as a box under the line."""
-        text = "".join(c for c in unicodedata.normalize("NFC", text) if not unicodedata.category(c).startswith("M"))
-        for step in range(size, max(1, size * 3 // 4) - 1, -2):
-            if font(step, bold).size(text)[0] <= max_width:
-                return self.render(text, step, color, bold)
-        small = max(1, size * 3 // 4)
-        lo, hi = 0, len(text)
-        while lo < hi:  # the longest prefix that fits with the ellipsis
-            mid = (lo + hi + 1) // 2
-            if font(small, bold).size(text[:mid] + "…")[0] <= max_width:
-                lo = mid
-            else:
-                hi = mid - 1
-        return self.render(text[:lo] + "…", small, color, bold)
+        return self.render(*fit(text, size, max_width, bold), color, bold)
 
     def draw_fitted(
         self,
@@ -82,8 +70,11 @@ class TextCache:
     ) -> pygame.Rect:
         """:meth:`draw` of :meth:`fitted` text."""
         scale = target.scale if isinstance(target, Canvas) else 1.0
-        surf = self.fitted(text, _px(size, scale), color, int(max_width * scale), bold)
-        return _place(target, surf, pos, anchor, text)
+        shown, px = fit(text, _px(size, scale), int(max_width * scale), bold)
+        rect = _place(target, self.render(shown, px, color, bold), pos, anchor, text)
+        if shown.endswith("…") and not text.endswith("…") and isinstance(target, Canvas) and target.record is not None:
+            target.record.cut(target.recorded(rect), text)
+        return rect
 
     def draw(
         self,
@@ -110,6 +101,24 @@ class TextCache:
         scale = target.scale if isinstance(target, Canvas) else 1.0
         w, h = font(_px(size, scale), bold).size(text)
         return round(w / scale), round(h / scale)
+
+
+def fit(text: str, size: int, max_width: int, bold: bool = False) -> tuple[str, int]:
+    """What :meth:`TextCache.fitted` draws: ``text`` and the size it fits ``max_width`` at,
+    down to 3/4 of ``size``, else the longest start of it that fits with an ellipsis."""
+    text = "".join(c for c in unicodedata.normalize("NFC", text) if not unicodedata.category(c).startswith("M"))
+    for step in range(size, max(1, size * 3 // 4) - 1, -2):
+        if font(step, bold).size(text)[0] <= max_width:
+            return text, step
+    small = max(1, size * 3 // 4)
+    lo, hi = 0, len(text)
+    while lo < hi:  # the longest prefix that fits with the ellipsis
+        mid = (lo + hi + 1) // 2
+        if font(small, bold).size(text[:mid] + "…")[0] <= max_width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo] + "…", small
 
 
 def _px(size: int, scale: float) -> int:

@@ -91,6 +91,8 @@ class GameSession:
         self.store_errors = 0
         self.computers = dict(computers or {})
         """Station → level of each computer player (recorded with the game)."""
+        self._computers_unsaved = False
+        """:meth:`seat_computers` is still to be recorded (the store could not)."""
 
     # -- creation ------------------------------------------------------------------------
     @classmethod
@@ -151,6 +153,25 @@ class GameSession:
         except sqlite3.Error as e:  # the stamps in the journal still give the time next time
             log.error("game %s: time base not recorded (%s)", saved.id, e)
         return session
+
+    def seat_computers(self, computers: Mapping[int, Level], now_us: int) -> None:
+        """Computer players take ``computers``' stations (station → level) of this game,
+        begun as people's: recorded with the game, so its slaps and wins are not ranked
+        among people's (the exhibition, whose computers walked the menus as people do).
+        A store that cannot record it pauses the game until it can."""
+        self.computers.update(computers)
+        self.looks = seat_looks(self.looks, self.seats, {s: lv for s, lv in computers.items()})
+        self._computers_unsaved = True
+        self._save_computers(now_us)
+
+    def _save_computers(self, now_us: int) -> None:
+        levels = {station: level.value for station, level in self.computers.items()}
+        try:
+            self.store.seat_computers(self.game_id, levels)
+        except sqlite3.Error as e:
+            self._store_failed(e, now_us)
+            return
+        self._computers_unsaved = False
 
     def game_us(self, cabinet_us: int) -> int:
         """A cabinet-clock time as this game's time."""
@@ -290,6 +311,9 @@ class GameSession:
                 self._record_game(now_us)
             else:
                 self.store.probe()
+                if self._computers_unsaved:
+                    self.store.seat_computers(self.game_id, {s: lv.value for s, lv in self.computers.items()})
+                    self._computers_unsaved = False
         except sqlite3.Error as e:
             self.store_paused = STORE_PAUSE.format(e)
             self._next_probe_us = now_us + PROBE_US

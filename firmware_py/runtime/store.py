@@ -349,6 +349,11 @@ class Store:
             self.db.execute("BEGIN IMMEDIATE")
             self.db.execute("INSERT OR REPLACE INTO probes(id, at) VALUES (1, ?)", (_now(),))
 
+    def seat_computers(self, game_id: int, computers: dict[int, str]) -> None:
+        """Computer players at ``computers``' stations (station → level) of a game begun as
+        people's (the exhibition walks the menus as people would): its records are not people's."""
+        self.db.execute("UPDATE games SET computers=? WHERE id=?", (_computers_json(computers), game_id))
+
     def finish_game(self, game_id: int, winner_station: int | None, reason: str) -> None:
         self.db.execute(
             "UPDATE games SET ended_at=?, winner_station=?, reason=? WHERE id=?",

@@ -90,9 +90,14 @@ class ExhibitionDriver:
             self._play(scene, now_us)
 
     def _play(self, scene: Play, now_us: int) -> None:
+        """The game's seats are this driver's computer players, recorded as computers
+        with the game (not people's records, issue 23), pressing the sim's own pins; a
+        game resumed after a power cut is theirs again (not the scene's own players)."""
         session = scene.session
         if self.players is None or self.players[0] is not session:
             levels = dict.fromkeys(range(len(session.seats)), self.level)
+            session.seat_computers({session.seats[seat]: level for seat, level in levels.items()}, now_us)
+            scene.computers = None
             self.players = (session, ComputerPlayers(session.controls, levels, SimHands(self.sim), self.rng))
         self.players[1].act(session, now_us)
 

@@ -79,3 +79,21 @@ def test_private_images_are_1_bit_at_the_size_asked() -> None:
     engine = Punch(PunchOptions(), 2, seed=3)
     img = draw_private(punch_screen(engine, 0), (128, 32))
     assert img.mode == "1" and img.size == (128, 32)
+
+
+@pytest.mark.parametrize("game", games_registry.names())
+@pytest.mark.parametrize("size", [(128, 64), (128, 32)])
+def test_a_refusal_shows_over_the_foot_of_every_games_private_display(game: str, size: tuple[int, int]) -> None:
+    """Why a press was refused is written on the player's own display, over the layout's
+    foot ("Choose a card A-F" and the like): the lines it covers are no longer read."""
+    from dataclasses import replace
+
+    controls = controls_registry.controls_type(game)()
+    engine = controls.engine_type(controls.make_options({}), controls.spec.min_players, 3)
+    plain = controls.private_screen(engine, 0)
+    words = "You have no Punch 2 left – Round Energy 0: F, then a card"
+    before = image_text(draw_private(plain, size)) or ()
+    after = image_text(refused := draw_private(replace(plain, refusal=words), size)) or ()
+    said = " ".join(after[len(after) - sum(1 for line in after if line not in before) :])
+    assert said.startswith("You have no Punch 2 left - Round") and before[-1] not in after[-3:]
+    assert refused.getpixel((size[0] - 1, size[1] - 1)) == 1  # the band is lit to the corner
