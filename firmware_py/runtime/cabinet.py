@@ -171,6 +171,7 @@ class Cabinet:
             self.scene,
             len(session.engine.journal) if session is not None else 0,
             tuple(session.refusals.values()) if session is not None else (),
+            self.scene.private_mark(now_us),
         )
         if pressed or key != self._outputs_for:
             self._outputs_for = key

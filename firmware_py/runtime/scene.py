@@ -10,6 +10,7 @@ it long enough to fall back to the attract screen (the cabinet decides what come
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Hashable
 from typing import ClassVar, TypeGuard
 
 from PIL import Image
@@ -66,6 +67,12 @@ class Scene(ABC):
 
     def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
         return text_lines(["RINGSIDE", "", "Press START", "to play"], 0, size)
+
+    def private_mark(self, now_us: int) -> Hashable:
+        """Changes when the private displays must be drawn again for a reason of this
+        scene's own (a wait put on show after its grace), beyond the presses, the game's
+        journal and its refusals, which the cabinet watches itself."""
+        return None
 
     def next_due(self) -> int | None:
         """When this scene next has something to hand over on time (a held input's

@@ -16,6 +16,7 @@ PRACTICE, the computer chooses its corner and call at random, and it counts nowh
 from __future__ import annotations
 
 import random
+from collections.abc import Hashable
 from dataclasses import replace
 from typing import Any
 
@@ -26,7 +27,7 @@ from display.models import PrivateScreen, StationLook
 from display.private import draw_private, text_lines
 from firmware_py.games.punch_cards.controls import PunchCardsControls
 from firmware_py.games.punch_cards.ledger import LedgerError, Receipt
-from firmware_py.games.punch_cards.ledger_link import RETRY_US, new_key, passing, words
+from firmware_py.games.punch_cards.ledger_link import RETRY_US, new_key, passing, shown_wait, words
 from firmware_py.games.punch_cards.way_back import WayBack
 from firmware_py.runtime.background import Job, NoAnswer
 from firmware_py.runtime.context import CabinetContext
@@ -78,6 +79,9 @@ class DuelScene(Scene):
         self.seat_lines: tuple[str, str] = ("", "")
         self.recorded = False
         self.waiting = ""
+        self.waiting_since_us = 0
+        self.ticked_us = now_us
+        """The cabinet's time at the last tick (the private displays are drawn without one)."""
         self.settled_us: int | None = None
         self.retry_us = 0
         self.saving: Job[Receipt] | None = None
@@ -136,6 +140,7 @@ class DuelScene(Scene):
         return self.session
 
     def tick(self, now_us: int) -> Scene | None:
+        self.ticked_us = now_us
         self.session.tick(now_us)
         if self.session.failed is not None:
             return self.lobby.back(now_us, self._all(f"Duel abandoned: {self.session.failed}", True))
@@ -188,6 +193,8 @@ class DuelScene(Scene):
         job = self.saving
         if job is None:
             key, players, engine = self.key, self.players, self.engine
+            if not self.waiting:
+                self.waiting_since_us = now_us
             self.saving = self.link.call("record a duel", lambda ledger: ledger.record_duel(key, *players, engine))
             self.waiting = self.waiting or "Saving the duel…"
             return
@@ -243,10 +250,13 @@ class DuelScene(Scene):
             practice=self.is_practice,
             challenge=self.challenge,
             result=self.result,
-            waiting=self.waiting,
+            waiting=shown_wait(self.waiting, self.waiting_since_us, now_us),
         )
         events = base.events if public.winner is not None or self.engine.outcome() is None else ()
         return replace(base, view=table, events=events)
+
+    def private_mark(self, now_us: int) -> Hashable:
+        return bool(shown_wait(self.waiting, self.waiting_since_us, now_us))
 
     def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
         seat = self.session.seat_of.get(station)
@@ -255,7 +265,10 @@ class DuelScene(Scene):
         view = replace(self.engine.view(seat), public=self._public())
         line = self.seat_lines[seat] if self.settled else ""
         model = DuelPrivate(
-            view=view, cursor=self.controls.cursor[seat], result=line, waiting="Recording..." if self.waiting else ""
+            view=view,
+            cursor=self.controls.cursor[seat],
+            result=line,
+            waiting="Recording..." if shown_wait(self.waiting, self.waiting_since_us, self.ticked_us) else "",
         )
         return draw_private(
             PrivateScreen(

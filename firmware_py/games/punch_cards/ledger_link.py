@@ -34,6 +34,9 @@ LEDGER_FILE = "punch_cards.sqlite3"
 """The ledger's file in the data folder when the config names no ledger."""
 RETRY_US = 2_000_000
 """How often a ledger write that could not reach the ledger is tried again."""
+WAIT_SHOWN_US = 300_000
+"""A wait on the ledger is put on screen only once it has lasted this long: a local ledger
+answers within a frame or two, and a "Saving…" shown for one frame is a flash, not news."""
 BOARD_REFRESH_US = 5_000_000
 """The attract screen's leaderboard is read again this often (5,000 players: ~0.1 s)."""
 ANSWER_S = 6.0
@@ -58,6 +61,12 @@ def words(e: BaseException, retrying: bool = False) -> str:
     if isinstance(e, LedgerBusy):
         return BUSY.split(" — ")[0] if retrying else BUSY
     return str(e)
+
+
+def shown_wait(waiting: str, since_us: int, now_us: int) -> str:
+    """``waiting`` (what a scene waits on the ledger for) if it has waited long enough to
+    say so (:data:`WAIT_SHOWN_US`), else nothing."""
+    return waiting if waiting and now_us - since_us >= WAIT_SHOWN_US else ""
 
 
 def passing(e: BaseException) -> bool:

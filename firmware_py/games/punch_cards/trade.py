@@ -15,7 +15,7 @@ from display.games.punch_cards.models import PunchCardsPlay, TradePrivate, Trade
 from display.models import PlayScreen, PrivateScreen
 from display.private import draw_private, text_lines
 from firmware_py.games.punch_cards.ledger import LedgerError, Receipt
-from firmware_py.games.punch_cards.ledger_link import RETRY_US, new_key, passing, words
+from firmware_py.games.punch_cards.ledger_link import RETRY_US, new_key, passing, shown_wait, words
 from firmware_py.games.punch_cards.way_back import WayBack
 from firmware_py.runtime.background import Job, NoAnswer
 from firmware_py.runtime.context import CabinetContext
@@ -47,6 +47,7 @@ class TradeScene(Scene):
         self.messages = ["", ""]
         self.key = ""
         self.waiting = ""
+        self.waiting_since_us = 0
         self.retry_us = 0
         self.saving: Job[Receipt] | None = None
         self.done_us: int | None = None
@@ -108,6 +109,8 @@ class TradeScene(Scene):
         if job is None:
             self.key = key = self.key or new_key("trade")
             players = self.players
+            if not self.waiting:
+                self.waiting_since_us = now_us
             self.saving = self.link.call("record a trade", lambda ledger: ledger.record_trade(key, *players, offer))
             self.waiting = self.waiting or "Recording the trade…"
             return
@@ -144,7 +147,8 @@ class TradeScene(Scene):
             players=self.players,
             gives=(self._cards(0), self._cards(1)),
             confirmed=(self.table.confirmed[0], self.table.confirmed[1]),
-            message=self.waiting or (self.messages[0] if self.done_us is not None else ""),
+            message=shown_wait(self.waiting, self.waiting_since_us, now_us)
+            or (self.messages[0] if self.done_us is not None else ""),
         )
         return PlayScreen(
             game=SPEC.name,
