@@ -1,0 +1,245 @@
+"""What the cabinet plays when: the scenes' cues (attract music by the operator's policy,
+the menus, the game's start, the result's fanfare, the service menu), every game's events
+through its own cue map, the volumes per kind and the venue's daily mute window.
+
+The cabinet calls :meth:`CabinetSound.follow` once per step, after the scene has handled
+the step's inputs: a changed scene, a new game session (whose events it then hears as
+they happen), a menu press.  Everything it does is a dictionary look-up and a
+``Channel.play``; nothing waits.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from functools import partial
+from typing import Any
+
+from display.audio.cues import Call, GameSounds, Kind, variant
+from display.sound import Speaker, game_sounds
+from hal.config import ATTRACT_SOUND, SoundConfig
+
+QUIET = 0.3
+"""The attract music's share of the music volume under the "quiet" policy."""
+MUTE_CHECK_US = 1_000_000
+
+
+@dataclass(frozen=True, kw_only=True)
+class SoundSettings:
+    """What the operator may change in the service menu (it starts as the config says)."""
+
+    volumes: tuple[int, int, int]
+    """Percent for effects, voice and music."""
+    attract: str
+    every_min: int
+
+    @classmethod
+    def of(cls, c: SoundConfig) -> SoundSettings:
+        return cls(
+            volumes=(c.effects_volume, c.voice_volume, c.music_volume), attract=c.attract, every_min=c.attract_every_min
+        )
+
+    def volume(self, kind: Kind) -> float:
+        return self.volumes[list(Kind).index(kind)] / 100
+
+
+def in_window(minute: int, start: int, end: int) -> bool:
+    """Whether ``minute`` of the day is in [start, end) (a window may cross midnight)."""
+    return start <= minute < end if start <= end else minute >= start or minute < end
+
+
+@dataclass(frozen=True, kw_only=True)
+class SceneNow:
+    """The scene the cabinet is in, as sound sees it (the cabinet fills it in: this module
+    imports no scene, so the context may name it)."""
+
+    scene: object
+    """The scene itself (a new object: a new scene)."""
+    name: str
+    """attract, select, join, options, play, result, service or other."""
+    session: Any = None
+    """The game session it runs, if any."""
+    host: int = 0
+    """Join: the station that opened it."""
+    winner: bool = False
+    """Result: somebody won."""
+
+
+class CabinetSound:
+    def __init__(
+        self,
+        speaker: Speaker,
+        config: SoundConfig,
+        stations: int,
+        log: Callable[[str], None] = lambda _line: None,
+        wall: Callable[[], float] = time.time,
+    ) -> None:
+        """``wall``: Unix seconds, for the mute window in local time."""
+        self.speaker = speaker
+        self.config = config
+        self.stations = stations
+        self.log = log
+        self.wall = wall
+        self.settings = SoundSettings.of(config)
+        self.apply()
+        self._scene: object = None
+        self._name = ""
+        self._session: Any = None
+        self._attract_at: int | None = None
+        """When the attract music is next due (the "every" policy)."""
+        self._mute_checked = -MUTE_CHECK_US
+        self._last_us = 0
+        """The previous step's µs: a new session's events since then are played."""
+        self._sounds: dict[str, GameSounds] = {}
+
+    # -- settings ----------------------------------------------------------------------
+    def apply(self, settings: SoundSettings | None = None) -> None:
+        if settings is not None:
+            self.settings = settings
+        for kind in Kind:
+            self.speaker.volumes[kind] = self.settings.volume(kind)
+
+    def change(self, **what: Any) -> None:
+        """The operator's change (the service menu's Sound page); logged."""
+        new = replace(self.settings, **what)
+        if new.attract not in ATTRACT_SOUND:
+            raise ValueError(f"attract policy {new.attract!r}: one of {', '.join(ATTRACT_SOUND)}")
+        self.apply(new)
+        self._attract_at = None
+        self.log(f"sound settings: volumes {'/'.join(map(str, new.volumes))} %, attract {self.describe_attract()}")
+
+    def describe_attract(self) -> str:
+        s = self.settings
+        return {"silent": "silent", "quiet": "quiet music", "every": f"music every {s.every_min} min"}[s.attract]
+
+    # -- what plays ----------------------------------------------------------------------
+    def cue(self, name: str, now_us: int, seat: int | None = None, stations: Sequence[int] = ()) -> bool:
+        """Plays ``name`` (seat ``seat``'s variant, ``stations`` mapping seats to stations)."""
+        if seat is not None and name in self.speaker.cues and self.speaker.cues[name].per_station:
+            station = stations[seat] if seat < len(stations) else seat
+            if station >= self.stations:
+                return False
+            name = variant(name, station)
+        return self.speaker.play(name, now_us)
+
+    def call(self, c: Call, now_us: int, stations: Sequence[int]) -> None:
+        if c.seat is not None and c.otherwise is not None:
+            station = stations[c.seat] if c.seat < len(stations) else c.seat
+            if station >= self.stations:  # the computer's seat of a practice game
+                self.speaker.play(c.otherwise, now_us)
+                return
+        self.cue(c.cue, now_us, c.seat, stations)
+
+    def game_event(self, session: Any, t_us: int, event: Any) -> None:
+        """An engine event of ``session``: the cues its game's map names."""
+        game = session.controls.spec.name
+        if game not in self._sounds:
+            self._sounds[game] = game_sounds(game)
+        for c in self._sounds[game].calls(event):
+            self.call(c, t_us, session.seats)
+
+    def follow(self, now: SceneNow, now_us: int, pressed: bool = False) -> None:
+        """After the cabinet's step: the scene it is in now; ``pressed``: a button went
+        down during the step."""
+        if now_us - self._mute_checked >= MUTE_CHECK_US:
+            self._mute_checked = now_us
+            self._mute_window(now_us)
+        session = now.session
+        if session is not None and session is not self._session:
+            self._session = session
+            if now.scene is not self._scene:
+                self.speaker.stop(Kind.MUSIC, now_us)
+                self.cue("fight", now_us)
+            for t, ev in list(session.recent):  # what it said while starting, this step
+                if t >= self._last_us:
+                    self.game_event(session, t, ev)
+            session.listeners.append(partial(self.game_event, session))
+        if now.scene is not self._scene:
+            self._entered(self._name, now, now_us)
+            self._scene, self._name = now.scene, now.name
+        elif pressed and now.name in ("select", "join", "options"):
+            self.cue("menu_move", now_us)
+        if now.name == "attract":
+            self._attract(now_us)
+        self._last_us = now_us
+
+    def _entered(self, old: str, new: SceneNow, now_us: int) -> None:
+        if old == "attract" != new.name:
+            self.speaker.stop(Kind.MUSIC, now_us)
+        if new.name == "service":
+            if old != "service":
+                self.speaker.stop(Kind.MUSIC, now_us)
+                self.cue("service", now_us)
+        elif new.name in ("select", "options"):
+            self.cue("menu_pick", now_us)
+        elif new.name == "join":
+            self.cue("join", now_us, seat=0, stations=(new.host,))
+        elif new.name == "result":
+            self.cue("fanfare" if new.winner else "no_winner", now_us)
+        elif new.name == "attract":
+            self._attract_at = now_us if self.settings.attract != "silent" else None
+
+    def _attract(self, now_us: int) -> None:
+        policy = self.settings.attract
+        if policy == "silent":
+            return
+        if self.speaker.playing(Kind.MUSIC, now_us) is not None:
+            return
+        if policy == "quiet":
+            full = self.speaker.volumes[Kind.MUSIC]
+            self.speaker.volumes[Kind.MUSIC] = full * QUIET
+            self.speaker.play("attract_loop", now_us)
+            self.speaker.volumes[Kind.MUSIC] = full
+        elif self._attract_at is None:
+            self._attract_at = now_us + self.settings.every_min * 60_000_000
+        elif now_us >= self._attract_at:
+            self.speaker.play("attract_loop", now_us)
+            self._attract_at = now_us + self.settings.every_min * 60_000_000
+
+    def _mute_window(self, now_us: int) -> None:
+        c = self.config
+        if c.mute_from is None or c.mute_until is None:
+            return
+        t = time.localtime(self.wall())
+        muted = in_window(t.tm_hour * 60 + t.tm_min, c.mute_from, c.mute_until)
+        if muted != self.speaker.muted:
+            self.speaker.muted = muted
+            if muted:
+                for kind in Kind:
+                    self.speaker.stop(kind, now_us)
+            self.log(
+                f"sound {'muted' if muted else 'back on'}: the venue's mute window is {_hhmm(c.mute_from)}-{_hhmm(c.mute_until)}"
+            )
+
+    def close(self) -> None:
+        self.speaker.close()
+
+
+def _hhmm(minute: int) -> str:
+    return f"{minute // 60:02d}:{minute % 60:02d}"
+
+
+def open_sound(
+    config: SoundConfig,
+    games: Sequence[str],
+    stations: int,
+    log: Callable[[str], None],
+    output: str = "device",
+) -> CabinetSound | None:
+    """The cabinet's sound, or None when ``[sound] enabled = false``.  ``output``:
+    ``device`` (real time), ``tape`` (virtual time: recorded, mixed afterwards) or
+    ``none`` (decided and recorded, never heard)."""
+    if not config.enabled:
+        return None
+    from display.audio.output import Output, Silent, Tape, open_device
+
+    out: Output
+    if output == "device":
+        out = open_device(log, config.buffer)
+    elif output == "tape":
+        out = Tape()
+    else:
+        out = Silent()
+    speaker = Speaker(games, stations, out, config.folder, log)
+    return CabinetSound(speaker, config, stations, log)
