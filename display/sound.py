@@ -11,6 +11,7 @@ synthesised ones so the mix keeps its headroom.  Rendering happens once per proc
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
@@ -32,24 +33,23 @@ def render(cue: Cue, station: int = 0) -> Wave:
     return _rendered[key]
 
 
-class NoSounds(LookupError):
-    def __str__(self) -> str:
-        return str(self.args[0])
+SILENT_GAME = GameSounds(cues={})
+"""A game whose folder has no ``sounds.py``: it plays, silently (the cabinet's scenes
+still sound)."""
 
 
 def game_sounds(game: str) -> GameSounds:
-    """Game ``game``'s sound design (its ``display/games/<name>/sounds.py``'s ``SOUNDS``)."""
-    module = games_registry.game_module("display.games", game)
+    """Game ``game``'s sound design: ``display/games/<name>/sounds.py``'s ``SOUNDS``."""
+    package = games_registry.game_module("display.games", game).__name__
+    try:
+        module = importlib.import_module(f"{package}.sounds")
+    except ModuleNotFoundError as e:
+        if e.name != f"{package}.sounds":
+            raise
+        return SILENT_GAME
     found = getattr(module, "SOUNDS", None)
-    if found is None:
-        try:
-            import importlib
-
-            found = getattr(importlib.import_module(f"{module.__name__}.sounds"), "SOUNDS", None)
-        except ModuleNotFoundError:
-            found = None
     if not isinstance(found, GameSounds):
-        raise NoSounds(f"game {game!r} has no sounds: display/games/{game}/sounds.py defines SOUNDS (a GameSounds)")
+        raise TypeError(f"display/games/{game}/sounds.py: SOUNDS must be a GameSounds")
     return found
 
 

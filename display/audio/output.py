@@ -9,6 +9,7 @@ missing or busy device is one log line and a silent cabinet.  Starting a cue is 
 
 from __future__ import annotations
 
+import os
 import wave
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -25,6 +26,9 @@ MIXER_BUFFER = 256
 
 
 class Output(Protocol):
+    name: str
+    """What it is, for the service menu ("SDL audio (alsa), 256-frame buffer")."""
+
     def load(self, sounds: Mapping[str, Wave], plan: ChannelPlan) -> None:
         """Takes the rendered cues (before play)."""
 
@@ -37,6 +41,8 @@ class Output(Protocol):
 
 class Silent:
     """No device: every cue is decided and recorded, none is heard."""
+
+    name = "none: the cabinet plays silent"
 
     def load(self, sounds: Mapping[str, Wave], plan: ChannelPlan) -> None:
         pass
@@ -65,16 +71,18 @@ def open_device(log: Callable[[str], None], buffer: int = MIXER_BUFFER) -> Outpu
     except (pygame.error, OSError) as e:
         log(f"sound: no sound device ({str(e).strip() or type(e).__name__}): the cabinet plays silent")
         return Silent()
-    return Device()
+    driver = os.environ.get("SDL_AUDIODRIVER") or "SDL's choice"
+    return Device(f"SDL audio ({driver}), {RATE} Hz, {buffer}-frame buffer")
 
 
 class Device:
     """pygame's mixer, its channels reserved by kind (nothing plays on a channel the
     plan did not choose)."""
 
-    def __init__(self) -> None:
+    def __init__(self, name: str) -> None:
         import pygame
 
+        self.name = name
         self.pygame = pygame
         self.sounds: dict[str, pygame.mixer.Sound] = {}
         self.channels: list[pygame.mixer.Channel] = []
@@ -116,6 +124,8 @@ class Tape:
     """Virtual time's output: what played when, mixed afterwards into one recording with
     the live mixer's rules (one cue per channel; a new one or a stop cuts it; the sum
     clipped as SDL would)."""
+
+    name = "a tape (virtual time: mixed afterwards)"
 
     def __init__(self) -> None:
         self.sounds: Mapping[str, Wave] = {}

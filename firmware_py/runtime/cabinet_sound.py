@@ -109,6 +109,10 @@ class CabinetSound:
         self._attract_at = None
         self.log(f"sound settings: volumes {'/'.join(map(str, new.volumes))} %, attract {self.describe_attract()}")
 
+    @property
+    def device(self) -> str:
+        return self.speaker.output.name
+
     def describe_attract(self) -> str:
         s = self.settings
         return {"silent": "silent", "quiet": "quiet music", "every": f"music every {s.every_min} min"}[s.attract]

@@ -75,6 +75,10 @@ class Desk:
         self.keys.clear()
 
 
+CLOSING_HEARD = "punch_cards.closed"
+"""In ``ctx.game_state``: whether the lobby last saw the event closed."""
+
+
 class Lobby(Scene):
     def __init__(self, ctx: CabinetContext, now_us: int, host: int) -> None:
         super().__init__(ctx, now_us)
@@ -82,6 +86,20 @@ class Lobby(Scene):
         self.desks = [Desk(s) for s in range(len(ctx.looks))]
         self._to_name(self.desks[host])
         ctx.log("Punch Cards lobby: sign in or register")
+
+    def tick(self, now_us: int) -> Scene | None:
+        self._closing_bell(now_us)
+        return None
+
+    def _closing_bell(self, now_us: int) -> None:
+        """The closing time passing while the lobby is open rings its cue once (not when
+        the cabinet starts after it: the lobby already says the event has closed)."""
+        closing = self.link.closing(now_us)
+        closed = isinstance(closing, int) and closing <= self.link.wall_us()
+        was = self.ctx.game_state.get(CLOSING_HEARD)
+        self.ctx.game_state[CLOSING_HEARD] = closed
+        if closed and was is False and self.ctx.sound is not None:
+            self.ctx.sound.cue("closing_time", now_us)
 
     # -- coming back from a table ------------------------------------------------------
     def back(self, now_us: int, messages: dict[int, tuple[str, bool]]) -> Lobby:
