@@ -51,6 +51,12 @@ SCENE_NAMES: tuple[tuple[type[Scene], str], ...] = (
 """The cabinet's scenes the sound knows by name (cabinet_sound.SceneNow)."""
 
 
+def joined_stations(scene: Scene) -> tuple[int, ...]:
+    if isinstance(scene, Join):
+        return tuple(s for s, j in enumerate(scene.joined) if j)
+    return scene.stations if isinstance(scene, Options) else ()
+
+
 class Cabinet:
     def __init__(
         self,
@@ -170,6 +176,7 @@ class Cabinet:
             name=name,
             session=scene.live_session(),
             host=scene.host if isinstance(scene, Join) else 0,
+            joined=joined_stations(scene),
             winner=isinstance(scene, Result) and scene.model.winner is not None,
         )
 

@@ -62,6 +62,8 @@ class SceneNow:
     """The game session it runs, if any."""
     host: int = 0
     """Join: the station that opened it."""
+    joined: tuple[int, ...] = ()
+    """Join and options: the stations that have joined so far."""
     winner: bool = False
     """Result: somebody won."""
 
@@ -85,6 +87,7 @@ class CabinetSound:
         self.apply()
         self._scene: object = None
         self._name = ""
+        self._joined: tuple[int, ...] = ()
         self._session: Any = None
         self._attract_at: int | None = None
         """When the attract music is next due (the "every" policy)."""
@@ -159,11 +162,18 @@ class CabinetSound:
                 if t >= self._last_us:
                     self.game_event(session, t, ev)
             session.listeners.append(partial(self.game_event, session))
+        joining = self._name == "join" and now.name in ("join", "options")
+        new_joiners = [s for s in now.joined if s not in self._joined and s != now.host] if joining else []
+        for station in new_joiners:
+            self.cue("join", now_us, seat=0, stations=(station,))
         if now.scene is not self._scene:
             self._entered(self._name, now, now_us)
             self._scene, self._name = now.scene, now.name
+        elif new_joiners:
+            pass
         elif pressed and now.name in ("select", "join", "options"):
             self.cue("menu_move", now_us)
+        self._joined = now.joined
         if now.name == "attract":
             self._attract(now_us)
         self._last_us = now_us

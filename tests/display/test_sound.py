@@ -142,7 +142,9 @@ time.sleep(1.5)
 s.close()
 """
     env = dict(os.environ, SDL_AUDIODRIVER="disk", SDL_DISKAUDIOFILE=str(raw))
-    done = subprocess.run([sys.executable, "-c", script], cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=REPO, env=env, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     samples = np.fromfile(raw, dtype="<i2")
     loud = np.max(np.abs(samples.astype(np.int32)))
