@@ -49,7 +49,7 @@ def punch(strength: float, seed: int = 1) -> Wave:
     thump = sine(glide(150 - 60 * strength, 45, dur, 0.5), dur) * decay(dur, 0.04 + 0.08 * strength)
     slap = bandpass(noise(dur, seed), 1200 + 1500 * strength, 2500) * decay(dur, 0.012 + 0.02 * strength, 0.0005)
     crack = highpass(noise(0.03, seed + 1), 3000) * decay(0.03, 0.004, 0.0)
-    return fade(mix((0, thump * (0.9 + 0.4 * strength)), (0, slap * 1.6), (0, crack * strength * 0.8)))
+    return fade(mix((0, thump * (0.7 + 0.4 * strength)), (0, slap * 5.0), (0, crack * (0.8 + 2.0 * strength))))
 
 
 def block(seed: int = 3) -> Wave:
@@ -65,8 +65,8 @@ def slap(seed: int = 5) -> Wave:
     dur = 0.09
     return fade(
         mix(
-            (0, bandpass(noise(dur, seed), 2500, 3000) * decay(dur, 0.01, 0.0003) * 1.8),
-            (0, sine(glide(220, 90, dur), dur) * decay(dur, 0.02)),
+            (0, bandpass(noise(dur, seed), 2500, 3000) * decay(dur, 0.015, 0.0003) * 5.0),
+            (0, sine(glide(220, 90, dur), dur) * decay(dur, 0.02) * 0.5),
         )
     )
 
@@ -141,7 +141,7 @@ def shout(vowels: str, pitch: float, seconds: float = 0.35, seed: int = 17) -> W
         w = np.clip((t - seconds * 0.35) / (seconds * 0.3), 0, 1).astype(np.float32)
         voiced = a * (1 - w) + b * w
     breath = highpass(noise(0.06, seed + 1), 1500) * decay(0.06, 0.02, 0.002)
-    env = adsr(seconds, 0.015, 0.12, 0.6, 0.08)
+    env = adsr(seconds, 0.015, seconds * 0.3, 0.3, seconds * 0.3)
     return fade(mix((0, breath * 0.8), (0.02, voiced * env * 1.6)))
 
 
