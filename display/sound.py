@@ -117,6 +117,8 @@ class Speaker:
                     continue
                 except ValueError as e:
                     self.log(f"sound: {path} not used ({e}); the synthesised cue plays")
+            if cue.recorded_only:
+                continue
             station = int(name.rsplit(".", 1)[1]) if cue.per_station else 0
             waves[name] = render(cue, station)
         unknown = sorted(set(recorded) - used - set(self.names))
@@ -134,8 +136,8 @@ class Speaker:
         if cue is None:
             self.log(f"sound: no cue named {name!r}")
             return False
-        if self.muted or self.volumes[cue.kind] <= 0:
-            return False
+        if self.muted or self.volumes[cue.kind] <= 0 or name not in self.waves:
+            return False  # muted, turned down, or a word nobody recorded
         channel = self.plan.assign(cue.kind, name, t_us, self.lengths_us[name])
         self.output.play(channel, name, self.volumes[cue.kind], t_us)
         self.recent.append((t_us, name))

@@ -33,6 +33,9 @@ class Cue:
     per_station: bool = False
     what: str = ""
     """What a player hears it for (the ``make sounds`` sheet's caption)."""
+    recorded_only: bool = False
+    """Heard only from an operator's recording (``<name>.wav``): an announcer's word the
+    synthesiser cannot say well (Karate Fight's card names); silent without one."""
 
 
 @dataclass(frozen=True, kw_only=True)

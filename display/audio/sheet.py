@@ -111,7 +111,11 @@ def draw_sheet(speaker: Speaker, path: Path) -> Path:
 def main(argv: list[str]) -> int:
     folder = Path(argv[0] if argv else "out/sounds")
     speaker = Speaker(registry.names(), 4)
-    lines = []
+    lines = [
+        f"{name:22} {speaker.kind(name).value:8} (plays only from a recording: {name}.wav)  {cue.what}"
+        for name, cue in sorted(speaker.names.items())
+        if name not in speaker.waves
+    ]
     for name, w in sorted(speaker.waves.items()):
         write_wav(folder / f"{name}.wav", w)
         kind = speaker.kind(name)

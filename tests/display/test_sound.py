@@ -97,6 +97,14 @@ def test_an_operators_recording_replaces_a_cue_levelled_like_the_rest(tmp_path: 
     assert any("no_such_cue.wav" in line and "no cue" in line for line in lines)
 
 
+def test_the_announcers_card_names_play_only_where_an_operator_recorded_them(tmp_path: Path) -> None:
+    write_wav(tmp_path / "call_chop.wav", (0.5 * sine(200, 0.3)).astype(np.float32))
+    s = Speaker(registry.names(), 2, folder=tmp_path)
+    assert "call_chop" in s.waves and "call_kick" not in s.waves
+    assert s.play("call_chop", 0) and not s.play("call_kick", 1)
+    assert [n for _t, n in s.recent] == ["call_chop"]
+
+
 def test_a_recording_at_another_rate_is_resampled(tmp_path: Path) -> None:
     path = tmp_path / "x.wav"
     with wave.open(str(path), "wb") as f:

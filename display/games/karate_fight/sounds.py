@@ -8,7 +8,7 @@ from typing import Any
 
 from display.audio import kit
 from display.audio.cues import Call, Cue, GameSounds, Kind
-from display.audio.synth import mix
+from display.audio.synth import mix, silence
 from games.karate_fight.cards import CardKind
 from games.karate_fight.events import (
     BoutWon,
@@ -66,6 +66,15 @@ CUES = {
     ),
     "time_up": Cue(kind=Kind.VOICE, recipe=lambda _s: kit.alarm(), what="time is up"),
     "karate_cheer": Cue(kind=Kind.EFFECT, recipe=lambda _s: kit.crowd(2.0, 51), what="the fight won: the crowd"),
+    **{
+        f"call_{kind.value}": Cue(
+            kind=Kind.VOICE,
+            recipe=lambda _s: silence(0.01),
+            recorded_only=True,
+            what=f"the announcer calls the card: {kind.value.replace('_', ' ')} (a recording only)",
+        )
+        for kind in CardKind
+    },
 }
 
 
@@ -73,7 +82,8 @@ def calls(event: Any) -> tuple[Call, ...]:
     if isinstance(event, CardPlayed):
         if event.kind is CardKind.JAN_KEN:
             return ()  # JanKenStarted follows with the chant
-        return (Call(cue="karate_defence" if event.kind in DEFENCES else "karate_card"),)
+        slap = Call(cue="karate_defence" if event.kind in DEFENCES else "karate_card")
+        return (slap, Call(cue=f"call_{event.kind.value}"))
     if isinstance(event, HitShowing):
         return (Call(cue="karate_hit"),)
     if isinstance(event, HitWon):
