@@ -360,6 +360,10 @@ def save_exhibition_sound(output: object, shots: Path | None, end_us: int) -> li
     said = [f"{len(output.events)} cues played, {len(mixed) / 44_100:.1f} s of sound"]
     targets = [shots / "sound.wav"] if shots is not None else []
     if os.environ.get("SDL_AUDIODRIVER") == "disk":
+        import pygame
+
+        if pygame.mixer.get_init():  # SDL holds the file open while its device is: close it first
+            pygame.mixer.quit()
         targets.append(Path(os.environ.get("SDL_DISKAUDIOFILE") or "sdlaudio.raw"))
     for path in targets:
         try:
