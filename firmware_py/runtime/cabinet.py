@@ -20,7 +20,7 @@ from display.renderer import Renderer
 from display.window import Window
 from firmware_py.games import registry as controls_registry
 from firmware_py.process.version import describe
-from firmware_py.runtime.cabinet_sound import SceneNow, open_sound
+from firmware_py.runtime.cabinet_sound import KEPT, SceneNow, open_sound
 from firmware_py.runtime.calibration_scene import CalibrationScene
 from firmware_py.runtime.context import CabinetContext
 from firmware_py.runtime.scene import Scene, ServiceScene, pressed
@@ -88,7 +88,14 @@ class Cabinet:
         if config.padboard is not None:
             settle = max(settle, config.padboard.settle_us)
         games = controls_registry.offered()
-        sound = open_sound(config.sound, [g.spec.name for g in games], len(config.stations), log, audio)
+        sound = open_sound(
+            config.sound,
+            [g.spec.name for g in games],
+            len(config.stations),
+            log,
+            audio,
+            kept=config.data_dir / KEPT if audio == "device" else None,
+        )
         self.ctx = CabinetContext(
             config=config,
             store=store,

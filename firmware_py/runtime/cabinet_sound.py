@@ -10,16 +10,21 @@ they happen), a menu press.  Everything it does is a dictionary look-up and a
 
 from __future__ import annotations
 
+import json
+import os
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from display.audio.cues import Call, GameSounds, Kind, variant
 from display.sound import Speaker, game_sounds
 from hal.config import ATTRACT_SOUND, SoundConfig
 
+KEPT = "sound-settings.json"
+"""In the data folder: the service menu's sound settings, kept over restarts."""
 QUIET = 0.3
 """The attract music's share of the music volume under the "quiet" policy."""
 MUTE_CHECK_US = 1_000_000
@@ -76,14 +81,17 @@ class CabinetSound:
         stations: int,
         log: Callable[[str], None] = lambda _line: None,
         wall: Callable[[], float] = time.time,
+        kept: Path | None = None,
     ) -> None:
-        """``wall``: Unix seconds, for the mute window in local time."""
+        """``wall``: Unix seconds, for the mute window in local time; ``kept``: where the
+        operator's changes are kept (they win over the config until reset)."""
         self.speaker = speaker
         self.config = config
         self.stations = stations
         self.log = log
         self.wall = wall
-        self.settings = SoundSettings.of(config)
+        self.kept = kept
+        self.settings = self._kept_settings() or SoundSettings.of(config)
         self.apply()
         self._scene: object = None
         self._name = ""
@@ -104,13 +112,59 @@ class CabinetSound:
             self.speaker.volumes[kind] = self.settings.volume(kind)
 
     def change(self, **what: Any) -> None:
-        """The operator's change (the service menu's Sound page); logged."""
+        """The operator's change (the service menu's Sound page): logged, and kept."""
         new = replace(self.settings, **what)
         if new.attract not in ATTRACT_SOUND:
             raise ValueError(f"attract policy {new.attract!r}: one of {', '.join(ATTRACT_SOUND)}")
         self.apply(new)
         self._attract_at = None
         self.log(f"sound settings: volumes {'/'.join(map(str, new.volumes))} %, attract {self.describe_attract()}")
+        self._keep(asdict(new))
+
+    def reset(self) -> None:
+        """Back to the config's settings; the kept ones are forgotten."""
+        self.apply(SoundSettings.of(self.config))
+        self._attract_at = None
+        self._keep(None)
+        self.log("sound settings: back to the config's")
+
+    @property
+    def changed_here(self) -> bool:
+        """The settings differ from the config's (the operator changed them)."""
+        return self.settings != SoundSettings.of(self.config)
+
+    def _keep(self, data: dict[str, Any] | None) -> None:
+        if self.kept is None:
+            return
+        try:
+            if data is None:
+                self.kept.unlink(missing_ok=True)
+                return
+            tmp = self.kept.with_suffix(".tmp")
+            tmp.write_text(json.dumps(data))
+            os.replace(tmp, self.kept)
+        except OSError as e:
+            self.log(f"sound settings not kept ({self.kept}: {e}); they last until the cabinet restarts")
+
+    def _kept_settings(self) -> SoundSettings | None:
+        if self.kept is None or not self.kept.exists():
+            return None
+        try:
+            raw = json.loads(self.kept.read_text())
+            kept = SoundSettings(
+                volumes=tuple(int(v) for v in raw["volumes"]),  # type: ignore[arg-type]
+                attract=str(raw["attract"]),
+                every_min=int(raw["every_min"]),
+            )
+            if len(kept.volumes) != 3 or kept.attract not in ATTRACT_SOUND or not 1 <= kept.every_min <= 24 * 60:
+                raise ValueError("out of range")
+            if not all(0 <= v <= 100 for v in kept.volumes):
+                raise ValueError("a volume out of 0-100")
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            self.log(f"sound settings in {self.kept} not used ({e}); the config's apply")
+            return None
+        self.log(f"sound settings changed in the service menu ({self.kept}) apply over the config's")
+        return kept
 
     @property
     def device(self) -> str:
@@ -240,6 +294,7 @@ def open_sound(
     stations: int,
     log: Callable[[str], None],
     output: str = "device",
+    kept: Path | None = None,
 ) -> CabinetSound | None:
     """The cabinet's sound, or None when ``[sound] enabled = false``.  ``output``:
     ``device`` (real time), ``tape`` (virtual time: recorded, mixed afterwards) or
@@ -256,4 +311,4 @@ def open_sound(
     else:
         out = Silent()
     speaker = Speaker(games, stations, out, config.folder, log)
-    return CabinetSound(speaker, config, stations, log)
+    return CabinetSound(speaker, config, stations, log, kept=kept)

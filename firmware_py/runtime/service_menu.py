@@ -97,13 +97,13 @@ class CabinetPage(ServicePage):
 
 
 class SoundPage(ServicePage):
-    """Volumes per kind and the attract screen's sound, changed while the cabinet runs
-    (until it restarts: the config's ``[sound]`` sets where it starts).  C picks a row,
-    D changes it, START plays a sample of the row's kind."""
+    """Volumes per kind and the attract screen's sound, changed while the cabinet runs and
+    kept over restarts (the data folder's ``sound-settings.json``, over the config's
+    ``[sound]`` until reset here).  C picks a row, D changes it, START plays a sample."""
 
     title = "Sound"
-    ROWS = ("Effects volume", "Voice volume", "Music volume", "Attract screen")
-    SAMPLES = ("menu_pick", "fight", "fanfare", "attract_loop")
+    ROWS = ("Effects volume", "Voice volume", "Music volume", "Attract screen", "Back to the config")
+    SAMPLES = ("menu_pick", "fight", "fanfare", "attract_loop", "menu_pick")
     ATTRACT_STEPS = (("silent", 5), ("quiet", 5), ("every", 5), ("every", 10), ("every", 30))
 
     def __init__(self) -> None:
@@ -119,6 +119,8 @@ class SoundPage(ServicePage):
             volumes = list(sound.settings.volumes)
             volumes[self.row] = (volumes[self.row] // 10 * 10 + 10) % 110
             sound.change(volumes=(volumes[0], volumes[1], volumes[2]))
+        elif ev.button is Button.D and self.row == 4:
+            sound.reset()
         elif ev.button is Button.D:
             now = (sound.settings.attract, sound.settings.every_min)
             steps = self.ATTRACT_STEPS
@@ -136,7 +138,11 @@ class SoundPage(ServicePage):
         if sound is None:
             return ("Sound is off: [sound] enabled = false in the cabinet config.",)
         s = sound.settings
-        values = (*(f"{v} %" for v in s.volumes), sound.describe_attract())
+        values = (
+            *(f"{v} %" for v in s.volumes),
+            sound.describe_attract(),
+            "D resets" if sound.changed_here else "(as the config says)",
+        )
         lines = [
             f"{'>' if k == self.row else ' '} {row}: {value}" for k, (row, value) in enumerate(zip(self.ROWS, values))
         ]

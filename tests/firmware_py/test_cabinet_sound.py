@@ -74,11 +74,26 @@ def test_the_scenes_are_heard_from_the_select_screen_to_the_first_bell(tmp_path:
     sim.close()
 
 
-def fake_sound(tmp_path: Path, wall: float = 0.0, **config: object) -> CabinetSound:
+def fake_sound(tmp_path: Path, wall: float = 0.0, kept: Path | None = None, **config: object) -> CabinetSound:
     from display.sound import Speaker
     from games import registry
 
-    return CabinetSound(Speaker(registry.names(), 2), SoundConfig(**config), 2, wall=lambda: wall)  # type: ignore[arg-type]
+    speaker = Speaker(registry.names(), 2)
+    return CabinetSound(speaker, SoundConfig(**config), 2, wall=lambda: wall, kept=kept)  # type: ignore[arg-type]
+
+
+def test_the_operators_changes_are_kept_over_a_restart_until_reset(tmp_path: Path) -> None:
+    kept = tmp_path / "sound-settings.json"
+    first = fake_sound(tmp_path, kept=kept, music_volume=70)
+    first.change(volumes=(100, 90, 20), attract="silent")
+    again = fake_sound(tmp_path, kept=kept, music_volume=70)
+    assert again.settings.volumes == (100, 90, 20) and again.settings.attract == "silent"
+    assert again.speaker.volumes[Kind.MUSIC] == pytest.approx(0.2) and again.changed_here
+    again.reset()
+    assert not kept.exists() and fake_sound(tmp_path, kept=kept, music_volume=70).settings.volumes == (100, 100, 70)
+    kept.write_text('{"volumes": [100, 100, 400], "attract": "every", "every_min": 5}')
+    third = fake_sound(tmp_path, kept=kept)
+    assert third.settings.volumes == (100, 100, 70)  # a damaged file: the config's
 
 
 def attract_loops(sound: CabinetSound, minutes: float) -> list[int]:
