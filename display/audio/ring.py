@@ -19,8 +19,9 @@ RING_CUES = {
     "crowd_ooh": Cue(kind=Kind.EFFECT, recipe=lambda _s: kit.crowd(1.2, 23, excited=False), what="the crowd gasps"),
 }
 
-STRENGTHS = (("punch_light", 2), ("punch_medium", 4), ("punch_heavy", 1_000))
-"""A landed punch's cue by the damage it did: up to 2, up to 4, more."""
+STRENGTHS = (("punch_light", 1), ("punch_medium", 2), ("punch_heavy", 1_000))
+"""A landed punch's cue by the damage it did: 1, 2, 3 or more (both boxing games deal
+1-3 a punch: a random playout's share is about 50/33/17 %)."""
 
 
 def strength_cue(damage: int) -> str:

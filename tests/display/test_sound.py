@@ -30,6 +30,44 @@ def speaker() -> Speaker:
     return Speaker(registry.names(), 4)
 
 
+HEARD_IN_PLAY = {
+    "punch": {"bell", "card_chosen", "reveal", "punch_light", "punch_medium", "punch_heavy", "bell_end"},
+    "karate_fight": {"karate_card", "karate_defence", "karate_hit", "hit_won", "bout_won", "call_chop"},
+    "big_time_boxing": {"bell", "punch_thrown", "punch_light", "punch_medium", "punch_heavy", "block"},
+    "punch_cards": {"cards_locked", "cards_stakes", "cards_reveal", "duel_won", "card_changes_hands"},
+}
+"""Cues three random playouts of each game must play: the events a player notices most."""
+
+
+@pytest.mark.parametrize("game", sorted(HEARD_IN_PLAY))
+def test_every_event_a_game_sounds_names_one_of_its_cues(game: str) -> None:
+    from display.sound import game_sounds
+    from firmware_py.games.registry import controls_type
+    from tests.games.playout import random_playout
+
+    sounds = game_sounds(game)
+    heard: set[str] = set()
+    for seed in range(3):
+        controls = controls_type(game)()
+        engine = registry.engine_type(game)(controls.make_options({}), controls.spec.min_players, seed)
+        events = list(engine.opening_events)
+        apply = engine.apply
+
+        def applied(action: object, apply=apply, events=events) -> tuple[object, ...]:
+            caused = apply(action)
+            events.extend(caused)
+            return caused
+
+        engine.apply = applied  # type: ignore[method-assign]
+        random_playout(engine, bot_seed=seed, replay_every=0)
+        for event in events:
+            for call in sounds.calls(event):
+                assert call.cue in sounds.cues, (type(event).__name__, call.cue)
+                assert (call.seat is not None) == sounds.cues[call.cue].per_station, call
+                heard.add(call.cue)
+    assert HEARD_IN_PLAY[game] <= heard, HEARD_IN_PLAY[game] - heard
+
+
 def test_every_cue_peaks_under_its_kinds_ceiling_so_nothing_clips(speaker: Speaker) -> None:
     for name, w in speaker.waves.items():
         kind = speaker.kind(name)

@@ -16,15 +16,20 @@ from games.big_time_boxing.events import (
     Clinched,
     Count,
     CoveredUp,
+    DamageCause,
     DamageTaken,
     Defended,
     FightEnded,
     GotUp,
+    Injured,
     KnockedDown,
     PunchThrown,
     RoundStarted,
     Warned,
 )
+
+LANDED = {DamageCause.PUNCH, DamageCause.HEAD_BUTT}
+"""Damage heard as a blow landing (an injury's and a knockdown's have their own cues)."""
 
 CUES = {
     **RING_CUES,
@@ -48,11 +53,13 @@ def calls(event: Any) -> tuple[Call, ...]:
         return (Call(cue="bell"),)
     if isinstance(event, PunchThrown):
         return (Call(cue="punch_thrown"),)
-    if isinstance(event, DamageTaken) and event.amount > 0:
+    if isinstance(event, DamageTaken) and event.amount > 0 and event.cause in LANDED:
         return (Call(cue=strength_cue(event.amount)),)
     if isinstance(event, (Defended, CoveredUp, Clinched)):
         return (Call(cue="block"),)
     if isinstance(event, BigHitDrawn) and not event.ignored and event.big_hit is not BigHit.NONE:
+        return (Call(cue="crowd_ooh"),)
+    if isinstance(event, Injured):
         return (Call(cue="crowd_ooh"),)
     if isinstance(event, KnockedDown):
         return (Call(cue="knockdown"),)
