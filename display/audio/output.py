@@ -99,8 +99,11 @@ class Device:
         if sound is None or channel >= len(self.channels):
             return
         ch = self.channels[channel]
-        ch.set_volume(volume)
-        ch.play(sound)
+        try:
+            ch.set_volume(volume)
+            ch.play(sound)
+        except self.pygame.error:  # the device went away mid-run (a USB card pulled): silence
+            self.sounds = {}
 
     def stop(self, channels: list[int], t_us: int) -> None:
         for i in channels:

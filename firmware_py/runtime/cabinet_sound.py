@@ -311,4 +311,6 @@ def open_sound(
     else:
         out = Silent()
     speaker = Speaker(games, stations, out, config.folder, log)
+    if output == "device" and not isinstance(out, Silent):
+        log(f"sound: {out.name}; {len(speaker.waves)} cues ready")
     return CabinetSound(speaker, config, stations, log, kept=kept)
