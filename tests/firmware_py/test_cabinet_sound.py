@@ -27,6 +27,10 @@ from hal.events import Button, ButtonEvent
 from hal.sim import SimCabinet
 from tests.cabinet_driving import press, run_for, start_game, start_session
 from tests.firmware_py.test_cabinet_karate import deal_for_clumsy_hit
+from tests.firmware_py.test_cabinet_punch_cards import ledger as ledger  # the fixtures
+from tests.firmware_py.test_cabinet_punch_cards import pc as pc
+from tests.firmware_py.test_cabinet_punch_cards import service_page, tap, taps, two_players
+from tests.firmware_py.test_cabinet_punch_cards import wall as wall
 
 REPO = Path(__file__).resolve().parents[2]
 MINUTE = 60_000_000
@@ -194,3 +198,29 @@ def test_a_headless_exhibition_leaves_its_sound_in_sdls_disk_file(tmp_path: Path
     assert np.abs(samples.astype(np.int32)).max() < 32767
     wav = (tmp_path / "shots" / "sound.wav").read_bytes()
     assert wav[44:] == samples.tobytes()
+
+
+# -- Punch Cards' lobby: a trade and the closing time -----------------------------------------
+@pytest.mark.slow
+def test_a_recorded_trade_and_the_closing_time_are_heard(pc: Cabinet, sim, ledger) -> None:
+    from firmware_py.games.punch_cards.trade import TradeScene
+
+    two_players(pc, sim)
+    tap(pc, sim, 0, Button.B)
+    scene = pc.scene
+    assert isinstance(scene, TradeScene)
+    taps(pc, sim, 0, [Button.C, Button.START])
+    tap(pc, sim, 1, Button.C)
+    assert "trade" not in heard(pc)  # not before both agree
+    taps(pc, sim, 1, [Button.START])
+    tap(pc, sim, 0, Button.START)
+    assert scene.recorded and heard(pc).count("trade") == 1
+    run_for(pc, sim, 600_000)
+    tap(pc, sim, 1, Button.START)  # back to the lobby
+    assert "closing_time" not in heard(pc)
+    service_page(pc, sim, "Closing time")
+    taps(pc, sim, 0, [Button.C, Button.START])  # closes now
+    sim.service_key(False, sim.clock.now_us())
+    run_for(pc, sim, 200_000)
+    run_for(pc, sim, 2_000_000)
+    assert heard(pc).count("closing_time") == 1  # once, not every frame
