@@ -63,8 +63,6 @@ class GameSounds:
 
     cues: Mapping[str, Cue]
     calls: EventCalls = no_calls
-    fanfare: str | None = None
-    """The game's win fanfare (None: the cabinet's)."""
 
 
 def variant(name: str, station: int) -> str:
