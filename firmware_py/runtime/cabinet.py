@@ -171,10 +171,10 @@ class Cabinet:
         if nxt is not None:
             self.scene = nxt
         if self.ctx.sound is not None:
-            self.ctx.sound.follow(self._scene_now(), now_us, pressed=any(pressed(e) for e in events))
+            self.ctx.sound.follow(self._scene_now(now_us), now_us, pressed=any(pressed(e) for e in events))
         self._outputs(now_us, pressed=any(isinstance(e, ButtonEvent) for e in events))
 
-    def _scene_now(self) -> SceneNow:
+    def _scene_now(self, now_us: int) -> SceneNow:
         """The scene as the sound hears it."""
         scene = self.scene
         name = next((n for t, n in SCENE_NAMES if isinstance(scene, t)), "other")
@@ -184,6 +184,7 @@ class Cabinet:
             session=scene.live_session(),
             host=scene.host if isinstance(scene, Join) else 0,
             joined=joined_stations(scene),
+            cues=scene.sound_cues(now_us),
             winner=isinstance(scene, Result) and scene.model.winner is not None,
         )
 

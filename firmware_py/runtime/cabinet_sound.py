@@ -69,6 +69,8 @@ class SceneNow:
     """Join: the station that opened it."""
     joined: tuple[int, ...] = ()
     """Join and options: the stations that have joined so far."""
+    cues: tuple[str, ...] = ()
+    """Cues the scene itself asks for now (``Scene.sound_cues``)."""
     winner: bool = False
     """Result: somebody won."""
 
@@ -228,6 +230,8 @@ class CabinetSound:
         elif pressed and now.name in ("select", "join", "options"):
             self.cue("menu_move", now_us)
         self._joined = now.joined
+        for name in now.cues:
+            self.cue(name, now_us)
         if now.name == "attract":
             self._attract(now_us)
         self._last_us = now_us

@@ -87,19 +87,14 @@ class Lobby(Scene):
         self._to_name(self.desks[host])
         ctx.log("Punch Cards lobby: sign in or register")
 
-    def tick(self, now_us: int) -> Scene | None:
-        self._closing_bell(now_us)
-        return None
-
-    def _closing_bell(self, now_us: int) -> None:
+    def sound_cues(self, now_us: int) -> tuple[str, ...]:
         """The closing time passing while the lobby is open rings its cue once (not when
         the cabinet starts after it: the lobby already says the event has closed)."""
         closing = self.link.closing(now_us)
         closed = isinstance(closing, int) and closing <= self.link.wall_us()
         was = self.ctx.game_state.get(CLOSING_HEARD)
         self.ctx.game_state[CLOSING_HEARD] = closed
-        if closed and was is False and self.ctx.sound is not None:
-            self.ctx.sound.cue("closing_time", now_us)
+        return ("closing_time",) if closed and was is False else ()
 
     # -- coming back from a table ------------------------------------------------------
     def back(self, now_us: int, messages: dict[int, tuple[str, bool]]) -> Lobby:
