@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 from display.audio.cues import Cue, GameSounds, Kind, variant
 from display.audio.mixer import ChannelPlan, level
@@ -76,6 +77,56 @@ def played_names(cues: Mapping[str, Cue], stations: int) -> dict[str, Cue]:
     return out
 
 
+class CueCache:
+    """The synthesised cues of one sound design in a folder (``cues-<digest>.npz``), so a
+    cabinet renders them once, not at every start.  The digest covers the source of the
+    synthesiser, the kit, the cabinet's cues and every game's ``sounds.py`` and numpy's
+    version: any change renders afresh (and the old file is deleted)."""
+
+    def __init__(self, folder: Path, games: Iterable[str]) -> None:
+        import hashlib
+        import sys
+
+        import numpy
+
+        from display import audio
+
+        sources = sorted(Path(audio.__file__).parent.glob("*.py"))
+        for g in games:
+            module = sys.modules.get(f"display.games.{g}.sounds")
+            if module is not None and module.__file__:
+                sources.append(Path(module.__file__))
+        digest = hashlib.sha256(numpy.__version__.encode())
+        for path in sources:
+            digest.update(path.name.encode() + path.read_bytes())
+        self.folder = folder
+        self.path = folder / f"cues-{digest.hexdigest()[:16]}.npz"
+
+    def load(self) -> dict[str, Wave]:
+        import numpy as np
+
+        try:
+            with np.load(self.path) as data:
+                return {name: np.asarray(data[name], dtype=np.float32) for name in data.files}
+        except (OSError, ValueError, KeyError):
+            return {}  # none yet, or unreadable: rendered afresh
+
+    def save(self, waves: Mapping[str, Wave], log: Callable[[str], None]) -> None:
+        import numpy as np
+
+        savez: Any = np.savez  # its keyword arguments are the arrays' names
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            tmp = self.path.with_suffix(".tmp.npz")
+            savez(tmp, **waves)
+            tmp.replace(self.path)
+            for old in self.folder.glob("cues-*.npz"):
+                if old != self.path:
+                    old.unlink(missing_ok=True)
+        except OSError as e:
+            log(f"sound: cues not cached in {self.folder} ({e}); they are rendered at every start")
+
+
 class Speaker:
     """The cues of ``games`` and the cabinet, rendered (or recorded ones from ``folder``),
     played on ``output``.  :attr:`listeners` hear every cue that plays (the HIL recorder)."""
@@ -87,10 +138,14 @@ class Speaker:
         output: Output | None = None,
         folder: Path | None = None,
         log: Callable[[str], None] = lambda _line: None,
+        cache: Path | None = None,
     ) -> None:
+        """``cache``: a folder where the synthesised cues are kept between starts (the
+        renders of this very design: a changed recipe renders afresh)."""
         self.log = log
         self.stations = stations
-        self.cues = all_cues(games)
+        self.games = tuple(games)
+        self.cues = all_cues(self.games)
         self.names = played_names(self.cues, stations)
         self.output: Output = output if output is not None else Silent()
         self.plan = ChannelPlan()
@@ -99,7 +154,11 @@ class Speaker:
         self.listeners: list[Callable[[int, str], None]] = []
         self.recent: list[tuple[int, str]] = []
         """The latest cues played: (µs, name), newest last."""
+        self.cache = CueCache(cache, self.games) if cache is not None else None
+        rendered = len(_rendered)
         self.waves = self._render(folder)
+        if self.cache is not None and len(_rendered) > rendered:  # something new was rendered: keep it
+            self.cache.save({n: w for n, w in self.waves.items() if n not in self._recorded}, log)
         self.lengths_us = {n: round(len(w) * 1e6 / RATE) for n, w in self.waves.items()}
         self.output.load(self.waves, self.plan)
 
@@ -107,6 +166,8 @@ class Speaker:
         waves: dict[str, Wave] = {}
         recorded = {p.stem: p for p in folder.glob("*.wav")} if folder is not None and folder.is_dir() else {}
         used: set[str] = set()
+        self._recorded: set[str] = set()
+        cached = self.cache.load() if self.cache is not None else {}
         for name, cue in self.names.items():
             base = name.rsplit(".", 1)[0] if cue.per_station else name
             path = recorded.get(name) or recorded.get(base)
@@ -114,13 +175,14 @@ class Speaker:
                 try:
                     waves[name] = level(read_wav(path), cue.kind)
                     used.add(path.stem)
+                    self._recorded.add(name)
                     continue
                 except ValueError as e:
                     self.log(f"sound: {path} not used ({e}); the synthesised cue plays")
             if cue.recorded_only:
                 continue
             station = int(name.rsplit(".", 1)[1]) if cue.per_station else 0
-            waves[name] = render(cue, station)
+            waves[name] = cached[name] if name in cached else render(cue, station)
         unknown = sorted(set(recorded) - used - set(self.names))
         if unknown:
             self.log(f"sound: {folder} has recordings for no cue: {', '.join(unknown)}.wav (see `make sounds`)")

@@ -95,6 +95,7 @@ class Cabinet:
             log,
             audio,
             kept=config.data_dir / KEPT if audio == "device" else None,
+            cache=config.data_dir / "sound-cache" if audio != "none" else None,
         )
         self.ctx = CabinetContext(
             config=config,

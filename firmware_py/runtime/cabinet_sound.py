@@ -299,10 +299,12 @@ def open_sound(
     log: Callable[[str], None],
     output: str = "device",
     kept: Path | None = None,
+    cache: Path | None = None,
 ) -> CabinetSound | None:
     """The cabinet's sound, or None when ``[sound] enabled = false``.  ``output``:
     ``device`` (real time), ``tape`` (virtual time: recorded, mixed afterwards) or
-    ``none`` (decided and recorded, never heard)."""
+    ``none`` (decided and recorded, never heard); ``kept``: where the service menu's
+    settings are kept; ``cache``: where rendered cues are kept between starts."""
     if not config.enabled:
         return None
     from display.audio.output import Output, Silent, Tape, open_device
@@ -314,7 +316,7 @@ def open_sound(
         out = Tape()
     else:
         out = Silent()
-    speaker = Speaker(games, stations, out, config.folder, log)
+    speaker = Speaker(games, stations, out, config.folder, log, cache)
     if output == "device" and not isinstance(out, Silent):
         log(f"sound: {out.name}; {len(speaker.waves)} cues ready")
     return CabinetSound(speaker, config, stations, log, kept=kept)

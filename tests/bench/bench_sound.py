@@ -18,6 +18,8 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -37,7 +39,7 @@ THRESHOLD = 328
 GOAL_MS = 17.0
 
 
-def child(buffer: int, events: int, fifo: str) -> None:
+def child(buffer: int, events: int, fifo: str, cache: str) -> None:
     """Runs in the child: the cabinet's sound on the disk driver; prints the stamps."""
     os.environ["SDL_AUDIODRIVER"] = "disk"
     os.environ["SDL_DISKAUDIOFILE"] = fifo
@@ -47,7 +49,10 @@ def child(buffer: int, events: int, fifo: str) -> None:
     from games.registry import names
     from hal.config import SoundConfig
 
-    sound = open_sound(SoundConfig(buffer=buffer), names(), 2, lambda line: print(line, file=sys.stderr))
+    t = time.perf_counter()
+    say = lambda line: print(line, file=sys.stderr)  # noqa: E731
+    sound = open_sound(SoundConfig(buffer=buffer), names(), 2, say, cache=Path(cache))
+    startup_ms = (time.perf_counter() - t) * 1000
     assert sound is not None
 
     from types import SimpleNamespace
@@ -65,14 +70,15 @@ def child(buffer: int, events: int, fifo: str) -> None:
         stamps.append(t0)
         costs.append(t1 - t0)
     time.sleep(0.4)
-    print(json.dumps({"stamps": stamps, "costs": costs}))
+    print(json.dumps({"stamps": stamps, "costs": costs, "startup_ms": startup_ms}))
     import pygame
 
     pygame.mixer.quit()
 
 
-def measure(buffer: int, events: int) -> tuple[list[float], list[float]]:
-    """Latencies (ms) and play-call costs (µs) of ``events`` cues at mixer ``buffer``."""
+def measure(buffer: int, events: int, cache: Path) -> tuple[list[float], list[float], float]:
+    """Latencies (ms) and play-call costs (µs) of ``events`` cues at mixer ``buffer``,
+    and the ms the sound took to open (every cue rendered, the device opened)."""
     with tempfile.TemporaryDirectory() as tmp:
         fifo = str(Path(tmp) / "sdl.fifo")
         os.mkfifo(fifo)
@@ -91,7 +97,7 @@ def measure(buffer: int, events: int) -> tuple[list[float], list[float]]:
         reader.start()
         root = Path(__file__).resolve().parents[2]
         done = subprocess.run(
-            [sys.executable, "-m", "tests.bench.bench_sound", str(buffer), str(events), fifo],
+            [sys.executable, "-m", "tests.bench.bench_sound", str(buffer), str(events), fifo, str(cache)],
             cwd=root,
             capture_output=True,
             text=True,
@@ -101,7 +107,8 @@ def measure(buffer: int, events: int) -> tuple[list[float], list[float]]:
     if done.returncode != 0:
         raise RuntimeError(done.stderr[-2000:])
     out = json.loads(done.stdout.strip().splitlines()[-1])
-    return latencies(bytes(data), arrivals, out["stamps"], 2 * buffer), [c / 1000 for c in out["costs"]]
+    costs = [c / 1000 for c in out["costs"]]
+    return latencies(bytes(data), arrivals, out["stamps"], 2 * buffer), costs, float(out["startup_ms"])
 
 
 def latencies(data: bytes, arrivals: list[tuple[int, int]], stamps: list[int], block: int) -> list[float]:
@@ -137,8 +144,11 @@ def latencies(data: bytes, arrivals: list[tuple[int, int]], stamps: list[int], b
 
 def run() -> list[Figure]:
     figures = []
+    startups = []
+    cache = Path(tempfile.mkdtemp(prefix="ringside-bench-cues-"))
     for buffer in BUFFERS:
-        ms, costs = measure(buffer, EVENTS)
+        ms, costs, startup = measure(buffer, EVENTS, cache)  # the first run renders, the others load
+        startups.append(startup)
         mine = buffer == 256
         note = f"{len(ms)} cues; mixer buffer {buffer} frames = {buffer / 44.1:.1f} ms" + (
             " (the cabinet's)" if mine else ""
@@ -157,8 +167,27 @@ def run() -> list[Figure]:
                     "game_event → Channel.play",
                 )
             )
+    figures.append(
+        Figure(
+            "sound ready, first start",
+            startups[0],
+            "ms",
+            "before play",
+            "every cue rendered (2 stations), the device opened",
+        )
+    )
+    figures.append(
+        Figure(
+            "sound ready, later starts",
+            statistics.median(startups[1:]),
+            "ms",
+            "before play",
+            f"cues from the data folder's cache; median of {len(startups) - 1}",
+        )
+    )
+    shutil.rmtree(cache, ignore_errors=True)
     return figures
 
 
 if __name__ == "__main__":
-    child(int(sys.argv[1]), int(sys.argv[2]), sys.argv[3])
+    child(int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4])

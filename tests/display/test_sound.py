@@ -143,6 +143,22 @@ def test_the_announcers_card_names_play_only_where_an_operator_recorded_them(tmp
     assert [n for _t, n in s.recent] == ["call_chop"]
 
 
+def test_cues_rendered_once_are_kept_for_the_next_start(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import display.sound
+
+    monkeypatch.setattr(display.sound, "_rendered", {})  # a fresh process: nothing in memory
+    first = Speaker(registry.names(), 2, cache=tmp_path)
+    (kept,) = tmp_path.glob("cues-*.npz")
+    monkeypatch.setattr(display.sound, "_rendered", {})  # the next start
+    again = Speaker(registry.names(), 2, cache=tmp_path)
+    assert display.sound._rendered == {}  # nothing rendered: all from the cache
+    assert again.waves.keys() == first.waves.keys()
+    assert all(np.array_equal(again.waves[n], first.waves[n]) for n in first.waves)
+    kept.write_bytes(b"damaged")
+    third = Speaker(registry.names(), 2, cache=tmp_path)  # renders afresh, keeps them again
+    assert display.sound._rendered and np.array_equal(third.waves["bell"], first.waves["bell"])
+
+
 def test_a_recording_at_another_rate_is_resampled(tmp_path: Path) -> None:
     path = tmp_path / "x.wav"
     with wave.open(str(path), "wb") as f:
