@@ -116,7 +116,8 @@ def latencies(data: bytes, arrivals: list[tuple[int, int]], stamps: list[int], b
     written at once; a cue starts on its first frame) holding the first loud sample after
     the stamp.  A buffer is flushed to the pipe with the 4 KiB stdio block it completes;
     the buffers before it in that block were written one buffer period apiece earlier
-    (the period measured from the neighbouring blocks' arrivals)."""
+    (the period measured from the neighbouring blocks' arrivals), and the reader's own
+    lateness is taken out by the next blocks' arrivals."""
     import numpy as np
 
     samples = np.abs(np.frombuffer(data[: len(data) // 2 * 2], dtype="<i2").astype(np.int32))
@@ -137,7 +138,11 @@ def latencies(data: bytes, arrivals: list[tuple[int, int]], stamps: list[int], b
         if k >= len(ends):
             continue
         local = float(np.median(rate[max(0, k - 8) : k + 8]))
-        written = times[k] - (ends[k] - end) * local
+        # A read can be late (the reader not scheduled yet), never early; a late write by
+        # SDL delays every later block too.  So the block's write time is the earliest
+        # that it and the next blocks' arrivals allow.
+        later = slice(k, min(k + 8, len(ends)))
+        written = float(np.min(times[later] - (ends[later] - end) * local))
         out.append(float(written - stamp) / 1e6)
     return out
 
