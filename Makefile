@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
 
-.PHONY: run test check lint types bench screens soak clean install
+.PHONY: run test check lint types bench screens sounds soak clean install
 
 # Python's compiled modules are kept between runs even where the environment turns them
 # off: pytest otherwise rewrites the asserts of every test module on every run (10 s).
@@ -41,6 +41,11 @@ bench: $(STAMP)
 # scenarios) at 1280×720 and 1920×1080, for review: out/screens/<size>/sheets/*.png, one per group.
 screens: $(STAMP)
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m tests.display.contact_sheet
+
+# Every sound cue rendered to WAV (out/sounds/<name>.wav: the names a recorded
+# replacement takes), listed in cues.txt, and drawn on a review sheet: out/sounds/sheet.png.
+sounds: $(STAMP)
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m display.audio.sheet out/sounds
 
 soak: $(STAMP)
 	RINGSIDE_SOAK=1 SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest -q -m soak

@@ -115,12 +115,28 @@ class PadboardConfig:
     contact_probe: bool = False
 
 
+ATTRACT_SOUND = ("silent", "quiet", "every")
+"""The attract screen's sound: none; its music all the time, quietly; or its music once
+every ``attract_every_min`` minutes."""
+
+
 @dataclass(frozen=True)
 class SoundConfig:
-    """``folder``: recorded callouts (``<name>.wav``); None uses synthesized cues."""
+    """``[sound]``: ``folder``: recorded cues (``<name>.wav``) replacing synthesised ones;
+    volumes per kind in percent; the attract screen's policy (:data:`ATTRACT_SOUND`); a
+    daily mute window in local time (``mute_from`` to ``mute_until``, minutes of the day;
+    None: never muted); the mixer's buffer in frames (its latency)."""
 
-    enabled: bool
-    folder: Path | None
+    enabled: bool = True
+    folder: Path | None = None
+    effects_volume: int = 100
+    voice_volume: int = 100
+    music_volume: int = 70
+    attract: str = "every"
+    attract_every_min: int = 5
+    mute_from: int | None = None
+    mute_until: int | None = None
+    buffer: int = 256
 
 
 @dataclass(frozen=True)
@@ -146,7 +162,7 @@ class CabinetConfig:
     stations: tuple[StationConfig, ...]
     padboard: PadboardConfig | None
     source: str = ""
-    sound: SoundConfig = SoundConfig(False, None)
+    sound: SoundConfig = SoundConfig()
     backend: str = "sim"
     """Which hardware ``ringside run`` drives (:data:`BACKENDS`); a cabinet's config says gpio."""
     shutdown_command: tuple[str, ...] = DEFAULT_SHUTDOWN
@@ -330,12 +346,7 @@ class TableReader:
                 "padboard", None, "a [padboard] table with port = ... (a station uses slap source padboard)"
             )
 
-        snd = self.check_table(raw.get("sound"), "sound", {"enabled", "folder"}, required=False)
-        folder = self.string(snd, "sound", "folder") if "folder" in snd else None
-        sound = SoundConfig(
-            self.boolean(snd, "sound", "enabled", False),
-            expand_path(folder, "sound.folder", self.source) if folder else None,
-        )
+        sound = self.sound(raw.get("sound"))
         config = CabinetConfig(
             name=name,
             data_dir=data_dir,
@@ -352,6 +363,40 @@ class TableReader:
         )
         self.check_pins(config)
         return config
+
+    def sound(self, raw: Any) -> SoundConfig:
+        keys = set(SoundConfig.__dataclass_fields__)
+        snd = self.check_table(raw, "sound", keys, required=False)
+        folder = self.string(snd, "sound", "folder") if "folder" in snd else None
+        window = [self.clock_time(snd, "sound", k) for k in ("mute_from", "mute_until")]
+        if (window[0] is None) != (window[1] is None):
+            missing = "mute_until" if window[1] is None else "mute_from"
+            raise self.fail(f"sound.{missing}", None, 'both ends of the mute window, e.g. mute_from = "22:00"')
+        buffer = self.integer(snd, "sound", "buffer", 64, 8192, 256)
+        if buffer & (buffer - 1):
+            raise self.fail("sound.buffer", buffer, "a power of two (frames per mixer buffer: 256 is 5.8 ms)")
+        return SoundConfig(
+            enabled=self.boolean(snd, "sound", "enabled", True),
+            folder=expand_path(folder, "sound.folder", self.source) if folder else None,
+            effects_volume=self.integer(snd, "sound", "effects_volume", 0, 100, 100),
+            voice_volume=self.integer(snd, "sound", "voice_volume", 0, 100, 100),
+            music_volume=self.integer(snd, "sound", "music_volume", 0, 100, 70),
+            attract=self.choice(snd, "sound", "attract", ATTRACT_SOUND, "every"),
+            attract_every_min=self.integer(snd, "sound", "attract_every_min", 1, 24 * 60, 5),
+            mute_from=window[0],
+            mute_until=window[1],
+            buffer=buffer,
+        )
+
+    def clock_time(self, t: dict[str, Any], key: str, name: str) -> int | None:
+        """``"HH:MM"`` (local time) as minutes of the day; None when absent."""
+        if name not in t:
+            return None
+        v = t[name]
+        m = re.fullmatch(r"([01]?\d|2[0-3]):([0-5]\d)", v) if isinstance(v, str) else None
+        if m is None:
+            raise self.fail(f"{key}.{name}", v, 'a time of day as "HH:MM" (24-hour, local time)')
+        return int(m.group(1)) * 60 + int(m.group(2))
 
     def games(self, raw: Any) -> dict[str, dict[str, Any]]:
         """``[game.<name>]`` tables, kept raw for each game to validate."""

@@ -36,6 +36,9 @@ class Probe(Protocol):
     def link_state(self) -> dict[str, Any]:
         """The padboard driver's ``connected`` and counters (or :class:`NotObservable`)."""
 
+    def cues_played(self) -> None:
+        """Raise :class:`NotObservable` when the sound cues played cannot be seen."""
+
 
 @dataclass
 class CheckResult:
@@ -118,6 +121,23 @@ def check_event(exp: Expect, rec: Recorder) -> CheckResult:
         name,
         "fail",
         f"no {_fmt(exp.event)} in [{exp.from_us}, {exp.at_us}] µs" + _nearest(exp.event, window),
+    )
+
+
+def check_cue(exp: Expect, rec: Recorder) -> CheckResult:
+    assert exp.cue is not None
+    window = [(t, n) for t, n in rec.cues if exp.from_us <= t <= exp.at_us]
+    hits = [t for t, n in window if n == exp.cue]
+    name = f"cue {exp.cue}"
+    heard = ", ".join(f"{n} at {t} µs" for t, n in window[:8]) or "nothing"
+    if exp.count is not None:
+        ok = len(hits) == exp.count
+        why = f"expected {exp.count} × {exp.cue} in [{exp.from_us}, {exp.at_us}] µs, heard {len(hits)}; heard: {heard}"
+        return CheckResult(exp.name, exp.at_us, name, "pass" if ok else "fail", "" if ok else why)
+    if hits:
+        return CheckResult(exp.name, exp.at_us, name, "pass", f"at {hits[0]} µs")
+    return CheckResult(
+        exp.name, exp.at_us, name, "fail", f"no {exp.cue} in [{exp.from_us}, {exp.at_us}] µs; heard: {heard}"
     )
 
 
@@ -337,6 +357,13 @@ def evaluate(exp: Expect, rec: Recorder, probe: Probe, g: Goldens) -> list[Check
         parts.append(("event", seen(check_event)))
     if exp.events is not None:
         parts.append(("events", seen(check_events)))
+    if exp.cue is not None:
+
+        def cue() -> list[CheckResult]:
+            probe.cues_played()
+            return [check_cue(exp, rec)]
+
+        parts.append(("cue", cue))
     if exp.led is not None:
         parts.append(("led", lambda: [check_led(exp, probe)]))
     if exp.private is not None:

@@ -1,6 +1,6 @@
 """What a scenario run saw: every input the cabinet received, every engine event with the
 µs the session applied it, LED bar levels as they changed, what each private display was
-given, scene changes and the cabinet's log — all in one time-ordered journal that the
+given, sound cues played, scene changes and the cabinet's log — all in one time-ordered journal that the
 checks read and the JSONL report writes out.
 
 Private displays are images; their text is what :mod:`display.private` says it drew on
@@ -78,6 +78,8 @@ class Recorder:
     private_text: dict[int, tuple[str, ...] | None] = field(default_factory=dict)
     scene: str = ""
     now_us: int = 0
+    cues: list[tuple[int, str]] = field(default_factory=list)
+    """Every sound cue played: (µs, name as played, e.g. ``hit_won.1``)."""
 
     def log(self, line: str) -> None:
         self.journal.append(Observed(self.now_us, "log", {"line": line}))
@@ -107,6 +109,10 @@ class Recorder:
         if name != self.scene:
             self.scene = name
             self.journal.append(Observed(now_us, "scene", {"scene": name, **(detail or {})}))
+
+    def cue(self, t_us: int, name: str) -> None:
+        self.cues.append((t_us, name))
+        self.journal.append(Observed(t_us, "cue", {"cue": name}))
 
     def note(self, now_us: int, kind: str, **data: Any) -> None:
         self.journal.append(Observed(now_us, kind, data))

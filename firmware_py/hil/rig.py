@@ -336,6 +336,9 @@ class RigProbe:
     def link_state(self) -> dict[str, Any]:
         raise NotObservable("a rig cannot see the cabinet's padboard driver")
 
+    def cues_played(self) -> None:
+        raise NotObservable("a rig has no microphone on the speaker: the cues played are not visible")
+
     def engine_events(self) -> None:
         if self.run.rig.event_log is None:
             raise NotObservable("the rig config names no cabinet event_log: engine events are not visible")

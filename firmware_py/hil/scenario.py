@@ -4,7 +4,7 @@ A scenario is a TOML file (format in ``docs/hil.md``): a ``[scenario]`` table (g
 seed, options, which stations play, which cabinet config), a timeline of ``[[input]]``
 tables (press, release, slap, padboard unplug/replug/garbage, SERVICE key) and
 ``[[expect]]`` checkpoints (engine events, LED bars, private displays, the main screen
-against a golden PNG, the scene, a paused game).
+against a golden PNG, the scene, a paused game, a sound cue played).
 
 Loading validates everything before anything runs and names the offending key, the
 value and what was expected, like the cabinet config does: a typo in a test must not
@@ -16,6 +16,7 @@ game added later brings scenarios without changing this file.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
@@ -45,7 +46,7 @@ SCENARIO_KEYS = {
 }
 INPUT_ACTIONS = ("press", "release", "slap", "unplug", "replug", "garbage", "service")
 INPUT_KEYS = {"at_us", "station", "hold_us", "velocity", "delay_us", "note", *INPUT_ACTIONS}
-EXPECT_KINDS = ("event", "events", "led", "private", "screen", "scene", "paused", "link")
+EXPECT_KINDS = ("event", "events", "led", "private", "screen", "scene", "paused", "link", "cue")
 EXPECT_KEYS = {"at_us", "name", "from_us", "t_us", "count", *EXPECT_KINDS}
 STARTS = ("game", "menus")
 BACKENDS = ("sim", "rig")
@@ -102,7 +103,9 @@ class Expect:
     ``private``: ``{station, contains | lacks | png}``.  ``screen``: ``{png, tolerance,
     max_mismatch}``.  ``scene``: the cabinet scene's class name.  ``paused``: whether
     the game is paused (slap pads lost).  ``link``: the padboard driver's state and
-    counters ``{connected, garbage_bytes_min, bad_frames_min, reconnects_min}``."""
+    counters ``{connected, garbage_bytes_min, bad_frames_min, reconnects_min}``.
+    ``cue``: a sound cue played in ``[from_us, at_us]``, named as the cabinet plays it
+    (``hit_won.1``: station 2's variant); ``count`` the exact number (0: never played)."""
 
     at_us: int
     name: str
@@ -117,6 +120,7 @@ class Expect:
     scene: str | None = None
     paused: bool | None = None
     link: dict[str, Any] | None = None
+    cue: str | None = None
     index: int = 0
 
     def kinds(self) -> list[str]:
@@ -410,10 +414,10 @@ class _Reader:
         from_us = self.integer(t, key, "from_us", 0, at_us, 0)
         t_us = self.integer(t, key, "t_us", from_us, at_us) if "t_us" in t else None
         count = self.integer(t, key, "count", 0, 100_000) if "count" in t else None
-        if (t_us is not None or count is not None) and "event" not in t:
-            raise self.fail(
-                f"{key}.t_us/count", t_us if t_us is not None else count, "an event = {...} in the same checkpoint"
-            )
+        if t_us is not None and "event" not in t:
+            raise self.fail(f"{key}.t_us", t_us, "an event = {...} in the same checkpoint")
+        if count is not None and "event" not in t and "cue" not in t:
+            raise self.fail(f"{key}.count", count, 'an event = {...} or a cue = "<name>" in the same checkpoint')
         out: dict[str, Any] = {}
         if "event" in t:
             out["event"] = self.event(t["event"], f"{key}.event", events)
@@ -444,6 +448,12 @@ class _Reader:
                 if k in lk:
                     self.integer(lk, f"{key}.link", k, 0, 10**9)
             out["link"] = dict(lk)
+        if "cue" in t:
+            if not isinstance(t["cue"], str) or not re.fullmatch(r"[a-z0-9_]+(\.[0-9])?", t["cue"]):
+                raise self.fail(
+                    f"{key}.cue", t["cue"], 'a cue\'s name, e.g. "bell" or "hit_won.1" (make sounds lists them)'
+                )
+            out["cue"] = t["cue"]
         if "paused" in t:
             if not isinstance(t["paused"], bool):
                 raise self.fail(f"{key}.paused", t["paused"], "true or false")

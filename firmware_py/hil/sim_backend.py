@@ -93,6 +93,9 @@ class SimProbe:
     def engine_events(self) -> None:
         """Every engine event is seen on the sim."""
 
+    def cues_played(self) -> None:
+        """Every cue is recorded on the sim (its tape: ``sound.wav`` beside the report)."""
+
     def link_state(self) -> dict[str, Any]:
         link = self.run.link
         if link is None:
@@ -166,7 +169,11 @@ class SimRun:
             from display.window import Window
 
             self.window = Window((self.config.display.width, self.config.display.height))
-        self.cabinet = Cabinet(self.config, self.sim, self.clock, self.store, self.window, self._log, seed=sc.seed)
+        self.cabinet = Cabinet(
+            self.config, self.sim, self.clock, self.store, self.window, self._log, seed=sc.seed, audio="tape"
+        )
+        if self.cabinet.ctx.sound is not None:
+            self.cabinet.ctx.sound.speaker.listeners.append(lambda t_us, name: self.rec.cue(t_us - self.t0, name))
         self._wrap_hardware()
         if sc.start == "game":
             self._start_game()
@@ -296,6 +303,7 @@ class SimRun:
                 result.timebase = "real-time" if self.realtime is not None else "virtual"
                 shot = self.cabinet.screenshot(self.out_dir / "final.png")
                 result.files.append(str(shot))
+                result.files += self._sound()
             except ScenarioError as e:
                 result.status, result.message = "error", str(e)
             except BackendLacks as e:
@@ -305,6 +313,16 @@ class SimRun:
         result.wall_s = time.perf_counter() - t0
         result.engine_events = len(self.rec.events)
         return result.finish()
+
+    def _sound(self) -> list[str]:
+        """What the scenario sounded like (its tape, mixed): ``sound.wav`` beside the report."""
+        from display.audio.output import Tape
+
+        sound = self.cabinet.ctx.sound
+        if sound is None or not isinstance(sound.speaker.output, Tape) or not sound.speaker.output.events:
+            return []
+        start = self.t0 + self.scenario.start_us
+        return [str(sound.speaker.output.write_wav(self.out_dir / "sound.wav", start, self.clock.now_us()))]
 
     def _loop(self, result: ScenarioResult) -> None:
         sc, cabinet, sim, rec = self.scenario, self.cabinet, self.sim, self.rec

@@ -17,14 +17,14 @@ import pygame
 from display.dev_panels import draw_dev_panels
 from display.models import StationLook
 from display.renderer import Renderer
-from display.sound import Callouts
 from display.window import Window
 from firmware_py.games import registry as controls_registry
 from firmware_py.process.version import describe
+from firmware_py.runtime.cabinet_sound import KEPT, SceneNow, open_sound
 from firmware_py.runtime.calibration_scene import CalibrationScene
 from firmware_py.runtime.context import CabinetContext
-from firmware_py.runtime.scene import Scene, ServiceScene
-from firmware_py.runtime.scenes import Attract, Play
+from firmware_py.runtime.scene import Scene, ServiceScene, pressed
+from firmware_py.runtime.scenes import Attract, Join, Options, Play, Result, Select
 from firmware_py.runtime.service_menu import ServiceMenu
 from firmware_py.runtime.session import GameSession
 from firmware_py.runtime.store import Store, UnreadableJournal
@@ -39,6 +39,24 @@ cabinet_log = logging.getLogger("ringside")
 """The cabinet's own log lines (game events, scene changes): INFO in the journal."""
 
 
+SCENE_NAMES: tuple[tuple[type[Scene], str], ...] = (
+    (ServiceScene, "service"),
+    (Attract, "attract"),
+    (Select, "select"),
+    (Join, "join"),
+    (Options, "options"),
+    (Play, "play"),
+    (Result, "result"),
+)
+"""The cabinet's scenes the sound knows by name (cabinet_sound.SceneNow)."""
+
+
+def joined_stations(scene: Scene) -> tuple[int, ...]:
+    if isinstance(scene, Join):
+        return tuple(s for s, j in enumerate(scene.joined) if j)
+    return scene.stations if isinstance(scene, Options) else ()
+
+
 class Cabinet:
     def __init__(
         self,
@@ -51,9 +69,12 @@ class Cabinet:
         seed: int | None = None,
         shutdown: Callable[[], str] | None = None,
         computer_level: Level = Level.NORMAL,
+        audio: str = "device",
     ) -> None:
         """``shutdown``: what the service menu's Shut down runs (None on simulated hardware);
-        ``computer_level``: the level the join screen first offers for computer players."""
+        ``computer_level``: the level the join screen first offers for computer players;
+        ``audio``: where sound goes (``device``, or ``tape`` in virtual time, or ``none``:
+        :func:`~firmware_py.runtime.cabinet_sound.open_sound`)."""
         self.config = config
         self.hw = hardware
         self.typed: list[TypedEvent] = []
@@ -68,16 +89,25 @@ class Cabinet:
         settle = max(s.slap.settle_us for s in config.stations)
         if config.padboard is not None:
             settle = max(settle, config.padboard.settle_us)
-        callouts = Callouts(config.sound.folder) if config.sound.enabled else None
+        games = controls_registry.offered()
+        sound = open_sound(
+            config.sound,
+            [g.spec.name for g in games],
+            len(config.stations),
+            log,
+            audio,
+            kept=config.data_dir / KEPT if audio == "device" else None,
+            cache=config.data_dir / "sound-cache" if audio != "none" else None,
+        )
         self.ctx = CabinetContext(
             config=config,
             store=store,
             looks=looks,
-            games=controls_registry.offered(),
+            games=games,
             seeds=random.Random(seed),
             log=log,
             settle_us=settle,
-            callouts=callouts,
+            sound=sound,
             hardware=hardware,
             shutdown=shutdown,
             version=describe(),
@@ -144,7 +174,23 @@ class Cabinet:
             nxt = Attract(self.ctx, now_us)
         if nxt is not None:
             self.scene = nxt
+        if self.ctx.sound is not None:
+            self.ctx.sound.follow(self._scene_now(now_us), now_us, pressed=any(pressed(e) for e in events))
         self._outputs(now_us, pressed=any(isinstance(e, ButtonEvent) for e in events))
+
+    def _scene_now(self, now_us: int) -> SceneNow:
+        """The scene as the sound hears it."""
+        scene = self.scene
+        name = next((n for t, n in SCENE_NAMES if isinstance(scene, t)), "other")
+        return SceneNow(
+            scene=scene,
+            name=name,
+            session=scene.live_session(),
+            host=scene.host if isinstance(scene, Join) else 0,
+            joined=joined_stations(scene),
+            cues=scene.sound_cues(now_us),
+            winner=isinstance(scene, Result) and scene.model.winner is not None,
+        )
 
     def next_due(self) -> int | None:
         """When the scene next hands something over on time: the game's settle window

@@ -1,5 +1,5 @@
 """What every scene of the cabinet shares: its config, store, stations' looks, the games
-it offers, its seeds and log, the speaker and the hardware.  A module of its own so that
+it offers, its seeds and log, the sound and the hardware.  A module of its own so that
 scenes, a game's controls and its own scenes are typed over it without importing one
 another."""
 
@@ -8,16 +8,18 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from display.models import StationLook
-from display.sound import Callouts
 from firmware_py.runtime.controls import AnyControls
 from firmware_py.runtime.store import Store
 from games.levels import Level
 from games.registry import UnknownGame
 from hal.cabinet_io import CabinetIO
 from hal.config import CabinetConfig
+
+if TYPE_CHECKING:
+    from firmware_py.runtime.cabinet_sound import CabinetSound
 
 
 @dataclass(kw_only=True)
@@ -30,7 +32,8 @@ class CabinetContext:
     seeds: random.Random
     log: Callable[[str], None]
     settle_us: int
-    callouts: Callouts | None = None
+    sound: CabinetSound | None = None
+    """The speaker and what plays when (None: ``[sound] enabled = false``, or a quiet demo)."""
     hardware: CabinetIO | None = None
     """The cabinet's hardware, for scenes that talk to a device directly (calibration
     records through the open padboard link)."""

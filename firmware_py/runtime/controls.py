@@ -192,10 +192,6 @@ class GameControls(ABC, Generic[E]):
         told from every event of its journal (:func:`journal_events`); None: none."""
         return None
 
-    def callout(self, event: Event) -> str | None:
-        """The name to call out through the speaker for ``event`` (display.sound)."""
-        return None
-
     @abstractmethod
     def result_lines(self, engine: E, names: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
         """Headline and detail lines for the result screen."""

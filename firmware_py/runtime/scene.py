@@ -50,6 +50,11 @@ class Scene(ABC):
         """Time passing: the next scene, or None to stay."""
         return None
 
+    def sound_cues(self, now_us: int) -> tuple[str, ...]:
+        """Cues this scene asks for now, beyond its game's events and the cabinet's scene
+        cues (Punch Cards' lobby: the closing time passing); most ask none."""
+        return ()
+
     def idle(self, now_us: int) -> bool:
         """Nobody has pressed a button here for :data:`IDLE_US`: the cabinet goes back to
         attracting players.  Scenes that end by themselves say False."""

@@ -110,7 +110,7 @@ class Attract(Scene):
         # Never from the cabinet's seeds: a game's seed must not depend on how long the
         # attract mode ran before it (replays, HIL scenarios).
         rng = random.Random(now_us * len(self.ctx.games) + self.demo_game)
-        quiet = replace(self.ctx, store=Store(None), log=lambda _line: None, callouts=None, seeds=rng)
+        quiet = replace(self.ctx, store=Store(None), log=lambda _line: None, sound=None, seeds=rng)
         levels = {station: rng.choice(list(Level)) for station in range(players)}
         values = {item.field: item.choices[0][0] for item in controls.options_menu}
         return Play.start(quiet, now_us, controls, controls.make_options(values), tuple(levels), levels)
@@ -378,10 +378,6 @@ class Play(Scene):
         line = self.session.controls.describe(event, self._names)
         if line is not None:
             self.ctx.log(line)
-        if self.ctx.callouts is not None:
-            name = self.session.controls.callout(event)
-            if name is not None:
-                self.ctx.callouts.call(name)
 
     def on_input(self, ev: InputEvent, now_us: int) -> Scene | None:
         if isinstance(ev, (ButtonEvent, SlapEvent, PadLinkEvent)):

@@ -1,6 +1,6 @@
 """The operator menu behind the SERVICE key: a list of pages, station 1's A/B move and
-START opens.  The cabinet's own pages (stats, input test, LED test, the cabinet, slap-pad
-calibration, shut down) come first, then each offered game's (its ``ENTRANCE``)."""
+START opens.  The cabinet's own pages (stats, input test, LED test, the cabinet, sound,
+slap-pad calibration, shut down) come first, then each offered game's (its ``ENTRANCE``)."""
 
 from __future__ import annotations
 
@@ -96,6 +96,71 @@ class CabinetPage(ServicePage):
         return tuple(body)
 
 
+class SoundPage(ServicePage):
+    """Volumes per kind and the attract screen's sound, changed while the cabinet runs and
+    kept over restarts (the data folder's ``sound-settings.json``, over the config's
+    ``[sound]`` until reset here).  C picks a row, D changes it, START plays a sample."""
+
+    title = "Sound"
+    ROWS = ("Effects volume", "Voice volume", "Music volume", "Attract screen", "Back to the config")
+    SAMPLES = ("menu_pick", "fight", "fanfare", "attract_loop", "menu_pick")
+    ATTRACT_STEPS = (("silent", 5), ("quiet", 5), ("every", 5), ("every", 10), ("every", 30))
+
+    def __init__(self) -> None:
+        self.row = 0
+
+    def on_input(self, ctx: CabinetContext, ev: InputEvent) -> None:
+        sound = ctx.sound
+        if sound is None or not pressed(ev) or ev.station != 0:
+            return
+        if ev.button is Button.C:
+            self.row = (self.row + 1) % len(self.ROWS)
+        elif ev.button is Button.D and self.row < 3:
+            volumes = list(sound.settings.volumes)
+            volumes[self.row] = (volumes[self.row] // 10 * 10 + 10) % 110
+            sound.change(volumes=(volumes[0], volumes[1], volumes[2]))
+        elif ev.button is Button.D and self.row == 4:
+            sound.reset()
+        elif ev.button is Button.D:
+            now = (sound.settings.attract, sound.settings.every_min)
+            steps = self.ATTRACT_STEPS
+            i = next((k for k, (a, m) in enumerate(steps) if (a, m) == now or (a == now[0] != "every")), -1)
+            attract, every = steps[(i + 1) % len(steps)]
+            sound.change(attract=attract, every_min=every)
+
+    def start(self, ctx: CabinetContext, now_us: int, menu: ServiceScene) -> Scene | None:
+        if ctx.sound is not None:
+            ctx.sound.cue(self.SAMPLES[self.row], now_us)
+        return None
+
+    def body(self, ctx: CabinetContext, now_us: int) -> tuple[str, ...]:
+        sound = ctx.sound
+        if sound is None:
+            return ("Sound is off: [sound] enabled = false in the cabinet config.",)
+        s = sound.settings
+        values = (
+            *(f"{v} %" for v in s.volumes),
+            sound.describe_attract(),
+            "D resets" if sound.changed_here else "(as the config says)",
+        )
+        lines = [
+            f"{'>' if k == self.row else ' '} {row}: {value}" for k, (row, value) in enumerate(zip(self.ROWS, values))
+        ]
+        cfg = sound.config
+        mute = (
+            "none"
+            if cfg.mute_from is None or cfg.mute_until is None
+            else f"{cfg.mute_from // 60:02d}:{cfg.mute_from % 60:02d}-{cfg.mute_until // 60:02d}:{cfg.mute_until % 60:02d}"
+        )
+        return (
+            *lines,
+            "",
+            f"Mute window (config): {mute}{'  (muted now)' if sound.speaker.muted else ''}",
+            f"Device: {sound.device}",
+            "C: next row · D: change · START: hear a sample",
+        )
+
+
 class CalibrationPage(ServicePage):
     title = "Calibration"
 
@@ -145,7 +210,15 @@ class ShutDownPage(ServicePage):
 
 def cabinet_pages(calibration: CalibrationOpener | None) -> tuple[ServicePage, ...]:
     """The cabinet's own pages, in menu order (the games' come after them)."""
-    return (StatsPage(), InputTestPage(), LedTestPage(), CabinetPage(), CalibrationPage(calibration), ShutDownPage())
+    return (
+        StatsPage(),
+        InputTestPage(),
+        LedTestPage(),
+        CabinetPage(),
+        SoundPage(),
+        CalibrationPage(calibration),
+        ShutDownPage(),
+    )
 
 
 class ServiceMenu(ServiceScene):

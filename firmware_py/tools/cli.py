@@ -343,7 +343,7 @@ def run_headless(config: CabinetConfig, args: argparse.Namespace) -> int:
         log.info("[%8.2fs] %s", clock.now_us() / 1e6, line)
 
     window = Window((config.display.width, config.display.height))
-    cabinet = Cabinet(config, sim, clock, store, window, play_log, seed, computer_level=args.level)
+    cabinet = Cabinet(config, sim, clock, store, window, play_log, seed, computer_level=args.level, audio="tape")
     recorder = _recorder(cabinet, sim, args)
     try:
         ok = run_exhibition(cabinet, sim, clock, game, seed, shots, fps=config.display.fps, level=args.level)
@@ -352,6 +352,9 @@ def run_headless(config: CabinetConfig, args: argparse.Namespace) -> int:
             recorder.close()
         sim.close()
         store.close()
+        if cabinet.ctx.sound is not None:
+            for where in save_exhibition_sound(cabinet.ctx.sound.speaker.output, shots, clock.now_us()):
+                log.info("sound: %s", where)
     wall = time.perf_counter() - t0
     (log.info if ok else log.error)(
         "%s: %.0f s of play in %.1f s, %d frames; screenshots in %s",
@@ -362,6 +365,40 @@ def run_headless(config: CabinetConfig, args: argparse.Namespace) -> int:
         shots,
     )
     return EXIT_OK if ok else EXIT_FAILED
+
+
+def save_exhibition_sound(output: object, shots: Path | None, end_us: int) -> list[str]:
+    """The headless exhibition's sound (a tape in virtual time), mixed by the live
+    mixer's rules: ``sound.wav`` beside the screenshots, and with ``SDL_AUDIODRIVER=disk``
+    the same samples where SDL's disk driver writes what it plays (``SDL_DISKAUDIOFILE``,
+    default ``sdlaudio.raw``; signed 16-bit mono at 44.1 kHz, the format the cabinet opens)."""
+    from display.audio.mixer import to_pcm16
+    from display.audio.output import Tape, write_wav
+
+    if not isinstance(output, Tape):
+        return []
+    mixed = output.mix(0, end_us)
+    said = [f"{len(output.events)} cues played, {len(mixed) / 44_100:.1f} s of sound"]
+    targets = [shots / "sound.wav"] if shots is not None else []
+    if os.environ.get("SDL_AUDIODRIVER") == "disk":
+        import pygame
+
+        if pygame.mixer.get_init():  # SDL holds the file open while its device is: close it first
+            pygame.mixer.quit()
+        targets.append(Path(os.environ.get("SDL_DISKAUDIOFILE") or "sdlaudio.raw"))
+    for path in targets:
+        try:
+            if path.suffix == ".wav":
+                write_wav(path, mixed)
+            else:
+                path.write_bytes(to_pcm16(mixed))
+        except OSError as e:
+            said.append(f"not written to {path}: {e}")
+        else:
+            said.append(
+                f"written to {path}" + ("" if path.suffix == ".wav" else " (SDL disk driver's file: s16 mono 44100 Hz)")
+            )
+    return said
 
 
 def run_live(config: CabinetConfig, args: argparse.Namespace, real_hardware: bool) -> int:

@@ -233,7 +233,7 @@ def test_a_screenshots_folder_that_cannot_be_written(tmp_path) -> None:
 def test_selftest_checks_the_data_folder_and_warns_of_missing_parts(tmp_path) -> None:
     config = config_with(tmp_path, data_dir=str(tmp_path / "data"))
     text = config.read_text()
-    text = text.replace("[sound]\nenabled = false", f'[sound]\nenabled = true\nfolder = "{tmp_path / "no-sounds"}"', 1)
+    text = text.replace("[sound]\n", f'[sound]\nfolder = "{tmp_path / "no-sounds"}"\n', 1)
     text += f'\n[padboard]\nport = "{tmp_path / "ttyACM-missing"}"\n'
     config.write_text(text)
     result = ringside("selftest", "--config", str(config))

@@ -172,7 +172,7 @@ def test_pulled_slap_cable_pauses_and_recovers(tmp_path) -> None:
     assert len(session.engine.public_view().centre) == 1
 
 
-def test_card_names_are_called_out_where_a_speaker_is_configured(tmp_path) -> None:
+def test_cards_and_the_hit_are_heard_where_sound_is_on(tmp_path) -> None:
     from hal.config import SoundConfig
 
     cfg = replace(load_config(), data_dir=tmp_path, sound=SoundConfig(True, tmp_path / "voices"))
@@ -182,7 +182,9 @@ def test_card_names_are_called_out_where_a_speaker_is_configured(tmp_path) -> No
     cabinet = Cabinet(cfg, sim, clock, Store(tmp_path / "s.sqlite3"), log=lambda _l: None, seed=1)
     start_session(cabinet, KarateControls(), KarateOptions(deal=deal_for_clumsy_hit(2)), (0, 1))
     reveal_hit(cabinet, sim, 2)
-    assert cabinet.ctx.callouts.played == ["dodge", "dodge", "hit"]
+    assert cabinet.ctx.sound is not None
+    played = [name for _t, name in cabinet.ctx.sound.speaker.recent]
+    assert played == ["fight", "karate_defence", "karate_defence", "karate_hit"]
     sim.close()
 
 

@@ -31,7 +31,6 @@ from games.big_time_boxing import (
     AttributeChosen,
     AttributeDraw,
     AttributeUsed,
-    BigHit,
     BigHitDrawn,
     BigTimeBoxing,
     BigTimeBoxingOptions,
@@ -342,19 +341,6 @@ class BigTimeBoxingControls(GameControls[BigTimeBoxing]):
             elif isinstance(ev, FightEnded):
                 out.append(Record("fight", ev.winner, None, ev.finish.value))
         return out
-
-    def callout(self, event: Event) -> str | None:
-        if isinstance(event, PunchThrown):
-            return event.punch.value
-        if isinstance(event, BigHitDrawn) and not event.ignored and event.big_hit is not BigHit.NONE:
-            return str(event.big_hit.value)
-        if isinstance(event, Count):
-            return "heart" if event.heart else "knockout"
-        if isinstance(event, RoundStarted):
-            return "bell"
-        if isinstance(event, FightEnded):
-            return "winner"
-        return None
 
     def result_lines(self, engine: BigTimeBoxing, names: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
         v = engine.public_view()

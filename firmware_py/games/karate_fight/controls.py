@@ -195,20 +195,6 @@ class KarateControls(GameControls[KarateFight]):
                 out.append(Record("reaction", ev.fighter, ev.reaction_us, "runner-up"))
         return out
 
-    def callout(self, event: Event) -> str | None:
-        """The card's name as it lands (the rulebook: declare it, louder is better)."""
-        if isinstance(event, CardPlayed):
-            return event.kind.value
-        if isinstance(event, HitShowing):
-            return "hit"
-        if isinstance(event, CowardsBlow):
-            return "cowards_blow"
-        if isinstance(event, KarateMaster):
-            return "karate_master"
-        if isinstance(event, TimeUp):
-            return "time_up"
-        return None
-
     def result_lines(self, engine: KarateFight, names: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
         v = engine.public_view()
         outcome = engine.outcome()

@@ -102,15 +102,6 @@ class PunchControls(GameControls[Punch]):
     def result_story(self, engine: Punch, records: ResultRecords) -> PunchStory:
         return punch_story(journal_events(engine))
 
-    def callout(self, event: Event) -> str | None:
-        if isinstance(event, CardsRevealed):
-            return "reveal"
-        if isinstance(event, Knockout):
-            return "knockout"
-        if isinstance(event, GameEnded):
-            return "winner"
-        return None
-
     def result_lines(self, engine: Punch, names: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
         v = engine.public_view()
         outcome = engine.outcome()

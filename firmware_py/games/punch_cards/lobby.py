@@ -139,6 +139,10 @@ class Desk:
         self.job = self.then = self.reading = None
 
 
+CLOSING_HEARD = "punch_cards.closed"
+"""In ``ctx.game_state``: whether the lobby last saw the event closed."""
+
+
 class Lobby(Scene):
     def __init__(self, ctx: CabinetContext, now_us: int, host: int) -> None:
         super().__init__(ctx, now_us)
@@ -152,6 +156,15 @@ class Lobby(Scene):
         """The latest time the cabinet gave this scene (input, tick or frame)."""
         self._to_name(self.desks[host])
         ctx.log("Punch Cards lobby: sign in or register")
+
+    def sound_cues(self, now_us: int) -> tuple[str, ...]:
+        """The closing time passing while the lobby is open rings its cue once (not when
+        the cabinet starts after it: the lobby already says the event has closed)."""
+        closing = self.link.closing(now_us)
+        closed = isinstance(closing, int) and closing <= self.link.wall_us()
+        was = self.ctx.game_state.get(CLOSING_HEARD)
+        self.ctx.game_state[CLOSING_HEARD] = closed
+        return ("closing_time",) if closed and was is False else ()
 
     # -- coming back from a table ------------------------------------------------------
     def back(self, now_us: int, messages: dict[int, tuple[str, bool]]) -> Lobby:

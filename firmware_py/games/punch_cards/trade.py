@@ -132,6 +132,8 @@ class TradeScene(Scene):
         self.link.changed()
         self.recorded, self.done_us, self.waiting = True, now_us, ""
         self.messages = ["Traded: recorded in the ledger"] * 2
+        if self.ctx.sound is not None:
+            self.ctx.sound.cue("trade", now_us)
         self.ctx.log(f"Punch Cards trade recorded: {self.players[0]} gives {offer.gives[0]}, gets {offer.gives[1]}")
 
     def _back(self, now_us: int) -> Scene:
