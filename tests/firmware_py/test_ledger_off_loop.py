@@ -1,0 +1,275 @@
+"""Issue 22: the main loop never waits on the Punch Cards ledger.
+
+Every ledger call (and the PIN's slow hash, and the standings) runs on the link's worker
+thread; the scene reads the answer on a later frame and says meanwhile that it waits; a
+call that does not answer is said plainly; a write that answers late is not recorded
+twice.  The worker's deadlines here run on the cabinet's virtual clock, so nothing waits
+in real time: a ledger that "hangs" is one whose call blocks on an event the test holds,
+and the loop is driven without settling background calls
+(``VirtualTimeDriver(settle_background=False)``), so a step that waited on it would never
+return.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from display.games.punch_cards.models import DeskStep, DuelTable
+from firmware_py.games.punch_cards import ENTRANCE
+from firmware_py.games.punch_cards.duel import DuelScene
+from firmware_py.games.punch_cards.keyboard import pin_presses, presses_for
+from firmware_py.games.punch_cards.ledger import EntryKind, Ledger, LedgerUnreachable
+from firmware_py.games.punch_cards.ledger import ledger as ledger_module
+from firmware_py.games.punch_cards.ledger_link import ANSWER_S, NOT_ANSWERING, LedgerLink
+from firmware_py.games.punch_cards.lobby import Lobby
+from firmware_py.runtime import background
+from firmware_py.runtime.background import NoAnswer, Worker
+from firmware_py.runtime.cabinet import Cabinet
+from firmware_py.runtime.scenes import Attract
+from firmware_py.runtime.virtual_time import VirtualTimeDriver
+from games.punch_cards import SPEC
+from hal.config import CabinetConfig
+from hal.events import Button
+from hal.sim import SimCabinet
+from tests.cabinet_driving import FRAME_US, run_for
+from tests.firmware_py.ledger.conftest import FAST_PINS, SEED, Clock
+from tests.firmware_py.ledger.conftest import postgres as postgres  # the throwaway server fixture
+from tests.firmware_py.ledger.pg_server import PostgresServer
+from tests.firmware_py.ledger.proxy import DelayProxy
+from tests.firmware_py.test_cabinet_punch_cards import (
+    open_lobby,
+    private,
+    tap,
+    taps,
+    two_players,
+)
+
+ANSWER_US = int(ANSWER_S * 1_000_000)
+
+
+class Gate:
+    """A call that waits until the test opens the gate (a server that does not answer),
+    noting the threads it was called on."""
+
+    def __init__(self) -> None:
+        self.open = threading.Event()
+        self.threads: list[threading.Thread] = []
+        self.calls = 0
+
+    def hold(self) -> None:
+        self.calls += 1
+        self.threads.append(threading.current_thread())
+        if not self.open.wait(60):
+            raise LedgerUnreachable("the test never opened the gate")
+
+
+@pytest.fixture
+def wall() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def ledger(config: CabinetConfig, wall: Clock) -> Iterator[Ledger]:
+    config.data_dir.mkdir(parents=True, exist_ok=True)
+    opened = Ledger(str(config.data_dir / "pc.sqlite3"), event_seed=SEED, clock=wall, pin_hasher=FAST_PINS)
+    yield opened
+    opened.close()
+
+
+def virtual_link(cabinet: Cabinet, sim: SimCabinet, opener: Callable[[], Ledger], url: str = "ledger") -> LedgerLink:
+    """The cabinet's ledger link, its worker's deadlines on the cabinet's virtual clock."""
+    worker = Worker("test ledger", clock=lambda: sim.clock.now_us() / 1e6)
+    link = LedgerLink(url, opener, worker=worker)
+    cabinet.ctx.game_state[SPEC.name] = link
+    return link
+
+
+def run_unsettled(cabinet: Cabinet, sim: SimCabinet, duration_us: int) -> int:
+    """Let virtual time pass without waiting for background calls; returns the frames drawn."""
+    before = cabinet.frames
+    VirtualTimeDriver(cabinet, FRAME_US, settle_background=False).advance(duration_us)
+    return cabinet.frames - before
+
+
+def tap_unsettled(cabinet: Cabinet, sim: SimCabinet, station: int, button: Button) -> None:
+    sim.press(station, button, sim.clock.now_us(), hold_us=50_000)
+    run_unsettled(cabinet, sim, 90_000)
+
+
+def open_lobby_unsettled(cabinet: Cabinet, sim: SimCabinet) -> Lobby:
+    tap_unsettled(cabinet, sim, 0, Button.START)
+    names = [g.spec.name for g in cabinet.ctx.games]
+    for b in [Button.B] * names.index(SPEC.name) + [Button.START]:
+        tap_unsettled(cabinet, sim, 0, b)
+    assert isinstance(cabinet.scene, Lobby)
+    return cabinet.scene
+
+
+def test_a_hung_ledger_never_blocks_a_frame_and_is_said_plainly(cabinet: Cabinet, sim: SimCabinet) -> None:
+    gate = Gate()
+
+    def hung_open() -> Ledger:
+        gate.hold()  # a server that accepts and never answers
+        raise LedgerUnreachable("postgresql://10.0.0.9:5432/event: the gate opened")
+
+    virtual_link(cabinet, sim, hung_open, "postgresql://10.0.0.9:5432/event")
+    try:
+        lobby = open_lobby_unsettled(cabinet, sim)
+        for b in presses_for("Ann"):
+            tap_unsettled(cabinet, sim, 0, b)
+        assert gate.calls == 1 and lobby.desks[0].message == "Looking up Ann…"  # the first call hangs
+        frames = run_unsettled(cabinet, sim, ANSWER_US // 2)
+        assert frames >= ANSWER_US // 2 // FRAME_US - 1  # every frame drawn while the ledger hangs
+        assert lobby.desks[0].message == "Looking up Ann…"
+        assert lobby.screen(sim.clock.now_us()).view.desks[0].message == "Looking up Ann…"  # said on screen
+        run_unsettled(cabinet, sim, ANSWER_US // 2 + 2 * FRAME_US)
+        assert lobby.desks[0].message == NOT_ANSWERING and lobby.desks[0].bad
+        assert "10.0.0.9" not in lobby.desks[0].message
+        assert lobby.desks[0].step is DeskStep.NAME  # START tries again
+        assert all(t is not threading.main_thread() for t in gate.threads)
+    finally:
+        gate.open.set()
+
+
+def test_the_attract_leaderboard_of_a_hung_ledger_says_it_is_not_answering(cabinet: Cabinet, sim: SimCabinet) -> None:
+    gate = Gate()
+
+    def hung_open() -> Ledger:
+        gate.hold()
+        raise LedgerUnreachable("the gate opened")
+
+    virtual_link(cabinet, sim, hung_open, "postgresql://10.0.0.9:5432/event")
+    try:
+        assert isinstance(cabinet.scene, Attract)
+        frames = run_unsettled(cabinet, sim, ANSWER_US + 500_000)
+        assert gate.calls == 1 and frames > (ANSWER_US + 500_000) // FRAME_US // 2  # the title card and a demo
+        board = ENTRANCE.attract_board(cabinet.ctx, sim.clock.now_us())  # what the next title card shows
+        assert board is not None and board.note == NOT_ANSWERING and board.rows == ()
+    finally:
+        gate.open.set()
+
+
+def test_the_pin_hash_runs_off_the_loop_while_frames_go_on(
+    cabinet: Cabinet, sim: SimCabinet, ledger: Ledger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ledger.register("k", "Ann", "ABCD")
+    gate = Gate()
+    real_verify = ledger_module.verify_pin
+
+    def slow_verify(pin: str, stored: str) -> bool:
+        gate.hold()  # scrypt at a Pi's speed, as long as the test likes
+        return real_verify(pin, stored)
+
+    monkeypatch.setattr(ledger_module, "verify_pin", slow_verify)
+    virtual_link(cabinet, sim, lambda: ledger)
+    lobby = open_lobby(cabinet, sim)
+    taps(cabinet, sim, 0, presses_for("Ann"))
+    try:
+        for b in pin_presses("ABCD"):
+            tap_unsettled(cabinet, sim, 0, b)
+        assert gate.calls == 1 and lobby.desks[0].message == "Checking PIN…"
+        assert run_unsettled(cabinet, sim, 1_000_000) >= 1_000_000 // FRAME_US - 1  # frames while it hashes
+        tap_unsettled(cabinet, sim, 1, Button.START)  # another station is served meanwhile
+        assert lobby.desks[1].step is DeskStep.NAME
+        assert not lobby.desks[0].signed_in and gate.threads[0] is not threading.main_thread()
+    finally:
+        gate.open.set()
+    run_for(cabinet, sim, 100_000)
+    assert lobby.desks[0].signed_in and lobby.desks[0].message == "Signed in: Ann" and len(lobby.desks[0].cards) == 5
+
+
+@pytest.mark.slow
+def test_a_duel_answered_late_is_recorded_once(cabinet: Cabinet, sim: SimCabinet, ledger: Ledger) -> None:
+    gate = Gate()
+    real_record = ledger.record_duel
+
+    def late_record(*args: Any) -> Any:
+        if gate.calls == 0:
+            gate.hold()  # the first send: the server commits it, but only after the cabinet gave up
+        else:
+            gate.calls += 1
+        return real_record(*args)
+
+    ledger.record_duel = late_record  # type: ignore[method-assign]
+    virtual_link(cabinet, sim, lambda: ledger)
+    two_players(cabinet, sim)
+    before = ledger.holders()
+    tap(cabinet, sim, 0, Button.A)
+    scene = cabinet.scene
+    assert isinstance(scene, DuelScene)
+    taps(cabinet, sim, 0, [Button.START])
+    taps(cabinet, sim, 1, [Button.START])
+    try:
+        n = 0
+        while not scene.engine.over:
+            for station, button in (
+                (0, (Button.A, Button.B, Button.C, Button.D)[n % 4]),
+                (1, (Button.A, Button.B, Button.C, Button.D)[(n // 4) % 4]),
+                (0, Button.A),
+                (1, Button.A),
+            ):
+                tap_unsettled(cabinet, sim, station, button)
+            n += 1
+        assert gate.calls == 1 and scene.waiting == "Saving the duel…"
+        view = scene.screen(sim.clock.now_us()).view
+        assert isinstance(view, DuelTable) and view.waiting == "Saving the duel…" and view.public.winner is None
+        run_unsettled(cabinet, sim, ANSWER_US + 2 * FRAME_US)
+        assert scene.waiting.startswith("The ledger is not answering") and not scene.settled
+        assert "Recording..." in private(sim, 0)
+    finally:
+        gate.open.set()  # the late answer: the first send commits now
+    run_for(cabinet, sim, 3_000_000)  # the cabinet sends it again, with the same key
+    assert gate.calls == 2 and scene.settled and scene.recorded and scene.result[0].endswith("wins")
+    duels = [e for e in ledger.entries() if e.kind is EntryKind.DUEL]
+    assert len(duels) == 1
+    taken = scene.engine.taken
+    assert taken is not None and ledger.holders()[taken.serial] != before[taken.serial]
+    assert ledger.check() == []
+
+
+def test_a_job_past_its_deadline_answers_no_answer_and_is_never_run_if_not_started() -> None:
+    now = [0.0]
+    worker = Worker("test", clock=lambda: now[0])
+    gate = Gate()
+    first = worker.submit("hangs", gate.hold, timeout_s=1.0)
+    ran: list[str] = []
+    second = worker.submit("queued", lambda: ran.append("second"), timeout_s=1.0)
+    assert not first.ready() and not second.ready()
+    now[0] = 1.5
+    assert first.ready() and second.ready()
+    with pytest.raises(NoAnswer):
+        first.result()
+    gate.open.set()
+    assert worker.wait_settled(10)
+    assert ran == []  # nobody waited for it any more: never run
+    third = worker.submit("fine", lambda: 7, timeout_s=1.0)
+    assert worker.wait_settled(10) and third.result() == 7
+
+
+def test_a_hung_postgresql_server_is_cut_and_said_not_answering(postgres: PostgresServer) -> None:
+    proxy = DelayProxy(postgres.port)
+    try:
+        ledger = Ledger(proxy.url(postgres.schema_url()), event_seed=SEED, pin_hasher=FAST_PINS)
+        assert ledger.backend.run(lambda tx: tx.value("SHOW statement_timeout"), write=False) == "5s"
+        ledger.backend.call_timeout_s = 0.5  # type: ignore[attr-defined]
+        proxy.hang = True
+        done: list[BaseException] = []
+
+        def call() -> None:
+            try:
+                ledger.standings()
+            except LedgerUnreachable as e:
+                done.append(e)
+
+        caller = threading.Thread(target=call, daemon=True)
+        caller.start()
+        caller.join(60)  # a guard only: without the cut it would wait for ever
+        assert done and "is not answering" in str(done[0])
+        ledger.close()
+    finally:
+        proxy.close()
+        background.settle(1)
