@@ -121,11 +121,11 @@ def test_a_hung_ledger_never_blocks_a_frame_and_is_said_plainly(cabinet: Cabinet
         lobby = open_lobby_unsettled(cabinet, sim)
         for b in presses_for("Ann"):
             tap_unsettled(cabinet, sim, 0, b)
-        assert gate.calls == 1 and lobby.desks[0].message == "Looking up Ann…"  # the first call hangs
+        assert gate.calls == 1 and lobby.desks[0].message == "Looking up Ann..."  # the first call hangs
         frames = run_unsettled(cabinet, sim, ANSWER_US // 2)
         assert frames >= ANSWER_US // 2 // FRAME_US - 1  # every frame drawn while the ledger hangs
-        assert lobby.desks[0].message == "Looking up Ann…"
-        assert lobby.screen(sim.clock.now_us()).view.desks[0].message == "Looking up Ann…"  # said on screen
+        assert lobby.desks[0].message == "Looking up Ann..."
+        assert lobby.screen(sim.clock.now_us()).view.desks[0].message == "Looking up Ann..."  # said on screen
         run_unsettled(cabinet, sim, ANSWER_US // 2 + 2 * FRAME_US)
         assert lobby.desks[0].message == NOT_ANSWERING and lobby.desks[0].bad
         assert "10.0.0.9" not in lobby.desks[0].message
@@ -171,7 +171,7 @@ def test_the_pin_hash_runs_off_the_loop_while_frames_go_on(
     try:
         for b in pin_presses("ABCD"):
             tap_unsettled(cabinet, sim, 0, b)
-        assert gate.calls == 1 and lobby.desks[0].message == "Checking PIN…"
+        assert gate.calls == 1 and lobby.desks[0].message == "Checking PIN..."
         assert run_unsettled(cabinet, sim, 1_000_000) >= 1_000_000 // FRAME_US - 1  # frames while it hashes
         tap_unsettled(cabinet, sim, 1, Button.START)  # another station is served meanwhile
         assert lobby.desks[1].step is DeskStep.NAME
@@ -214,9 +214,9 @@ def test_a_duel_answered_late_is_recorded_once(cabinet: Cabinet, sim: SimCabinet
             ):
                 tap_unsettled(cabinet, sim, station, button)
             n += 1
-        assert gate.calls == 1 and scene.waiting == "Saving the duel…"
+        assert gate.calls == 1 and scene.waiting == "Saving the duel..."
         view = scene.screen(sim.clock.now_us()).view
-        assert isinstance(view, DuelTable) and view.waiting == "Saving the duel…" and view.public.winner is None
+        assert isinstance(view, DuelTable) and view.waiting == "Saving the duel..." and view.public.winner is None
         run_unsettled(cabinet, sim, ANSWER_US + 2 * FRAME_US)
         assert scene.waiting.startswith("The ledger is not answering") and not scene.settled
         assert "Recording..." in private(sim, 0)

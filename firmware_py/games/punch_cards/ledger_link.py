@@ -40,8 +40,8 @@ ANSWER_S = 6.0
 """How long a scene waits for the ledger before saying it is not answering (below the
 backend's own socket deadline, so the player hears first; far below systemd's watchdog,
 which the loop keeps fed meanwhile anyway)."""
-NOT_ANSWERING = "The ledger is not answering — try again"
-BUSY = "The ledger is busy — try again"
+NOT_ANSWERING = "The ledger is not answering - try again"
+BUSY = "The ledger is busy - try again"
 
 
 def ledger_url(config: CabinetConfig) -> str:
@@ -54,9 +54,9 @@ def words(e: BaseException, retrying: bool = False) -> str:
     driver error on the main screen: those go to the log).  ``retrying``: the cabinet
     sends it again by itself, so the player is not asked to."""
     if isinstance(e, (NoAnswer, LedgerUnreachable)):
-        return NOT_ANSWERING.split(" — ")[0] if retrying else NOT_ANSWERING
+        return NOT_ANSWERING.split(" - ")[0] if retrying else NOT_ANSWERING
     if isinstance(e, LedgerBusy):
-        return BUSY.split(" — ")[0] if retrying else BUSY
+        return BUSY.split(" - ")[0] if retrying else BUSY
     return str(e)
 
 
