@@ -25,7 +25,7 @@ from firmware_py.games.punch_cards.duel import DuelScene
 from firmware_py.games.punch_cards.keyboard import pin_presses, presses_for
 from firmware_py.games.punch_cards.ledger import EntryKind, Ledger, LedgerUnreachable
 from firmware_py.games.punch_cards.ledger import ledger as ledger_module
-from firmware_py.games.punch_cards.ledger_link import ANSWER_S, NOT_ANSWERING, LedgerLink
+from firmware_py.games.punch_cards.ledger_link import ANSWER_S, BOARD_REFRESH_US, NOT_ANSWERING, LedgerLink
 from firmware_py.games.punch_cards.lobby import Lobby
 from firmware_py.runtime import background
 from firmware_py.runtime.background import NoAnswer, Worker
@@ -293,3 +293,31 @@ def test_a_hung_postgresql_server_is_cut_and_said_not_answering(postgres: Postgr
     finally:
         proxy.close()
         background.settle(1)
+
+
+def test_the_standings_are_worked_out_again_only_after_a_new_entry(ledger: Ledger) -> None:
+    ledger.register("a", "Ann", "ABCD")
+    worked_out: list[int] = []
+    real_standings = ledger.standings
+
+    def counted() -> Any:
+        worked_out.append(1)
+        return real_standings()
+
+    ledger.standings = counted  # type: ignore[method-assign]
+    link = LedgerLink("ledger", lambda: ledger)
+
+    def board_at(now_us: int) -> Any:
+        link.board(now_us)
+        assert link.worker.wait_settled(10)
+        return link.board(now_us)
+
+    first = board_at(0)
+    assert isinstance(first, tuple) and [s.name for s in first] == ["Ann"] and len(worked_out) == 1
+    for n in range(1, 4):  # every 5 s: the newest entry is read, the standings are not
+        assert board_at(n * BOARD_REFRESH_US) == first
+    assert len(worked_out) == 1
+    ledger.register("b", "Bob", "FEED")
+    link.changed()
+    after = board_at(4 * BOARD_REFRESH_US + 1)
+    assert isinstance(after, tuple) and len(after) == 2 and len(worked_out) == 2

@@ -556,6 +556,11 @@ class Ledger:
 
         return self.backend.run(read, write=False)
 
+    def last_entry(self) -> int:
+        """The newest entry's number (0: none yet).  Standings change only with a new
+        entry, so a screen that shows them reads this first (one cheap query)."""
+        return int(self.backend.run(lambda tx: tx.value("SELECT COALESCE(MAX(id), 0) FROM entries"), write=False))
+
     def entries(self) -> tuple[Entry, ...]:
         rows = self.backend.run(
             lambda tx: tx.rows(
