@@ -12,6 +12,8 @@ return.
 
 from __future__ import annotations
 
+import os
+import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -321,3 +323,29 @@ def test_the_standings_are_worked_out_again_only_after_a_new_entry(ledger: Ledge
     link.changed()
     after = board_at(4 * BOARD_REFRESH_US + 1)
     assert isinstance(after, tuple) and len(after) == 2 and len(worked_out) == 2
+
+
+def test_a_stopped_server_process_is_cut_and_the_next_call_reconnects(postgres: PostgresServer) -> None:
+    ledger = Ledger(postgres.schema_url(), event_seed=SEED, pin_hasher=FAST_PINS)
+    ledger.register("a", "Ann", "ABCD")
+    ledger.backend.call_timeout_s = 0.5  # type: ignore[attr-defined]
+    server_process = ledger.backend.conn.info.backend_pid  # type: ignore[attr-defined]
+    os.kill(server_process, signal.SIGSTOP)  # the kernel still acknowledges: only the cut ends the wait
+    try:
+        done: list[BaseException] = []
+
+        def call() -> None:
+            try:
+                ledger.standings()
+            except LedgerUnreachable as e:
+                done.append(e)
+
+        caller = threading.Thread(target=call, daemon=True)
+        caller.start()
+        caller.join(60)  # a guard only: without the cut it would wait for ever
+        assert done and "is not answering" in str(done[0])
+    finally:
+        os.kill(server_process, signal.SIGCONT)
+    assert [s.name for s in ledger.standings()] == ["Ann"]  # a new connection, a new server process
+    assert ledger.backend.conn.info.backend_pid != server_process  # type: ignore[attr-defined]
+    ledger.close()
