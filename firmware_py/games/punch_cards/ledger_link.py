@@ -61,16 +61,16 @@ def words(e: BaseException, retrying: bool = False) -> str:
     return str(e)
 
 
+def passing(e: BaseException) -> bool:
+    """Whether the same call may succeed if sent again (not a refusal)."""
+    return isinstance(e, (NoAnswer, LedgerUnreachable, LedgerBusy))
+
+
 def standings_since(ledger: Ledger, known: int | None) -> tuple[int, tuple[Standing, ...] | None]:
     """The newest entry's number and the standings, or None for them when that number is
     still ``known`` (nothing was recorded since they were worked out)."""
     mark = ledger.last_entry()
     return mark, None if mark == known else ledger.standings()
-
-
-def passing(e: BaseException) -> bool:
-    """Whether the same call may succeed if sent again (not a refusal)."""
-    return isinstance(e, (NoAnswer, LedgerUnreachable, LedgerBusy))
 
 
 class LedgerLink:

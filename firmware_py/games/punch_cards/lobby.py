@@ -446,8 +446,6 @@ class Lobby(Scene):
 
     # -- outputs -------------------------------------------------------------------------
     def _hints(self, desk: Desk) -> tuple[str, ...]:
-        if desk.job is not None:
-            return ("Waiting for the ledger...",)
         if desk.step is DeskStep.IDLE:
             return ("START: sign in or register",)
         if desk.step is DeskStep.NAME:
