@@ -43,6 +43,7 @@ from tests.firmware_py.ledger.conftest import FAST_PINS, SEED, Clock
 from tests.firmware_py.ledger.conftest import postgres as postgres  # the throwaway server fixture
 from tests.firmware_py.ledger.pg_server import PostgresServer
 from tests.firmware_py.ledger.proxy import DelayProxy
+from tests.firmware_py.ledger.support import decided_duel
 from tests.firmware_py.test_cabinet_punch_cards import (
     open_lobby,
     private,
@@ -350,4 +351,23 @@ def test_a_stopped_server_process_is_cut_and_the_next_call_reconnects(postgres: 
         os.kill(server_process, signal.SIGCONT)
     assert [s.name for s in ledger.standings()] == ["Ann"]  # a new connection, a new server process
     assert ledger.backend.conn.info.backend_pid != server_process  # type: ignore[attr-defined]
+    ledger.close()
+
+
+@pytest.mark.parametrize("pipelined", [True, False])
+def test_a_duel_records_the_same_with_or_without_pipeline_mode(postgres: PostgresServer, pipelined: bool) -> None:
+    """Pipeline mode needs libpq 14+: without it (an older system libpq) every statement
+    waits for its answer, and the ledger records exactly the same."""
+    ledger = Ledger(postgres.schema_url(), event_seed=SEED, pin_hasher=FAST_PINS)
+    ledger.backend.pipelined = pipelined  # type: ignore[attr-defined]
+    ledger.register("a", "Ann", "ABCD")
+    ledger.register("b", "Bob", "FEED")
+    options = ledger.duel_options("Ann", "Bob")
+    duel = decided_duel(options, winner=1, stakes=(options.collections[0][0].serial, options.collections[1][0].serial))
+    assert duel is not None and duel.taken is not None
+    receipt = ledger.record_duel("d", "Ann", "Bob", duel)
+    assert [(m.card, m.giver, m.taker) for m in receipt.moves] == [(duel.taken.serial, "Ann", "Bob")]
+    again = ledger.record_duel("d", "Ann", "Bob", duel)
+    assert again.repeated and (again.entry, again.at_us, again.moves) == (receipt.entry, receipt.at_us, receipt.moves)
+    assert ledger.holders()[duel.taken.serial] == "Bob" and ledger.check() == []
     ledger.close()

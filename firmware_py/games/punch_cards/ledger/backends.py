@@ -25,6 +25,7 @@ its errors mean.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import socket
@@ -210,7 +211,7 @@ class _PostgresTx(Tx):
         cur = self.conn.execute(sql.replace("?", "%s"), tuple(params))
 
         def changed() -> int:
-            if cur.pgresult is None:
+            if cur.pgresult is None and self.pipeline is not None:
                 self.pipeline.sync()
             return int(cur.rowcount)
 
@@ -234,6 +235,9 @@ class PostgresBackend(Backend):
         self.url = url
         self.conn: Any = None
         self.call_timeout_s = CALL_TIMEOUT_S
+        self.pipelined = bool(psycopg.Pipeline.is_supported())
+        """psycopg's pipeline mode needs libpq 14 or later (the binary wheel brings its own);
+        without it every statement waits for its answer, as before."""
         self._connect()
 
     def _connect(self) -> None:
@@ -272,7 +276,7 @@ class PostgresBackend(Backend):
             timer.daemon = True
             timer.start()
             try:
-                with conn.pipeline() as pipeline:
+                with conn.pipeline() if self.pipelined else contextlib.nullcontext() as pipeline:
                     conn.execute(begin)
                     result = work(_PostgresTx(conn, pipeline))
                     conn.execute("COMMIT")
