@@ -284,7 +284,7 @@ def test_an_unreachable_ledger_starts_no_duel_and_shows_no_result_until_it_recor
     postgres.stop()
     try:
         tap(pc, sim, 0, Button.A)
-        assert pc.scene is lobby and lobby.desks[0].message == "No duel: The ledger is not answering — try again"
+        assert pc.scene is lobby and lobby.desks[0].message == "No duel: The ledger is not answering - try again"
     finally:
         postgres.start()
     tap(pc, sim, 0, Button.A)

@@ -4,7 +4,7 @@ The duel runs through a :class:`~firmware_py.runtime.session.GameSession` like a
 choice journaled in the cabinet's store, events to the log and to HIL).  What is
 particular: the result is recorded in the ledger *before* it is shown.  Until the ledger
 has committed the duel, the screens show neither the deciding reveal nor a winner but
-"Saving the duel…"; the recording runs off the main loop (the link's worker) and its
+"Saving the duel..."; the recording runs off the main loop (the link's worker) and its
 answer is read on a later frame.  A ledger that cannot be reached or does not answer is
 said on screen and tried again until it answers (the same idempotency key, so a duel
 whose first answer came late still counts once).  A duel the ledger refuses (a staked
@@ -196,7 +196,7 @@ class DuelScene(Scene):
             if not self.waiting:
                 self.waiting_since_us = now_us
             self.saving = self.link.call("record a duel", lambda ledger: ledger.record_duel(key, *players, engine))
-            self.waiting = self.waiting or "Saving the duel…"
+            self.waiting = self.waiting or "Saving the duel..."
             return
         if not job.ready():
             return

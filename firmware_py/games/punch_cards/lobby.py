@@ -3,7 +3,7 @@ registers (name, PIN, PIN again: a packet of five cards), and from where signed-
 players challenge each other, trade, practise against the computer or re-enter.
 
 Every ledger call is made here or in the tables it opens, off the main loop (the link's
-worker): the desk says what it waits for ("Checking PIN…") and takes no press until the
+worker): the desk says what it waits for ("Checking PIN...") and takes no press until the
 answer comes on a later frame; a ledger that cannot be reached or does not answer is said
 on screen and nothing starts.  The lobby stays signed in while its
 players duel and trade; left untouched for a minute it signs everyone out (attract).
@@ -305,7 +305,7 @@ class Lobby(Scene):
             return
         self._ask(
             desk,
-            f"Looking up {clean}…",
+            f"Looking up {clean}...",
             "look up a player",
             lambda ledger: known_player(ledger, clean),
             lambda job, _now: self._looked_up(desk, clean, job),
@@ -345,7 +345,7 @@ class Lobby(Scene):
         name = desk.name
         self._ask(
             desk,
-            "Checking PIN…",
+            "Checking PIN...",
             "sign in",
             lambda ledger: sign_in(ledger, name, pin),
             lambda job, _now: self._signed_in(desk, job),
@@ -375,7 +375,7 @@ class Lobby(Scene):
         name = desk.name
         self._ask(
             desk,
-            "Registering…",
+            "Registering...",
             "register",
             lambda ledger: register(ledger, key, name, pin),
             lambda job, _now: self._registered(desk, pin, job),
@@ -461,7 +461,7 @@ class Lobby(Scene):
         names = (desk.name, rival.name)
         self._ask(
             desk,
-            f"Challenging {rival.name}…",
+            f"Challenging {rival.name}...",
             "duel options",
             lambda ledger: ledger.duel_options(*names),
             lambda job, now_us: self._duel(desk, rival, names, job, now_us),
@@ -493,7 +493,7 @@ class Lobby(Scene):
         name = desk.name
         self._ask(
             desk,
-            "Re-entering…",
+            "Re-entering...",
             "re-enter",
             lambda ledger: reenter(ledger, key, name),
             lambda job, _now: self._reentered(desk, job),

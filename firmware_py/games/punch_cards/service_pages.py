@@ -72,7 +72,7 @@ class OperatorPage(ServiceScene, Generic[D]):
         if ev.button is Button.E:
             return self.menu
         if self.doing is not None:
-            self.message = "Waiting for the ledger…"
+            self.message = "Waiting for the ledger..."
             return None
         if self.data is None:
             self.message = "The ledger has not been read yet"
@@ -84,7 +84,7 @@ class OperatorPage(ServiceScene, Generic[D]):
         """Run a change on the ledger's worker; ``done(result)`` is the line to show (and
         log) once it has answered."""
         self.doing = (self.link.call(what, work), done)
-        self.message = "Waiting for the ledger…"
+        self.message = "Waiting for the ledger..."
 
     @abstractmethod
     def read(self, ledger: Ledger) -> D:
@@ -125,7 +125,7 @@ class OperatorPage(ServiceScene, Generic[D]):
         if self.problem:
             lines = [f"The ledger cannot be read: {self.problem}"]
         elif self.data is None:
-            lines = ["Reading the ledger…"]
+            lines = ["Reading the ledger..."]
         else:
             lines = self.body(self.data)
         lines += ["", self.help, "E: back to the menu"]

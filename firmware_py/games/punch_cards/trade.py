@@ -2,7 +2,7 @@
 browse, C give or keep the card shown), START confirms the offer on the table as it
 stands (any change clears both confirmations), E calls the trade off.  Once both have
 confirmed, the ledger records it whole or not at all (off the main loop: "Recording the
-trade…"); only then is it shown as done.  A ledger that cannot be reached or does not
+trade..."); only then is it shown as done.  A ledger that cannot be reached or does not
 answer is tried again (same idempotency key, so a late answer counts once) until it
 answers.
 """
@@ -112,7 +112,7 @@ class TradeScene(Scene):
             if not self.waiting:
                 self.waiting_since_us = now_us
             self.saving = self.link.call("record a trade", lambda ledger: ledger.record_trade(key, *players, offer))
-            self.waiting = self.waiting or "Recording the trade…"
+            self.waiting = self.waiting or "Recording the trade..."
             return
         if not job.ready():
             return

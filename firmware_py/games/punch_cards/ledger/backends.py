@@ -26,6 +26,7 @@ its errors mean.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import socket
@@ -77,6 +78,13 @@ class Tx(ABC):
 
     @abstractmethod
     def rows(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]: ...
+
+    def send(self, sql: str, params: Params = ()) -> Callable[[], int]:
+        """Run one statement whose answer is not needed yet: a server may send it with
+        the statements that follow, in one round trip.  Returns a way to ask how many
+        rows it changed (which waits for it); its errors come by then, or by the commit."""
+        changed = self.execute(sql, params)
+        return lambda: changed
 
     def row(self, sql: str, params: Params = ()) -> tuple[Any, ...] | None:
         found = self.rows(sql, params)
@@ -233,12 +241,27 @@ class SQLiteBackend(Backend):
 
 # -- PostgreSQL ---------------------------------------------------------------------------
 class _PostgresTx(Tx):
-    def __init__(self, conn: Any) -> None:
+    """A transaction in psycopg's pipeline mode: statements go out without waiting for
+    each other's answers, and the connection waits only where an answer is read (rows,
+    a row count, the commit), so ``BEGIN`` and what :meth:`send` sends cost no round trip
+    of their own."""
+
+    def __init__(self, conn: Any, pipeline: Any) -> None:
         self.conn = conn
+        self.pipeline = pipeline
 
     def execute(self, sql: str, params: Params = ()) -> int:
+        return self.send(sql, params)()
+
+    def send(self, sql: str, params: Params = ()) -> Callable[[], int]:
         cur = self.conn.execute(sql.replace("?", "%s"), tuple(params))
-        return int(cur.rowcount)
+
+        def changed() -> int:
+            if cur.pgresult is None and self.pipeline is not None:
+                self.pipeline.sync()
+            return int(cur.rowcount)
+
+        return changed
 
     def many(self, sql: str, rows: Sequence[Params]) -> None:
         with self.conn.cursor() as cur:
@@ -263,6 +286,9 @@ class PostgresBackend(Backend):
         self.url = url
         self.conn: Any = None
         self.call_timeout_s = CALL_TIMEOUT_S
+        self.pipelined = bool(psycopg.Pipeline.is_supported())
+        """psycopg's pipeline mode needs libpq 14 or later (the binary wheel brings its own);
+        without it every statement waits for its answer, as before."""
         self._connect()
 
     def _connect(self) -> None:
@@ -301,9 +327,10 @@ class PostgresBackend(Backend):
             timer.daemon = True
             timer.start()
             try:
-                conn.execute(begin)
-                result = work(_PostgresTx(conn))
-                conn.execute("COMMIT")
+                with conn.pipeline() if self.pipelined else contextlib.nullcontext() as pipeline:
+                    conn.execute(begin)
+                    result = work(_PostgresTx(conn, pipeline))
+                    conn.execute("COMMIT")
                 return result
             except retryable:
                 self._rollback()

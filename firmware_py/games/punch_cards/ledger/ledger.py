@@ -199,7 +199,7 @@ class Ledger:
         key: str,
         request: dict[str, Any],
         last_action: dict[str, Any],
-        work: Callable[[Tx, int, int], None],
+        work: Callable[[Tx, int, int], tuple[Move, ...] | None],
         voids: int | None = None,
         first: Callable[[Tx], None] | None = None,
     ) -> Receipt:
@@ -225,7 +225,9 @@ class Ledger:
                 "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (kind.value, key, asked, now, self.cabinet, voids, _canonical(last_action)),
             )
-            work(tx, int(entry), now)
+            moves = work(tx, int(entry), now)
+            if moves is not None:  # the work knows its moves: no reading them back
+                return Receipt(int(entry), kind, now, moves)
             return self._receipt(tx, int(entry), repeated=False)
 
         return self.backend.run(transaction)
@@ -250,7 +252,7 @@ class Ledger:
             "UPDATE cards SET holder = ?, last_entry = ? WHERE serial = ? AND holder = ?", (taker, entry, serial, giver)
         ):
             raise StaleCards(stale)
-        tx.execute("INSERT INTO moves(entry, card, giver, taker) VALUES (?, ?, ?, ?)", (entry, serial, giver, taker))
+        tx.send("INSERT INTO moves(entry, card, giver, taker) VALUES (?, ?, ?, ?)", (entry, serial, giver, taker))
 
     def _issue_packet(self, tx: Tx, entry: int, player: int, name: str) -> None:
         first = int(tx.value("SELECT COALESCE(MAX(serial), 0) + 1 FROM cards"))
@@ -388,16 +390,31 @@ class Ledger:
         record = duel.to_dict()
         request = {"challenger": name_key(challenger), "challenged": name_key(challenged), "duel": record}
 
-        def work(tx: Tx, entry: int, _now: int) -> None:
-            ids = (self._player_id(tx, challenger), self._player_id(tx, challenged))
+        def work(tx: Tx, entry: int, _now: int) -> tuple[Move, ...]:
+            # As few round trips as the checks allow: both players in one read, both
+            # stakes in one, and the writes sent together (pipelined on PostgreSQL).
+            keys = (name_key(challenger), name_key(challenged))
+            found = {
+                k: (int(i), n)
+                for i, n, k in tx.rows("SELECT id, name, name_key FROM players WHERE name_key IN (?, ?)", keys)
+            }
+            for name, key in zip((challenger, challenged), keys):
+                if key not in found:
+                    raise UnknownPlayer(f"nobody is registered as {name!r}")
+            ids = (found[keys[0]][0], found[keys[1]][0])
             if ids[0] == ids[1]:
                 raise LedgerRefused("a player cannot duel themselves")
+            held = {
+                int(serial): row
+                for serial, *row in tx.rows(
+                    "SELECT c.serial, c.holder, c.corners, p.name FROM cards c JOIN players p ON p.id = c.name_of "
+                    "WHERE c.serial IN (?, ?)",
+                    (stakes[0].serial, stakes[1].serial),  # type: ignore[union-attr]
+                )
+            }
             for seat, card in enumerate(stakes):
                 assert card is not None
-                row = tx.row(
-                    "SELECT c.holder, c.corners, p.name FROM cards c JOIN players p ON p.id = c.name_of WHERE c.serial = ?",
-                    (card.serial,),
-                )
+                row = held.get(card.serial)
                 if row is None or row[1] != _corners_text(card) or row[2] != card.name:
                     raise LedgerRefused(f"card {card.serial} in this duel is not the ledger's card {card.serial}")
                 if int(row[0]) != ids[seat]:
@@ -406,19 +423,23 @@ class Ledger:
             winner, loser = ids[winner_seat], ids[1 - winner_seat]
             taken, kept = stakes[1 - winner_seat], stakes[winner_seat]
             assert taken is not None and kept is not None
-            tx.execute(
+            tx.send(
                 "INSERT INTO duels(entry, challenger, challenged, winner, stake_challenger, stake_challenged, record) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (entry, ids[0], ids[1], winner, stakes[0].serial, stakes[1].serial, _canonical(record)),  # type: ignore[union-attr]
             )
             # The winner's stake is touched too, so a concurrent write to either card conflicts.
-            if not tx.execute(
-                "UPDATE cards SET last_entry = ? WHERE serial = ? AND holder = ?", (entry, kept.serial, winner)
-            ):
-                raise StaleCards(f"card {kept.serial} moved while this duel was being recorded")
-            self._move(
-                tx, entry, taken.serial, loser, winner, f"card {taken.serial} moved while this duel was being recorded"
+            changed = tx.send(
+                "UPDATE cards SET holder = ?, last_entry = ? WHERE (serial = ? AND holder = ?) OR (serial = ? AND holder = ?)",
+                (winner, entry, kept.serial, winner, taken.serial, loser),
             )
+            tx.send(
+                "INSERT INTO moves(entry, card, giver, taker) VALUES (?, ?, ?, ?)", (entry, taken.serial, loser, winner)
+            )
+            if changed() != 2:
+                raise StaleCards(f"card {taken.serial} or {kept.serial} moved while this duel was being recorded")
+            names = {found[k][0]: found[k][1] for k in keys}
+            return (Move(taken.serial, names[loser], names[winner]),)
 
         last = encode(duel.journal[-1])
         return self._write(EntryKind.DUEL, key, request, last, work)
@@ -542,6 +563,11 @@ class Ledger:
             return standings_of_copies(copies)
 
         return self.backend.run(read, write=False)
+
+    def last_entry(self) -> int:
+        """The newest entry's number (0: none yet).  Standings change only with a new
+        entry, so a screen that shows them reads this first (one cheap query)."""
+        return int(self.backend.run(lambda tx: tx.value("SELECT COALESCE(MAX(id), 0) FROM entries"), write=False))
 
     def entries(self) -> tuple[Entry, ...]:
         rows = self.backend.run(
