@@ -199,9 +199,7 @@ def parse_config(text: str, source: str = "<config>") -> CabinetConfig:
     except tomllib.TOMLDecodeError as e:
         raise ConfigError("file", source, f"valid TOML ({e})") from e
     except RecursionError:  # tomllib parses arrays and inline tables recursively
-        raise ConfigError(
-            "file", source, "TOML whose arrays and tables nest a few levels deep, not hundreds"
-        ) from None
+        raise ConfigError("file", source, "TOML whose arrays and tables nest a few levels deep, not hundreds") from None
 
 
 class TableReader:

@@ -58,6 +58,20 @@ def log_options() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """``ringside``; SIGTERM or SIGINT while ``run`` starts or plays its headless
+    exhibition is one log line and exit 0, like a stop from the main loop."""
+    from firmware_py.tools.run import StopRequested, restore_signals
+
+    try:
+        return command(argv)
+    except StopRequested as e:
+        log.info("ringside: stopping (%s)", e.signal_name)
+        return EXIT_OK
+    finally:
+        restore_signals()
+
+
+def command(argv: list[str] | None) -> int:
     from firmware_py.process.version import describe
 
     common = log_options()
@@ -110,6 +124,10 @@ def main(argv: list[str] | None = None) -> int:
     calibrate_arguments(calibrate)
     args = parser.parse_args(argv)
     logs.configure(logs.level_for(getattr(args, "log_verbose", 0), getattr(args, "log_level", None)))
+    if args.command == "run":
+        from firmware_py.tools.run import stop_on_signals
+
+        stop_on_signals()
     if args.command == "hil":
         return run_hil(args)
     if args.command == "run" and args.game is not None and not known_game(args.game):

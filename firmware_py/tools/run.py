@@ -12,6 +12,7 @@ the configured shutdown command.
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import threading
 from collections.abc import Callable
@@ -22,6 +23,54 @@ from firmware_py.process.systemd_notify import Heartbeat, Notifier
 from hal.config import CabinetConfig
 
 log = logging.getLogger("ringside")
+
+
+class StopRequested(BaseException):
+    """SIGTERM or SIGINT outside the main loop: during start-up, or in the headless
+    exhibition (virtual time, no loop to poll a flag).  It unwinds what runs, closing what
+    is open on the way (the store rolls back a half-written commit), and ``ringside``
+    exits 0 after one log line.  A BaseException, like KeyboardInterrupt, so that no
+    ``except Exception`` takes it for a failure."""
+
+    def __init__(self, signal_name: str) -> None:
+        super().__init__(signal_name)
+        self.signal_name = signal_name
+
+
+_before_run: dict[int, Any] = {}
+"""The handlers :func:`stop_on_signals` replaced, for :func:`restore_signals`."""
+
+
+def stop_on_signals() -> None:
+    """From now on SIGTERM and SIGINT raise :class:`StopRequested` (once: a second signal
+    while stopping is not allowed to cut the closing short), until
+    :func:`restore_signals`; :class:`StopSignals` takes over while the main loop runs.
+
+    SDL, once a video or audio driver is initialised, would otherwise turn both signals
+    into a QUIT event that only a loop reading events sees (a headless run never
+    stopped), and before that SIGTERM killed the process without a line (exit 143): it
+    is told to leave signals alone (REFERENCES.md)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")
+    stopping: list[int] = []
+
+    def handle(signum: int, _frame: Any) -> None:
+        if stopping:
+            return
+        stopping.append(signum)
+        raise StopRequested(signal.Signals(signum).name)
+
+    for s in StopSignals.SIGNALS:
+        _before_run.setdefault(s, signal.signal(s, handle))
+
+
+def restore_signals() -> None:
+    """Put back the handlers :func:`stop_on_signals` replaced (``ringside`` called in a
+    process that goes on: the tests)."""
+    while _before_run:
+        s, handler = _before_run.popitem()
+        signal.signal(s, handler)
 
 
 class StopSignals:
