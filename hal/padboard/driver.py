@@ -318,11 +318,11 @@ class PadboardSource:
         self._sync = ClockSync(prior_drift_ppm=self._drift_prior_ppm)
         self._last_seq: int | None = None
         self._seen: dict[int, tuple[int, bytes]] = {}
+        """The last :data:`SEQ_WINDOW` frames by number, to tell a repeat from an impostor."""
         self._leapt: set[int] = set()
         """Numbers of frames taken although they came ahead of a gap: such a frame may be
         an old one replayed (after a handshake the board numbers from 0 again), so the
         frame that later comes under its number is taken too."""
-        """The last :data:`SEQ_WINDOW` frames by number, to tell a repeat from an impostor."""
         self._missing: dict[int, int] = {}
         self._pings: dict[int, int] = {}
         self._token = 0
@@ -469,9 +469,9 @@ class PadboardSource:
                     self._bump(malformed=1)
 
     def _accept(self, msg_type: int, seq: int, payload: bytes) -> bool:
-        """Sequence check: True for a frame of the board's seen for the first time; False
-        for a repeat or a frame no number of the link explains (dropped); raises
-        :class:`LinkResync` when the board itself restarted its numbering."""
+        """Sequence check: True for a frame of the board's seen for the first time (and
+        for a slap whatever its number: its stamp judges it); False for a repeat or a
+        frame no number of the link explains (dropped)."""
         if self.info is None or self._last_seq is None:
             if msg_type != wire.INFO:  # before the answer to HELLO: no numbering adopted yet
                 return self._stray(seq, msg_type, payload, f"frame {seq} came before the board's INFO")
