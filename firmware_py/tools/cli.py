@@ -320,6 +320,7 @@ def run_headless(config: CabinetConfig, args: argparse.Namespace) -> int:
     from firmware_py.games import registry as controls_registry
     from firmware_py.runtime.cabinet import Cabinet
     from firmware_py.tools.exhibition import run_exhibition
+    from firmware_py.tools.run import raise_if_stopped
     from hal.clock import ManualClock
     from hal.sim import SimCabinet
 
@@ -337,12 +338,14 @@ def run_headless(config: CabinetConfig, args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
 
     def play_log(line: str) -> None:
+        raise_if_stopped()  # a stop pygame's C code swallowed: found at the next line played
         log.info("[%8.2fs] %s", clock.now_us() / 1e6, line)
 
     window = Window((config.display.width, config.display.height))
     cabinet = Cabinet(config, sim, clock, store, window, play_log, seed, computer_level=args.level)
     recorder = _recorder(cabinet, sim, args)
     try:
+        raise_if_stopped()  # a stop swallowed while the window and the cabinet opened
         ok = run_exhibition(cabinet, sim, clock, game, seed, shots, fps=config.display.fps, level=args.level)
     finally:
         if recorder is not None:

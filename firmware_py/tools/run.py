@@ -39,6 +39,8 @@ class StopRequested(BaseException):
 
 _before_run: dict[int, Any] = {}
 """The handlers :func:`stop_on_signals` replaced, for :func:`restore_signals`."""
+_received: list[str] = []
+"""The signal :func:`stop_on_signals`' handler took (its name), once one came."""
 
 
 def stop_on_signals() -> None:
@@ -53,16 +55,28 @@ def stop_on_signals() -> None:
     if threading.current_thread() is not threading.main_thread():
         return
     os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")
-    stopping: list[int] = []
 
     def handle(signum: int, _frame: Any) -> None:
-        if stopping:
+        if _received:
             return
-        stopping.append(signum)
-        raise StopRequested(signal.Signals(signum).name)
+        _received.append(signal.Signals(signum).name)
+        raise StopRequested(_received[0])
 
     for s in StopSignals.SIGNALS:
         _before_run.setdefault(s, signal.signal(s, handle))
+
+
+def stop_received() -> str | None:
+    """The signal that asked to stop, if one did (None: none came)."""
+    return _received[0] if _received else None
+
+
+def raise_if_stopped() -> None:
+    """Raise :class:`StopRequested` if a stop came: C code that calls back into Python
+    swallows the exception the handler raises there (pygame loading its icon as it opens
+    the window did, and the run played on), so ``run`` looks again at its own steps."""
+    if _received:
+        raise StopRequested(_received[0])
 
 
 def restore_signals() -> None:
@@ -71,6 +85,7 @@ def restore_signals() -> None:
     while _before_run:
         s, handler = _before_run.popitem()
         signal.signal(s, handler)
+    _received.clear()
 
 
 class StopSignals:
@@ -170,9 +185,22 @@ def run_until_stopped(
             e,
         )
         return EXIT_HARDWARE
-    store = open_store(config)
-    cabinet = Cabinet(config, hardware, clock, store, window, log.info, shutdown=shutdown, computer_level=args.level)
-    recorder = make_recorder(cabinet, hardware, args)
+    except StopRequested:
+        hardware.close()
+        raise
+    store = None
+    try:  # a stop while the store and the cabinet open closes what is open (then ``ringside`` logs it)
+        store = open_store(config)
+        cabinet = Cabinet(
+            config, hardware, clock, store, window, log.info, shutdown=shutdown, computer_level=args.level
+        )
+        recorder = make_recorder(cabinet, hardware, args)
+    except StopRequested:
+        hardware.close()
+        if store is not None:
+            store.close()
+        window.close()
+        raise
     notifier = Notifier()
     heartbeat = Heartbeat(notifier)
     shown_scene = [""]
@@ -201,13 +229,14 @@ def run_until_stopped(
                 cabinet,
                 MonotonicClock().now_us,
                 config.display.fps,
-                lambda: running[0] and not signals.stop.is_set(),
+                lambda: running[0] and not signals.stop.is_set() and stop_received() is None,
                 before_step,
                 on_frame,
             )
         finally:
             notifier.stopping()
-            log.info("stopping%s", f" ({signals.received})" if signals.received else "")
+            received = signals.received or stop_received()
+            log.info("stopping%s", f" ({received})" if received else "")
             if recorder is not None:
                 recorder.close()
             hardware.close()
