@@ -94,6 +94,9 @@ COLUMNS = {
 """What this version reads from a store; a store missing any of it cannot be used.
 (``time_bases`` and ``probes`` came later in the same schema version: created when absent.)"""
 
+TABLES = COLUMNS.keys() | {"time_bases", "probes"}
+"""Every table of a store (the schema's)."""
+
 MIGRATIONS: dict[int, tuple[tuple[str, str, str], ...]] = {
     2: (("games", "computers", "TEXT NOT NULL DEFAULT '{}'"),),
 }
@@ -278,9 +281,11 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.execute("PRAGMA foreign_keys=ON")
-        self.db.executescript(SCHEMA)
         with self.db:
-            self.db.execute("BEGIN IMMEDIATE")
+            # The tables and the schema version in one transaction: a process stopped while
+            # it makes a new store (SIGTERM, kill -9, a power cut) leaves no half-made store
+            # that the next start would take for another program's file.
+            self.db.executescript(f"BEGIN IMMEDIATE;\n{SCHEMA}")
             for version in sorted(MIGRATIONS):
                 for table, column, definition in MIGRATIONS[version]:
                     if column not in {r[1] for r in self.db.execute(f"PRAGMA table_info({table})")}:
@@ -559,7 +564,7 @@ def _check(db: sqlite3.Connection, where: Path) -> None:
         raise StoreUnusable(
             where, f"store schema {version} is newer than this Ringside knows ({SCHEMA_VERSION})", damaged=True
         )
-    if version == 0 and tables - COLUMNS.keys():
+    if version == 0 and tables - TABLES:  # only ours: a store whose making was cut short
         raise StoreUnusable(where, f"not a Ringside store (tables {', '.join(sorted(tables))})", damaged=True)
     if version >= 1:
         for table, wanted in _columns_of(version).items():

@@ -59,6 +59,20 @@ def log_options() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """``ringside``; SIGTERM or SIGINT while ``run`` starts or plays its headless
+    exhibition is one log line and exit 0, like a stop from the main loop."""
+    from firmware_py.tools.run import StopRequested, restore_signals
+
+    try:
+        return command(argv)
+    except StopRequested as e:
+        log.info("ringside: stopping (%s)", e.signal_name)
+        return EXIT_OK
+    finally:
+        restore_signals()
+
+
+def command(argv: list[str] | None) -> int:
     from firmware_py.process.version import describe
 
     common = log_options()
@@ -121,6 +135,10 @@ def main(argv: list[str] | None = None) -> int:
     calibrate_arguments(calibrate)
     args = parser.parse_args(argv)
     logs.configure(logs.level_for(getattr(args, "log_verbose", 0), getattr(args, "log_level", None)))
+    if args.command == "run":
+        from firmware_py.tools.run import stop_on_signals
+
+        stop_on_signals()
     if args.command == "hil":
         return run_hil(args)
     if args.command == "run" and args.game is not None and not known_game(args.game):
@@ -323,6 +341,7 @@ def run_headless(config: CabinetConfig, args: argparse.Namespace) -> int:
     from firmware_py.games import registry as controls_registry
     from firmware_py.runtime.cabinet import Cabinet
     from firmware_py.tools.exhibition import run_exhibition
+    from firmware_py.tools.run import raise_if_stopped
     from hal.clock import ManualClock
     from hal.sim import SimCabinet
 
@@ -340,12 +359,14 @@ def run_headless(config: CabinetConfig, args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
 
     def play_log(line: str) -> None:
+        raise_if_stopped()  # a stop pygame's C code swallowed: found at the next line played
         log.info("[%8.2fs] %s", clock.now_us() / 1e6, line)
 
     window = Window((config.display.width, config.display.height))
     cabinet = Cabinet(config, sim, clock, store, window, play_log, seed, computer_level=args.level, audio="tape")
     recorder = _recorder(cabinet, sim, args)
     try:
+        raise_if_stopped()  # a stop swallowed while the window and the cabinet opened
         ok = run_exhibition(cabinet, sim, clock, game, seed, shots, fps=config.display.fps, level=args.level)
     finally:
         if recorder is not None:

@@ -12,6 +12,7 @@ the configured shutdown command.
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import threading
 from collections.abc import Callable
@@ -22,6 +23,69 @@ from firmware_py.process.systemd_notify import Heartbeat, Notifier
 from hal.config import CabinetConfig
 
 log = logging.getLogger("ringside")
+
+
+class StopRequested(BaseException):
+    """SIGTERM or SIGINT outside the main loop: during start-up, or in the headless
+    exhibition (virtual time, no loop to poll a flag).  It unwinds what runs, closing what
+    is open on the way (the store rolls back a half-written commit), and ``ringside``
+    exits 0 after one log line.  A BaseException, like KeyboardInterrupt, so that no
+    ``except Exception`` takes it for a failure."""
+
+    def __init__(self, signal_name: str) -> None:
+        super().__init__(signal_name)
+        self.signal_name = signal_name
+
+
+_before_run: dict[int, Any] = {}
+"""The handlers :func:`stop_on_signals` replaced, for :func:`restore_signals`."""
+_received: list[str] = []
+"""The signal :func:`stop_on_signals`' handler took (its name), once one came."""
+
+
+def stop_on_signals() -> None:
+    """From now on SIGTERM and SIGINT raise :class:`StopRequested` (once: a second signal
+    while stopping is not allowed to cut the closing short), until
+    :func:`restore_signals`; :class:`StopSignals` takes over while the main loop runs.
+
+    SDL, once a video or audio driver is initialised, would otherwise turn both signals
+    into a QUIT event that only a loop reading events sees (a headless run never
+    stopped), and before that SIGTERM killed the process without a line (exit 143): it
+    is told to leave signals alone (REFERENCES.md)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")
+
+    def handle(signum: int, _frame: Any) -> None:
+        if _received:
+            return
+        _received.append(signal.Signals(signum).name)
+        raise StopRequested(_received[0])
+
+    for s in StopSignals.SIGNALS:
+        _before_run.setdefault(s, signal.signal(s, handle))
+
+
+def stop_received() -> str | None:
+    """The signal that asked to stop, if one did (None: none came)."""
+    return _received[0] if _received else None
+
+
+def raise_if_stopped() -> None:
+    """Raise :class:`StopRequested` if a stop came: C code that calls back into Python
+    swallows the exception the handler raises there (pygame loading its icon as it opens
+    the window did, and the run played on), so ``run`` looks again at its own steps."""
+    if _received:
+        raise StopRequested(_received[0])
+
+
+def restore_signals() -> None:
+    """Put back the handlers :func:`stop_on_signals` replaced (``ringside`` called in a
+    process that goes on: the tests)."""
+    while _before_run:
+        s, handler = _before_run.popitem()
+        signal.signal(s, handler)
+    _received.clear()
 
 
 class StopSignals:
@@ -121,9 +185,22 @@ def run_until_stopped(
             e,
         )
         return EXIT_HARDWARE
-    store = open_store(config)
-    cabinet = Cabinet(config, hardware, clock, store, window, log.info, shutdown=shutdown, computer_level=args.level)
-    recorder = make_recorder(cabinet, hardware, args)
+    except StopRequested:
+        hardware.close()
+        raise
+    store = None
+    try:  # a stop while the store and the cabinet open closes what is open (then ``ringside`` logs it)
+        store = open_store(config)
+        cabinet = Cabinet(
+            config, hardware, clock, store, window, log.info, shutdown=shutdown, computer_level=args.level
+        )
+        recorder = make_recorder(cabinet, hardware, args)
+    except StopRequested:
+        hardware.close()
+        if store is not None:
+            store.close()
+        window.close()
+        raise
     notifier = Notifier()
     heartbeat = Heartbeat(notifier)
     shown_scene = [""]
@@ -158,13 +235,14 @@ def run_until_stopped(
                 cabinet,
                 MonotonicClock().now_us,
                 config.display.fps,
-                lambda: running[0] and not signals.stop.is_set(),
+                lambda: running[0] and not signals.stop.is_set() and stop_received() is None,
                 before_step,
                 on_frame,
             )
         finally:
             notifier.stopping()
-            log.info("stopping%s", f" ({signals.received})" if signals.received else "")
+            received = signals.received or stop_received()
+            log.info("stopping%s", f" ({received})" if received else "")
             if recorder is not None:
                 recorder.close()
             hardware.close()

@@ -14,13 +14,22 @@ speaks another protocol version raises :class:`ProtocolVersionError` from the
 constructor, or is reported (and retried slowly) if it turns up on a reconnect.
 
 A CRC only proves a frame arrived as sent, not that the link still means what the
-driver thinks.  So the driver resynchronises (drops the link and makes a new handshake
-and clock sync, the game pausing meanwhile) rather than trust: a sequence number further
-ahead than the board's RESEND history (:data:`SEQ_WINDOW`); a "repeat" that differs from
-the frame first seen under its number, or older than the history (the board restarted
-its numbering); a pong whose board time the clock sync cannot place between its ping
-and its arrival (the board's clock jumped); a slap whose mapped stamp is implausibly
-far from its arrival (:data:`SLAP_AHEAD_US`, :data:`SLAP_AGE_US`), which is dropped.
+driver thinks, nor that the board sent it now.  A frame no sequence number of the link
+explains — further ahead than the board's RESEND history (:data:`SEQ_WINDOW`), a "repeat"
+that differs from the frame first seen under its number, one older than the history, any
+frame but INFO before the board answered HELLO — is ``stray``: dropped, a replay of old
+frames or a forgery costing nothing but itself and never the link (issue 22: five old
+slap frames every 120 ms took the link down six times, about 4 s, lost 14-17 of 40 slaps
+and delivered up to 17 twice).  Only the board can answer a ping still outstanding, so
+a PONG to one under an unexplained number is the board's: its numbering is taken up from
+there (``renumbered``).  A slap is judged by its stamp whatever its number: one mapped
+implausibly far from its arrival (:data:`SLAP_AHEAD_US`, :data:`SLAP_AGE_US`) is dropped
+(``implausible``), and so is one on a pad within :data:`REPEAT_US` of a slap already
+delivered on it, across reconnections too (``repeats``): a slap is delivered once, and
+the board's own slaps, numbered past a replayed frame, still arrive.  The driver
+resynchronises (drops the link and makes a new handshake and clock sync, the game
+pausing meanwhile) when a pong's board time cannot be placed between its ping and its
+arrival: the board's clock jumped (a firmware restart).
 """
 
 from __future__ import annotations
@@ -57,6 +66,10 @@ SLAP_AGE_US = 5_000_000
 """A slap arrives at most the board's hold (a few ms) plus a RESEND round (the driver
 gives up on a missing frame after 1 s) after its stamp; the rest is room for a reader
 thread starved on a loaded machine."""
+REPEAT_US = 10_000
+"""Two slaps on one pad this close are one slap delivered twice (an old frame replayed,
+seen again after a resync, mapped by a new clock sync a few ms off the first): the
+board's own mask (``mask_us``, 25 ms by default) keeps real onsets further apart."""
 CLOCK_JUMP_US = 50_000
 """How far outside its ping's round trip a pong's mapped board time may fall before the
 board's clock is taken to have jumped (the clock sync's error is µs to a few ms)."""
@@ -143,6 +156,9 @@ class PadboardSource:
         self._closing = threading.Event()
         self._up = False
         self._drift_prior_ppm = 0.0
+        self._delivered: dict[int, list[int]] = {}
+        """Pad → HAL µs of its slaps delivered in the last :data:`SLAP_AGE_US` (kept across
+        reconnections: a slap is delivered once, whatever the link went through)."""
         self._reset_link()
         try:
             self._connect()
@@ -303,12 +319,17 @@ class PadboardSource:
         self._last_seq: int | None = None
         self._seen: dict[int, tuple[int, bytes]] = {}
         """The last :data:`SEQ_WINDOW` frames by number, to tell a repeat from an impostor."""
+        self._leapt: set[int] = set()
+        """Numbers of frames taken although they came ahead of a gap: such a frame may be
+        an old one replayed (after a handshake the board numbers from 0 again), so the
+        frame that later comes under its number is taken too."""
         self._missing: dict[int, int] = {}
         self._pings: dict[int, int] = {}
         self._token = 0
         self._unmapped: list[tuple[int, int, int, int, int]] = []
         self._last_rx_us = self.clock.now_us()
         self._next_ping_us = 0
+        self._told_stray = self._told_implausible = False
         self.info = None
 
     def _send(self, msg_type: int, payload: bytes) -> None:
@@ -440,17 +461,20 @@ class PadboardSource:
         with self._state_lock:
             frames = self._decoder.feed(data)
         for msg_type, seq, payload in frames:
-            self._last_rx_us = now
             if self._accept(msg_type, seq, bytes(payload)):
+                self._last_rx_us = now  # only the board's frames keep the link alive, not a replay's
                 try:
                     self._handle(msg_type, bytes(payload), now)
                 except (struct.error, ValueError, IndexError, UnicodeDecodeError):
                     self._bump(malformed=1)
 
     def _accept(self, msg_type: int, seq: int, payload: bytes) -> bool:
-        """Sequence check: True for a frame seen for the first time; raises
-        :class:`LinkResync` for a number the link cannot explain."""
-        if msg_type == wire.INFO or self._last_seq is None:
+        """Sequence check: True for a frame of the board's seen for the first time (and
+        for a slap whatever its number: its stamp judges it); False for a repeat or a
+        frame no number of the link explains (dropped)."""
+        if self.info is None or self._last_seq is None:
+            if msg_type != wire.INFO:  # before the answer to HELLO: no numbering adopted yet
+                return self._stray(seq, msg_type, payload, f"frame {seq} came before the board's INFO")
             self._last_seq = seq
             self._missing.clear()
             self._seen.clear()
@@ -458,7 +482,9 @@ class PadboardSource:
             return True
         d = wire.seq_delta(seq, self._last_seq)
         if d > SEQ_WINDOW:
-            raise self._resync(f"frame {seq} is {d} ahead of {self._last_seq}, beyond the board's history")
+            return self._stray(
+                seq, msg_type, payload, f"frame {seq} is {d} ahead of {self._last_seq}, beyond the history"
+            )
         if d >= 1:
             now = self.clock.now_us()
             for k in range(1, d):
@@ -468,6 +494,7 @@ class PadboardSource:
             self._last_seq = seq
             if d > 1:
                 self._bump(gaps=d - 1)
+                self._leapt.add(seq)
             self._remember(seq, msg_type, payload)
             return True
         if seq in self._missing:
@@ -476,18 +503,48 @@ class PadboardSource:
             self._remember(seq, msg_type, payload)
             return True
         seen = self._seen.get(seq)
-        if seen == _GAVE_UP:
-            self._bump(duplicates=1)  # a RESEND answered after the driver stopped waiting
+        if seen == _GAVE_UP:  # a RESEND answered after the driver stopped waiting
+            if msg_type == wire.SLAP:  # still a slap never seen: judged by its stamp
+                self._remember(seq, msg_type, payload)
+                return True
+            self._bump(duplicates=1)
             return False
+        if seen != (msg_type, payload) and seq in self._leapt:
+            self._leapt.discard(seq)  # the frame taken under this number ahead of a gap was not the board's
+            self._remember(seq, msg_type, payload)
+            return True
         if seen != (msg_type, payload):
-            why = "older than the board's history" if -d >= SEQ_WINDOW else "differs from the frame seen under it"
-            raise self._resync(f"frame {seq} {why}: the board restarted its numbering")
+            why = "is older than the board's history" if -d >= SEQ_WINDOW else "differs from the frame seen under it"
+            return self._stray(seq, msg_type, payload, f"frame {seq} {why}")
         self._bump(duplicates=1)
         return False
+
+    def _stray(self, seq: int, msg_type: int, payload: bytes, why: str) -> bool:
+        """Drop a frame no number of the link explains (False), unless it is a PONG to a
+        ping still outstanding: only the board can send that, so the board's numbering is
+        taken up from it (True; its clock is checked as every pong's is, and a clock that
+        jumped, as after a firmware restart, resyncs the link)."""
+        if msg_type == wire.PONG and len(payload) == 8 and struct.unpack_from("<I", payload)[0] in self._pings:
+            log.warning("padboard on %s: %s, but it answers a ping: numbering taken up from it", self.port, why)
+            self._bump(renumbered=1)
+            self._last_seq = seq
+            self._missing.clear()
+            self._seen.clear()
+            self._leapt.clear()
+            self._remember(seq, msg_type, payload)
+            return True
+        self._bump(stray=1)
+        if not self._told_stray:  # once a connection: a replay sends them by the hundred
+            self._told_stray = True
+            log.warning("padboard on %s: %s; dropped (a replay or a second source on the link?)", self.port, why)
+        # A slap is judged by its stamp instead (too old, or one already delivered: dropped),
+        # so one of the board's own, numbered past a replay's, still reaches the game.
+        return msg_type == wire.SLAP
 
     def _remember(self, seq: int, msg_type: int, payload: bytes) -> None:
         self._seen[seq] = (msg_type, payload)
         self._seen.pop((seq - SEQ_WINDOW) & 0xFFFF, None)
+        self._leapt.discard((seq - SEQ_WINDOW) & 0xFFFF)
 
     def _resync(self, why: str) -> LinkResync:
         self._bump(resyncs=1)
@@ -557,14 +614,39 @@ class PadboardSource:
         for pad, vel, onset, peak, arrived in unmapped:
             t_us = self._sync.to_host(onset, arrived)
             if not arrived - SLAP_AGE_US <= t_us <= arrived + SLAP_AHEAD_US:
+                # An old frame replayed right after a handshake, or a forgery: dropped.  Were
+                # the board's clock to jump, the next pong would say so (and resync).
                 self._bump(implausible=1)
-                raise self._resync(f"a slap on pad {pad} stamped {t_us - arrived} µs from its arrival")
+                if not self._told_implausible:  # once a connection, as for stray frames
+                    self._told_implausible = True
+                    log.warning(
+                        "padboard on %s: a slap on pad %s stamped %s µs from its arrival; dropped",
+                        self.port,
+                        pad,
+                        t_us - arrived,
+                    )
+                continue
+            if not self._first_delivery(pad, t_us, arrived):
+                self._bump(repeats=1)
+                continue
             station = self.pad_stations.get(pad)
             if station is not None:
                 self._events.append(SlapEvent(station, t_us, vel, SOURCE))
                 self._wake_loop()
             if self.on_hit is not None:
                 self._call(self.on_hit, PadHit(pad, t_us, vel, peak))
+
+    def _first_delivery(self, pad: int, t_us: int, arrived: int) -> bool:
+        """Whether no slap on ``pad`` within :data:`REPEAT_US` of ``t_us`` was delivered
+        (then it counts as delivered now).  Slaps older than :data:`SLAP_AGE_US` are
+        implausible anyway, so only those newer are kept."""
+        kept = [t for t in self._delivered.get(pad, ()) if t >= arrived - SLAP_AGE_US - REPEAT_US]
+        if any(abs(t - t_us) <= REPEAT_US for t in kept):
+            self._delivered[pad] = kept
+            return False
+        kept.append(t_us)
+        self._delivered[pad] = kept
+        return True
 
     def _raw_block(self, payload: bytes, now: int) -> RawBlock:
         first, pads, frames = wire.unpack_raw(payload)

@@ -90,3 +90,6 @@ class LinkCounters:
     reconnects: int = 0
     resyncs: int = 0  # links dropped and synced again: a sequence number or clock it could not explain
     implausible: int = 0  # slaps dropped for a stamp far from their arrival
+    stray: int = 0  # good-CRC frames no sequence number of the link explains (a replay, a forgery): dropped
+    renumbered: int = 0  # the board's numbering taken up again from its pong to a ping (no handshake)
+    repeats: int = 0  # slaps dropped because that pad's slap at that time was already delivered

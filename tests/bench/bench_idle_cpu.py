@@ -29,8 +29,8 @@ REPEATS = 3
 def idle_cpu_percent(seconds: float, demo: int | None, every_frame: bool) -> tuple[float, int, str]:
     """% of one core the process used over ``seconds`` of one attract phase in the
     real-time loop (60 fps, a window on SDL's dummy driver, simulated hardware): the
-    title card (``demo`` None) or the demo of the ``demo``-th game; how many frames
-    were drawn, and the phase's name."""
+    title card (``demo`` None; at most as long as it lasts) or the demo of the
+    ``demo``-th game; frames drawn per second, and the phase's name."""
     from display.window import Window
     from firmware_py.runtime import scenes
     from firmware_py.runtime.cabinet import Cabinet
@@ -51,10 +51,16 @@ def idle_cpu_percent(seconds: float, demo: int | None, every_frame: bool) -> tup
         attract = cabinet.scene
         assert isinstance(attract, scenes.Attract)
         name = "title card"
-        if demo is not None:  # the title card's time is up: the demo starts on the first step
+        if demo is not None:
             attract.demo_game = demo
-            attract.phase_us -= scenes.TITLE_US
             name = f"{cabinet.ctx.games[demo].spec.title} demo"
+        # The phase starts when the measurement does, however long the set-up took (under
+        # load it outlasted the title card, whose demo then started inside the measurement):
+        # a title card from its first frame, or a demo whose title card is just up.
+        clock.set(max(clock.now_us(), MonotonicClock().now_us()))
+        attract.phase_us = clock.now_us() - (scenes.TITLE_US if demo is not None else 0)
+        if demo is None:  # measured no longer than the title card lasts
+            seconds = min(seconds, scenes.TITLE_US / 1e6 - 0.5)
 
         def before(now: int) -> None:
             clock.set(max(clock.now_us(), now))
@@ -65,6 +71,7 @@ def idle_cpu_percent(seconds: float, demo: int | None, every_frame: bool) -> tup
             scenes.DEMO_TICK_US = 1
         try:
             end = time.monotonic() + seconds
+            frames0 = cabinet.frames
             cpu0, wall0 = time.process_time(), time.monotonic()
             run_main_loop(cabinet, MonotonicClock().now_us, cfg.display.fps, lambda: time.monotonic() < end, before)
             cpu, wall = time.process_time() - cpu0, time.monotonic() - wall0
@@ -72,11 +79,11 @@ def idle_cpu_percent(seconds: float, demo: int | None, every_frame: bool) -> tup
             scenes.DEMO_TICK_US = tick_us
         assert cabinet.scene is attract
         assert (attract.demo is not None) == (demo is not None), "the phase measured is the one named"
-        frames = cabinet.frames
+        frames = cabinet.frames - frames0
         window.close()
         store.close()
         sim.close()
-    return 100 * cpu / wall, frames, name
+    return 100 * cpu / wall, frames / wall, name
 
 
 def _cycle(every_frame: bool) -> tuple[float, list[Figure]]:
@@ -90,7 +97,7 @@ def _cycle(every_frame: bool) -> tuple[float, list[Figure]]:
     for demo in [None, *range(len(BUILTIN))]:
         runs = [idle_cpu_percent(SECONDS, demo, every_frame) for _ in range(REPEATS)]
         pct = statistics.median(p for p, _f, _n in runs)
-        fps = statistics.median(f for _p, f, _n in runs) / SECONDS
+        fps = statistics.median(f for _p, f, _n in runs)
         name = runs[0][2]
         phases.append((pct, len(BUILTIN) * TITLE_US / 1e6 if demo is None else DEMO_US / 1e6))
         how = "every frame redrawn (before)" if every_frame else "changes only"

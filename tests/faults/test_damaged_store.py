@@ -175,3 +175,25 @@ def test_a_damaged_store_in_a_read_only_folder_is_left_untouched(tmp_path) -> No
         play_a_little(rig)
         rig.close()
     assert contents(data) == before
+
+
+def test_a_store_whose_making_was_cut_short_is_taken_not_set_aside(tmp_path) -> None:
+    """Issue 22 (found by SIGTERM during start-up): a process stopped after the tables
+    were made but before the schema version was written left a store the next start
+    took for another program's file and set aside.  Now both are one transaction, and
+    such a store (written by an older version) is taken as it is."""
+    from firmware_py.runtime.store import SCHEMA
+
+    path = tmp_path / "ringside.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript(SCHEMA)  # the tables, user_version still 0
+    db.close()
+    assert inspect(path) is None
+    store = Store(path)
+    assert store.db.execute("PRAGMA user_version").fetchone()[0] > 0
+    store.close()
+    other = tmp_path / "notes.sqlite3"
+    db = sqlite3.connect(other)
+    db.executescript(f"CREATE TABLE notes (text TEXT);\n{SCHEMA}")
+    db.close()
+    assert inspect(other) is not None and "not a Ringside store" in inspect(other).reason  # still refused

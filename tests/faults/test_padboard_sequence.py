@@ -3,9 +3,13 @@
 Issue 10, defect 4: one CRC-valid frame numbered 1000 ahead was taken as a slap 155 s
 off, after which the real slaps were dropped as "duplicates" while the link said it
 was up; a board restarting its numbering without a handshake lost slaps the same way.
-Here forged frames and a board that restarts its numbering go over the simulator's real
-pty: the driver drops the link and syncs again (the game pauses meanwhile: a
-``PadLinkEvent`` down, then up), and every real slap after that arrives, stamped right.
+Issue 22: that a frame could not be explained then dropped the link, so old frames
+replayed (five every 120 ms) took it down six times, about 4 s, lost 14-17 of 40 slaps
+and delivered up to 17 twice.  Here forged and replayed frames and a board that restarts
+its numbering go over the simulator's real pty: a frame the link cannot explain is
+dropped and the link stays up; a board that restarted its numbering (it answers a ping
+under a number the link cannot explain) is synced again (the game pauses meanwhile: a
+``PadLinkEvent`` down, then up); every real slap arrives once, stamped right.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import pytest
 from firmware_py.sim.padboard import BoardClock, PadboardSimulator
 from hal.padboard import wire
 from hal.padboard.driver import PadboardSource
+from tests.faults.replay import replay_attack
 from tests.hal.padboard.test_link import CLOCK, FAST, STAMP_TOLERANCE_US, Collector, slap_soon, wait_for
 
 pytestmark = pytest.mark.slow
@@ -75,35 +80,57 @@ def resynced_then_slaps_arrive(sim: PadboardSimulator, src: PadboardSource, got:
         assert abs(s.t_us - t) <= STAMP_TOLERANCE_US, (s, t)
 
 
-def test_a_forged_frame_1000_ahead_is_not_a_slap(sim: PadboardSimulator, src: PadboardSource) -> None:
+def slaps_arrive(sim: PadboardSimulator, got: Collector) -> None:
+    """Four real slaps, alternating pads, each arrives once and stamped right."""
+    before = len(got.slaps())
+    truth = [slap_soon(sim, pad, 90, ahead) for pad, ahead in ((0, 40_000), (1, 160_000), (0, 280_000), (1, 400_000))]
+    wait_for(lambda: len(got.slaps()) >= before + 4)
+    time.sleep(0.1)
+    slaps = got.slaps()[before:]
+    assert [s.station for s in slaps] == [0, 1, 0, 1]
+    for s, t in zip(slaps, truth):
+        assert abs(s.t_us - t) <= STAMP_TOLERANCE_US, (s, t)
+
+
+def test_a_forged_frame_1000_ahead_is_dropped_and_the_link_stays_up(
+    sim: PadboardSimulator, src: PadboardSource
+) -> None:
     got = Collector(src)
     wait_for(lambda: src.counters.frames_ok >= 12)
     forge(sim, 1000, wire.SLAP, forged_slap(sim, 155_000_000))
-    resynced_then_slaps_arrive(sim, src, got)
-    assert src.counters.duplicates == 0
+    wait_for(lambda: src.counters.stray >= 1)
+    slaps_arrive(sim, got)
+    assert got.links() == [] and src.counters.resyncs == 0 and src.counters.duplicates == 0
 
 
 def test_a_forged_next_frame_with_an_implausible_stamp_is_dropped(sim: PadboardSimulator, src: PadboardSource) -> None:
+    """It takes the number of the board's next frame, which the link then cannot
+    explain: a slap under it is judged by its stamp and delivered, a pong says the
+    board's numbering goes on from there.  The forgery costs nothing at all."""
     got = Collector(src)
     wait_for(lambda: src.counters.frames_ok >= 12)
     forge(sim, 0, wire.SLAP, forged_slap(sim, 155_000_000))
-    wait_for(lambda: src.counters.resyncs >= 1)
-    assert src.counters.implausible == 1
-    resynced_then_slaps_arrive(sim, src, got)
+    wait_for(lambda: src.counters.implausible >= 1)
+    wait_for(lambda: src.counters.stray + src.counters.renumbered >= 1)  # the board's frame under that number
+    assert got.links() == [] and src.counters.resyncs == 0
+    slaps_arrive(sim, got)
+    assert src.counters.implausible == 1 and all(abs(s.t_us - CLOCK.now_us()) < 5_000_000 for s in got.slaps())
 
 
 @pytest.mark.parametrize("after", [40, 0])
-def test_a_board_that_restarts_its_numbering_is_synced_again(
+def test_a_board_that_restarts_its_numbering_is_followed(
     sim: PadboardSimulator, src: PadboardSource, after: int
 ) -> None:
     """``after`` frames requested first: 40 puts the numbers the board restarts from
-    beyond the driver's history, 0 inside it (where they look like repeats)."""
+    beyond the driver's history, 0 inside it (where they look like repeats).  Its clock
+    runs on, so its next pong says where its numbering is: no handshake needed."""
     got = Collector(src)
     for _ in range(after):
         src.request_health()
     restart_numbering(sim)
-    resynced_then_slaps_arrive(sim, src, got)
-    assert src.counters.duplicates == 0
+    wait_for(lambda: src.counters.renumbered >= 1)
+    slaps_arrive(sim, got)
+    assert got.links() == [] and src.counters.resyncs == 0 and src.counters.duplicates == 0
 
 
 def test_a_board_that_restarts_with_a_new_clock_is_synced_again(sim: PadboardSimulator, src: PadboardSource) -> None:
@@ -112,3 +139,16 @@ def test_a_board_that_restarts_with_a_new_clock_is_synced_again(sim: PadboardSim
         src.request_health()
     restart_numbering(sim, new_clock=True)
     resynced_then_slaps_arrive(sim, src, got)
+
+
+@pytest.mark.parametrize("restart", [False, True], ids=["steady link", "the board renumbers meanwhile"])
+def test_old_slap_frames_replayed_are_never_delivered_and_cost_no_slap(restart: bool) -> None:
+    """Issue 22's hostile frame source: five old slap frames every 120 ms while 40 slaps
+    are played (and, the second time, while the board restarts its numbering)."""
+    figures = replay_attack(restart=restart)
+    assert figures.replayed >= 100, figures.line()
+    c = figures.counters  # each replayed frame caught: as a repeat of a number, or of a slap delivered
+    assert c["duplicates"] + c["repeats"] + c["implausible"] >= figures.replayed, figures.line()
+    assert (figures.lost, figures.twice, figures.extra, figures.misplaced) == (0, 0, 0, 0), figures.line()
+    assert figures.links_down == 0 and figures.counters["resyncs"] == 0, figures.line()
+    assert figures.delivered == figures.slaps

@@ -200,3 +200,28 @@ def test_every_column_of_the_wrong_kind_still_starts_the_cabinet(
     resumed = [line for line in rig.log if line.startswith("Could not resume")]
     assert len(resumed) <= 1, rig.log
     rig.close()
+
+
+@pytest.mark.slow
+def test_ringside_run_on_the_issues_rows_plays_instead_of_crash_looping(tmp_path: Path, template: Path) -> None:
+    """The whole start-up, as systemd runs it: each of these ended in a traceback, exit 1."""
+    import signal
+
+    from tests.faults.test_signals import start, stopped, wait_for_line
+
+    shutil.copy(template, tmp_path / STORE)
+    db = sqlite3.connect(tmp_path / STORE)
+    db.execute("UPDATE games SET ended_at=started_at, reason='abandoned: test' WHERE ended_at IS NULL")  # no resume
+    db.execute("UPDATE games SET computers='{\"1\": [' WHERE computers != '{}'")
+    db.execute("UPDATE games SET winner_station='Red' WHERE id=(SELECT MAX(id) FROM games)")
+    db.execute("UPDATE records SET value='fast'")
+    db.commit()
+    db.close()
+    proc = start(tmp_path)
+    seen = wait_for_line(proc, " chose ")  # past the title card: it plays
+    assert seen and " chose " in seen[-1], "".join(seen)
+    log = stopped(proc, seen, signal.SIGTERM)
+    skipped = [line for line in log.splitlines() if "skipped in the statistics" in line]
+    assert any("computers is" in line for line in skipped), log
+    assert any("winner_station is" in line for line in skipped), log
+    assert any("value is" in line for line in skipped), log

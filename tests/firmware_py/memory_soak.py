@@ -28,6 +28,7 @@ def rss_kb() -> int:
 
 
 def soak(games: int, fps: int, data_dir: Path) -> None:
+    from display.theme import font
     from display.window import Window, use_headless_drivers
     from firmware_py.process.memory import return_large_blocks
 
@@ -52,7 +53,8 @@ def soak(games: int, fps: int, data_dir: Path) -> None:
             game = names[i % len(names)]
             finished = run_exhibition(cabinet, sim, clock, game, seed=i, fps=fps)
             gc.collect()
-            print(json.dumps({"game": game, "finished": finished, "rss_kb": rss_kb()}), flush=True)
+            faces = font.cache_info().currsize  # the display's text faces: one per size and weight drawn
+            print(json.dumps({"game": game, "finished": finished, "rss_kb": rss_kb(), "faces": faces}), flush=True)
     finally:
         sim.close()
         store.close()
