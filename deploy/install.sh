@@ -257,6 +257,7 @@ if [ "$START" = 0 ]; then
 fi
 # Started without waiting on the job (a cabinet that fails would say "Job failed" and
 # nothing more): then watched for up to 60 s until it is up, or clearly not.
+systemctl reset-failed ringside.service 2>/dev/null || true   # a new version: a fresh start-limit count
 systemctl restart --no-block ringside.service
 state=activating
 for _ in $(seq 120); do

@@ -52,6 +52,7 @@ mv -T "$PREFIX/previous.tmp" "$PREFIX/previous"
 say "current: ${previous#releases/} (was ${current#releases/}; ringside-rollback again returns to it)"
 
 if [ "$START" = 1 ] && systemctl is-enabled --quiet ringside.service 2>/dev/null; then
+    systemctl reset-failed ringside.service 2>/dev/null || true   # a new version: a fresh start-limit count
     systemctl restart --no-block ringside.service
     state=activating
     for _ in $(seq 120); do

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 
 import pytest
 
@@ -116,3 +117,125 @@ def test_the_journal_has_the_cabinets_lines_one_per_entry_with_priorities(machin
         assert not e["MESSAGE"][:3].startswith("<"), e  # the <N> prefix became the priority
         assert e["PRIORITY"] in {"2", "3", "4", "6", "7"}, e
     assert any(e["PRIORITY"] == "6" and "on simulated hardware" in e["MESSAGE"] for e in lines)
+
+
+def seconds(value: str) -> float:
+    """A systemd time span as ``systemctl show`` prints it (``10s``, ``1min 30s``, ``500ms``)."""
+    units = {"min": 60.0, "ms": 0.001, "us": 1e-6, "s": 1.0, "h": 3600.0}
+    total = 0.0
+    for part in value.split():
+        for suffix in ("min", "ms", "us", "s", "h"):
+            if part.endswith(suffix) and part[: -len(suffix)].replace(".", "").isdigit():
+                total += float(part[: -len(suffix)]) * units[suffix]
+                break
+        else:
+            raise ValueError(f"not a time span: {value!r}")
+    return total
+
+
+def monotonic_us(machine: Machine) -> int:
+    """The container's CLOCK_MONOTONIC (the host's: one kernel), as systemd stamps it."""
+    return int(float(machine.run("cat", "/proc/uptime").stdout.split()[0]) * 1e6)
+
+
+def test_a_hung_cabinet_is_killed_by_the_watchdog_and_restarted(machine: Machine) -> None:
+    before = unit(machine, "MainPID", "NRestarts", "WatchdogUSec", "RestartUSec", "TimeoutAbortUSec")
+    watchdog_s, restart_s = seconds(before["WatchdogUSec"]), seconds(before["RestartUSec"])
+    assert watchdog_s == 10 and restart_s == 3, before  # what the unit ships
+    stopped_at = time.monotonic()
+    machine.run("kill", "-STOP", before["MainPID"])  # the main loop hangs: no more WATCHDOG=1
+
+    def restarted() -> dict[str, str] | None:
+        p = unit(machine, "MainPID", "NRestarts", "ActiveState", "ExecMainStartTimestampMonotonic")
+        return p if p["NRestarts"] != before["NRestarts"] and p["MainPID"] not in ("0", before["MainPID"]) else None
+
+    after = wait_for(machine, "a restart after the watchdog", restarted, timeout=watchdog_s + restart_s + 30)
+    took = time.monotonic() - stopped_at
+    assert int(after["NRestarts"]) == int(before["NRestarts"]) + 1
+    text = journal_text(machine, "-b")
+    assert "Watchdog timeout" in text, text
+    # Not sooner than the watchdog allows (it was the watchdog), and within its period
+    # plus RestartSec (and a little for the container's systemd to act).
+    assert watchdog_s - 1 <= took <= watchdog_s + restart_s + 5, took
+    wait_active(machine)
+
+
+def test_sigterm_stops_it_cleanly_within_timeout_stop_sec(machine: Machine) -> None:
+    p = unit(machine, "MainPID", "TimeoutStopUSec")
+    machine.run("kill", "-TERM", p["MainPID"])
+    wait_for(machine, "the cabinet to stop", lambda: unit(machine, "ActiveState")["ActiveState"] == "inactive", 30)
+    done = unit(
+        machine,
+        "Result",
+        "ExecMainCode",
+        "ExecMainStatus",
+        "ActiveExitTimestampMonotonic",
+        "InactiveEnterTimestampMonotonic",
+    )
+    # Exited by itself with 0 (ExecMainCode 1 = CLD_EXITED), not killed after the timeout.
+    assert done["Result"] == "success" and done["ExecMainCode"] == "1" and done["ExecMainStatus"] == "0", done
+    stopping_s = (int(done["InactiveEnterTimestampMonotonic"]) - int(done["ActiveExitTimestampMonotonic"])) / 1e6
+    assert stopping_s < seconds(p["TimeoutStopUSec"]), stopping_s
+    lines = [e["MESSAGE"] for e in cabinet_lines(machine, "-b")]
+    assert "stopping (SIGTERM)" in lines, lines[-5:]
+    machine.run("systemctl", "start", UNIT)
+    wait_active(machine)
+
+
+def test_a_config_error_is_not_restarted_and_systemctl_status_says_why(machine: Machine) -> None:
+    config = machine.path("/etc/ringside/cabinet.toml")
+    good = config.read_text()
+    try:
+        config.write_text(good.replace("fps = 60", "fps = 0"))
+        machine.run("systemctl", "restart", "--no-block", UNIT)
+        wait_for(machine, "the unit to fail", lambda: unit(machine, "ActiveState")["ActiveState"] == "failed", 60)
+        p = unit(machine, "Result", "ExecMainStatus", "NRestarts")
+        assert p["Result"] == "exit-code" and p["ExecMainStatus"] == "2", p
+        time.sleep(4)  # longer than RestartSec: still failed, never restarted
+        assert unit(machine, "ActiveState", "NRestarts") == {"ActiveState": "failed", "NRestarts": p["NRestarts"]}
+        status = machine.run("systemctl", "status", "--no-pager", "-n", "5", UNIT, check=False).stdout
+        assert "status=2" in status and "bad cabinet config" in status and "display.fps" in status, status
+        errors = [e for e in cabinet_lines(machine, "-b", "-p", "err") if "bad cabinet config" in e["MESSAGE"]]
+        assert errors and errors[-1]["PRIORITY"] == "3", errors
+    finally:
+        config.write_text(good)
+
+
+def test_a_failed_cabinet_gives_the_console_its_login_back(machine: Machine) -> None:
+    """The config error above left the unit failed: OnFailure= ran ringside-console, which
+    wrote the reason for tty1 and started the login prompt there.  (A container has no
+    /dev/tty0, so getty@tty1's condition stops it there; on a Pi it runs.)"""
+    console = machine.run("journalctl", "-u", "ringside-console.service", "-b", "-o", "cat", "--no-pager").stdout
+    assert "Ringside has stopped: ringside: bad cabinet config:" in console and "display.fps" in console, console
+    assert "sudo systemctl restart ringside" in console
+    getty = machine.show("getty@tty1.service", "ConditionTimestampMonotonic")
+    started = unit(machine, "InactiveEnterTimestampMonotonic")  # when it failed
+    assert int(getty["ConditionTimestampMonotonic"]) >= int(started["InactiveEnterTimestampMonotonic"]), getty
+    # The operator fixes the config (the test above put it back) and restarts it.
+    machine.run("systemctl", "restart", UNIT)
+    wait_active(machine)
+
+
+def test_a_reboot_brings_the_cabinet_back_and_resumes_the_game_in_play(machine: Machine) -> None:
+    script = machine.path("/usr/local/share/ringside-system-test/game_in_play.py")
+    script.parent.mkdir(parents=True, exist_ok=True)
+    script.write_text((Path(__file__).parent / "game_in_play.py").read_text())
+    machine.run("systemctl", "stop", UNIT)
+    played = machine.run(
+        "runuser", "-u", "ringside", "--", "env", "SDL_VIDEODRIVER=dummy", "SDL_AUDIODRIVER=dummy",
+        "/opt/ringside/current/venv/bin/python", "/" + script.relative_to(machine.root).as_posix(),
+        "/etc/ringside/cabinet.toml", timeout=300,
+    ).stdout  # fmt: skip
+    game = next(line.split()[1] for line in played.splitlines() if line.startswith("game "))
+    # The checks above started it 5 times within StartLimitIntervalSec (the crash-loop
+    # guard counts every start): what systemctl tells the operator to do first.
+    machine.run("systemctl", "reset-failed", UNIT)
+    machine.run("systemctl", "start", UNIT)
+    wait_active(machine)
+    resumed = f"Resuming Punch! #{game} after "
+    assert resumed in journal_text(machine, "-b"), journal_text(machine, "-b")[-2000:]
+
+    machine.reboot()
+    wait_active(machine)
+    assert resumed in journal_text(machine, "-b"), journal_text(machine, "-b")
+    assert unit(machine, "NRestarts")["NRestarts"] == "0"
