@@ -20,7 +20,8 @@ from tests.system.machine import CHECKOUT_IN_CONTAINER, Machine
 pytestmark = [pytest.mark.system, pytest.mark.slow]
 
 UNIT = "ringside.service"
-INSTALL = f"cd {CHECKOUT_IN_CONTAINER} && deploy/install.sh --pip-args '{PIP_ARGS}'"
+INSTALL_COMMAND = f"deploy/install.sh --pip-args '{PIP_ARGS}'"
+INSTALL = f"cd {CHECKOUT_IN_CONTAINER} && {INSTALL_COMMAND}"
 
 
 def wait_for(machine: Machine, what: str, ok, timeout: float = 60, every: float = 0.5):  # type: ignore[no-untyped-def]
@@ -239,3 +240,112 @@ def test_a_reboot_brings_the_cabinet_back_and_resumes_the_game_in_play(machine: 
     wait_active(machine)
     assert resumed in journal_text(machine, "-b"), journal_text(machine, "-b")
     assert unit(machine, "NRestarts")["NRestarts"] == "0"
+
+
+# -- updates and rollback ------------------------------------------------------------------
+
+
+def running_commit(machine: Machine) -> str:
+    """The commit the running cabinet logged at its start ("ringside 0.1.0 (commit …)")."""
+    pid = unit(machine, "MainPID")["MainPID"]
+    starts = [e["MESSAGE"] for e in cabinet_lines(machine, "-b", f"_PID={pid}") if "(commit " in e["MESSAGE"]]
+    assert starts, journal_text(machine, "-b")[-2000:]
+    return starts[0].split("(commit ", 1)[1][:12]
+
+
+def head(machine: Machine) -> str:
+    return machine.sh(f"git -C {CHECKOUT_IN_CONTAINER} rev-parse HEAD").stdout.strip()[:12]
+
+
+def current_release(machine: Machine) -> str:
+    return machine.run("readlink", "/opt/ringside/current").stdout.strip()
+
+
+def releases(machine: Machine) -> list[str]:
+    return sorted(machine.run("ls", "-1", "/opt/ringside/releases").stdout.split())
+
+
+def commit_change(machine: Machine, message: str, script: str) -> None:
+    machine.sh(f"cd {CHECKOUT_IN_CONTAINER} && {script} && git commit -qam '{message}'")
+
+
+def test_an_update_runs_the_new_commit_and_keeps_the_old_one_as_the_way_back(machine: Machine) -> None:
+    old_release, old_commit = current_release(machine), head(machine)
+    assert running_commit(machine) == old_commit
+    commit_change(machine, "second release", "echo \"UPDATE_MARK = 'second'\" >> firmware_py/__init__.py")
+    r = machine.sh(INSTALL, check=False, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "ringside.service is running" in r.stdout
+    assert current_release(machine) != old_release
+    assert machine.run("readlink", "/opt/ringside/previous").stdout.strip() == old_release
+    assert running_commit(machine) == head(machine) != old_commit
+
+
+def test_a_failed_pip_install_leaves_the_old_version_running(machine: Machine) -> None:
+    before = unit(machine, "MainPID")["MainPID"]
+    release, commit, folders = current_release(machine), running_commit(machine), releases(machine)
+    commit_change(
+        machine,
+        "a dependency no index has",
+        "sed -i 's/^dependencies = \\[/dependencies = [\\n    \"ringside-no-such-package>=1\",/' pyproject.toml",
+    )
+    try:
+        r = machine.sh(INSTALL, check=False, timeout=600)
+        out = r.stdout + r.stderr
+        assert r.returncode == 1, out
+        assert (
+            "ringside-no-such-package" in out and f"nothing changed: the cabinet keeps {release.split('/')[-1]}" in out
+        )
+        assert current_release(machine) == release and releases(machine) == folders  # no half release left
+        assert unit(machine, "MainPID", "ActiveState") == {"MainPID": before, "ActiveState": "active"}  # untouched
+        assert running_commit(machine) == commit
+    finally:
+        machine.sh(f"git -C {CHECKOUT_IN_CONTAINER} reset -q --hard HEAD~1")
+
+
+def test_an_update_killed_halfway_leaves_a_cabinet_that_boots(machine: Machine) -> None:
+    release, commit = current_release(machine), running_commit(machine)
+    commit_change(machine, "third release", "echo \"UPDATE_MARK = 'third'\" >> firmware_py/__init__.py")
+    machine.sh(
+        f"cd {CHECKOUT_IN_CONTAINER} ; setsid bash -c 'echo $$ > /run/update.pid; exec {INSTALL_COMMAND.replace(chr(39), chr(34))}'"
+        " > /root/update.log 2>&1 < /dev/null &"
+    )
+    # Halfway: its release folder is there, still marked unfinished, and pip is at work in it.
+    wait_for(
+        machine,
+        "pip at work on the new release",
+        lambda: (
+            machine.sh(
+                "ls /opt/ringside/releases/*/.installing && ls /opt/ringside/releases/*/venv/bin/pip", check=False
+            ).returncode
+            == 0
+        ),
+        timeout=120,
+        every=0.1,
+    )
+    machine.sh("kill -9 -- -$(cat /run/update.pid)")  # the power goes, or the operator's SSH session
+    assert current_release(machine) == release
+    assert machine.run("ringside-rollback", "--list").stdout.count("unfinished") == 1
+
+    machine.reboot()
+    wait_active(machine)
+    assert running_commit(machine) == commit
+    # The next run of the installer clears the unfinished folder and completes the update.
+    r = machine.sh(INSTALL, check=False, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "(an install that did not finish)" in r.stdout
+    assert "unfinished" not in machine.run("ringside-rollback", "--list").stdout
+    assert running_commit(machine) == head(machine) != commit
+
+
+def test_rollback_returns_to_the_last_good_version(machine: Machine) -> None:
+    newer, newer_commit = current_release(machine), running_commit(machine)
+    previous = machine.run("readlink", "/opt/ringside/previous").stdout.strip()
+    r = machine.run("ringside-rollback", check=False, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert current_release(machine) == previous
+    assert machine.run("readlink", "/opt/ringside/previous").stdout.strip() == newer
+    wait_active(machine)
+    back = running_commit(machine)
+    assert back != newer_commit and previous.endswith(back), (back, previous)
+    assert f"(commit {back})" in machine.run("ringside", "--version").stdout
