@@ -182,9 +182,12 @@ if [ "$running" != none ] && [ "$running" != "releases/$RELEASE" ]; then
 fi
 ln -sfn "releases/$RELEASE" "$PREFIX/current.tmp" && mv -T "$PREFIX/current.tmp" "$PREFIX/current"
 say "code: $PREFIX/releases/$RELEASE (commit ${commit:0:12}$([ "$dirty" = true ] && echo ', with local changes')), now current"
-# The layout before releases (one app and venv), and releases beyond the newest three that
-# are neither current nor previous, are deleted.
-rm -rf "$PREFIX/app" "$PREFIX/venv" "$PREFIX/app.new" "$PREFIX/app.old"
+# Releases beyond the newest three that are neither current nor previous are deleted.
+# The layout before releases (one app and one venv) goes once nothing runs from it: at
+# once for a code-only install, after the restart for the service.
+LEGACY="$PREFIX/app $PREFIX/venv $PREFIX/app.new $PREFIX/app.old"
+# shellcheck disable=SC2086  # a list of paths without spaces
+[ "$SYSTEM" = 1 ] || rm -rf $LEGACY
 keep="releases/$RELEASE $(readlink "$PREFIX/previous" 2>/dev/null || true)"
 # shellcheck disable=SC2012  # release names are ours: no spaces or newlines
 for old in $(ls -1 "$PREFIX/releases" | sort -r | tail -n +4); do
@@ -216,7 +219,7 @@ fi
 
 # -- udev, polkit, journald, I2C --------------------------------------------------------------
 install -m 0644 "$SRC/deploy/udev/99-ringside-padboard.rules" /etc/udev/rules.d/99-ringside-padboard.rules
-udevadm control --reload && udevadm trigger --subsystem-match=tty || true
+{ udevadm control --reload && udevadm trigger --subsystem-match=tty; } 2>/dev/null || true   # no udev in a container
 if [ -d /etc/polkit-1 ]; then
     install -d -m 0755 /etc/polkit-1/rules.d
     install -m 0644 "$SRC/deploy/polkit/50-ringside.rules" /etc/polkit-1/rules.d/50-ringside.rules
@@ -266,6 +269,8 @@ for _ in $(seq 120); do
     sleep 0.5
 done
 if [ "$state" = active ]; then
+    # shellcheck disable=SC2086  # a list of paths without spaces
+    rm -rf $LEGACY
     say "ringside.service is running; follow it with: journalctl -u ringside -f"
     exit 0
 fi

@@ -2,7 +2,9 @@
 at the end (a finalizer, also when a check fails or the run is interrupted).
 
 Only ``-m system`` (``make system-test``) collects these tests: ``make test`` and
-``make check`` never boot a container.
+``make check`` never boot a container.  Each run copies the cached root to
+``/var/cache/ringside-system-test/run-<pid>`` and deletes it at the end
+(``RINGSIDE_SYSTEM_KEEP=1`` keeps it, and the container's console log, to look into).
 """
 
 from __future__ import annotations
@@ -50,7 +52,11 @@ def fake_config(template: str) -> str:
 def machine() -> Iterator[Machine]:
     if os.geteuid() != 0 or not shutil.which("systemd-nspawn") or not shutil.which("debootstrap"):
         pytest.skip("the system test runs as root with debootstrap and systemd-nspawn (.ci/run installs them)")
-    m = fresh_machine(CACHE / "run")
+    for stale in CACHE.glob("run-*"):  # left by a run that was killed (its pid is gone)
+        if not Path(f"/proc/{stale.name.removeprefix('run-')}").exists():
+            shutil.rmtree(stale, ignore_errors=True)
+    workdir = CACHE / f"run-{os.getpid()}"
+    m = fresh_machine(workdir)
     try:
         m.put_checkout()
         # The operator's checkout is a git clone: a repository of the working tree.
@@ -71,3 +77,7 @@ def machine() -> Iterator[Machine]:
     finally:
         log("powering the container off")
         m.stop()
+        if os.environ.get("RINGSIDE_SYSTEM_KEEP"):
+            log(f"kept the container's root: {m.root} (console: {m.console})")
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
