@@ -80,6 +80,8 @@ def test_install_then_update_runs_the_new_commit_and_keeps_the_config(tmp_path: 
     git(checkout, "add", "deploy")
     git(checkout, "commit", "-qm", "the installer under test", "--allow-empty")
     prefix, etc = tmp_path / "opt", tmp_path / "etc"
+    for legacy in ("app", "venv"):  # the layout before release folders
+        (prefix / legacy).mkdir(parents=True)
 
     first = install(checkout, prefix, etc)
     assert first.returncode == 0, first.stderr
@@ -92,6 +94,7 @@ def test_install_then_update_runs_the_new_commit_and_keeps_the_config(tmp_path: 
     assert (etc / "cabinet.toml").read_text() == (checkout / "deploy" / "cabinet.toml").read_text()
     assert not (first_release / "app" / ".git").exists()
     assert not (prefix / "previous").exists()
+    assert not (prefix / "app").exists() and not (prefix / "venv").exists()
 
     # The operator edits the config; a new commit arrives (git pull).
     (etc / "cabinet.toml").write_text((etc / "cabinet.toml").read_text().replace("ringside-1", "arcade-7"))
@@ -143,3 +146,48 @@ def test_install_needs_root_for_the_system_parts(tmp_path: Path) -> None:
         return
     result = subprocess.run(["bash", str(REPO / "deploy" / "install.sh")], capture_output=True, text=True)
     assert result.returncode == 1 and "run it with sudo" in result.stderr
+
+
+def fake_release(prefix: Path, name: str) -> None:
+    ringside = prefix / "releases" / name / "venv" / "bin" / "ringside"
+    ringside.parent.mkdir(parents=True)
+    ringside.write_text("#!/bin/sh\necho ringside " + name + "\n")
+    ringside.chmod(0o755)
+
+
+def rollback(prefix: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["bash", str(REPO / "deploy" / "rollback.sh"), "--prefix", str(prefix), *args], capture_output=True, text=True
+    )
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="ringside-rollback switches /opt/ringside: it runs as root")
+def test_rollback_swaps_current_and_previous_and_says_when_there_is_no_way_back(tmp_path: Path) -> None:
+    prefix = tmp_path / "opt"
+    fake_release(prefix, "20260101-000000-aaaaaaaaaaaa")
+    (prefix / "current").symlink_to("releases/20260101-000000-aaaaaaaaaaaa")
+    alone = rollback(prefix, "--no-start")
+    assert alone.returncode == 1 and "no earlier version to return to" in alone.stderr
+    assert os.readlink(prefix / "current") == "releases/20260101-000000-aaaaaaaaaaaa"
+
+    fake_release(prefix, "20260202-000000-bbbbbbbbbbbb")
+    (prefix / "releases" / "20260303-000000-cccccccccccc").mkdir()
+    (prefix / "releases" / "20260303-000000-cccccccccccc" / ".installing").touch()  # cut short
+    (prefix / "current").unlink()
+    (prefix / "current").symlink_to("releases/20260202-000000-bbbbbbbbbbbb")
+    (prefix / "previous").symlink_to("releases/20260101-000000-aaaaaaaaaaaa")
+    listing = rollback(prefix, "--list").stdout.splitlines()
+    assert [line.split() for line in listing] == [
+        ["previous", "20260101-000000-aaaaaaaaaaaa"],
+        ["current", "20260202-000000-bbbbbbbbbbbb"],
+        ["unfinished", "20260303-000000-cccccccccccc"],
+    ]
+    back = rollback(prefix, "--no-start")
+    assert back.returncode == 0, back.stderr
+    assert os.readlink(prefix / "current") == "releases/20260101-000000-aaaaaaaaaaaa"
+    assert os.readlink(prefix / "previous") == "releases/20260202-000000-bbbbbbbbbbbb"
+    assert "again returns to it" in back.stdout
+    # A previous release whose venv is gone is no way back.
+    shutil.rmtree(prefix / "releases" / "20260202-000000-bbbbbbbbbbbb" / "venv")
+    broken = rollback(prefix, "--no-start")
+    assert broken.returncode == 1 and "no earlier version" in broken.stderr
