@@ -19,7 +19,7 @@ while [ $# -gt 0 ]; do
         --prefix) PREFIX=$2; shift 2 ;;
         --no-start) START=0; shift ;;
         --list) LIST=1; shift ;;
-        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
         *) echo "ringside-rollback: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
