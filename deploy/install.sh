@@ -44,7 +44,7 @@ while [ $# -gt 0 ]; do
         --no-system) SYSTEM=0; shift ;;
         --no-start) START=0; shift ;;
         --pip-args) PIP_ARGS=$2; shift 2 ;;
-        -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
         *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
