@@ -134,11 +134,6 @@ def seconds(value: str) -> float:
     return total
 
 
-def monotonic_us(machine: Machine) -> int:
-    """The container's CLOCK_MONOTONIC (the host's: one kernel), as systemd stamps it."""
-    return int(float(machine.run("cat", "/proc/uptime").stdout.split()[0]) * 1e6)
-
-
 def test_a_hung_cabinet_is_killed_by_the_watchdog_and_restarted(machine: Machine) -> None:
     before = unit(machine, "MainPID", "NRestarts", "WatchdogUSec", "RestartUSec", "TimeoutAbortUSec")
     watchdog_s, restart_s = seconds(before["WatchdogUSec"]), seconds(before["RestartUSec"])
@@ -151,13 +146,18 @@ def test_a_hung_cabinet_is_killed_by_the_watchdog_and_restarted(machine: Machine
         return p if p["NRestarts"] != before["NRestarts"] and p["MainPID"] not in ("0", before["MainPID"]) else None
 
     after = wait_for(machine, "a restart after the watchdog", restarted, timeout=watchdog_s + restart_s + 30)
-    took = time.monotonic() - stopped_at
+    # When systemd started the new process, by its own stamp: one kernel, one
+    # CLOCK_MONOTONIC for the host and the container (nspawn makes no time namespace).
+    took = int(after["ExecMainStartTimestampMonotonic"]) / 1e6 - stopped_at
     assert int(after["NRestarts"]) == int(before["NRestarts"]) + 1
     text = journal_text(machine, "-b")
     assert "Watchdog timeout" in text, text
-    # Not sooner than the watchdog allows (it was the watchdog), and within its period
-    # plus RestartSec (and a little for the container's systemd to act).
-    assert watchdog_s - 1 <= took <= watchdog_s + restart_s + 5, took
+    # The loop pings every WatchdogSec/2, so the watchdog fires WatchdogSec/2 to WatchdogSec
+    # after the hang, and the new process starts RestartSec later: not sooner (it was the
+    # watchdog, then RestartSec), and within WatchdogSec + RestartSec (and 3 s for the
+    # abort to land and systemd to act: 13.3 s measured on a loaded 2-core VM).
+    log(f"SIGSTOP to the new process: {took:.1f} s (WatchdogSec {watchdog_s:g} + RestartSec {restart_s:g})")
+    assert watchdog_s / 2 + restart_s - 1 <= took <= watchdog_s + restart_s + 3, took
     wait_active(machine)
 
 
