@@ -274,9 +274,15 @@ if [ "$state" = active ]; then
     say "ringside.service is running; follow it with: journalctl -u ringside -f"
     exit 0
 fi
-say "ringside.service did not come up ($state); why, in its last lines:"
-journalctl -u ringside.service -b -n 5 --no-pager -o cat >&2 || true
-if [ -e "$PREFIX/previous" ]; then
-    say "to return to the version before ($(readlink "$PREFIX/previous" | sed 's,^releases/,,')): sudo ringside-rollback"
+say "ringside.service did not come up on $RELEASE ($state); why, in its last lines:"
+journalctl _SYSTEMD_UNIT=ringside.service -b -n 8 --no-pager -o cat >&2 || true
+# The start is the last check of an update: one that does not come up is rolled back to
+# the version that ran (a second `ringside-rollback` returns to the new one).
+if [ "$running" != none ] && [ "$running" != "releases/$RELEASE" ] && [ -x "$PREFIX/$running/venv/bin/ringside" ]; then
+    say "rolling back to ${running#releases/}, the version that ran before this update"
+    if bash "$SRC/deploy/rollback.sh" --prefix "$PREFIX"; then
+        die "the update to $RELEASE did not start: the cabinet runs ${running#releases/} again (above: why)"
+    fi
+    die "the update to $RELEASE did not start, and ${running#releases/} did not either after the rollback: see journalctl -u ringside -b"
 fi
-exit 1
+die "ringside.service did not come up (above: why); after the fix: sudo systemctl restart ringside"

@@ -361,3 +361,23 @@ def test_the_unit_is_hardened_to_an_ok_exposure(machine: Machine) -> None:
     assert score <= 2.0, out
     # And the hardened cabinet still runs (the checks above ran it under these settings).
     assert unit(machine, "ActiveState")["ActiveState"] == "active"
+
+
+def test_an_update_that_does_not_start_is_rolled_back_by_the_installer(machine: Machine) -> None:
+    release, commit = current_release(machine), running_commit(machine)
+    # Passes pip and the smoke check (it imports and reads the config), fails to run.
+    commit_change(
+        machine,
+        "a release that cannot run",
+        "printf 'import sys\\nif sys.argv[1:2] == [\"run\"]:\\n    raise SystemExit(1)\\n' >> firmware_py/__init__.py",
+    )
+    try:
+        r = machine.sh(INSTALL, check=False, timeout=600)
+        out = r.stdout + r.stderr
+        assert r.returncode == 1, out
+        assert "did not come up" in out and f"the cabinet runs {release.split('/')[-1]} again" in out, out
+        assert current_release(machine) == release
+        wait_active(machine)
+        assert running_commit(machine) == commit
+    finally:
+        machine.sh(f"git -C {CHECKOUT_IN_CONTAINER} reset -q --hard HEAD~1")
