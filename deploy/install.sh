@@ -8,7 +8,8 @@
 # firmware_py/build_info.json; venv: that copy installed editable, seeing Debian's
 # packages for python3-lgpio, which has no wheel for these Pythons).  Only when pip and a
 # smoke check passed does $PREFIX/current switch to it ($PREFIX/previous keeps the one
-# before: `sudo ringside-rollback` returns to it) and the service restart.  A failed or
+# before: `sudo ringside-rollback` returns to it) and the service restart; if it does
+# not come up within a minute the installer rolls back by itself.  A failed or
 # interrupted update leaves the running version as it was.
 #
 # What it sets up (all idempotent):
@@ -44,7 +45,7 @@ while [ $# -gt 0 ]; do
         --no-system) SYSTEM=0; shift ;;
         --no-start) START=0; shift ;;
         --pip-args) PIP_ARGS=$2; shift 2 ;;
-        -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
         *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
