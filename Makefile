@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
 
-.PHONY: run test check lint types bench screens sounds soak clean install
+.PHONY: run test check lint types bench screens sounds soak clean install rollback system-test
 
 # Python's compiled modules are kept between runs even where the environment turns them
 # off: pytest otherwise rewrites the asserts of every test module on every run (10 s).
@@ -54,6 +54,17 @@ soak: $(STAMP)
 # sudo; an update is `git pull && sudo make install`.
 install:
 	deploy/install.sh
+
+# On a Raspberry Pi, after an update that misbehaves: back to the version before (sudo).
+rollback:
+	deploy/rollback.sh
+
+# The operator's whole path in a booted Debian (systemd-nspawn, as root; needs the
+# debootstrap and systemd-container packages): install, first boot, watchdog, update,
+# rollback (tests/system/, docs/operator.md).  Its root is cached in
+# /var/cache/ringside-system-test.
+system-test: $(STAMP)
+	$(BIN)/python -m pytest -q -m system tests/system
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -2,12 +2,15 @@
 # Install or update Ringside on a Raspberry Pi (Raspberry Pi OS Bookworm / Python 3.11,
 # Trixie / Python 3.13):   cd <checkout> && sudo deploy/install.sh   (or sudo make install)
 #
-# An update is `git pull` and the same command.  Each run copies the checkout's files
-# (tracked and untracked, not ignored: what you see in the working tree) to
-# $PREFIX/app, notes the commit in firmware_py/build_info.json, installs that copy
-# editable into the venv $PREFIX/venv (so the venv runs exactly $PREFIX/app) and
-# restarts the service if it runs.  The venv sees Debian's packages
-# (--system-site-packages) for python3-lgpio, which has no wheel for these Pythons.
+# An update is `git pull` and the same command.  Each run installs the checkout's files
+# (tracked and untracked, not ignored: what you see in the working tree) as a new release
+# beside the running one, $PREFIX/releases/<time>-<commit>/ (app: the copy, its commit in
+# firmware_py/build_info.json; venv: that copy installed editable, seeing Debian's
+# packages for python3-lgpio, which has no wheel for these Pythons).  Only when pip and a
+# smoke check passed does $PREFIX/current switch to it ($PREFIX/previous keeps the one
+# before: `sudo ringside-rollback` returns to it) and the service restart; if it does
+# not come up within a minute the installer rolls back by itself.  A failed or
+# interrupted update leaves the running version as it was.
 #
 # What it sets up (all idempotent):
 #   user ringside (system user, home /var/lib/ringside, no login) in the groups gpio,
@@ -15,8 +18,10 @@
 #   /etc/ringside/cabinet.toml from the commented template (never overwritten);
 #   the udev rule naming the padboard /dev/ringside-padboard; a polkit rule letting
 #   ringside power off (the service menu's Shut down); a journald size cap; I2C on at
-#   400 kHz in config.txt; the systemd unit ringside.service, enabled and (re)started;
-#   /usr/local/bin/ringside.
+#   400 kHz in config.txt (then it does not start the cabinet: that takes a reboot);
+#   the systemd units ringside.service (enabled and (re)started) and ringside-console
+#   (the console login back if the cabinet fails); /usr/local/bin/ringside and
+#   /usr/local/sbin/ringside-rollback.
 #
 # Options:
 #   --prefix DIR     code and venv (default /opt/ringside)
@@ -40,7 +45,7 @@ while [ $# -gt 0 ]; do
         --no-system) SYSTEM=0; shift ;;
         --no-start) START=0; shift ;;
         --pip-args) PIP_ARGS=$2; shift 2 ;;
-        -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
         *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -66,11 +71,25 @@ if [ "$SYSTEM" = 1 ]; then
         dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing="$missing $pkg"
     done
     if [ -n "$missing" ]; then
-        say "installing Debian packages:$missing"
-        apt-get update -q
-        # python3-lgpio: Debian's lgpio for the system Python (the venv sees it).  Where a
-        # release lacks it, pip can build lgpio instead: apt install swig liblgpio-dev.
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing
+        apt-get update -q || say "warning: apt-get update failed (no network?): installing from what apt knows"
+        # python3-lgpio: Debian's lgpio for the system Python (the venv sees it); Raspberry
+        # Pi OS has it, plain Debian bookworm does not.  A package this release lacks is a
+        # warning, not the end of the install: pip can build lgpio instead (swig, liblgpio-dev).
+        available=""
+        for pkg in $missing; do
+            if apt-cache show "$pkg" >/dev/null 2>&1; then
+                available="$available $pkg"
+            else
+                say "warning: this system has no Debian package $pkg; without it: $(case "$pkg" in
+                    python3-lgpio) echo "apt install swig liblgpio-dev, then $PREFIX/current/venv/bin/pip install lgpio" ;;
+                    *) echo "install it by hand" ;; esac)"
+            fi
+        done
+        if [ -n "$available" ]; then
+            say "installing Debian packages:$available"
+            # shellcheck disable=SC2086  # a list of package names
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -q $available
+        fi
     fi
     if ! id "$USER_NAME" >/dev/null 2>&1; then
         say "creating system user $USER_NAME"
@@ -86,45 +105,102 @@ if [ "$SYSTEM" = 1 ]; then
     install -d -o "$USER_NAME" -g "$USER_NAME" -m 0750 "$DATA"
 fi
 
-# -- the code: a fresh copy of the checkout, its commit noted --------------------------------
+# -- the new release, beside the one that runs ----------------------------------------------
+# $PREFIX/releases/<time>-<commit>/ holds a copy of the checkout (app) and its own venv;
+# $PREFIX/current is the switch the service and /usr/local/bin/ringside go through, and
+# $PREFIX/previous the release it pointed at before.  The new release becomes current only
+# when pip and the smoke check passed; until then the running cabinet is never touched.
+# A run killed halfway leaves a folder still marked .installing: the next run deletes it.
+install -d "$PREFIX/releases"
+for stale in "$PREFIX"/releases/*/.installing; do
+    [ -e "$stale" ] || continue
+    say "removing $(dirname "$stale") (an install that did not finish)"
+    rm -rf "$(dirname "$stale")"
+done
 GIT="git -c safe.directory=$SRC -C $SRC"   # root reading a checkout it does not own
-install -d "$PREFIX"
-NEW="$PREFIX/app.new"
-rm -rf "$NEW"
-mkdir -p "$NEW"
 if $GIT rev-parse --git-dir >/dev/null 2>&1; then
-    $GIT ls-files -z --cached --others --exclude-standard | (cd "$SRC" && tar --null --ignore-failed-read -T - -cf - 2>/dev/null) | tar -xf - -C "$NEW"
     commit=$($GIT rev-parse HEAD)
     dirty=false
     [ -n "$($GIT status --porcelain --untracked-files=no)" ] && dirty=true
 else
-    (cd "$SRC" && tar --exclude=.venv --exclude=out --exclude='*.egg-info' --exclude=__pycache__ -cf - .) | tar -xf - -C "$NEW"
     commit=unknown
     dirty=false
 fi
-printf '{"commit": "%s", "dirty": %s, "installed_at": "%s"}\n' "$commit" "$dirty" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
-    > "$NEW/firmware_py/build_info.json"
-rm -rf "$PREFIX/app.old"
-[ -d "$PREFIX/app" ] && mv "$PREFIX/app" "$PREFIX/app.old"
-mv "$NEW" "$PREFIX/app"
-rm -rf "$PREFIX/app.old"
-say "code: $PREFIX/app (commit ${commit:0:12}$([ "$dirty" = true ] && echo ', with local changes'))"
-
-# -- the venv: the copy installed editable, Debian's lgpio visible ----------------------------
-VENV="$PREFIX/venv"
-want=$("$PYTHON" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
-have=$([ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c 'import sys; print("%d.%d" % sys.version_info[:2])' || echo none)
-if [ "$have" != "$want" ]; then
-    say "creating $VENV (Python $want, with system site packages)"
-    rm -rf "$VENV"
-    "$PYTHON" -m venv --system-site-packages "$VENV"
+RELEASE=$(date -u +%Y%m%d-%H%M%S)-${commit:0:12}
+[ "$dirty" = true ] && RELEASE=$RELEASE-dirty
+n=1
+while [ -e "$PREFIX/releases/$RELEASE" ]; do   # two installs within a second
+    RELEASE=${RELEASE%.[0-9]*}.$n
+    n=$((n + 1))
+done
+NEW="$PREFIX/releases/$RELEASE"
+mkdir -p "$NEW/app"
+touch "$NEW/.installing"
+if [ "$commit" != unknown ]; then
+    $GIT ls-files -z --cached --others --exclude-standard | (cd "$SRC" && tar --null --ignore-failed-read -T - -cf - 2>/dev/null) | tar -xf - -C "$NEW/app"
+else
+    (cd "$SRC" && tar --exclude=.venv --exclude=out --exclude='*.egg-info' --exclude=__pycache__ -cf - .) | tar -xf - -C "$NEW/app"
 fi
+printf '{"commit": "%s", "dirty": %s, "installed_at": "%s"}\n' "$commit" "$dirty" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
+    > "$NEW/app/firmware_py/build_info.json"
+running=$([ -e "$PREFIX/current" ] && readlink "$PREFIX/current" || echo none)
+abandon() {
+    rm -rf "$NEW"
+    die "$1; nothing changed: $([ "$running" = none ] && echo 'no version was installed before' || echo "the cabinet keeps ${running#releases/}")"
+}
+
+# The venv: the copy installed editable (the venv runs exactly $NEW/app), Debian's lgpio
+# visible (--system-site-packages).
+"$PYTHON" -m venv --system-site-packages "$NEW/venv" || abandon "could not create the venv $NEW/venv"
 # shellcheck disable=SC2086  # PIP_ARGS is a list of words on purpose
-"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check $PIP_ARGS -e "$PREFIX/app"
+"$NEW/venv/bin/python" -m pip install --quiet --disable-pip-version-check $PIP_ARGS -e "$NEW/app" \
+    || abandon "pip could not install $RELEASE (above: why)"
+
+# The smoke check: the new code imports, starts, and accepts this cabinet's config.
+CONFIG_TO_CHECK="$ETC/cabinet.toml"
+[ -f "$CONFIG_TO_CHECK" ] || CONFIG_TO_CHECK="$SRC/deploy/cabinet.toml"
+SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy PYGAME_HIDE_SUPPORT_PROMPT=1 "$NEW/venv/bin/python" - "$CONFIG_TO_CHECK" <<'SMOKE' \
+    || abandon "the smoke check of $RELEASE failed (above: why)"
+import sys
+
+import pygame  # noqa: F401  (the display library loads)
+from firmware_py.games.registry import check_settings
+from firmware_py.process.version import describe
+from firmware_py.runtime.cabinet import Cabinet  # noqa: F401  (the whole cabinet imports)
+from hal.config import ConfigError, load_config
+
+try:
+    check_settings(load_config(sys.argv[1]))
+except ConfigError as e:
+    sys.exit(f"smoke check: {sys.argv[1]}: {e}")
+print(f"smoke check: {describe()} imports and accepts {sys.argv[1]}")
+SMOKE
+rm "$NEW/.installing"
+
+# The switch: previous := what ran, current := the new release (each a rename, atomic).
+if [ "$running" != none ] && [ "$running" != "releases/$RELEASE" ]; then
+    ln -sfn "$running" "$PREFIX/previous.tmp" && mv -T "$PREFIX/previous.tmp" "$PREFIX/previous"
+fi
+ln -sfn "releases/$RELEASE" "$PREFIX/current.tmp" && mv -T "$PREFIX/current.tmp" "$PREFIX/current"
+say "code: $PREFIX/releases/$RELEASE (commit ${commit:0:12}$([ "$dirty" = true ] && echo ', with local changes')), now current"
+# Releases beyond the newest three that are neither current nor previous are deleted.
+# The layout before releases (one app and one venv) goes once nothing runs from it: at
+# once for a code-only install, after the restart for the service.
+LEGACY="$PREFIX/app $PREFIX/venv $PREFIX/app.new $PREFIX/app.old"
+# shellcheck disable=SC2086  # a list of paths without spaces
+[ "$SYSTEM" = 1 ] || rm -rf $LEGACY
+keep="releases/$RELEASE $(readlink "$PREFIX/previous" 2>/dev/null || true)"
+# shellcheck disable=SC2012  # release names are ours: no spaces or newlines
+for old in $(ls -1 "$PREFIX/releases" | sort -r | tail -n +4); do
+    case " $keep " in *" releases/$old "*) continue ;; esac
+    rm -rf "${PREFIX:?}/releases/$old"
+done
+VENV="$PREFIX/current/venv"
 if [ "$SYSTEM" = 1 ]; then
     "$VENV/bin/python" -c 'import lgpio' 2>/dev/null \
         || say "warning: lgpio is not importable in $VENV: install python3-lgpio (or swig and liblgpio-dev, then $VENV/bin/pip install lgpio)"
-    ln -sf "$VENV/bin/ringside" /usr/local/bin/ringside
+    ln -sfn "$VENV/bin/ringside" /usr/local/bin/ringside
+    install -m 0755 "$SRC/deploy/rollback.sh" /usr/local/sbin/ringside-rollback
 fi
 
 # -- the config -----------------------------------------------------------------------------
@@ -144,7 +220,7 @@ fi
 
 # -- udev, polkit, journald, I2C --------------------------------------------------------------
 install -m 0644 "$SRC/deploy/udev/99-ringside-padboard.rules" /etc/udev/rules.d/99-ringside-padboard.rules
-udevadm control --reload && udevadm trigger --subsystem-match=tty || true
+{ udevadm control --reload && udevadm trigger --subsystem-match=tty; } 2>/dev/null || true   # no udev in a container
 if [ -d /etc/polkit-1 ]; then
     install -d -m 0755 /etc/polkit-1/rules.d
     install -m 0644 "$SRC/deploy/polkit/50-ringside.rules" /etc/polkit-1/rules.d/50-ringside.rules
@@ -156,17 +232,58 @@ if ! cmp -s "$SRC/deploy/journald/ringside.conf" /etc/systemd/journald.conf.d/ri
 fi
 BOOT=/boot/firmware/config.txt
 [ -f "$BOOT" ] || BOOT=/boot/config.txt
+# Turning I2C on takes a reboot: until then the OLEDs' bus (and I/O expanders set up by
+# a dtoverlay) is not there and the cabinet cannot open its hardware.  Starting it then
+# would only end in "Job failed"; the installer says what comes next instead.  The
+# marker is in /run, so the reboot itself clears it.
+REBOOT_MARK=/run/ringside-install-needs-reboot
 if [ -f "$BOOT" ] && ! grep -q '^dtparam=i2c_arm_baudrate=' "$BOOT"; then
     printf '\n# Ringside: I2C for the private OLEDs, at 400 kHz (a frame takes 23 ms instead of 90)\ndtparam=i2c_arm=on\ndtparam=i2c_arm_baudrate=400000\n' >> "$BOOT"
-    say "enabled I2C at 400 kHz in $BOOT: reboot once for it to take effect"
+    say "enabled I2C at 400 kHz in $BOOT"
+    echo "$BOOT" > "$REBOOT_MARK"
 fi
 
 # -- the service ----------------------------------------------------------------------------
 install -m 0644 "$SRC/deploy/systemd/ringside.service" /etc/systemd/system/ringside.service
+install -m 0644 "$SRC/deploy/systemd/ringside-console.service" /etc/systemd/system/ringside-console.service
 systemctl daemon-reload
 systemctl enable ringside.service >/dev/null
-if [ "$START" = 1 ]; then
-    systemctl restart ringside.service
-    say "ringside.service (re)started; follow it with: journalctl -u ringside -f"
-fi
 say "installed $("$VENV/bin/ringside" --version)"
+if [ -f "$REBOOT_MARK" ]; then
+    say "the cabinet starts at the next boot: I2C was switched on in $(cat "$REBOOT_MARK") and takes effect then."
+    say "next:  1. sudo reboot   2. the cabinet comes up by itself (journalctl -u ringside -b)"
+    say "       3. calibrate the slap pads: SERVICE key -> Calibration (docs/operator.md, Calibration)"
+    exit 0
+fi
+if [ "$START" = 0 ]; then
+    say "ringside.service is enabled, not started (--no-start): sudo systemctl start ringside"
+    exit 0
+fi
+# Started without waiting on the job (a cabinet that fails would say "Job failed" and
+# nothing more): then watched for up to 60 s until it is up, or clearly not.
+systemctl reset-failed ringside.service 2>/dev/null || true   # a new version: a fresh start-limit count
+systemctl restart --no-block ringside.service
+state=activating
+for _ in $(seq 120); do
+    state=$(systemctl is-active ringside.service || true)
+    [ "$state" = active ] || [ "$state" = failed ] && break
+    sleep 0.5
+done
+if [ "$state" = active ]; then
+    # shellcheck disable=SC2086  # a list of paths without spaces
+    rm -rf $LEGACY
+    say "ringside.service is running; follow it with: journalctl -u ringside -f"
+    exit 0
+fi
+say "ringside.service did not come up on $RELEASE ($state); why, in its last lines:"
+journalctl _SYSTEMD_UNIT=ringside.service -b -n 8 --no-pager -o cat >&2 || true
+# The start is the last check of an update: one that does not come up is rolled back to
+# the version that ran (a second `ringside-rollback` returns to the new one).
+if [ "$running" != none ] && [ "$running" != "releases/$RELEASE" ] && [ -x "$PREFIX/$running/venv/bin/ringside" ]; then
+    say "rolling back to ${running#releases/}, the version that ran before this update"
+    if bash "$SRC/deploy/rollback.sh" --prefix "$PREFIX"; then
+        die "the update to $RELEASE did not start: the cabinet runs ${running#releases/} again (above: why)"
+    fi
+    die "the update to $RELEASE did not start, and ${running#releases/} did not either after the rollback: see journalctl -u ringside -b"
+fi
+die "ringside.service did not come up (above: why); after the fix: sudo systemctl restart ringside"

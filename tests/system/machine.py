@@ -1,0 +1,271 @@
+"""A booted Debian for the system test: a cached bookworm root (debootstrap), copied
+for each run and booted by ``systemd-nspawn --boot`` with the real systemd as PID 1.
+
+The host needs no systemd (``--register=no --keep-unit``: no machined); commands reach
+the container with ``nsenter`` on its init's pid.  The container shares the host's
+network, but pip inside it never uses it: the cabinet's Python packages come from a
+wheelhouse built on the host (same Debian, same Python) and bound in read-only, so the
+test neither depends on nor reaches an index from inside the container.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+CACHE = Path(os.environ.get("RINGSIDE_SYSTEM_CACHE", "/var/cache/ringside-system-test"))
+SUITE = "bookworm"
+MIRROR = os.environ.get("RINGSIDE_SYSTEM_MIRROR", "http://deb.debian.org/debian")
+WHEELS_IN_CONTAINER = "/var/cache/ringside-wheels"
+CHECKOUT_IN_CONTAINER = "/root/ringside"
+PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+
+def packages() -> list[str]:
+    lines = (HERE / "packages.txt").read_text().splitlines()
+    return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+
+
+def _key(*parts: str) -> str:
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:12]
+
+
+def log(line: str) -> None:
+    print(f"[system] {time.strftime('%H:%M:%S')} {line}", file=sys.stderr, flush=True)
+
+
+def cached_root() -> Path:
+    """The bookworm root for the package list, built once (about 3-4 minutes) and kept
+    under :data:`CACHE`; a changed list builds a new one."""
+    pkgs = packages()
+    root = CACHE / f"root-{SUITE}-{_key(SUITE, *pkgs)}"
+    if (root / "etc" / "os-release").exists():
+        return root
+    tmp = root.with_name(root.name + ".partial")
+    shutil.rmtree(tmp, ignore_errors=True)
+    CACHE.mkdir(parents=True, exist_ok=True)
+    log(f"building {root.name} with debootstrap (cold cache)")
+    subprocess.run(
+        ["debootstrap", "--variant=minbase", f"--include={','.join(pkgs)}", SUITE, str(tmp), MIRROR],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        timeout=1800,
+    )
+    # No Pi here: the groups Raspberry Pi OS has that Debian lacks, so the installer's
+    # user gets them as on a Pi (gpio, i2c come from raspberrypi-sys-mods there).
+    for group in ("gpio", "i2c", "render", "input"):
+        subprocess.run(["chroot", str(tmp), "groupadd", "-f", "--system", group], check=True)
+    (tmp / "etc" / "hostname").write_text("cabinet\n")
+    subprocess.run(["chroot", str(tmp), "apt-get", "clean"], check=True)
+    tmp.rename(root)
+    return root
+
+
+def dependencies() -> list[str]:
+    with (REPO / "pyproject.toml").open("rb") as f:
+        project = tomllib.load(f)
+    build = project["build-system"]["requires"]
+    return [*project["project"]["dependencies"], *build, "wheel"]
+
+
+def wheelhouse() -> Path:
+    """Wheels of every package the cabinet installs (and the build backend for its
+    editable install), downloaded on the host with its own pip configuration."""
+    deps = dependencies()
+    house = CACHE / f"wheels-{_key(sys.version, *deps)}"
+    if (house / ".complete").exists():
+        return house
+    shutil.rmtree(house, ignore_errors=True)
+    house.mkdir(parents=True)
+    log(f"filling {house.name}")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "download", "--quiet", "--only-binary=:all:", "--dest", str(house), *deps],
+        check=True,
+        timeout=900,
+    )
+    (house / ".complete").touch()
+    return house
+
+
+def checkout_files() -> bytes:
+    """The working tree as the operator has it (tracked and untracked, not ignored), as a
+    tar stream, with its git history so the installer notes the commit."""
+    names = subprocess.run(
+        ["git", "-C", str(REPO), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        check=True,
+        capture_output=True,
+    ).stdout
+    existing = b"\0".join(n for n in names.split(b"\0") if n and (REPO / n.decode()).exists())
+    return subprocess.run(
+        ["tar", "--null", "-T", "-", "-cf", "-"], input=existing, cwd=REPO, check=True, capture_output=True
+    ).stdout
+
+
+@dataclass
+class Machine:
+    """One container: its root folder on the host, booted and rebooted by :meth:`boot`."""
+
+    root: Path
+    wheels: Path
+    console: Path
+    nspawn: subprocess.Popen[bytes] | None = None
+    init_pid: int = 0
+    boots: int = 0
+    started: list[subprocess.Popen[bytes]] = field(default_factory=list)
+
+    # -- lifecycle -------------------------------------------------------------------------
+    def boot(self, timeout: float = 180) -> None:
+        assert self.nspawn is None or self.nspawn.poll() is not None, "already running"
+        self.boots += 1
+        out = self.console.open("ab")
+        self.nspawn = subprocess.Popen(
+            [
+                "systemd-nspawn",
+                "--quiet",
+                "--boot",
+                "--register=no",
+                "--keep-unit",
+                "--console=passive",
+                f"--machine=ringside-system-{os.getpid()}",
+                f"--bind-ro={self.wheels}:{WHEELS_IN_CONTAINER}",
+                "-D",
+                str(self.root),
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        self.started.append(self.nspawn)
+        deadline = time.monotonic() + timeout
+        self.init_pid = 0
+        while not self.init_pid:
+            if self.nspawn.poll() is not None:
+                raise RuntimeError(f"systemd-nspawn exited {self.nspawn.returncode}: see {self.console}")
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no init in the container after {timeout} s")
+            self.init_pid = _container_init(self.nspawn.pid)
+            time.sleep(0.2)
+        state = ""
+        while time.monotonic() < deadline:
+            r = self.run("systemctl", "is-system-running", "--wait", check=False, timeout=deadline - time.monotonic())
+            state = r.stdout.strip()
+            if state in ("running", "degraded"):
+                log(f"boot {self.boots}: {state}")
+                return
+            time.sleep(0.5)
+        raise TimeoutError(f"the container did not finish booting ({state!r})")
+
+    def wait_down(self, timeout: float = 90) -> int:
+        """Wait for the container to end (a poweroff or a reboot from inside it)."""
+        assert self.nspawn is not None
+        return self.nspawn.wait(timeout)
+
+    def reboot(self) -> None:
+        self.run("systemctl", "reboot", check=False)
+        code = self.wait_down()
+        assert code == 133, f"systemd-nspawn exited {code}, not 133 (reboot)"  # nspawn's 'reboot' exit code
+        self.boot()
+
+    def stop(self) -> None:
+        """Power the container off; killed if it does not go within 60 s."""
+        for proc in self.started:
+            if proc.poll() is not None:
+                continue
+            proc.send_signal(signal.SIGTERM)  # nspawn asks the container's systemd to power off
+            try:
+                proc.wait(60)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(10)
+
+    # -- commands --------------------------------------------------------------------------
+    def _nsenter(self, *argv: str) -> list[str]:
+        return [
+            "nsenter",
+            "-t",
+            str(self.init_pid),
+            "-a",
+            "-r",
+            "-w",
+            "--",
+            "env",
+            "-i",
+            f"PATH={PATH}",
+            "HOME=/root",
+            "LANG=C.UTF-8",
+            *argv,
+        ]
+
+    def run(
+        self, *argv: str, check: bool = True, timeout: float = 120, input: str | None = None
+    ) -> subprocess.CompletedProcess[str]:
+        r = subprocess.run(self._nsenter(*argv), capture_output=True, text=True, timeout=timeout, input=input)
+        if check and r.returncode != 0:
+            raise AssertionError(f"{' '.join(argv)} exited {r.returncode}\n{r.stdout}\n{r.stderr}")
+        return r
+
+    def sh(self, script: str, check: bool = True, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+        return self.run("bash", "-c", script, check=check, timeout=timeout)
+
+    def popen(self, script: str) -> subprocess.Popen[str]:
+        proc = subprocess.Popen(
+            self._nsenter("bash", "-c", script), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
+        return proc
+
+    def show(self, unit: str, *props: str) -> dict[str, str]:
+        out = self.run("systemctl", "show", unit, *(f"--property={p}" for p in props)).stdout
+        return dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+
+    def path(self, inside: str) -> Path:
+        """The host's path of a file in the container (while it is stopped or running)."""
+        return self.root / inside.lstrip("/")
+
+    def put_checkout(self, inside: str = CHECKOUT_IN_CONTAINER) -> None:
+        target = self.path(inside)
+        shutil.rmtree(target, ignore_errors=True)
+        target.mkdir(parents=True)
+        subprocess.run(["tar", "-xf", "-", "-C", str(target)], input=checkout_files(), check=True)
+
+
+def _container_init(nspawn_pid: int) -> int:
+    """The pid (on the host) of the container's PID 1: a descendant of nspawn whose
+    innermost pid is 1."""
+    todo = [nspawn_pid]
+    while todo:
+        pid = todo.pop()
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+            children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        except OSError:
+            continue
+        for line in status.splitlines():
+            if line.startswith("NSpid:"):
+                ids = line.split()[1:]
+                if len(ids) > 1 and ids[-1] == "1":
+                    return pid
+        todo.extend(int(c) for c in children)
+    return 0
+
+
+def fresh_machine(workdir: Path) -> Machine:
+    """A new copy of the cached root in ``workdir`` (not yet booted)."""
+    base = cached_root()
+    wheels = wheelhouse()
+    workdir.mkdir(parents=True, exist_ok=True)
+    root = workdir / "root"
+    if root.exists():
+        shutil.rmtree(root)
+    subprocess.run(["cp", "-a", "--reflink=auto", str(base), str(root)], check=True)
+    return Machine(root=root, wheels=wheels, console=workdir / "console.log")
