@@ -202,7 +202,11 @@ def run_until_stopped(
         window.close()
         raise
     notifier = Notifier()
-    heartbeat = Heartbeat(notifier)
+    resumed = cabinet.scene.live_session()
+    heartbeat = Heartbeat(
+        notifier,
+        "attract screen shown" if resumed is None else f"the {resumed.controls.spec.title} game in play resumed",
+    )
     shown_scene = [""]
 
     def on_frame(now: int) -> None:

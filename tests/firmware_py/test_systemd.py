@@ -138,3 +138,41 @@ def test_ringside_run_reports_ready_pings_and_stops_cleanly_on_sigterm(notify_so
             proc.kill()
     assert proc.returncode == 0, err
     assert "Traceback" not in err and "stopping (SIGTERM)" in err
+
+
+@pytest.mark.slow
+def test_a_start_that_resumes_a_game_says_so_when_ready(notify_socket, tmp_path) -> None:
+    """READY's status says what is on screen: a game cut short by a power cut is resumed
+    at start, and the journal must not say the attract screen is showing."""
+    from firmware_py.runtime.scenes import Play
+    from firmware_py.tools.exhibition import ExhibitionDriver
+    from tests.faults.harness import drive, journal_length, make_rig
+
+    data = tmp_path / "data"
+    rig = make_rig(data, 1_000_000)
+    driver = ExhibitionDriver(rig.cabinet, rig.sim, "punch", seed=1)
+    assert drive(rig, driver, lambda: isinstance(rig.cabinet.scene, Play) and journal_length(rig) >= 4, 60_000_000)
+    rig.sim.close()  # a power cut: the store is never closed, the game never finished
+    env = {
+        **os.environ,
+        "NOTIFY_SOCKET": str(notify_socket.path),
+        "SDL_VIDEODRIVER": "dummy",
+        "SDL_AUDIODRIVER": "dummy",
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "firmware_py.tools.cli", "run", "--window", "--data", str(data)],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        ready = notify_socket.wait_for("READY=1", 60)
+        proc.send_signal(signal.SIGTERM)
+        _out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert "STATUS=the Punch! game in play resumed" in ready, ready
+    assert "ready: the Punch! game in play resumed" in err and "attract screen shown" not in err
