@@ -111,6 +111,8 @@ class PrivateScreen:
     view: Any
     to_act: bool
     held: tuple[Any, ...] = ()
+    name: str = ""
+    """The seat's name as the main screen writes it ("Red"); empty: not known."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -467,7 +467,8 @@ class Play(Scene):
             return text_lines([self.session.controls.spec.title, "", "COMPUTER", name], 2, size)
         if station in self.session.seat_of:
             seat = self.session.seat_of[station]
-            return draw_private(self.session.controls.private_screen(self.session.engine, seat), size)
+            screen = self.session.controls.private_screen(self.session.engine, seat)
+            return draw_private(replace(screen, name=self.session.looks[seat].name), size)
         return text_lines([self.session.controls.spec.title, "", "Fight in progress"], None, size)
 
     def led_levels(self, now_us: int) -> dict[int, float]:

@@ -83,7 +83,7 @@ def test_karate_private_tells_only_the_fighter_whose_turn_it_is() -> None:
     assert "A = play top card" in shown(turn) and "Watch for Hits" in shown(1 - turn)
     engine.apply(PlayTop(turn, 1_000))  # no Hit yet: the turn passes
     assert "A = play top card" in shown(1 - turn) and "Watch for Hits" in shown(turn)
-    assert shown(turn)[0] == f"Fighter {turn + 1}: {engine.public_view().fighters[turn].pile_size} cards"
+    assert shown(turn)[0] == f"You: {engine.public_view().fighters[turn].pile_size} cards"
 
 
 def test_private_images_are_1_bit_at_the_size_asked() -> None:

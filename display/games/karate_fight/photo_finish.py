@@ -98,7 +98,7 @@ def draw_photo_finish(
     pad = 16
     text.draw(surf, "PHOTO FINISH", 30, theme.GOLD, (area.x + pad, area.y + 24), "midleft", bold=True)
     text.draw(surf, pf.hit.value.replace("_", " ").title(), 28, theme.DIM, (area.right - pad, area.y + 24), "midright")
-    _headline(surf, text, seats, pf, pygame.Rect(area.x + pad, area.y + 44, area.width - 2 * pad, 42))
+    verdict = _headline(surf, text, seats, pf, pygame.Rect(area.x + pad, area.y + 44, area.width - 2 * pad, 42))
 
     lanes = _lanes(pf)
     lane_h = min(44, LANES_H // len(lanes))
@@ -137,6 +137,10 @@ def draw_photo_finish(
         close = pygame.Rect(strip.x, strip.bottom + 34, strip.width, area.bottom - strip.bottom - 44)
         _close_up(surf, text, seats, pair, pf.margin_us, close)
         text.draw(surf, "close-up", 22, theme.DIM, (area.x + pad, close.y + 12), "midleft")
+    elif verdict is not None:  # a dead heat: no close-up, so what it led to has the room below
+        words, colour = verdict
+        below = pygame.Rect(area.x + pad, strip.bottom + 34, area.width - 2 * pad, area.bottom - strip.bottom - 44)
+        text.draw_fitted(surf, words, 36, colour, below.center, below.width, "center", True)
 
 
 def _winner_and_runner_up(pf: PhotoFinish) -> tuple[SlapMark, SlapMark] | None:
@@ -184,16 +188,21 @@ def _close_up(
 
 def _headline(
     surf: Canvas, text: TextCache, seats: tuple[StationLook, ...], pf: PhotoFinish, rect: pygame.Rect
-) -> None:
+) -> tuple[str, tuple[int, int, int]] | None:
+    """The headline; for a dead heat, also the line saying what it led to (drawn below
+    the strip, where a close-up would be: one line would not fit both)."""
     if pf.winner is None:
-        who = seats[pf.jan_ken_winner].name.upper() if pf.jan_ken_winner is not None else ""
-        words = "DEAD HEAT: 0 µs" + (f" · {who} won the Jan Ken" if who else " · Jan Ken!")
-        colour = seats[pf.jan_ken_winner].color if pf.jan_ken_winner is not None else theme.WHITE
-    elif pf.margin_us is None:
+        text.draw_fitted(surf, "DEAD HEAT: 0 µs", 42, theme.WHITE, rect.midleft, rect.width, "midleft", True)
+        if pf.jan_ken_winner is None:
+            return "Jan Ken decides the Hit", theme.GOLD
+        look = seats[pf.jan_ken_winner]
+        return f"{look.name.upper()} won the Jan Ken", look.color
+    if pf.margin_us is None:
         words, colour = f"{seats[pf.winner].name.upper()} · nobody else in time", seats[pf.winner].color
     else:
         words, colour = f"{seats[pf.winner].name.upper()} by {duration(pf.margin_us)}", seats[pf.winner].color
     text.draw_fitted(surf, words, 42, colour, rect.midleft, rect.width, "midleft", True)
+    return None
 
 
 def _span(pf: PhotoFinish) -> tuple[int, int]:

@@ -23,6 +23,8 @@ from games.karate_fight import (
     FightWon,
     HitShowing,
     HitWon,
+    JanKenStarted,
+    JanKenWon,
     KarateMaster,
     KaratePublicView,
     Technique,
@@ -39,6 +41,23 @@ COLLECT_STAGGER_US = 70_000
 """The centre's cards fly to the Hit's winner one after another, this far apart."""
 FIGURE = 96
 """A fighter's figure: a square in the panel's lower right corner."""
+JAN_KEN_RESULT_US = BANNER_US
+"""After a Jan Ken, who won it and the cards they took stay up this long before the
+screen turns to whose turn it is (a new card played ends it sooner)."""
+
+
+def jan_ken_result(s: PlayScreen) -> tuple[int, int | None] | None:
+    """The Jan Ken just decided, while it is still the moment on screen: its winner and
+    the cards that won them (None: no cards change hands, the fight is won)."""
+    taken: int | None = None
+    for t, ev in reversed(s.events):
+        if s.now_us - t > JAN_KEN_RESULT_US or isinstance(ev, CardPlayed | JanKenStarted | HitShowing):
+            return None
+        if isinstance(ev, BoutWon):
+            taken = ev.cards_taken
+        if isinstance(ev, JanKenWon):
+            return ev.winner, taken
+    return None
 
 
 def _name(enum_value: object) -> str:
@@ -50,6 +69,7 @@ def draw_karate(surf: Canvas, text: TextCache, s: PlayScreen) -> None:
     w, _h = surf.get_size()
     surf.fill(theme.BACKGROUND)
     names = [look.name for look in s.seats]
+    decided = jan_ken_result(s)
     if v.master is not None:
         status = f"{names[v.master]} is Karate Master"
     elif v.winner is not None:
@@ -58,6 +78,8 @@ def draw_karate(surf: Canvas, text: TextCache, s: PlayScreen) -> None:
         status = "TIME!  Tie for most cards: Jan Ken decides"
     elif v.jan_ken is not None:
         status = "JAN KEN POI!  A rock · B paper · C scissors"
+    elif decided is not None:  # who won it first, then whose turn
+        status = f"{names[decided[0]]} wins the Jan Ken"
     elif v.hit_showing is not None and not v.awaiting_reveal:
         status = "HIT!  SLAP THE PAD!"
     elif v.turn is not None:
@@ -182,8 +204,10 @@ def _collect(surf: Canvas, s: PlayScreen, card: pygame.Rect, fighters: pygame.Re
         return
     t, ev = won
     target = _panel_rect(fighters, n, ev.winner)
-    end = (target.right - FIGURE // 2 - 12, target.bottom - FIGURE // 2 - 8)
+    end = (target.centerx, target.top)  # into the winner's panel from above: its count and fighter stay clear
     color = s.seats[ev.winner].color
+    clip = surf.get_clip()
+    surf.set_clip(pygame.Rect(0, PLAY_TOP, surf.get_width(), fighters.top - 4 - PLAY_TOP))
     for i in range(min(ev.cards_taken, 6)):
         start = t + i * COLLECT_STAGGER_US
         p = motion.progress(s.now_us, start, motion.SLIDE_US)
@@ -195,6 +219,7 @@ def _collect(surf: Canvas, s: PlayScreen, card: pygame.Rect, fighters: pygame.Re
         flying.center = (x, y)
         draw.rect(surf, theme.shade(color, 0.6), flying, border_radius=12)
         draw.rect(surf, theme.GOLD, flying, width=3, border_radius=12)
+    surf.set_clip(clip)
 
 
 def _fighters(surf: Canvas, text: TextCache, s: PlayScreen, v: KaratePublicView, area: pygame.Rect) -> None:
@@ -288,6 +313,14 @@ def _banner(surf: Canvas, text: TextCache, s: PlayScreen, v: KaratePublicView) -
                 s.seats[ev.fighter].color,
             )
             return
+        if isinstance(ev, JanKenWon):
+            decided = jan_ken_result(s)
+            if decided is not None and decided[1] is not None:
+                name, look = s.seats[ev.winner].name.upper(), s.seats[ev.winner]
+                taken = f"{decided[1]} card{'s' if decided[1] != 1 else ''}"
+                banner(surf, text, f"{name} TAKES {taken}".upper(), look.color)
+            return
         if isinstance(ev, DeadHeat):
-            banner(surf, text, "DEAD HEAT!  JAN KEN!", theme.PANEL_EDGE)
+            if v.jan_ken is not None:  # only while the Jan Ken it called is on
+                banner(surf, text, "DEAD HEAT!  JAN KEN!", theme.PANEL_EDGE)
             return
