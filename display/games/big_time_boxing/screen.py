@@ -17,11 +17,11 @@ from display.canvas import Canvas, live
 from display.cards import card_face, fitting_size
 from display.games.big_time_boxing.words import (
     BIG_HIT,
+    COLUMN,
     FEATURE,
     FINISH,
     FINISH_SHORT,
     INJURY,
-    INJURY_SHORT,
     PUNCH,
     TRAP,
     WINDOW,
@@ -253,8 +253,9 @@ def _board(
     text.draw(surf, "FIGHT ENERGY", 26, theme.DIM, (x, row(146)), "midleft", bold=True)
     text.draw(surf, str(b.fight_energy), 40, theme.WHITE, (x + w, row(146)), "midright", bold=True)
 
-    text.draw(surf, "HEALTH", 26, theme.DIM, (x, row(178)), "midleft", bold=True)
-    text.draw(surf, "DAMAGE", 26, theme.DIM, (x + w, row(178)), "midright", bold=True)
+    # what each die is, in words: Health is what is left for the fight, Damage what this round took
+    text.draw(surf, "HEALTH LEFT", 26, theme.DIM, (x, row(178)), "midleft", bold=True)
+    text.draw(surf, "DAMAGE THIS ROUND", 26, theme.DIM, (x + w, row(178)), "midright", bold=True)
     for i, die in enumerate(b.health_dice):
         dice(surf, text, pygame.Rect(x + i * 62, row(194), 54, 54), str(die), HEALTH_GREEN)
     if not b.health_dice:
@@ -277,20 +278,24 @@ def _board(
         lit = i < b.judge_points
         draw.circle(surf, theme.GOLD if lit else theme.shade(theme.GOLD, 0.25), centre, 12)
 
-    chips: list[tuple[str, Color]] = [(INJURY_SHORT[i], INJURY_RED) for i in b.injuries]
+    chips: list[tuple[str, Color]] = [(INJURY[i], INJURY_RED) for i in b.injuries]  # the rulebook's names
     if b.knockdowns:
-        chips.append((f"DOWN ×{b.knockdowns}", (210, 90, 20)))
+        chips.append((f"Down ×{b.knockdowns}", (210, 90, 20)))
     if b.warnings:
         fouls = b.warnings - 1
-        chips.append(("WARNING" if not fouls else f"FOULS ×{fouls}", (150, 120, 20) if not fouls else theme.BAD))
-    cx = x
-    for words, color in chips:
-        cx = chip(surf, text, words, color, (cx, row(308)), "midleft").right + 8
+        chips.append(("Warning" if not fouls else f"Fouls ×{fouls}", (150, 120, 20) if not fouls else theme.BAD))
+    cx, cy = x, row(306)
+    for words, color in chips:  # in words, so a second row when they do not fit one
+        width = text.measure(surf, words, 24, bold=True)[0] + 16
+        if cx > x and cx + width > x + w:
+            cx, cy = x, row(340)
+        cx = chip(surf, text, words, color, (cx, cy), "midleft").right + 8
 
     scores = "  ".join(str(n) for n in b.round_scores) or "—"
-    text.draw(surf, f"Rounds: {scores}", 28, theme.TEXT, (x, row(346)), "midleft")
+    line = row(374) if cy > row(306) else row(346)
+    text.draw(surf, f"Rounds: {scores}", 28, theme.TEXT, (x, line), "midleft", max_width=w * 3 // 5)
     cards = f"hand {b.hand_size} · deck {b.deck_size}" + (" · 1 saved" if b.has_saved else "")
-    text.draw(surf, cards, 26, theme.DIM, (x, row(376)), "midleft")
+    text.draw(surf, cards, 26, theme.DIM, (x + w, line), "midright", max_width=w * 2 // 5)
     if b.attributes:
         names = [CARDS.attributes[a].name for a in b.attributes]
         spent = set(b.attributes_spent)
@@ -445,8 +450,8 @@ def shown_card(s: PlayScreen, ev: object) -> Shown | None:
         note = f"{look[ev.player].name} cancels the {PUNCH[ev.punch]}"
         return Shown("BLOCKED", label, (40, 90, 170), look[ev.player].color, "Blocked", note, ev.player)
     if isinstance(ev, ResultDrawn):
-        where = ev.column.value if ev.column is not None else "better of two"
-        label = f"{PUNCH[ev.punch]} {where}" if ev.value < 3 else "BIG HIT!"
+        where = COLUMN[ev.column] if ev.column is not None else "better of two"
+        label = f"{PUNCH[ev.punch]}, {where}" if ev.value < 3 else "BIG HIT!"
         return Shown(str(ev.value), label, RESULT_COLOR[ev.value], look[ev.puncher].color, f"{ev.value} dmg")
     if isinstance(ev, BigHitDrawn):
         words = BIG_HIT[ev.big_hit]
@@ -603,7 +608,11 @@ def draw_score_sheet(surf: Canvas, text: TextCache, r: ResultScreen) -> None:
     v: BigTimeBoxingPublicView = s.view
     w, h = surf.get_size()
     surf.fill(theme.BACKGROUND if r.winner is None else theme.shade(r.winner.color, 0.22))
-    title_bar(surf, text, r.game, "Score sheet", f"{v.options.rounds} rounds")
+    fought = rounds_fought(v)
+    planned = v.options.rounds
+    title_bar(
+        surf, text, r.game, "Score sheet", f"{fought} of {planned} rounds" if fought < planned else f"{planned} rounds"
+    )
     banner(surf, text, r.headline, r.winner.color if r.winner else theme.PANEL_EDGE, pygame.Rect(0, 78, w, 78))
     finish = FINISH[v.finish] if v.finish else ""
     text.draw(surf, finish[:1].upper() + finish[1:], 32, theme.TEXT, (w // 2, 174), "center")
@@ -622,6 +631,17 @@ ROWS = (
 )
 
 
+def rounds_fought(v: BigTimeBoxingPublicView) -> int:
+    """The rounds the fight lasted: every round scored, and the round it was stopped in."""
+    scored = max((r.round for r in v.scorecard), default=0)
+    return max(1, scored, v.round if stopped(v) else 0)
+
+
+def stopped(v: BigTimeBoxingPublicView) -> bool:
+    """The fight ended inside a round (a KO or TKO): that round was never scored."""
+    return v.finish is not None and not any(r.round == v.round for r in v.scorecard)
+
+
 def score_table(
     surf: Canvas,
     text: TextCache,
@@ -629,7 +649,9 @@ def score_table(
     v: BigTimeBoxingPublicView,
     area: pygame.Rect,
 ) -> None:
-    rounds = v.options.rounds
+    """Only the rounds fought; the round a fight was stopped in shows what each boxer had
+    when it stopped, and the last column the real result (the stoppage, not a 0–0)."""
+    rounds = rounds_fought(v)
     label_w, total_w = 250, 110
     col = (area.width - label_w - total_w) // rounds
     row_h = (area.height - 40) // (2 * (len(ROWS) + 1))
@@ -639,7 +661,8 @@ def score_table(
     for n in range(rounds):
         cx = area.x + label_w + n * col + col // 2
         text.draw(surf, str(n + 1), 28, theme.DIM, (cx, y + 14), "center", bold=True)
-    text.draw(surf, "TOTAL", 26, theme.GOLD, (area.right - total_w // 2, y + 14), "center", bold=True)
+    last = "RESULT" if stopped(v) else "TOTAL"
+    text.draw(surf, last, 26, theme.GOLD, (area.right - total_w // 2, y + 14), "center", bold=True)
     y += 34
     by_round = {r.round: r for r in v.scorecard}
     for seat in (0, 1):
@@ -652,14 +675,20 @@ def score_table(
             bold = key == "score"
             text.draw(surf, label, 26, theme.WHITE if bold else theme.TEXT, (area.x + 30, y + row_h // 2), "midleft")
             for n in range(rounds):
-                cell = _cell(by_round.get(n + 1), seat, key) or (_stopped(v, n + 1, seat) if bold else "")
+                scored = by_round.get(n + 1)
+                cell = _cell(scored, seat, key) if scored is not None else _at_stoppage(v, n + 1, seat, key)
                 cx = area.x + label_w + n * col + col // 2
                 if bold and cell:
                     draw.ellipse(surf, theme.shade(look.color, 0.55), (cx - 24, y + 1, 48, row_h - 2))
                 text.draw(surf, cell, 28, theme.WHITE, (cx, y + row_h // 2), "center", bold=bold)
             if bold:
                 total = str(sum(v.boxers[seat].round_scores))
-                text.draw(surf, total, 40, theme.GOLD, (area.right - total_w // 2, y + row_h // 2), "center", bold=True)
+                if stopped(v):  # the stoppage decided it, not the round-scores
+                    total = FINISH_SHORT[v.finish] if v.winner == seat and v.finish is not None else "—"
+                size = fitting_size(total, total_w - 8, 40)
+                text.draw(
+                    surf, total, size, theme.GOLD, (area.right - total_w // 2, y + row_h // 2), "center", bold=True
+                )
             y += row_h
         y += 6
 
@@ -679,11 +708,22 @@ def _cell(scored: RoundScored | None, seat: int, key: str) -> str:
     return str(scored.scores[seat])
 
 
-def _stopped(v: BigTimeBoxingPublicView, n: int, seat: int) -> str:
-    """'KO'/'TKO' in the winner's round-score cell of the round the fight was stopped in."""
-    if v.finish is None or v.winner != seat or n != v.round or any(r.round == n for r in v.scorecard):
+def _at_stoppage(v: BigTimeBoxingPublicView, n: int, seat: int, key: str) -> str:
+    """A cell of the round the fight was stopped in (empty for any other unscored round):
+    what the boxer had when it stopped, and 'KO'/'TKO' as the winner's round-score."""
+    if v.finish is None or n != v.round or not stopped(v):
         return ""
-    return FINISH_SHORT[v.finish]
+    me, other = v.boxers[seat], v.boxers[1 - seat]
+    if key == "damage":
+        return str(other.damage)
+    if key == "judge":
+        return str(me.judge_points)
+    if key == "total":
+        return str(other.damage + me.judge_points)
+    if key == "marks":
+        downs, fouls = me.round_knockdowns, me.round_fouls
+        return f"{downs}/{fouls}" if downs or fouls else ""
+    return FINISH_SHORT[v.finish] if v.winner == seat else ""
 
 
 def _injuries_line(surf: Canvas, text: TextCache, look: StationLook, b: BoxerStatus, pos: tuple[int, int]) -> None:
