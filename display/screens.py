@@ -139,9 +139,8 @@ def draw_join(surf: Canvas, text: TextCache, s: JoinScreen) -> None:
             "center",
             bold=True,
         )
-        if computer:  # the computer's tag: its level, then what it is
+        if computer:  # its name tag ("CPU · NORMAL") as every screen writes it: the name above, the level
             text.draw(surf, level, 56, theme.GOLD, (rect.centerx, rect.y + 190), "center", bold=True)
-            text.draw(surf, "COMPUTER", 44, theme.WHITE, (rect.centerx, rect.y + 270), "center")
             continue
         state = "READY!" if joined else "press START"
         text.draw(
