@@ -66,8 +66,8 @@ class SeenText(TextCache):
         super().__init__()
         self.seen: list[tuple[str, pygame.Rect]] = []
 
-    def draw(self, target, text, size, color, pos, anchor="topleft", bold=False, max_width=None) -> pygame.Rect:  # type: ignore[override]
-        rect = super().draw(target, text, size, color, pos, anchor, bold, max_width)
+    def draw(self, target, text, size, color, pos, anchor="topleft", bold=False, max_width=None, detail=False):  # type: ignore[override]
+        rect = super().draw(target, text, size, color, pos, anchor, bold, max_width, detail)
         self.seen.append((text, rect))
         return rect
 
@@ -168,7 +168,7 @@ def test_every_gauge_of_both_boards_is_on_screen_with_nothing_drawn_over_anythin
         assert f"{b.round_energy}/{b.round_start_energy}" in texts
         assert str(b.fight_energy) in texts
         assert all(str(die) in texts for die in b.health_dice)
-        assert "Rounds: " + "  ".join(str(n) for n in b.round_scores) in texts
+        assert "Rounds: " + " ".join(str(n) for n in b.round_scores) in texts
     assert "That card cannot defend a Hook" in texts
     assert overlapping(renderer.text.seen) == []
     assert all(renderer.canvas.get_rect().contains(r) for _t, r in renderer.text.seen)
@@ -403,7 +403,7 @@ def test_the_board_says_what_health_and_damage_are_and_names_injuries_in_words(r
     renderer.text.seen.clear()
     renderer.draw(ring(game, events[-3:], now=events[-1][0] + 5_000_000))
     texts = renderer.text.texts()
-    assert "HEALTH LEFT" in texts and "DAMAGE THIS ROUND" in texts
+    assert "HEALTH LEFT" in texts and "ROUND DAMAGE" in texts
     injuries = [INJURY[i] for b in view.boxers for i in b.injuries]
     assert injuries and all(name in texts for name in injuries)
     assert not {"NOSE", "CUT-O", "CUT-U"} & set(texts)

@@ -70,7 +70,7 @@ INJURY = {
 
 WINDOW = {
     Window.RESPONSE: "may defend",
-    Window.COMBO: "may add a combo punch",
+    Window.COMBO: "may add a combo",
     Window.ESCAPE: "may escape",
     Window.TRAPPED_RESPONSE: "may defend",
 }

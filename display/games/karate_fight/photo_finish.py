@@ -102,7 +102,7 @@ def draw_photo_finish(
 
     lanes = _lanes(pf)
     lane_h = min(44, LANES_H // len(lanes))
-    name_w, time_w = 70, 124
+    name_w, time_w = 84, 150  # a name and a time to the µs at the readable size
     strip = pygame.Rect(
         area.x + pad + name_w, area.y + 108, area.width - 2 * pad - name_w - time_w, lane_h * len(lanes)
     )
@@ -134,9 +134,10 @@ def draw_photo_finish(
     _axis(surf, text, pf, strip, x_of, lo, hi)
     pair = _winner_and_runner_up(pf)
     if pair is not None and pf.margin_us:  # a dead heat needs no close-up: the lanes read the same µs
-        close = pygame.Rect(strip.x, strip.bottom + 34, strip.width, area.bottom - strip.bottom - 44)
+        left = area.x + pad + 80  # the whole panel's width, right of its caption: two times to the µs side by side
+        close = pygame.Rect(left, strip.bottom + 40, area.right - pad - left, area.bottom - strip.bottom - 48)
         _close_up(surf, text, seats, pair, pf.margin_us, close)
-        text.draw(surf, "close-up", 22, theme.DIM, (area.x + pad, close.y + 12), "midleft")
+        text.draw(surf, "close-up", 22, theme.DIM, (area.x + pad, close.y + 12), "midleft", detail=True)
     elif verdict is not None:  # a dead heat: no close-up, so what it led to has the room below
         words, colour = verdict
         below = pygame.Rect(area.x + pad, strip.bottom + 34, area.width - 2 * pad, area.bottom - strip.bottom - 44)
@@ -182,8 +183,8 @@ def _close_up(
         draw.rect(surf, look.color, pygame.Rect(x - 4, y - 12, 8, 24))
         if m.verdict is SlapVerdict.WON:
             draw.rect(surf, theme.WHITE, pygame.Rect(x - 7, y - 15, 14, 30), 3)
-        text.draw(surf, duration(m.at_us), 24, look.color, (x, y + 30), "center", bold=True)
-    text.draw(surf, duration(margin_us), 26, theme.GOLD, (area.centerx, y - 2), "midbottom", bold=True)
+        text.draw(surf, duration(m.at_us), 28, look.color, (x, y + 30), "center", bold=True)
+    text.draw(surf, duration(margin_us), 28, theme.GOLD, (area.centerx, y - 2), "midbottom", bold=True)
 
 
 def _headline(
@@ -252,7 +253,7 @@ def _axis(
     """Under the strip: SHOWN at the reveal, a tick every round step in ms, the grace named."""
     y = strip.bottom + 16
     step = next((s for s in STEPS_US if (hi - lo) / s <= 6), STEPS_US[-1])
-    shown = text.draw(surf, "shown", 22, theme.WHITE, (x_of(0), y), "center", bold=True)
+    shown = text.draw(surf, "shown", 22, theme.WHITE, (x_of(0), y), "center", bold=True, detail=True)
     taken = [shown.inflate(10, 0)]
     t = step
     while t < hi:
@@ -261,9 +262,9 @@ def _axis(
             rect.center = (x_of(t), y)
             if not any(rect.colliderect(r) for r in taken) and rect.right <= strip.right + 40:
                 draw.line(surf, theme.DIM, (x_of(t), strip.bottom), (x_of(t), strip.bottom + 5), 2)
-                text.draw(surf, f"{t // 1000}", 22, theme.DIM, rect.center, "center")
+                text.draw(surf, f"{t // 1000}", 22, theme.DIM, rect.center, "center", detail=True)
                 taken.append(rect.inflate(10, 0))
         t += step
     grace_x = (x_of(pf.won_at_us) + x_of(pf.won_at_us + pf.grace_us)) // 2
-    text.draw(surf, "grace", 22, theme.GOLD, (grace_x, strip.y - 12), "center", bold=True)
-    text.draw(surf, "ms", 22, theme.DIM, (strip.right + 6, y), "midleft")
+    text.draw(surf, "grace", 22, theme.GOLD, (grace_x, strip.y - 12), "center", bold=True, detail=True)
+    text.draw(surf, "ms", 22, theme.DIM, (strip.right + 6, y), "midleft", detail=True)

@@ -254,10 +254,11 @@ def _fighters(surf: Canvas, text: TextCache, s: PlayScreen, v: KaratePublicView,
             draw.rect(surf, theme.shade(look.color, 0.3), seg, border_radius=4)
             if fill > 0:
                 draw.rect(surf, theme.shade(look.color, 0.4 + 0.6 * fill), seg, border_radius=4)
-        state = {FighterStatus.OUT: "OUT", FighterStatus.OUT_OF_CARDS: "no cards: win a Hit!"}.get(f.status, "")
-        if turn:
-            state = "YOUR TURN: A"
         wide = rect.width > 420
+        no_cards = "no cards: win a Hit!" if wide else "no cards"
+        state = {FighterStatus.OUT: "OUT", FighterStatus.OUT_OF_CARDS: no_cards}.get(f.status, "")
+        if turn:
+            state = "YOUR TURN: A" if wide else "PRESS A"
         half = (rect.width - FIGURE) // 2 - 24 if wide else rect.width - 40 - FIGURE
         text.draw(surf, state, 32, theme.GOLD, (rect.x + 20, rect.y + 112), "midleft", bold=True, max_width=half)
         best = f"best {f.fastest_us / 1000:.1f} ms" if f.fastest_us is not None else ""
@@ -266,7 +267,7 @@ def _fighters(surf: Canvas, text: TextCache, s: PlayScreen, v: KaratePublicView,
         where = (
             ((rect.right - 20 - FIGURE, rect.y + 112), "midright") if wide else ((rect.x + 20, rect.y + 142), "midleft")
         )
-        text.draw(surf, done, 28, theme.DIM, where[0], where[1], max_width=half)
+        text.draw(surf, done, 28, theme.TEXT, where[0], where[1], max_width=half)  # on any panel colour
 
 
 def _jan_ken(surf: Canvas, text: TextCache, s: PlayScreen, v: KaratePublicView, area: pygame.Rect) -> None:
@@ -275,17 +276,20 @@ def _jan_ken(surf: Canvas, text: TextCache, s: PlayScreen, v: KaratePublicView, 
     panel(surf, area, theme.PANEL, theme.GOLD, 14)
     live(surf, area, "Jan Ken")
     text.draw(surf, f"JAN KEN — round {jk.round}", 40, theme.GOLD, (area.centerx, area.y + 30), "center", bold=True)
+    thrown = {t.fighter: t.sign.value for t in jk.last_round}  # the round before, beside each fighter
     for i, f in enumerate(jk.fighters[:4]):
         look = s.seats[f]
         if f not in jk.remaining:
             state = "out"
         else:
             state = "thrown" if f in jk.locked else "choosing…"
-        text.draw(surf, look.name, 34, look.color, (area.x + 20, area.y + 90 + i * 44), "midleft", bold=True)
-        text.draw(surf, state, 34, theme.WHITE, (area.right - 20, area.y + 90 + i * 44), "midright")
-    if jk.last_round:
-        last = "  ".join(f"{s.seats[t.fighter].name[0]}:{t.sign.value}" for t in jk.last_round)
-        text.draw(surf, last, 26, theme.DIM, (area.centerx, area.bottom - 24), "center")
+        if f in thrown:
+            state += f" (was {thrown[f]})"
+        y = area.y + 90 + i * 44
+        name = text.draw(surf, look.name, 34, look.color, (area.x + 20, y), "midleft", bold=True)
+        text.draw(
+            surf, state, 30, theme.WHITE, (area.right - 20, y), "midright", max_width=area.right - name.right - 36
+        )
 
 
 def _banner(surf: Canvas, text: TextCache, s: PlayScreen, v: KaratePublicView) -> None:

@@ -135,8 +135,9 @@ def draw_punch(surf: Canvas, text: TextCache, s: PlayScreen) -> None:
         rect.center = place.center  # a card turning over narrows to its edge and opens again
         if table.reveal is not None:
             card = table.reveal[seat]
-            if face_up:
-                card_face(surf, text, rect, CARD_SYMBOL[card], card.label, CARD_COLOR[card], s.seats[seat].color)
+            if face_up:  # its words once it has turned: a card seen edge-on has none to read
+                words = (CARD_SYMBOL[card], card.label) if turned == 1 else ("", "")
+                card_face(surf, text, rect, *words, CARD_COLOR[card], s.seats[seat].color)
             else:
                 card_back(surf, rect, s.seats[seat].color)
         elif v.phase is Phase.EXCHANGE and v.locked[seat]:  # laid face down: it slides in from the boxer's panel
