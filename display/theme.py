@@ -45,7 +45,7 @@ class Face:
             pygame.freetype.init()
         self.face = pygame.freetype.Font(None, max(1.0, size * DEFAULT_EM))  # fractional: 720p and 1080p alike
         self.face.pad = True
-        self.face.kerning = True
+        self.face.kerning = False  # kerning cost half as much again per render (BENCHMARKS.md); evenness needs none
         self.face.wide = bold  # emboldened sideways only, as SDL_ttf's bold: an i keeps its dot apart
         self.face.strength = 0.08  # SDL_ttf's weight and width, to the pixel at 30–110
 
