@@ -84,7 +84,9 @@ class TextCache:
         """:meth:`draw` of :meth:`fitted` text."""
         scale = target.scale if isinstance(target, Canvas) else 1.0
         surf = self.fitted(text, _px(size, scale), color, int(max_width * scale), bold)
-        drawn = surf.get_height() * size / max(1, font(_px(size, scale), bold).size("Ag")[1])  # the size it came to
+        drawn = float(size)
+        if isinstance(target, Canvas) and target.record is not None:  # the size it came to, for the record
+            drawn = surf.get_height() * size / max(1, font(_px(size, scale), bold).size("Ag")[1])
         return _place(target, surf, pos, anchor, text, (drawn, color, detail, bold))
 
     def draw(

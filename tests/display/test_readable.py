@@ -149,16 +149,18 @@ def test_the_old_attract_ticker_and_best_times_would_have_been_caught(renderer: 
     assert any("too faint: 'best 187.3 ms'" in p for p in found)
 
 
-def test_letters_are_laid_out_by_freetype_unhinted() -> None:
-    """SDL_ttf hinted each glyph to whole pixels ("Blu e", "pil es" at 14–20 px); every
-    string is drawn by FreeType's own layout instead (regular and bold, every size).
-    Looked at in out/screens; this pins the mechanism."""
+def test_small_letters_are_laid_out_by_freetype_unhinted() -> None:
+    """SDL_ttf hinted each glyph to whole pixels ("Blu e", "pil es" at 14–20 px); small
+    type is drawn by FreeType's own layout instead (regular and bold), in SDL_ttf's pixel
+    layout so a blit takes the quick path.  Looked at in out/screens; this pins the how."""
     pygame.font.init()
-    for size in (20, 22, 26, 30, 44, 110):
+    screen_format = pygame.Surface((4, 4)).get_masks()[:3]
+    for size in (14, 20, 22, 26, 30, theme.UNHINTED_BELOW - 1):
         for bold in (False, True):
             face = theme.font(size, bold)
             assert isinstance(face, theme.Face) and isinstance(face.face, pygame.freetype.Font)
             assert face.face.wide is bold and not face.face.strong  # sideways bold: an i keeps its dot
+            assert face.render("Blue piles", True, (255, 255, 255)).get_masks()[:3] == screen_format
 
 
 @pytest.mark.xfail(
