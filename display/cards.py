@@ -15,6 +15,9 @@ Color = tuple[int, int, int]
 MIN_WORDS_WIDTH = 40
 """A card face narrower inside than this (turning over) shows no words: even the
 smallest font would paint outside the card."""
+LABEL_LEAST = 28
+"""A card's label smaller than this on one line is set on two (the readability floor,
+``display.layout.MIN_SIZE``)."""
 
 
 @lru_cache(maxsize=256)
@@ -50,6 +53,13 @@ def card_face(
         return
     _symbol(surf, text, symbol, inner, (inner.centerx, inner.centery - rect.height // 10), rect.height)
     label_size = fitting_size(label, inner.width - 8, 36)
+    lines = _two_lines(label)
+    if label_size < LABEL_LEAST and lines is not None:  # too long for one line read from two metres: two
+        size = min(fitting_size(line, inner.width - 8, 36) for line in lines)
+        if size > label_size:
+            bottom = text.draw(surf, lines[1], size, theme.WHITE, (inner.centerx, inner.bottom - 8), "midbottom", True)
+            text.draw(surf, lines[0], size, theme.WHITE, (inner.centerx, bottom.top + 2), "midbottom", bold=True)
+            return
     text.draw(surf, label, label_size, theme.WHITE, (inner.centerx, inner.bottom - 24), "center", bold=True)
 
 

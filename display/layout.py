@@ -42,6 +42,20 @@ class Shape:
     order: int
 
 
+@dataclass(frozen=True, kw_only=True)
+class Type:
+    """How a string was drawn, for the readability check: its size in layout units (the
+    font size asked for, at 1280×720), its ink and the colour behind it, and whether it
+    is a detail (an axis tick, a caption) rather than something a player must read."""
+
+    text: Drawn
+    size: float
+    ink: tuple[int, int, int]
+    back: tuple[int, int, int]
+    detail: bool
+    bold: bool = False
+
+
 @dataclass
 class LayoutRecord:
     texts: list[Drawn] = field(default_factory=list)
@@ -50,6 +64,7 @@ class LayoutRecord:
     shapes: list[Shape] = field(default_factory=list)
     cuts: list[Drawn] = field(default_factory=list)
     """Strings cut short to fit their width (the words in full, the rect drawn)."""
+    types: list[Type] = field(default_factory=list)
     _order: int = 0
 
     def _next(self) -> int:
@@ -58,6 +73,21 @@ class LayoutRecord:
 
     def text(self, rect: pygame.Rect, words: str) -> None:
         self.texts.append(Drawn(pygame.Rect(rect), words, self._next()))
+
+    def typed(
+        self,
+        rect: pygame.Rect,
+        words: str,
+        *,
+        size: float,
+        ink: tuple[int, int, int],
+        back: tuple[int, int, int],
+        detail: bool = False,
+        bold: bool = False,
+    ) -> None:
+        """A string drawn (as :meth:`text`) with what its readability is judged on."""
+        self.text(rect, words)
+        self.types.append(Type(text=self.texts[-1], size=size, ink=ink, back=back, detail=detail, bold=bold))
 
     def live(self, rect: pygame.Rect, what: str) -> None:
         self.lives.append(Drawn(pygame.Rect(rect), what, self._next()))
@@ -109,4 +139,59 @@ def problems(rec: LayoutRecord, size: tuple[int, int] = UNITS) -> list[str]:
         for live in rec.lives:
             if modal < live.order < b.order and b.rect.colliderect(live.rect):
                 out.append(f"banner {b.what!r} {tuple(b.rect)} covers live state {live.what!r} {tuple(live.rect)}")
+    return out
+
+
+# -- readable from two metres (issue 23) ---------------------------------------------------------
+MIN_SIZE = 28
+"""The smallest type a player must read, in layout units (the font size at 1280×720):
+a line 20 px high at 720p and 30 px at 1080p, capitals 14 and 21 px.  From two metres
+before a 32-inch screen a 720p capital of 14 px subtends about 0.22°, the least TV
+interfaces allow for body text; the 14–18 px lines seen were sizes 20–26."""
+MIN_DETAIL_SIZE = 22
+"""A detail a player need not read to play (an axis tick, a caption under a chart)."""
+LARGE_SIZE = 36
+"""WCAG's large text (24 px at 96 dpi, 18.7 px bold: here size 36, bold from 28):
+it may stand at the lower contrast."""
+MIN_CONTRAST = 4.5
+"""WCAG AA's ratio for body text, between the ink and what is behind it."""
+MIN_LARGE_CONTRAST = 3.0
+"""WCAG AA's ratio for large text; also what a detail must have."""
+
+
+def luminance(c: tuple[int, int, int]) -> float:
+    """WCAG relative luminance of an sRGB colour."""
+
+    def channel(v: int) -> float:
+        x = v / 255
+        return x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(v) for v in c)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+    """WCAG contrast ratio, 1 (none) to 21 (black on white)."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def unreadable(rec: LayoutRecord) -> list[str]:
+    """Every string a player could not read from two metres: smaller than
+    :data:`MIN_SIZE` (a detail: :data:`MIN_DETAIL_SIZE`) or fainter against what is
+    behind it than :data:`MIN_CONTRAST` (large text and details: :data:`MIN_LARGE_CONTRAST`).  Strings under a
+    modal cover (a pause) are not being read."""
+    modal = max((d.order for d, kind in rec.covers if kind is Cover.MODAL), default=0)
+    out: list[str] = []
+    for t in rec.types:
+        if not t.text.what.strip() or t.text.order < modal:
+            continue
+        large = t.size >= LARGE_SIZE or (t.bold and t.size >= MIN_SIZE)
+        least = MIN_DETAIL_SIZE if t.detail else MIN_SIZE
+        ratio = MIN_LARGE_CONTRAST if t.detail or large else MIN_CONTRAST
+        if t.size < least - 0.01:
+            out.append(f"text too small: {t.text.what!r} at size {t.size:.0f} (least {least})")
+        seen = contrast(t.ink, t.back)
+        if seen < ratio:
+            out.append(f"text too faint: {t.text.what!r} {t.ink} on {t.back}: {seen:.1f}:1 (least {ratio}:1)")
     return out

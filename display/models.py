@@ -120,6 +120,8 @@ class PrivateScreen(Generic[ViewT]):
     to_act: bool
     held: tuple[Any, ...] = ()
     refusal: str = ""
+    name: str = ""
+    """The seat's name as the main screen writes it ("Red"); empty: not known."""
 
 
 @dataclass(frozen=True, kw_only=True)

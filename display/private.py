@@ -162,3 +162,20 @@ def draw_private(screen: AnyPrivateScreen, size: tuple[int, int] = SIZE) -> Imag
     last press was refused while that is shown (:attr:`PrivateScreen.refusal`)."""
     img = registry.screens(screen.game).private(screen, size)
     return with_refusal(img, screen.refusal) if screen.refusal else img
+
+
+def card_rows(rows: list[tuple[str, str]], footer: str, size: tuple[int, int] = SIZE) -> Image.Image:
+    """Up to six rows of a name and a count (the count right-aligned: a hand of cards,
+    one per button, each called by its full name) at a 9-pixel pitch, and the footer in
+    reverse under them: what the game waits for."""
+    img = Image.new("1", size, 0)
+    draw = ImageDraw.Draw(img)
+    lines: list[tuple[int, str]] = []
+    foot = size[1] - 10
+    for i, (name, count) in enumerate(rows[: min(6, foot // 9)]):  # a 128×32 display: the first three
+        draw.text((1, i * 9 - 1), name, fill=1, font=_font())
+        draw.text((size[0] - 1 - draw.textlength(count, font=_font()), i * 9 - 1), count, fill=1, font=_font())
+        lines.append((max(0, i * 9 - 1), f"{name} {count}"))
+    draw.rectangle((0, foot, size[0] - 1, size[1] - 1), fill=1)
+    draw.text((1, foot - 2), footer, fill=0, font=_font())  # capitals from foot + 1: a row of white above
+    return _rows(img, [*lines, (foot - 2, footer)])

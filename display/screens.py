@@ -40,8 +40,8 @@ def draw_attract(surf: Canvas, text: TextCache, s: AttractScreen) -> None:
         text.draw(surf, title, 56 if i == s.featured else 46, color, (box.centerx, y), "center", bold=i == s.featured)
     if s.blink:
         text.draw(surf, "PRESS  START", 72, theme.WHITE, (w // 2, h - 110), "center", bold=True)
-    for i, line in enumerate(s.recent[:3]):
-        text.draw(surf, line, 26, theme.DIM, (24, 24 + i * 28))
+    for i, line in enumerate(s.recent[:3]):  # the ticker: read from where people stand
+        text.draw(surf, line, 30, theme.TEXT, (24, 20 + i * 32))
 
 
 def draw_board(surf: Canvas, text: TextCache, board: AttractBoard, rect: pygame.Rect) -> None:
@@ -58,13 +58,13 @@ def draw_board(surf: Canvas, text: TextCache, board: AttractBoard, rect: pygame.
         return column[i] - 8
 
     for i, cell in enumerate(board.header):
-        text.draw_fitted(surf, cell, 24, theme.DIM, (xs[i], rect.y + 52), widths(i))
+        text.draw_fitted(surf, cell, 28, theme.DIM, (xs[i], rect.y + 50), widths(i))
     for r, row in enumerate(board.rows[:5]):
         y = rect.y + 80 + r * 32
         for i, cell in enumerate(row):
             text.draw_fitted(surf, cell, 32, theme.WHITE if i == 1 else theme.TEXT, (xs[i], y), widths(i))
     if board.note:
-        text.draw_fitted(surf, board.note, 24, theme.DIM, (rect.x + 15, rect.bottom - 28), rect.width - 30)
+        text.draw_fitted(surf, board.note, 28, theme.DIM, (rect.x + 15, rect.bottom - 30), rect.width - 30)
 
 
 DEMO_BAND = 64
@@ -139,9 +139,8 @@ def draw_join(surf: Canvas, text: TextCache, s: JoinScreen) -> None:
             "center",
             bold=True,
         )
-        if computer:  # the computer's tag: its level, then what it is
+        if computer:  # its name tag ("CPU · NORMAL") as every screen writes it: the name above, the level
             text.draw(surf, level, 56, theme.GOLD, (rect.centerx, rect.y + 190), "center", bold=True)
-            text.draw(surf, "COMPUTER", 44, theme.WHITE, (rect.centerx, rect.y + 270), "center")
             continue
         state = "READY!" if joined else "press START"
         text.draw(

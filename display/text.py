@@ -67,11 +67,13 @@ class TextCache:
         max_width: int,
         anchor: str = "topleft",
         bold: bool = False,
+        detail: bool = False,
     ) -> pygame.Rect:
         """:meth:`draw` of :meth:`fitted` text."""
         scale = target.scale if isinstance(target, Canvas) else 1.0
         shown, px = fit(text, _px(size, scale), int(max_width * scale), bold)
-        rect = _place(target, self.render(shown, px, color, bold), pos, anchor, text)
+        drawn = size * px / _px(size, scale)  # the size it came to, for the readability record
+        rect = _place(target, self.render(shown, px, color, bold), pos, anchor, text, (drawn, color, detail, bold))
         if shown.endswith("…") and not text.endswith("…") and isinstance(target, Canvas) and target.record is not None:
             target.record.cut(target.recorded(rect), text)
         return rect
@@ -86,15 +88,18 @@ class TextCache:
         anchor: str = "topleft",
         bold: bool = False,
         max_width: int | None = None,
+        detail: bool = False,
     ) -> pygame.Rect:
         """Blit ``text`` with ``pos`` at the named rect anchor (``center``, ``midtop``...);
-        text wider than ``max_width`` is drawn smaller until it fits (a long name tag)."""
+        text wider than ``max_width`` is drawn smaller until it fits (a long name tag).
+        ``detail``: not something a player must read to play (an axis tick, a caption):
+        the readability check holds it to a smaller least size."""
         scale = target.scale if isinstance(target, Canvas) else 1.0
         surf = self.render(text, _px(size, scale), color, bold)
         while max_width is not None and surf.get_width() > max_width * scale and size > MIN_SIZE:
             size -= 2
             surf = self.render(text, _px(size, scale), color, bold)
-        return _place(target, surf, pos, anchor, text)
+        return _place(target, surf, pos, anchor, text, (size, color, detail, bold))
 
     def measure(self, target: Canvas | pygame.Surface, text: str, size: int, bold: bool = False) -> tuple[int, int]:
         """How big ``text`` is drawn on ``target``, in its units."""
@@ -126,18 +131,44 @@ def _px(size: int, scale: float) -> int:
 
 
 def _place(
-    target: Canvas | pygame.Surface, surf: pygame.Surface, pos: tuple[int, int], anchor: str, words: str
+    target: Canvas | pygame.Surface,
+    surf: pygame.Surface,
+    pos: tuple[int, int],
+    anchor: str,
+    words: str,
+    how: tuple[float, Color, bool, bool],
 ) -> pygame.Rect:
-    """Blit a rendered string with ``pos`` at its ``anchor``; its rect in ``target``'s units."""
+    """Blit a rendered string with ``pos`` at its ``anchor``; its rect in ``target``'s
+    units.  ``how``: its size in units, its colour and whether it is a detail, for the
+    layout record's readability check (with the colour behind it, read before the blit)."""
     if not isinstance(target, Canvas):
         rect = surf.get_rect(**{anchor: pos})
         target.blit(surf, rect)
         return rect
     rect = surf.get_rect(**{anchor: target.px_point(pos)})
+    back = _behind(target.surface, surf, rect) if target.record is not None else None
     target.surface.blit(surf, rect)
-    if target.record is not None:
-        target.record.text(target.unit_rect(rect, root=True), words)
+    if target.record is not None and back is not None:
+        size, ink, detail, bold = how
+        unit = target.unit_rect(rect, root=True)
+        target.record.typed(unit, words, size=size, ink=ink, back=back, detail=detail, bold=bold)
     return target.unit_rect(rect)
+
+
+def _behind(surface: pygame.Surface, words: pygame.Surface, rect: pygame.Rect) -> Color:
+    """The colour most often under a string's letters before it is drawn: what they are
+    read against (sampled where the rendered letters are solid)."""
+    seen: dict[Color, int] = {}
+    bounds = surface.get_rect()
+    w, h = words.get_size()
+    step = max(1, min(w, h) // 12)
+    for y in range(0, h, step):
+        for x in range(0, w, step):
+            if words.get_at((x, y))[3] < 160 or not bounds.collidepoint(rect.x + x, rect.y + y):
+                continue
+            c = surface.get_at((rect.x + x, rect.y + y))
+            seen[(c[0], c[1], c[2])] = seen.get((c[0], c[1], c[2]), 0) + 1
+    return max(seen, key=lambda c: seen[c]) if seen else (0, 0, 0)
 
 
 def _size(surf: pygame.Surface) -> int:

@@ -194,6 +194,13 @@ class Select(Scene):
             return lobby if lobby is not None else Join(self.ctx, now_us, controls, self.host)
         return None
 
+    def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
+        """What each station may do here: only the host chooses (issue 23: every display
+        said "Press START to play" while only the host's START did anything)."""
+        if station == self.host:
+            return text_lines(["CHOOSE A GAME", "", "A / B: previous/next", "START: play it"], 0, size)
+        return text_lines(["RINGSIDE", "", f"{self.ctx.looks[self.host].name} chooses", "the game: wait"], 0, size)
+
     def screen(self, now_us: int) -> SelectScreen:
         return SelectScreen(
             games=tuple(g.spec.title for g in self.ctx.games),
@@ -285,10 +292,9 @@ class Join(Scene):
         )
 
     def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
-        if station in self.computers:
-            return text_lines(
-                [self.controls.spec.title, "", "COMPUTER", f"plays here: {self.computers[station].name}"], 2, size
-            )
+        if station in self.computers:  # named as the join screen names it: "CPU · NORMAL"
+            name = computer_look(self.ctx.looks[station], self.computers[station], None).name
+            return text_lines([self.controls.spec.title, "", name, "plays here"], 2, size)
         state = "JOINED" if self.joined[station] else "START to join"
         return text_lines([self.controls.spec.title, "", state], 2, size)
 
@@ -324,6 +330,21 @@ class Options(Scene):
             options = self.controls.make_options(values)
             return Play.start(self.ctx, now_us, self.controls, options, self.stations, self.computers)
         return None
+
+    def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
+        """What each station may do here, truly: the host sets the rules and starts the
+        fight; the others wait for the host (one chooser: a second START would start a
+        fight on rules the host is still setting)."""
+        title = self.controls.spec.title
+        if station == self.host:
+            return text_lines([title, "", "A: next rule", "B: change it", "START: fight!"], 0, size)
+        if station in self.computers:
+            name = computer_look(self.ctx.looks[station], self.computers[station], None).name
+            return text_lines([title, "", name, "plays here"], 2, size)
+        host = self.ctx.looks[self.host].name
+        if station in self.stations:
+            return text_lines([title, "", "You are in!", f"{host} sets the rules", "and starts: wait"], 0, size)
+        return text_lines([title, "", "Not in this fight", f"{host} sets the rules"], 0, size)
 
     def screen(self, now_us: int) -> OptionsScreen:
         items = tuple(
@@ -460,11 +481,11 @@ class Play(Scene):
 
     def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
         if station in self.session.computers:  # its hand stays hidden from the people beside it
-            name = self.session.looks[self.session.seat_of[station]].name
-            return text_lines([self.session.controls.spec.title, "", "COMPUTER", name], 2, size)
+            name = self.session.looks[self.session.seat_of[station]].name  # "CPU · NORMAL", as on the main screen
+            return text_lines([self.session.controls.spec.title, "", name, "plays here"], 2, size)
         if station in self.session.seat_of:
             seat = self.session.seat_of[station]
-            return draw_private(self.session.private_screen(seat), size)
+            return draw_private(replace(self.session.private_screen(seat), name=self.session.looks[seat].name), size)
         return text_lines([self.session.controls.spec.title, "", "Fight in progress"], None, size)
 
     def led_levels(self, now_us: int) -> dict[int, float]:

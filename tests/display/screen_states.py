@@ -26,8 +26,11 @@ from display.models import (
     ServiceScreen,
     StationLook,
 )
+from firmware_py.games import registry as controls_registry
+from firmware_py.runtime.computer_players import computer_look
 from games import registry
 from games.bots import RandomBot
+from games.levels import Level
 from games.protocol import Engine
 
 Named = tuple[str, Any]
@@ -74,7 +77,7 @@ def menu_screens() -> Iterator[Named]:
             game=titles[1], stations=LOOKS, joined=(True, True, False, False), min_players=2, max_players=4, host=red
         ),
     )
-    computer = StationLook("LEVEL 2 · computer", blue.color)
+    computer = computer_look(blue, Level.NORMAL, None)  # the name tag the cabinet gives it
     yield (
         "join-computer",
         JoinScreen(
@@ -92,8 +95,11 @@ def menu_screens() -> Iterator[Named]:
         "options-2",
         OptionsScreen(game=titles[0], items=(("Hands", "Dealt"), ("No Mercy", "Off")), cursor=1, host=red),
     )
-    many = tuple((f"Rule {i + 1}", "On" if i % 2 else "Off") for i in range(7))
-    yield "options-7", OptionsScreen(game=titles[2], items=many, cursor=3, host=blue)
+    for controls in controls_registry.offered():  # every game's own options, as the cabinet lists them
+        if controls.options_menu:
+            items = tuple((item.label, item.choices[0][1]) for item in controls.options_menu)
+            name = f"options-{controls.spec.name}"
+            yield name, OptionsScreen(game=controls.spec.title, items=items, cursor=len(items) // 2, host=blue)
     lines = ("Matches Red 1 – 3 Blue", "Best reaction 212.4 ms (Blue)", "Cards played 48")
     yield "result", ResultScreen(game=titles[0], winner=blue, headline="BLUE WINS!", lines=lines)
     yield "result-draw", ResultScreen(game=titles[1], winner=None, headline="A DRAW", lines=())

@@ -23,7 +23,10 @@ from display.games.big_time_boxing.screen import (
     area_rect,
     boxer_pose,
     last_play,
+    rounds_fought,
+    stopped,
 )
+from display.games.big_time_boxing.words import FINISH_SHORT
 from display.models import PlayScreen, PrivateScreen, ResultScreen, StationLook
 from display.motion import SHAKE_US, SLIDE_US
 from display.private import draw_private, image_text
@@ -38,6 +41,7 @@ from games.big_time_boxing import (
     Column,
     Combo,
     Feature,
+    Finish,
     KnockedDown,
     Pass,
     Position,
@@ -62,8 +66,8 @@ class SeenText(TextCache):
         super().__init__()
         self.seen: list[tuple[str, pygame.Rect]] = []
 
-    def draw(self, target, text, size, color, pos, anchor="topleft", bold=False, max_width=None) -> pygame.Rect:  # type: ignore[override]
-        rect = super().draw(target, text, size, color, pos, anchor, bold, max_width)
+    def draw(self, target, text, size, color, pos, anchor="topleft", bold=False, max_width=None, detail=False):  # type: ignore[override]
+        rect = super().draw(target, text, size, color, pos, anchor, bold, max_width, detail)
         self.seen.append((text, rect))
         return rect
 
@@ -163,7 +167,7 @@ def test_every_gauge_of_both_boards_is_on_screen_with_nothing_drawn_over_anythin
         assert f"{b.round_energy}/{b.round_start_energy}" in texts
         assert str(b.fight_energy) in texts
         assert all(str(die) in texts for die in b.health_dice)
-        assert "Rounds: " + "  ".join(str(n) for n in b.round_scores) in texts
+        assert "Rounds: " + " ".join(str(n) for n in b.round_scores) in texts
     assert overlapping(renderer.text.seen) == []
     assert all(renderer.canvas.get_rect().contains(r) for _t, r in renderer.text.seen)
 
@@ -238,8 +242,12 @@ def test_the_score_sheet_lists_every_round_and_the_totals(renderer: Renderer, ar
     for scored in view.scorecard:
         for seat in (0, 1):
             assert str(scored.scores[seat]) in texts and str(scored.totals[seat]) in texts
-    assert str(sum(view.boxers[0].round_scores)) in texts and str(sum(view.boxers[1].round_scores)) in texts
-    assert [str(n) for n in range(1, rounds + 1)] == [t for t in texts if t.isdigit()][:rounds]
+    if stopped(view):  # seed 4 over 12 rounds: a TKO in round 6, the result column says so
+        assert "RESULT" in texts and FINISH_SHORT[view.finish] in texts
+    else:
+        assert str(sum(view.boxers[0].round_scores)) in texts and str(sum(view.boxers[1].round_scores)) in texts
+    n = rounds_fought(view)
+    assert [str(r) for r in range(1, n + 1)] == [t for t in texts if t.isdigit()][:n]
     assert overlapping(renderer.text.seen) == []
     assert all(renderer.canvas.get_rect().contains(r) for _t, r in renderer.text.seen)
 
@@ -276,7 +284,7 @@ def test_the_private_hand_marks_only_the_cards_that_answer_what_is_asked() -> No
     controls = BigTimeBoxingControls()
     lines = image_text(draw_private(controls.private_screen(game, 1)))
     marked = [line for line in lines[1:5] if line[1] == ">"]
-    assert marked == [f"{'ABCD'[game.view(1).hand.index(defense)]}>Body  2 H/U/B Def"]
+    assert marked == [f"{'ABCD'[game.view(1).hand.index(defense)]}>Body  2 Def Hk/Up/B"]
 
 
 def test_the_ring_is_drawn_in_colour_for_each_boxer_on_his_side(renderer: Renderer) -> None:
@@ -360,3 +368,49 @@ def test_a_long_card_symbol_reads_bigger_on_two_lines_that_do_not_overlap() -> N
     text.seen.clear()
     card_face(Canvas(pygame.Surface((1280, 720))), text, card, "KICK", "Attack", (190, 40, 30))
     assert text.texts()[0] == "KICK"
+
+
+def test_a_stopped_fights_score_sheet_shows_the_rounds_fought_and_the_stoppage(renderer: Renderer) -> None:
+    """Issue 23: a knockout's score sheet showed empty columns for rounds never fought,
+    0–0 totals and "4 rounds".  Seed 14: a knockout in round 2 of 4."""
+    from display.layout import LayoutRecord
+
+    game, _events = fought(rounds=4, seed=14)
+    view = game.public_view()
+    assert view.finish is Finish.KO and view.round == 2 and rounds_fought(view) == 2
+    controls = BigTimeBoxingControls()
+    headline, lines = controls.result_lines(game, ("Red", "Blue"))
+    winner = (RED, BLUE)[view.winner]
+    sheet = ResultScreen(game="Big Time Boxing", winner=winner, headline=headline, lines=lines, final=ring(game))
+    record = LayoutRecord()
+    renderer.draw(sheet, record)
+    texts = [t.what for t in record.texts]
+    assert "2 of 4 rounds" in texts and "4 rounds" not in texts
+    header = texts[texts.index("ROUND") + 1 : texts.index("RESULT")]
+    assert header == ["1", "2"]  # no column for rounds 3 and 4
+    assert texts.count("KO") == 2  # the winner's round-2 score and result
+    loser = view.boxers[1 - view.winner]
+    assert str(loser.damage) in texts  # what the round had come to when it was stopped
+
+
+def test_the_board_says_what_health_and_damage_are_and_names_injuries_in_words(renderer: Renderer) -> None:
+    from display.games.big_time_boxing.words import INJURY
+
+    game, events = fought(rounds=4, seed=15)  # a TKO on a second nose bleed: injuries on the board
+    view = game.public_view()
+    renderer.text.seen.clear()
+    renderer.draw(ring(game, events[-3:], now=events[-1][0] + 5_000_000))
+    texts = renderer.text.texts()
+    assert "HEALTH LEFT" in texts and "ROUND DAMAGE" in texts
+    injuries = [INJURY[i] for b in view.boxers for i in b.injuries]
+    assert injuries and all(name in texts for name in injuries)
+    assert not {"NOSE", "CUT-O", "CUT-U"} & set(texts)
+
+
+def test_card_words_are_the_rulebooks_not_its_shorthand() -> None:
+    from display.games.big_time_boxing.private import FEATURE_OLED
+    from display.games.big_time_boxing.words import COLUMN, FEATURE
+
+    shorthand = ("J/C", "H/U/B", "OS/", "IS/", "Combo A", "Combo B", "(1-2)")
+    for words in (*FEATURE.values(), *FEATURE_OLED.values(), *COLUMN.values()):
+        assert not any(s in words for s in shorthand), words

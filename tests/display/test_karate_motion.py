@@ -79,10 +79,11 @@ def test_a_won_hit_flashes_the_centre_in_the_winners_colour_then_fades(renderer:
 
 def test_the_winner_collects_the_centre_cards_fly_to_its_panel(renderer: Renderer) -> None:
     view, events, t, winner = _hit_won()
-    # the winner's panel's figure corner, where the cards land; the other panel's likewise
+    # just above the winner's panel, where the cards slip in (never over its count and
+    # fighter: issue 23); above the other panel likewise
     x = 640 + 12 if winner == 1 else 12
-    landing = pygame.Rect(x + 420, 560, 200, 150)
-    other = pygame.Rect((12 if winner == 1 else 652) + 420, 560, 200, 150)
+    landing = pygame.Rect(x + 160, 470, 300, 70)
+    other = pygame.Rect((12 if winner == 1 else 652) + 160, 470, 300, 70)
     edge = theme.shade(LOOKS[winner].color, 0.6)  # the flying cards' backs
     during = renderer.draw(_screen(view, events, t + SLIDE_US - 30_000))
     assert colour_share(during, landing, edge, tol=4) > colour_share(during, other, edge, tol=4)

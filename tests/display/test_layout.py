@@ -139,7 +139,9 @@ def test_big_screens_are_drawn_at_their_own_resolution() -> None:
     assert canvas.get_size() == (1920, 1080)
     for a, b in zip(small.texts, big.texts, strict=True):
         assert a.what == b.what
-        assert abs(a.rect.centerx - b.rect.centerx) <= 3 and abs(a.rect.centery - b.rect.centery) <= 3
+        # each glyph's advance is rounded to whole pixels at either size: up to 2 % of a long line's width
+        slack = 3 + a.rect.width // 50
+        assert abs(a.rect.centerx - b.rect.centerx) <= slack and abs(a.rect.centery - b.rect.centery) <= 3
     title = next(t for t in small.texts if t.what == "RINGSIDE").rect
 
     def glyph_rows(surf: pygame.Surface, scale: float) -> int:

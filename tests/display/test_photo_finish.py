@@ -157,3 +157,21 @@ def test_a_dead_heat_among_four_is_drawn_beside_the_jan_ken(renderer: Renderer, 
     pygame.image.save(canvas, str(artifacts / "karate-photo-finish-dead-heat.png"))
     jan_ken = pygame.Rect(20, 90, 400, 300)
     assert not jan_ken.colliderect(PANEL)
+
+
+def test_a_dead_heat_says_who_won_the_jan_ken_in_full(renderer: Renderer) -> None:
+    """Issue 23: "DEAD HEAT: 0 µs · RED won the …" was cut short with room to spare
+    below; the Jan Ken's winner now has a line of its own, in full."""
+    from display.layout import LayoutRecord
+
+    e = fight("Sdd", "dd")
+    events = list(e.apply(PlayTop(0, PLAYED)))
+    events += e.apply(Shown(t_us=SHOWN))
+    events += e.apply(Slaps(t_us=WON, fighters=(0, 1)))
+    events += throw(e, {0: "r", 1: "s"})
+    pf = photo_finish(events, e.options.grace_us)
+    record = LayoutRecord()
+    renderer.draw(screen(e, pf, WON + 700_000), record)
+    words = [t.what for t in record.texts]
+    assert "DEAD HEAT: 0 µs" in words and "RED won the Jan Ken" in words
+    assert not any(w.endswith("…") for w in words)

@@ -40,12 +40,23 @@ def test_punch_private_shows_that_boxers_hand_and_the_redeal_choice_only_while_t
     red = image_text(draw_private(punch_screen(engine, 0)))
     assert red is not None and red[-1] == "A=redeal START=keep"
     hand = engine.view(0).hand
-    assert red[1:7] == tuple(
-        f"{b} {s} x{n}" for b, s, n in zip("ABCDEF", ("P1", "P2", "P3", "Rest", "Blk", "Dge"), hand)
+    assert red[:6] == tuple(
+        f"{b} {s} x{n}"
+        for b, s, n in zip("ABCDEF", ("Punch 1", "Punch 2", "Punch 3", "Do Nothing", "Block", "Dodge"), hand)
     )
     assert image_text(draw_private(punch_screen(engine, 1)))[-1] == "START = keep hand"
     engine.apply(Redeal(0, False))
     assert image_text(draw_private(punch_screen(engine, 0)))[-1] == "Kept: wait"
+
+
+def test_punch_private_calls_each_card_what_the_main_screen_calls_it() -> None:
+    """Issue 23: the private display said "Rest" where the main screen says "Do Nothing"."""
+    from display.games.punch.screen import LEGEND
+
+    engine = Punch(PunchOptions(), 2, seed=3)
+    rows = image_text(draw_private(punch_screen(engine, 0)))[:6]
+    assert [row.split(" x")[0] for row in rows] == [f"{b} {LEGEND[c]}" for b, c in zip("ABCDEF", Card)]
+    assert not any("Rest" in row for row in rows)
 
 
 def test_punch_private_shows_draft_picks_the_controls_hold_before_start() -> None:
@@ -56,7 +67,7 @@ def test_punch_private_shows_draft_picks_the_controls_hold_before_start() -> Non
     screen = controls.private_screen(engine, 0)
     assert screen.held == (Card.PUNCH_1, Card.PUNCH_1, Card.BLOCK)
     text = image_text(draw_private(screen))
-    assert text[1] == "A P1 2/5" and text[5] == "E Blk 1/5" and text[-1] == "Picked 3/10 START=undo"
+    assert text[0] == "A Punch 1 2/5" and text[4] == "E Block 1/5" and text[-1] == "Picked 3/10 START=undo"
     assert image_text(draw_private(controls.private_screen(engine, 1)))[-1] == "Picked 0/10 START=undo"
 
 
@@ -72,7 +83,7 @@ def test_karate_private_tells_only_the_fighter_whose_turn_it_is() -> None:
     assert "A = play top card" in shown(turn) and "Watch for Hits" in shown(1 - turn)
     engine.apply(PlayTop(turn, 1_000))  # no Hit yet: the turn passes
     assert "A = play top card" in shown(1 - turn) and "Watch for Hits" in shown(turn)
-    assert shown(turn)[0] == f"Fighter {turn + 1}: {engine.public_view().fighters[turn].pile_size} cards"
+    assert shown(turn)[0] == f"You: {engine.public_view().fighters[turn].pile_size} cards"
 
 
 def test_private_images_are_1_bit_at_the_size_asked() -> None:

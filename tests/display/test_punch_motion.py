@@ -10,9 +10,11 @@ import pygame
 import pytest
 
 from display import motion, theme
+from display.games.punch.screen import CARD_SYMBOL, effect_lines, table_moment
+from display.layout import LayoutRecord
 from display.renderer import Renderer
 from display.widgets import PLAY_TOP
-from games.punch import Card
+from games.punch import Card, Punch, PunchOptions, Redeal
 from games.punch.actions import PlayCard
 from games.punch.clash import Cause
 from games.punch.events import CardChosen, CardsRevealed, Knockout, StaminaChanged
@@ -92,6 +94,8 @@ def test_the_boxers_pose_tells_who_was_hit_who_is_knocked_out_and_who_won() -> N
     game = _revealed()
     hit = (T, StaminaChanged(1, -2, 8, Cause.HIT))
     screen = replace(play_screen(game, events=[(T, CardsRevealed(game.public_view().last_reveal)), hit]), now_us=T)
+    assert boxer_pose(screen, 1) is Pose.READY  # the punch lands when its card can be read
+    screen = replace(screen, now_us=T + motion.FLIP_US)
     assert (boxer_pose(screen, 0), boxer_pose(screen, 1)) == (Pose.READY, Pose.HIT)
     assert boxer_pose(replace(screen, now_us=T + POSE_US + 1), 1) is Pose.READY
     out = replace(screen, events=(*screen.events, (T, Knockout(1))))
@@ -100,7 +104,8 @@ def test_the_boxers_pose_tells_who_was_hit_who_is_knocked_out_and_who_won() -> N
 
 def test_a_card_laid_face_down_slides_in_from_its_boxers_panel(renderer: Renderer) -> None:
     """Red locks in after a reveal: Red's card back slides from Red's panel onto Red's
-    place, over the last pair's face (which Blue's place still shows)."""
+    place; the last pair leaves the table (issue 23: Blue's old card stayed up under a
+    header already naming the next exchange), Blue's place is empty until Blue plays."""
     game = _revealed()
     hand = game.view(0).hand
     game.apply(PlayCard(0, next(c for c in Card if hand[c.index])))  # Red lays the next card
@@ -114,4 +119,59 @@ def test_a_card_laid_face_down_slides_in_from_its_boxers_panel(renderer: Rendere
     settled = renderer.draw(replace(play_screen(game, events=[chosen]), now_us=T + motion.SLIDE_US))
     assert colour_share(settled, red_place, back, tol=4) > 0.2  # Red's back lies on Red's place
     assert colour_share(settled, red_place, FACE) == 0  # covering Red's last card
-    assert colour_share(settled, blue_place, FACE) > 0.02  # Blue has not played: the last face stays
+    assert colour_share(settled, blue_place, FACE) == 0  # Blue's last card is gone with the last exchange
+
+
+# -- issue 23: one moment on screen at a time ----------------------------------------------------
+def _exchange(game, red: Card, blue: Card, t: int) -> list:
+    """Red then Blue lay ``red`` and ``blue``: the events with their µs (Blue's at ``t``)."""
+    first = [(t - 300_000, e) for e in game.apply(PlayCard(0, red))]
+    return first + [(t, e) for e in game.apply(PlayCard(1, blue))]
+
+
+def _punch_into_nothing():
+    """Red's Punch 2 into Blue's Do Nothing (Blue −2) as the first exchange, from the
+    first seed whose dealt hands hold both."""
+    for seed in range(200):
+        game = Punch(PunchOptions(), 2, seed=seed)
+        for seat in sorted(game.to_act()):
+            game.apply(Redeal(seat, False))
+        if game.view(0).hand[Card.PUNCH_2.index] and game.view(1).hand[Card.DO_NOTHING.index]:
+            return game, _exchange(game, Card.PUNCH_2, Card.DO_NOTHING, T)
+    raise AssertionError("no seed deals Red a Punch 2 and Blue a Do Nothing")
+
+
+def _texts(renderer: Renderer, screen) -> list[str]:
+    record = LayoutRecord()
+    renderer.draw(screen, record)
+    return [t.what for t in record.texts]
+
+
+def test_an_effect_and_the_stamina_drop_wait_until_the_cards_can_be_read(renderer: Renderer) -> None:
+    game, events = _punch_into_nothing()
+    turning = replace(play_screen(game, events=events), now_us=T + motion.FLIP_US // 3)
+    assert effect_lines(turning) == []
+    texts = _texts(renderer, turning)
+    assert "Blue hit  -2" not in texts and "10" in texts and "8" not in texts  # Blue still at 10 mid-flip
+    read = replace(turning, now_us=T + motion.FLIP_US)
+    assert effect_lines(read) == ["Blue hit  -2"]
+    assert "8" in _texts(renderer, replace(read, now_us=T + motion.FLIP_US + motion.BAR_US))
+
+
+def test_once_a_boxer_locks_in_the_table_shows_the_next_exchange_only(renderer: Renderer) -> None:
+    game, events = _punch_into_nothing()
+    shown = replace(play_screen(game, events=events), now_us=T + 2 * motion.FLIP_US)
+    assert table_moment(shown).exchange == 1 and table_moment(shown).reveal == (Card.PUNCH_2, Card.DO_NOTHING)
+    assert any("Exchange 1/10" in t for t in _texts(renderer, shown))  # the header names the pair on the table
+    hand = game.view(1).hand
+    events += [(T + 500_000, e) for e in game.apply(PlayCard(1, next(c for c in Card if hand[c.index])))]
+    next_one = replace(play_screen(game, events=events), now_us=T + 600_000)
+    assert table_moment(next_one).reveal is None and effect_lines(next_one) == []
+    texts = _texts(renderer, next_one)
+    assert any("Exchange 2/10" in t for t in texts)
+    assert not {"No effect", "Blue hit  -2", "Punch 2", "Do Nothing"} & set(texts)  # nothing of exchange 1
+
+
+def test_dodge_and_punch_back_reads_in_words_on_its_face() -> None:
+    assert CARD_SYMBOL[Card.DODGE] == "DODGE"
+    assert all(sym.isalnum() for sym in CARD_SYMBOL.values())  # no "-/*"

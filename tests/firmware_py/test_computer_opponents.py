@@ -364,3 +364,46 @@ def test_the_attract_demo_leaves_the_private_displays_alone(tmp_path) -> None:
     VirtualTimeDriver(cabinet, FRAME_US).run_until(cabinet.clock.now_us() + TITLE_US + 10_000_000)
     assert cabinet.scene.demo is not None and len(cabinet.scene.demo.session.engine.journal) > 0
     assert len(drawn) == len(cabinet.ctx.looks)
+
+
+# -- issue 23: every display says the true thing -------------------------------------------------
+def test_select_and_options_tell_each_station_what_its_start_does(tmp_path) -> None:
+    """Every private display said "Press START to play" on the options screen while only
+    the host's START did anything: the host is told what its buttons do, the others that
+    the host chooses; and a second station's START really does nothing there."""
+    from display.private import image_text
+
+    cabinet, sim, _store, _lines = make_cabinet(tmp_path, stations=4)
+    size = cabinet._private_size
+    press(cabinet, sim, 0, Button.START)
+    select = cabinet.scene
+    assert isinstance(select, Select)
+    assert "START: play it" in image_text(select.private_image(0, size))
+    assert "Red chooses" in image_text(select.private_image(2, size))
+    press(cabinet, sim, 0, Button.START)  # Punch!
+    press(cabinet, sim, 1, Button.START)  # Blue joins: two players, the options screen
+    options = cabinet.scene
+    assert isinstance(options, Options)
+    shown = {station: image_text(options.private_image(station, size)) for station in range(4)}
+    assert "START: fight!" in shown[0]
+    assert "Red sets the rules" in shown[1] and "You are in!" in shown[1]
+    assert "Not in this fight" in shown[2]
+    assert not any("Press START" in line for lines in shown.values() for line in lines)
+    press(cabinet, sim, 1, Button.START)
+    assert cabinet.scene is options  # as its display says: Blue's START does not start the fight
+
+
+def test_the_computer_is_called_by_one_name_on_every_screen(tmp_path) -> None:
+    from display.private import image_text
+
+    cabinet, sim, _store, _lines = make_cabinet(tmp_path)
+    join = to_join(cabinet, sim, "punch")
+    seat_computers(cabinet, sim, 1, Level.NORMAL)
+    size = cabinet._private_size
+    name = join.screen(0).stations[1].name
+    assert name == "CPU · NORMAL" and name in image_text(join.private_image(1, size))
+    press(cabinet, sim, 0, Button.A)
+    press(cabinet, sim, 0, Button.START)
+    play = cabinet.scene
+    assert isinstance(play, Play) and play.session.names[1] == name
+    assert name in image_text(play.private_image(1, size))

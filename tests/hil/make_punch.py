@@ -95,7 +95,11 @@ class PunchScript:
                     private={
                         "station": seat,
                         "contains": [
-                            f"Round {v.public.round}  Stamina {v.public.stamina[seat]}",
+                            *(
+                                [f"Stamina {v.public.stamina[seat]}  play A-F"]
+                                if v.public.phase is Phase.EXCHANGE
+                                else []
+                            ),
                             *(f"{ACTION_BUTTONS[c.index].value} " for c in CARDS if v.hand[c.index]),
                         ],
                     },

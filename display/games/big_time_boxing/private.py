@@ -59,15 +59,17 @@ BUTTONS = "ABCD"
 PUNCH_OLED = {"Jab": "Jab", "Cross": "Cross", "Hook": "Hook", "Uppercut": "Upper", "Body Blow": "Body"}
 FEATURE_OLED = {
     Feature.JUDGE_POINT: "Judge +1",
-    Feature.COMBO_A: "Combo A",
-    Feature.COMBO_B: "Combo B",
-    Feature.COMBO_AB: "Combo AB",
-    Feature.JC_DEFENSE: "J/C Def",
-    Feature.HUB_DEFENSE: "H/U/B Def",
+    Feature.COMBO_A: "1-2 Combo",
+    Feature.COMBO_B: "In Combo",
+    Feature.COMBO_AB: "Any Combo",
+    Feature.JC_DEFENSE: "Def Jab/Crs",
+    Feature.HUB_DEFENSE: "Def Hk/Up/B",
     Feature.ESCAPE_ROPES: "Esc Ropes",
     Feature.ESCAPE_CORNER: "Esc Corner",
 }
-"""Feature names that fit a 21-character OLED line beside the button, punch and cost."""
+"""The ring's feature names (:data:`FEATURE`) cut to fit a 21-character OLED line beside
+the button, punch and cost: the same words, shortened, not letters ("Combo B") a new
+player has to look up."""
 MODE_TITLES = {
     Mode.MOVE_AWAY: "MOVE AWAY: discard?",
     Mode.SAVE: "SAVE FOR LATER: card?",

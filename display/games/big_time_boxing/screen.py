@@ -18,15 +18,16 @@ from display.canvas import Canvas, live
 from display.cards import card_face, fitting_size
 from display.games.big_time_boxing.words import (
     BIG_HIT,
+    COLUMN,
     FEATURE,
     FINISH,
     FINISH_SHORT,
     INJURY,
-    INJURY_SHORT,
     PUNCH,
     TRAP,
     WINDOW,
 )
+from display.layout import MIN_SIZE
 from display.models import PlayScreen, ResultScreen, StationLook
 from display.text import TextCache
 from display.widgets import PLAY_TOP, banner, panel, paused_overlay, title_bar
@@ -87,7 +88,7 @@ PUNCH_COLOR: dict[Punch, Color] = {
     Punch.UPPERCUT: (140, 60, 170),
     Punch.BODY_BLOW: (200, 120, 20),
 }
-RESULT_COLOR: tuple[Color, ...] = ((105, 105, 118), (205, 140, 30), (210, 75, 30), (160, 15, 25))
+RESULT_COLOR: tuple[Color, ...] = ((105, 105, 118), (176, 112, 18), (200, 66, 26), (160, 15, 25))
 """A punch result of 0, 1, 2 and 3 (a Big Hit)."""
 HEALTH_GREEN = (56, 150, 64)
 DAMAGE_RED = (196, 38, 38)
@@ -179,7 +180,7 @@ def _ring(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, v: BigTimeBoxingP
     for seat in (0, 1):  # the areas' names over the boxers: a raised glove never hides them
         for position in AREAS:
             rect = area_rect(seat, position).inflate(-6, -6)
-            text.draw(surf, AREA_LABEL[position], 24, theme.DIM, (rect.centerx, rect.y + 14), "center", bold=True)
+            text.draw(surf, AREA_LABEL[position], 28, theme.DIM, (rect.centerx, rect.y + 14), "center", bold=True)
     live(surf, RING, "the ring")
 
 
@@ -252,16 +253,18 @@ def _board(
         chip(surf, text, tag, theme.GOLD, (x + w, row(30)), "midright", ink=theme.BACKGROUND)
 
     # Round Energy: the figure that matters most, with a bar of the round's energy.
-    text.draw(surf, "ROUND ENERGY", 26, theme.DIM, (x, row(74)), "midleft", bold=True)
+    text.draw(surf, "ROUND ENERGY", 28, theme.DIM, (x, row(74)), "midleft", bold=True)
     text.draw(
         surf, f"{b.round_energy}/{b.round_start_energy}", 48, theme.WHITE, (x + w, row(74)), "midright", bold=True
     )
     energy_bar(surf, pygame.Rect(x, row(96), w, 26), _energy_shown(s, seat, b.round_energy), b.round_start_energy)
-    text.draw(surf, "FIGHT ENERGY", 26, theme.DIM, (x, row(146)), "midleft", bold=True)
+    text.draw(surf, "FIGHT ENERGY", 28, theme.DIM, (x, row(146)), "midleft", bold=True)
     text.draw(surf, str(b.fight_energy), 40, theme.WHITE, (x + w, row(146)), "midright", bold=True)
 
-    text.draw(surf, "HEALTH", 26, theme.DIM, (x, row(178)), "midleft", bold=True)
-    text.draw(surf, "DAMAGE", 26, theme.DIM, (x + w, row(178)), "midright", bold=True)
+    # what each die is, in words: Health is what is left for the fight, Damage what this round took
+    # (named as ROUND ENERGY above it is: this round's)
+    text.draw(surf, "HEALTH LEFT", 28, theme.DIM, (x, row(178)), "midleft", bold=True)
+    text.draw(surf, "ROUND DAMAGE", 28, theme.DIM, (x + w, row(178)), "midright", bold=True)
     for i, die in enumerate(b.health_dice):
         dice(surf, text, pygame.Rect(x + i * 62, row(194), 54, 54), str(die), HEALTH_GREEN)
     if not b.health_dice:
@@ -278,26 +281,33 @@ def _board(
             )
         dice(surf, text, damage_die, str(b.damage), DAMAGE_RED)
 
-    text.draw(surf, "JUDGE POINTS", 26, theme.DIM, (x, row(270)), "midleft", bold=True)
+    text.draw(surf, "JUDGE POINTS", 28, theme.DIM, (x, row(270)), "midleft", bold=True)
     for i in range(6):
         centre = (x + w - 12 - (5 - i) * 32, row(270))
         lit = i < b.judge_points
         draw.circle(surf, theme.GOLD if lit else theme.shade(theme.GOLD, 0.25), centre, 12)
 
-    chips: list[tuple[str, Color]] = [(INJURY_SHORT[i], INJURY_RED) for i in b.injuries]
+    chips: list[tuple[str, Color]] = [(INJURY[i], INJURY_RED) for i in b.injuries]  # the rulebook's names
     if b.knockdowns:
-        chips.append((f"DOWN ×{b.knockdowns}", (210, 90, 20)))
+        chips.append((f"Down ×{b.knockdowns}", (210, 90, 20)))
     if b.warnings:
         fouls = b.warnings - 1
-        chips.append(("WARNING" if not fouls else f"FOULS ×{fouls}", (150, 120, 20) if not fouls else theme.BAD))
-    cx = x
-    for words, color in chips:
-        cx = chip(surf, text, words, color, (cx, row(308)), "midleft").right + 8
+        chips.append(("Warning" if not fouls else f"Fouls ×{fouls}", (150, 120, 20) if not fouls else theme.BAD))
+    if b.has_saved:
+        chips.append(("1 card saved", (70, 90, 120)))
+    cx, cy = x, row(306)
+    for words, color in chips:  # in words, so a second row when they do not fit one
+        width = text.measure(surf, words, 28, bold=True)[0] + 16
+        if cx > x and cx + width > x + w:
+            cx, cy = x, row(340)
+        cx = chip(surf, text, words, color, (cx, cy), "midleft").right + 8
 
-    scores = "  ".join(str(n) for n in b.round_scores) or "—"
-    text.draw(surf, f"Rounds: {scores}", 28, theme.TEXT, (x, row(346)), "midleft")
-    cards = f"hand {b.hand_size} · deck {b.deck_size}" + (" · 1 saved" if b.has_saved else "")
-    text.draw(surf, cards, 26, theme.DIM, (x, row(376)), "midleft")
+    recent = b.round_scores[-3:]  # the last three: readable in a 12-round fight too (the sheet has all)
+    scores = ("… " if len(b.round_scores) > 3 else "") + " ".join(str(n) for n in recent) if recent else "—"
+    line = row(374) if cy > row(306) else row(346)
+    text.draw(surf, f"Rounds: {scores}", 28, theme.TEXT, (x, line), "midleft", max_width=190)
+    cards = f"hand {b.hand_size} · deck {b.deck_size}"
+    text.draw(surf, cards, 28, theme.DIM, (x + w, line), "midright", max_width=w - 194)
     if b.attributes:
         names = [CARDS.attributes[a].name for a in b.attributes]
         spent = set(b.attributes_spent)
@@ -317,10 +327,10 @@ def chip(
     ink: Color = theme.WHITE,
 ) -> pygame.Rect:
     """A tile like the printed game's counters: bold words on a coloured rounded box."""
-    box = pygame.Rect((0, 0), text.measure(surf, words, 24, bold=True)).inflate(16, 8)
+    box = pygame.Rect((0, 0), text.measure(surf, words, 28, bold=True)).inflate(16, 8)
     setattr(box, anchor, pos)
     draw.rect(surf, color, box, border_radius=6)
-    text.draw(surf, words, 24, ink, box.center, "center", bold=True)
+    text.draw(surf, words, 28, ink, box.center, "center", bold=True)
     return box
 
 
@@ -369,7 +379,16 @@ def _centre(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, v: BigTimeBoxin
     words, color, left = _asked(s, v)
     if left is not None:
         size = fitting_size(words, head.width - 90, 34)
-        text.draw(surf, words, size, color, (head.x + 14, head.y + 28), "midleft", bold=True)
+        who = next((look.name.upper() for look in s.seats if words.startswith(look.name.upper() + " ")), "")
+        asked = words[len(who) :].strip()
+        if size < MIN_SIZE and who:  # too long for one readable line: who above, what below
+            width = head.width - 90
+            text.draw(surf, who, fitting_size(who, width, 28), color, (head.x + 14, head.y + 16), "midleft", bold=True)
+            text.draw(
+                surf, asked, fitting_size(asked, width, 28), theme.TEXT, (head.x + 14, head.y + 40), "midleft", True
+            )
+        else:
+            text.draw(surf, words, size, color, (head.x + 14, head.y + 28), "midleft", bold=True)
         seconds = -(-left // 1_000_000)
         text.draw(surf, str(seconds), 52, theme.GOLD, (head.right - 16, head.y + 30), "midright", bold=True)
         share = max(0.0, min(1.0, left / v.options.answer_us))
@@ -446,8 +465,8 @@ def shown_card(s: BigTimeBoxingPlay, ev: object) -> Shown | None:
         note = f"{look[ev.player].name} cancels the {PUNCH[ev.punch]}"
         return Shown("BLOCKED", label, (40, 90, 170), look[ev.player].color, "Blocked", note, ev.player)
     if isinstance(ev, ResultDrawn):
-        where = ev.column.value if ev.column is not None else "better of two"
-        label = f"{PUNCH[ev.punch]} {where}" if ev.value < 3 else "BIG HIT!"
+        where = COLUMN[ev.column] if ev.column is not None else "better of two"
+        label = f"{PUNCH[ev.punch]}, {where}" if ev.value < 3 else "BIG HIT!"
         return Shown(str(ev.value), label, RESULT_COLOR[ev.value], look[ev.puncher].color, f"{ev.value} dmg")
     if isinstance(ev, BigHitDrawn):
         words = BIG_HIT[ev.big_hit]
@@ -488,7 +507,7 @@ def _stage(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, area: pygame.Rec
         return
     showing = min(len(cards) - 1, max(0, (s.now_us - at) // STAGGER_US))
     card = cards[showing]
-    rect = pygame.Rect(0, 0, 200, 252)
+    rect = pygame.Rect(0, 0, 284, 252)  # wide enough for its label at the readable size
     rect.midtop = (area.centerx, area.y + 4)
     if card.seat is not None:  # a boxer's card slides in from his side of the stage
         side = (area.width - rect.width) // 2 * (-1 if card.seat == 0 else 1)
@@ -508,8 +527,8 @@ def _stage(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, area: pygame.Rec
             if i == showing:
                 draw.rect(surf, theme.GOLD, box, width=3, border_radius=6)
             words = c.chip if turned else "?"
-            size = fitting_size(words, width - 8, 26)
-            text.draw(surf, words, size, theme.WHITE, box.center, "center", bold=True)
+            size = fitting_size(words, width - 8, 28)  # the big card above says it in full: a detail
+            text.draw(surf, words, size, theme.WHITE, box.center, "center", bold=True, detail=True)
             x += width + 6
 
 
@@ -583,14 +602,14 @@ def _round_score(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, box: pygam
         text.draw(surf, look.name.upper(), 38, look.color, (x, box.y + 80), "center", True, column)
         text.draw(surf, str(ev.scores[seat]), 110, theme.WHITE, (x, box.y + 156), "center", bold=True)
         sums = f"{ev.judge_points[seat]} JP + {ev.damage_caused[seat]} dmg = {ev.totals[seat]}"
-        text.draw(surf, sums, 26, theme.TEXT, (x, box.y + 222), "center", max_width=column)
+        text.draw(surf, sums, 28, theme.TEXT, (x, box.y + 222), "center", max_width=column)
         marks = []
         if ev.knockdowns[seat]:
             marks.append(f"down ×{ev.knockdowns[seat]}")
         if ev.fouls[seat]:
             marks.append(f"foul ×{ev.fouls[seat]}")
         if marks:
-            text.draw(surf, ", ".join(marks), 24, theme.BAD, (x, box.y + 256), "center", True, column)
+            text.draw(surf, ", ".join(marks), 28, theme.BAD, (x, box.y + 256), "center", True, column)
     text.draw(surf, "–", 90, theme.DIM, (box.centerx, box.y + 156), "center", bold=True)
     return True
 
@@ -604,7 +623,11 @@ def draw_score_sheet(surf: Canvas, text: TextCache, r: BigTimeBoxingResult) -> N
     v = s.view
     w, h = surf.get_size()
     surf.fill(theme.BACKGROUND if r.winner is None else theme.shade(r.winner.color, 0.22))
-    title_bar(surf, text, r.game, "Score sheet", f"{v.options.rounds} rounds")
+    fought = rounds_fought(v)
+    planned = v.options.rounds
+    title_bar(
+        surf, text, r.game, "Score sheet", f"{fought} of {planned} rounds" if fought < planned else f"{planned} rounds"
+    )
     banner(surf, text, r.headline, r.winner.color if r.winner else theme.PANEL_EDGE, pygame.Rect(0, 78, w, 78))
     finish = FINISH[v.finish] if v.finish else ""
     text.draw(surf, finish[:1].upper() + finish[1:], 32, theme.TEXT, (w // 2, 174), "center")
@@ -623,6 +646,17 @@ ROWS = (
 )
 
 
+def rounds_fought(v: BigTimeBoxingPublicView) -> int:
+    """The rounds the fight lasted: every round scored, and the round it was stopped in."""
+    scored = max((r.round for r in v.scorecard), default=0)
+    return max(1, scored, v.round if stopped(v) else 0)
+
+
+def stopped(v: BigTimeBoxingPublicView) -> bool:
+    """The fight ended inside a round (a KO or TKO): that round was never scored."""
+    return v.finish is not None and not any(r.round == v.round for r in v.scorecard)
+
+
 def score_table(
     surf: Canvas,
     text: TextCache,
@@ -630,17 +664,20 @@ def score_table(
     v: BigTimeBoxingPublicView,
     area: pygame.Rect,
 ) -> None:
-    rounds = v.options.rounds
+    """Only the rounds fought; the round a fight was stopped in shows what each boxer had
+    when it stopped, and the last column the real result (the stoppage, not a 0–0)."""
+    rounds = rounds_fought(v)
     label_w, total_w = 250, 110
     col = (area.width - label_w - total_w) // rounds
     row_h = (area.height - 40) // (2 * (len(ROWS) + 1))
     panel(surf, area, theme.PANEL, theme.PANEL_EDGE, 12)
     y = area.y + 6
-    text.draw(surf, "ROUND", 26, theme.DIM, (area.x + 16, y + 14), "midleft", bold=True)
+    text.draw(surf, "ROUND", 28, theme.DIM, (area.x + 16, y + 14), "midleft", bold=True)
     for n in range(rounds):
         cx = area.x + label_w + n * col + col // 2
         text.draw(surf, str(n + 1), 28, theme.DIM, (cx, y + 14), "center", bold=True)
-    text.draw(surf, "TOTAL", 26, theme.GOLD, (area.right - total_w // 2, y + 14), "center", bold=True)
+    last = "RESULT" if stopped(v) else "TOTAL"
+    text.draw(surf, last, 28, theme.GOLD, (area.right - total_w // 2, y + 14), "center", bold=True)
     y += 34
     by_round = {r.round: r for r in v.scorecard}
     for seat in (0, 1):
@@ -651,16 +688,22 @@ def score_table(
         y += row_h
         for label, key in ROWS:
             bold = key == "score"
-            text.draw(surf, label, 26, theme.WHITE if bold else theme.TEXT, (area.x + 30, y + row_h // 2), "midleft")
+            text.draw(surf, label, 28, theme.WHITE if bold else theme.TEXT, (area.x + 30, y + row_h // 2), "midleft")
             for n in range(rounds):
-                cell = _cell(by_round.get(n + 1), seat, key) or (_stopped(v, n + 1, seat) if bold else "")
+                scored = by_round.get(n + 1)
+                cell = _cell(scored, seat, key) if scored is not None else _at_stoppage(v, n + 1, seat, key)
                 cx = area.x + label_w + n * col + col // 2
                 if bold and cell:
                     draw.ellipse(surf, theme.shade(look.color, 0.55), (cx - 24, y + 1, 48, row_h - 2))
                 text.draw(surf, cell, 28, theme.WHITE, (cx, y + row_h // 2), "center", bold=bold)
             if bold:
                 total = str(sum(v.boxers[seat].round_scores))
-                text.draw(surf, total, 40, theme.GOLD, (area.right - total_w // 2, y + row_h // 2), "center", bold=True)
+                if stopped(v):  # the stoppage decided it, not the round-scores
+                    total = FINISH_SHORT[v.finish] if v.winner == seat and v.finish is not None else "—"
+                size = fitting_size(total, total_w - 8, 40)
+                text.draw(
+                    surf, total, size, theme.GOLD, (area.right - total_w // 2, y + row_h // 2), "center", bold=True
+                )
             y += row_h
         y += 6
 
@@ -680,11 +723,22 @@ def _cell(scored: RoundScored | None, seat: int, key: str) -> str:
     return str(scored.scores[seat])
 
 
-def _stopped(v: BigTimeBoxingPublicView, n: int, seat: int) -> str:
-    """'KO'/'TKO' in the winner's round-score cell of the round the fight was stopped in."""
-    if v.finish is None or v.winner != seat or n != v.round or any(r.round == n for r in v.scorecard):
+def _at_stoppage(v: BigTimeBoxingPublicView, n: int, seat: int, key: str) -> str:
+    """A cell of the round the fight was stopped in (empty for any other unscored round):
+    what the boxer had when it stopped, and 'KO'/'TKO' as the winner's round-score."""
+    if v.finish is None or n != v.round or not stopped(v):
         return ""
-    return FINISH_SHORT[v.finish]
+    me, other = v.boxers[seat], v.boxers[1 - seat]
+    if key == "damage":
+        return str(other.damage)
+    if key == "judge":
+        return str(me.judge_points)
+    if key == "total":
+        return str(other.damage + me.judge_points)
+    if key == "marks":
+        downs, fouls = me.round_knockdowns, me.round_fouls
+        return f"{downs}/{fouls}" if downs or fouls else ""
+    return FINISH_SHORT[v.finish] if v.winner == seat else ""
 
 
 def _injuries_line(surf: Canvas, text: TextCache, look: StationLook, b: BoxerStatus, pos: tuple[int, int]) -> None:

@@ -5,7 +5,7 @@ and the log all call a card the same thing."""
 
 from __future__ import annotations
 
-from games.big_time_boxing import CARDS, BigHit, Feature, Finish, Injury, Position, Punch, Trap, Window
+from games.big_time_boxing import CARDS, BigHit, Column, Feature, Finish, Injury, Position, Punch, Trap, Window
 
 PUNCH = {
     Punch.JAB: "Jab",
@@ -19,14 +19,17 @@ PUNCH_SHORT = {Punch.JAB: "Jab", Punch.CROSS: "Crs", Punch.HOOK: "Hook", Punch.U
 
 FEATURE = {
     Feature.JUDGE_POINT: "Judge Points +1",
-    Feature.COMBO_A: "Combo (1-2)",
-    Feature.COMBO_B: "Combo (inside)",
-    Feature.COMBO_AB: "Combo (both)",
-    Feature.JC_DEFENSE: "J/C Defense",
-    Feature.HUB_DEFENSE: "H/U/B Defense",
+    Feature.COMBO_A: "One-Two Combo",
+    Feature.COMBO_B: "Inside Combo",
+    Feature.COMBO_AB: "Any Combo",
+    Feature.JC_DEFENSE: "Jab/Cross Defense",
+    Feature.HUB_DEFENSE: "Hook/Uppercut/Body Defense",
     Feature.ESCAPE_ROPES: "Escape the Ropes",
     Feature.ESCAPE_CORNER: "Escape the Corner",
 }
+"""The rulebook's words in full: its "J/C" and "H/U/B" are its own shorthand for Jab/Cross
+and Hook/Uppercut/Body Blow; the combo icons are the one-two (Jab, Cross) and the inside
+combos (Hook, Uppercut, Body Blow), a Hook with both icons joins any."""
 FEATURE_SHORT = {
     Feature.JUDGE_POINT: "JP+1",
     Feature.COMBO_A: "cmbA",
@@ -45,6 +48,8 @@ POSITION = {
     Position.IN_THE_CORNER: "In the Corner",
 }
 TRAP = {Trap.ROPES: "the ropes", Trap.CORNER: "the corner"}
+COLUMN = {Column.OS_OS: "both outside", Column.OS_IS: "one inside", Column.IS_IS: "both inside"}
+"""Where a punch landed, as the Result card's column says it (OS/OS, OS/IS, IS/IS)."""
 
 BIG_HIT = {
     BigHit.ON_THE_ROPES: "On the Ropes",
@@ -62,16 +67,10 @@ INJURY = {
     Injury.CUT_UNDER_EYE: "Cut Under Eye",
     Injury.CUT_OVER_EYE: "Cut Over Eye",
 }
-INJURY_SHORT = {
-    Injury.HURT: "HURT",
-    Injury.NOSE_BLEED: "NOSE",
-    Injury.CUT_UNDER_EYE: "CUT-U",
-    Injury.CUT_OVER_EYE: "CUT-O",
-}
 
 WINDOW = {
     Window.RESPONSE: "may defend",
-    Window.COMBO: "may add a combo punch",
+    Window.COMBO: "may add a combo",
     Window.ESCAPE: "may escape",
     Window.TRAPPED_RESPONSE: "may defend",
 }

@@ -98,11 +98,11 @@ def draw_photo_finish(
     pad = 16
     text.draw(surf, "PHOTO FINISH", 30, theme.GOLD, (area.x + pad, area.y + 24), "midleft", bold=True)
     text.draw(surf, pf.hit.value.replace("_", " ").title(), 28, theme.DIM, (area.right - pad, area.y + 24), "midright")
-    _headline(surf, text, seats, pf, pygame.Rect(area.x + pad, area.y + 44, area.width - 2 * pad, 42))
+    verdict = _headline(surf, text, seats, pf, pygame.Rect(area.x + pad, area.y + 44, area.width - 2 * pad, 42))
 
     lanes = _lanes(pf)
     lane_h = min(44, LANES_H // len(lanes))
-    name_w, time_w = 70, 124
+    name_w, time_w = 84, 150  # a name and a time to the µs at the readable size
     strip = pygame.Rect(
         area.x + pad + name_w, area.y + 108, area.width - 2 * pad - name_w - time_w, lane_h * len(lanes)
     )
@@ -134,9 +134,14 @@ def draw_photo_finish(
     _axis(surf, text, pf, strip, x_of, lo, hi)
     pair = _winner_and_runner_up(pf)
     if pair is not None and pf.margin_us:  # a dead heat needs no close-up: the lanes read the same µs
-        close = pygame.Rect(strip.x, strip.bottom + 34, strip.width, area.bottom - strip.bottom - 44)
+        left = area.x + pad + 80  # the whole panel's width, right of its caption: two times to the µs side by side
+        close = pygame.Rect(left, strip.bottom + 40, area.right - pad - left, area.bottom - strip.bottom - 48)
         _close_up(surf, text, seats, pair, pf.margin_us, close)
-        text.draw(surf, "close-up", 22, theme.DIM, (area.x + pad, close.y + 12), "midleft")
+        text.draw(surf, "close-up", 22, theme.DIM, (area.x + pad, close.y + 12), "midleft", detail=True)
+    elif verdict is not None:  # a dead heat: no close-up, so what it led to has the room below
+        words, colour = verdict
+        below = pygame.Rect(area.x + pad, strip.bottom + 34, area.width - 2 * pad, area.bottom - strip.bottom - 44)
+        text.draw_fitted(surf, words, 36, colour, below.center, below.width, "center", True)
 
 
 def _winner_and_runner_up(pf: PhotoFinish) -> tuple[SlapMark, SlapMark] | None:
@@ -178,22 +183,27 @@ def _close_up(
         draw.rect(surf, look.color, pygame.Rect(x - 4, y - 12, 8, 24))
         if m.verdict is SlapVerdict.WON:
             draw.rect(surf, theme.WHITE, pygame.Rect(x - 7, y - 15, 14, 30), 3)
-        text.draw(surf, duration(m.at_us), 24, look.color, (x, y + 30), "center", bold=True)
-    text.draw(surf, duration(margin_us), 26, theme.GOLD, (area.centerx, y - 2), "midbottom", bold=True)
+        text.draw(surf, duration(m.at_us), 28, look.color, (x, y + 30), "center", bold=True)
+    text.draw(surf, duration(margin_us), 28, theme.GOLD, (area.centerx, y - 2), "midbottom", bold=True)
 
 
 def _headline(
     surf: Canvas, text: TextCache, seats: tuple[StationLook, ...], pf: PhotoFinish, rect: pygame.Rect
-) -> None:
+) -> tuple[str, tuple[int, int, int]] | None:
+    """The headline; for a dead heat, also the line saying what it led to (drawn below
+    the strip, where a close-up would be: one line would not fit both)."""
     if pf.winner is None:
-        who = seats[pf.jan_ken_winner].name.upper() if pf.jan_ken_winner is not None else ""
-        words = "DEAD HEAT: 0 µs" + (f" · {who} won the Jan Ken" if who else " · Jan Ken!")
-        colour = seats[pf.jan_ken_winner].color if pf.jan_ken_winner is not None else theme.WHITE
-    elif pf.margin_us is None:
+        text.draw_fitted(surf, "DEAD HEAT: 0 µs", 42, theme.WHITE, rect.midleft, rect.width, "midleft", True)
+        if pf.jan_ken_winner is None:
+            return "Jan Ken decides the Hit", theme.GOLD
+        look = seats[pf.jan_ken_winner]
+        return f"{look.name.upper()} won the Jan Ken", look.color
+    if pf.margin_us is None:
         words, colour = f"{seats[pf.winner].name.upper()} · nobody else in time", seats[pf.winner].color
     else:
         words, colour = f"{seats[pf.winner].name.upper()} by {duration(pf.margin_us)}", seats[pf.winner].color
     text.draw_fitted(surf, words, 42, colour, rect.midleft, rect.width, "midleft", True)
+    return None
 
 
 def _span(pf: PhotoFinish) -> tuple[int, int]:
@@ -243,7 +253,7 @@ def _axis(
     """Under the strip: SHOWN at the reveal, a tick every round step in ms, the grace named."""
     y = strip.bottom + 16
     step = next((s for s in STEPS_US if (hi - lo) / s <= 6), STEPS_US[-1])
-    shown = text.draw(surf, "shown", 22, theme.WHITE, (x_of(0), y), "center", bold=True)
+    shown = text.draw(surf, "shown", 22, theme.WHITE, (x_of(0), y), "center", bold=True, detail=True)
     taken = [shown.inflate(10, 0)]
     t = step
     while t < hi:
@@ -252,9 +262,9 @@ def _axis(
             rect.center = (x_of(t), y)
             if not any(rect.colliderect(r) for r in taken) and rect.right <= strip.right + 40:
                 draw.line(surf, theme.DIM, (x_of(t), strip.bottom), (x_of(t), strip.bottom + 5), 2)
-                text.draw(surf, f"{t // 1000}", 22, theme.DIM, rect.center, "center")
+                text.draw(surf, f"{t // 1000}", 22, theme.DIM, rect.center, "center", detail=True)
                 taken.append(rect.inflate(10, 0))
         t += step
     grace_x = (x_of(pf.won_at_us) + x_of(pf.won_at_us + pf.grace_us)) // 2
-    text.draw(surf, "grace", 22, theme.GOLD, (grace_x, strip.y - 12), "center", bold=True)
-    text.draw(surf, "ms", 22, theme.DIM, (strip.right + 6, y), "midleft")
+    text.draw(surf, "grace", 22, theme.GOLD, (grace_x, strip.y - 12), "center", bold=True, detail=True)
+    text.draw(surf, "ms", 22, theme.DIM, (strip.right + 6, y), "midleft", detail=True)

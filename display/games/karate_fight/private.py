@@ -19,7 +19,7 @@ def draw_karate_private(screen: KaratePrivate, size: tuple[int, int]) -> Image.I
     pv = screen.view
     v = pv.public
     me = v.fighters[seat]
-    lines = [f"Fighter {seat + 1}: {me.pile_size} cards"]
+    lines = [f"{screen.name or 'You'}: {me.pile_size} cards"]  # the seat's name, as on the main screen
     if v.winner is not None:
         won = "KARATE MASTER" if v.win_reason is WinReason.KARATE_MASTER else "YOU WIN ON TIME"
         lines += ["", won if v.winner == seat else "Fight over"]

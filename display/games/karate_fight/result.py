@@ -97,14 +97,14 @@ def _chart(
         if len(hits) == len(story.hits)
         else f"ms · the last {len(hits)} of {len(story.hits)} Hits"
     )
-    text.draw(surf, scope, 24, theme.DIM, (area.right - 18, area.y + 24), "midright")
+    text.draw(surf, scope, 28, theme.DIM, (area.right - 18, area.y + 24), "midright")
     slowest = max(us for line in hits for _f, us in line.reactions)
     top = _nice_ceiling(min(slowest, CHART_CAP_US))
     for i in range(5):
         value = top * i // 4
         y = plot.bottom - plot.height * i // 4
         draw.line(surf, theme.PANEL_EDGE, (plot.x, y), (plot.right, y), 1)
-        text.draw(surf, f"{value // 1000}", 24, theme.DIM, (plot.x - 10, y), "midright")
+        text.draw(surf, f"{value // 1000}", 24, theme.DIM, (plot.x - 10, y), "midright", detail=True)
     n, first = len(hits), hits[0].number
 
     def x_of(number: int) -> int:
@@ -127,8 +127,8 @@ def _chart(
             draw.circle(surf, seats[fighter].color, centre, radius if won else radius - 2)
     step = max(1, -(-n // 12))
     for number in range(first, first + n, step):
-        text.draw(surf, str(number), 24, theme.DIM, (x_of(number), plot.bottom + 16), "center")
-    text.draw(surf, "Hit", 24, theme.DIM, (plot.x - 10, plot.bottom + 16), "midright")
+        text.draw(surf, str(number), 24, theme.DIM, (x_of(number), plot.bottom + 16), "center", detail=True)
+    text.draw(surf, "Hit", 24, theme.DIM, (plot.x - 10, plot.bottom + 16), "midright", detail=True)
 
 
 def _nice_ceiling(us: int) -> int:
@@ -157,16 +157,16 @@ def _bests(
         tally = f"{won} Hit{'s' if won != 1 else ''} won" + (
             f" · {blows} coward's blow{'s' if blows != 1 else ''}" if blows else ""
         )
-        text.draw(surf, tally, 24, theme.DIM, (area.x + 18, y + 46), "midleft")
+        text.draw(surf, tally, 28, theme.DIM, (area.x + 18, y + 46), "midleft")
     if not story.counted:
         note = "against the computer: not in the records"
-        text.draw_fitted(surf, note, 24, theme.GOLD, (area.centerx, area.bottom - 20), area.width - 30, "center")
+        text.draw_fitted(surf, note, 28, theme.GOLD, (area.centerx, area.bottom - 20), area.width - 30, "center")
 
 
 def _records(surf: Canvas, text: TextCache, title: str, records: tuple[FastSlap, ...], area: pygame.Rect) -> None:
     panel(surf, area, theme.PANEL, theme.PANEL_EDGE, 12)
     text.draw(surf, title, 30, theme.GOLD, (area.x + 18, area.y + 24), "midleft", bold=True)
-    text.draw(surf, "people only", 24, theme.DIM, (area.right - 18, area.y + 24), "midright")
+    text.draw(surf, "people only", 28, theme.DIM, (area.right - 18, area.y + 24), "midright")
     if not records:
         text.draw(surf, "no slap recorded yet", 30, theme.DIM, (area.centerx, area.y + 90), "center")
         return
@@ -177,4 +177,4 @@ def _records(surf: Canvas, text: TextCache, title: str, records: tuple[FastSlap,
         text.draw_fitted(surf, rec.who, 30, colour, (area.x + 60, y), 220, "midleft", True)
         text.draw(surf, duration(rec.reaction_us), 30, colour, (area.x + 300, y), "midleft", bold=rec.this_game)
         if rec.this_game:
-            text.draw(surf, "this fight!", 26, theme.GOLD, (area.right - 18, y), "midright", bold=True)
+            text.draw(surf, "this fight!", 28, theme.GOLD, (area.right - 18, y), "midright", bold=True)

@@ -25,6 +25,8 @@ from games.karate_fight import (
     FightWon,
     HitShowing,
     HitWon,
+    JanKenStarted,
+    JanKenWon,
     KarateMaster,
     KaratePublicView,
     Technique,
@@ -44,6 +46,23 @@ COLLECT_STAGGER_US = 70_000
 """The centre's cards fly to the Hit's winner one after another, this far apart."""
 FIGURE = 96
 """A fighter's figure: a square in the panel's lower right corner."""
+JAN_KEN_RESULT_US = BANNER_US
+"""After a Jan Ken, who won it and the cards they took stay up this long before the
+screen turns to whose turn it is (a new card played ends it sooner)."""
+
+
+def jan_ken_result(s: KaratePlay) -> tuple[int, int | None] | None:
+    """The Jan Ken just decided, while it is still the moment on screen: its winner and
+    the cards that won them (None: no cards change hands, the fight is won)."""
+    taken: int | None = None
+    for t, ev in reversed(s.events):
+        if s.now_us - t > JAN_KEN_RESULT_US or isinstance(ev, CardPlayed | JanKenStarted | HitShowing):
+            return None
+        if isinstance(ev, BoutWon):
+            taken = ev.cards_taken
+        if isinstance(ev, JanKenWon):
+            return ev.winner, taken
+    return None
 
 
 def _name(enum_value: object) -> str:
@@ -55,6 +74,7 @@ def draw_karate(surf: Canvas, text: TextCache, s: KaratePlay) -> None:
     w, _h = surf.get_size()
     surf.fill(theme.BACKGROUND)
     names = [look.name for look in s.seats]
+    decided = jan_ken_result(s)
     if v.master is not None:
         status = f"{names[v.master]} is Karate Master"
     elif v.winner is not None:
@@ -63,6 +83,8 @@ def draw_karate(surf: Canvas, text: TextCache, s: KaratePlay) -> None:
         status = "TIME!  Tie for most cards: Jan Ken decides"
     elif v.jan_ken is not None:
         status = "JAN KEN POI!  A rock · B paper · C scissors"
+    elif decided is not None:  # who won it first, then whose turn
+        status = f"{names[decided[0]]} wins the Jan Ken"
     elif v.hit_showing is not None and not v.awaiting_reveal:
         status = "HIT!  SLAP THE PAD!"
     elif v.turn is not None:
@@ -187,8 +209,10 @@ def _collect(surf: Canvas, s: KaratePlay, card: pygame.Rect, fighters: pygame.Re
         return
     t, ev = won
     target = _panel_rect(fighters, n, ev.winner)
-    end = (target.right - FIGURE // 2 - 12, target.bottom - FIGURE // 2 - 8)
+    end = (target.centerx, target.top)  # into the winner's panel from above: its count and fighter stay clear
     color = s.seats[ev.winner].color
+    clip = surf.get_clip()
+    surf.set_clip(pygame.Rect(0, PLAY_TOP, surf.get_width(), fighters.top - 4 - PLAY_TOP))
     for i in range(min(ev.cards_taken, 6)):
         start = t + i * COLLECT_STAGGER_US
         p = motion.progress(s.now_us, start, motion.SLIDE_US)
@@ -200,6 +224,7 @@ def _collect(surf: Canvas, s: KaratePlay, card: pygame.Rect, fighters: pygame.Re
         flying.center = (x, y)
         draw.rect(surf, theme.shade(color, 0.6), flying, border_radius=12)
         draw.rect(surf, theme.GOLD, flying, width=3, border_radius=12)
+    surf.set_clip(clip)
 
 
 def _fighters(surf: Canvas, text: TextCache, s: KaratePlay, v: KaratePublicView, area: pygame.Rect) -> None:
@@ -234,10 +259,11 @@ def _fighters(surf: Canvas, text: TextCache, s: KaratePlay, v: KaratePublicView,
             draw.rect(surf, theme.shade(look.color, 0.3), seg, border_radius=4)
             if fill > 0:
                 draw.rect(surf, theme.shade(look.color, 0.4 + 0.6 * fill), seg, border_radius=4)
-        state = {FighterStatus.OUT: "OUT", FighterStatus.OUT_OF_CARDS: "no cards: win a Hit!"}.get(f.status, "")
-        if turn:
-            state = "YOUR TURN: A"
         wide = rect.width > 420
+        no_cards = "no cards: win a Hit!" if wide else "no cards"
+        state = {FighterStatus.OUT: "OUT", FighterStatus.OUT_OF_CARDS: no_cards}.get(f.status, "")
+        if turn:
+            state = "YOUR TURN: A" if wide else "PRESS A"
         half = (rect.width - FIGURE) // 2 - 24 if wide else rect.width - 40 - FIGURE
         text.draw(surf, state, 32, theme.GOLD, (rect.x + 20, rect.y + 112), "midleft", bold=True, max_width=half)
         best = f"best {f.fastest_us / 1000:.1f} ms" if f.fastest_us is not None else ""
@@ -246,7 +272,7 @@ def _fighters(surf: Canvas, text: TextCache, s: KaratePlay, v: KaratePublicView,
         where = (
             ((rect.right - 20 - FIGURE, rect.y + 112), "midright") if wide else ((rect.x + 20, rect.y + 142), "midleft")
         )
-        text.draw(surf, done, 28, theme.DIM, where[0], where[1], max_width=half)
+        text.draw(surf, done, 28, theme.TEXT, where[0], where[1], max_width=half)  # on any panel colour
 
 
 def _jan_ken(surf: Canvas, text: TextCache, s: KaratePlay, v: KaratePublicView, area: pygame.Rect) -> None:
@@ -255,17 +281,20 @@ def _jan_ken(surf: Canvas, text: TextCache, s: KaratePlay, v: KaratePublicView, 
     panel(surf, area, theme.PANEL, theme.GOLD, 14)
     live(surf, area, "Jan Ken")
     text.draw(surf, f"JAN KEN — round {jk.round}", 40, theme.GOLD, (area.centerx, area.y + 30), "center", bold=True)
+    thrown = {t.fighter: t.sign.value for t in jk.last_round}  # the round before, beside each fighter
     for i, f in enumerate(jk.fighters[:4]):
         look = s.seats[f]
         if f not in jk.remaining:
             state = "out"
         else:
             state = "thrown" if f in jk.locked else "choosing…"
-        text.draw(surf, look.name, 34, look.color, (area.x + 20, area.y + 90 + i * 44), "midleft", bold=True)
-        text.draw(surf, state, 34, theme.WHITE, (area.right - 20, area.y + 90 + i * 44), "midright")
-    if jk.last_round:
-        last = "  ".join(f"{s.seats[t.fighter].name[0]}:{t.sign.value}" for t in jk.last_round)
-        text.draw(surf, last, 26, theme.DIM, (area.centerx, area.bottom - 24), "center")
+        if f in thrown:
+            state += f" (was {thrown[f]})"
+        y = area.y + 90 + i * 44
+        name = text.draw(surf, look.name, 34, look.color, (area.x + 20, y), "midleft", bold=True)
+        text.draw(
+            surf, state, 30, theme.WHITE, (area.right - 20, y), "midright", max_width=area.right - name.right - 36
+        )
 
 
 def _banner(surf: Canvas, text: TextCache, s: KaratePlay, v: KaratePublicView) -> None:
@@ -293,6 +322,14 @@ def _banner(surf: Canvas, text: TextCache, s: KaratePlay, v: KaratePublicView) -
                 s.seats[ev.fighter].color,
             )
             return
+        if isinstance(ev, JanKenWon):
+            decided = jan_ken_result(s)
+            if decided is not None and decided[1] is not None:
+                name, look = s.seats[ev.winner].name.upper(), s.seats[ev.winner]
+                taken = f"{decided[1]} card{'s' if decided[1] != 1 else ''}"
+                banner(surf, text, f"{name} TAKES {taken}".upper(), look.color)
+            return
         if isinstance(ev, DeadHeat):
-            banner(surf, text, "DEAD HEAT!  JAN KEN!", theme.PANEL_EDGE)
+            if v.jan_ken is not None:  # only while the Jan Ken it called is on
+                banner(surf, text, "DEAD HEAT!  JAN KEN!", theme.PANEL_EDGE)
             return

@@ -99,7 +99,7 @@ def _match_chart(
     for level in (0, 5, 10):
         y = plot.bottom - plot.height * level // MAX_STAMINA
         draw.line(surf, theme.PANEL_EDGE, (plot.x, y), (plot.right, y), 1)
-        text.draw(surf, str(level), 24, theme.DIM, (plot.x - 8, y), "midright")
+        text.draw(surf, str(level), 24, theme.DIM, (plot.x - 8, y), "midright", detail=True)
     last = max(1, len(m.points) - 1)
 
     def x_of(i: int) -> int:
@@ -108,8 +108,8 @@ def _match_chart(
     for n, at in enumerate(m.rounds_at, 2):  # round boundaries, named below the plot
         x = x_of(at)
         draw.line(surf, theme.DIM, (x, plot.y), (x, plot.bottom), 1)
-        text.draw(surf, f"R{n}", 24, theme.DIM, (x, plot.bottom + 14), "center")
-    text.draw(surf, "R1", 24, theme.DIM, (plot.x, plot.bottom + 14), "midleft")
+        text.draw(surf, f"R{n}", 24, theme.DIM, (x, plot.bottom + 14), "center", detail=True)
+    text.draw(surf, "R1", 24, theme.DIM, (plot.x, plot.bottom + 14), "midleft", detail=True)
     for seat in (1, 0):
         look = seats[seat]
         offset = -2 if seat == 0 else 2  # equal stamina: both lines stay visible
@@ -121,7 +121,7 @@ def _match_chart(
             draw.lines(surf, look.color, False, points, 4)
         end = points[-1]
         draw.circle(surf, look.color, end, 7)
-    text.draw(surf, f"{m.exchanges} exchanges", 24, theme.DIM, (area.x + 16, area.bottom - 18), "midleft")
+    text.draw(surf, f"{m.exchanges} exchanges", 28, theme.DIM, (area.x + 16, area.bottom - 18), "midleft")
     x = area.right - 16  # the final stamina, each in its boxer's colour, right to left
     for words, colour in (
         (str(m.points[-1].stamina[1]), seats[1].color),
@@ -129,4 +129,4 @@ def _match_chart(
         (str(m.points[-1].stamina[0]), seats[0].color),
         ("stamina ", theme.DIM),
     ):
-        x = text.draw(surf, words, 26, colour, (x, area.bottom - 18), "midright", bold=colour != theme.DIM).left
+        x = text.draw(surf, words, 28, colour, (x, area.bottom - 18), "midright", bold=colour != theme.DIM).left

@@ -3,6 +3,7 @@ Registers Punch!'s screens (this and the private layout) with ``display.games.re
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TypeAlias
 
 import pygame
@@ -20,7 +21,9 @@ from games.punch.events import (
     Break,
     CardChosen,
     CardsRevealed,
+    DraftChosen,
     GameEnded,
+    HandKept,
     Knockout,
     MatchEnded,
     MatchStarted,
@@ -38,8 +41,21 @@ CARD_SYMBOL = {
     Card.PUNCH_3: "3",
     Card.DO_NOTHING: "0",
     Card.BLOCK: "X",
-    Card.DODGE: "-/*",
+    Card.DODGE: "DODGE",
 }
+"""The big mark on a card's face: the rulebook's printed values (1 2 3, 0 for Do Nothing,
+X for Block); its "-/*" for Dodge and Punch Back tells a new player nothing, so that card
+says what it does in words (its full name runs along the bottom)."""
+LEGEND = {
+    Card.PUNCH_1: "Punch 1",
+    Card.PUNCH_2: "Punch 2",
+    Card.PUNCH_3: "Punch 3",
+    Card.DO_NOTHING: "Do Nothing",
+    Card.BLOCK: "Block",
+    Card.DODGE: "Dodge",
+}
+"""A card's name where space is short (the button legend, a private display): the
+printed label, Dodge and Punch Back called by its first word.  One name on every screen."""
 CARD_COLOR = {
     Card.PUNCH_1: (214, 96, 40),
     Card.PUNCH_2: (200, 60, 30),
@@ -55,40 +71,90 @@ POSE_US = 1_600_000
 """A boxer shows being hit, knocked out or winning this long after it happened."""
 
 
+@dataclass(frozen=True, kw_only=True)
+class Table:
+    """The one exchange the middle of the screen shows, and the header names.
+
+    ``reveal``: its two cards, turned over at ``revealed_at``, while they are the newest
+    thing that happened; None once either boxer has laid a card for the next exchange
+    (or a new round's hands are being dealt): then the table shows that exchange only,
+    a card back for each boxer who has locked in, an empty place for the other."""
+
+    round: int
+    exchange: int
+    reveal: tuple[Card, Card] | None
+    revealed_at: int
+
+
+NEXT_MOMENT = (CardChosen, HandKept, Redealt, DraftChosen, MatchStarted)
+"""Events that start the next exchange's moment: the last pair leaves the table."""
+
+
+def table_moment(s: PunchPlay) -> Table:
+    """What the table shows now (see :class:`Table`)."""
+    v = s.view
+    current = Table(round=v.round, exchange=min(v.exchange, 10), reveal=None, revealed_at=-motion.FLIP_US)
+    if v.last_reveal is None:
+        return current
+    new_round = ended = False
+    for t, ev in reversed(s.events):
+        if isinstance(ev, NEXT_MOMENT):
+            return current
+        new_round |= isinstance(ev, RoundStarted)
+        ended |= isinstance(ev, Knockout | GameEnded)
+        if isinstance(ev, CardsRevealed):
+            if new_round:  # the tenth exchange ended the round: it is still the one on the table
+                return Table(round=v.round - 1, exchange=10, reveal=ev.cards, revealed_at=t)
+            exchange = v.exchange if ended or v.phase is Phase.OVER else v.exchange - 1
+            return Table(round=v.round, exchange=max(1, exchange), reveal=ev.cards, revealed_at=t)
+    # the reveal is older than the events kept: long turned over, nothing since
+    return Table(round=v.round, exchange=max(1, v.exchange - 1), reveal=v.last_reveal, revealed_at=-motion.FLIP_US)
+
+
+def readable_since(s: PunchPlay) -> int | None:
+    """When the pair on the table became readable (its flip over); None: no pair shown."""
+    table = table_moment(s)
+    return None if table.reveal is None else table.revealed_at + motion.FLIP_US
+
+
 def draw_punch(surf: Canvas, text: TextCache, s: PunchPlay) -> None:
     v = s.view
     w, h = surf.get_size()
     surf.fill(theme.BACKGROUND)
     rules = "Advanced" if v.options.rules is Rules.ADVANCED else "Standard"
     variant = rules + (" · No Mercy" if v.options.no_mercy else "")
-    centre = f"Match {v.match}  ·  Round {v.round}  ·  Exchange {min(v.exchange, 10)}/10"
+    table = table_moment(s)
+    centre = f"Match {v.match}  ·  Round {table.round}  ·  Exchange {table.exchange}/10"
     title_bar(surf, text, s.title, centre, variant)
 
     for seat in (0, 1):
         _boxer_panel(surf, text, s, v, seat, pygame.Rect(30 if seat == 0 else w - 430, PLAY_TOP, 400, 468))
 
     middle = pygame.Rect(450, PLAY_TOP, w - 900, 468)
-    turned, face_up = motion.flip_width(s.now_us, _revealed_at(s)) if v.last_reveal is not None else (1.0, False)
+    turned, face_up = motion.flip_width(s.now_us, table.revealed_at) if table.reveal is not None else (1.0, False)
     for seat in (0, 1):
         place = pygame.Rect(0, 0, 170, 240)
         place.center = (middle.centerx + (-118 if seat == 0 else 118), middle.y + 140)
         rect = pygame.Rect(0, 0, max(4, round(place.width * turned)), place.height)
         rect.center = place.center  # a card turning over narrows to its edge and opens again
-        played = _played_at(s, seat) if v.phase is Phase.EXCHANGE and v.locked[seat] else None
-        if played is not None:  # laid face down: it slides in from the boxer's panel over the last pair
+        if table.reveal is not None:
+            card = table.reveal[seat]
+            if face_up:  # its words once it has turned: a card seen edge-on has none to read
+                words = (CARD_SYMBOL[card], card.label) if turned == 1 else ("", "")
+                card_face(surf, text, rect, *words, CARD_COLOR[card], s.seats[seat].color)
+            else:
+                card_back(surf, rect, s.seats[seat].color)
+        elif v.phase is Phase.EXCHANGE and v.locked[seat]:  # laid face down: it slides in from the boxer's panel
             start = (place.centerx + (-260 if seat == 0 else 260), place.centery + 60)
             rect = place.copy()
-            rect.center = motion.slide(start, place.center, s.now_us, played)
+            rect.center = motion.slide(start, place.center, s.now_us, _played_at(s, seat))
             card_back(surf, rect, s.seats[seat].color)
-        elif v.last_reveal is not None and face_up:
-            card = v.last_reveal[seat]
-            card_face(surf, text, rect, CARD_SYMBOL[card], card.label, CARD_COLOR[card], s.seats[seat].color)
-        else:
-            card_back(surf, rect, s.seats[seat].color)
+        else:  # this exchange's card is still to come: its empty place
+            draw.rect(surf, theme.PANEL_EDGE, place, width=3, border_radius=16)
         live(surf, place.inflate(8, 10), "the cards played")
-    if v.last_reveal is not None:
+    if table.reveal is not None:
         text.draw(surf, "VS", 48, theme.GOLD, (middle.centerx, middle.y + 140), "center", bold=True)
-    for i, line in enumerate(_effect_lines(s)[:3]):
+    for i, line in enumerate(effect_lines(s)[:3]):
         live(surf, text.draw(surf, line, 38, theme.TEXT, (middle.centerx, middle.y + 300 + i * 44), "center"), "effect")
     _phase_hint(surf, text, s, v, h)
     _banners(surf, text, s)
@@ -106,29 +172,29 @@ def _played_at(s: PunchPlay, seat: int) -> int:
     )
 
 
-def _revealed_at(s: PunchPlay) -> int:
-    """When the cards on the table were turned over (long ago if the events no longer say)."""
-    return next((t for t, ev in reversed(s.events) if isinstance(ev, CardsRevealed)), -motion.FLIP_US)
-
-
-def _stamina_shown(s: PunchPlay, v: PunchPublicView, seat: int) -> float:
-    """The bar's level: easing from where it stood before the last change to the stamina
-    now (the number beside it is always the stamina now)."""
-    changed_at, delta = None, 0
+def _stamina_shown(s: PunchPlay, v: PunchPublicView, seat: int) -> tuple[float, int]:
+    """The bar's level and the number beside it.  A change the revealed cards made waits
+    until they can be read (their flip over), then the bar eases from where it stood to
+    the stamina now; other changes (a break's rest) move at once."""
+    changed_at, delta, revealed = None, 0, False
     for t, ev in reversed(s.events):
         if isinstance(ev, MatchStarted) and changed_at is None:
-            return v.stamina[seat]  # a new match: the bars start full, no move
+            return v.stamina[seat], v.stamina[seat]  # a new match: the bars start full, no move
         if isinstance(ev, StaminaChanged) and ev.player == seat:
             if changed_at is None:
                 changed_at = t
             elif t != changed_at:
                 break
             delta += ev.delta
+        elif isinstance(ev, CardsRevealed) and t == changed_at:
+            revealed = True
         elif changed_at is not None and t != changed_at:
             break
     if changed_at is None:
-        return v.stamina[seat]
-    return motion.tween(v.stamina[seat] - delta, v.stamina[seat], s.now_us, changed_at)
+        return v.stamina[seat], v.stamina[seat]
+    start = changed_at + motion.FLIP_US if revealed else changed_at
+    before = v.stamina[seat] - delta
+    return motion.tween(before, v.stamina[seat], s.now_us, start), (before if s.now_us < start else v.stamina[seat])
 
 
 def _boxer_panel(surf: Canvas, text: TextCache, s: PunchPlay, v: PunchPublicView, seat: int, rect: pygame.Rect) -> None:
@@ -142,12 +208,15 @@ def _boxer_panel(surf: Canvas, text: TextCache, s: PunchPlay, v: PunchPublicView
         won = i < v.match_wins[seat]
         draw.circle(surf, theme.GOLD if won else theme.shade(theme.GOLD, 0.25), (round(cx), rect.y + 96), 16)
     bar = pygame.Rect(rect.x + 36, rect.y + 128, 70, 316)
-    segment_bar(surf, bar, _stamina_shown(s, v, seat), 10, theme.GOOD if v.stamina[seat] > 3 else theme.BAD)
+    level, number = _stamina_shown(s, v, seat)
+    segment_bar(surf, bar, level, 10, theme.GOOD if number > 3 else theme.BAD)
     figure = pygame.Rect(rect.right - 128, rect.y + 120, 116, 116)
     draw_figure(surf, figure, look.color, boxer_pose(s, seat), Style.BOXER, facing_right=seat == 0)
-    text.draw(surf, str(v.stamina[seat]), 150, theme.WHITE, (rect.x + 192, rect.y + 226), "center", bold=True)
+    text.draw(surf, str(number), 150, theme.WHITE, (rect.x + 192, rect.y + 226), "center", bold=True)
     text.draw(surf, "STAMINA", 32, theme.DIM, (rect.x + 250, rect.y + 316), "center")
-    text.draw(surf, f"{v.hand_sizes[seat]} cards in hand", 30, theme.DIM, (rect.x + 250, rect.y + 354), "center")
+    cards = v.hand_sizes[seat]
+    in_hand = f"{cards} card{'s' if cards != 1 else ''} in hand"
+    text.draw(surf, in_hand, 30, theme.DIM, (rect.x + 250, rect.y + 354), "center")
     if v.phase in (Phase.EXCHANGE, Phase.DRAFT):
         locked = v.locked[seat]
         label, color = ("LOCKED IN", theme.GOLD) if locked else ("choosing…", theme.DIM)
@@ -165,6 +234,9 @@ def boxer_pose(s: PunchPlay, seat: int) -> Pose:
     ]
     if ended:
         return Pose.WIN if seat in ended else Pose.HIT
+    readable = readable_since(s)
+    if readable is not None and s.now_us < readable:
+        return Pose.READY  # the punch lands when its card can be read
     for ev in reversed(recent):  # the newest exchange only
         if isinstance(ev, CardsRevealed | MatchStarted):
             break
@@ -178,8 +250,12 @@ def boxer_pose(s: PunchPlay, seat: int) -> Pose:
     return Pose.READY
 
 
-def _effect_lines(s: PunchPlay) -> list[str]:
-    """What the last reveal did, newest first, in words."""
+def effect_lines(s: PunchPlay) -> list[str]:
+    """What the pair on the table did, in words, once both cards can be read (nothing
+    while they turn over, nor once the next exchange has begun)."""
+    readable = readable_since(s)
+    if readable is None or s.now_us < readable:
+        return []
     lines: list[str] = []
     for _t, ev in reversed(s.events):
         if isinstance(ev, CardsRevealed):
@@ -188,9 +264,7 @@ def _effect_lines(s: PunchPlay) -> list[str]:
             name = s.seats[ev.player].name
             sign = f"+{ev.delta}" if ev.delta > 0 else str(ev.delta)
             lines.append(f"{name} {CAUSE_TEXT[ev.cause]}  {sign}")
-    if not lines and s.events and any(isinstance(e, CardsRevealed) for _t, e in s.events[-3:]):
-        lines.append("No effect")
-    return lines
+    return lines[::-1] or ["No effect"]
 
 
 def _phase_hint(surf: Canvas, text: TextCache, s: PunchPlay, v: PunchPublicView, h: int) -> None:
@@ -200,7 +274,7 @@ def _phase_hint(surf: Canvas, text: TextCache, s: PunchPlay, v: PunchPublicView,
     elif v.phase is Phase.DRAFT:
         msg = "Draft 10 cards on your private screen: A–F add  ·  START = undo / confirm"
     elif v.phase is Phase.EXCHANGE:
-        msg = "A Punch 1 · B Punch 2 · C Punch 3 · D Do Nothing · E Block · F Dodge"
+        msg = " · ".join(f"{b} {LEGEND[c]}" for b, c in zip("ABCDEF", Card))
     else:
         msg = ""
     if msg:

@@ -22,8 +22,8 @@ NOT_A_CHARACTER = "\U0010fffd"
 
 
 def _drawn(char: str) -> bytes:
-    surf = font(PROBE_SIZE).render(char, False, (255, 255, 255), (0, 0, 0))
-    return pygame.image.tobytes(surf, "RGB") + bytes(str(surf.get_size()), "ascii")
+    surf = font(PROBE_SIZE).render(char, False, (255, 255, 255))
+    return pygame.image.tobytes(surf, "RGBA") + bytes(str(surf.get_size()), "ascii")
 
 
 @cache
