@@ -100,3 +100,12 @@ def paused_overlay(surf: Target, text: TextCache, message: str) -> None:
     banner(surf, text, "PAUSED", theme.PANEL_EDGE, pygame.Rect(0, h // 2 - 110, w, 140), 110)
     if message:
         text.draw(surf, message, 36, theme.WHITE, (w // 2, h // 2 + 60), "center", max_width=w - 80)
+
+
+def seat_name(surf: Target, text: TextCache, name: str, size: int, max_width: int, bold: bool = True) -> str:
+    """A seat's name to write in ``max_width``: whole when it fits, else without its
+    level ("CPU 1 · EXPERT" → "CPU 1"): the seat is still told apart, and no name is cut
+    short with an ellipsis where a shorter true one fits."""
+    if text.measure(surf, name, size, bold)[0] <= max_width or " · " not in name:
+        return name
+    return name.split(" · ")[0]

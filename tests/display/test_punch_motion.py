@@ -10,7 +10,7 @@ import pygame
 import pytest
 
 from display import motion, theme
-from display.games.punch.screen import CARD_SYMBOL, effect_lines, table_moment
+from display.games.punch.screen import CARD_SYMBOL, EFFECT_HOLD_US, effect_lines, table_moment
 from display.layout import LayoutRecord
 from display.renderer import Renderer
 from display.widgets import PLAY_TOP
@@ -102,22 +102,29 @@ def test_the_boxers_pose_tells_who_was_hit_who_is_knocked_out_and_who_won() -> N
     assert (boxer_pose(out, 0), boxer_pose(out, 1)) == (Pose.WIN, Pose.DOWN)
 
 
-def test_a_card_laid_face_down_slides_in_from_its_boxers_panel(renderer: Renderer) -> None:
-    """Red locks in after a reveal: Red's card back slides from Red's panel onto Red's
-    place; the last pair leaves the table (issue 23: Blue's old card stayed up under a
-    header already naming the next exchange), Blue's place is empty until Blue plays."""
+def test_a_card_laid_face_down_settles_on_its_place_never_over_the_boxers_panel(renderer: Renderer) -> None:
+    """Red locks in after a reveal (once the pair has been read): Red's card back settles
+    onto Red's place from the players' side of the table, never over Red's panel and its
+    stamina figure (the frame check found it sliding from there); the last pair leaves the
+    table (issue 23: Blue's old card stayed up under a header already naming the next
+    exchange), Blue's place is empty until Blue plays."""
     game = _revealed()
     hand = game.view(0).hand
     game.apply(PlayCard(0, next(c for c in Card if hand[c.index])))  # Red lays the next card
-    chosen = (T, CardChosen(0))
+    laid = T + motion.FLIP_US + EFFECT_HOLD_US
+    chosen = (laid, CardChosen(0))
     red_place = pygame.Rect(0, 0, 170, 240)
     red_place.center = (640 - 118, PLAY_TOP + 140)
     blue_place = red_place.move(236, 0)
+    red_panel = pygame.Rect(30, PLAY_TOP, 400, 468)
     back = theme.shade(RED_COLOUR, 0.6)
-    at_start = renderer.draw(replace(play_screen(game, events=[chosen]), now_us=T))
-    assert colour_share(at_start, red_place, back, tol=4) < 0.2  # still on its way, mostly at the panel
-    settled = renderer.draw(replace(play_screen(game, events=[chosen]), now_us=T + motion.SLIDE_US))
+    at_start = renderer.draw(replace(play_screen(game, events=[chosen]), now_us=laid))
+    below = pygame.Rect(red_place.x, red_place.bottom, red_place.width, 30)
+    assert colour_share(at_start, below, back, tol=4) > 0.2  # on its way, from the players' side
+    assert colour_share(at_start, red_panel, back, tol=4) == 0  # never over the boxer's panel
+    settled = renderer.draw(replace(play_screen(game, events=[chosen]), now_us=laid + motion.SLIDE_US))
     assert colour_share(settled, red_place, back, tol=4) > 0.2  # Red's back lies on Red's place
+    assert colour_share(settled, below, back, tol=4) == 0
     assert colour_share(settled, red_place, FACE) == 0  # covering Red's last card
     assert colour_share(settled, blue_place, FACE) == 0  # Blue's last card is gone with the last exchange
 
@@ -165,7 +172,11 @@ def test_once_a_boxer_locks_in_the_table_shows_the_next_exchange_only(renderer: 
     assert any("Exchange 1/10" in t for t in _texts(renderer, shown))  # the header names the pair on the table
     hand = game.view(1).hand
     events += [(T + 500_000, e) for e in game.apply(PlayCard(1, next(c for c in Card if hand[c.index])))]
-    next_one = replace(play_screen(game, events=events), now_us=T + 600_000)
+    # Laid at once: the pair and what it did stay readable their while (else a one-frame flash)
+    held = replace(play_screen(game, events=events), now_us=T + 600_000)
+    assert table_moment(held).reveal == (Card.PUNCH_2, Card.DO_NOTHING) and effect_lines(held) != []
+    assert any("Exchange 1/10" in t for t in _texts(renderer, held))
+    next_one = replace(play_screen(game, events=events), now_us=T + motion.FLIP_US + EFFECT_HOLD_US + 1)
     assert table_moment(next_one).reveal is None and effect_lines(next_one) == []
     texts = _texts(renderer, next_one)
     assert any("Exchange 2/10" in t for t in texts)

@@ -163,11 +163,6 @@ def test_small_letters_are_laid_out_by_freetype_unhinted() -> None:
             assert face.render("Blue piles", True, (255, 255, 255)).get_masks()[:3] == screen_format
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the pcards branch owns this screen: its on-screen keyboard's letters are size 8 (6 px at 720p) "
-    "and its key hints grey on a station's desk colour (3.1:1); the lead was told",
-)
 def test_the_four_station_lobby_reads_from_two_metres(renderer: Renderer) -> None:
     from tests.display.test_punch_cards_screens import LOOKS as CARD_LOOKS
     from tests.display.test_punch_cards_screens import lobby

@@ -30,7 +30,7 @@ from display.games.big_time_boxing.words import (
 from display.layout import MIN_SIZE
 from display.models import PlayScreen, ResultScreen, StationLook
 from display.text import TextCache
-from display.widgets import PLAY_TOP, banner, panel, paused_overlay, title_bar
+from display.widgets import PLAY_TOP, banner, panel, paused_overlay, seat_name, title_bar
 from games.big_time_boxing import (
     CARDS,
     AttributeDraw,
@@ -247,8 +247,10 @@ def _board(
         """A board row drawn for 436 units high, at this board's height."""
         return y + n * rect.height // 436
 
-    text.draw(surf, look.name.upper(), 50, look.color, (x, row(30)), "midleft", bold=True)
     tag = "TURN" if v.phase is Phase.TURN and v.active == seat else ("ANSWER" if v.window_player == seat else "")
+    room = w - 170  # the TURN/ANSWER chip's place, kept free when it is not shown: the name does not jump
+    name = seat_name(surf, text, look.name.upper(), 50, room)
+    text.draw_fitted(surf, name, 50, look.color, (x, row(30)), room, "midleft", bold=True)
     if tag:
         chip(surf, text, tag, theme.GOLD, (x + w, row(30)), "midright", ink=theme.BACKGROUND)
 

@@ -18,7 +18,7 @@ from display import draw, theme
 from display.canvas import Canvas, live
 from display.models import StationLook
 from display.text import TextCache
-from display.widgets import panel
+from display.widgets import panel, seat_name
 from games.karate_fight import HitKind
 
 SHOW_US = 4_000_000
@@ -125,7 +125,8 @@ def draw_photo_finish(
         y = strip.y + i * lane_h
         if i:
             draw.line(surf, theme.PANEL_EDGE, (strip.x, y), (strip.right, y), 1)
-        text.draw_fitted(surf, look.name, 28, look.color, (area.x + pad, y + lane_h // 2), name_w - 6, "midleft", True)
+        name = seat_name(surf, text, look.name, 28, name_w - 6)
+        text.draw_fitted(surf, name, 28, look.color, (area.x + pad, y + lane_h // 2), name_w - 6, "midleft", True)
         marks = [m for m in pf.slaps if m.fighter == fighter]
         for m in marks:
             _mark(surf, m, look, x_of(m.at_us), pygame.Rect(strip.x, y + 3, strip.width, lane_h - 6))

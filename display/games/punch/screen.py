@@ -76,9 +76,10 @@ class Table:
     """The one exchange the middle of the screen shows, and the header names.
 
     ``reveal``: its two cards, turned over at ``revealed_at``, while they are the newest
-    thing that happened; None once either boxer has laid a card for the next exchange
-    (or a new round's hands are being dealt): then the table shows that exchange only,
-    a card back for each boxer who has locked in, an empty place for the other."""
+    thing that happened (and for :data:`EFFECT_HOLD_US` after they can be read, whatever
+    happens); None once either boxer has laid a card for the next exchange (or a new
+    round's hands are being dealt): then the table shows that exchange only, a card back
+    for each boxer who has locked in, an empty place for the other."""
 
     round: int
     exchange: int
@@ -88,6 +89,10 @@ class Table:
 
 NEXT_MOMENT = (CardChosen, HandKept, Redealt, DraftChosen, MatchStarted)
 """Events that start the next exchange's moment: the last pair leaves the table."""
+EFFECT_HOLD_US = 1_000_000
+"""A pair and what it did stay readable at least this long after they turned over, even
+when the next card is laid at once (a quick boxer, a computer): else the effect line was
+up for one frame."""
 
 
 def table_moment(s: PunchPlay) -> Table:
@@ -97,16 +102,22 @@ def table_moment(s: PunchPlay) -> Table:
     if v.last_reveal is None:
         return current
     new_round = ended = False
+    next_at: int | None = None  # when the next exchange's moment began (the earliest such event)
     for t, ev in reversed(s.events):
         if isinstance(ev, NEXT_MOMENT):
-            return current
+            next_at = t
+            continue
         new_round |= isinstance(ev, RoundStarted)
         ended |= isinstance(ev, Knockout | GameEnded)
         if isinstance(ev, CardsRevealed):
+            if next_at is not None and s.now_us >= max(next_at, t + motion.FLIP_US + EFFECT_HOLD_US):
+                return current
             if new_round:  # the tenth exchange ended the round: it is still the one on the table
                 return Table(round=v.round - 1, exchange=10, reveal=ev.cards, revealed_at=t)
             exchange = v.exchange if ended or v.phase is Phase.OVER else v.exchange - 1
             return Table(round=v.round, exchange=max(1, exchange), reveal=ev.cards, revealed_at=t)
+    if next_at is not None:  # the reveal is older than the events kept: long read
+        return current
     # the reveal is older than the events kept: long turned over, nothing since
     return Table(round=v.round, exchange=max(1, v.exchange - 1), reveal=v.last_reveal, revealed_at=-motion.FLIP_US)
 
@@ -144,8 +155,10 @@ def draw_punch(surf: Canvas, text: TextCache, s: PunchPlay) -> None:
                 card_face(surf, text, rect, *words, CARD_COLOR[card], s.seats[seat].color)
             else:
                 card_back(surf, rect, s.seats[seat].color)
-        elif v.phase is Phase.EXCHANGE and v.locked[seat]:  # laid face down: it slides in from the boxer's panel
-            start = (place.centerx + (-260 if seat == 0 else 260), place.centery + 60)
+        elif v.phase is Phase.EXCHANGE and v.locked[seat]:
+            # laid face down: it settles onto its place from the players' side of the
+            # table, inside the middle (from the boxer's panel it crossed the stamina figure)
+            start = (place.centerx, place.centery + 40)
             rect = place.copy()
             rect.center = motion.slide(start, place.center, s.now_us, _played_at(s, seat))
             card_back(surf, rect, s.seats[seat].color)

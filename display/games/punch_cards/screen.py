@@ -27,6 +27,10 @@ from display.text import TextCache
 from display.widgets import FOOTER_Y, PLAY_TOP, banner, panel, paused_overlay, title_bar
 from games.punch_cards import Call, DuelPublicView, Phase, Revealed
 
+HINT = (200, 204, 220)
+"""A desk's button legends: lighter than the cabinet's dim grey, which reads at 3.1:1 on
+the gold station's desk (the least a player must read is 4.5:1)."""
+HINT_PITCH = 30
 CORNER_WORDS = ("top left", "top right", "bottom left", "bottom right")
 CALL_WORDS = {Call.HIGH: "HIGH", Call.LOW: "LOW", Call.BOTH: "BOTH"}
 AGAIN_WORDS = {
@@ -98,7 +102,7 @@ def draw_desk(surf: Canvas, text: TextCache, d: DeskView, rect: pygame.Rect) -> 
         for i in range(4):
             centre = (cx + (i - 1.5) * 54, y + 140)
             draw.circle(surf, theme.GOLD, centre, 18, 0 if i < d.pin_length else 3)
-        text.draw(surf, "on your private display", 26, theme.DIM, (cx, y + 180), "midtop")
+        text.draw(surf, "on your private display", 28, theme.DIM, (cx, y + 180), "midtop")
     else:
         text.draw_fitted(surf, d.player, 52, theme.WHITE, (cx, y), inner, "midtop", True)
         text.draw(
@@ -109,13 +113,13 @@ def draw_desk(surf: Canvas, text: TextCache, d: DeskView, rect: pygame.Rect) -> 
             (cx, y + 62),
             "midtop",
         )
-    hint_y = rect.bottom - 28 * len(d.hints) - 8
+    hint_y = rect.bottom - HINT_PITCH * len(d.hints) - 8
     if d.message:
         color = theme.BAD if d.bad else theme.GOOD
         draw_lines(surf, text, d.message, 28, color, (cx, hint_y - 66), inner, 2)
     if active or d.step is DeskStep.IDLE:
         for i, hint in enumerate(d.hints if active else ()):
-            text.draw_fitted(surf, hint, 26, theme.DIM, (cx, hint_y + i * 28), inner, "midtop")
+            text.draw_fitted(surf, hint, 28, HINT, (cx, hint_y + i * HINT_PITCH), inner, "midtop")
 
 
 def draw_keys(surf: Canvas, text: TextCache, kb: KeyboardView, area: pygame.Rect) -> None:
@@ -125,7 +129,7 @@ def draw_keys(surf: Canvas, text: TextCache, kb: KeyboardView, area: pygame.Rect
     for i, (button, cells) in enumerate(kb.keys):
         y = area.y + i * row_h + row_h // 2
         draw.circle(surf, theme.GOLD, (area.x + 18, y), 17)
-        text.draw(surf, button, 26, theme.BACKGROUND, (area.x + 18, y), "center", bold=True)
+        text.draw(surf, button, 28, theme.BACKGROUND, (area.x + 18, y), "center", bold=True)
         words = " ".join(cells)
         wide = area.width > 400  # two desks: room for bigger letters
         size = (48 if wide else 36) if kb.opened else (38 if wide else 30)
@@ -152,7 +156,7 @@ def draw_lobby(surf: Canvas, text: TextCache, s: PunchCardsPlay, v: LobbyView) -
     for i, st in enumerate(v.board[:5]):
         x = strip.x + 16 + i * slot
         text.draw_fitted(surf, f"{st.rank}. {st.name}", 32, theme.WHITE, (x, strip.y + 46), slot - 12)
-        text.draw(surf, f"{st.points} pts · {st.cards} cards", 24, theme.DIM, (x, strip.y + 80))
+        text.draw_fitted(surf, f"{st.points} pts · {st.cards} cards", 28, theme.DIM, (x, strip.y + 78), slot - 12)
     if not v.board:
         text.draw(surf, "nobody yet: be the first", 28, theme.DIM, (strip.x + 16, strip.y + 50))
 
@@ -240,7 +244,7 @@ def _duellist(
         else:  # the card is still being chosen: its place on the table, empty
             draw.rect(surf, theme.PANEL, card, border_radius=14)
             draw.rect(surf, theme.PANEL_EDGE, card, width=3, border_radius=14)
-            text.draw(surf, "?", 120, theme.PANEL_EDGE, card.center, "center", bold=True)
+            text.draw(surf, "?", 120, theme.DIM, card.center, "center", bold=True)
     else:
         shown_corner = reveal.corners[seat].value if reveal is not None else None
         numbers = reveal.numbers[seat] if reveal is not None else ()
@@ -316,7 +320,7 @@ def punch_card(
             draw.rect(surf, HOLE, window, border_radius=round(22 * k))
             draw.rect(surf, theme.shade(PAPER, 0.6), window, width=max(1, round(3 * k)), border_radius=round(22 * k))
             if not small:
-                text.draw(surf, "ABCD"[corner], 40, theme.PANEL_EDGE, window.center, "center", bold=True)
+                text.draw(surf, "ABCD"[corner], 40, theme.DIM, window.center, "center", bold=True)
     middle = rect.inflate(round(-24 * k), -2 * (margin + hole[1]) - round(8 * k))
     top = text.draw(surf, label, max(24, round(44 * k)), INK, (middle.centerx, middle.y + 2), "midtop", bold=True)
     if small:
