@@ -56,11 +56,18 @@ def card_face(
     lines = _two_lines(label)
     if label_size < LABEL_LEAST and lines is not None:  # too long for one line read from two metres: two
         size = min(fitting_size(line, inner.width - 8, 36) for line in lines)
-        if size > label_size:
-            bottom = text.draw(surf, lines[1], size, theme.WHITE, (inner.centerx, inner.bottom - 8), "midbottom", True)
-            text.draw(surf, lines[0], size, theme.WHITE, (inner.centerx, bottom.top + 2), "midbottom", bold=True)
+        if size > label_size:  # fitted again where drawn: at the display's own scale a size rounds up
+            room = inner.width - 8
+            bottom = text.draw_fitted(
+                surf, lines[1], size, theme.WHITE, (inner.centerx, inner.bottom - 8), room, "midbottom", True
+            )
+            text.draw_fitted(
+                surf, lines[0], size, theme.WHITE, (inner.centerx, bottom.top + 2), room, "midbottom", True
+            )
             return
-    text.draw(surf, label, label_size, theme.WHITE, (inner.centerx, inner.bottom - 24), "center", bold=True)
+    text.draw_fitted(
+        surf, label, label_size, theme.WHITE, (inner.centerx, inner.bottom - 24), inner.width - 8, "center", True
+    )
 
 
 def _symbol(

@@ -414,3 +414,22 @@ def test_card_words_are_the_rulebooks_not_its_shorthand() -> None:
     shorthand = ("J/C", "H/U/B", "OS/", "IS/", "Combo A", "Combo B", "(1-2)")
     for words in (*FEATURE.values(), *FEATURE_OLED.values(), *COLUMN.values()):
         assert not any(s in words for s in shorthand), words
+
+
+@pytest.mark.parametrize("size", [(960, 540), (1280, 720), (1920, 1080)])
+def test_a_cards_label_stays_inside_its_face_at_every_display_scale(size: tuple[int, int]) -> None:
+    """Seen in the 960-wide development window: "Hook/Uppercut/Body Defense" ran to the
+    card's border, fitted at the layout's size and drawn at the display's, which rounds up."""
+    from display.canvas import Canvas
+    from display.cards import card_face
+    from display.layout import LayoutRecord
+    from display.text import TextCache
+
+    pygame.font.init()
+    record = LayoutRecord()
+    card = pygame.Rect(500, 200, 200, 160)
+    label = "Body Blow · Hook/Uppercut/Body Defense"
+    card_face(Canvas(pygame.Surface(size), record), TextCache(), card, "BLOCKED", label, (40, 90, 170))
+    inner = card.inflate(-16, -16)
+    words = [t for t in record.texts if t.what != "BLOCKED"]
+    assert words and all(inner.contains(t.rect) for t in words), [(t.what, tuple(t.rect)) for t in words]
