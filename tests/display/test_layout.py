@@ -15,9 +15,10 @@ from display.games import registry
 from display.layout import LayoutRecord, problems
 from display.models import PlayScreen
 from display.renderer import Renderer
-from display.text import TextCache
 from display.widgets import BANNER_BAND, banner, paused_overlay
-from tests.display.screen_states import LOOKS, hil_screens, menu_screens, playout_screens
+from tests.display.planted import planted_game
+from tests.display.planted import planted_screen as planted_screen_of
+from tests.display.screen_states import hil_screens, menu_screens, playout_screens
 
 SIZES = ((1280, 720), (1920, 1080))
 PLANTED = "planted_layout"
@@ -50,21 +51,12 @@ def check_all(renderer: Renderer, screens: list[tuple[str, Any]]) -> None:
 # -- the rules catch what they are for -------------------------------------------------------
 @pytest.fixture
 def planted() -> Iterator[list[Any]]:
-    """A test game whose play screen draws whatever the test plants."""
-    plan: list[Any] = []
-
-    def play(surf: Canvas, text: TextCache, s: PlayScreen) -> None:
-        surf.fill((0, 0, 0))
-        for step in plan:
-            step(surf, text)
-
-    registry.register(PLANTED, registry.GameScreens(play=play, private=lambda _s, size: None))  # type: ignore[arg-type, return-value]
-    yield plan
-    registry.unregister(PLANTED)
+    with planted_game(PLANTED) as plan:
+        yield plan
 
 
 def planted_screen() -> PlayScreen:
-    return PlayScreen(game=PLANTED, title="Planted", seats=LOOKS[:2], view=None, events=(), now_us=0)
+    return planted_screen_of(PLANTED)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

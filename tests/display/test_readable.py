@@ -19,7 +19,8 @@ from display.games import registry
 from display.layout import MIN_SIZE, LayoutRecord, contrast, unreadable
 from display.models import PlayScreen
 from display.renderer import Renderer
-from display.text import TextCache
+from tests.display.planted import planted_game
+from tests.display.planted import planted_screen as planted_screen_of
 from tests.display.screen_states import LOOKS, hil_screens, menu_screens, playout_screens
 
 SIZES = ((1280, 720), (1920, 1080))
@@ -66,20 +67,12 @@ def check_all(renderer: Renderer, screens: list[tuple[str, Any]]) -> set[int]:
 
 @pytest.fixture
 def planted() -> Iterator[list[Any]]:
-    plan: list[Any] = []
-
-    def play(surf: Canvas, text: TextCache, s: PlayScreen) -> None:
-        surf.fill(theme.BACKGROUND)
-        for step in plan:
-            step(surf, text)
-
-    registry.register(PLANTED, registry.GameScreens(play=play, private=lambda _s, size: None))  # type: ignore[arg-type, return-value]
-    yield plan
-    registry.unregister(PLANTED)
+    with planted_game(PLANTED) as plan:
+        yield plan
 
 
 def planted_screen() -> PlayScreen:
-    return PlayScreen(game=PLANTED, title="Planted", seats=LOOKS[:2], view=None, events=(), now_us=0)
+    return planted_screen_of(PLANTED)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

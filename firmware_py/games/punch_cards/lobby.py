@@ -51,15 +51,6 @@ Failed = (LedgerError, NoAnswer)
 """What a ledger job's result may raise for the desk to say."""
 
 
-class LockedFor(Exception):
-    """Sign-in is locked: for ``minutes`` more by the ledger's clock (None: until the
-    operator unlocks it), as the ledger said when it refused."""
-
-    def __init__(self, minutes: int | None) -> None:
-        super().__init__(f"locked for {minutes} min" if minutes is not None else "locked until unlocked")
-        self.minutes = minutes
-
-
 def known_player(ledger: Ledger, name: str) -> bool:
     try:
         ledger.collection(name)
@@ -71,10 +62,7 @@ def known_player(ledger: Ledger, name: str) -> bool:
 def sign_in(ledger: Ledger, name: str, pin: str) -> tuple[str, tuple[Card, ...]]:
     """The registered name and cards of ``name`` if ``pin`` is theirs (one job: the PIN's
     slow hash and the reads, all off the loop)."""
-    try:
-        official = ledger.sign_in(name, pin)
-    except PinLocked as e:
-        raise LockedFor(e.minutes_left) from e
+    official = ledger.sign_in(name, pin)
     return official, ledger.collection(official)
 
 
@@ -357,11 +345,11 @@ class Lobby(Scene):
         except WrongPin as e:
             desk.say(f"{str(e)[:1].upper()}{str(e)[1:]}", bad=True)
             return
-        except LockedFor as e:
-            if e.minutes is None:
+        except PinLocked as e:  # how long, as the ledger's clock said when it refused
+            if e.minutes_left is None:
                 desk.say("LOCKED after too many wrong PINs: ask the operator", bad=True)
             else:
-                desk.say(f"LOCKED after 5 wrong PINs: try in {e.minutes} min", bad=True)
+                desk.say(f"LOCKED after 5 wrong PINs: try in {e.minutes_left} min", bad=True)
             return
         except Failed as e:
             self._trouble(desk, e, "", "enter the PIN again")
