@@ -149,7 +149,9 @@ class Ledger:
     agree on when the event closed and how long a lockout lasts (one clock decides); the
     machine's that holds the file on SQLite.  ``clock`` replaces it (tests, replays).  ``event_seed`` is used only when the ledger is new; it is then kept in the
     ledger (a secret: it decides every card's numbers) and drawn at random if not given.
-    ``pin_hasher`` sets the cost of new PIN hashes."""
+    ``pin_hasher`` sets the cost of new PIN hashes.  ``read_only``: a reader beside the
+    cabinets (``ringside web``): its connection cannot write, and an existing ledger is
+    only read (never created)."""
 
     def __init__(
         self,
@@ -159,14 +161,18 @@ class Ledger:
         clock: Callable[[], int] | None = None,
         pin_hasher: PinHasher | None = None,
         cabinet: str = "",
+        read_only: bool = False,
     ) -> None:
-        self.backend: Backend = open_backend(url)
+        self.backend: Backend = open_backend(url, read_only)
         self.clock = clock
         self.pin_hasher = pin_hasher or PinHasher()
         self.cabinet = cabinet
         try:
-            self.backend.create_schema()
-            self.event_seed = self.backend.run(lambda tx: self._meta_setup(tx, event_seed))
+            if read_only:
+                self.event_seed = self.backend.run(self._meta_read, write=False)
+            else:
+                self.backend.create_schema()
+                self.event_seed = self.backend.run(lambda tx: self._meta_setup(tx, event_seed))
         except BaseException:
             self.backend.close()
             raise
@@ -178,6 +184,12 @@ class Ledger:
             tx.execute("INSERT INTO meta(key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
             tx.execute("INSERT INTO meta(key, value) VALUES ('event_seed', ?)", (str(seed),))
             return seed
+        return self._meta_read(tx)
+
+    def _meta_read(self, tx: Tx) -> int:
+        version = tx.value("SELECT value FROM meta WHERE key = 'schema'")
+        if version is None:
+            raise LedgerRefused("this ledger has not been started yet (no cabinet has opened it)")
         if int(version) != SCHEMA_VERSION:
             raise LedgerRefused(f"this ledger has schema {version}; this Ringside knows {SCHEMA_VERSION}")
         return int(tx.value("SELECT value FROM meta WHERE key = 'event_seed'"))
@@ -226,6 +238,7 @@ class Ledger:
                 (kind.value, key, asked, now, self.cabinet, voids, _canonical(last_action)),
             )
             moves = work(tx, int(entry), now)
+            self.backend.announce_entry(tx)
             if moves is not None:  # the work knows its moves: no reading them back
                 return Receipt(int(entry), kind, now, moves)
             return self._receipt(tx, int(entry), repeated=False)
@@ -533,6 +546,17 @@ class Ledger:
             lambda tx: tx.rows("SELECT c.serial, p.name FROM cards c JOIN players p ON p.id = c.holder"), write=False
         )
         return {int(s): n for s, n in rows}
+
+    def holdings(self) -> dict[int, tuple[str, str]]:
+        """Every card's (name written on it, holder), by serial: who holds whose cards."""
+        rows = self.backend.run(
+            lambda tx: tx.rows(
+                "SELECT c.serial, n.name, h.name FROM cards c JOIN players n ON n.id = c.name_of "
+                "JOIN players h ON h.id = c.holder"
+            ),
+            write=False,
+        )
+        return {int(s): (n, h) for s, n, h in rows}
 
     def players(self) -> tuple[str, ...]:
         return tuple(
