@@ -112,16 +112,25 @@ def standings_main(snap: Snapshot | None) -> str:
         '<table class="standings"><thead><tr><th>#</th><th>Name</th><th class="num">Points</th>'
         f'<th class="num">Cards</th></tr></thead><tbody>\n{rows}\n</tbody></table>'
         '<p class="rules">One point for every different name you hold, your own included. '
-        "Tied scores are broken by the names held twice, then three times, and so on.</p>"
+        "Tied scores are broken by the names held twice (2×), then three times (3×), and so on.</p>"
     )
 
 
 def _card_list(items: tuple[tuple[int, str], ...], label: str) -> str:
+    """Cards grouped by the other name (the name on them, or their holder), most first."""
     if not items:
         return '<p class="empty">None.</p>'
+    groups: dict[str, list[int]] = {}
+    for serial, who in items:
+        groups.setdefault(who, []).append(serial)
+    lines = sorted(groups.items(), key=lambda g: (-len(g[1]), g[1][0]))
     return (
         '<ul class="cards">'
-        + "".join(f'<li><span class="serial">#{serial}</span> {label} {name_html(who)}</li>' for serial, who in items)
+        + "".join(
+            f'<li>{label} {name_html(who)} <span class="times">×{len(serials)}</span>'
+            f'<span class="serials">{" ".join(f"#{n}" for n in serials)}</span></li>'
+            for who, serials in lines
+        )
         + "</ul>"
     )
 
@@ -152,8 +161,8 @@ def player_main(snap: Snapshot | None, key: str) -> str:
     return (
         f"<h1>{name_html(s.name)}</h1>"
         f'<p class="summary">Rank <b>{s.rank}</b> · <b>{s.points}</b> points · <b>{s.cards}</b> cards</p>'
-        f"<h2>Cards held ({len(page.held)})</h2>{_card_list(page.held, 'bearing')}"
-        f"<h2>Cards with this name ({len(page.name_cards)})</h2>{_card_list(page.name_cards, 'held by')}"
+        f"<h2>Cards held ({len(page.held)})</h2>{_card_list(page.held, 'Named')}"
+        f"<h2>Cards with this name ({len(page.name_cards)})</h2>{_card_list(page.name_cards, 'Held by')}"
         f"<h2>Duels ({len(page.duels)})</h2>{duels}"
     )
 
@@ -192,7 +201,7 @@ def document(title: str, view: str, main: str, status: Status) -> str:
 </head><body data-view="{html.escape(view)}" data-as-of="{html.escape(str(state["as_of"]))}" data-closing-us="{closing}" data-now-us="{status.as_of_us or ""}">
 <header>
 <a class="home" href="/">{TITLE}</a>
-<p id="live" class="live {status.liveness.value}" role="status"><span class="dot"></span><span class="text">{html.escape(f"{state['label']} · as of {state['as_of']}")}</span></p>
+<p id="live" class="live is-{status.liveness.value}" role="status"><span class="dot"></span><span class="text">{html.escape(f"{state['label']} · as of {state['as_of']}")}</span></p>
 <p class="closing"><span id="closing">{html.escape(str(state["closing"]))}</span> <span id="countdown"></span></p>
 <nav><a href="/">Standings</a> <a href="/search">Find a player</a></nav>
 </header>

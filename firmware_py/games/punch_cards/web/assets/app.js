@@ -19,7 +19,7 @@
   var lastHeard = Date.now();
 
   function say(state, label) {
-    live.className = "live " + state;
+    live.className = "live is-" + state;
     liveText.textContent = label + " · as of " + asOf;
   }
 
