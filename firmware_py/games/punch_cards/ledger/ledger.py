@@ -710,9 +710,10 @@ class Ledger:
         return problems
 
     # -- final standings -----------------------------------------------------------------
-    def export(self, folder: str | Path, title: str = "Punch Cards") -> tuple[Path, Path]:
+    def export(self, folder: str | Path, title: str = "Punch Cards", web_url: str | None = None) -> tuple[Path, Path]:
         """Write the standings as ``standings.csv`` and a printable ``standings.html`` in
-        ``folder``; the page says whether they are final (after the closing time)."""
+        ``folder``; the page says whether they are final (after the closing time), and
+        where the live standings are (``web_url``, as a QR code)."""
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         table = self.standings()
@@ -720,5 +721,5 @@ class Ledger:
         final = closing if closing is not None and self.closed() else None
         csv_path, html_path = folder / "standings.csv", folder / "standings.html"
         csv_path.write_text(standings_csv(table), encoding="utf-8")
-        html_path.write_text(standings_html(table, title, final), encoding="utf-8")
+        html_path.write_text(standings_html(table, title, final, web_url), encoding="utf-8")
         return csv_path, html_path
