@@ -11,8 +11,8 @@ import pytest
 import segno
 
 from firmware_py.games.punch_cards.ledger import Ledger
-from firmware_py.games.registry import check_settings
 from firmware_py.games.punch_cards.settings import settings_of
+from firmware_py.games.registry import check_settings
 from hal.config import ConfigError, parse_config
 from tests.web.support import new_ledger
 
