@@ -183,3 +183,9 @@ def test_the_web_opens_the_ledger_read_only_and_never_creates_one(tmp_path: Path
         reader.set_closing_time("c", 0)
     assert reader.last_entry() == entries
     reader.close()
+
+
+def test_a_live_stream_is_only_for_the_standings_or_a_known_player(path: Path) -> None:
+    c = client(fed(path))
+    assert c.get("/events", params={"view": "player:Nobody"}).status_code == 404
+    assert c.get("/events", params={"view": "<script>"}).status_code == 400

@@ -226,6 +226,9 @@ def create_app(feed: Feed, limits: Limits = Limits(), read_ledger: bool = True) 
             return PlainTextResponse("view is standings or player:<name>", status_code=400)
         if view.startswith("player:"):
             view = "player:" + name_key(view.removeprefix("player:"))
+            snap = feed.snapshot
+            if snap is None or view.removeprefix("player:") not in snap.players:
+                return PlainTextResponse("no such player", status_code=404)  # (so no page per made-up name)
         client = client_of(request.scope)
         if not streams.open(client):
             return PlainTextResponse(
