@@ -189,3 +189,20 @@ def test_a_live_stream_is_only_for_the_standings_or_a_known_player(path: Path) -
     c = client(fed(path))
     assert c.get("/events", params={"view": "player:Nobody"}).status_code == 404
     assert c.get("/events", params={"view": "<script>"}).status_code == 400
+
+
+@pytest.mark.slow  # parses every module of the repository, as the layer test does
+def test_nothing_imports_the_web_server_and_it_reaches_the_ledger_only_by_its_package() -> None:
+    """The web server may depend on the ledger; nothing depends on it (``ringside web``
+    finds it by name, as the registry finds a game's folder), so a cabinet never loads it."""
+    from tests.test_layers import import_graph
+
+    graph = import_graph()
+    web = "firmware_py.games.punch_cards.web"
+    inside = {m for m in graph if m == web or m.startswith(web + ".")}
+    assert inside >= {f"{web}.server", f"{web}.feed", f"{web}.snapshot", f"{web}.pages", f"{web}.serve"}
+    users = {m for m, deps in graph.items() if m not in inside and deps & inside}
+    assert users == set()
+    ledger = "firmware_py.games.punch_cards.ledger"
+    reached = {d for m in inside for d in graph[m] if d.startswith("firmware_py.games.punch_cards.")} - inside
+    assert reached <= {ledger, f"{ledger}.backends", "firmware_py.games.punch_cards.ledger_link"}
