@@ -9,11 +9,12 @@ twice, side by side: with the web server off, then on with :data:`PHONES` live
 connections from loopback (one client process, raw sockets, each reading the standings'
 server-sent events as a phone's EventSource would).
 
-Figures: the update delay, from a duel's commit (the cabinet's call returned) to each
+The off and on phases alternate :data:`REPEATS` times (off: the web server and the
+phones' process stopped with SIGSTOP, so they take no CPU at all).  Figures: the update delay, from a duel's commit (the cabinet's call returned) to each
 phone's first update whose snapshot was read after it (its ``as_of_us``), p50 and p99
 over every (duel, phone); the web server's RSS (max) and CPU (share of one core) while
 the phones are connected; the cabinets' longest frame gap (max over the four) and its
-p99, web off and on.
+p99, web off and on (each the median over the phases of the worst of the four cabinets).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import multiprocessing
 import os
 import random
 import re
+import signal
 import socket
 import statistics
 import subprocess
@@ -41,7 +43,10 @@ PLAYERS = 200
 CABINETS = 4
 DUEL_EVERY_S = 2.0
 """Each cabinet records a duel this often (a real duel takes about a minute: this is ~30× a busy hall)."""
-RUN_S = 40.0
+RUN_S = 30.0
+"""One phase: the cabinets' loops and duels, web off or on."""
+REPEATS = 3
+"""Phases off and on, alternating; frame figures are medians over them."""
 FPS = 60
 ROOT = Path(__file__).resolve().parents[2]
 AS_OF = re.compile(rb'"as_of_us":(\d+)')
@@ -134,7 +139,7 @@ async def _phone(port: int, received: list[tuple[float, int]], ready: asyncio.Ev
                         ready.set()
 
 
-def _phones(port: int, run_s: float, out: Any, started: Any) -> None:
+def _phones(port: int, out: Any, started: Any, stop: Any) -> None:
     """``PHONES`` live connections in one process; each phone's (time, as_of_us) updates."""
 
     async def main() -> list[list[tuple[float, int]]]:
@@ -148,7 +153,8 @@ def _phones(port: int, run_s: float, out: Any, started: Any) -> None:
                 await asyncio.sleep(0.05)
         await asyncio.wait_for(ready.wait(), 120)
         started.set()
-        await asyncio.sleep(run_s + 5)
+        while not stop.is_set():
+            await asyncio.sleep(0.5)
         for t in tasks:
             t.cancel()
         return received
@@ -189,8 +195,6 @@ def run() -> list[Figure]:
             setup.register(f"r{i}", f"Player {i}", "ABCD")
         setup.close()
 
-        off, _ = _cabinets(url, RUN_S, "off")
-
         config = folder / "cabinet.toml"
         config.write_text((ROOT / "deploy/cabinet.toml").read_text() + f'\n[game.punch_cards]\nledger = "{url}"\n')
         port = free_port()
@@ -209,29 +213,42 @@ def run() -> list[Figure]:
             except OSError:
                 time.sleep(0.2)
         ctx = multiprocessing.get_context("fork")
-        out, started = ctx.Queue(), ctx.Event()
-        phones = ctx.Process(target=_phones, args=(port, RUN_S, out, started))
+        out, started, stop = ctx.Queue(), ctx.Event(), ctx.Event()
+        phones = ctx.Process(target=_phones, args=(port, out, started, stop))
         phones.start()
         if not started.wait(180):
             raise SystemExit(f"bench web: the phones did not all connect: {(folder / 'web.log').read_text()[-2000:]}")
-        cpu0, rss_idle = _proc_stats(web.pid)
-        t0 = time.monotonic()
+        _, rss_idle = _proc_stats(web.pid)
         rss_samples: list[int] = []
-        result: dict[str, Any] = {}
+        sampling = threading.Event()
 
         def sample() -> None:
-            while "on" not in result:
+            while not sampling.wait(1.0):
                 rss_samples.append(_proc_stats(web.pid)[1])
-                time.sleep(1)
 
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
-        result["on"] = _cabinets(url, RUN_S, "on")
-        cpu1, _ = _proc_stats(web.pid)
-        elapsed = time.monotonic() - t0
+        offs, ons, commits = [], [], []
+        cpu_s = on_s = 0.0
+        for r in range(REPEATS):
+            # Off: the web server and the phones stopped (SIGSTOP: no CPU at all), then on.
+            for pid in (web.pid, phones.pid):
+                os.kill(pid, signal.SIGSTOP)
+            offs.append(_cabinets(url, RUN_S, f"off{r}")[0])
+            for pid in (web.pid, phones.pid):
+                os.kill(pid, signal.SIGCONT)
+            time.sleep(5)  # the backlog of the off phase delivered
+            cpu0, t0 = _proc_stats(web.pid)[0], time.monotonic()
+            gaps, done = _cabinets(url, RUN_S, f"on{r}")
+            cpu_s += _proc_stats(web.pid)[0] - cpu0
+            on_s += time.monotonic() - t0
+            ons.append(gaps)
+            commits += done
+        time.sleep(5)
+        sampling.set()
+        stop.set()
         received = out.get(timeout=120)
         phones.join()
-        on, commits = result["on"]
         delays = []
         for committed, _entry in commits:
             committed_us = committed * 1e6
@@ -240,9 +257,12 @@ def run() -> list[Figure]:
                 if after:
                     delays.append((after[0] - committed) * 1000)
         lost = sum(1 for updates in received if not updates)
+        off = [statistics.median(o[i] for o in offs) for i in range(2)]
+        on = [statistics.median(o[i] for o in ons) for i in range(2)]
+        elapsed = on_s
         return [
             Figure(
-                "duels recorded (web on)",
+                "duels recorded, web on",
                 len(commits),
                 "",
                 note=f"{CABINETS} cabinets, one every {DUEL_EVERY_S:g} s each",
@@ -259,7 +279,9 @@ def run() -> list[Figure]:
             Figure("phones that got no update", lost, "", note=f"of {PHONES}"),
             Figure("web server RSS, phones connected, before the duels", rss_idle / 1024, "MB"),
             Figure("web server RSS max while duels are recorded", max(rss_samples) / 1024, "MB"),
-            Figure("web server CPU", 100 * (cpu1 - cpu0) / elapsed, "% of one core", note=f"over {elapsed:.0f} s"),
+            Figure(
+                "web server CPU", 100 * cpu_s / elapsed, "% of one core", note=f"over {elapsed:.0f} s with the duels"
+            ),
             Figure("cabinets' longest frame, web off", off[0] * 1000, "ms", note="max over the 4 cabinets"),
             Figure("cabinets' longest frame, web on", on[0] * 1000, "ms", "unchanged"),
             Figure("cabinets' frame p99, web off", off[1] * 1000, "ms", note="60 fps: 16.7 ms"),

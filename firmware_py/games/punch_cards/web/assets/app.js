@@ -26,7 +26,7 @@
   function apply(status) {
     asOf = status.as_of;
     closingUs = status.closing_us;
-    if (status.as_of_us) skewMs = status.as_of_us / 1000 - Date.now();
+    if (status.as_of_us && status.state === "live") skewMs = status.as_of_us / 1000 - Date.now(); // fresh only when live
     closingText.textContent = status.closing;
     say(status.state, status.label);
     tick();
