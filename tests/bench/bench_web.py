@@ -117,7 +117,9 @@ def _cabinets(url: str, run_s: float, tag: str) -> tuple[list[float], list[tuple
     return [max(gaps), max(p99s)], commits
 
 
-async def _phone(port: int, received: list[tuple[float, int]], ready: asyncio.Event, count: list[int]) -> None:
+async def _phone(
+    port: int, received: list[tuple[float, int]], sizes: list[int], ready: asyncio.Event, count: list[int]
+) -> None:
     reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=2**22)
     writer.write(
         f"GET /events?view=standings HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\n\r\n".encode()
@@ -132,6 +134,7 @@ async def _phone(port: int, received: list[tuple[float, int]], ready: asyncio.Ev
             found = AS_OF.search(line, max(0, len(line) - 400))
             if found:
                 received.append((time.time(), int(found.group(1))))
+                sizes.append(len(line))
                 if first:
                     first = False
                     count[0] += 1
@@ -142,13 +145,15 @@ async def _phone(port: int, received: list[tuple[float, int]], ready: asyncio.Ev
 def _phones(port: int, out: Any, started: Any, stop: Any) -> None:
     """``PHONES`` live connections in one process; each phone's (time, as_of_us) updates."""
 
+    sizes: list[int] = []
+
     async def main() -> list[list[tuple[float, int]]]:
         received: list[list[tuple[float, int]]] = [[] for _ in range(PHONES)]
         ready = asyncio.Event()
         count = [0]
         tasks = []
         for i in range(PHONES):
-            tasks.append(asyncio.create_task(_phone(port, received[i], ready, count)))
+            tasks.append(asyncio.create_task(_phone(port, received[i], sizes, ready, count)))
             if i % 50 == 49:
                 await asyncio.sleep(0.05)
         await asyncio.wait_for(ready.wait(), 120)
@@ -159,7 +164,8 @@ def _phones(port: int, out: Any, started: Any, stop: Any) -> None:
             t.cancel()
         return received
 
-    out.put(asyncio.run(main()))
+    received = asyncio.run(main())
+    out.put((received, statistics.median(sizes)))
 
 
 def _proc_stats(pid: int) -> tuple[float, int]:
@@ -247,7 +253,7 @@ def run() -> list[Figure]:
         time.sleep(5)
         sampling.set()
         stop.set()
-        received = out.get(timeout=120)
+        received, size = out.get(timeout=120)
         phones.join()
         delays = []
         for committed, _entry in commits:
@@ -272,11 +278,12 @@ def run() -> list[Figure]:
                 statistics.median(delays),
                 "ms",
                 "appears within 2 s",
-                f"{len(delays):,} (duel, phone) pairs",
+                f"{len(delays):,} (duel, phone) pairs; the phones are one Python process on the same cores",
             ),
             Figure("update delay p99", percentile(delays, 99), "ms", "appears within 2 s"),
             Figure("update delay max", max(delays), "ms"),
             Figure("phones that got no update", lost, "", note=f"of {PHONES}"),
+            Figure("one standings update", size / 1000, "kB", note=f"{PLAYERS} players, sent whole to every phone"),
             Figure("web server RSS, phones connected, before the duels", rss_idle / 1024, "MB"),
             Figure("web server RSS max while duels are recorded", max(rss_samples) / 1024, "MB"),
             Figure(

@@ -52,8 +52,17 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def config_for(folder: Path, ledger_url: str) -> Path:
+    """A cabinet config (the shipped one) naming ``ledger_url`` as the Punch Cards ledger."""
+    config = folder / "cabinet.toml"
+    template = (Path(__file__).resolve().parents[2] / "deploy/cabinet.toml").read_text(encoding="utf-8")
+    config.write_text(f'{template}\n[game.punch_cards]\nledger = "{ledger_url}"\n', encoding="utf-8")
+    return config
+
+
 class WebServer:
-    """``ringside web`` in a process of its own, on loopback, over the ledger in ``data``."""
+    """``ringside web`` in a process of its own, on loopback, over the ledger in ``data``
+    (or the one ``--config`` names, given in ``extra``)."""
 
     def __init__(self, data: Path, port: int | None = None, *extra: str) -> None:
         self.data = data

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from firmware_py.games.punch_cards.ledger import Ledger
-from tests.web.support import HOSTILE, WebServer, duel, new_ledger, plant_hostile_names
+from tests.web.support import HOSTILE, WebServer, config_for, duel, new_ledger, plant_hostile_names
 
 pytestmark = pytest.mark.slow
 
@@ -60,12 +60,19 @@ def browser() -> Iterator[Any]:
             shutil.rmtree(profile, ignore_errors=True)
 
 
-@pytest.fixture
-def event(tmp_path: Path) -> Iterator[tuple[Ledger, WebServer]]:
-    ledger = new_ledger(tmp_path / "punch_cards.sqlite3")
+@pytest.fixture(params=["sqlite", "postgresql"])
+def event(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Ledger, WebServer]]:
+    """An event under way (a duel fought, closing in two hours), on a SQLite file the server
+    polls or a PostgreSQL server whose NOTIFY it listens to; ``ringside web`` serving it."""
+    if request.param == "sqlite":
+        ledger = new_ledger(tmp_path / "punch_cards.sqlite3")
+        server = WebServer(tmp_path)
+    else:
+        url = request.getfixturevalue("postgres").schema_url("web")
+        ledger = new_ledger(url)
+        server = WebServer(tmp_path, None, "--config", str(config_for(tmp_path, url)))
     duel(ledger, "duel-1", "Ann", "Bob")
     ledger.set_closing_time("close", ledger.now_us() + (2 * 3600 + 754) * 1_000_000)
-    server = WebServer(tmp_path)
     server.start()
     try:
         yield ledger, server
@@ -126,7 +133,7 @@ def test_a_duel_recorded_at_a_cabinet_appears_on_the_open_page_without_a_reload(
     start = time.monotonic()
     card = duel(ledger, "duel-2", "Carla", "Eve")
     page.locator("ul.duels", has_text=f"took card #{card}").wait_for(timeout=WAIT_MS)
-    note(f"duel on the open page after {time.monotonic() - start:.2f} s (SQLite, polled)")
+    note(f"duel on the open page after {time.monotonic() - start:.2f} s ({ledger.backend.dialect})")
     assert page.evaluate("window.loadedOnce") is True
     assert page.locator("ul.cards li", has_text="Named Eve").inner_text().endswith(f"#{card}")
     shot(page, "player-after-duel")
