@@ -222,6 +222,8 @@ def run() -> list[Figure]:
         out, started, stop = ctx.Queue(), ctx.Event(), ctx.Event()
         phones = ctx.Process(target=_phones, args=(port, out, started, stop))
         phones.start()
+        assert phones.pid is not None
+        paused = (web.pid, phones.pid)
         if not started.wait(180):
             raise SystemExit(f"bench web: the phones did not all connect: {(folder / 'web.log').read_text()[-2000:]}")
         _, rss_idle = _proc_stats(web.pid)
@@ -238,10 +240,10 @@ def run() -> list[Figure]:
         cpu_s = on_s = 0.0
         for r in range(REPEATS):
             # Off: the web server and the phones stopped (SIGSTOP: no CPU at all), then on.
-            for pid in (web.pid, phones.pid):
+            for pid in paused:
                 os.kill(pid, signal.SIGSTOP)
             offs.append(_cabinets(url, RUN_S, f"off{r}")[0])
-            for pid in (web.pid, phones.pid):
+            for pid in paused:
                 os.kill(pid, signal.SIGCONT)
             time.sleep(5)  # the backlog of the off phase delivered
             cpu0, t0 = _proc_stats(web.pid)[0], time.monotonic()
