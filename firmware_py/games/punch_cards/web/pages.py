@@ -79,6 +79,10 @@ def name_html(name: str) -> str:
     return f"<bdi>{html.escape(shown)}</bdi>"
 
 
+def _count(n: int, thing: str) -> str:
+    return f"<b>{n}</b> {thing}{'' if n == 1 else 's'}"
+
+
 def player_href(name: str) -> str:
     return "/player/" + quote(name, safe="")
 
@@ -160,7 +164,7 @@ def player_main(snap: Snapshot | None, key: str) -> str:
     )
     return (
         f"<h1>{name_html(s.name)}</h1>"
-        f'<p class="summary">Rank <b>{s.rank}</b> · <b>{s.points}</b> points · <b>{s.cards}</b> cards</p>'
+        f'<p class="summary">Rank <b>{s.rank}</b> · {_count(s.points, "point")} · {_count(s.cards, "card")}</p>'
         f"<h2>Cards held ({len(page.held)})</h2>{_card_list(page.held, 'Named')}"
         f"<h2>Cards with this name ({len(page.name_cards)})</h2>{_card_list(page.name_cards, 'Held by')}"
         f"<h2>Duels ({len(page.duels)})</h2>{duels}"
@@ -181,7 +185,7 @@ def search_main(snap: Snapshot | None, query: str) -> str:
         return form + f'<p class="empty">Nobody’s name contains “{name_html(query)}”.</p>'
     items = "".join(
         f'<li><a href="{html.escape(player_href(s.name))}">{name_html(s.name)}</a> '
-        f'<span class="rank">#{s.rank} · {s.points} pts</span></li>'
+        f'<span class="rank">#{s.rank} · {s.points} pt{"" if s.points == 1 else "s"}</span></li>'
         for s in found
     )
     return form + f'<ul class="found">{items}</ul>'
