@@ -57,3 +57,18 @@ def test_a_phone_gets_the_standings_then_each_duel_and_a_third_stream_waits(even
             assert f"took card #{card}" in after["main"] and "Carla" in after["main"]
         with http.stream("GET", "/events") as again:  # the places were given back
             assert again.status_code == 200
+
+
+def test_a_stop_with_phones_connected_is_clean(event: tuple[Ledger, WebServer]) -> None:
+    """SIGTERM ends the live streams (they never end by themselves) and the server exits 0
+    with no traceback in its log (systemd's stop, an update's restart)."""
+    _ledger, server = event
+    assert server.process is not None
+    with httpx.Client(base_url=server.url, timeout=TIMEOUT) as http, http.stream("GET", "/events") as stream:
+        lines = stream.iter_lines()
+        next(pages(lines))
+        server.process.terminate()
+        assert server.process.wait(30) == 0
+        list(lines)  # the stream has ended: reading it to the end returns
+    log = server.log.read_text()
+    assert "Traceback" not in log and "ERROR" not in log and "Finished server process" in log

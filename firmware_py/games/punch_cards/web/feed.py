@@ -48,6 +48,12 @@ class Feed:
         self._changed = asyncio.Event()
         self._poke = asyncio.Event()
         self._failure: str | None = None
+        self.closing = False
+        """The server is stopping: every live stream ends (a phone reconnects by itself)."""
+
+    def close(self) -> None:
+        self.closing = True
+        self._publish()
 
     @property
     def status(self) -> Status:

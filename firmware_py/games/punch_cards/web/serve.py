@@ -11,6 +11,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import signal
+import socket
+from types import FrameType
 from typing import Any
 
 from firmware_py.games.punch_cards.ledger import Ledger
@@ -24,6 +27,8 @@ log = logging.getLogger("ringside.web")
 DEFAULT_PORT = 8035
 SPARE_CONNECTIONS = 200
 """Connections beyond the live streams: page loads and static files while all streams are open."""
+GRACE_S = 2
+"""On SIGTERM, open live streams are given this long, then cut (a phone reconnects by itself)."""
 HEAD_LIMIT_BYTES = 16 * 1024
 """A request head larger than this is refused (h11's incomplete-event limit)."""
 
@@ -63,6 +68,7 @@ def uvicorn_config(app: Any, host: str, port: int, limits: Limits) -> Any:
         proxy_headers=False,  # no proxy in front: the client's address is the socket's
         limit_concurrency=limits.streams + SPARE_CONNECTIONS,
         timeout_keep_alive=5,
+        timeout_graceful_shutdown=GRACE_S,  # live streams never end by themselves
         h11_max_incomplete_event_size=HEAD_LIMIT_BYTES,
         lifespan="on",
     )
@@ -73,7 +79,24 @@ async def serve(url: str, host: str, port: int, limits: Limits) -> None:
 
     from firmware_py.games.punch_cards.web.server import create_app
 
-    server = uvicorn.Server(uvicorn_config(create_app(feed_for(url), limits), host, port, limits))
+    feed = feed_for(url)
+
+    class Server(uvicorn.Server):
+        """Ends the live streams as the server stops: they never end by themselves, and
+        uvicorn waits for every open response before it exits."""
+
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            feed.close()
+            await super().shutdown(sockets)
+
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            """A stop is one log line and exit 0 (uvicorn would die of the signal after
+            shutting down), as ``ringside run`` stops."""
+            if not self.should_exit:
+                log.info("web: stopping (%s)", signal.Signals(sig).name)
+            self.should_exit = True
+
+    server = Server(uvicorn_config(create_app(feed, limits), host, port, limits))
     where = "PostgreSQL" if url.startswith(("postgresql://", "postgres://")) else url
     log.info("web: Punch Cards standings on http://%s:%d/ (ledger: %s, read-only)", host, port, where)
     await server.serve()

@@ -237,7 +237,7 @@ def create_app(feed: Feed, limits: Limits = Limits(), read_ledger: bool = True) 
 
         async def stream() -> AsyncIterator[bytes]:
             yield f"retry: {RETRY_MS}\n\n".encode()
-            while True:
+            while not feed.closing:
                 version = feed.version
                 yield pages.update(view)
                 while not await feed.wait(version, KEEPALIVE_S):
