@@ -1,4 +1,5 @@
-"""Each game's screens, found by the game's name: ``display.games.<name>`` has ``SCREENS``.
+"""Each game's screens and sounds, found by the game's name: ``display.games.<name>``
+declares ``SCREENS`` (its sound design among them).
 
 The renderer draws play and result screens and the cabinet draws private displays
 through this registry, so neither keeps a list of games: the one list is
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 
 from PIL import Image
 
+from display.audio.cues import SILENT, GameSounds
 from display.canvas import Canvas
 from display.models import AnyPlayScreen, AnyPrivateScreen, AnyResultScreen
 from display.text import TextCache
@@ -31,6 +33,9 @@ class GameScreens:
     private: PrivateLayout
     result: ResultDrawer | None = None
     """None: the cabinet's common result screen (headline and lines)."""
+    sounds: GameSounds = SILENT
+    """The game's sound design (its ``sounds.py``'s ``SOUNDS``); :data:`SILENT`: it plays
+    silently (the cabinet's scenes still sound)."""
 
 
 class NoScreens(LookupError):
@@ -62,12 +67,9 @@ def screens(game: str) -> GameScreens:
     if game in _planted:
         return _planted[game]
     try:
-        found = getattr(games_registry.game_module("display.games", game), "SCREENS", None)
-    except (games_registry.UnknownGame, games_registry.GameFolderMissing):
-        found = None
-    if not isinstance(found, GameScreens):
+        return games_registry.declared("display.games", game, "SCREENS", GameScreens)
+    except (games_registry.UnknownGame, games_registry.GameFolderMissing, TypeError):
         raise NoScreens(
             f"no screens for game {game!r}: display/games/{game}/__init__.py defines SCREENS = GameScreens(...) "
             f"(games with screens: {', '.join(games_registry.names())})"
-        )
-    return found
+        ) from None

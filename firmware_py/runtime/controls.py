@@ -12,13 +12,13 @@ from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, get_args, get_origin
 
 from display.models import AnyPrivateScreen, PrivateScreen
 from firmware_py.runtime.store import Store
 from games.bots import RandomBot
 from games.levels import Level
-from games.protocol import Action, Event, GameSpec
+from games.protocol import Action, Engine, Event, GameSpec
 from games.registry import AnyEngine
 from hal.config import TableReader
 from hal.events import Button
@@ -94,9 +94,26 @@ def journal_events(engine: AnyEngine) -> tuple[Event, ...]:
 
 
 class GameControls(ABC, Generic[E]):
-    spec: ClassVar[GameSpec]
     engine_type: ClassVar[type[AnyEngine]]
+    """The engine these controls drive, from the type argument: the one its ``games``
+    folder declares as ``ENGINE`` (the registry checks they are the same)."""
+    spec: ClassVar[GameSpec]
+    """The game's spec, always its engine's."""
     blurb: ClassVar[str]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """The engine is named once, as the type argument (``GameControls[Punch]``): it
+        becomes :attr:`engine_type`, and the spec is the engine's."""
+        super().__init_subclass__(**kwargs)
+        for base in cls.__dict__.get("__orig_bases__", ()):
+            if get_origin(base) is GameControls:
+                (engine,) = get_args(base)
+                if not (isinstance(engine, type) and issubclass(engine, Engine)):
+                    raise TypeError(f"{cls.__name__}: GameControls[...] names the game's engine class, not {engine!r}")
+                if "engine_type" in cls.__dict__ or "spec" in cls.__dict__:
+                    raise TypeError(f"{cls.__name__}: the engine is named once, in GameControls[{engine.__name__}]")
+                cls.engine_type = engine
+                cls.spec = engine.spec
 
     options_menu: ClassVar[tuple[OptionItem, ...]] = ()
     result_picture: ClassVar[str | None] = None

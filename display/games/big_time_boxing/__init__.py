@@ -3,6 +3,9 @@ hand) and the score sheet as its result screen."""
 
 from display.games.big_time_boxing.private import draw_big_time_boxing_private
 from display.games.big_time_boxing.screen import draw_big_time_boxing, draw_score_sheet
+from display.games.big_time_boxing.sounds import SOUNDS
 from display.games.registry import GameScreens
 
-SCREENS = GameScreens(play=draw_big_time_boxing, private=draw_big_time_boxing_private, result=draw_score_sheet)
+SCREENS = GameScreens(
+    play=draw_big_time_boxing, private=draw_big_time_boxing_private, result=draw_score_sheet, sounds=SOUNDS
+)

@@ -4,6 +4,7 @@ story of the game as its result screen."""
 from display.games.punch.private import draw_punch_private
 from display.games.punch.result import draw_punch_result
 from display.games.punch.screen import draw_punch
+from display.games.punch.sounds import SOUNDS
 from display.games.registry import GameScreens
 
-SCREENS = GameScreens(play=draw_punch, private=draw_punch_private, result=draw_punch_result)
+SCREENS = GameScreens(play=draw_punch, private=draw_punch_private, result=draw_punch_result, sounds=SOUNDS)

@@ -27,7 +27,6 @@ from display.models import PrivateScreen
 from firmware_py.runtime.controls import GameControls, OptionItem, Record, Refusal
 from games.big_time_boxing import (
     CARDS,
-    SPEC,
     AttributeChosen,
     AttributeDraw,
     AttributeUsed,
@@ -83,8 +82,6 @@ _CARD_ACTIONS = {Mode.MOVE_AWAY: MoveAway, Mode.CLINCH: Clinch, Mode.COVER_UP: C
 
 
 class BigTimeBoxingControls(GameControls[BigTimeBoxing]):
-    spec = SPEC
-    engine_type = BigTimeBoxing
     blurb = "Boxer cards and a Result deck: Big Hits, the ropes, knockdowns, the judges' cards."
     endings: ClassVar[dict[Enum, str]] = {how: words for how, words in FINISH.items()}
     result_picture = "score-sheet"

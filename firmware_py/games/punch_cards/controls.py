@@ -21,7 +21,6 @@ from firmware_py.runtime.controls import GameControls, Refusal
 from games.protocol import Action, Event
 from games.punch_cards import (
     CORNERS,
-    SPEC,
     Answer,
     Call,
     CallIt,
@@ -43,8 +42,6 @@ CALL_BUTTONS = {Button.A: Call.HIGH, Button.B: Call.LOW, Button.C: Call.BOTH}
 
 
 class PunchCardsControls(GameControls[PunchCardsDuel]):
-    spec = SPEC
-    engine_type = PunchCardsDuel
     blurb = "Duel anyone at the con for their cards: collect the most names."
     resumes = False  # a duel's result must reach the ledger from the scene that holds the players
     endings: ClassVar[dict[Enum, str]] = {
