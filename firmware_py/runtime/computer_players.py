@@ -28,7 +28,7 @@ from display.models import StationLook
 from firmware_py.runtime.controls import AnyControls, Bot
 from firmware_py.runtime.settle import SettleBuffer
 from games.levels import Level
-from games.protocol import Engine
+from games.protocol import Action, Engine
 from hal.events import Button, ButtonEvent, InputEvent, SlapEvent
 
 THINK_US = (300_000, 1_500_000)
@@ -51,7 +51,7 @@ class SeatedGame(Protocol):
     controls: AnyControls
     seats: tuple[int, ...]
     offset_us: int
-    buffer: SettleBuffer
+    buffer: SettleBuffer[Action]
 
     @property
     def paused(self) -> str | None: ...

@@ -76,7 +76,7 @@ class GameSession:
         self.looks = looks
         self.store = store
         self.game_id = game_id
-        self.buffer = SettleBuffer(settle_us if controls.spec.judges_time else 0)
+        self.buffer: SettleBuffer[Action] = SettleBuffer(settle_us if controls.spec.judges_time else 0)
         self.recent: deque[tuple[int, Event]] = deque(maxlen=48)
         self.refusals: dict[int, tuple[int, str]] = {}
         """Seat → (cabinet time it ends, words) of the refusal its private display shows."""
