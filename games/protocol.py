@@ -87,10 +87,16 @@ class Outcome:
 
 Opts = TypeVar("Opts")
 A = TypeVar("A", bound=Action)
+PlayerView = TypeVar("PlayerView")
+"""What one seat may see (:meth:`Engine.view`): the private displays draw it."""
+PublicView = TypeVar("PublicView")
+"""What everyone may see (:meth:`Engine.public_view`): the main display draws it."""
 
 
-class Engine(ABC, Generic[Opts, A]):
-    """A game in progress.  Subclasses implement the rules; this class keeps the journal."""
+class Engine(ABC, Generic[Opts, A, PlayerView, PublicView]):
+    """A game in progress.  Subclasses implement the rules; this class keeps the journal.
+    Its type arguments name its options, actions and views, so every screen a view feeds
+    is checked against the engine (``display.games.registry.game_screens``)."""
 
     spec: ClassVar[GameSpec]
     action_types: ClassVar[tuple[type, ...]]
@@ -131,11 +137,11 @@ class Engine(ABC, Generic[Opts, A]):
         """Apply a checked action and return the events it caused."""
 
     @abstractmethod
-    def view(self, player: int) -> Any:
+    def view(self, player: int) -> PlayerView:
         """What ``player`` may see (their hand, never another's secret)."""
 
     @abstractmethod
-    def public_view(self) -> Any:
+    def public_view(self) -> PublicView:
         """What everyone may see: the main display and the LED bars."""
 
     @abstractmethod
@@ -179,7 +185,7 @@ class Engine(ABC, Generic[Opts, A]):
         return json.dumps(self.to_dict(), separators=(",", ":"))
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Engine[Opts, A]:
+    def from_dict(cls, data: dict[str, Any]) -> Engine[Opts, A, PlayerView, PublicView]:
         if data.get("game") != cls.spec.name:
             raise ValueError(f"saved game is {data.get('game')!r}, not {cls.spec.name!r}")
         options = decode(cls.spec.options_type, data["options"])
@@ -189,7 +195,7 @@ class Engine(ABC, Generic[Opts, A]):
         return engine
 
     @classmethod
-    def from_json(cls, text: str) -> Engine[Opts, A]:
+    def from_json(cls, text: str) -> Engine[Opts, A, PlayerView, PublicView]:
         return cls.from_dict(json.loads(text))
 
     @classmethod

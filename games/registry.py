@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from games.protocol import Engine, GameSpec
 
-AnyEngine = Engine[Any, Any]
+AnyEngine = Engine[Any, Any, Any, Any]
 
 T = TypeVar("T")
 

@@ -47,7 +47,7 @@ class SeatedGame(Protocol):
     """What computer players read of a game in play (a
     :class:`firmware_py.runtime.session.GameSession`, which also seats them)."""
 
-    engine: Engine[Any, Any]
+    engine: Engine[Any, Any, Any, Any]
     controls: AnyControls
     seats: tuple[int, ...]
     offset_us: int
@@ -127,7 +127,7 @@ class ComputerPlayers:
         self._cue_seen: dict[int, object] = {}
         self._slapping_until: dict[int, int] = {}
 
-    def recall(self, engine: Engine[Any, Any]) -> None:
+    def recall(self, engine: Engine[Any, Any, Any, Any]) -> None:
         """Show each bot again, in order, the views it was shown while ``engine``'s game
         was played so far (a game resumed after a power cut), so it remembers what it
         had learned and its choices go on as if the game had never stopped.

@@ -1,6 +1,7 @@
 """How a game meets the cabinet: which button does what, what the LED bars and private
-displays show, what is worth recording.  One subclass per game, ``GameControls[<Engine>]``
-(which names its engine, once), declared as ``CONTROLS`` in its folder
+displays show, what is worth recording.  One subclass per game, ``GameControls[<Engine>,
+<play story>, <result story>]`` (which names its engine once, and the stories its screens
+draw), declared as ``CONTROLS`` in its folder
 ``firmware_py/games/<name>/`` and found by :mod:`firmware_py.games.registry`; the session
 and scenes only speak to this interface and the registry, so adding a game touches
 nothing else in the cabinet (see docs/cabinet.md, "Adding a game").
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, get_args, get_origin
 
+from display.games.registry import GameScreens
 from display.models import AnyPrivateScreen, PrivateScreen
 from firmware_py.runtime.store import Store
 from games.bots import RandomBot
@@ -25,6 +27,10 @@ from hal.events import Button
 
 E = TypeVar("E", bound=AnyEngine)
 """The engine a game's controls drive (each game's controls name their own)."""
+PlayStory = TypeVar("PlayStory")
+"""What :meth:`GameControls.play_story` tells the game's play screen (``PlayScreen.story``)."""
+ResultStory = TypeVar("ResultStory")
+"""What :meth:`GameControls.result_story` tells the game's result screen (``ResultScreen.story``)."""
 
 
 class Bot(Protocol):
@@ -93,7 +99,7 @@ def journal_events(engine: AnyEngine) -> tuple[Event, ...]:
     return tuple(events)
 
 
-class GameControls(ABC, Generic[E]):
+class GameControls(ABC, Generic[E, PlayStory, ResultStory]):
     engine_type: ClassVar[type[AnyEngine]]
     """The engine these controls drive, from the type argument: the one its ``games``
     folder declares as ``ENGINE`` (the registry checks they are the same)."""
@@ -102,12 +108,13 @@ class GameControls(ABC, Generic[E]):
     blurb: ClassVar[str]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        """The engine is named once, as the type argument (``GameControls[Punch]``): it
-        becomes :attr:`engine_type`, and the spec is the engine's."""
+        """The engine is named once, as the first type argument (``GameControls[Punch,
+        None, PunchStory]``: no play story, a result story): it becomes
+        :attr:`engine_type`, and the spec is the engine's."""
         super().__init_subclass__(**kwargs)
         for base in cls.__dict__.get("__orig_bases__", ()):
             if get_origin(base) is GameControls:
-                (engine,) = get_args(base)
+                engine = get_args(base)[0]
                 if not (isinstance(engine, type) and issubclass(engine, Engine)):
                     raise TypeError(f"{cls.__name__}: GameControls[...] names the game's engine class, not {engine!r}")
                 if "engine_type" in cls.__dict__ or "spec" in cls.__dict__:
@@ -198,13 +205,13 @@ class GameControls(ABC, Generic[E]):
     def records(self, events: tuple[Event, ...], seats: tuple[int, ...]) -> list[Record]:
         return []
 
-    def play_story(self, engine: E, events: Sequence[Event]) -> Any:
+    def play_story(self, engine: E, events: Sequence[Event]) -> PlayStory | None:
         """A frozen model of what just happened for the game's play screen, from its recent
         events, oldest first (Karate Fight: the photo finish of the last Hit); None: none.
         Called for every frame drawn: cheap, or remembered."""
         return None
 
-    def result_story(self, engine: E, records: ResultRecords) -> Any:
+    def result_story(self, engine: E, records: ResultRecords) -> ResultStory | None:
         """The story of the finished game for its own result screen (``ResultScreen.story``),
         told from every event of its journal (:func:`journal_events`); None: none."""
         return None
@@ -218,5 +225,14 @@ class GameControls(ABC, Generic[E]):
         """One line for the live log, or None for events not worth a line."""
 
 
-AnyControls = GameControls[Any]
+AnyControls = GameControls[Any, Any, Any]
 """Some game's controls, as the cabinet-wide modules hold them."""
+
+
+def drawn_by(
+    controls: type[GameControls[Any, PlayStory, ResultStory]], screens: GameScreens[Any, Any, PlayStory, ResultStory]
+) -> type[GameControls[Any, PlayStory, ResultStory]]:
+    """``controls``, declared with the screens that draw what they tell: mypy checks that
+    the play and result stories they tell are the ones those screens draw (a game's
+    folder declares ``CONTROLS = drawn_by(<Name>Controls, SCREENS)``)."""
+    return controls

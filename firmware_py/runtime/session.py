@@ -61,7 +61,7 @@ class GameSession:
     def __init__(
         self,
         controls: AnyControls,
-        engine: Engine[Any, Any],
+        engine: Engine[Any, Any, Any, Any],
         seats: tuple[int, ...],
         looks: tuple[StationLook, ...],
         store: Store,

@@ -238,13 +238,13 @@ def test_its_sounds_come_with_its_screens_and_play_its_events(tap_race) -> None:
 
 
 def test_its_controls_name_the_engine_once(tap_race) -> None:
-    """``GameControls[TapRace]`` is the one naming: the engine class and its spec follow."""
+    """``GameControls[TapRace, None, None]`` is the one naming: the engine class and its spec follow."""
     assert TapRaceControls.engine_type is TapRace and TapRaceControls.spec is TapRace.spec
     from firmware_py.runtime.controls import GameControls
 
     with pytest.raises(TypeError, match="named once"):
 
-        class _Twice(GameControls[TapRace]):  # the engine named a second time
+        class _Twice(GameControls[TapRace, None, None]):  # the engine named a second time
             engine_type = TapRace
 
 

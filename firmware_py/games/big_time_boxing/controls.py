@@ -81,7 +81,7 @@ answers a window with E (START there lets the window go)."""
 _CARD_ACTIONS = {Mode.MOVE_AWAY: MoveAway, Mode.CLINCH: Clinch, Mode.COVER_UP: CoverUp}
 
 
-class BigTimeBoxingControls(GameControls[BigTimeBoxing]):
+class BigTimeBoxingControls(GameControls[BigTimeBoxing, None, None]):
     blurb = "Boxer cards and a Result deck: Big Hits, the ropes, knockdowns, the judges' cards."
     endings: ClassVar[dict[Enum, str]] = {how: words for how, words in FINISH.items()}
     result_picture = "score-sheet"

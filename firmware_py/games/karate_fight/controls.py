@@ -66,7 +66,7 @@ def hit_name(kind: HitKind) -> str:
     return kind.value.replace("_", " ").title()
 
 
-class KarateControls(GameControls[KarateFight]):
+class KarateControls(GameControls[KarateFight, PhotoFinish, KarateStory]):
     blurb = "2–4 fighters, blind piles, lightning slaps judged to the microsecond."
 
     endings: ClassVar[dict[Enum, str]] = {

@@ -31,7 +31,7 @@ from games.punch.levels import ComputerBoxer
 from hal.events import ACTION_BUTTONS, Button
 
 
-class PunchControls(GameControls[Punch]):
+class PunchControls(GameControls[Punch, None, PunchStory]):
     blurb = "Two boxers, secret cards, three rounds: bluff, block, knock out."
     endings: ClassVar[dict[Enum, str]] = {GameEndReason.MATCH_WINS: "won on matches"}
     options_menu = (

@@ -2,7 +2,8 @@
 
 from display.games.tap_race.screens import draw_tap_race, draw_tap_race_private
 from display.games.tap_race.sounds import SOUNDS
+from games.tap_race.engine import TapRace
 
-from display.games.registry import GameScreens
+from display.games.registry import game_screens
 
-SCREENS = GameScreens(play=draw_tap_race, private=draw_tap_race_private, sounds=SOUNDS)
+SCREENS = game_screens(TapRace, play=draw_tap_race, private=draw_tap_race_private, sounds=SOUNDS)

@@ -13,7 +13,7 @@ from games.protocol import Action, Event
 from hal.events import Button
 
 
-class TapRaceControls(GameControls[TapRace]):
+class TapRaceControls(GameControls[TapRace, None, None]):
     blurb = "Test-only: the first to tap A three times wins."
     endings: ClassVar[dict[Enum, str]] = {TapRaceEnding.FIRST_THERE: "first to the line"}
     options_menu = (OptionItem("Taps to win", "taps_to_win", ((3, "3"), (5, "5"))),)
