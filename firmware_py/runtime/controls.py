@@ -1,10 +1,10 @@
 """How a game meets the cabinet: which button does what, what the LED bars and private
-displays show, what is worth recording.  One subclass per game, ``GameControls[<Engine>,
-<play story>, <result story>]`` (which names its engine once, and the stories its screens
-draw), declared as ``CONTROLS`` in its folder
-``firmware_py/games/<name>/`` and found by :mod:`firmware_py.games.registry`; the session
-and scenes only speak to this interface and the registry, so adding a game touches
-nothing else in the cabinet (see docs/cabinet.md, "Adding a game").
+displays show, what is worth recording.  One subclass per game, in the game's own folder
+(``firmware_py/games/<name>/controls.py``), found by the game's name through
+:mod:`firmware_py.games.registry`; the session and scenes only speak to this interface and
+the registry, so adding a game touches nothing else in the cabinet (its engine is in
+``games/<name>/``, its screens in ``display/games/<name>/``; see docs/cabinet.md, "Adding
+a game").
 """
 
 from __future__ import annotations
@@ -100,6 +100,10 @@ def journal_events(engine: AnyEngine) -> tuple[Event, ...]:
 
 
 class GameControls(ABC, Generic[E, PlayStory, ResultStory]):
+    """A game's controls, ``GameControls[<Engine>, <play story>, <result story>]``: the
+    engine named once (its spec follows), and the stories its screens draw, which
+    :func:`drawn_by` checks against them.  Its folder declares it as ``CONTROLS``."""
+
     engine_type: ClassVar[type[AnyEngine]]
     """The engine these controls drive, from the type argument: the one its ``games``
     folder declares as ``ENGINE`` (the registry checks they are the same)."""
