@@ -60,18 +60,6 @@ class Event:
 
 
 @dataclass(frozen=True)
-class ChanceAction(Action):
-    """Base of actions that bring chance in from outside the engine's seeded RNG.
-
-    Games whose chance must be journaled as it happened (Punch Cards draws numbers for an
-    event that outlives any one process) subclass this: while a draw is due the engine
-    names :data:`CABINET` in :meth:`Engine.to_act` and lists the possible outcomes in
-    ``legal_actions(CABINET)``; the cabinet picks one with its own RNG and applies it like
-    any action, so the journal alone replays the game exactly.  Shuffles and deals that
-    the seed decides need none of this: same seed, same game."""
-
-
-@dataclass(frozen=True)
 class Outcome:
     """How a finished game ended.
 

@@ -48,9 +48,6 @@ class CabinetContext:
     """What a game keeps while the cabinet runs, by game name (Punch Cards' ledger
     connection), so its scenes and the attract screen share it."""
 
-    def station_names(self, stations: tuple[int, ...]) -> tuple[str, ...]:
-        return tuple(self.looks[s].name for s in stations)
-
     def game_named(self, name: str) -> type[AnyControls]:
         """The controls of a game this cabinet offers; :class:`UnknownGame` names the offered ones."""
         for controls in self.games:

@@ -93,7 +93,6 @@ RESULT_COLOR: tuple[Color, ...] = ((105, 105, 118), (176, 112, 18), (200, 66, 26
 HEALTH_GREEN = (56, 150, 64)
 DAMAGE_RED = (196, 38, 38)
 INJURY_RED = (170, 30, 40)
-CARD_INK = (40, 40, 46)
 
 AREAS = (Position.IN_THE_CORNER, Position.ON_THE_ROPES, Position.OUTSIDE, Position.INSIDE)
 """A boxer's areas on the Ring board, from his corner to the middle of the ring."""

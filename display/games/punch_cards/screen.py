@@ -31,7 +31,6 @@ HINT = (200, 204, 220)
 """A desk's button legends: lighter than the cabinet's dim grey, which reads at 3.1:1 on
 the gold station's desk (the least a player must read is 4.5:1)."""
 HINT_PITCH = 30
-CORNER_WORDS = ("top left", "top right", "bottom left", "bottom right")
 CALL_WORDS = {Call.HIGH: "HIGH", Call.LOW: "LOW", Call.BOTH: "BOTH"}
 AGAIN_WORDS = {
     "high_against_low": "High against Low: play again",

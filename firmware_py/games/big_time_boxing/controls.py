@@ -285,12 +285,6 @@ class BigTimeBoxingControls(GameControls[BigTimeBoxing]):
             return WindowClosed()
         return None
 
-    def window_opened_us(self, engine: BigTimeBoxing) -> int | None:
-        """When the open window was first seen open (None: no window open)."""
-        if self._window is None or self._window[0] != len(engine.journal) or CABINET not in engine.to_act():
-            return None
-        return self._window[1]
-
     # -- outputs -----------------------------------------------------------------------------
     def led_level(self, engine: BigTimeBoxing, seat: int) -> float:
         """Round Energy, on the scale of the fight's starting energy: a full bar at the
