@@ -156,4 +156,3 @@ def judge(
             )
         )
     return PadVerdict(pad, tuple(checks))
-
