@@ -8,6 +8,7 @@ Registers Punch Cards' screens (this and the private layout) with ``display.game
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import assert_never
 
 import pygame
 
@@ -453,23 +454,23 @@ def draw_trade(surf: Canvas, text: TextCache, s: PunchCardsPlay, t: TradeTableVi
 
 
 def draw_punch_cards(surf: Canvas, text: TextCache, s: PunchCardsPlay) -> None:
-    view = s.view
-    if isinstance(view, LobbyView):
-        draw_lobby(surf, text, s, view)
-    elif isinstance(view, DuelTable):
-        draw_duel(surf, text, s, view)
-    elif isinstance(view, TradeTableView):
-        draw_trade(surf, text, s, view)
-    elif isinstance(view, DuelPublicView):  # an exhibition duel (no ledger): everything shows
-        names = (s.seats[0].name, s.seats[1].name)
-        result: tuple[str, ...] = ()
-        if view.phase is Phase.OVER:
-            result = (f"{names[view.winner].upper()} WINS!" if view.winner is not None else "Challenge refused",)
-        draw_duel(
-            surf,
-            text,
-            s,
-            DuelTable(public=view, players=names, practice=False, challenge="", result=result, waiting=""),
-        )
-    else:
-        raise TypeError(f"no Punch Cards screen for {type(view).__name__}")
+    match s.view:
+        case LobbyView() as lobby:
+            draw_lobby(surf, text, s, lobby)
+        case DuelTable() as duel:
+            draw_duel(surf, text, s, duel)
+        case TradeTableView() as trade:
+            draw_trade(surf, text, s, trade)
+        case DuelPublicView() as view:  # an exhibition duel (no ledger): everything shows
+            names = (s.seats[0].name, s.seats[1].name)
+            result: tuple[str, ...] = ()
+            if view.phase is Phase.OVER:
+                result = (f"{names[view.winner].upper()} WINS!" if view.winner is not None else "Challenge refused",)
+            draw_duel(
+                surf,
+                text,
+                s,
+                DuelTable(public=view, players=names, practice=False, challenge="", result=result, waiting=""),
+            )
+        case unknown:
+            assert_never(unknown)
