@@ -1,9 +1,10 @@
 """How a game meets the cabinet: which button does what, what the LED bars and private
-displays show, what is worth recording.  One subclass per game (``controls_<game>.py``),
-registered in :mod:`firmware_py.games.registry`; the session and scenes only speak to
-this interface and the registry, so adding a game touches nothing else in the cabinet
-(its screens register in ``display.games.registry``, its engine in ``games.registry``; see
-docs/cabinet.md, "Adding a game").
+displays show, what is worth recording.  One subclass per game, in the game's own folder
+(``firmware_py/games/<name>/controls.py``), found by the game's name through
+:mod:`firmware_py.games.registry`; the session and scenes only speak to this interface and
+the registry, so adding a game touches nothing else in the cabinet (its engine is in
+``games/<name>/``, its screens in ``display/games/<name>/``; see docs/cabinet.md, "Adding
+a game").
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
 """The Big Time Boxing ring: where both boxers stand, each boxer's player board (Round and
 Fight Energy, Health dice and Damage, Judge Points, injuries, knockdowns, warnings), the
 cards of the last play shown big one after another as they are drawn, the open window
-with its countdown, the round scores after each round, and the score sheet at the end.
-Registers Big Time Boxing's screens (this, the private layout and the score sheet) with
-``display.games.registry``."""
+with its countdown, the round scores after each round, and the score sheet at the end."""
 
 from __future__ import annotations
 

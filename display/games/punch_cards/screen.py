@@ -2,7 +2,8 @@
 table (stakes, who has chosen, the numbers seen "through the holes" at each reveal, the
 challenge rule, the result once recorded) and the trade table.  Every name is drawn
 fitted to its place: the ledger holds whatever names the rules accept, from any cabinet.
-Registers Punch Cards' screens (this and the private layout) with ``display.games.registry``.
+The scenes at the cabinet build its models (:mod:`display.games.punch_cards.models`); it
+draws whichever of them the play screen carries.
 """
 
 from __future__ import annotations
