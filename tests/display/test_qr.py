@@ -41,3 +41,36 @@ def test_the_code_drawn_is_the_addresss_module_for_module(size: tuple[int, int])
     assert not any(any(row) for row in quiet)
     assert [row[QUIET:-QUIET] for row in drawn[QUIET:-QUIET]] == expected
     assert len(qr_modules(URL)) == len(expected)
+
+
+def region(surface: pygame.Surface, rect: pygame.Rect) -> bytes:
+    return pygame.image.tobytes(surface.subsurface(rect), "RGB")
+
+
+def test_the_attract_board_and_the_lobby_draw_the_code_of_the_address_they_are_given() -> None:
+    """The attract screen (top right) and Punch Cards' lobby (the leaders' strip) show the
+    configured address as a QR code, the very code ``draw_qr`` makes of it; without an
+    address, none."""
+    from dataclasses import replace
+
+    from display.models import AttractBoard, AttractScreen, PlayScreen
+    from display.renderer import Renderer
+    from tests.display.test_punch_cards_screens import LOOKS, lobby
+
+    board = AttractBoard(title="Punch Cards leaders", header=("#", "name"), rows=(("1.", "Ann"),), qr=URL)
+    desks = replace(lobby(("Ann", "Bob", "Cy", "Di", "Ed")), web_url=URL)
+    attract = AttractScreen(games=("Punch Cards",), featured=0, stations=LOOKS[:2], recent=(), blink=True, board=board)
+    for screen, box in (
+        (attract, (1084, 12, 184, 184)),
+        (
+            PlayScreen(game="punch_cards", title="Punch Cards", seats=LOOKS, view=desks, events=(), now_us=0),
+            (1144, 596, 108, 108),
+        ),
+    ):
+        drawn = Renderer().draw(screen)
+        alone = pygame.Surface(drawn.get_size())
+        painted = draw_qr(Canvas(alone), URL, box)
+        assert region(drawn, painted) == region(alone, painted)
+    plain = Renderer().draw(replace(attract, board=replace(board, qr="")))
+    painted = draw_qr(Canvas(alone), URL, (1084, 12, 184, 184))
+    assert region(plain, painted) != region(alone, painted)
