@@ -8,6 +8,8 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from firmware_py.games.punch_cards.ledger import Ledger
@@ -102,3 +104,14 @@ class WebServer:
                 self.process.kill()
                 self.process.wait()
         self.process = None
+
+
+@contextmanager
+def serving(ledger: Ledger, server: WebServer) -> Iterator[tuple[Ledger, WebServer]]:
+    """``server`` running while the block runs; then stopped, and ``ledger`` closed."""
+    server.start()
+    try:
+        yield ledger, server
+    finally:
+        server.stop()
+        ledger.close()

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from firmware_py.games.punch_cards.ledger import Ledger
-from tests.web.support import HOSTILE, WebServer, config_for, duel, new_ledger, plant_hostile_names
+from tests.web.support import HOSTILE, WebServer, config_for, duel, new_ledger, plant_hostile_names, serving
 
 pytestmark = pytest.mark.slow
 
@@ -73,12 +73,8 @@ def event(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Ledg
         server = WebServer(tmp_path, None, "--config", str(config_for(tmp_path, url)))
     duel(ledger, "duel-1", "Ann", "Bob")
     ledger.set_closing_time("close", ledger.now_us() + (2 * 3600 + 754) * 1_000_000)
-    server.start()
-    try:
-        yield ledger, server
-    finally:
-        server.stop()
-        ledger.close()
+    with serving(ledger, server) as both:
+        yield both
 
 
 def shot(page: Any, name: str) -> None:

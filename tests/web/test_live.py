@@ -13,21 +13,16 @@ import httpx2 as httpx
 import pytest
 
 from firmware_py.games.punch_cards.ledger import Ledger
-from tests.web.support import WebServer, duel, new_ledger
+from tests.web.support import WebServer, duel, new_ledger, serving
 
 TIMEOUT = httpx.Timeout(30.0)
 
 
 @pytest.fixture
 def event(tmp_path: Path) -> Iterator[tuple[Ledger, WebServer]]:
-    ledger = new_ledger(tmp_path / "punch_cards.sqlite3")
     server = WebServer(tmp_path, None, "--streams-per-client", "2")
-    server.start()
-    try:
-        yield ledger, server
-    finally:
-        server.stop()
-        ledger.close()
+    with serving(new_ledger(tmp_path / "punch_cards.sqlite3"), server) as both:
+        yield both
 
 
 def pages(lines: Iterator[str]) -> Iterator[dict[str, Any]]:
