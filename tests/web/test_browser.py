@@ -18,7 +18,7 @@ import pytest
 from firmware_py.games.punch_cards.ledger import Ledger
 from tests.web.support import HOSTILE, WebServer, config_for, duel, new_ledger, plant_hostile_names, serving
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.realtime]  # a browser and a server process waited on
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [

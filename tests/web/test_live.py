@@ -54,6 +54,7 @@ def test_a_phone_gets_the_standings_then_each_duel_and_a_third_stream_waits(even
             assert again.status_code == 200
 
 
+@pytest.mark.realtime  # a signal into a running process
 def test_a_stop_with_phones_connected_is_clean(event: tuple[Ledger, WebServer]) -> None:
     """SIGTERM ends the live streams (they never end by themselves) and the server exits 0
     with no traceback in its log (systemd's stop, an update's restart)."""
