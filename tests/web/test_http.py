@@ -69,7 +69,7 @@ def test_a_tie_shows_the_tie_break_that_decides_it(tmp_path: Path) -> None:
     file = tmp_path / "l.sqlite3"
     new_ledger(file, ("Ann", "Bob")).close()
     page = client(fed(file)).get("/").text
-    assert page.count("tie-break: names held 2×\u202f1 · 3×\u202f1 · 4×\u202f1 · 5×\u202f1") == 2
+    assert page.count("tie-break 2×\u202f1 · 3×\u202f1 · 4×\u202f1 · 5×\u202f1") == 2
     assert [r[0] for r in rows(page)] == ["1", "1"]
 
 
@@ -206,3 +206,12 @@ def test_nothing_imports_the_web_server_and_it_reaches_the_ledger_only_by_its_pa
     ledger = "firmware_py.games.punch_cards.ledger"
     reached = {d for m in inside for d in graph[m] if d.startswith("firmware_py.games.punch_cards.")} - inside
     assert reached <= {ledger, f"{ledger}.backends", "firmware_py.games.punch_cards.ledger_link"}
+
+
+def test_a_page_asked_for_before_the_ledger_is_read_waits_for_it_live(path: Path) -> None:
+    """The server has just started (nothing read yet): a player's page is not "no such
+    player" but a page that fills in with the first reading (a live stream is open to it)."""
+    feed = Feed(lambda: Ledger(path, read_only=True))
+    page = client(feed).get("/player/Ann")
+    assert page.status_code == 200 and 'data-view="player:ann"' in page.text
+    assert "has not been read yet" in page.text

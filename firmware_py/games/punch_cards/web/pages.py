@@ -90,7 +90,7 @@ def player_href(name: str) -> str:
 def _ties(s: Standing) -> str:
     """The tie-break levels (names held twice, three times…) of a score that ties."""
     levels = [f"{k + 2}× {n}" for k, n in enumerate(s.copies) if n]
-    return f'<span class="ties">tie-break: names held {" · ".join(levels)}</span>' if levels else ""
+    return f'<span class="ties">tie-break {" · ".join(levels)}</span>' if levels else ""
 
 
 def _tied(table: tuple[Standing, ...], i: int) -> bool:
@@ -100,9 +100,7 @@ def _tied(table: tuple[Standing, ...], i: int) -> bool:
 
 def standings_main(snap: Snapshot | None) -> str:
     if snap is None:
-        return (
-            '<p class="empty">The standings have not been read yet: they show here as soon as the ledger answers.</p>'
-        )
+        return '<p class="empty">The ledger has not been read yet: this page fills in as soon as it answers.</p>'
     if not snap.standings:
         return '<p class="empty">Nobody has registered yet: sign up at any cabinet.</p>'
     rows = "\n".join(
@@ -140,7 +138,9 @@ def _card_list(items: tuple[tuple[int, str], ...], label: str) -> str:
 
 
 def player_main(snap: Snapshot | None, key: str) -> str:
-    page: PlayerPage | None = snap.players.get(key) if snap is not None else None
+    if snap is None:
+        return standings_main(None)
+    page: PlayerPage | None = snap.players.get(key)
     if page is None:
         return '<p class="empty">No player by that name. <a href="/search">Search</a> or see <a href="/">the standings</a>.</p>'
     s = page.standing

@@ -212,7 +212,7 @@ def create_app(feed: Feed, limits: Limits = Limits(), read_ledger: bool = True) 
         name = str(request.path_params["name"])[:QUERY_LIMIT]
         key = name_key(name)
         snap = feed.snapshot
-        found = snap is not None and key in snap.players
+        found = snap is None or key in snap.players  # not read yet: the page waits for it, live
         view = f"player:{key}"
         return page(f"{name} · {TITLE}", view if found else "", pages.main(view), 200 if found else 404)
 
@@ -227,7 +227,7 @@ def create_app(feed: Feed, limits: Limits = Limits(), read_ledger: bool = True) 
         if view.startswith("player:"):
             view = "player:" + name_key(view.removeprefix("player:"))
             snap = feed.snapshot
-            if snap is None or view.removeprefix("player:") not in snap.players:
+            if snap is not None and view.removeprefix("player:") not in snap.players:
                 return PlainTextResponse("no such player", status_code=404)  # (so no page per made-up name)
         client = client_of(request.scope)
         if not streams.open(client):
