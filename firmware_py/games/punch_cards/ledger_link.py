@@ -21,7 +21,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from firmware_py.games.punch_cards.ledger import Ledger, LedgerBusy, LedgerError, LedgerUnreachable
+from firmware_py.games.punch_cards.ledger import (
+    Ledger,
+    LedgerBusy,
+    LedgerCorrupt,
+    LedgerDamaged,
+    LedgerError,
+    LedgerUnreachable,
+    LedgerUnusable,
+)
 from firmware_py.games.punch_cards.settings import settings_of
 from firmware_py.runtime.background import Job, NoAnswer, Worker
 from firmware_py.runtime.context import CabinetContext
@@ -46,6 +54,9 @@ backend's own socket deadline, so the player hears first; far below systemd's wa
 which the loop keeps fed meanwhile anyway)."""
 NOT_ANSWERING = "The ledger is not answering - try again"
 BUSY = "The ledger is busy - try again"
+CANNOT_READ = "The ledger cannot be read - tell the operator"
+"""A ledger holding what it never writes (the detail, with table, column and row, is in
+the log): the same call will fail again until the operator mends or restores it."""
 
 
 def ledger_url(config: CabinetConfig) -> str:
@@ -61,7 +72,17 @@ def words(e: BaseException, retrying: bool = False) -> str:
         return NOT_ANSWERING.split(" - ")[0] if retrying else NOT_ANSWERING
     if isinstance(e, LedgerBusy):
         return BUSY.split(" - ")[0] if retrying else BUSY
+    if isinstance(e, (LedgerDamaged, LedgerCorrupt, LedgerUnusable)):
+        return CANNOT_READ
     return str(e)
+
+
+def headline(reason: str) -> str:
+    """The line over a Punch Cards screen (the lobby's title bar, the attract screen's
+    leaderboard) while the ledger fails for ``reason`` (what :func:`words` said)."""
+    if reason == CANNOT_READ:
+        return "The ledger cannot be read: duels are not recorded (tell the operator)"
+    return "The ledger is not answering: duels are not recorded"
 
 
 def shown_wait(waiting: str, since_us: int, now_us: int) -> str:
