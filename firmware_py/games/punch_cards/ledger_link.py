@@ -15,6 +15,7 @@ read in the background too and shown as last read.
 
 from __future__ import annotations
 
+import logging
 import time
 import uuid
 from collections.abc import Callable
@@ -37,6 +38,7 @@ from games.punch_cards import SPEC, Standing
 from hal.config import CabinetConfig
 
 T = TypeVar("T")
+log = logging.getLogger("ringside.ledger")
 
 LEDGER_FILE = "punch_cards.sqlite3"
 """The ledger's file in the data folder when the config names no ledger."""
@@ -124,6 +126,8 @@ class LedgerLink:
         self._clock_offset_us = 0
         """The ledger's clock minus this machine's, as last read with the closing time."""
         self._board_stale = self._closing_stale = False
+        self._told = ""
+        """The last failure of a background read told in the log (each new one once)."""
 
     @classmethod
     def for_config(cls, config: CabinetConfig) -> LedgerLink:
@@ -167,6 +171,7 @@ class LedgerLink:
                 self._board_mark = mark if isinstance(table, tuple) else None
             except (LedgerError, NoAnswer) as e:
                 table, self._board_mark = words(e), None
+                self._tell(e)
             self._board = (now_us, table)
         elif job is None and self._due(self._board, self._board_stale, now_us):
             known = self._board_mark
@@ -187,11 +192,19 @@ class LedgerLink:
                 self._clock_offset_us = ledger_now - time.time_ns() // 1000
             except (LedgerError, NoAnswer) as e:
                 value = words(e)
+                self._tell(e)
             self._closing = (now_us, value)
         elif job is None and self._due(self._closing, self._closing_stale, now_us):
             self._closing_job = self.call("closing time", lambda ledger: (ledger.closing_time(), ledger.now_us()))
             self._closing_stale = False
         return None if self._closing is None else self._closing[1]
+
+    def _tell(self, e: BaseException) -> None:
+        """Why a background read failed, in the log once (the screens say it plainly; a
+        damaged value the ledger has told already)."""
+        if not isinstance(e, LedgerDamaged) and str(e) != self._told:
+            self._told = str(e)
+            log.warning("Punch Cards ledger: %s", e)
 
     def closed_now(self) -> bool:
         """Whether the closing time, as last read, has passed (the ledger itself refuses
