@@ -363,11 +363,7 @@ class PostgresBackend(Backend):
             timer.daemon = True
             timer.start()
             try:
-                with conn.pipeline() if self.pipelined else contextlib.nullcontext() as pipeline:
-                    conn.execute(begin)
-                    result = work(_PostgresTx(conn, pipeline))
-                    conn.execute("COMMIT")
-                return result
+                return self._attempt(conn, begin, work)
             except retryable:
                 self._rollback()
                 time.sleep(random.uniform(0, 0.002 * 2 ** min(attempt, 6)))
@@ -405,6 +401,30 @@ class PostgresBackend(Backend):
             finally:
                 timer.cancel()
         raise LedgerBusy(f"other cabinets kept changing the same cards through {RETRIES} tries: try again")
+
+    def _attempt(self, conn: Any, begin: str, work: Callable[[Tx], T]) -> T:
+        """One try of a transaction, in a pipeline where libpq has them.  An error of the
+        work leaves the pipeline's block normally and is raised after it: a pipeline left
+        by an exception that cannot close clean (answers owed on a lost connection, a
+        statement after a failed one) makes psycopg print a second error on stderr
+        ("error ignored terminating Pipeline"); this way that second error is taken here,
+        and the first, the one that matters, is raised."""
+        failure: BaseException | None = None
+        answered: list[T] = []
+        try:
+            with conn.pipeline() if self.pipelined else contextlib.nullcontext() as pipeline:
+                try:
+                    conn.execute(begin)
+                    answered.append(work(_PostgresTx(conn, pipeline)))
+                    conn.execute("COMMIT")
+                except BaseException as e:  # raised below, once the pipeline is closed
+                    failure = e
+        except self.psycopg.Error:
+            if failure is None:
+                raise
+        if failure is not None:
+            raise failure
+        return answered[0]
 
     def _rollback(self) -> None:
         conn = self.conn
