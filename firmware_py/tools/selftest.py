@@ -126,6 +126,8 @@ def _check_data_folder(config: CabinetConfig, check: Callable[[bool, str], None]
     problem = inspect(store)
     if problem is None:
         check(True, f"store {store} {'passes quick_check' if store.exists() else 'will be created'}")
+    elif problem.newer:
+        out(f"WARN  store {store} is from a newer Ringside ({problem.reason}): run keeps it as it is, unrecorded")
     elif problem.damaged:
         out(f"WARN  store {store} cannot be used ({problem.reason}): run keeps it aside and starts a fresh one")
     else:
