@@ -181,14 +181,13 @@ def command(argv: list[str] | None) -> int:
         log.error("ringside: bad argument: %s", e)
         return EXIT_BAD_INPUT
     if args.command == "selftest":
-        from display.window import use_headless_drivers
         from firmware_py.tools.selftest import run_selftest
 
         if args.press:
             from firmware_py.tools.selftest import run_press_test
 
             return run_press_test(config, args.timeout)
-        use_headless_drivers()
+        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # the screen is simulated; sound is the cabinet's own
         return run_selftest(config, t_start=T_START)
     if args.command == "calibrate":
         from firmware_py.tools.calibrate import main as calibrate_main
