@@ -666,14 +666,19 @@ class Ledger:
 
     def holders(self) -> dict[int, str]:
         """Every card's holder, by serial."""
-        rows = self._run(
-            lambda tx: tx.rows("SELECT c.serial, p.name FROM cards c JOIN players p ON p.id = c.holder"), write=False
-        )
-        return {whole(s, "cards.serial"): text(n, f"players.name of the holder of card {s}") for s, n in rows}
+
+        def read(tx: Tx) -> dict[int, str]:
+            rows = tx.rows("SELECT c.serial, c.holder, p.name FROM cards c JOIN players p ON p.id = c.holder")
+            return {whole(s, "cards.serial"): text(n, f"players.name of player {h}") for s, h, n in rows}
+
+        return self._run(read, write=False)
 
     def players(self) -> tuple[str, ...]:
-        rows = self._run(lambda tx: tx.rows("SELECT id, name FROM players ORDER BY id"), write=False)
-        return tuple(text(n, f"players.name of player {i}") for i, n in rows)
+        def read(tx: Tx) -> tuple[str, ...]:
+            rows = tx.rows("SELECT id, name FROM players ORDER BY id")
+            return tuple(text(n, f"players.name of player {i}") for i, n in rows)
+
+        return self._run(read, write=False)
 
     def _duel_pairs(self, tx: Tx) -> list[tuple[int, int]]:
         rows = tx.rows(
@@ -709,56 +714,59 @@ class Ledger:
     def last_entry(self) -> int:
         """The newest entry's number (0: none yet).  Standings change only with a new
         entry, so a screen that shows them reads this first (one cheap query)."""
-        found = self._run(lambda tx: tx.value("SELECT COALESCE(MAX(id), 0) FROM entries"), write=False)
-        return whole(found, "entries.id (the newest)")
-
-    def entries(self) -> tuple[Entry, ...]:
-        rows = self._run(
-            lambda tx: tx.rows(
-                "SELECT e.id, e.kind, e.at_us, e.cabinet, e.voids, v.id, e.last_action FROM entries e "
-                "LEFT JOIN entries v ON v.voids = e.id ORDER BY e.id"
-            ),
+        return self._run(
+            lambda tx: whole(tx.value("SELECT COALESCE(MAX(id), 0) FROM entries"), "entries.id (the newest)"),
             write=False,
         )
-        return tuple(
-            Entry(
-                whole(i, "entries.id"),
-                _kind(k, f"entries.kind of entry {i}"),
-                whole(t, f"entries.at_us of entry {i}"),
-                text(c, f"entries.cabinet of entry {i}"),
-                maybe_whole(vo, f"entries.voids of entry {i}"),
-                maybe_whole(vb, f"entries.id of the void of entry {i}"),
-                json_object(la, f"entries.last_action of entry {i}"),
+
+    def entries(self) -> tuple[Entry, ...]:
+        def read(tx: Tx) -> tuple[Entry, ...]:
+            rows = tx.rows(
+                "SELECT e.id, e.kind, e.at_us, e.cabinet, e.voids, v.id, e.last_action FROM entries e "
+                "LEFT JOIN entries v ON v.voids = e.id ORDER BY e.id"
             )
-            for i, k, t, c, vo, vb, la in rows
-        )
+            return tuple(
+                Entry(
+                    whole(i, "entries.id"),
+                    _kind(k, f"entries.kind of entry {i}"),
+                    whole(t, f"entries.at_us of entry {i}"),
+                    text(c, f"entries.cabinet of entry {i}"),
+                    maybe_whole(vo, f"entries.voids of entry {i}"),
+                    maybe_whole(vb, f"entries.id of the void of entry {i}"),
+                    json_object(la, f"entries.last_action of entry {i}"),
+                )
+                for i, k, t, c, vo, vb, la in rows
+            )
+
+        return self._run(read, write=False)
 
     def recent_duels(self, limit: int = 10) -> tuple[DuelRecord, ...]:
         """The latest duels, newest first (the operator's list to void from)."""
-        rows = self._run(
-            lambda tx: tx.rows(
+
+        def read(tx: Tx) -> tuple[DuelRecord, ...]:
+            rows = tx.rows(
                 "SELECT d.entry, e.at_us, e.cabinet, pc.name, pd.name, pw.name, m.card, v.id FROM duels d "
                 "JOIN entries e ON e.id = d.entry JOIN players pc ON pc.id = d.challenger "
                 "JOIN players pd ON pd.id = d.challenged JOIN players pw ON pw.id = d.winner "
                 "JOIN moves m ON m.entry = d.entry LEFT JOIN entries v ON v.voids = d.entry "
                 "ORDER BY d.entry DESC LIMIT ?",
                 (int(limit),),
-            ),
-            write=False,
-        )
-        return tuple(
-            DuelRecord(
-                whole(i, "duels.entry"),
-                whole(t, f"entries.at_us of entry {i}"),
-                text(c, f"entries.cabinet of entry {i}"),
-                text(a, f"players.name of the challenger of duel {i}"),
-                text(b, f"players.name of the challenged of duel {i}"),
-                text(w, f"players.name of the winner of duel {i}"),
-                whole(card, f"moves.card of duel {i}"),
-                maybe_whole(v, f"entries.id of the void of duel {i}"),
             )
-            for i, t, c, a, b, w, card, v in rows
-        )
+            return tuple(
+                DuelRecord(
+                    whole(i, "duels.entry"),
+                    whole(t, f"entries.at_us of entry {i}"),
+                    text(c, f"entries.cabinet of entry {i}"),
+                    text(a, f"players.name of the challenger of duel {i}"),
+                    text(b, f"players.name of the challenged of duel {i}"),
+                    text(w, f"players.name of the winner of duel {i}"),
+                    whole(card, f"moves.card of duel {i}"),
+                    maybe_whole(v, f"entries.id of the void of duel {i}"),
+                )
+                for i, t, c, a, b, w, card, v in rows
+            )
+
+        return self._run(read, write=False)
 
     def replay_duel(self, entry: int) -> PunchCardsDuel:
         """The duel of ``entry``, rebuilt from its record alone."""
