@@ -17,7 +17,11 @@ wrong kind, one at a time.
 from __future__ import annotations
 
 import logging
+import os
+import signal
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -35,6 +39,8 @@ from hal.events import Button
 from hal.sim import SimCabinet
 from tests.cabinet_driving import run_for, start_game
 from tests.faults.ledger_damage import META_ROWS, PLAYERS, changed, columns, make_template
+from tests.faults.test_cli_faults import ROOT
+from tests.faults.test_signals import Log
 from tests.firmware_py.test_cabinet_punch_cards import open_lobby, service_page, service_page_from_menu, tap, taps
 
 LEDGER_LOG = "ringside.ledger"
@@ -212,3 +218,33 @@ def test_every_value_of_the_wrong_kind_is_a_ledger_error_on_the_window_path(
         assert "left as it is" in line, line
     assert all("Traceback" not in s and "Error" not in s for s in said), said
     link_for(cabinet.ctx).close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_ringside_run_with_a_window_tells_the_damage_and_plays_on(shape: str, tmp_path: Path, template: Path) -> None:
+    """The whole start-up as a window run makes it (``ringside run --window`` on SDL's
+    dummy drivers): each of these once ended about 1.4 s in with "unexpected error; the
+    cabinet stops", exit 1, on every restart."""
+    data = tmp_path / "data"
+    data.mkdir()
+    changed(template, data / LEDGER_FILE, SHAPES[shape][0])
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    env.pop("DISPLAY", None)
+    command = [sys.executable, "-m", "firmware_py.tools.cli", "run", "--window", "--data", str(data)]
+    proc = subprocess.Popen(command, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, cwd=ROOT, env=env)
+    try:
+        log = Log(proc)
+        told = log.wait_for("Punch Cards ledger", timeout_s=180)
+        log.wait_for("ready: attract screen shown", timeout_s=180)
+        assert SHAPES[shape][1] in log.lines[told]
+        assert proc.poll() is None  # still running after the leaderboard's read
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=60)
+        text = log.text()
+        assert proc.returncode == 0, (proc.returncode, text)
+        assert "unexpected error" not in text and "Traceback" not in text, text
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
