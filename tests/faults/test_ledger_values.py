@@ -235,8 +235,8 @@ def test_ringside_run_with_a_window_tells_the_damage_and_plays_on(shape: str, tm
     proc = subprocess.Popen(command, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, cwd=ROOT, env=env)
     try:
         log = Log(proc)
-        told = log.wait_for("Punch Cards ledger", timeout_s=180)
-        log.wait_for("ready: attract screen shown", timeout_s=180)
+        told = log.wait_for("Punch Cards ledger")
+        log.wait_for("ready: attract screen shown")
         assert SHAPES[shape][1] in log.lines[told]
         assert proc.poll() is None  # still running after the leaderboard's read
         proc.send_signal(signal.SIGTERM)

@@ -111,6 +111,7 @@ class Log:
 
     def __init__(self, proc: subprocess.Popen[str]) -> None:
         self.lines: list[str] = []
+        self.ended = False
         self.changed = threading.Condition()
         self._thread = threading.Thread(target=self._read, args=(proc,), daemon=True)
         self._thread.start()
@@ -121,13 +122,23 @@ class Log:
             with self.changed:
                 self.lines.append(line)
                 self.changed.notify_all()
-
-    def wait_for(self, words: str, after: int = 0, timeout_s: float = 60) -> int:
-        """The index of the first line from ``after`` on holding ``words`` (fails if none comes)."""
         with self.changed:
-            found = self.changed.wait_for(lambda: any(words in line for line in self.lines[after:]), timeout=timeout_s)
-            assert found, f"no {words!r} in:\n{''.join(self.lines)}"
-            return next(i for i, line in enumerate(self.lines) if i >= after and words in line)
+            self.ended = True
+            self.changed.notify_all()
+
+    def wait_for(self, words: str, after: int = 0, timeout_s: float = 900) -> int:
+        """The index of the first line from ``after`` on holding ``words``; fails if the
+        log ends without one.  No short deadline: a loaded machine may take a minute to
+        start (the first start renders every sound cue); ``timeout_s`` only ends a hang."""
+
+        def found() -> int | None:
+            return next((i for i, line in enumerate(self.lines) if i >= after and words in line), None)
+
+        with self.changed:
+            self.changed.wait_for(lambda: found() is not None or self.ended, timeout=timeout_s)
+            at = found()
+            assert at is not None, f"no {words!r} in:\n{''.join(self.lines)}"
+            return at
 
     def text(self) -> str:
         self._thread.join(timeout=60)
