@@ -40,7 +40,7 @@ from hal.sim import SimCabinet
 from tests.cabinet_driving import run_for, start_game
 from tests.faults.ledger_damage import META_ROWS, PLAYERS, changed, columns, make_template
 from tests.faults.test_cli_faults import ROOT
-from tests.faults.test_signals import Log
+from tests.faults.test_signals import Log, ended
 from tests.firmware_py.test_cabinet_punch_cards import open_lobby, service_page, service_page_from_menu, tap, taps
 
 LEDGER_LOG = "ringside.ledger"
@@ -233,7 +233,7 @@ def test_ringside_run_with_a_window_tells_the_damage_and_plays_on(shape: str, tm
     env.pop("DISPLAY", None)
     command = [sys.executable, "-m", "firmware_py.tools.cli", "run", "--window", "--data", str(data)]
     proc = subprocess.Popen(command, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, cwd=ROOT, env=env)
-    try:
+    with ended(proc):
         log = Log(proc)
         told = log.wait_for("Punch Cards ledger")
         log.wait_for("ready: attract screen shown")
@@ -241,10 +241,6 @@ def test_ringside_run_with_a_window_tells_the_damage_and_plays_on(shape: str, tm
         assert proc.poll() is None  # still running after the leaderboard's read
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=60)
-        text = log.text()
-        assert proc.returncode == 0, (proc.returncode, text)
-        assert "unexpected error" not in text and "Traceback" not in text, text
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+    text = log.text()
+    assert proc.returncode == 0, (proc.returncode, text)
+    assert "unexpected error" not in text and "Traceback" not in text, text

@@ -9,6 +9,7 @@ and leaves its store sound.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
@@ -16,7 +17,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -145,6 +146,17 @@ class Log:
         return "".join(self.lines)
 
 
+@contextlib.contextmanager
+def ended(proc: subprocess.Popen[str]) -> Iterator[None]:
+    """``proc`` is killed if it still runs when the block ends (a test that failed)."""
+    try:
+        yield
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "burst", [(signal.SIGTERM,), (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)], ids=["SIGTERM", "mixed"]
@@ -155,18 +167,19 @@ def test_signals_while_stopping_never_cut_the_stop_short(tmp_path: Path, burst: 
     after the first once killed it (-15, 7 of 10 runs): the default handler was put back
     before the interpreter had finished; a stream of them finds that moment every time."""
     proc = start(tmp_path)
-    log = Log(proc)
-    log.wait_for(" chose ")
-    proc.send_signal(signal.SIGTERM)
-    sent = 1
-    while proc.poll() is None:
-        try:
-            os.kill(proc.pid, burst[sent % len(burst)])
-        except ProcessLookupError:
-            break  # ended between the poll and the kill (not reaped yet, so the pid is its own)
-        sent += 1
-        time.sleep(0.002)
-    proc.wait(timeout=60)
+    with ended(proc):
+        log = Log(proc)
+        log.wait_for(" chose ")
+        proc.send_signal(signal.SIGTERM)
+        sent = 1
+        while proc.poll() is None:
+            try:
+                os.kill(proc.pid, burst[sent % len(burst)])
+            except ProcessLookupError:
+                break  # ended between the poll and the kill (not reaped yet, so the pid is its own)
+            sent += 1
+            time.sleep(0.002)
+        proc.wait(timeout=60)
     text = log.text()
     assert proc.returncode == 0, (proc.returncode, sent, text)
     # The first handled may be a SIGINT sent just after: Python runs pending handlers lowest number first.
@@ -180,14 +193,15 @@ def test_sighup_is_a_log_line_and_the_cabinet_plays_on(tmp_path: Path) -> None:
     """SIGHUP (a terminal closed, ``systemctl kill -s HUP``) once killed the cabinet with
     no line, 10 of 10.  It is logged and ignored: the config is read at start."""
     proc = start(tmp_path)
-    log = Log(proc)
-    playing = log.wait_for(" chose ")
-    proc.send_signal(signal.SIGHUP)
-    told = log.wait_for("SIGHUP ignored", playing)
-    log.wait_for("  vs  ", told)  # still playing after it: a round revealed
-    assert proc.poll() is None
-    proc.send_signal(signal.SIGTERM)
-    proc.wait(timeout=60)
+    with ended(proc):
+        log = Log(proc)
+        playing = log.wait_for(" chose ")
+        proc.send_signal(signal.SIGHUP)
+        told = log.wait_for("SIGHUP ignored", playing)
+        log.wait_for("  vs  ", told)  # still playing after it: a round revealed
+        assert proc.poll() is None
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=60)
     text = log.text()
     assert proc.returncode == 0 and "ringside: stopping (SIGTERM)" in text, (proc.returncode, text)
     assert "systemctl restart ringside" in text
