@@ -84,7 +84,7 @@ def headline(reason: str) -> str:
     """The line over a Punch Cards screen (the lobby's title bar, the attract screen's
     leaderboard) while the ledger fails for ``reason`` (what :func:`words` said)."""
     if reason == CANNOT_READ:
-        return "The ledger cannot be read: duels are not recorded (tell the operator)"
+        return "The ledger cannot be read: tell the operator"
     return "The ledger is not answering: duels are not recorded"
 
 
