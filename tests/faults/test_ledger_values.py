@@ -22,6 +22,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,7 @@ import pytest
 from display.games.punch_cards.models import DeskStep
 from display.models import AttractBoard, AttractScreen
 from firmware_py.games.punch_cards.keyboard import pin_presses, presses_for
+from firmware_py.games.punch_cards.ledger import Ledger
 from firmware_py.games.punch_cards.ledger_link import LEDGER_FILE, link_for
 from firmware_py.games.punch_cards.lobby import Lobby
 from firmware_py.runtime.background import settle
@@ -172,15 +174,10 @@ def wrong_for(declared: str) -> list[str]:
 
 
 def _cases() -> list[object]:
-    path = Path("/tmp") / f"i36-columns-{id(WRONG)}.sqlite3"  # the schema only: a new, empty ledger
-    from firmware_py.games.punch_cards.ledger import Ledger
-
-    Ledger(path, event_seed=1).close()
-    try:
+    with tempfile.TemporaryDirectory() as folder:  # the schema only: a new, empty ledger (one per process)
+        path = Path(folder) / LEDGER_FILE
+        Ledger(path, event_seed=1).close()
         found = columns(path)
-    finally:
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{path}{suffix}").unlink(missing_ok=True)
     cases = [
         pytest.param(f"UPDATE {t} SET {c} = ?", WRONG[k], id=f"{t}.{c}={k}")
         for t, c, declared in found
