@@ -187,22 +187,24 @@ class ContactProbe:
         return self._stamps[0]
 
 
-def run():
-    if wants_repl():
-        return
-    micropython.kbd_intr(-1)
-    out = sys.stdout.buffer
-    inp = sys.stdin.buffer
-    poller = select.poll()
-    poller.register(sys.stdin, select.POLLIN)
+def start(out):
+    """Everything the loop needs, set up: the board (writing to ``out``), the sampler
+    (ADC and DMA running from here on) and the contact probe."""
 
     def save(settings):
         settings_store.save(settings_store.FILENAME, settings)
 
     pads = len(CHANNELS)
     board = Board(pads, STATE_US, out.write, settings_store.load(settings_store.FILENAME, pads), save)
-    sampler = DmaSampler(CHANNELS, FRAME_US)
-    probe = ContactProbe(PROBE_PIN)
+    return board, DmaSampler(CHANNELS, FRAME_US), ContactProbe(PROBE_PIN)
+
+
+def serve(board, sampler, probe):
+    """The loop, forever: host bytes in, probe contacts, and the frames the DMA finished."""
+    inp = sys.stdin.buffer
+    poller = select.poll()
+    poller.register(sys.stdin, select.POLLIN)
+    pads = sampler.pads
     # frames of backlog we can afford: the detector looks back up to EDGE_BACK_US plus a scan
     keep = sampler.size // pads - (EDGE_BACK_US + 8000) // FRAME_US - BLOCK
     k = 0
@@ -225,4 +227,12 @@ def run():
         k = (k + count) & FRAME_MASK
 
 
-run()
+def run():
+    if wants_repl():
+        return
+    micropython.kbd_intr(-1)
+    serve(*start(sys.stdout.buffer))
+
+
+if __name__ == "__main__":  # the board runs main.py so; tests import it to measure
+    run()
