@@ -4,7 +4,7 @@ Kept thin on purpose: everything testable lives in board.py, detector.py and wir
 which the host runs too.  This file only owns the hardware: the ADC and DMA registers,
 the 1 µs tick timer, the USB CDC byte stream and the flash file.  Press BOOTSEL during
 the first second after power-up to skip it and keep the REPL for mpremote (flash.md):
-once running, Ctrl-C is off, because binary frames may contain 0x03.
+otherwise Ctrl-C is off from the first line, because binary frames may contain 0x03.
 
 Sampling (docs/slap-timing.md, "The board's ADC and DMA"): the ADC converts the pads in
 round robin, paced by its own clock divider, and one DMA channel copies every result
@@ -16,13 +16,20 @@ DMA's write pointer (a sample cannot be written after we see it), so it converge
 within a µs or so.
 """
 
+import micropython
+
+# First thing, before the slow imports and the REPL window: a host that opens the port
+# while the board boots sends HELLOs whose sequence numbers hold 0x03 (Ctrl-C), which
+# stopped main.py in an import and left the board at its REPL for good (seen on the
+# emulated board, tests/board/).  run() hands Ctrl-C back when BOOTSEL asks for the REPL.
+micropython.kbd_intr(-1)
+
 import select
 import sys
 import time
 from array import array
 
 import machine
-import micropython
 import rp2
 import settings_store
 from board import Board
@@ -229,8 +236,8 @@ def serve(board, sampler, probe):
 
 def run():
     if wants_repl():
+        micropython.kbd_intr(3)
         return
-    micropython.kbd_intr(-1)
     serve(*start(sys.stdout.buffer))
 
 

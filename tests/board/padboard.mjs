@@ -19,6 +19,7 @@
 // - ADC round robin (2.1.? "ADC", CS.RROBIN): rp2040js's AINSEL setter masks the channel
 //   with the field's shift (12) instead of its 3-bit mask, so channels 1-3 read as 0
 //   and a round robin never leaves channel 0.  Set here as the datasheet says.
+// - BOOTSEL (QSPI_SS's input): read as released unless --bootsel / replug {bootsel}.
 // The ADC's FIFO, its DREQ and the DMA (ring wrap, chaining, the AL1 trigger alias) are
 // rp2040js's own; the ADC takes its input from the waveform queue at the instant a
 // conversion starts (its sample and hold), in 12-bit counts.
@@ -42,6 +43,13 @@ const waves = [[], [], [], []]; // per ADC channel: {t0, dt, v: Int16Array|Array
 let sim = null, mcu = null, cdc = null, plugged = false, bootNs = 0, cycles = 0;
 let serialClient = null;
 const pendingOut = [];
+let toBoard = []; // host bytes not yet taken: rp2040js's CDC FIFO (512) drops what overflows it,
+// where a real USB host waits for the device to take the next packet
+function feedBoard() {
+  let n = 0;
+  while (n < toBoard.length && !cdc.txFIFO.full) cdc.sendSerialByte(toBoard[n++]);
+  if (n) toBoard = toBoard.slice(n);
+}
 
 function waveValue(ch, ns) {
   const q = waves[ch];
@@ -89,7 +97,10 @@ function boot() {
   mcu.flash.set(fsImage, 0xa0000);
   mcu.uart.forEach(fixUart);
   fixAdc(mcu.adc);
-  mcu.qspi[1].setInputValue(!bootsel); // BOOTSEL pulls QSPI_SS low while pressed
+  // BOOTSEL pulls QSPI_SS low while pressed; rp2040js reads that pin's input as its pad's
+  // input enable, which nothing sets for the QSPI bank, so the button would read pressed
+  const pressed = bootsel;
+  Object.defineProperty(mcu.qspi[1], 'inputValue', { get: () => !pressed });
   for (let pin = 0; pin < 30; pin++) if (pin < 26) mcu.gpio[pin].setInputValue(true); // pull-ups read high
   const thisCdc = new USBCDC(mcu.usbCtrl);
   cdc = thisCdc;
@@ -121,6 +132,7 @@ function run() {
       clock.tick(c * CYCLE_NS);
     }
   }
+  feedBoard();
   clockBuf.writeDoubleLE(clock.nanos, 0);
   clockBuf.writeDoubleLE(clock.nanos, 8);
   fs.writeSync(clockFd, clockBuf, 0, 16, 0);
@@ -146,6 +158,7 @@ function control(socket, line) {
     if (serialClient) serialClient.destroy();
     serialClient = null;
     pendingOut.length = 0;
+    toBoard = [];
   } else if (cmd.op === 'replug') {
     bootsel = !!cmd.bootsel;
     boot();
@@ -162,7 +175,7 @@ net.createServer((s) => {
   if (!running || serialClient) { s.destroy(); return; } // unplugged, or the port is taken
   serialClient = s;
   for (const b of pendingOut.splice(0)) s.write(b);
-  s.on('data', (d) => { if (serialClient === s) for (const b of d) cdc.sendSerialByte(b); });
+  s.on('data', (d) => { if (serialClient === s) { for (const b of d) toBoard.push(b); feedBoard(); } });
   s.on('close', () => { if (serialClient === s) serialClient = null; });
   s.on('error', () => {});
 }).listen(PORT, '127.0.0.1');
