@@ -7,7 +7,7 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
-from firmware_py.padboard.detector import TICKS_MASK, ticks_diff
+from firmware_py.padboard.detector import TICKS_MASK, frame_diff, ticks_diff
 from tests.board.emulator import EmulatedPadboard
 
 SCRIPT = Path(__file__).with_name("mp") / "budget.py"
@@ -20,11 +20,13 @@ FRAME_US = 50  # main.FRAME_US
 class Budget:
     free_heap: int  # bytes after main.start(), gc.collect()
     blocks: int
-    busy_us: int  # in Board.on_block
+    busy_us: int  # in Board.on_block ...
+    detector_us: int  # ... of which in Detector.feed
     longest_block_us: int
     frames: int
     longest_pass_us: int  # between two looks at the DMA's write pointer
-    elapsed_us: int
+    elapsed_us: int  # from the first pass to the latest
+    adc_frames: int  # frames the ADC and DMA wrote meanwhile
     dropped: int  # frames the DMA overwrote before the loop read them
     slaps: tuple[tuple[int, int, int, int], ...]  # (pad, velocity, onset ticks, peak)
 
@@ -40,19 +42,22 @@ class Budget:
 
     @property
     def frame_rate_hz(self) -> float:
-        """Frames the ADC and DMA took per second: those handed over and those dropped."""
-        return (self.frames + self.dropped) * 1e6 / self.elapsed_us
+        """Frames the ADC and DMA took per second (from the DMA's write pointer)."""
+        return self.adc_frames * 1e6 / self.elapsed_us
 
 
-def budget(board: EmulatedPadboard, blocks: int, timeout: float = 3600) -> Budget:
-    """main.py's start() and serve() for ``blocks`` blocks on ``board`` (booted with
-    BOOTSEL held, at its REPL)."""
+def budget(board: EmulatedPadboard, blocks: int = 1 << 30, until_us: int = -1, timeout: float = 3600) -> Budget:
+    """main.py's start() and serve() on ``board`` (booted with BOOTSEL held, at its REPL)
+    for ``blocks`` blocks or until the block holding emulated µs ``until_us``."""
     code = SCRIPT.read_text().replace("BLOCKS = 250", f"BLOCKS = {int(blocks)}")
+    code = code.replace("UNTIL = -1", f"UNTIL = {until_us & TICKS_MASK if until_us >= 0 else -1}")
     out = board.exec_raw(code, timeout=timeout)
     line = next(x for x in out.splitlines() if x.startswith("BUDGET "))
     free, stats, dropped, slaps = ast.literal_eval(line.removeprefix("BUDGET "))
-    n, busy, longest, frames, gap, _passes, first, last = stats
-    return Budget(free, n, busy, longest, frames, gap, ticks_diff(last, first), dropped, tuple(map(tuple, slaps)))
+    n, busy, longest, frames, gap, _passes, first, last, f_first, f_last, det = stats
+    adc = frame_diff(f_last, f_first)
+    elapsed = ticks_diff(last, first)
+    return Budget(free, n, busy, det, longest, frames, gap, elapsed, adc, dropped, tuple(map(tuple, slaps)))
 
 
 def onset_errors(

@@ -10,9 +10,12 @@ from array import array
 import main
 import wire
 
-BLOCKS = 250  # the caller replaces this line
-# blocks, busy µs, longest block µs, frames, longest pass gap µs, passes, first tick, last tick
-stats = array("i", [0] * 8)
+BLOCKS = 250  # the caller replaces this line ...
+UNTIL = -1  # ... and this: stop at the first block from these board ticks on (-1: BLOCKS only)
+# blocks, busy µs, longest block µs, frames, longest pass gap µs, passes, ticks of the
+# first and the latest pass, frames the DMA had written by the first and the latest pass,
+# µs of the busy time inside the detector
+stats = array("i", [0] * 11)
 slaps = []
 
 
@@ -49,8 +52,7 @@ def timed_block(ring, first, count, t_first, frame_us, shift, stagger, missed):
     if d > stats[2]:
         stats[2] = d
     stats[3] += count
-    stats[7] = t
-    if stats[0] >= BLOCKS:
+    if stats[0] >= BLOCKS or (UNTIL >= 0 and time.ticks_diff(t_first, UNTIL) >= 0):
         raise Done()
 
 
@@ -60,13 +62,29 @@ def timed_frames():
         gap = time.ticks_diff(t, last[0])
         if gap > stats[4]:
             stats[4] = gap
-    else:
-        stats[6] = t
     last[0] = t
+    stats[7] = t
     stats[5] += 1
-    return frames_done()
+    done = frames_done()
+    if stats[5] == 1:
+        stats[6] = t
+        stats[8] = done
+    stats[9] = done
+    return done
 
 
+detector = board.detector
+feed = detector.feed
+
+
+def timed_feed(*args):
+    t = time.ticks_us()
+    hits = feed(*args)
+    stats[10] += time.ticks_diff(time.ticks_us(), t)
+    return hits
+
+
+detector.feed = timed_feed
 board.on_block = timed_block
 sampler.frames_done = timed_frames
 try:
