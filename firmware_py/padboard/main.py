@@ -43,6 +43,7 @@ FRAME_US = 50  # 20 kHz per pad; the ADC runs len(CHANNELS) times faster
 RING_BITS = 13  # an 8 KiB ring: 4096 samples, 68 ms at 3 pads × 20 kHz
 BLOCK = 40  # frames handed over at most at once (2 ms): keeps USB commands answered
 REPL_WINDOW_MS = 1000
+HOST_BYTES = 64  # host bytes taken per loop pass at most, so a flood cannot stall sampling
 PROBE_PIN = 15  # the contact probe: a conductive glove wired here, foil on each pad to GND
 PROBE_DEBOUNCE_US = 20000  # a palm's contact bounces; the first closing is the touch
 
@@ -216,8 +217,10 @@ def serve(board, sampler, probe):
     keep = sampler.size // pads - (EDGE_BACK_US + 8000) // FRAME_US - BLOCK
     k = 0
     while True:
-        if poller.poll(0):
+        taken = 0
+        while taken < HOST_BYTES and poller.poll(0):  # one byte a pass fell behind a host's pings
             board.on_bytes(inp.read(1), time.ticks_us())
+            taken += 1
         touched = probe.take()
         if touched is not None:
             board.on_contact(touched)

