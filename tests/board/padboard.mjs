@@ -176,7 +176,7 @@ net.createServer((s) => {
   serialClient = s;
   for (const b of pendingOut.splice(0)) s.write(b);
   s.on('data', (d) => { if (serialClient === s) { for (const b of d) toBoard.push(b); feedBoard(); } });
-  s.on('close', () => { if (serialClient === s) serialClient = null; });
+  s.on('close', () => { if (serialClient === s) { serialClient = null; toBoard = []; } }); // closing a port drops what it had not sent
   s.on('error', () => {});
 }).listen(PORT, '127.0.0.1');
 net.createServer((s) => {

@@ -85,17 +85,28 @@ def test_board_stamps_injected_slaps_at_their_contact(repl_board: emulator.Emula
     assert all(abs(e) <= 250 for _, e in errors), errors
 
 
+def connected_source(board: emulator.EmulatedPadboard) -> PadboardSource:
+    """The cabinet's driver on the board's socket://, once main.py serves (after its 1 s
+    BOOTSEL window: HELLOs sent while it boots, minutes of wall time here, are answered
+    in a heap when it starts, and the driver takes them for a renumbering board)."""
+    board.wait_usb()
+    board.wait_emulated(1_300_000)
+    source = PadboardSource(board.url, board.clock, {0: 0, 1: 1, 2: 2}, timing=EMULATED_TIMING)
+    deadline = time.monotonic() + 60 * SLOW
+    while not source.connected:
+        if time.monotonic() > deadline:
+            source.close()
+            raise AssertionError(f"the driver never connected: {source.last_error}")
+        time.sleep(0.5)
+    return source
+
+
 def test_cabinet_driver_reads_the_emulated_board(tmp_path: Path) -> None:
     """hal/padboard's driver on socket:// as on /dev/ringside-padboard: handshake, clock
     sync, and each slap delivered once to its station at its contact."""
     with emulator.EmulatedPadboard(image.filesystem(), tmp_path) as board:
-        board.wait_usb()
-        source = PadboardSource(board.url, board.clock, {0: 0, 1: 1, 2: 2}, timing=EMULATED_TIMING)
+        source = connected_source(board)
         try:
-            deadline = time.monotonic() + 60 * SLOW
-            while not source.connected:
-                assert time.monotonic() < deadline, source.last_error
-                time.sleep(0.5)
             start = board.now_us() + 300_000
             contacts = [(i % 3, start + i * 50_000, peak_for_velocity(v)) for i, v in enumerate([15, 70, 127])]
             slaps.inject(board, contacts, seed=2)
@@ -169,13 +180,8 @@ def test_sixty_seconds_of_slapping_with_an_unplug(tmp_path: Path) -> None:
     """60 s of emulated slapping through the driver, the board unplugged and replugged
     half way: no slap lost or doubled while the link is up, and the link comes back."""
     with emulator.EmulatedPadboard(image.filesystem(), tmp_path) as board:
-        board.wait_usb()
-        source = PadboardSource(board.url, board.clock, {0: 0, 1: 1, 2: 2}, timing=EMULATED_TIMING)
+        source = connected_source(board)
         try:
-            deadline = time.monotonic() + 60 * SLOW
-            while not source.connected:
-                assert time.monotonic() < deadline, source.last_error
-                time.sleep(0.5)
             got = slapping(board, source, 60.0, unplug_at=30.0)
         finally:
             source.close()
