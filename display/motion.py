@@ -69,10 +69,16 @@ def shake(now_us: int, start_us: int, amplitude_px: int = 14, duration_us: int =
 def shake_surface(target: Canvas | pygame.Surface, offset: tuple[int, int], fill: tuple[int, int, int]) -> None:
     """Move the whole picture by ``offset`` (layout units on a canvas) and fill the strip
     it uncovers."""
-    surf = target.surface if isinstance(target, Canvas) else target
-    dx, dy = (target.px(offset[0]), target.px(offset[1])) if isinstance(target, Canvas) else offset
+    if isinstance(target, Canvas):
+        dx, dy = target.px(offset[0]), target.px(offset[1])
+        if dx or dy:
+            whole = target.surface.get_rect()
+            target.paint(_shake_area, (tuple(whole), (dx, dy), fill), whole, reads=True)
+        return
+    dx, dy = offset
     if dx == dy == 0:
         return
+    surf = target
     surf.scroll(dx, dy)
     w, h = surf.get_size()
     if dx:
@@ -90,9 +96,17 @@ def shake_area(
         return
     if isinstance(target, Canvas):
         px = target.px_rect(area).clip(target.surface.get_rect())
-        shake_surface(target.surface.subsurface(px), (target.px(offset[0]), target.px(offset[1])), fill)
+        target.paint(_shake_area, (tuple(px), (target.px(offset[0]), target.px(offset[1])), fill), px, reads=True)
     else:
         shake_surface(target.subsurface(area.clip(target.get_rect())), offset, fill)
+
+
+def _shake_area(
+    surface: pygame.Surface, area: tuple[int, int, int, int], offset: tuple[int, int], fill: tuple[int, int, int]
+) -> pygame.Rect:
+    """Pixels: move the picture inside ``area`` of ``surface`` by ``offset``."""
+    shake_surface(surface.subsurface(area), offset, fill)
+    return pygame.Rect(area)
 
 
 def pulse(now_us: int, start_us: int, per_second: float = 2.0) -> float:

@@ -1,7 +1,12 @@
 """Draws any screen model onto a canvas of the display's own size (1280×720 by default,
 1920×1080 on a big screen: laid out in 1280×720 units, drawn at full resolution); each
 game's play screen (and its own result screen, if it has one) comes from
-``display.games.registry``."""
+``display.games.registry``.
+
+Frames are composed (:mod:`display.compose`): a screen is recorded as a display list and
+only what changed since the last frame is repainted; :attr:`Renderer.dirty` says where.
+A frame drawn with a layout record (the tests' and the frame check's) is painted whole,
+directly, as every frame was before."""
 
 from __future__ import annotations
 
@@ -12,6 +17,7 @@ import pygame
 
 from display.calibration_screen import CalibrationScreen, draw_calibration
 from display.canvas import Canvas
+from display.compose import Composer, Frame
 from display.games import registry
 from display.layout import UNITS, LayoutRecord
 from display.models import (
@@ -59,11 +65,24 @@ class Renderer:
             pygame.font.init()
         self.canvas = canvas if canvas is not None else pygame.Surface(size)
         self.text = TextCache()
+        self.composer = Composer(self.canvas)
+        self.dirty: list[pygame.Rect] = []
+        """The rectangles of the canvas the last :meth:`draw` repainted (none: unchanged)."""
 
     def draw(self, screen: Screen, record: LayoutRecord | None = None) -> pygame.Surface:
         """Draw ``screen``; ``record``, if given, is filled with where text, live state
-        and banners went (``display.layout``)."""
-        canvas = Canvas(self.canvas, record)
+        and banners went (``display.layout``), and the frame is painted whole."""
+        if record is not None:
+            self.composer.forget()
+            self._draw(Canvas(self.canvas, record), screen)
+            self.dirty = [self.canvas.get_rect()]
+            return self.canvas
+        frame = Frame(self.canvas.get_size())
+        self._draw(Canvas(self.canvas, frame=frame), screen)
+        self.dirty = self.composer.compose(frame)
+        return self.canvas
+
+    def _draw(self, canvas: Canvas, screen: Screen) -> None:
         if isinstance(screen, PlayScreen):
             registry.screens(screen.game).play(canvas, self.text, screen)
         elif isinstance(screen, ResultScreen) and (own := _own_result(screen)) is not None:
@@ -73,7 +92,6 @@ class Renderer:
             if draw is None:
                 raise TypeError(f"no renderer for {type(screen).__name__}")
             draw(canvas, self.text, screen)
-        return self.canvas
 
 
 def _own_result(screen: AnyResultScreen) -> registry.ResultDrawer | None:

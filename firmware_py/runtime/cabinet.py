@@ -81,8 +81,8 @@ class Cabinet:
         """A USB keyboard's typing since the last step (``firmware_py.tools.run`` fills it)."""
         self.clock = clock
         self.window = window
-        self.renderer = Renderer(
-            size=window.size if window is not None else (config.display.width, config.display.height)
+        self.renderer = (
+            Renderer(canvas=window.main) if window is not None else Renderer(size=config.display.render_size())
         )
         self.frames = 0
         looks = tuple(StationLook(s.name, s.color) for s in config.stations)
@@ -248,7 +248,7 @@ class Cabinet:
         if self.window is not None:
             if self.window.strip is not None and (shown := self.hw.readback()) is not None:
                 self._draw_dev_panels(self.window.strip, shown)
-            self.window.present(canvas)
+            self.window.present(canvas, self.renderer.dirty)
         self.frames += 1
         self.scene.frame_shown(self.clock.now_us() + self.config.display.latency_us, now)
         return canvas
