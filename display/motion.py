@@ -27,6 +27,12 @@ SLIDE_US = 250_000
 """A played card slides to its place in this long."""
 FLIP_US = 180_000
 """A revealed card turns over in this long: quick, so the face is soon there to read."""
+STILL_AFTER_US = 6_000_000
+"""No play screen moves longer than this after its newest event (the longest: Big Time
+Boxing's round score, up 4.5 s, and its cards dealt 0.7 s apart), unless its game says
+it is moving (:attr:`display.games.registry.GameScreens.moving`): after it, a frame of the
+same model is the same picture and is not drawn again (tests/display/test_compose.py
+holds every game to it)."""
 
 
 def progress(now_us: int, start_us: int, duration_us: int) -> float:

@@ -11,6 +11,7 @@ directly, as every frame was before."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pygame
@@ -32,6 +33,7 @@ from display.models import (
     SelectScreen,
     ServiceScreen,
 )
+from display.motion import STILL_AFTER_US
 from display.screens import (
     draw_attract,
     draw_demo,
@@ -68,10 +70,29 @@ class Renderer:
         self.composer = Composer(self.canvas)
         self.dirty: list[pygame.Rect] = []
         """The rectangles of the canvas the last :meth:`draw` repainted (none: unchanged)."""
+        self._last: Screen | None = None
+
+    def _unmoved(self, screen: Screen) -> bool:
+        """Whether ``screen`` is a play screen whose picture is already on the canvas: the
+        model drawn last, later, both past :data:`display.motion.STILL_AFTER_US` since
+        its newest event, and its game does not say it is moving.  Saves even recording
+        the frame (a player thinking costs no drawing)."""
+        last = self._last
+        if not isinstance(screen, PlayScreen) or not isinstance(last, PlayScreen) or last.game != screen.game:
+            return False
+        newest = screen.events[-1][0] if screen.events else last.now_us
+        if min(last.now_us, screen.now_us) < newest + STILL_AFTER_US:
+            return False
+        moving = registry.screens(screen.game).moving
+        return (moving is None or not moving(screen)) and replace(last, now_us=screen.now_us) == screen
 
     def draw(self, screen: Screen, record: LayoutRecord | None = None) -> pygame.Surface:
         """Draw ``screen``; ``record``, if given, is filled with where text, live state
         and banners went (``display.layout``), and the frame is painted whole."""
+        if record is None and self._unmoved(screen):
+            self.dirty = []
+            return self.canvas
+        self._last = screen
         if record is not None:
             self.composer.forget()
             self._draw(Canvas(self.canvas, record), screen)

@@ -31,6 +31,10 @@ class GameScreens:
     private: PrivateLayout
     result: ResultDrawer | None = None
     """None: the cabinet's common result screen (headline and lines)."""
+    moving: Callable[[AnyPlayScreen], bool] | None = None
+    """Whether a play screen animates with no end in sight (a glow pulsing until it is
+    answered); None: never.  Otherwise its picture is still
+    :data:`display.motion.STILL_AFTER_US` after its newest event, and not redrawn."""
 
 
 class NoScreens(LookupError):

@@ -3,11 +3,15 @@ one, and the picture is the same, pixel for pixel, as drawing the whole screen a
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pygame
 import pytest
 
 from display.compose import Composer, Frame
+from display.games.registry import screens
 from display.layout import LayoutRecord
+from display.motion import STILL_AFTER_US
 from display.renderer import Renderer
 from games import registry
 from tests.bench.bench_frames import game_frames
@@ -40,6 +44,33 @@ def test_a_frame_that_changed_nothing_repaints_nothing() -> None:
     assert renderer.dirty == [pygame.Rect(0, 0, *SIZE)]
     renderer.draw(model)
     assert renderer.dirty == []
+
+
+@pytest.mark.parametrize("game", [e.spec.name for e in registry.engines()])
+def test_a_play_screen_is_still_after_its_newest_event_unless_its_game_says_moving(game: str) -> None:
+    """The renderer does not draw a model again once it is past STILL_AFTER_US: every
+    state of a playout must then look the same as 20 s later (a longer animation, or a
+    perpetual one its game does not declare, fails here)."""
+    moving = screens(game).moving
+    then, later = Renderer(), Renderer()
+    for model in game_frames(game, 1200)[::24][:50]:
+        if moving is not None and moving(model):
+            continue
+        still = model.events[-1][0] + STILL_AFTER_US
+        then.draw(replace(model, now_us=still), LayoutRecord())
+        later.draw(replace(model, now_us=still + 20_000_000), LayoutRecord())
+        assert pygame.image.tobytes(then.canvas, "RGB") == pygame.image.tobytes(later.canvas, "RGB")
+
+
+def test_a_still_play_screen_is_not_drawn_again() -> None:
+    model = game_frames("punch", 30)[-1]
+    still = replace(model, now_us=model.events[-1][0] + STILL_AFTER_US)
+    renderer = Renderer(size=SIZE)
+    renderer.draw(still)
+    renderer.draw(replace(still, now_us=still.now_us + 16_667))
+    assert renderer.dirty == []
+    renderer.draw(replace(still, now_us=still.now_us + 33_333, paused="the cable"))
+    assert renderer.dirty
 
 
 def _frame(*ops: tuple[tuple[int, int, int], tuple[int, int, int, int] | None]) -> Frame:
