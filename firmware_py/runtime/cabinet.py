@@ -201,7 +201,9 @@ class Cabinet:
         On the cabinet's own screen (a window without development panels) a menu whose
         screen model has not changed since the last flip is not drawn again: the screen
         already shows it, and an idle attract screen then costs almost no CPU.  A game in
-        play is drawn every frame (its reveals are timed by flips)."""
+        play is drawn every frame (its reveals are timed by flips), at the cost of what
+        changed in it: the renderer repaints and the window shows only those rectangles
+        (``display.compose``)."""
         now = self.clock.now_us()
         screen = self.scene.screen(now)
         self.drawn = not (
