@@ -43,7 +43,7 @@ from display.screens import (
     draw_select,
     draw_service,
 )
-from display.text import TextCache
+from display.text import BUDGET_BYTES, TextCache
 
 CANVAS = UNITS
 
@@ -66,7 +66,10 @@ class Renderer:
         if not pygame.font.get_init():
             pygame.font.init()
         self.canvas = canvas if canvas is not None else pygame.Surface(size)
-        self.text = TextCache()
+        w, h = self.canvas.get_size()
+        # Type is rendered at the display's resolution: the budget grows with it (at 1080p
+        # the attract mode's strings outgrew 2 MB and were rendered again every frame).
+        self.text = TextCache(budget_bytes=max(BUDGET_BYTES, BUDGET_BYTES * w * h // (UNITS[0] * UNITS[1])))
         self.composer = Composer(self.canvas)
         self.dirty: list[pygame.Rect] = []
         """The rectangles of the canvas the last :meth:`draw` repainted (none: unchanged)."""
