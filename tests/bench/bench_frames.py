@@ -34,6 +34,7 @@ window and flips it, at the same size, in the same run.
 
 from __future__ import annotations
 
+import math
 import os
 import pickle
 import re
@@ -339,7 +340,8 @@ def run() -> list[Figure]:
                     a,
                     "instr",
                     goal if size == (1920, 1080) else "",
-                    f"before {b / 1e6:.2f} M; callgrind, {MEASURED} frames after {WARM}",
+                    ("" if math.isnan(b) else f"before {b / 1e6:.2f} M; ")
+                    + f"callgrind, {MEASURED} frames after {WARM}",
                 )
             )
     return figures
