@@ -215,6 +215,7 @@ def run_until_stopped(
             (config.display.width, config.display.height),
             config.display.fullscreen,
             strip_height=0 if real_hardware else HEIGHT,
+            render=config.display.render_size(),
         )
     except pygame.error as e:
         hardware.close()
