@@ -11,6 +11,7 @@ from functools import lru_cache
 
 import pygame
 
+from display import compose
 from display.canvas import Canvas, RectLike
 
 QUIET = 4
@@ -42,12 +43,12 @@ def _picture(text: str, px: int) -> pygame.Surface:
 def draw_qr(target: Canvas | pygame.Surface, text: str, box: RectLike) -> pygame.Rect:
     """``text`` as a QR code centred in ``box``, as large as fits in whole pixels per
     module; returns the pixels it painted (quiet zone included)."""
-    if isinstance(target, Canvas):
-        area, surface = target.px_rect(box), target.surface
-    else:
-        area, surface = pygame.Rect(box), target
+    area = target.px_rect(box) if isinstance(target, Canvas) else pygame.Rect(box)
     n = len(qr_modules(text)) + 2 * QUIET
-    picture = _picture(text, max(1, min(area.width, area.height) // n))
+    picture = _picture(text, max(1, min(area.width, area.height) // n))  # one surface per code: a frame unchanged
     where = picture.get_rect(center=area.center)
-    surface.blit(picture, where)
+    if isinstance(target, Canvas):
+        target.paint(compose.blit, (picture, where.topleft), where)  # into the frame's display list
+    else:
+        target.blit(picture, where)
     return where
