@@ -30,6 +30,7 @@
 #                    journald, boot config or systemd (a trial install; the tests)
 #   --no-start       install and enable the service but do not (re)start it
 #   --pip-args ARGS  extra arguments for pip (e.g. "--no-index --find-links DIR")
+#   --web            also enable and start ringside-web (Punch Cards standings on phones)
 set -euo pipefail
 
 PREFIX=/opt/ringside
@@ -45,7 +46,8 @@ while [ $# -gt 0 ]; do
         --no-system) SYSTEM=0; shift ;;
         --no-start) START=0; shift ;;
         --pip-args) PIP_ARGS=$2; shift 2 ;;
-        -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
+        --web) WEB=1; shift ;;
+        -h|--help) sed -n '2,33p' "$0"; exit 0 ;;
         *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -248,6 +250,20 @@ install -m 0644 "$SRC/deploy/systemd/ringside.service" /etc/systemd/system/rings
 install -m 0644 "$SRC/deploy/systemd/ringside-console.service" /etc/systemd/system/ringside-console.service
 systemctl daemon-reload
 systemctl enable ringside.service >/dev/null
+# -- Punch Cards standings on phones (issue 35): opt-in ---------------------------------------
+# The unit is always installed; --web enables and (re)starts it.  Its failure never stops
+# the install: the cabinet does not depend on it.
+install -m 0644 "$SRC/deploy/systemd/ringside-web.service" /etc/systemd/system/ringside-web.service
+systemctl daemon-reload
+if [ "${WEB:-0}" = 1 ]; then
+    systemctl enable ringside-web.service >/dev/null
+    if [ "$START" = 1 ]; then
+        systemctl restart --no-block ringside-web.service || say "warning: ringside-web did not start: journalctl -u ringside-web"
+    fi
+    say "ringside-web.service is enabled: phones open http://<this machine>:8035/ (set [game.punch_cards] web_url for the QR codes)"
+elif [ "$START" = 1 ] && systemctl is-enabled --quiet ringside-web.service 2>/dev/null; then
+    systemctl try-restart --no-block ringside-web.service || true   # enabled before: the new code
+fi
 say "installed $("$VENV/bin/ringside" --version)"
 if [ -f "$REBOOT_MARK" ]; then
     say "the cabinet starts at the next boot: I2C was switched on in $(cat "$REBOOT_MARK") and takes effect then."

@@ -36,6 +36,8 @@ class AttractBoard:
     header: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
     note: str = ""
+    qr: str = ""
+    """An address for phones (the live standings), drawn as a QR code; empty: none."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -17,6 +17,7 @@ from display.models import (
     SelectScreen,
     ServiceScreen,
 )
+from display.qr import draw_qr
 from display.text import TextCache
 from display.widgets import banner, key_hint, panel, title_bar
 
@@ -34,6 +35,10 @@ def draw_attract(surf: Canvas, text: TextCache, s: AttractScreen) -> None:
     panel(surf, box)
     if s.board is not None:
         draw_board(surf, text, s.board, pygame.Rect(box.right + 40, 286, w - box.right - 80, 270))
+        if s.board.qr:  # top right, clear of the title
+            draw_qr(surf, s.board.qr, (w - 196, 12, 184, 184))
+            for i, line in enumerate(("standings", "on your phone")):
+                text.draw_fitted(surf, line, 28, theme.DIM, (w - 104, 198 + 30 * i), 190, "midtop")
     for i, title in enumerate(s.games):
         y = box.y + 60 + i * row
         color = theme.GOLD if i == s.featured else theme.TEXT

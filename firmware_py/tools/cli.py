@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 T_START = time.perf_counter()
@@ -40,6 +41,7 @@ if TYPE_CHECKING:  # the commands import what they run when they run it (start-u
 
 log = logging.getLogger("ringside")
 
+WEB_SERVER = "firmware_py.games.punch_cards.web.serve"
 DATA_ENV = "RINGSIDE_DATA"
 """Environment variable naming the data folder (below ``--data``, above the config's)."""
 
@@ -151,6 +153,12 @@ def command(argv: list[str] | None) -> int:
     from firmware_py.tools.calibrate import add_arguments as calibrate_arguments
 
     calibrate_arguments(calibrate)
+    web = sub.add_parser(
+        "web",
+        help="Punch Cards standings on attendees' phones: a read-only web server beside the ledger (docs/operator.md)",
+        parents=[common],
+    )
+    web_server().add_arguments(web)
     args = parser.parse_args(argv)
     logs.configure(logs.level_for(getattr(args, "log_verbose", 0), getattr(args, "log_level", None)))
     if args.command == "run":
@@ -199,6 +207,8 @@ def command(argv: list[str] | None) -> int:
             return calibrate_main(args, config)
         finally:
             remove_scratch(config)
+    if args.command == "web":
+        return int(web_server().run(config, args))
     if args.command == "run":
         from firmware_py.process import data_folder
 
@@ -219,6 +229,15 @@ def command(argv: list[str] | None) -> int:
             log.exception("ringside: unexpected error; the cabinet stops")
             return EXIT_FAILED
     return EXIT_BAD_INPUT
+
+
+def web_server() -> ModuleType:
+    """``ringside web``'s module.  Punch Cards' own (it reads that game's ledger): found by
+    name, as the registry finds each game's folder, so this cabinet-wide CLI imports no
+    game's folder."""
+    import importlib
+
+    return importlib.import_module(WEB_SERVER)
 
 
 def run_cabinet(config: CabinetConfig, args: argparse.Namespace) -> int:

@@ -61,6 +61,8 @@ class LobbyView:
     """The event's state: the closing time, CLOSED, or the ledger not answering."""
     alert: bool = False
     """The status is bad news (closed, the ledger not answering): said in red."""
+    web_url: str = ""
+    """Where phones see the live standings, drawn as a QR code; empty: none."""
 
 
 @dataclass(frozen=True, kw_only=True)

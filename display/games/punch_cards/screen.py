@@ -25,6 +25,7 @@ from display.games.punch_cards.models import (
     PunchCardsPlay,
     TradeTableView,
 )
+from display.qr import draw_qr
 from display.text import TextCache
 from display.widgets import FOOTER_Y, PLAY_TOP, banner, panel, paused_overlay, title_bar
 from games.punch_cards import Call, DuelPublicView, Phase, Revealed
@@ -153,7 +154,12 @@ def draw_lobby(surf: Canvas, text: TextCache, s: PunchCardsPlay, v: LobbyView) -
     strip = pygame.Rect(20, 592, w - 40, 116)
     panel(surf, strip)
     text.draw(surf, "LEADERS", 30, theme.GOLD, (strip.x + 16, strip.y + 12))
-    slot = (strip.width - 32) // 5
+    qr = 300 if v.web_url else 0  # a QR code to the live standings at the strip's right end
+    if v.web_url:
+        draw_qr(surf, v.web_url, (strip.right - 116, strip.y + 4, 108, 108))
+        for i, line in enumerate(("standings", "on your phone")):
+            text.draw_fitted(surf, line, 28, theme.DIM, (strip.right - 124, strip.y + 26 + 32 * i), 176, "topright")
+    slot = (strip.width - 32 - qr) // 5
     for i, st in enumerate(v.board[:5]):
         x = strip.x + 16 + i * slot
         text.draw_fitted(surf, f"{st.rank}. {st.name}", 32, theme.WHITE, (x, strip.y + 46), slot - 12)

@@ -8,6 +8,7 @@ from display.models import AttractBoard
 from firmware_py.games.punch_cards.ledger_link import headline, link_for
 from firmware_py.games.punch_cards.lobby import Lobby
 from firmware_py.games.punch_cards.service_pages import service_pages
+from firmware_py.games.punch_cards.settings import settings_of
 from firmware_py.runtime.context import CabinetContext
 from firmware_py.runtime.entrance import GameEntrance
 from firmware_py.runtime.scene import Scene, ServicePage
@@ -39,6 +40,7 @@ class PunchCardsEntrance(GameEntrance):
             header=("#", "name", "points", "cards"),
             rows=rows,
             note=f"{len(table)} players: duel at START",
+            qr=settings_of(ctx.config).web_url or "",
         )
 
     def service_pages(self, ctx: CabinetContext) -> tuple[ServicePage, ...]:

@@ -34,6 +34,7 @@ from firmware_py.games.punch_cards.ledger import (
     WrongPin,
 )
 from firmware_py.games.punch_cards.ledger_link import LedgerLink, headline, link_for, new_key, passing, state_of, words
+from firmware_py.games.punch_cards.settings import settings_of
 from firmware_py.games.punch_cards.trade import TradeScene
 from firmware_py.runtime.background import Job, NoAnswer
 from firmware_py.runtime.context import CabinetContext
@@ -546,6 +547,7 @@ class Lobby(Scene):
             board if isinstance(board, tuple) else (),
             closing_words(closing, self.link.wall_us()),
             alert=isinstance(closing, str) or self._closed_now(now_us),
+            web_url=settings_of(self.ctx.config).web_url or "",
         )
         return PunchCardsPlay(
             game=SPEC.name, title=SPEC.title, seats=self.ctx.looks, view=view, events=(), now_us=now_us

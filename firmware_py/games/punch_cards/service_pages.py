@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from display.models import ServiceScreen
 from firmware_py.games.punch_cards.ledger import DuelRecord, Ledger, LedgerError, Receipt
 from firmware_py.games.punch_cards.ledger_link import LedgerLink, link_for, new_key, words
+from firmware_py.games.punch_cards.settings import settings_of
 from firmware_py.runtime.background import Job, NoAnswer
 from firmware_py.runtime.context import CabinetContext
 from firmware_py.runtime.scene import Scene, ServicePage, ServiceScene, pressed
@@ -260,9 +261,10 @@ class ExportPage(OperatorPage[tuple[tuple[Standing, ...], bool]]):
     def press(self, button: Button, data: tuple[tuple[Standing, ...], bool], now_us: int) -> None:
         if button is Button.START:
             folder = self.ctx.config.data_dir / EXPORT_FOLDER
+            web_url = settings_of(self.ctx.config).web_url
             self.do(
                 "export the standings",  # reads the ledger and writes two files: off the loop too
-                lambda ledger: ledger.export(folder),
+                lambda ledger: ledger.export(folder, web_url=web_url),
                 lambda written: f"Written: {written[0]} and {written[1]}",
             )
 

@@ -38,7 +38,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from firmware_py.games.punch_cards.ledger.errors import (
     LedgerBusy,
@@ -69,6 +69,9 @@ KEEPALIVE_IDLE_S, KEEPALIVE_INTERVAL_S, KEEPALIVE_COUNT = 5, 2, 3
 """TCP keepalive probes: a peer whose host has gone is found dead after about 5 + 3 × 2 s."""
 TCP_USER_TIMEOUT_MS = 10_000
 """Data sent and not acknowledged this long closes the connection (a host gone)."""
+ENTRY_CHANNEL = "punch_cards_entries"
+"""PostgreSQL's LISTEN/NOTIFY channel told of every new entry when it commits (the
+standings on phones, ``ringside web``, wait on it instead of polling the server)."""
 
 
 class Tx(ABC):
@@ -120,6 +123,10 @@ class Backend(ABC):
     def create_schema(self) -> None: ...
 
     @abstractmethod
+    def announce_entry(self, tx: Tx) -> None:
+        """Tell listeners, when ``tx`` commits, that the ledger has a new entry."""
+
+    @abstractmethod
     def integrity_problems(self) -> list[str]:
         """What the database engine itself finds wrong with its files (SQLite's
         integrity and foreign-key checks; nothing for a server that checks as it writes)."""
@@ -148,24 +155,33 @@ class _SQLiteTx(Tx):
 
 
 class SQLiteBackend(Backend):
+    """``read_only``: opened with SQLite's ``mode=ro``, so the connection itself refuses
+    every write (a reader beside the cabinet: ``ringside web``)."""
+
     dialect = "sqlite"
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, read_only: bool = False) -> None:
         self.path = Path(path)
         self.place = str(self.path)
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if not read_only:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
             # Used by one thread at a time, not necessarily the one that opened it (a
             # cabinet may keep its ledger calls off the main loop).
             self.db = sqlite3.connect(
-                self.path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False
+                f"file:{quote(str(self.path.absolute()))}?mode=ro" if read_only else self.path,
+                isolation_level=None,
+                timeout=BUSY_TIMEOUT_MS / 1000,
+                check_same_thread=False,
+                uri=read_only,
             )
         except (OSError, sqlite3.OperationalError) as e:
             raise LedgerUnreachable(f"cannot open {self.path}: {e}") from e
         try:
             self._refuse_foreign()
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=FULL")
+            if not read_only:
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute("PRAGMA synchronous=FULL")
             self.db.execute("PRAGMA foreign_keys=ON")
         except sqlite3.DatabaseError as e:
             self.db.close()
@@ -241,6 +257,9 @@ class SQLiteBackend(Backend):
 
         self.run(create)
 
+    def announce_entry(self, tx: Tx) -> None:
+        """Nothing: a reader of the file polls it (SQLite has no notifications between processes)."""
+
     def integrity_problems(self) -> list[str]:
         try:
             problems = [row[0] for row in self.db.execute("PRAGMA integrity_check") if row[0] != "ok"]
@@ -312,13 +331,17 @@ class _PostgresTx(Tx):
 
 
 class PostgresBackend(Backend):
+    """``read_only``: every transaction of the session is read-only (the server refuses a
+    write), for a reader beside the cabinets (``ringside web``)."""
+
     dialect = "postgresql"
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, read_only: bool = False) -> None:
         import psycopg  # only a multi-cabinet event needs it
 
         self.psycopg = psycopg
         self.url = url
+        self.read_only = read_only
         self.place = _safe_url(url)
         self.conn: Any = None
         self.call_timeout_s = CALL_TIMEOUT_S
@@ -332,6 +355,8 @@ class PostgresBackend(Backend):
 
         given = str(conninfo_to_dict(self.url).get("options") or "")
         timeouts = f"-c statement_timeout={STATEMENT_TIMEOUT_MS} -c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_MS}"
+        if self.read_only:
+            timeouts += " -c default_transaction_read_only=on"
         try:
             self.conn = self.psycopg.connect(
                 self.url,
@@ -447,6 +472,9 @@ class PostgresBackend(Backend):
 
         self.run(create)
 
+    def announce_entry(self, tx: Tx) -> None:
+        tx.send(f"NOTIFY {ENTRY_CHANNEL}")  # delivered at the commit, sent with the writes
+
     def integrity_problems(self) -> list[str]:
         return []
 
@@ -483,18 +511,18 @@ def _safe_url(url: str) -> str:
     return f"{parts.scheme}://{host}{port}{parts.path}"
 
 
-def open_backend(url: str | Path) -> Backend:
+def open_backend(url: str | Path, read_only: bool = False) -> Backend:
     """``postgresql://…`` (or ``postgres://…``): the event's server; ``sqlite:///path`` or
-    a plain path: a file on this cabinet."""
+    a plain path: a file on this cabinet.  ``read_only``: a connection that cannot write."""
     text = str(url)
     scheme = urlsplit(text).scheme
     if scheme in ("postgresql", "postgres"):
-        return PostgresBackend(text)
+        return PostgresBackend(text, read_only)
     if scheme == "sqlite":
         path = text[len("sqlite://") :]
         if not path:
             raise ValueError("a sqlite ledger URL names a file: sqlite:///path/to/ledger.sqlite3")
-        return SQLiteBackend(path)
+        return SQLiteBackend(path, read_only)
     if scheme and len(scheme) > 1:
         raise ValueError(f"ledger URL {text!r}: use postgresql://… or sqlite:///path (or a plain file path)")
-    return SQLiteBackend(text)
+    return SQLiteBackend(text, read_only)

@@ -42,8 +42,25 @@ def standings_csv(table: tuple[Standing, ...]) -> str:
     return out.getvalue()
 
 
-def standings_html(table: tuple[Standing, ...], title: str, closed_at_us: int | None) -> str:
-    """A printable page (A4, black on white); ``closed_at_us`` None marks it provisional."""
+def qr_svg(url: str) -> str:
+    """``url`` as a QR code, an inline SVG (black on white, its quiet zone included)."""
+    import segno
+
+    return str(segno.make(url, error="m", micro=False).svg_inline(scale=4, dark="#000", light="#fff"))
+
+
+def _live_note(web_url: str | None) -> str:
+    if web_url is None:
+        return ""
+    link = html.escape(web_url)
+    return f'<div class="live">{qr_svg(web_url)}<br>Live standings:<br>{link}</div>\n'
+
+
+def standings_html(
+    table: tuple[Standing, ...], title: str, closed_at_us: int | None, web_url: str | None = None
+) -> str:
+    """A printable page (A4, black on white); ``closed_at_us`` None marks it provisional;
+    ``web_url``: where the live standings are, printed as a QR code and as text."""
     depth = max((len(s.copies) for s in table), default=0)
     if closed_at_us is None:
         status = "Provisional standings: the event has not closed."
@@ -66,9 +83,10 @@ table {{ border-collapse: collapse; width: 100%; }}
 th, td {{ border-bottom: 1px solid #999; padding: 2px 6px; text-align: right; unicode-bidi: isolate; }}
 td:nth-child(2), th:nth-child(2) {{ text-align: left; }}
 tr {{ page-break-inside: avoid; }}
+.live {{ float: right; text-align: center; margin: 0 0 8px 12px; font-size: 11px; }}
 </style></head><body>
 <h1>{html.escape(title)}</h1>
-<p>{status} One point for every different name held, one's own included; a tied top score
+{_live_note(web_url)}<p>{status} One point for every different name held, one's own included; a tied top score
 is broken by the names held twice, then three times, and so on.</p>
 <table><thead><tr><th>rank</th><th>name</th><th>points</th>{heads}<th>cards</th></tr></thead>
 <tbody>

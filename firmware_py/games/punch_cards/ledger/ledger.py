@@ -215,7 +215,9 @@ class Ledger:
     agree on when the event closed and how long a lockout lasts (one clock decides); the
     machine's that holds the file on SQLite.  ``clock`` replaces it (tests, replays).  ``event_seed`` is used only when the ledger is new; it is then kept in the
     ledger (a secret: it decides every card's numbers) and drawn at random if not given.
-    ``pin_hasher`` sets the cost of new PIN hashes."""
+    ``pin_hasher`` sets the cost of new PIN hashes.  ``read_only``: a reader beside the
+    cabinets (``ringside web``): its connection cannot write, and an existing ledger is
+    only read (never created)."""
 
     def __init__(
         self,
@@ -225,14 +227,18 @@ class Ledger:
         clock: Callable[[], int] | None = None,
         pin_hasher: PinHasher | None = None,
         cabinet: str = "",
+        read_only: bool = False,
     ) -> None:
-        self.backend: Backend = open_backend(url)
+        self.backend: Backend = open_backend(url, read_only)
         self.clock = clock
         self.pin_hasher = pin_hasher or PinHasher()
         self.cabinet = cabinet
         try:
-            self.backend.create_schema()
-            self.event_seed = self._run(lambda tx: self._meta_setup(tx, event_seed))
+            if read_only:
+                self.event_seed = self._run(self._meta_read, write=False)
+            else:
+                self.backend.create_schema()
+                self.event_seed = self._run(lambda tx: self._meta_setup(tx, event_seed))
         except BaseException:
             self.backend.close()
             raise
@@ -244,6 +250,16 @@ class Ledger:
             tx.execute("INSERT INTO meta(key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
             tx.execute("INSERT INTO meta(key, value) VALUES ('event_seed', ?)", (str(seed),))
             return seed
+        return self._meta_check(found)
+
+    def _meta_read(self, tx: Tx) -> int:
+        """The event seed of a ledger a cabinet has started (a reader never starts one)."""
+        found = dict(tx.rows("SELECT key, value FROM meta WHERE key IN ('schema', 'event_seed')"))
+        if not found:
+            raise LedgerRefused("this ledger has not been started yet (no cabinet has opened it)")
+        return self._meta_check(found)
+
+    def _meta_check(self, found: dict[Any, Any]) -> int:
         version = whole_text(found.get("schema"), "meta row 'schema'")
         if version != SCHEMA_VERSION:
             newer = "a newer Ringside: update this cabinet" if version > SCHEMA_VERSION else "an older Ringside"
@@ -321,6 +337,7 @@ class Ledger:
             )
             entry = whole(entry, "entries.id")
             moves = work(tx, entry, now)
+            self.backend.announce_entry(tx)
             if moves is not None:  # the work knows its moves: no reading them back
                 return Receipt(entry, kind, now, moves)
             return self._receipt(tx, entry, repeated=False)
@@ -673,6 +690,24 @@ class Ledger:
 
         return self._run(read, write=False)
 
+    def holdings(self) -> dict[int, tuple[str, str]]:
+        """Every card's (name written on it, holder), by serial: who holds whose cards."""
+
+        def read(tx: Tx) -> dict[int, tuple[str, str]]:
+            rows = tx.rows(
+                "SELECT c.serial, c.name_of, n.name, c.holder, h.name FROM cards c "
+                "JOIN players n ON n.id = c.name_of JOIN players h ON h.id = c.holder"
+            )
+            return {
+                whole(s, "cards.serial"): (
+                    text(n, f"players.name of player {ni}"),
+                    text(h, f"players.name of player {hi}"),
+                )
+                for s, ni, n, hi, h in rows
+            }
+
+        return self._run(read, write=False)
+
     def players(self) -> tuple[str, ...]:
         def read(tx: Tx) -> tuple[str, ...]:
             rows = tx.rows("SELECT id, name FROM players ORDER BY id")
@@ -846,9 +881,10 @@ class Ledger:
         return problems
 
     # -- final standings -----------------------------------------------------------------
-    def export(self, folder: str | Path, title: str = "Punch Cards") -> tuple[Path, Path]:
+    def export(self, folder: str | Path, title: str = "Punch Cards", web_url: str | None = None) -> tuple[Path, Path]:
         """Write the standings as ``standings.csv`` and a printable ``standings.html`` in
-        ``folder``; the page says whether they are final (after the closing time)."""
+        ``folder``; the page says whether they are final (after the closing time), and
+        where the live standings are (``web_url``, as a QR code)."""
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         table = self.standings()
@@ -856,5 +892,5 @@ class Ledger:
         final = closing if closing is not None and self.closed() else None
         csv_path, html_path = folder / "standings.csv", folder / "standings.html"
         csv_path.write_text(standings_csv(table), encoding="utf-8")
-        html_path.write_text(standings_html(table, title, final), encoding="utf-8")
+        html_path.write_text(standings_html(table, title, final, web_url), encoding="utf-8")
         return csv_path, html_path
