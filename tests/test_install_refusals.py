@@ -96,7 +96,9 @@ def lgpio_on_path(tmp_path: Path, module: str) -> dict[str, str]:
     (``PYTHONPATH``, ahead of the test's own packages), with the dist-info pip leaves."""
     folder = tmp_path / "lgpio-stand-in"
     (folder / "lgpio-0.0.0.2.dist-info").mkdir(parents=True)
-    (folder / "lgpio-0.0.0.2.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: lgpio\nVersion: 0.0.0.2\n")
+    (folder / "lgpio-0.0.0.2.dist-info" / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: lgpio\nVersion: 0.0.0.2\n"
+    )
     (folder / "lgpio.py").write_text(module)
     env = install_env()
     return {**env, "PYTHONPATH": os.pathsep.join([str(folder), env["PYTHONPATH"]])}
@@ -116,7 +118,7 @@ def test_the_placeholder_lgpio_is_refused_and_no_release_is_made(tmp_path: Path)
 @pytest.mark.slow
 def test_an_lgpio_that_does_not_import_is_refused(tmp_path: Path) -> None:
     """A wheel built for a newer glibc than the system's fails at its import."""
-    module = "raise ImportError(\"/lib/aarch64-linux-gnu/libc.so.6: version `GLIBC_2.38' not found\")\n"
+    module = 'raise ImportError("/lib/aarch64-linux-gnu/libc.so.6: version `GLIBC_2.38\' not found")\n'
     line = refusal(run_installer(tmp_path, lgpio_on_path(tmp_path, module)))
     assert "it does not import in" in line and "GLIBC_2.38" in line, line
     assert not (tmp_path / "opt" / "current").exists()
