@@ -45,7 +45,8 @@ ExecStart=
 ExecStart=/opt/ringside/current/venv/bin/ringside run --config /etc/ringside/cabinet.toml --window
 """
 
-PIP_ARGS = f"--no-index --find-links {WHEELS_IN_CONTAINER}"
+# Binary wheels only, from the wheelhouse: a package it lacks fails by name, never compiles.
+PIP_ARGS = f"--no-index --find-links {WHEELS_IN_CONTAINER} --only-binary=:all:"
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:

@@ -462,7 +462,7 @@ def test_a_headless_exhibition_of_each_game_plays_to_its_end(machine: Machine, g
     data = f"/tmp/exhibition-{game}"
     out, times = as_ringside(
         machine, f"{VENV}/bin/ringside", "run", "--headless", "--config", EXHIBITION_CONFIG, "--game", game,
-        "--seed", "1", "--data", data, timeout=900,
+        "--seed", "1", "--data", data, timeout=300,
     )  # fmt: skip
     finished = [line for line in out.splitlines() if "finished: " in line and " s of play in " in line]
     assert finished, out[-3000:]
@@ -473,7 +473,7 @@ def test_a_headless_exhibition_of_each_game_plays_to_its_end(machine: Machine, g
 def test_one_hil_scenario_per_game_passes(machine: Machine) -> None:
     files = [f"/opt/ringside/current/app/tests/hil/{path}" for path in SCENARIOS.values()]
     out, times = as_ringside(
-        machine, f"{VENV}/bin/ringside", "hil", "run", *files, "--report-dir", "/tmp/hil", timeout=900
+        machine, f"{VENV}/bin/ringside", "hil", "run", *files, "--report-dir", "/tmp/hil", timeout=300
     )
     log(f"HIL ({ARCH}): {out.strip().splitlines()[-1]}; {times}")
     assert f"{len(files)} passed, 0 failed, 0 errors" in out, out[-3000:]
