@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from firmware_py.games import registry
 from tests.system.conftest import FPS, PIP_ARGS
 from tests.system.machine import ARCH, CHECKOUT_IN_CONTAINER, MACHINES, Machine, log, scaled
 
@@ -397,12 +398,13 @@ def test_an_update_that_does_not_start_is_rolled_back_by_the_installer(machine: 
 # -- the cabinet's packages and games on this architecture (issue 33) -----------------------
 
 VENV = "/opt/ringside/current/venv"
-# One scenario per game, from the HIL suite the release carries (two compare goldens).
+# One scenario per game the cabinet offers, from the HIL suite the release carries
+# (tests/hil/<game>/; two of these compare goldens, pixel for pixel).
 SCENARIOS = {
-    "punch": "punch/every_pairing.toml",
-    "big_time_boxing": "big_time_boxing/combo.toml",
-    "punch_cards": "punch_cards/duel-with-replay.toml",
-    "karate_fight": "karate/near_tie_2.toml",
+    "punch": "every_pairing.toml",
+    "big_time_boxing": "combo.toml",
+    "punch_cards": "duel-with-replay.toml",
+    "karate_fight": "near_tie_2.toml",
 }
 # The exhibitions play at 10 frames a second (the config's lowest): a whole game through
 # the full stack, at a sixth of the frames, which keeps four games inside CI's time under
@@ -472,7 +474,8 @@ def test_a_headless_exhibition_of_each_game_plays_to_its_end(machine: Machine, g
 
 
 def test_one_hil_scenario_per_game_passes(machine: Machine) -> None:
-    files = [f"/opt/ringside/current/app/tests/hil/{path}" for path in SCENARIOS.values()]
+    assert sorted(SCENARIOS) == sorted(registry.names())  # every game, exhibited above and here
+    files = [f"/opt/ringside/current/app/tests/hil/{game}/{name}" for game, name in SCENARIOS.items()]
     out, times = as_ringside(
         machine, f"{VENV}/bin/ringside", "hil", "run", *files, "--report-dir", "/tmp/hil", timeout=300
     )
