@@ -43,8 +43,8 @@ MACHINES = {"amd64": "x86_64", "arm64": "aarch64"}
 HOST_ARCH = {machine: arch for arch, machine in MACHINES.items()}.get(platform.machine(), platform.machine())
 ARCH = os.environ.get("RINGSIDE_SYSTEM_ARCH") or HOST_ARCH
 EMULATED = ARCH != HOST_ARCH
-# How much longer everything takes under qemu than natively, for the timeouts: the
-# measured ratios (BENCHMARKS.md, issue 33) are 3-8x on a loaded 2-core machine.
+# How much longer everything takes under qemu than natively, for the timeouts: measured
+# 7-9x in CPU, 2-13x in wall time on a loaded 2-core machine (BENCHMARKS.md, issue 33).
 SLOWDOWN = 10.0 if EMULATED else 1.0
 
 
@@ -262,10 +262,20 @@ class Machine:
         self.boot()
 
     def stop(self) -> None:
-        """Power the container off; killed if it does not go within 60 s (scaled)."""
+        """Power the container off from inside (``systemctl poweroff``: an emulated
+        systemd never acts on the signal nspawn's SIGTERM sends it, the halt then waited
+        out its whole timeout); SIGTERM to nspawn, then killed, if it is not down within
+        60 s (scaled)."""
         for proc in self.started:
             if proc.poll() is not None:
                 continue
+            if proc is self.nspawn and self.init_pid:
+                try:
+                    self.run("systemctl", "poweroff", "--no-block", check=False, timeout=30)
+                    proc.wait(scaled(60))
+                    continue
+                except subprocess.TimeoutExpired:
+                    pass
             proc.send_signal(signal.SIGTERM)  # nspawn asks the container's systemd to power off
             try:
                 proc.wait(scaled(60))
