@@ -67,10 +67,12 @@ rollback:
 
 # The operator's whole path in a booted Debian (systemd-nspawn, as root; needs the
 # debootstrap and systemd-container packages): install, first boot, watchdog, update,
-# rollback (tests/system/, docs/operator.md).  Its root is cached in
-# /var/cache/ringside-system-test.
+# rollback, each game (tests/system/, docs/operator.md).  Its root is cached in
+# /var/cache/ringside-system-test.  ARCH=arm64: the same on the Raspberry Pi's
+# architecture, emulated (qemu-user-static and binfmt-support; .ci/run sets them up).
+ARCH ?=
 system-test: $(STAMP)
-	$(BIN)/python -m pytest -q -m system tests/system
+	RINGSIDE_SYSTEM_ARCH=$(ARCH) $(BIN)/python -m pytest -q -m system tests/system
 
 # The padboard's own firmware on an emulated RP2040 (tests/board/, docs/board-testing.md):
 # rp2040js from npm into .venv/rp2040js (the test installs it), MicroPython's image from

@@ -6,7 +6,7 @@
 # (tracked and untracked, not ignored: what you see in the working tree) as a new release
 # beside the running one, $PREFIX/releases/<time>-<commit>/ (app: the copy, its commit in
 # firmware_py/build_info.json; venv: that copy installed editable, seeing Debian's
-# packages for python3-lgpio, which has no wheel for these Pythons).  Only when pip and a
+# packages for python3-lgpio; where Debian has none, the lgpio wheel pyproject.toml pins).  Only when pip and a
 # smoke check passed does $PREFIX/current switch to it ($PREFIX/previous keeps the one
 # before: `sudo ringside-rollback` returns to it) and the service restart; if it does
 # not come up within a minute the installer rolls back by itself.  A failed or
@@ -31,6 +31,12 @@
 #   --no-start       install and enable the service but do not (re)start it
 #   --pip-args ARGS  extra arguments for pip (e.g. "--no-index --find-links DIR")
 #   --web            also enable and start ringside-web (Punch Cards standings on phones)
+#
+# Refused, with one sentence and exit status 3 before anything changes: a 32-bit
+# userland (no wheels of pygame-ce, numpy or psycopg: Ringside needs 64-bit Raspberry
+# Pi OS), a Python older than 3.11; and, before the new release becomes current, an lgpio
+# that is no GPIO library (pip's empty placeholder "lgpio 0.0.0.2", or one that does not
+# import).  Other failures exit 1, a bad option 2.
 set -euo pipefail
 
 PREFIX=/opt/ringside
@@ -47,7 +53,7 @@ while [ $# -gt 0 ]; do
         --no-start) START=0; shift ;;
         --pip-args) PIP_ARGS=$2; shift 2 ;;
         --web) WEB=1; shift ;;
-        -h|--help) sed -n '2,33p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,39p' "$0"; exit 0 ;;
         *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -59,12 +65,30 @@ GROUPS_WANTED="gpio i2c dialout video render audio input"
 say() { echo "install.sh: $*"; }
 die() { echo "install.sh: $*" >&2; exit 1; }
 
+REFUSED=3
+refuse() { echo "install.sh: $*" >&2; exit "$REFUSED"; }
+
 [ -f "$SRC/pyproject.toml" ] && [ -d "$SRC/firmware_py" ] || die "run it from a Ringside checkout ($SRC is not one)"
+
+# -- what cannot work here, refused before anything changes ---------------------------------
+# The userland's architecture, dpkg's (a Pi 4 or 5 boots a 64-bit kernel under 32-bit
+# Raspberry Pi OS too: uname -m says aarch64 there); uname -m where there is no dpkg.
+# RINGSIDE_INSTALL_ARCH stands in for the detection (tests/test_install.py).
+userland=${RINGSIDE_INSTALL_ARCH:-$(dpkg --print-architecture 2>/dev/null || uname -m)}
+case "$userland" in
+    armhf | armel | armv6l | armv7l | i386 | i686)
+        refuse "Ringside needs 64-bit Raspberry Pi OS: this userland is $userland (32-bit), for which pygame-ce, numpy and psycopg have no wheels, so the install would compile for an hour or fail half way." ;;
+esac
+python_version=$("$PYTHON" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null) \
+    || refuse "Ringside needs Python 3.11 or newer, and there is no Python at $PYTHON (install python3)."
+python_major=${python_version%%.*}
+python_minor=${python_version#*.}
+if [ "$python_major" -lt 3 ] || { [ "$python_major" = 3 ] && [ "$python_minor" -lt 11 ]; }; then
+    refuse "Ringside needs Python 3.11 or newer, and $PYTHON is Python $python_version (Raspberry Pi OS Bookworm has 3.11, Trixie 3.13)."
+fi
 if [ "$SYSTEM" = 1 ] && [ "$(id -u)" != 0 ]; then
     die "run it with sudo (or --no-system for a trial install of the code only)"
 fi
-"$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
-    || die "$PYTHON is $("$PYTHON" -V 2>&1); Ringside needs Python 3.11 or newer"
 
 # -- system packages and the cabinet user ---------------------------------------------------
 if [ "$SYSTEM" = 1 ]; then
@@ -76,14 +100,14 @@ if [ "$SYSTEM" = 1 ]; then
         apt-get update -q || say "warning: apt-get update failed (no network?): installing from what apt knows"
         # python3-lgpio: Debian's lgpio for the system Python (the venv sees it); Raspberry
         # Pi OS has it, plain Debian bookworm does not.  A package this release lacks is a
-        # warning, not the end of the install: pip can build lgpio instead (swig, liblgpio-dev).
+        # warning, not the end of the install: pip installs lgpio's wheel instead.
         available=""
         for pkg in $missing; do
             if apt-cache show "$pkg" >/dev/null 2>&1; then
                 available="$available $pkg"
             else
                 say "warning: this system has no Debian package $pkg; without it: $(case "$pkg" in
-                    python3-lgpio) echo "apt install swig liblgpio-dev, then $PREFIX/current/venv/bin/pip install lgpio" ;;
+                    python3-lgpio) echo "pip installs the lgpio wheel pyproject.toml's pi extra pins" ;;
                     *) echo "install it by hand" ;; esac)"
             fi
         done
@@ -146,17 +170,49 @@ fi
 printf '{"commit": "%s", "dirty": %s, "installed_at": "%s"}\n' "$commit" "$dirty" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
     > "$NEW/app/firmware_py/build_info.json"
 running=$([ -e "$PREFIX/current" ] && readlink "$PREFIX/current" || echo none)
-abandon() {
+abandon() {   # why [exit status]
     rm -rf "$NEW"
-    die "$1; nothing changed: $([ "$running" = none ] && echo 'no version was installed before' || echo "the cabinet keeps ${running#releases/}")"
+    echo "install.sh: $1; nothing changed: $([ "$running" = none ] && echo 'no version was installed before' || echo "the cabinet keeps ${running#releases/}")" >&2
+    exit "${2:-1}"
 }
 
 # The venv: the copy installed editable (the venv runs exactly $NEW/app), Debian's lgpio
-# visible (--system-site-packages).
+# visible (--system-site-packages).  On a cabinet (not --no-system) without a Debian lgpio
+# that works (plain Debian has no python3-lgpio), the `pi` extra installs the lgpio wheel
+# pyproject.toml pins.
 "$PYTHON" -m venv --system-site-packages "$NEW/venv" || abandon "could not create the venv $NEW/venv"
+target="$NEW/app"
+if [ "$SYSTEM" = 1 ] && ! "$PYTHON" -c 'import lgpio; lgpio.gpiochip_open' >/dev/null 2>&1; then
+    target="$NEW/app[pi]"
+fi
 # shellcheck disable=SC2086  # PIP_ARGS is a list of words on purpose
-"$NEW/venv/bin/python" -m pip install --quiet --disable-pip-version-check $PIP_ARGS -e "$NEW/app" \
+"$NEW/venv/bin/python" -m pip install --quiet --disable-pip-version-check $PIP_ARGS -e "$target" \
     || abandon "pip could not install $RELEASE (above: why)"
+
+# lgpio, as the cabinet will import it: pip's "lgpio 0.0.0.2" (what pip picks where no
+# real wheel fits) is an empty lgpio.py that imports, and nothing fails until the first
+# GPIO call; a wheel built for a newer glibc does not import.  Either is refused; so is
+# none at all on a cabinet (a trial install with --no-system needs none).
+lgpio=$("$NEW/venv/bin/python" - <<'LGPIO'
+import importlib.util
+
+if importlib.util.find_spec("lgpio") is None:
+    print("missing")
+else:
+    try:
+        import lgpio
+    except Exception as e:  # noqa: BLE001  (whatever stops the import is the answer)
+        print(f"broken: {type(e).__name__}: {e}")
+    else:
+        print("real" if callable(getattr(lgpio, "gpiochip_open", None)) else f"placeholder: {lgpio.__file__}")
+LGPIO
+) || abandon "the venv's Python did not run"
+case "$lgpio" in
+    real) ;;
+    missing) [ "$SYSTEM" = 0 ] || abandon "Ringside needs lgpio, the GPIO library, and $RELEASE has none: install Debian's python3-lgpio" "$REFUSED" ;;
+    placeholder:*) abandon "Ringside needs lgpio, the GPIO library, and the one $RELEASE would import is an empty placeholder (${lgpio#placeholder: }, pip's 'lgpio 0.0.0.2'): install Debian's python3-lgpio, or the version pyproject.toml's pi extra pins" "$REFUSED" ;;
+    *) abandon "Ringside needs lgpio, the GPIO library, and it does not import in $RELEASE (${lgpio#broken: }): install Debian's python3-lgpio" "$REFUSED" ;;
+esac
 
 # The smoke check: the new code imports, starts, and accepts this cabinet's config.
 CONFIG_TO_CHECK="$ETC/cabinet.toml"
@@ -199,8 +255,6 @@ for old in $(ls -1 "$PREFIX/releases" | sort -r | tail -n +4); do
 done
 VENV="$PREFIX/current/venv"
 if [ "$SYSTEM" = 1 ]; then
-    "$VENV/bin/python" -c 'import lgpio' 2>/dev/null \
-        || say "warning: lgpio is not importable in $VENV: install python3-lgpio (or swig and liblgpio-dev, then $VENV/bin/pip install lgpio)"
     ln -sfn "$VENV/bin/ringside" /usr/local/bin/ringside
     install -m 0755 "$SRC/deploy/rollback.sh" /usr/local/sbin/ringside-rollback
 fi

@@ -1,8 +1,9 @@
 """The system test's one container, booted once for the whole run and always powered off
 at the end (a finalizer, also when a check fails or the run is interrupted).
 
-Only ``-m system`` (``make system-test``) collects these tests: ``make test`` and
-``make check`` never boot a container.  Each run copies the cached root to
+Only ``-m system`` (``make system-test``, or ``make system-test ARCH=arm64`` for the
+Pi's architecture) collects these tests: ``make test`` and ``make check`` never boot a
+container.  Each run copies the cached root to
 ``/var/cache/ringside-system-test/run-<pid>`` and deletes it at the end
 (``RINGSIDE_SYSTEM_KEEP=1`` keeps it, and the container's console log, to look into).
 """
@@ -16,7 +17,18 @@ from pathlib import Path
 
 import pytest
 
-from tests.system.machine import CACHE, CHECKOUT_IN_CONTAINER, WHEELS_IN_CONTAINER, Machine, fresh_machine, log
+from tests.system.machine import (
+    ARCH,
+    CACHE,
+    CHECKOUT_IN_CONTAINER,
+    EMULATED,
+    SLOWDOWN,
+    WHEELS_IN_CONTAINER,
+    Machine,
+    binfmt_problem,
+    fresh_machine,
+    log,
+)
 
 # The fake cabinet: the shipped template with the simulated backend.  A container has no
 # lgpio (no GPIO chips), no I2C bus and no KMS screen or sound card, so the cabinet plays
@@ -34,7 +46,8 @@ ExecStart=
 ExecStart=/opt/ringside/current/venv/bin/ringside run --config /etc/ringside/cabinet.toml --window
 """
 
-PIP_ARGS = f"--no-index --find-links {WHEELS_IN_CONTAINER}"
+# Binary wheels only, from the wheelhouse: a package it lacks fails by name, never compiles.
+PIP_ARGS = f"--no-index --find-links {WHEELS_IN_CONTAINER} --only-binary=:all:"
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
@@ -43,15 +56,25 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     return None if wanted else True
 
 
+# Under emulation the cabinet draws 10 frames a second (the config's lowest), not 60: at
+# 60 the emulated cabinet took a whole core from pip and systemd beside it.
+FPS = 10 if EMULATED else 60
+
+
 def fake_config(template: str) -> str:
     line = next(x for x in template.splitlines() if x.startswith("backend = "))
-    return template.replace(line, SIM_BACKEND + "# the system test: simulated hardware")
+    fps = next(x for x in template.splitlines() if x.startswith("fps = "))
+    return template.replace(line, SIM_BACKEND + "# the system test: simulated hardware").replace(fps, f"fps = {FPS}")
 
 
 @pytest.fixture(scope="session")
 def machine() -> Iterator[Machine]:
     if os.geteuid() != 0 or not shutil.which("systemd-nspawn") or not shutil.which("debootstrap"):
         pytest.skip("the system test runs as root with debootstrap and systemd-nspawn (.ci/run installs them)")
+    problem = binfmt_problem(ARCH)
+    if problem:
+        pytest.fail(f"make system-test ARCH={ARCH}: {problem}")
+    log(f"a Debian bookworm {ARCH} container" + (f", emulated (timeouts x{SLOWDOWN:g})" if SLOWDOWN > 1 else ""))
     for stale in CACHE.glob("run-*"):  # left by a run that was killed (its pid is gone)
         if not Path(f"/proc/{stale.name.removeprefix('run-')}").exists():
             shutil.rmtree(stale, ignore_errors=True)
