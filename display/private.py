@@ -18,7 +18,7 @@ from functools import cache
 from PIL import Image, ImageDraw, ImageFont
 
 from display.games import registry
-from display.models import AnyPrivateScreen
+from display.models import PrivateModel, PrivateText
 
 SIZE = (128, 64)
 TEXT_KEY = "text"
@@ -157,9 +157,12 @@ def with_refusal(img: Image.Image, words: str) -> Image.Image:
     return _rows(img, [*shown, *((top + i * REFUSAL_PITCH, line) for i, line in enumerate(lines))])
 
 
-def draw_private(screen: AnyPrivateScreen, size: tuple[int, int] = SIZE) -> Image.Image:
-    """One seat's private display, drawn by its game's registered layout, and why its
-    last press was refused while that is shown (:attr:`PrivateScreen.refusal`)."""
+def draw_private(screen: PrivateModel, size: tuple[int, int] = SIZE) -> Image.Image:
+    """One station's private display: plain rows (:class:`PrivateText`), or a seat's
+    private screen drawn by its game's registered layout, and why its last press was
+    refused while that is shown (:attr:`PrivateScreen.refusal`)."""
+    if isinstance(screen, PrivateText):
+        return text_lines(list(screen.lines), screen.inverted, size)
     img = registry.screens(screen.game).private(screen, size)
     return with_refusal(img, screen.refusal) if screen.refusal else img
 
