@@ -511,7 +511,7 @@ def shown_card(s: BigTimeBoxingPlay, ev: object) -> Shown | None:
         return Shown(str(ev.value), label, RESULT_COLOR[ev.value], look[ev.puncher].color, f"{ev.value} dmg")
     if isinstance(ev, BigHitDrawn):
         words = BIG_HIT[ev.big_hit]
-        label = "ignored" if ev.ignored else ("Big Hit" if ev.big_hit is not BigHit.NONE else "Big Hit: 3 only")
+        label = "ignored" if ev.ignored else ("Big Hit" if ev.big_hit is not BigHit.NONE else "just the 3 damage")
         return Shown(words.upper(), label, (110, 20, 60), theme.GOLD, words)
     if isinstance(ev, Count):
         if ev.heart:
@@ -577,18 +577,21 @@ def _stage(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, area: pygame.Rec
 # -- hints, banners, the round's score --------------------------------------------------------
 def _hints(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, v: BigTimeBoxingPublicView) -> None:
     window = v.phase.window
-    if v.phase is Phase.TURN:
+    names = [look.name for look in s.seats]
+    if v.phase is Phase.TURN:  # named: a computer's turn is not the person's to press
         energy = v.boxers[v.active].round_energy
         if energy == 0:
-            msg = "Round Energy 0: F then a card covers up"
+            msg = f"{names[v.active]}: Round Energy 0, F then a card covers up"
         else:
-            msg = "A–D throw that card  ·  E Move Away" + ("  ·  F Clinch" if energy <= 2 else "")
-    elif window is Window.COMBO:
-        msg = "A–D add a combo punch  ·  START no combo"
-    elif window is Window.ESCAPE:
-        msg = "A–D play an escape card  ·  START stay"
+            msg = f"{names[v.active]}: A–D throw that card  ·  E Move Away" + ("  ·  F Clinch" if energy <= 2 else "")
     elif window is not None:
-        msg = "A–D defend with that card  ·  START let it land"
+        who = names[v.window_player if v.window_player is not None else v.active]
+        if window is Window.COMBO:
+            msg = f"{who}: A–D add a combo punch  ·  START no combo"
+        elif window is Window.ESCAPE:
+            msg = f"{who}: A–D play an escape card  ·  START stay"
+        else:
+            msg = f"{who}: A–D defend with that card  ·  START let it land"
     elif v.phase is Phase.DRAFT:
         msg = "A / B browse your Attribute cards  ·  START pick"
     else:

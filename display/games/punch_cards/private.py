@@ -99,7 +99,10 @@ def desk_image(d: DeskPrivate, size: tuple[int, int]) -> Image.Image:
     if d.cards is not None and len(oled_safe(d.player)) + len(held) > WIDTH:
         held = f" ({d.cards})"  # the name first: the count in short
     legends = pack(list(d.hints))
-    message = wrap(d.message, ROWS - 1 - len(legends)) if d.message and len(legends) < ROWS - 1 else []
+    message = textwrap.wrap(oled_safe(d.message), WIDTH) if d.message else []
+    if len(message) > ROWS - 1 - len(legends):  # the news in full (two rows at most), then the legends that fit
+        message = wrap(d.message, min(2, len(message)))
+        legends = legends[: ROWS - 1 - len(message)]
     return text_lines([f"{fit(d.player, WIDTH - len(held))}{held}", *message, *legends], 0, size)
 
 
