@@ -5,10 +5,12 @@ event that causes it."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Any
 
 from display.layout import Cover, LayoutRecord
+from display.private import draw_private, image_text
 from display.renderer import Renderer
 from firmware_py.runtime.cabinet import Cabinet
 from firmware_py.runtime.controls import AnyControls
@@ -34,6 +36,19 @@ class Frame:
     texts: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class Waiting:
+    """At one frame: the seats the game waits on, and what each station's private display said."""
+
+    now_us: int
+    asked: tuple[int, ...]
+    privates: tuple[tuple[str, ...], ...]
+
+
+waits: list[Waiting] = []
+"""What :func:`played_models` saw the game wait on, frame by frame (its last run)."""
+
+
 def played_models(
     tmp_path, controls: AnyControls, options: Any, players: int, seed: int, limit_us: int
 ) -> list[tuple[int, Any]]:
@@ -52,12 +67,41 @@ def played_models(
     def after(t: int, is_frame: bool) -> bool:
         if is_frame and cabinet.scene is play:
             models.append((t, play.screen(t)))
+            asked = tuple(sorted(seat for seat in play.session.engine.to_act() if seat >= 0))
+            privates = tuple(  # what a person in that seat would read (a computer's says "plays here")
+                image_text(draw_private(play.session.private_screen(seat))) or () for seat in range(players)
+            )
+            waits.append(Waiting(t, asked, privates))
         return cabinet.scene is not play
 
+    waits.clear()
     VirtualTimeDriver(cabinet, FRAME_US, render=False).run_until(clock.now_us() + limit_us, after=after)
     sim.close()
     assert cabinet.scene is not play, "the game did not end in time"
     return models
+
+
+KEY_WORDS = re.compile(r"\b(?:[A-F](?:[-–/][A-F])?|START|SLAP|slap)\b")
+"""A key named on a private display: A–F (or a range), START, the slap pad."""
+STUCK_US = 3_000_000
+
+
+def stuck(seen: list[Waiting]) -> list[str]:
+    """Stretches over :data:`STUCK_US` where the game waited on a seat whose private
+    display named no key to press (the station cannot know it must act, or how)."""
+    out = []
+    since: dict[int, int] = {}
+    for w in seen:
+        for seat in range(len(w.privates)):
+            silent = seat in w.asked and not KEY_WORDS.search(" ".join(w.privates[seat]))
+            if not silent:
+                since.pop(seat, None)
+                continue
+            start = since.setdefault(seat, w.now_us)
+            if w.now_us - start > STUCK_US:
+                out.append(f"seat {seat} asked since {start} us, its display names no key: {w.privates[seat]}")
+                since[seat] = w.now_us + 10**12  # said once per stretch
+    return out
 
 
 def drawn(models: list[tuple[int, Any]]) -> list[Frame]:

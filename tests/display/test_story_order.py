@@ -16,7 +16,8 @@ from display.games.punch import screen as punch_screen
 from firmware_py.games.punch.controls import PunchControls
 from games.punch import Card, PunchOptions
 from games.punch.events import Break, CardsRevealed
-from tests.display.story_order import FRAME_US, Frame, drawn, played_models
+from tests.display import story_order
+from tests.display.story_order import FRAME_US, Frame, drawn, played_models, stuck
 
 pytestmark = pytest.mark.slow
 
@@ -91,11 +92,20 @@ def _match_of(frames: list[Frame], t: int) -> int:
 def punch_game(tmp_path_factory) -> list[tuple[int, object]]:
     """Two matches to win: a break, a new round, a match won, the game's end."""
     options = PunchOptions(matches_to_win=2)
-    return played_models(tmp_path_factory.mktemp("punch"), PunchControls(), options, 2, 11, 900_000_000)
+    models = played_models(tmp_path_factory.mktemp("punch"), PunchControls(), options, 2, 11, 900_000_000)
+    punch_waits[:] = story_order.waits
+    return models
+
+
+punch_waits: list[story_order.Waiting] = []
 
 
 def test_punch_tells_each_reveal_before_what_it_decided(punch_game) -> None:
     assert punch_story_faults(drawn(punch_game)) == []
+
+
+def test_punch_never_waits_on_a_seat_without_naming_its_key(punch_game) -> None:
+    assert punch_waits and stuck(punch_waits) == []
 
 
 def test_the_check_catches_a_banner_over_face_down_cards(punch_game, monkeypatch) -> None:
@@ -108,3 +118,36 @@ def test_the_check_catches_a_banner_over_face_down_cards(punch_game, monkeypatch
     monkeypatch.setattr(punch_screen, "READ_US", punch_screen.EFFECT_HOLD_US)
     faults = punch_story_faults(frames)
     assert faults and any("never said" in f or "drawn after" in f for f in faults), faults
+
+
+def test_the_stuck_check_catches_a_seat_asked_without_a_key() -> None:
+    """The fault put back: a private display that says "Your turn" and no key, for 4 s."""
+    asked = [story_order.Waiting(t, (0,), (("Red: 5 cards", "", "Your turn"), ())) for t in range(0, 4_000_001, 50_000)]
+    assert stuck(asked)
+    named = [
+        story_order.Waiting(t, (0,), (("Your turn:", "A = play top card"), ())) for t in range(0, 4_000_001, 50_000)
+    ]
+    assert stuck(named) == []
+
+
+def _karate_options():
+    from games.karate_fight import KarateOptions
+
+    return KarateOptions()
+
+
+def test_karate_three_fighters_tell_the_story_and_never_leave_a_seat_unasked(tmp_path) -> None:
+    """A 3-fighter fight between computers: each Jan Ken's signs are drawn before the
+    banner saying who takes the cards; no seat waits over 3 s without a key named."""
+    from firmware_py.games.karate_fight.controls import KarateControls
+
+    models = played_models(tmp_path, KarateControls(), _karate_options(), 3, 5, 900_000_000)
+    assert stuck(story_order.waits) == []
+    frames = drawn(models)
+    for i, f in enumerate(frames):
+        for words in f.banners:
+            if " TAKES " in words and not any(words in g.banners for g in frames[max(0, i - 1) : i]):
+                signs = [g for g in frames[:i] if g.now_us >= f.now_us - 1_000_000 + FRAME_US]
+                assert all(any(w.split()[0] in ("ROCK", "PAPER", "SCISSORS") for w in g.texts) for g in signs), (
+                    f"{words!r} at {f.now_us} before the signs were read"
+                )
