@@ -55,7 +55,16 @@ def live_context() -> CabinetContext:
     scenes' screens, made by the code the live cabinet runs (issue 30: hand-made models
     showed a service menu and words the cabinet no longer has)."""
     clock = ManualClock(1_000_000)
-    cabinet = Cabinet(FOUR, SimCabinet(FOUR, clock), clock, Store(None), log=lambda _line: None, seed=1)
+    store = Store(None)
+    for game, winner, reason, slap in (  # the attract card's news, as the store tells it
+        ("punch", 1, "match_wins", None),
+        ("karate_fight", 0, "karate_master", 212_400),
+        ("big_time_boxing", None, "draw", None),
+    ):
+        game_id = store.begin_game(game, {}, 2, 1, (0, 1))
+        records = [("reaction", 1, slap, "")] if slap is not None else []
+        store.commit_action(game_id, 0, {}, records, (winner, reason))
+    cabinet = Cabinet(FOUR, SimCabinet(FOUR, clock), clock, store, log=lambda _line: None, seed=1)
     return cabinet.ctx
 
 

@@ -288,9 +288,9 @@ def test_results_say_a_game_was_against_the_computer(tmp_path) -> None:
     store.finish_game(store.begin_game("punch", {}, 2, 3, (0, 1)), 0, "match_wins")
     assert [computers for *_r, computers in store.recent_results()] == [{}, {1: "easy"}, {1: "hard"}]
     assert Attract(cabinet.ctx, 0).screen(0).recent == (
-        "Punch!: Red won (won on matches)",
-        "Punch!: Red won (won on matches) vs CPU · EASY",
-        "Punch!: CPU · HARD won (won on matches)",
+        "Punch!: Red won (most matches)",
+        "Punch!: Red won (most matches) vs CPU · EASY",
+        "Punch!: CPU · HARD won (most matches)",
     )
     assert store.wins_by_station("punch") == {0: 1}  # a station's wins are its people's, among people
 
