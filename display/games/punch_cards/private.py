@@ -153,15 +153,12 @@ def draw_trade(t: TradePrivate, size: tuple[int, int]) -> Image.Image:
     i = t.cursor % len(t.collection)
     card = t.collection[i]
     state = "GIVING it" if card.serial in t.giving else "keeping it"
-    foot = t.message[:WIDTH] if t.message else ("CONFIRMED" if t.confirmed else "START: confirm")
+    foot = [t.message] if t.message else ["CONFIRMED" if t.confirmed else "START: confirm"]
+    giving = [f"giving {len(t.giving)}  E: off"]
+    if len(oled_safe(foot[0])) > WIDTH:  # a message in full over two rows, not cut at 21 characters
+        giving, foot = [], wrap(foot[0], 2)
     return text_lines(
-        [
-            f"TRADE {i + 1}/{len(t.collection)}  A< >B",
-            card_line(card),
-            f"{state}  C: change",
-            f"giving {len(t.giving)}  E: off",
-            foot,
-        ],
+        [f"TRADE {i + 1}/{len(t.collection)}  A< >B", card_line(card), f"{state}  C: change", *giving, *foot],
         0,
         size,
     )
