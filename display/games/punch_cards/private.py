@@ -21,15 +21,15 @@ CORNER_SHORT = ("TL", "TR", "BL", "BR")
 PROMPT = {DeskStep.PIN: "PIN for", DeskStep.NEW_PIN: "NEW PIN for", DeskStep.REPEAT_PIN: "REPEAT PIN for"}
 
 
-def text_lines(lines: list[str], inverted_row: int | None, size: tuple[int, int]) -> Image.Image:
-    """Up to :data:`ROWS` rows of at most :data:`WIDTH` characters the font has.  Callers
+ROWS = 5
+"""Rows of the bitmap font on the 64-px display (six at its own 10-pixel pitch)."""
+
+
+def text_lines(lines: list[str], inverted_row: int | None, size: tuple[int, int], rows: int = ROWS) -> Image.Image:
+    """Up to ``rows`` rows of at most :data:`WIDTH` characters the font has.  Callers
     lay their rows out to fit (:func:`fit`, :func:`wrap`, :func:`pack`); the cut here is
     only a guard."""
-    return _text_lines([oled_safe(line)[:WIDTH] for line in lines[:ROWS]], inverted_row, size)
-
-
-ROWS = 5
-"""Rows of the bitmap font on the 64-px display."""
+    return _text_lines([oled_safe(line)[:WIDTH] for line in lines[:rows]], inverted_row, size, rows)
 
 
 def fit(text: str, width: int = WIDTH) -> str:
@@ -100,11 +100,9 @@ def desk_image(d: DeskPrivate, size: tuple[int, int]) -> Image.Image:
     if d.cards is not None and len(oled_safe(d.player)) + len(held) > WIDTH:
         held = f" ({d.cards})"  # the name first: the count in short
     legends = pack(list(d.hints))
-    message = textwrap.wrap(oled_safe(d.message), WIDTH) if d.message else []
-    if len(message) > ROWS - 1 - len(legends):  # the news in full (two rows at most), then the legends that fit
-        message = wrap(d.message, min(2, len(message)))
-        legends = legends[: ROWS - 1 - len(message)]
-    return text_lines([f"{fit(d.player, WIDTH - len(held))}{held}", *message, *legends], 0, size)
+    message = wrap(d.message, 2) if d.message else []  # the news in full, not cut at 21 characters
+    lines = [f"{fit(d.player, WIDTH - len(held))}{held}", *message, *legends]
+    return text_lines(lines, 0, size, ROWS if len(lines) <= ROWS else ROWS + 1)  # six at the font's pitch
 
 
 def duel_image(d: DuelPrivate, size: tuple[int, int], to_act: bool) -> Image.Image:
