@@ -100,10 +100,12 @@ def draw_trace(surf: Canvas | pygame.Surface, text: TextCache, rect: pygame.Rect
     label = text.draw(surf, tr.label, 26, theme.TEXT, (rect.x + 10, rect.y + 6), bold=True)
     text.draw(
         surf,
-        f"threshold ±{tr.threshold}  mask {tr.mask_us / 1000:.0f} ms  {len(tr.hits)} slaps",
+        # what each mark is, in words beside the numbers: the red lines, the shaded bands
+        f"red: a slap past ±{tr.threshold} · shaded: deaf {tr.mask_us / 1000:.0f} ms after · {len(tr.hits)} slaps",
         22,
         theme.DIM,
         (label.right + 16, rect.y + 9),
+        max_width=rect.right - label.right - 110,  # clear of the PASS/FAIL on the right
     )
     if tr.status:
         text.draw(surf, tr.status, 26, status_color, (rect.right - 10, rect.y + 6), "topright", bold=True)

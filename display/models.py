@@ -126,6 +126,15 @@ class PrivateScreen(Generic[ViewT]):
     """The seat's name as the main screen writes it ("Red"); empty: not known."""
 
 
+@dataclass(frozen=True)
+class PrivateText:
+    """A private display outside a game's own layout (menus, a station not in the game):
+    up to five rows of text, ``inverted`` the row drawn reversed (None: none)."""
+
+    lines: tuple[str, ...]
+    inverted: int | None = None
+
+
 @dataclass(frozen=True, kw_only=True)
 class ResultScreen(Generic[ViewT, StoryT]):
     """The end of a game; ``ViewT`` is the final play screen's view, ``StoryT`` the story
@@ -166,6 +175,9 @@ AnyPlayScreen: TypeAlias = PlayScreen[Any, Any]
 """Some game's play screen, as the cabinet-wide code holds it."""
 AnyPrivateScreen: TypeAlias = PrivateScreen[Any]
 AnyResultScreen: TypeAlias = ResultScreen[Any, Any]
+PrivateModel: TypeAlias = PrivateScreen[Any] | PrivateText
+"""What a station's private display shows: a game's private screen or plain rows; the
+cabinet compares it frame by frame and draws the OLED again only when it changed."""
 
 # A string: CalibrationScreen lives beside its drawing code (pygame), named here for type checkers only.
 Screen: TypeAlias = (

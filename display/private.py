@@ -18,7 +18,7 @@ from functools import cache
 from PIL import Image, ImageDraw, ImageFont
 
 from display.games import registry
-from display.models import AnyPrivateScreen
+from display.models import PrivateModel, PrivateText
 
 SIZE = (128, 64)
 TEXT_KEY = "text"
@@ -85,19 +85,22 @@ def image_tops(image: Image.Image) -> tuple[int, ...]:
     return tuple(image.info.get(TOPS_KEY, ()))
 
 
-def text_lines(lines: list[str], inverted_row: int | None = None, size: tuple[int, int] = SIZE) -> Image.Image:
-    """Up to 5 rows of small text; ``inverted_row`` is drawn white-on-black reversed."""
+def text_lines(
+    lines: list[str], inverted_row: int | None = None, size: tuple[int, int] = SIZE, rows: int = 5
+) -> Image.Image:
+    """Up to ``rows`` rows of small text (5, or 6 at the font's own 10-pixel pitch when a
+    layout must say more); ``inverted_row`` is drawn white-on-black reversed."""
     img = Image.new("1", size, 0)
     draw = ImageDraw.Draw(img)
-    row_h = size[1] // 5
-    for i, line in enumerate(lines[:5]):
+    row_h = size[1] // rows
+    for i, line in enumerate(lines[:rows]):
         y = i * row_h
         if i == inverted_row:
             draw.rectangle((0, y, size[0] - 1, y + row_h - 1), fill=1)
             draw.text((2, y), line, fill=0, font=_font())
         else:
             draw.text((2, y), line, fill=1, font=_font())
-    return _rows(img, [(i * row_h, line) for i, line in enumerate(lines[:5])])
+    return _rows(img, [(i * row_h, line) for i, line in enumerate(lines[:rows])])
 
 
 def grid(title: str, cells: list[str], footer: str, size: tuple[int, int] = SIZE) -> Image.Image:
@@ -157,9 +160,12 @@ def with_refusal(img: Image.Image, words: str) -> Image.Image:
     return _rows(img, [*shown, *((top + i * REFUSAL_PITCH, line) for i, line in enumerate(lines))])
 
 
-def draw_private(screen: AnyPrivateScreen, size: tuple[int, int] = SIZE) -> Image.Image:
-    """One seat's private display, drawn by its game's registered layout, and why its
-    last press was refused while that is shown (:attr:`PrivateScreen.refusal`)."""
+def draw_private(screen: PrivateModel, size: tuple[int, int] = SIZE) -> Image.Image:
+    """One station's private display: plain rows (:class:`PrivateText`), or a seat's
+    private screen drawn by its game's registered layout, and why its last press was
+    refused while that is shown (:attr:`PrivateScreen.refusal`)."""
+    if isinstance(screen, PrivateText):
+        return text_lines(list(screen.lines), screen.inverted, size)
     img = registry.screens(screen.game).private(screen, size)
     return with_refusal(img, screen.refusal) if screen.refusal else img
 

@@ -16,7 +16,8 @@ from typing import cast
 import pygame
 
 from display.dev_panels import draw_dev_panels
-from display.models import StationLook
+from display.models import PrivateModel, StationLook
+from display.private import draw_private
 from display.renderer import Renderer
 from display.window import Window
 from firmware_py.games import registry as controls_registry
@@ -34,7 +35,7 @@ from games.registry import UnknownGame
 from hal.cabinet_io import CabinetIO, StationReadback
 from hal.clock import Clock
 from hal.config import CabinetConfig
-from hal.events import ButtonEvent, InputEvent, ServiceEvent, TypedEvent
+from hal.events import InputEvent, ServiceEvent, TypedEvent
 
 cabinet_log = logging.getLogger("ringside")
 """The cabinet's own log lines (game events, scene changes): INFO in the journal."""
@@ -100,7 +101,8 @@ class Cabinet:
         self.scene: Scene = self._resume(now) or Attract(self.ctx, now)
         self._private_size = (config.stations[0].private_display.width, config.stations[0].private_display.height)
         self._leds: dict[int, float] = {}
-        self._outputs_for: tuple[object, ...] | None = None
+        self._privates: dict[int, PrivateModel] = {}
+        """Station → the private-display model last drawn there."""
         self._on_screen: object = None
         """The screen model last flipped to the window (menus that did not change are not redrawn)."""
         self.drawn = False
@@ -159,7 +161,7 @@ class Cabinet:
             self.scene = nxt
         if self.ctx.sound is not None:
             self.ctx.sound.follow(self.scene.heard(now_us), now_us, pressed=any(pressed(e) for e in events))
-        self._outputs(now_us, pressed=any(isinstance(e, ButtonEvent) for e in events))
+        self._outputs(now_us)
 
     def next_due(self) -> int | None:
         """When the scene next hands something over on time: the game's settle window
@@ -173,25 +175,21 @@ class Cabinet:
             self.ctx.log("SERVICE key off")
             self.scene = cast(ServiceScene, self.scene).underneath  # only a ServiceScene is of the SERVICE kind
 
-    def _outputs(self, now_us: int, pressed: bool) -> None:
-        """Drive only what changed: LED levels that moved; the OLED images after a button
-        press (menus, draft picks), a new scene, a new engine action or a refusal shown or
-        timed out.  Drawing them is the costly part, so a slap alone never redraws them."""
+    def _outputs(self, now_us: int) -> None:
+        """Drive only what changed: LED levels that moved, and each private display whose
+        model (:meth:`Scene.private_model`: what it says now, from the scene's state as it
+        is) differs from the one last drawn there.  Comparing models is cheap; drawing
+        and the I2C write are the costly part, so only a changed model is drawn, and a
+        background answer, a rival's sign-in or a refusal timing out shows at once."""
         for station, level in self.scene.led_levels(now_us).items():
             if self._leds.get(station) != level:
                 self.hw.set_led_level(station, level)
                 self._leds[station] = level
-        session = self.scene.live_session()
-        key = (
-            self.scene,
-            len(session.engine.journal) if session is not None else 0,
-            tuple(session.refusals.values()) if session is not None else (),
-            self.scene.private_mark(now_us),
-        )
-        if pressed or key != self._outputs_for:
-            self._outputs_for = key
-            for station in range(len(self.config.stations)):
-                self.hw.show_private(station, self.scene.private_image(station, self._private_size))
+        for station in range(len(self.config.stations)):
+            model = self.scene.private_model(station)
+            if self._privates.get(station) != model:
+                self._privates[station] = model
+                self.hw.show_private(station, draw_private(model, self._private_size))
 
     def render(self) -> pygame.Surface:
         """Draw the scene; when a window is there, flip it and report when the frame is

@@ -28,8 +28,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from PIL import Image
-
 from calibration.capture import Recording
 from calibration.display_latency import FLASHES, FlashRun, Sensor
 from calibration.live import LivePadboard
@@ -48,7 +46,7 @@ from calibration.stations import pad_names, station_pads
 from calibration.wizard import ABORTED, CAPTURE, DONE, REVIEW, VERDICT, Wizard, pad_name
 from display.calibration_screen import CalibrationScreen, PadTrace, paginate
 from display.layout import UNITS
-from display.private import text_lines
+from display.models import PrivateText
 from firmware_py.process.retention import prune
 from firmware_py.runtime.calibration_pages import save_report, trace
 from firmware_py.runtime.context import CabinetContext
@@ -455,8 +453,8 @@ class CalibrationScene(ServiceScene):
             for p in w.targets
         )
 
-    def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
-        return text_lines(["CALIBRATION", "", f"Pad {station + 1}"], 0, size)
+    def private_model(self, station: int) -> PrivateText:
+        return PrivateText(("CALIBRATION", "", f"Pad {station + 1}"), 0)
 
     def led_levels(self, now_us: int) -> dict[int, float]:
         return {s: 0.0 for s in range(len(self.ctx.looks))}

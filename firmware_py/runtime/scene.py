@@ -12,13 +12,12 @@ attract screen (the cabinet decides what comes then).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable
 from typing import ClassVar, TypeGuard
 
 from PIL import Image
 
-from display.models import Screen
-from display.private import text_lines
+from display.models import PrivateModel, PrivateText, Screen
+from display.private import draw_private
 from firmware_py.runtime.cabinet_sound import SceneNow
 from firmware_py.runtime.context import CabinetContext
 from firmware_py.runtime.scene_kind import SceneKind
@@ -85,14 +84,15 @@ class Scene(ABC):
     def frame_shown(self, t_us: int, now_us: int) -> None:  # noqa: B027  (a hook most scenes ignore)
         """The frame this scene drew was flipped at ``t_us``."""
 
-    def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
-        return text_lines(["RINGSIDE", "", "Press START", "to play"], 0, size)
+    def private_model(self, station: int) -> PrivateModel:
+        """What ``station``'s private display shows now, from this scene's state as it is
+        (a background answer landed, a rival signed in, a refusal timed out): the cabinet
+        compares it every step and draws the OLED again when it changed."""
+        return PrivateText(("RINGSIDE", "", "Press START", "to play"), 0)
 
-    def private_mark(self, now_us: int) -> Hashable:
-        """Changes when the private displays must be drawn again for a reason of this
-        scene's own (a wait put on show after its grace), beyond the presses, the game's
-        journal and its refusals, which the cabinet watches itself."""
-        return None
+    def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
+        """:meth:`private_model` drawn at ``size``."""
+        return draw_private(self.private_model(station), size)
 
     def next_due(self) -> int | None:
         """When this scene next has something to hand over on time (a held input's
@@ -120,8 +120,8 @@ class ServiceScene(Scene):
     def led_levels(self, now_us: int) -> dict[int, float]:
         return {s: 0.0 for s in range(len(self.ctx.looks))}
 
-    def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
-        return text_lines(["SERVICE", "", f"Station {station + 1}", self.ctx.looks[station].name], 0, size)
+    def private_model(self, station: int) -> PrivateModel:
+        return PrivateText(("SERVICE", "", f"Station {station + 1}", self.ctx.looks[station].name), 0)
 
 
 class ServicePage(ABC):

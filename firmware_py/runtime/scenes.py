@@ -11,7 +11,6 @@ from dataclasses import replace
 from typing import Any
 
 import pygame
-from PIL import Image
 
 from display.models import (
     AnyPlayScreen,
@@ -20,10 +19,11 @@ from display.models import (
     DemoScreen,
     JoinScreen,
     OptionsScreen,
+    PrivateModel,
+    PrivateText,
     ResultScreen,
     SelectScreen,
 )
-from display.private import draw_private, text_lines
 from firmware_py.games import registry
 from firmware_py.runtime.cabinet_sound import SceneNow
 from firmware_py.runtime.computer_players import ComputerPlayers, QueuedHands, computer_look, seat_looks
@@ -200,12 +200,12 @@ class Select(Scene):
             return lobby if lobby is not None else Join(self.ctx, now_us, controls, self.host)
         return None
 
-    def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
+    def private_model(self, station: int) -> PrivateText:
         """What each station may do here: only the host chooses (issue 23: every display
         said "Press START to play" while only the host's START did anything)."""
         if station == self.host:
-            return text_lines(["CHOOSE A GAME", "", "A / B: previous/next", "START: play it"], 0, size)
-        return text_lines(["RINGSIDE", "", f"{self.ctx.looks[self.host].name} chooses", "the game: wait"], 0, size)
+            return PrivateText(("CHOOSE A GAME", "", "A / B: previous/next", "START: play it"), 0)
+        return PrivateText(("RINGSIDE", "", f"{self.ctx.looks[self.host].name} chooses", "the game: wait"), 0)
 
     def screen(self, now_us: int) -> SelectScreen:
         return SelectScreen(
@@ -250,7 +250,7 @@ class Join(Scene):
             self._computer_key(ev.button)
         count = sum(self.joined)
         host_starts = pressed(ev, Button.A) and ev.station == self.host and count >= spec.min_players
-        full = not self.computers and (count >= spec.max_players or count == spec.min_players == spec.max_players)
+        full = not self.computers and count >= self.seats_open  # the seats the join screen shows
         if full or host_starts:
             stations = tuple(s for s, j in enumerate(self.joined) if j)
             return Options(self.ctx, now_us, self.controls, stations, self.host, dict(self.computers))
@@ -303,12 +303,12 @@ class Join(Scene):
             offers_computer=self.controls.offers_computer(),
         )
 
-    def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
+    def private_model(self, station: int) -> PrivateText:
         if station in self.computers:  # named as the join screen names it: "CPU · NORMAL"
             name = computer_look(self.ctx.looks[station], self.computers[station], None).name
-            return text_lines([self.controls.spec.title, "", name, "plays here"], 2, size)
+            return PrivateText((self.controls.spec.title, "", name, "plays here"), 2)
         state = "JOINED" if self.joined[station] else "START to join"
-        return text_lines([self.controls.spec.title, "", state], 2, size)
+        return PrivateText((self.controls.spec.title, "", state), 2)
 
 
 class Options(Scene):
@@ -348,20 +348,20 @@ class Options(Scene):
             return Play.start(self.ctx, now_us, self.controls, options, self.stations, self.computers)
         return None
 
-    def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
+    def private_model(self, station: int) -> PrivateText:
         """What each station may do here, truly: the host sets the rules and starts the
         fight; the others wait for the host (one chooser: a second START would start a
         fight on rules the host is still setting)."""
         title = self.controls.spec.title
         if station == self.host:
-            return text_lines([title, "", "A: next rule", "B: change it", "START: fight!"], 0, size)
+            return PrivateText((title, "", "A: next rule", "B: change it", "START: fight!"), 0)
         if station in self.computers:
             name = computer_look(self.ctx.looks[station], self.computers[station], None).name
-            return text_lines([title, "", name, "plays here"], 2, size)
+            return PrivateText((title, "", name, "plays here"), 2)
         host = self.ctx.looks[self.host].name
         if station in self.stations:
-            return text_lines([title, "", "You are in!", f"{host} sets the rules", "and starts: wait"], 0, size)
-        return text_lines([title, "", "Not in this fight", f"{host} sets the rules"], 0, size)
+            return PrivateText((title, "", "You are in!", f"{host} sets the rules", "and starts: wait"), 0)
+        return PrivateText((title, "", "Not in this fight", f"{host} sets the rules"), 0)
 
     def screen(self, now_us: int) -> OptionsScreen:
         items = tuple(
@@ -498,14 +498,14 @@ class Play(Scene):
     def frame_shown(self, t_us: int, now_us: int) -> None:
         self.session.frame_shown(t_us, now_us)
 
-    def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
+    def private_model(self, station: int) -> PrivateModel:
         if station in self.session.computers:  # its hand stays hidden from the people beside it
             name = self.session.looks[self.session.seat_of[station]].name  # "CPU · NORMAL", as on the main screen
-            return text_lines([self.session.controls.spec.title, "", name, "plays here"], 2, size)
+            return PrivateText((self.session.controls.spec.title, "", name, "plays here"), 2)
         if station in self.session.seat_of:
             seat = self.session.seat_of[station]
-            return draw_private(replace(self.session.private_screen(seat), name=self.session.looks[seat].name), size)
-        return text_lines([self.session.controls.spec.title, "", "Fight in progress"], None, size)
+            return replace(self.session.private_screen(seat), name=self.session.looks[seat].name)
+        return PrivateText((self.session.controls.spec.title, "", "Fight in progress"))
 
     def led_levels(self, now_us: int) -> dict[int, float]:
         levels = {s: 0.0 for s in range(len(self.ctx.looks))}

@@ -22,7 +22,9 @@ class StatsPage(ServicePage):
 
     def body(self, ctx: CabinetContext, now_us: int) -> tuple[str, ...]:
         store = ctx.store
-        body = ["Games finished:"] + [f"  {g}: {n}" for g, n in sorted(store.games_played().items())]
+        titles = {g.spec.name: g.spec.title for g in ctx.games}  # its title, not its id ("karate_fight")
+        played = sorted(store.games_played().items())
+        body = ["Games finished:"] + [f"  {titles.get(g, g)}: {n}" for g, n in played]
         for g in ctx.games:
             wins = store.wins_by_station(g.spec.name)
             if wins:

@@ -352,8 +352,10 @@ class GameSession:
 
     def private_screen(self, seat: int) -> AnyPrivateScreen:
         """What ``seat``'s private display shows: its game's private screen and, for a
-        moment after a refused press, why."""
-        return replace(self.controls.private_screen(self.engine, seat), refusal=self.refusal(seat))
+        moment after a refused press, why (not once the game is over: the result is
+        what the player reads then, not a band over it)."""
+        refusal = "" if self.engine.over else self.refusal(seat)
+        return replace(self.controls.private_screen(self.engine, seat), refusal=refusal)
 
     def led_levels(self) -> dict[int, float]:
         """Station → LED bar level."""

@@ -11,35 +11,37 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from display.models import (
     AttractBoard,
-    AttractScreen,
     DemoScreen,
-    JoinScreen,
-    OptionsScreen,
     PlayScreen,
     ResultScreen,
-    SelectScreen,
-    ServiceScreen,
     StationLook,
 )
 from firmware_py.games import registry as controls_registry
-from firmware_py.runtime.computer_players import computer_look
+from firmware_py.runtime.cabinet import Cabinet
+from firmware_py.runtime.calibration_scene import CalibrationScene
+from firmware_py.runtime.context import CabinetContext
+from firmware_py.runtime.controls import ResultRecords
+from firmware_py.runtime.scenes import Attract, Join, Options, Select
+from firmware_py.runtime.service_menu import ServiceMenu
+from firmware_py.runtime.store import Store
 from games import registry
 from games.bots import RandomBot
-from games.levels import Level
 from games.protocol import Engine
+from hal.clock import ManualClock
+from hal.config import load_config
+from hal.events import Button, ButtonEvent
+from hal.sim import SimCabinet
 
 Named = tuple[str, Any]
-LOOKS = (
-    StationLook("Red", (229, 57, 53)),
-    StationLook("Blue", (30, 136, 229)),
-    StationLook("Green", (67, 160, 71)),
-    StationLook("Yellow", (251, 192, 45)),
-)
+FOUR = load_config("hal/data/cabinet-4.toml")
+LOOKS = tuple(StationLook(station.name, station.color) for station in FOUR.stations)
+"""The 4-station cabinet's stations as it names them (Red, Blue, Green, Gold)."""
 HIL = Path(__file__).resolve().parents[1] / "hil"
 HIL_GAMES = registry.names()
 """Every offered game: its scenarios in ``tests/hil/<name>/`` are the ones whose frames are
@@ -48,10 +50,28 @@ STEP_US = 400_000
 """Playout events are stamped this far apart: the newest event's banner is still up."""
 
 
+def live_context() -> CabinetContext:
+    """A 4-station cabinet's context on a throwaway store: the menus below are its own
+    scenes' screens, made by the code the live cabinet runs (issue 30: hand-made models
+    showed a service menu and words the cabinet no longer has)."""
+    clock = ManualClock(1_000_000)
+    store = Store(None)
+    for game, winner, reason, slap in (  # the attract card's news, as the store tells it
+        ("punch", 1, "match_wins", None),
+        ("karate_fight", 0, "karate_master", 212_400),
+        ("big_time_boxing", None, "draw", None),
+    ):
+        game_id = store.begin_game(game, {}, 2, 1, (0, 1))
+        records = [("reaction", 1, slap, "")] if slap is not None else []
+        store.commit_action(game_id, 0, {}, records, (winner, reason))
+    cabinet = Cabinet(FOUR, SimCabinet(FOUR, clock), clock, store, log=lambda _line: None, seed=1)
+    return cabinet.ctx
+
+
 def menu_screens() -> Iterator[Named]:
+    ctx = live_context()
+    now = 2_000_000
     titles = tuple(spec.title for spec in registry.specs())
-    blurbs = tuple(f"{t}: a fight for two to four" for t in titles)
-    red, blue = LOOKS[0], LOOKS[1]
     board = AttractBoard(
         title="Punch Cards leaders",
         header=("#", "name", "pts", "cards"),
@@ -60,60 +80,28 @@ def menu_screens() -> Iterator[Named]:
         ),
         note="sign in at any cabinet",
     )
-    recent = ("Punch!: Blue won (3-1)", "Karate Fight: Red is Karate Master", "Big Time Boxing: a draw")
-    yield "attract", AttractScreen(games=titles, featured=1, stations=LOOKS, recent=recent, blink=True)
-    yield (
-        "attract-board",
-        AttractScreen(games=titles, featured=3, stations=LOOKS[:2], recent=recent, blink=False, board=board),
-    )
-    yield "select", SelectScreen(games=titles, blurbs=blurbs, cursor=len(titles) - 1, host=red)
-    yield (
-        "join-2",
-        JoinScreen(game=titles[0], stations=(red, blue), joined=(True, False), min_players=2, max_players=2, host=red),
-    )
-    yield (
-        "join-4",
-        JoinScreen(
-            game=titles[1], stations=LOOKS, joined=(True, True, False, False), min_players=2, max_players=4, host=red
-        ),
-    )
-    computer = computer_look(blue, Level.NORMAL, None)  # the name tag the cabinet gives it
-    yield (
-        "join-computer",
-        JoinScreen(
-            game=titles[2],
-            stations=(red, computer),
-            joined=(True, True),
-            min_players=2,
-            max_players=2,
-            host=red,
-            computers=(False, True),
-            offers_computer=True,
-        ),
-    )
-    yield (
-        "options-2",
-        OptionsScreen(game=titles[0], items=(("Hands", "Dealt"), ("No Mercy", "Off")), cursor=1, host=red),
-    )
-    for controls in controls_registry.offered():  # every game's own options, as the cabinet lists them
-        if controls.options_menu:
-            items = tuple((item.label, item.choices[0][1]) for item in controls.options_menu)
-            name = f"options-{controls.spec.name}"
-            yield name, OptionsScreen(game=controls.spec.title, items=items, cursor=len(items) // 2, host=blue)
-    lines = ("Matches Red 1 – 3 Blue", "Best reaction 212.4 ms (Blue)", "Cards played 48")
-    yield "result", ResultScreen(game=titles[0], winner=blue, headline="BLUE WINS!", lines=lines)
-    yield "result-draw", ResultScreen(game=titles[1], winner=None, headline="A DRAW", lines=())
-    body = tuple(f"  game {i}: {i * 3} finished, {i} abandoned" for i in range(22))
-    yield (
-        "service",
-        ServiceScreen(
-            title="Stats",
-            items=("Stats", "Input test", "Calibrate", "Settings", "Shut down"),
-            cursor=0,
-            body=body,
-            footer="SERVICE key: back",
-        ),
-    )
+    attract = Attract(ctx, now)
+    title_card = attract.screen(now)
+    yield "attract", title_card
+    yield "attract-board", replace(title_card, featured=len(titles) - 1, board=board)
+    select = Select(ctx, now, host=0)
+    select.cursor = len(titles) - 1
+    yield "select", select.screen(now)
+    for i, controls in enumerate(controls_registry.offered()):
+        if controls_registry.entrance(controls.spec.name).has_lobby:
+            continue  # its own way in (Punch Cards' lobby): no join screen, its screens come from its play
+        join = Join(ctx, now, controls(), host=i % len(LOOKS))
+        join.joined[(i + 1) % len(LOOKS)] = True
+        yield f"join-{controls.spec.name}", join.screen(now)
+        if join.controls.offers_computer():
+            seated = Join(ctx, now, controls(), host=0)
+            seated.on_input(ButtonEvent(station=0, button=Button.B, pressed=True, t_us=now), now)
+            yield f"join-computer-{controls.spec.name}", seated.screen(now)
+        options = Options(ctx, now, controls(), (0, 1), host=1)
+        if options.controls.options_menu:  # every game's own options, as the cabinet lists them
+            options.cursor = len(options.controls.options_menu) // 2
+            yield f"options-{controls.spec.name}", options.screen(now)
+    yield "service", ServiceMenu(ctx, now, attract, calibration=CalibrationScene).screen(now)
 
 
 def _stamp(action: Any, counter: int) -> int:
@@ -152,14 +140,19 @@ def playout_screens(samples: int = 6, seed: int = 1) -> Iterator[Named]:
             view, events, now = chosen[-1]
             last = PlayScreen(game=spec.name, title=spec.title, seats=looks, view=view, events=events, now_us=now)
             winner = getattr(engine.outcome(), "winner", None)
+            controls = controls_registry.controls_type(spec.name)()  # the result as the cabinet tells it
+            headline, lines = controls.result_lines(engine, tuple(look.name for look in looks))
+            names = tuple(look.name for look in LOOKS)
+            records = ResultRecords(store=Store(None), game_id=-1, stations=names, people_only=True, today_since="")
             yield (
                 f"{spec.name}-{players}p-result",
                 ResultScreen(
                     game=spec.title,
                     winner=None if winner is None else looks[winner],
-                    headline="A DRAW" if winner is None else f"{looks[winner].name.upper()} WINS!",
-                    lines=("The fight in numbers", f"{len(engine.journal)} actions"),
+                    headline=headline,
+                    lines=lines,
                     final=last,
+                    story=controls.result_story(engine, records),
                 ),
             )
 

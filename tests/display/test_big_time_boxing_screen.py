@@ -16,6 +16,7 @@ from display.games.big_time_boxing.private import Held, Mode, Station
 from display.games.big_time_boxing.screen import (
     PANELS,
     PUNCH_COLOR,
+    READ_US,
     RESULT_COLOR,
     RING,
     ROUND_SCORE_US,
@@ -24,6 +25,7 @@ from display.games.big_time_boxing.screen import (
     boxer_pose,
     last_play,
     rounds_fought,
+    said_at,
     stopped,
 )
 from display.games.big_time_boxing.words import FINISH_SHORT
@@ -325,9 +327,12 @@ def test_a_knocked_down_boxer_lies_down_then_the_winner_raises_his_arms() -> Non
         pytest.fail("no knockdown in 38 fights")
     t, down = downs[0]
     before = [(tt, e) for tt, e in events if tt <= t]
-    assert boxer_pose(ring(game, before, t + 100_000), game.public_view(), down.player) is Pose.DOWN
-    # the end of the fight: the winner wins, the other does not stand ready
-    end = ring(game, events, events[-1][0] + 100_000)
+    said = next(st for st, e in said_at(ring(game, before, t)) if e is down)  # once its card is read
+    assert said >= t + READ_US
+    assert boxer_pose(ring(game, before, said - 1), game.public_view(), down.player) is not Pose.DOWN
+    assert boxer_pose(ring(game, before, said + 100_000), game.public_view(), down.player) is Pose.DOWN
+    # the end of the fight, once said: the winner wins, the other does not stand ready
+    end = ring(game, events, events[-1][0] + 6_000_000)
     v = game.public_view()
     if v.winner is not None:
         assert boxer_pose(end, v, v.winner) is Pose.WIN

@@ -10,7 +10,7 @@ from dataclasses import replace
 import pygame
 import pytest
 
-from display.games.karate_fight.screen import FIGHTERS_TOP, JAN_KEN_RESULT_US, jan_ken_result
+from display.games.karate_fight.screen import FIGHTERS_TOP, JAN_KEN_RESULT_US, READ_US, jan_ken_result
 from display.layout import LayoutRecord
 from display.models import PlayScreen, PrivateScreen
 from display.private import draw_private, image_text
@@ -58,8 +58,11 @@ def words(renderer: Renderer, s: PlayScreen) -> list[str]:
 def test_a_jan_ken_result_is_said_before_whose_turn_it_is(renderer: Renderer) -> None:
     e, events, decided = dead_heat_then_jan_ken()
     assert any(isinstance(ev, JanKenWon) for _t, ev in events) and any(isinstance(ev, BoutWon) for _t, ev in events)
-    just = screen(e, events, decided + 300_000)
     taken = next(ev.cards_taken for _t, ev in events if isinstance(ev, BoutWon))
+    thrown = words(renderer, screen(e, events, decided + 300_000))  # first the signs that decided it
+    assert "ROCK" in thrown and "SCISSORS  out" in thrown, thrown
+    assert not any("TAKES" in w or "wins the Jan Ken" in w for w in thrown)
+    just = screen(e, events, decided + READ_US + 300_000)  # then what they decided
     assert jan_ken_result(just) == (0, taken)
     shown = words(renderer, just)
     assert "Red wins the Jan Ken" in shown and f"RED TAKES {taken} CARD{'S' if taken != 1 else ''}" in shown

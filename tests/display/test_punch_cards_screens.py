@@ -261,9 +261,9 @@ def test_private_displays_draw_any_accepted_name(names, monkeypatch: pytest.Monk
     laid_out: list[str] = []
     guarded = private.text_lines
 
-    def spy(lines: list[str], inverted_row: int | None, size: tuple[int, int]):  # type: ignore[no-untyped-def]
+    def spy(lines: list[str], inverted_row: int | None, size: tuple[int, int], rows: int = private.ROWS):  # type: ignore[no-untyped-def]
         laid_out.extend(lines)
-        return guarded(lines, inverted_row, size)
+        return guarded(lines, inverted_row, size, rows)
 
     monkeypatch.setattr(private, "text_lines", spy)
     for name in names:

@@ -10,7 +10,7 @@ import pygame
 import pytest
 
 from display import motion, theme
-from display.games.punch.screen import CARD_SYMBOL, EFFECT_HOLD_US, effect_lines, table_moment
+from display.games.punch.screen import CARD_SYMBOL, EFFECT_HOLD_US, READ_US, effect_lines, table_moment
 from display.layout import LayoutRecord
 from display.renderer import Renderer
 from display.widgets import PLAY_TOP
@@ -99,6 +99,8 @@ def test_the_boxers_pose_tells_who_was_hit_who_is_knocked_out_and_who_won() -> N
     assert (boxer_pose(screen, 0), boxer_pose(screen, 1)) == (Pose.READY, Pose.HIT)
     assert boxer_pose(replace(screen, now_us=T + POSE_US + 1), 1) is Pose.READY
     out = replace(screen, events=(*screen.events, (T, Knockout(1))))
+    assert (boxer_pose(out, 0), boxer_pose(out, 1)) == (Pose.READY, Pose.HIT)  # the pair is read first
+    out = replace(out, now_us=T + motion.FLIP_US + READ_US)  # then the knockout it decided
     assert (boxer_pose(out, 0), boxer_pose(out, 1)) == (Pose.WIN, Pose.DOWN)
 
 

@@ -137,8 +137,8 @@ def test_equal_stamps_are_a_dead_heat_settled_by_jan_ken(tmp_path) -> None:
     run_for(cabinet, sim, 300_000)
     assert any(isinstance(e, DeadHeat) and e.fighters == (0, 1) for _t, e in session.recent)
     assert any(isinstance(e, JanKenStarted) and e.fighters == (0, 1) for _t, e in session.recent)
-    press(cabinet, sim, 0, Button.A)  # rock
-    press(cabinet, sim, 1, Button.C)  # scissors
+    press(cabinet, sim, 0, Button.B)  # rock
+    press(cabinet, sim, 1, Button.D)  # scissors
     assert hit_winner(cabinet) == 0
     assert [f.pile_size for f in session.engine.public_view().fighters] == [4, 2]
 

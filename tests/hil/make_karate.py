@@ -27,7 +27,7 @@ HERE = Path(__file__).resolve().parent / "karate_fight"
 FPS = 60
 FRAME_US = 1_000_000 // FPS
 CHECK_AFTER_US = 40_000
-SIGN_BUTTON = {Sign.ROCK: "A", Sign.PAPER: "B", Sign.SCISSORS: "C"}
+SIGN_BUTTON = {Sign.ROCK: "B", Sign.PAPER: "C", Sign.SCISSORS: "D"}
 
 # Card ids (games/karate_fight/deck.json order).
 CHOP, PUNCH, KICK, THROW = 0, 4, 8, 12
@@ -242,7 +242,7 @@ def dead_heat() -> ScenarioWriter:
     w.expect(
         at,
         "the Jan Ken prompt on the private display",
-        private={"station": 0, "contains": ["JAN KEN POI!", "A rock B paper", "C scissors"]},
+        private={"station": 0, "contains": ["JAN KEN POI!", "B rock C paper", "D scissors"]},
     )
     at1 = k.throw(0, Sign.ROCK, at + 200_000)
     at2 = k.throw(1, Sign.ROCK, at1 + 100_000)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 
+from display.games.punch.screen import READ_US
 from display.motion import BAR_US, FLIP_US, SHAKE_US
 from firmware_py.hil.writer import ScenarioWriter, comment_block
 from games.codec import encode
@@ -30,8 +31,9 @@ CHECK_US = 100_000
 SETTLED_US = FLIP_US + 20_000
 """A screen is compared with its golden once the revealed cards have turned over (before
 Red's next press, 210 ms after a reveal)."""
-OVER_US = max(BAR_US, SHAKE_US) + 20_000
-"""The game's end is compared once the bars have landed and a knockout's shake is over."""
+OVER_US = FLIP_US + READ_US + max(BAR_US, SHAKE_US) + 20_000
+"""The game's end is compared once the final pair has been read (its banner comes after
+it, issue 30), the bars have landed and a knockout's shake is over."""
 GAME_OVER_HOLD_US = 3_000_000
 
 

@@ -69,6 +69,12 @@ Color = tuple[int, int, int]
 
 STAGGER_US = 700_000
 """Cards drawn together are turned over one after another, this far apart."""
+FINAL_STAGGER_US = 450_000
+"""The play that ends the fight turns its cards quicker (its banner must be read before the
+result screen, :data:`firmware_py.runtime.scenes.GAME_OVER_HOLD_US` after the end)."""
+READ_US = STAGGER_US
+"""A card turned over is read this long before what it decided is said (a knockdown, the
+fight's end): the decisive reveal first, then its consequence."""
 BANNER_US = 1_800_000
 ROUND_SCORE_US = 4_500_000
 """How long the round's score stays up after the bell."""
@@ -184,7 +190,7 @@ def _ring(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, v: BigTimeBoxingP
 def boxer_pose(s: BigTimeBoxingPlay, v: BigTimeBoxingPublicView, seat: int) -> Pose:
     """Winning at the end (the loser down after a knockout, hit after a decision), down
     from a knockdown until he gets up, reeling just after a punch of 2 or more lands."""
-    if v.phase is Phase.OVER:
+    if v.phase is Phase.OVER and fight_end_said(s):
         if v.winner is None:
             return Pose.READY
         if v.winner == seat:
@@ -193,7 +199,9 @@ def boxer_pose(s: BigTimeBoxingPlay, v: BigTimeBoxingPublicView, seat: int) -> P
             Pose.DOWN if any(isinstance(e, KnockedDown) and e.player == seat for _t, e in s.events[-6:]) else Pose.HIT
         )
     got_up = False
-    for t, ev in reversed(s.events):
+    for t, ev in reversed(said_at(s)):
+        if t > s.now_us:
+            continue
         if isinstance(ev, GotUp) and ev.player == seat:
             got_up = True
         if isinstance(ev, KnockedDown) and ev.player == seat:
@@ -405,6 +413,8 @@ def _centre(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, v: BigTimeBoxin
 def _asked(s: BigTimeBoxingPlay, v: BigTimeBoxingPublicView) -> tuple[str, Color, int | None]:
     """What the fight waits for, in whose colour, and the µs its window has left."""
     names = [look.name.upper() for look in s.seats]
+    if v.phase is Phase.OVER and not fight_end_said(s):
+        return "THE DECIDING CARDS…", theme.GOLD, None
     if v.phase is Phase.OVER:
         finish = FINISH_SHORT[v.finish] if v.finish else ""
         who = "DRAW" if v.winner is None else f"{names[v.winner]} WINS"
@@ -426,6 +436,35 @@ def _asked(s: BigTimeBoxingPlay, v: BigTimeBoxingPublicView) -> tuple[str, Color
     opened = next((t for t, e in reversed(s.events) if isinstance(e, WindowOpened)), None)
     left = None if opened is None else max(0, v.options.answer_us - (s.now_us - opened))
     return words, s.seats[seat].color, left
+
+
+def stagger_us(s: BigTimeBoxingPlay, at: int) -> int:
+    """How far apart the cards of the play made at ``at`` turn over."""
+    ends = any(isinstance(ev, FightEnded) and t == at for t, ev in s.events)
+    return FINAL_STAGGER_US if ends else STAGGER_US
+
+
+def said_at(s: BigTimeBoxingPlay) -> list[tuple[int, object]]:
+    """The events with the time the screen says them: in the newest play that put cards
+    on the table, what follows a card (a knockdown, the count's end, the fight's end)
+    once that card has turned over and been read (:data:`READ_US`); the rest at once."""
+    at, cards = last_play(s)
+    step = stagger_us(s, at)
+    out: list[tuple[int, object]] = []
+    turned = 0
+    for t, ev in s.events:
+        if cards and t == at:
+            if shown_card(s, ev) is not None:
+                turned += 1
+            elif turned:
+                t = at + (turned - 1) * step + READ_US
+        out.append((t, ev))
+    return out
+
+
+def fight_end_said(s: BigTimeBoxingPlay) -> bool:
+    """The fight's end has been said on screen (its deciding cards read first)."""
+    return any(isinstance(ev, FightEnded) and t <= s.now_us for t, ev in said_at(s))
 
 
 def last_play(s: BigTimeBoxingPlay) -> tuple[int, list[Shown]]:
@@ -469,7 +508,7 @@ def shown_card(s: BigTimeBoxingPlay, ev: object) -> Shown | None:
         return Shown(str(ev.value), label, RESULT_COLOR[ev.value], look[ev.puncher].color, f"{ev.value} dmg")
     if isinstance(ev, BigHitDrawn):
         words = BIG_HIT[ev.big_hit]
-        label = "ignored" if ev.ignored else ("Big Hit" if ev.big_hit is not BigHit.NONE else "Big Hit: 3 only")
+        label = "ignored" if ev.ignored else ("Big Hit" if ev.big_hit is not BigHit.NONE else "just the 3 damage")
         return Shown(words.upper(), label, (110, 20, 60), theme.GOLD, words)
     if isinstance(ev, Count):
         if ev.heart:
@@ -504,13 +543,14 @@ def _stage(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, area: pygame.Rec
     at, cards = last_play(s)
     if not cards:
         return
-    showing = min(len(cards) - 1, max(0, (s.now_us - at) // STAGGER_US))
+    step = stagger_us(s, at)
+    showing = min(len(cards) - 1, max(0, (s.now_us - at) // step))
     card = cards[showing]
     rect = pygame.Rect(0, 0, 284, 252)  # wide enough for its label at the readable size
     rect.midtop = (area.centerx, area.y + 4)
     if card.seat is not None:  # a boxer's card slides in from his side of the stage
         side = (area.width - rect.width) // 2 * (-1 if card.seat == 0 else 1)
-        rect.topleft = motion.slide((rect.x + side, rect.y), rect.topleft, s.now_us, at + showing * STAGGER_US)
+        rect.topleft = motion.slide((rect.x + side, rect.y), rect.topleft, s.now_us, at + showing * step)
     card_face(surf, text, rect, card.big, card.label, card.color, card.edge)
     live(surf, area, "the cards of the last play")
     if len(cards) == 1 and card.note:
@@ -534,18 +574,21 @@ def _stage(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, area: pygame.Rec
 # -- hints, banners, the round's score --------------------------------------------------------
 def _hints(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, v: BigTimeBoxingPublicView) -> None:
     window = v.phase.window
-    if v.phase is Phase.TURN:
+    names = [look.name for look in s.seats]
+    if v.phase is Phase.TURN:  # named: a computer's turn is not the person's to press
         energy = v.boxers[v.active].round_energy
         if energy == 0:
-            msg = "Round Energy 0: F then a card covers up"
+            msg = f"{names[v.active]}: Round Energy 0, F then a card covers up"
         else:
-            msg = "A–D throw that card  ·  E Move Away" + ("  ·  F Clinch" if energy <= 2 else "")
-    elif window is Window.COMBO:
-        msg = "A–D add a combo punch  ·  START no combo"
-    elif window is Window.ESCAPE:
-        msg = "A–D play an escape card  ·  START stay"
+            msg = f"{names[v.active]}: A–D throw that card  ·  E Move Away" + ("  ·  F Clinch" if energy <= 2 else "")
     elif window is not None:
-        msg = "A–D defend with that card  ·  START let it land"
+        who = names[v.window_player if v.window_player is not None else v.active]
+        if window is Window.COMBO:
+            msg = f"{who}: A–D add a combo punch  ·  START no combo"
+        elif window is Window.ESCAPE:
+            msg = f"{who}: A–D play an escape card  ·  START stay"
+        else:
+            msg = f"{who}: A–D defend with that card  ·  START let it land"
     elif v.phase is Phase.DRAFT:
         msg = "A / B browse your Attribute cards  ·  START pick"
     else:
@@ -556,8 +599,11 @@ def _hints(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, v: BigTimeBoxing
 
 
 def _banner(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay) -> None:
-    """The newest event worth a banner, over the ring strip, for a moment."""
-    for t, ev in reversed(s.events):
+    """The newest event worth a banner, over the ring strip, for a moment, once said
+    (:func:`said_at`: after the card that decided it has been read)."""
+    for t, ev in sorted(reversed(said_at(s)), key=lambda said: said[0], reverse=True):  # newest first
+        if t > s.now_us:
+            continue
         if s.now_us - t > BANNER_US and not isinstance(ev, FightEnded):
             return
         words = _banner_words(s, ev)

@@ -28,8 +28,8 @@ def draw_karate_private(screen: KaratePrivate, size: tuple[int, int]) -> Image.I
     elif v.jan_ken is not None and seat in v.jan_ken.remaining:
         lines += [
             "JAN KEN POI!",
-            "A rock B paper",
-            "C scissors",
+            "B rock C paper",
+            "D scissors",
             f"Locked: {pv.own_sign.value}" if pv.own_sign else "Throw now!",
         ]
     elif v.hit_showing is not None:

@@ -24,6 +24,7 @@ from games.karate_fight import (
     FightWon,
     HitShowing,
     HitWon,
+    JanKenRound,
     JanKenStarted,
     JanKenWon,
     KarateMaster,
@@ -45,9 +46,32 @@ COLLECT_STAGGER_US = 70_000
 """The centre's cards fly to the Hit's winner one after another, this far apart."""
 FIGURE = 96
 """A fighter's figure: a square in the panel's lower right corner."""
-JAN_KEN_RESULT_US = BANNER_US
-"""After a Jan Ken, who won it and the cards they took stay up this long before the
-screen turns to whose turn it is (a new card played ends it sooner)."""
+READ_US = 1_000_000
+"""The signs of a Jan Ken round are shown this long, readable, before what they decided
+(who takes the cards, who wins the fight) is said: the decisive reveal first."""
+JAN_KEN_RESULT_US = READ_US + BANNER_US
+"""After a Jan Ken, the signs that decided it, then who won it and the cards they took,
+stay up this long before the screen turns to whose turn it is (a new card played ends it
+sooner)."""
+
+
+def signs_shown(s: KaratePlay) -> tuple[int, JanKenRound] | None:
+    """The newest Jan Ken round's signs while they are the moment on screen (for
+    :data:`READ_US` after they were thrown; a decided Jan Ken's until its result is
+    over), with when they were thrown."""
+    for t, ev in reversed(s.events):
+        if isinstance(ev, CardPlayed | JanKenStarted | HitShowing):
+            return None
+        if isinstance(ev, JanKenRound):
+            decided = bool(ev.eliminated) and len(ev.remaining) == 1
+            return (t, ev) if s.now_us - t <= (JAN_KEN_RESULT_US if decided else READ_US) else None
+    return None
+
+
+def said_after_signs(s: KaratePlay, t: int) -> int:
+    """When an event at ``t`` is said: after the Jan Ken signs thrown with it were read."""
+    thrown = any(isinstance(ev, JanKenRound) and when == t for when, ev in s.events)
+    return t + READ_US if thrown else t
 
 
 def jan_ken_result(s: KaratePlay) -> tuple[int, int | None] | None:
@@ -74,14 +98,17 @@ def draw_karate(surf: Canvas, text: TextCache, s: KaratePlay) -> None:
     surf.fill(theme.BACKGROUND)
     names = [look.name for look in s.seats]
     decided = jan_ken_result(s)
-    if v.master is not None:
+    reading = signs_shown(s)
+    if reading is not None and s.now_us < reading[0] + READ_US:
+        status = "JAN KEN: the signs!" if reading[1].eliminated else "JAN KEN: a draw, throw again!"
+    elif v.master is not None:
         status = f"{names[v.master]} is Karate Master"
     elif v.winner is not None:
         status = f"{names[v.winner]} wins on time"
     elif v.time_up_us is not None:
         status = "TIME!  Tie for most cards: Jan Ken decides"
     elif v.jan_ken is not None:
-        status = "JAN KEN POI!  A rock · B paper · C scissors"
+        status = "JAN KEN POI!  B rock · C paper · D scissors"
     elif decided is not None:  # who won it first, then whose turn
         status = f"{names[decided[0]]} wins the Jan Ken"
     elif v.hit_showing is not None and not v.awaiting_reveal:
@@ -99,9 +126,10 @@ def draw_karate(surf: Canvas, text: TextCache, s: KaratePlay) -> None:
     fighters = pygame.Rect(20, FIGHTERS_TOP, w - 40, 720 - FIGHTERS_TOP - 12)
     _fighters(surf, text, s, v, fighters)
     _collect(surf, s, card, fighters, len(v.fighters))
-    if s.story is not None and s.story.showing(s.now_us) and v.hit_showing is None:
+    later = v.time_up_us is not None or v.jan_ken is not None or signs_shown(s) is not None
+    if s.story is not None and s.story.showing(s.now_us) and v.hit_showing is None and not later:
         draw_photo_finish(surf, text, s.seats, s.story, pygame.Rect(w - 480, PLAY_TOP, 460, 330))
-    if v.jan_ken is not None:
+    if v.jan_ken is not None or signs_shown(s) is not None:
         _jan_ken(surf, text, s, v, pygame.Rect(20, PLAY_TOP, 400, 300))
     _banner(surf, text, s, v)
     if s.paused:
@@ -142,9 +170,11 @@ def _centre(surf: Canvas, text: TextCache, s: KaratePlay, v: KaratePublicView, a
     below = card.bottom + 6 * 5 + 24  # under the deepest card of the pile
     text.draw(surf, f"{len(v.centre)} in the centre", 30, theme.DIM, (card.centerx, below), "center")
     if v.chances is not None and v.attacker is not None and v.turn is not None:
-        msg = f"{s.seats[v.turn].name}: {v.chances} chance{'s' if v.chances != 1 else ''} to answer {s.seats[v.attacker].name}"
-        shown = text.draw(surf, msg, 34, theme.GOLD, (card.centerx, below + 34), "center", True, area.width - 880)
-        live(surf, shown, "chances")
+        chances = f"{s.seats[v.turn].name}: {v.chances} chance{'s' if v.chances != 1 else ''}"
+        answer = f"to answer {s.seats[v.attacker].name}"  # two lines: one was shrunk to 12 px at 1280×720
+        for i, msg in enumerate((chances, answer)):
+            at = (card.centerx, below + 34 + i * 34)
+            live(surf, text.draw(surf, msg, 32, theme.GOLD, at, "center", True, area.width - 860), "chances")
     return card
 
 
@@ -281,24 +311,42 @@ def _fighters(surf: Canvas, text: TextCache, s: KaratePlay, v: KaratePublicView,
 
 
 def _jan_ken(surf: Canvas, text: TextCache, s: KaratePlay, v: KaratePublicView, area: pygame.Rect) -> None:
+    """The Jan Ken: who is still in and who has thrown; right after a round, the signs
+    each fighter threw, big (a draw said as one: throw again), so what decided it is read
+    before the banner says so."""
     jk = v.jan_ken
-    assert jk is not None  # drawn only while a Jan Ken is on
+    shown = signs_shown(s)
     panel(surf, area, theme.PANEL, theme.GOLD, 14)
     live(surf, area, "Jan Ken")
-    text.draw(surf, f"JAN KEN — round {jk.round}", 40, theme.GOLD, (area.centerx, area.y + 30), "center", bold=True)
-    thrown = {t.fighter: t.sign.value for t in jk.last_round}  # the round before, beside each fighter
-    for i, f in enumerate(jk.fighters[:4]):
+    if shown is not None:
+        _t, rnd = shown
+        head = "DRAW: THROW AGAIN" if not rnd.eliminated else f"JAN KEN — round {rnd.round}"
+        fighters = tuple(sign.fighter for sign in rnd.signs)
+    else:
+        assert jk is not None
+        head, fighters = f"JAN KEN — round {jk.round}", jk.fighters
+    text.draw(surf, head, 40, theme.GOLD, (area.centerx, area.y + 30), "center", bold=True, max_width=area.width - 24)
+    thrown = {t.fighter: t.sign.value.upper() for t in shown[1].signs} if shown is not None else {}
+    for i, f in enumerate(fighters[:4]):
         look = s.seats[f]
-        if f not in jk.remaining:
-            state = "out"
-        else:
-            state = "thrown" if f in jk.locked else "choosing…"
         if f in thrown:
-            state += f" (was {thrown[f]})"
-        y = area.y + 90 + i * 44
+            out = shown is not None and f in shown[1].eliminated
+            state, size = thrown[f] + ("  out" if out else ""), 40
+        elif jk is not None and f not in jk.remaining:
+            state, size = "out", 30
+        else:
+            state, size = ("thrown" if jk is not None and f in jk.locked else "choosing…"), 30
+        y = area.y + 90 + i * 48
         name = text.draw(surf, look.name, 34, look.color, (area.x + 20, y), "midleft", bold=True)
         text.draw(
-            surf, state, 30, theme.WHITE, (area.right - 20, y), "midright", max_width=area.right - name.right - 36
+            surf,
+            state,
+            size,
+            theme.WHITE,
+            (area.right - 20, y),
+            "midright",
+            bold=size > 30,
+            max_width=area.right - name.right - 36,
         )
 
 
@@ -306,8 +354,12 @@ def _banner(surf: Canvas, text: TextCache, s: KaratePlay, v: KaratePublicView) -
     if v.hit_showing is not None and not v.awaiting_reveal and v.jan_ken is None:
         banner(surf, text, f"HIT! {_name(v.hit_showing).upper()}", theme.BAD)
         return
+    over = v.master is not None or v.winner is not None
     for t, ev in reversed(s.events):
-        if s.now_us - t > BANNER_US:
+        t = said_after_signs(s, t)
+        if s.now_us < t:
+            continue  # the signs that decided it are read first
+        if s.now_us - t > BANNER_US and not (over and isinstance(ev, KarateMaster | FightWon)):
             return
         if isinstance(ev, KarateMaster):
             banner(surf, text, f"{s.seats[ev.fighter].name.upper()}: KARATE MASTER!", s.seats[ev.fighter].color)

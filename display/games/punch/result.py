@@ -94,8 +94,9 @@ def _match_chart(
         verdict, colour = f"{seats[m.winner].name} {ENDING[m.reason]}", seats[m.winner].color
     else:
         verdict, colour = ("tie: fought again" if m.reason is MatchEndReason.TIE else "unfinished"), theme.TEXT
-    text.draw_fitted(surf, verdict, 28, colour, (area.right - 16, area.y + 22), area.width // 2, "midright", True)
-    plot = pygame.Rect(area.x + 44, area.y + 50, area.width - 64, area.height - 106)
+    # under the title, the chart's width: beside it, half a third of the screen cut "CPU 2 · NORMAL by kn…"
+    text.draw_fitted(surf, verdict, 28, colour, (area.x + 16, area.y + 54), area.width - 32, "midleft", True)
+    plot = pygame.Rect(area.x + 44, area.y + 80, area.width - 64, area.height - 136)
     for level in (0, 5, 10):
         y = plot.bottom - plot.height * level // MAX_STAMINA
         draw.line(surf, theme.PANEL_EDGE, (plot.x, y), (plot.right, y), 1)

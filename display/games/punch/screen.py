@@ -14,6 +14,7 @@ from display.cards import card_back, card_face
 from display.models import PlayScreen
 from display.text import TextCache
 from display.widgets import FOOTER_Y, PLAY_TOP, banner, panel, paused_overlay, segment_bar, title_bar
+from games.protocol import Event
 from games.punch import Card, Phase, PunchPublicView, Rules
 from games.punch.clash import Cause
 from games.punch.events import (
@@ -80,6 +81,7 @@ class Table:
     round's hands are being dealt): then the table shows that exchange only, a card back
     for each boxer who has locked in, an empty place for the other."""
 
+    match: int
     round: int
     exchange: int
     reveal: tuple[Card, Card] | None
@@ -94,31 +96,127 @@ when the next card is laid at once (a quick boxer, a computer): else the effect 
 up for one frame."""
 
 
+READ_US = EFFECT_HOLD_US
+"""A revealed pair is on the table, readable, this long before what it decided (a
+knockout, the match, the game, the round's end and its break) is said: the decisive
+reveal first, then its consequence."""
+CONSEQUENCES = (Knockout, MatchEnded, GameEnded, Break, RoundStarted, MatchStarted)
+"""Events said in a banner of their own, in the order the engine tells them."""
+
+
+@dataclass(frozen=True)
+class Beat:
+    """One consequence said on screen: ``event``'s banner from ``start`` for :data:`BANNER_US`."""
+
+    start: int
+    event: Knockout | MatchEnded | GameEnded | Break | RoundStarted | MatchStarted
+
+
+def beats(s: PunchPlay) -> tuple[Beat, ...]:
+    """The consequences of the newest moment, each in its turn.  Those a reveal caused
+    (told with it, at its time) start once the pair has turned over and been readable for
+    :data:`READ_US`, one after the other; the others at their own time.  A game's end says
+    only who won the game; a new match says its number, not also ROUND 1."""
+    last = max((i for i, (_t, ev) in enumerate(s.events) if isinstance(ev, CardsRevealed)), default=-1)
+    told = [(t, ev) for t, ev in s.events[last + 1 :] if isinstance(ev, CONSEQUENCES)]
+    if any(isinstance(ev, GameEnded) for _t, ev in told):
+        told = [(t, ev) for t, ev in told if isinstance(ev, GameEnded)]
+    said: list[Beat] = []
+    reveal_t = s.events[last][0] if last >= 0 else None
+    after = -(10**18)
+    for i, (t, ev) in enumerate(told):
+        if isinstance(ev, RoundStarted) and i > 0 and isinstance(told[i - 1][1], MatchStarted):
+            continue
+        start = t if t != reveal_t else max(after, t + motion.FLIP_US + READ_US)
+        said.append(Beat(start, ev))
+        after = start + BANNER_US
+    return tuple(said)
+
+
+def beat_of(s: PunchPlay, kind: type) -> int | None:
+    """When the newest moment's beat of ``kind`` starts (None: it has none)."""
+    return next((b.start for b in beats(s) if isinstance(b.event, kind)), None)
+
+
+def said_at(s: PunchPlay) -> list[tuple[int, Event]]:
+    """The events with the time the screen says them: a consequence at its beat (a
+    knockout that ended the game with the game's beat), everything else at its own time."""
+    starts = {id(b.event): b.start for b in beats(s)}
+    game_end = next((b.start for b in beats(s) if isinstance(b.event, GameEnded)), None)
+    out = []
+    for t, ev in s.events:
+        if id(ev) in starts:
+            t = starts[id(ev)]
+        elif game_end is not None and isinstance(ev, Knockout | MatchEnded) and t <= game_end:
+            t = max(t, game_end)
+        elif isinstance(ev, CONSEQUENCES) and t == _newest_reveal_t(s):
+            t = max(t, _consequence_start(s))
+        out.append((t, ev))
+    return out
+
+
+def _newest_reveal_t(s: PunchPlay) -> int | None:
+    return next((t for t, ev in reversed(s.events) if isinstance(ev, CardsRevealed)), None)
+
+
+def _consequence_start(s: PunchPlay) -> int:
+    t = _newest_reveal_t(s)
+    return -(10**18) if t is None else t + motion.FLIP_US + READ_US
+
+
 def table_moment(s: PunchPlay) -> Table:
     """What the table shows now (see :class:`Table`)."""
     v = s.view
-    current = Table(round=v.round, exchange=min(v.exchange, 10), reveal=None, revealed_at=-motion.FLIP_US)
-    if v.last_reveal is None:
-        return current
+    current = Table(
+        match=v.match, round=v.round, exchange=min(v.exchange, 10), reveal=None, revealed_at=-motion.FLIP_US
+    )
+    if v.last_reveal is None and not any(isinstance(ev, CardsRevealed) for _t, ev in s.events):
+        return current  # (a new match forgets its last pair: the events still tell it)
     new_round = ended = False
     next_at: int | None = None  # when the next exchange's moment began (the earliest such event)
+    laid_at: int | None = None  # when a card was first laid for the next exchange
     for t, ev in reversed(s.events):
         if isinstance(ev, NEXT_MOMENT):
             next_at = t
+            laid_at = t if isinstance(ev, CardChosen) else laid_at
             continue
         new_round |= isinstance(ev, RoundStarted)
         ended |= isinstance(ev, Knockout | GameEnded)
         if isinstance(ev, CardsRevealed):
-            if next_at is not None and s.now_us >= max(next_at, t + motion.FLIP_US + EFFECT_HOLD_US):
+            read = t + motion.FLIP_US + EFFECT_HOLD_US
+            if new_round:  # the pair stays until the new round is said, or a card is laid in it
+                begun = beat_of(s, MatchStarted) or beat_of(s, RoundStarted)
+                if (begun is not None and s.now_us >= begun) or (laid_at is not None and s.now_us >= read):
+                    return current
+            elif next_at is not None and s.now_us >= max(next_at, read):
                 return current
-            if new_round:  # the tenth exchange ended the round: it is still the one on the table
-                return Table(round=v.round - 1, exchange=10, reveal=ev.cards, revealed_at=t)
+            if new_round:  # the exchange that ended the round (or the match) is still on the table
+                match, round_, exchange = _where_revealed(s, t)
+                return Table(match=match, round=round_, exchange=exchange, reveal=ev.cards, revealed_at=t)
             exchange = v.exchange if ended or v.phase is Phase.OVER else v.exchange - 1
-            return Table(round=v.round, exchange=max(1, exchange), reveal=ev.cards, revealed_at=t)
-    if next_at is not None:  # the reveal is older than the events kept: long read
+            return Table(match=v.match, round=v.round, exchange=max(1, exchange), reveal=ev.cards, revealed_at=t)
+    if next_at is not None or v.last_reveal is None:  # the reveal is older than the events kept: long read
         return current
     # the reveal is older than the events kept: long turned over, nothing since
-    return Table(round=v.round, exchange=max(1, v.exchange - 1), reveal=v.last_reveal, revealed_at=-motion.FLIP_US)
+    return Table(
+        match=v.match, round=v.round, exchange=max(1, v.exchange - 1), reveal=v.last_reveal, revealed_at=-motion.FLIP_US
+    )
+
+
+def _where_revealed(s: PunchPlay, reveal_t: int) -> tuple[int, int, int]:
+    """Match, round and exchange of the reveal at ``reveal_t`` that ended a round or a
+    match: counted back from the events kept (the view has moved on to the next one)."""
+    v = s.view
+    match = v.match - 1 if any(t == reveal_t and isinstance(ev, MatchStarted) for t, ev in s.events) else v.match
+    exchange = 0
+    for t, ev in reversed(s.events):
+        if t > reveal_t:
+            continue
+        if isinstance(ev, CardsRevealed):
+            exchange += 1
+        elif isinstance(ev, RoundStarted) and t < reveal_t:
+            return max(1, match), ev.round, exchange
+    return max(1, match), max(1, v.round - 1), 10  # the round began before the events kept: its tenth
 
 
 def readable_since(s: PunchPlay) -> int | None:
@@ -134,7 +232,7 @@ def draw_punch(surf: Canvas, text: TextCache, s: PunchPlay) -> None:
     rules = "Advanced" if v.options.rules is Rules.ADVANCED else "Standard"
     variant = rules + (" · No Mercy" if v.options.no_mercy else "")
     table = table_moment(s)
-    centre = f"Match {v.match}  ·  Round {table.round}  ·  Exchange {table.exchange}/10"
+    centre = f"Match {table.match}  ·  Round {table.round}  ·  Exchange {table.exchange}/10"
     title_bar(surf, text, s.title, centre, variant)
 
     for seat in (0, 1):
@@ -170,8 +268,8 @@ def draw_punch(surf: Canvas, text: TextCache, s: PunchPlay) -> None:
         live(surf, text.draw(surf, line, 38, theme.TEXT, (middle.centerx, middle.y + 300 + i * 44), "center"), "effect")
     _phase_hint(surf, text, s, v, h)
     _banners(surf, text, s)
-    knockout = next((t for t, ev in reversed(s.events) if isinstance(ev, Knockout)), None)
-    if knockout is not None:
+    knockout = next((t for t, ev in reversed(said_at(s)) if isinstance(ev, Knockout)), None)
+    if knockout is not None and knockout <= s.now_us:
         motion.shake_surface(surf, motion.shake(s.now_us, knockout), theme.BACKGROUND)
     if s.paused:
         paused_overlay(surf, text, s.paused)
@@ -185,28 +283,34 @@ def _played_at(s: PunchPlay, seat: int) -> int:
 
 
 def _stamina_shown(s: PunchPlay, v: PunchPublicView, seat: int) -> tuple[float, int]:
-    """The bar's level and the number beside it.  A change the revealed cards made waits
-    until they can be read (their flip over), then the bar eases from where it stood to
-    the stamina now; other changes (a break's rest) move at once."""
-    changed_at, delta, revealed = None, 0, False
-    for t, ev in reversed(s.events):
-        if isinstance(ev, MatchStarted) and changed_at is None:
-            return v.stamina[seat], v.stamina[seat]  # a new match: the bars start full, no move
+    """The bar's level and the number beside it, as far as the story has told it: a
+    change the revealed cards made once they can be read (their flip over), a break's
+    rest with its BREAK banner, a new match's full bar with its MATCH banner; the bar
+    eases from where it stood to each new value (not for a new match: it starts full)."""
+    reveal_t = _newest_reveal_t(s)
+    break_at = beat_of(s, Break)
+    steps: list[tuple[int, int, Event]] = []  # (when said, order, event)
+    ended: dict[int, int] = {}  # index of a MatchStarted → the stamina its match ended on
+    for i, ((t, ev), (said, _ev)) in enumerate(zip(s.events, said_at(s), strict=True)):
         if isinstance(ev, StaminaChanged) and ev.player == seat:
-            if changed_at is None:
-                changed_at = t
-            elif t != changed_at:
-                break
-            delta += ev.delta
-        elif isinstance(ev, CardsRevealed) and t == changed_at:
-            revealed = True
-        elif changed_at is not None and t != changed_at:
-            break
-    if changed_at is None:
-        return v.stamina[seat], v.stamina[seat]
-    start = changed_at + motion.FLIP_US if revealed else changed_at
-    before = v.stamina[seat] - delta
-    return motion.tween(before, v.stamina[seat], s.now_us, start), (before if s.now_us < start else v.stamina[seat])
+            start = break_at if ev.cause is Cause.BREAK and break_at is not None else t
+            steps.append((start + motion.FLIP_US if t == reveal_t and ev.cause is not Cause.BREAK else start, i, ev))
+        elif isinstance(ev, MatchEnded):
+            ended[i] = ev.stamina[seat]
+        elif isinstance(ev, MatchStarted):
+            steps.append((said, i, ev))
+            ended[i] = next((ended[j] for j in sorted(ended, reverse=True) if j < i), v.stamina[seat])
+    steps.sort(key=lambda step: (step[0], step[1]))
+    value = v.stamina[seat]
+    told = steps
+    while told and told[-1][0] > s.now_us:  # not said yet: undone
+        _at, i, ev = told[-1]
+        value = ev.stamina - ev.delta if isinstance(ev, StaminaChanged) else ended[i]
+        told = told[:-1]
+    last = told[-1][2] if told else None
+    if isinstance(last, StaminaChanged):
+        return motion.tween(value - last.delta, value, s.now_us, told[-1][0]), value
+    return value, value
 
 
 def _boxer_panel(surf: Canvas, text: TextCache, s: PunchPlay, v: PunchPublicView, seat: int, rect: pygame.Rect) -> None:
@@ -215,9 +319,11 @@ def _boxer_panel(surf: Canvas, text: TextCache, s: PunchPlay, v: PunchPublicView
     live(surf, rect, f"{look.name}'s panel")
     text.draw(surf, look.name.upper(), 72, look.color, (rect.centerx, rect.y + 44), "center", True, rect.width - 24)
     needed = v.options.matches_to_win
+    untold = [ev for t, ev in said_at(s) if t > s.now_us]
+    wins = v.match_wins[seat] - sum(1 for ev in untold if isinstance(ev, MatchEnded) and ev.winner == seat)
     for i in range(needed):
         cx = rect.centerx + (i - (needed - 1) / 2) * 44
-        won = i < v.match_wins[seat]
+        won = i < wins
         draw.circle(surf, theme.GOLD if won else theme.shade(theme.GOLD, 0.25), (round(cx), rect.y + 96), 16)
     bar = pygame.Rect(rect.x + 36, rect.y + 128, 70, 316)
     level, number = _stamina_shown(s, v, seat)
@@ -226,9 +332,10 @@ def _boxer_panel(surf: Canvas, text: TextCache, s: PunchPlay, v: PunchPublicView
     draw_figure(surf, figure, look.color, boxer_pose(s, seat), Style.BOXER, facing_right=seat == 0)
     text.draw(surf, str(number), 150, theme.WHITE, (rect.x + 192, rect.y + 226), "center", bold=True)
     text.draw(surf, "STAMINA", 32, theme.DIM, (rect.x + 250, rect.y + 316), "center")
-    cards = v.hand_sizes[seat]
-    in_hand = f"{cards} card{'s' if cards != 1 else ''} in hand"
-    text.draw(surf, in_hand, 30, theme.DIM, (rect.x + 250, rect.y + 354), "center")
+    if not any(isinstance(ev, RoundStarted | MatchStarted) for ev in untold):  # a new hand once its round is said
+        cards = v.hand_sizes[seat]
+        in_hand = f"{cards} card{'s' if cards != 1 else ''} in hand"
+        text.draw(surf, in_hand, 30, theme.DIM, (rect.x + 250, rect.y + 354), "center")
     if v.phase in (Phase.EXCHANGE, Phase.DRAFT):
         locked = v.locked[seat]
         label, color = ("LOCKED IN", theme.GOLD) if locked else ("choosing…", theme.DIM)
@@ -238,7 +345,7 @@ def _boxer_panel(surf: Canvas, text: TextCache, s: PunchPlay, v: PunchPublicView
 def boxer_pose(s: PunchPlay, seat: int) -> Pose:
     """Down after being knocked out, winning after a knockout, a match or the game, hit
     just after losing stamina to a punch, ready otherwise."""
-    recent = [ev for t, ev in s.events if s.now_us - t <= POSE_US]
+    recent = [ev for t, ev in said_at(s) if 0 <= s.now_us - t <= POSE_US]
     if any(isinstance(ev, Knockout) and ev.player == seat for ev in recent):
         return Pose.DOWN
     ended = [1 - ev.player for ev in recent if isinstance(ev, Knockout)] + [
@@ -294,16 +401,14 @@ def _phase_hint(surf: Canvas, text: TextCache, s: PunchPlay, v: PunchPublicView,
 
 
 def _banners(surf: Canvas, text: TextCache, s: PunchPlay) -> None:
-    """The newest banner-worthy event still within its display time, unless cards have
-    been revealed since."""
-    for t, ev in reversed(s.events):
-        if s.now_us - t > BANNER_US or isinstance(ev, CardsRevealed):
-            return  # a newer reveal replaces an older banner: the cards matter now
-        message = _banner_text(s, ev)
+    """The newest moment's beat being said now (:func:`beats`), and a re-deal's."""
+    said: list[tuple[int, Event]] = [(b.start, b.event) for b in beats(s)]
+    said += [(t, ev) for t, ev in s.events if isinstance(ev, Redealt)]
+    now = [(start, ev) for start, ev in said if start <= s.now_us < start + BANNER_US]
+    if now:
+        message = _banner_text(s, max(now, key=lambda b: b[0])[1])
         if message is not None:
-            words, color = message
-            banner(surf, text, words, color)
-            return
+            banner(surf, text, *message)
 
 
 def _banner_text(s: PunchPlay, ev: object) -> tuple[str, tuple[int, int, int]] | None:

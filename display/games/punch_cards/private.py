@@ -21,15 +21,15 @@ CORNER_SHORT = ("TL", "TR", "BL", "BR")
 PROMPT = {DeskStep.PIN: "PIN for", DeskStep.NEW_PIN: "NEW PIN for", DeskStep.REPEAT_PIN: "REPEAT PIN for"}
 
 
-def text_lines(lines: list[str], inverted_row: int | None, size: tuple[int, int]) -> Image.Image:
-    """Up to :data:`ROWS` rows of at most :data:`WIDTH` characters the font has.  Callers
+ROWS = 5
+"""Rows of the bitmap font on the 64-px display (six at its own 10-pixel pitch)."""
+
+
+def text_lines(lines: list[str], inverted_row: int | None, size: tuple[int, int], rows: int = ROWS) -> Image.Image:
+    """Up to ``rows`` rows of at most :data:`WIDTH` characters the font has.  Callers
     lay their rows out to fit (:func:`fit`, :func:`wrap`, :func:`pack`); the cut here is
     only a guard."""
-    return _text_lines([oled_safe(line)[:WIDTH] for line in lines[:ROWS]], inverted_row, size)
-
-
-ROWS = 5
-"""Rows of the bitmap font on the 64-px display."""
+    return _text_lines([oled_safe(line)[:WIDTH] for line in lines[:rows]], inverted_row, size, rows)
 
 
 def fit(text: str, width: int = WIDTH) -> str:
@@ -100,8 +100,9 @@ def desk_image(d: DeskPrivate, size: tuple[int, int]) -> Image.Image:
     if d.cards is not None and len(oled_safe(d.player)) + len(held) > WIDTH:
         held = f" ({d.cards})"  # the name first: the count in short
     legends = pack(list(d.hints))
-    message = wrap(d.message, ROWS - 1 - len(legends)) if d.message and len(legends) < ROWS - 1 else []
-    return text_lines([f"{fit(d.player, WIDTH - len(held))}{held}", *message, *legends], 0, size)
+    message = wrap(d.message, 2) if d.message else []  # the news in full, not cut at 21 characters
+    lines = [f"{fit(d.player, WIDTH - len(held))}{held}", *message, *legends]
+    return text_lines(lines, 0, size, ROWS if len(lines) <= ROWS else ROWS + 1)  # six at the font's pitch
 
 
 def duel_image(d: DuelPrivate, size: tuple[int, int], to_act: bool) -> Image.Image:
@@ -150,15 +151,12 @@ def draw_trade(t: TradePrivate, size: tuple[int, int]) -> Image.Image:
     i = t.cursor % len(t.collection)
     card = t.collection[i]
     state = "GIVING it" if card.serial in t.giving else "keeping it"
-    foot = t.message[:WIDTH] if t.message else ("CONFIRMED" if t.confirmed else "START: confirm")
+    foot = [t.message] if t.message else ["CONFIRMED" if t.confirmed else "START: confirm"]
+    giving = [f"giving {len(t.giving)}  E: off"]
+    if len(oled_safe(foot[0])) > WIDTH:  # a message in full over two rows, not cut at 21 characters
+        giving, foot = [], wrap(foot[0], 2)
     return text_lines(
-        [
-            f"TRADE {i + 1}/{len(t.collection)}  A< >B",
-            card_line(card),
-            f"{state}  C: change",
-            f"giving {len(t.giving)}  E: off",
-            foot,
-        ],
+        [f"TRADE {i + 1}/{len(t.collection)}  A< >B", card_line(card), f"{state}  C: change", *giving, *foot],
         0,
         size,
     )

@@ -163,7 +163,8 @@ def draw_lobby(surf: Canvas, text: TextCache, s: PunchCardsPlay, v: LobbyView) -
     for i, st in enumerate(v.board[:5]):
         x = strip.x + 16 + i * slot
         text.draw_fitted(surf, f"{st.rank}. {st.name}", 32, theme.WHITE, (x, strip.y + 46), slot - 12)
-        text.draw_fitted(surf, f"{st.points} pts · {st.cards} cards", 28, theme.DIM, (x, strip.y + 78), slot - 12)
+        counts = f"{st.points} pt{'s' if st.points != 1 else ''} · {st.cards} card{'s' if st.cards != 1 else ''}"
+        text.draw_fitted(surf, counts, 28, theme.DIM, (x, strip.y + 78), slot - 12)
     if not v.board:
         text.draw(surf, "nobody yet: be the first", 28, theme.DIM, (strip.x + 16, strip.y + 50))
 

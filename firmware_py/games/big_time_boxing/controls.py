@@ -138,6 +138,8 @@ class BigTimeBoxingControls(GameControls[BigTimeBoxing, None, None]):
         seat = view.player
         held = self.held(engine, seat)
         if button is Button.E:
+            if not any(isinstance(a, MoveAway) for a in engine.legal_actions(seat)):  # Round Energy 0
+                return Refusal(seat, "No Move Away at Round Energy 0: F, then a card, to Cover Up")
             self._hold(engine, seat, self._after_e(engine, seat, held))
             return None
         if button is Button.F:

@@ -1,6 +1,6 @@
 """Karate Fight at the cabinet: button A plays the top card when it is your turn, the slap
-pad answers Hits (judged by stamp, after the settle window), A/B/C throw rock, paper or
-scissors in a Jan Ken; the LED bar shows each fighter's share of the cards in play."""
+pad answers Hits (judged by stamp, after the settle window), B/C/D throw rock, paper or
+scissors in a Jan Ken (not A: a fighter mashing A for a card must not throw a sign); the LED bar shows each fighter's share of the cards in play."""
 
 from __future__ import annotations
 
@@ -55,7 +55,8 @@ from games.levels import Level
 from games.protocol import Action, Event
 from hal.events import Button
 
-SIGN_BUTTONS = {Button.A: Sign.ROCK, Button.B: Sign.PAPER, Button.C: Sign.SCISSORS}
+SIGN_BUTTONS = {Button.B: Sign.ROCK, Button.C: Sign.PAPER, Button.D: Sign.SCISSORS}
+"""A Jan Ken's signs: apart from A, which plays a card, so mashing A never throws one."""
 
 
 def card_name(kind: CardKind) -> str:
@@ -105,6 +106,9 @@ class KarateControls(GameControls[KarateFight, PhotoFinish, KarateStory]):
                 return Throw(seat, SIGN_BUTTONS[button])
             return None
         if button is Button.A:
+            turn = engine.public_view().turn
+            if turn is not None and turn != seat and not engine.over:  # said without a seat number
+                return Refusal(seat, "Not your turn yet: wait for YOUR TURN on your panel")
             return PlayTop(seat, t_us)
         return None
 

@@ -33,7 +33,9 @@ from hal.events import ACTION_BUTTONS, Button
 
 class PunchControls(GameControls[Punch, None, PunchStory]):
     blurb = "Two boxers, secret cards, three rounds: bluff, block, knock out."
-    endings: ClassVar[dict[Enum, str]] = {GameEndReason.MATCH_WINS: "won on matches"}
+    endings: ClassVar[dict[Enum, str]] = {
+        GameEndReason.MATCH_WINS: "most matches"
+    }  # not "won on matches" after a stamina win
     options_menu = (
         OptionItem("Hands", "rules", ((Rules.STANDARD, "Dealt"), (Rules.ADVANCED, "Drafted"))),
         OptionItem("No Mercy", "no_mercy", ((False, "Off"), (True, "On"))),

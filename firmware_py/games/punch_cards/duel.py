@@ -16,15 +16,11 @@ PRACTICE, the computer chooses its corner and call at random, and it counts nowh
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable
 from dataclasses import replace
 from typing import Any
 
-from PIL import Image
-
 from display.games.punch_cards.models import DuelPrivate, DuelTable, PunchCardsPlay
-from display.models import PrivateScreen, StationLook
-from display.private import draw_private, text_lines
+from display.models import PrivateModel, PrivateScreen, PrivateText, StationLook
 from firmware_py.games.punch_cards.controls import PunchCardsControls
 from firmware_py.games.punch_cards.ledger import Receipt
 from firmware_py.games.punch_cards.ledger_link import LedgerWrite, Refused, Retrying, Saved, new_key
@@ -247,13 +243,10 @@ class DuelScene(Scene):
             paused=base.paused,
         )
 
-    def private_mark(self, now_us: int) -> Hashable:
-        return bool(self.saving.shown(now_us))
-
-    def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
+    def private_model(self, station: int) -> PrivateModel:
         seat = self.session.seat_of.get(station)
         if seat is None or station >= len(self.ctx.looks):
-            return text_lines(["Punch Cards", "", "Duel in progress"], None, size)
+            return PrivateText(("Punch Cards", "", "Duel in progress"))
         view = replace(self.engine.view(seat), public=self._public())
         line = self.seat_lines[seat] if self.settled else ""
         model = DuelPrivate(
@@ -262,15 +255,12 @@ class DuelScene(Scene):
             result=line,
             waiting="Recording..." if self.saving.shown(self.ticked_us) else "",
         )
-        return draw_private(
-            PrivateScreen(
-                game=self.controls.spec.name,
-                seat=seat,
-                view=model,
-                to_act=seat in self.engine.to_act(),
-                refusal=self.session.refusal(seat),
-            ),
-            size,
+        return PrivateScreen(
+            game=self.controls.spec.name,
+            seat=seat,
+            view=model,
+            to_act=seat in self.engine.to_act(),
+            refusal=self.session.refusal(seat),
         )
 
     def led_levels(self, now_us: int) -> dict[int, float]:

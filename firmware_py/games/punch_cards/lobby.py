@@ -16,12 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
-from PIL import Image
-
 from display.games.punch_cards.glyphs import undrawable
 from display.games.punch_cards.models import DeskPrivate, DeskStep, DeskView, LobbyView, PunchCardsPlay
-from display.models import PrivateScreen
-from display.private import draw_private
+from display.models import PrivateModel, PrivateScreen
 from firmware_py.games.punch_cards.duel import DuelScene
 from firmware_py.games.punch_cards.keyboard import NameKeyboard, PinPad
 from firmware_py.games.punch_cards.ledger import (
@@ -553,7 +550,7 @@ class Lobby(Scene):
             game=SPEC.name, title=SPEC.title, seats=self.ctx.looks, view=view, events=(), now_us=now_us
         )
 
-    def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
+    def private_model(self, station: int) -> PrivateModel:
         desk = self.desks[station]
         kb = desk.keyboard.view() if desk.step is DeskStep.NAME and desk.keyboard else None
         pin = desk.pad.pin if desk.pad is not None and desk.step in PIN_STEPS else ""
@@ -568,9 +565,7 @@ class Lobby(Scene):
             hints=self._hints(desk),
             cards=cards,
         )
-        return draw_private(
-            PrivateScreen(game=SPEC.name, seat=station, view=model, to_act=desk.step is not DeskStep.IDLE), size
-        )
+        return PrivateScreen(game=SPEC.name, seat=station, view=model, to_act=desk.step is not DeskStep.IDLE)
 
     def led_levels(self, now_us: int) -> dict[int, float]:
         return {d.station: 1.0 if d.signed_in else 0.0 for d in self.desks}

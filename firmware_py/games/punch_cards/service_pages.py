@@ -40,6 +40,11 @@ def local_time(unix_us: int | None) -> str:
     return time.strftime("%a %d %b %H:%M", time.localtime(unix_us / 1e6))
 
 
+def plural(count: int, word: str) -> str:
+    """``1 point``, ``2 points``: an operator reads "1 points" as a mistake."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
 class OperatorPage(ServiceScene, Generic[D]):
     """One Punch Cards page, opened from the operator menu; turning the key off leaves it.
 
@@ -265,7 +270,7 @@ class ExportPage(OperatorPage[tuple[tuple[Standing, ...], bool]]):
             self.do(
                 "export the standings",  # reads the ledger and writes two files: off the loop too
                 lambda ledger: ledger.export(folder, web_url=web_url),
-                lambda written: f"Written: {written[0]} and {written[1]}",
+                lambda written: f"Written: {written[0].name} and {written[1].name} (in the folder below)",
             )
 
     def body(self, data: tuple[tuple[Standing, ...], bool]) -> list[str]:
@@ -276,7 +281,7 @@ class ExportPage(OperatorPage[tuple[tuple[Standing, ...], bool]]):
             f"Folder: {self.ctx.config.data_dir / EXPORT_FOLDER}",
             "",
         ]
-        lines += [f"{s.rank}. {s.name[:30]}  {s.points} points, {s.cards} cards" for s in table[:8]]
+        lines += [f"{s.rank}. {s.name[:30]}  {plural(s.points, 'point')}, {plural(s.cards, 'card')}" for s in table[:8]]
         return lines
 
 

@@ -9,11 +9,8 @@ answers.
 
 from __future__ import annotations
 
-from PIL import Image
-
 from display.games.punch_cards.models import PunchCardsPlay, TradePrivate, TradeTableView
-from display.models import PrivateScreen
-from display.private import draw_private, text_lines
+from display.models import PrivateModel, PrivateScreen, PrivateText
 from firmware_py.games.punch_cards.ledger import Receipt
 from firmware_py.games.punch_cards.ledger_link import LedgerWrite, Refused, Retrying, Saved, new_key
 from firmware_py.games.punch_cards.way_back import WayBack
@@ -143,9 +140,9 @@ class TradeScene(Scene):
             now_us=now_us,
         )
 
-    def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
+    def private_model(self, station: int) -> PrivateModel:
         if station not in self.stations:
-            return text_lines(["Punch Cards", "", "Trade in progress"], None, size)
+            return PrivateText(("Punch Cards", "", "Trade in progress"))
         seat = self.stations.index(station)
         model = TradePrivate(
             collection=self.collections[seat],
@@ -154,4 +151,4 @@ class TradeScene(Scene):
             confirmed=self.table.confirmed[seat],
             message="Recording..." if self.saving.waiting else self.messages[seat],
         )
-        return draw_private(PrivateScreen(game=SPEC.name, seat=seat, view=model, to_act=True), size)
+        return PrivateScreen(game=SPEC.name, seat=seat, view=model, to_act=True)
