@@ -14,6 +14,14 @@ number comes from):
 - **Sensors differ.** Gain, resonance, contact duration and a fixed ``delay_us`` from
   the pad's surface to its piezo are per pad; where the palm lands adds up to
   ``position_us`` per slap.
+- **Real strikes are bipolar** (issue 31, from recordings of real pads): a strike may
+  open with a narrow first lobe (``lead``: under 250 µs wide, a share of the main peak,
+  the other way) before the main swing, itself after a small ``pre`` swing; the main swing
+  may go either way (``polarity``); the pad's body rings on at low level for a long time
+  (``tail``: 20–60 ms time constants, visible for ~350 ms); a palm often lands a second
+  time 26–40 ms later at 10–17 % of the hit (``second``); a front end's gain (``gain``,
+  ×1 to ×8) scales all of it.  The defaults are the earlier smooth, monopolar pad:
+  :data:`REAL_PADS` holds the widened ones.
 - Each pad adds Gaussian noise and a slow baseline drift; a slap leaks into every other
   pad through the table (one ratio for all pairs, or a matrix ``[from][to]``), a little
   later, through that pad's own resonator.  Samples are clamped to the 16-bit range of
@@ -29,7 +37,7 @@ import cmath
 import math
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from firmware_py.padboard.detector import velocity
 from hal.padboard import wire
@@ -53,6 +61,17 @@ class PiezoPad:
     contact_exp: float = 0.17  # ... and its duration ∝ peak^-contact_exp
     delay_us: float = 0.0  # from the pad's surface to its piezo (mechanics, front end)
     position_us: float = 30.0  # where the palm lands: 0..this more, per slap
+    polarity: int = 1  # the main swing's sign
+    lead: float = 0.0  # a first lobe, against the main swing, this share of its peak (0: none) ...
+    lead_us: float = 180.0  # ... this wide (a half-sine; ∝ peak^-contact_exp like the contact) ...
+    pre_us: float = 0.0  # ... starting this long after contact, which the pre swing fills:
+    pre: float = 0.0  # a half-sine with the main swing, this share of the main peak
+    tail: float = 0.0  # the body's long ring: its first peak as a share of the main peak (0: none) ...
+    tail_hz: float = 140.0
+    tail_tau_us: float = 40000.0
+    second: float = 0.0  # share of slaps whose palm lands again ...
+    second_share: tuple[float, float] = (0.10, 0.17)  # ... this much of the hit (uniform) ...
+    second_us: tuple[float, float] = (26000.0, 40000.0)  # ... this long after contact
 
 
 @dataclass(frozen=True)
@@ -85,12 +104,13 @@ def contact_duration_us(pad: PiezoPad, peak: float) -> float:
 
 
 class Pulse:
-    """The pad's answer to one half-sine force pulse: ``value(dt)`` µs after contact,
-    scaled so that its first peak is ``peak`` (signed: ``peak < 0`` swings down)."""
+    """A resonator's answer (``ring_hz``, ``ring_tau_us``) to one half-sine force pulse:
+    ``value(dt)`` µs after contact, scaled so that its first peak is ``peak`` (signed:
+    ``peak < 0`` swings down)."""
 
-    def __init__(self, pad: PiezoPad, duration_us: float, peak: float) -> None:
-        w = 2 * math.pi * pad.ring_hz / 1e6
-        self.lam = complex(-1.0 / pad.ring_tau_us, w)
+    def __init__(self, ring_hz: float, ring_tau_us: float, duration_us: float, peak: float) -> None:
+        w = 2 * math.pi * ring_hz / 1e6
+        self.lam = complex(-1.0 / ring_tau_us, w)
         self.d = duration_us
         self.a = math.pi / duration_us
         ia = 1j * self.a
@@ -99,7 +119,7 @@ class Pulse:
         self.after = self._during_c(duration_us) * cmath.exp(-self.lam * duration_us)
         self.scale = 1.0
         self.scale = peak / self._first_peak()
-        self.end_us = duration_us + 8 * pad.ring_tau_us
+        self.end_us = duration_us + 8 * ring_tau_us
 
     def _during_c(self, dt: float) -> complex:
         """e^{λt}·∫₀ᵗ sin(a s)e^{−λs} ds in closed form (complex; its imaginary part is the response)."""
@@ -135,6 +155,46 @@ class Pulse:
         return self.value((a + b) / 2)
 
 
+class Lobe:
+    """A half-sine swing ``width_us`` wide of height ``peak`` (signed), from ``start_us``
+    after contact: a strike's narrow first lobe or its pre swing."""
+
+    def __init__(self, start_us: float, width_us: float, peak: float) -> None:
+        self.start = start_us
+        self.w = width_us
+        self.peak = peak
+        self.end_us = start_us + width_us
+
+    def value(self, dt: float) -> float:
+        x = dt - self.start
+        if x <= 0 or x >= self.w:
+            return 0.0
+        return self.peak * math.sin(math.pi * x / self.w)
+
+
+class Strike:
+    """Everything one contact puts on one pad: the main swing of ``peak`` (the
+    resonator's answer to the contact) and, as ``shape`` has them, the pre swing, the
+    narrow first lobe and the long tail; ``value(dt)`` µs after contact."""
+
+    def __init__(self, resonator: PiezoPad, shape: PiezoPad, duration_us: float, peak: float) -> None:
+        main = peak * shape.polarity
+        self.parts: list[Pulse | Lobe] = [Pulse(resonator.ring_hz, resonator.ring_tau_us, duration_us, main)]
+        scale = duration_us / shape.contact_us if shape.contact_us > 0 else 1.0
+        if shape.pre > 0 and shape.pre_us > 0:
+            self.parts.append(Lobe(0.0, shape.pre_us, shape.pre * main))
+        if shape.lead > 0:
+            self.parts.append(Lobe(shape.pre_us, shape.lead_us * scale, -shape.lead * main))
+        if shape.tail > 0:
+            self.parts.append(Pulse(resonator.tail_hz, resonator.tail_tau_us, duration_us, shape.tail * main))
+        self.end_us = max(p.end_us for p in self.parts)
+
+    def value(self, dt: float) -> float:
+        if dt <= 0:
+            return 0.0
+        return sum(p.value(dt) for p in self.parts if dt <= p.end_us)
+
+
 class PiezoModel:
     """Sample frames of ``len(pads)`` pads for a script of slaps."""
 
@@ -151,7 +211,9 @@ class PiezoModel:
         self._rng = random.Random(seed)
         self._landing = random.Random(seed ^ 0x5EED)
         self._burst_noise = random.Random(seed ^ 0xED6E)
-        self._active: list[list[tuple[float, Pulse]]] = [[] for _ in self.pads]
+        self._active: list[list[tuple[float, Strike]]] = [[] for _ in self.pads]
+        self.second_contacts: list[ModelSlap] = []
+        """Every second contact the model added: not slaps (the detector must drop them)."""
 
     def ratio(self, source: int, pad: int) -> float:
         """How much of a slap on ``source`` reaches ``pad`` through the table."""
@@ -159,11 +221,20 @@ class PiezoModel:
             return float(self.crosstalk)
         return self.crosstalk[source][pad]
 
-    def add(self, slap: ModelSlap) -> float:
-        """Schedule a slap (and its crosstalk on the other pads); returns when its signal
-        starts on its own pad (board µs: contact + the pad's delay + where the palm landed)."""
+    def add(self, slap: ModelSlap, bounce: bool = True) -> float:
+        """Schedule a slap (and its crosstalk on the other pads, and, for the pad's share
+        of slaps, the palm's second contact); returns when its signal starts on its own
+        pad (board µs: contact + the pad's delay + where the palm landed)."""
         src = self.pads[slap.pad]
         landed = slap.t_us + src.delay_us + self._landing.uniform(0.0, src.position_us)
+        if bounce and src.second > 0 and self._landing.random() < src.second:
+            again = ModelSlap(
+                slap.pad,
+                int(slap.t_us + self._landing.uniform(*src.second_us)),
+                slap.peak * self._landing.uniform(*src.second_share),
+            )
+            self.second_contacts.append(again)
+            self.add(again, bounce=False)
         for j, pad in enumerate(self.pads):
             if j == slap.pad:
                 amp, t0 = slap.peak * src.gain, landed
@@ -171,7 +242,7 @@ class PiezoModel:
                 amp = slap.peak * src.gain * self.ratio(slap.pad, j) * pad.gain
                 t0 = landed - src.delay_us + self.crosstalk_delay_us
             if amp > 0:
-                self._active[j].append((t0, Pulse(pad, contact_duration_us(src, slap.peak), amp)))
+                self._active[j].append((t0, Strike(pad, src, contact_duration_us(src, slap.peak), amp)))
         return landed
 
     def forget(self, t_us: float) -> None:
@@ -243,3 +314,64 @@ class SlapSignal:
 
     def add_slap(self, pad: int, t_us: int, peak: float) -> None:
         self.model.add(ModelSlap(pad, t_us, peak))
+
+
+REAL_PAD_KINDS: dict[str, PiezoPad] = {
+    # a rubber-topped pad: a small first lobe against the main swing, a 35 ms ring
+    "rubber": PiezoPad(
+        noise=30.0,
+        ring_hz=250.0,
+        ring_tau_us=2500.0,
+        lead=0.55,
+        lead_us=170.0,
+        tail=0.18,
+        tail_hz=150.0,
+        tail_tau_us=35000.0,
+        second=0.3,
+        drift=60.0,
+    ),
+    # a bare wooden board: a first lobe larger than the main swing, after a small pre swing;
+    # the main swing goes down; the longest ring
+    "wood": PiezoPad(
+        noise=30.0,
+        ring_hz=300.0,
+        ring_tau_us=2000.0,
+        polarity=-1,
+        lead=1.15,
+        lead_us=120.0,
+        pre=0.06,
+        pre_us=250.0,
+        tail=0.14,
+        tail_hz=190.0,
+        tail_tau_us=55000.0,
+        second=0.3,
+        drift=60.0,
+    ),
+    # a stiff plate on foam: a wide first lobe (near 250 µs), a short ring, bounces often
+    "plate": PiezoPad(
+        noise=30.0,
+        ring_hz=220.0,
+        ring_tau_us=3000.0,
+        lead=0.35,
+        lead_us=240.0,
+        tail=0.25,
+        tail_hz=110.0,
+        tail_tau_us=22000.0,
+        second=0.6,
+        drift=60.0,
+    ),
+}
+"""Pad kinds as real recordings show them (issue 31; docs/slap-timing.md): bipolar
+strikes, narrow first lobes, long rings and second contacts, at a quiet front end's
+gain of ×1 (a hard slap peaks at a few thousand counts): :func:`real_pad` sets the gain."""
+
+ADC_NOISE = 40.0
+"""The ADC's own noise (read_u16 counts, σ): what a front end's gain does not scale."""
+
+
+def real_pad(kind: str, gain: float) -> PiezoPad:
+    """A :data:`REAL_PAD_KINDS` pad behind a front end of gain ``gain`` (×1 to ×8): the
+    gain scales the signal and the front end's own noise, not the ADC's."""
+    base = REAL_PAD_KINDS[kind]
+    noise = math.hypot(ADC_NOISE, base.noise * gain)
+    return replace(base, gain=gain, noise=noise, drift=base.drift * gain)
