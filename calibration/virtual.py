@@ -131,7 +131,7 @@ class VirtualPads:
                         self.hits.append(hit)
                         if rec is not None:
                             rec.add_hit(hit)
-                            self._edge(rec, hit)
+                            self._edge(rec, hit, bool(self._det.timed_on_lead(pad)))
             else:
                 self._compare(rec, t, s)
             if keep:
@@ -149,12 +149,13 @@ class VirtualPads:
                 rec.add_contact(touched)
         self._t = t
 
-    def _edge(self, rec: Recording, hit: PadHit) -> None:
+    def _edge(self, rec: Recording, hit: PadHit, lead: bool) -> None:
         period = self.edge_period_us
         if period:
             t = hit.t_us - wire.EDGE_BEFORE_US
             count = min(wire.EDGE_MAX_SAMPLES, (wire.EDGE_BEFORE_US + wire.EDGE_AFTER_US) // period + 1)
-            rec.add_edge(PadEdge(hit.pad, hit.t_us, t, period, tuple(self.model.burst(hit.pad, t, period, count))))
+            samples = tuple(self.model.burst(hit.pad, t, period, count))
+            rec.add_edge(PadEdge(hit.pad, hit.t_us, t, period, samples, lead))
 
     def end(self, rec: Recording) -> Capture:
         return rec.capture(self._t)

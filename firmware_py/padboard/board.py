@@ -109,7 +109,8 @@ class Board:
                     pad, onset, wire.EDGE_BEFORE_US, wire.EDGE_AFTER_US, wire.EDGE_MAX_SAMPLES
                 )
                 if samples:
-                    self.send(wire.EDGE, wire.pack_edge(pad, onset, t, period, samples))
+                    lead = self.detector.timed_on_lead(pad)
+                    self.send(wire.EDGE, wire.pack_edge(pad, onset, t, period, samples, lead))
 
     def on_contact(self, t):
         """The contact probe closed at ticks ``t`` (a gloved palm touched a pad's foil):

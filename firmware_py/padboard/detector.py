@@ -42,6 +42,7 @@ every comparison goes through :func:`ticks_diff`.
 """
 
 import math
+from array import array
 
 try:  # on the board wire.py sits beside this file
     from hal.padboard import wire
@@ -71,7 +72,15 @@ _FHALF = FRAMES >> 1
 IDLE = 0
 SCAN = 1
 MASK = 2
-RETRIG = 3
+
+SECOND_CONTACT_US = 45000  # a palm lands again within this of a hit (26-40 ms on real pads)
+LEAD_WIDE_US = 500  # a strike's first lobe narrower than this at half height is its lead lobe
+LEAD_BACK_US = 1500  # a lead lobe under the threshold is looked for this far before the crossing
+LEAD_GATE = 6  # ... and must stand this many mean noise deviations clear of the baseline
+LEAD_LEAD_US = 400  # a lead lobe's pre swing and rise (wood: 250 µs + half the lobe) ...
+LEAD_QUIET_US = 1000  # ... and before that, this long, the pad was quiet
+LEAD_FRAME_US = 100  # a lead lobe is only told from a main swing with frames this close (the DMA's 50 µs)
+BLOCK_US = 2000  # the board hands the detector blocks of about this long (40 frames at 20 kHz)
 
 _NOTHING = ()
 
@@ -122,7 +131,11 @@ class _Pad:
         self.cbase = 0  # ... and the baseline then
         self.onset = 0
         self.peak = 0
-        self.rt_level = 0.0
+        self.mask_t = 0  # the latest onset (a second contact's too): the mask runs from it
+        self.ring_t = 0  # the latest slap's onset and peak: the ring model and second contacts
+        self.ring_peak = 0
+        self.lead = 0  # 1: the latest hit reported was timed on its strike's first lobe
+        self.rt = 0  # the ring model's level now (counts over the threshold)
         self.configure({})
 
     def configure(self, settings):
@@ -133,7 +146,11 @@ class _Pad:
         self.scan = s["scan_us"]
         self.mask = s["mask_us"]
         self.rt_pct = s["retrigger_pct"]
-        self.rt_tau = s["retrigger_decay_us"]
+        self.rt_fall = int(65536 * math.exp(-STATE_US / s["retrigger_decay_us"]))  # per state frame, << 16
+        self.rt_fall_block = int(65536 * math.exp(-BLOCK_US / s["retrigger_decay_us"]))  # per block
+        self.hold = s["ring_hold_ms"] * 1000
+        self.second = s["second_pct"]
+        self.lead_us = s["lead_us"]
         self.xt_pct = s["xtalk_pct"]
         self.xt_win = s["xtalk_window_us"]
         self.shift = s["baseline_shift"]
@@ -157,7 +174,7 @@ class Detector:
     def __init__(self, pads, settings=None):
         self.npads = pads
         self.pads = [_Pad() for _ in range(pads)]
-        # [pad, onset, peak, delay subtracted, clean peak, subtracted pads (bits)] of hits
+        # [pad, onset, peak, delay subtracted, clean peak, subtracted pads (bits), first lobe] of hits
         self.pending = []  # scanned, awaiting the crosstalk verdict
         self.recent = []  # emitted, kept for the crosstalk window
         self.ring = None  # where the frames are: the DMA's ring or our own
@@ -173,6 +190,11 @@ class Detector:
         self._own_k = 0
         self._own_t = None
         self._src_clipped = False
+        self._fresh = True  # no frames before the first state frame to search
+        self._busy = True  # a sample of this block left the quietest pad's band: search every sample
+        self._view = None  # a memoryview of the ring (the block test reads it without copying) ...
+        self._view_of = None  # ... and that ring
+        self._lead = 0  # the hit _onset timed last was timed on its first lobe
         if settings:
             for i in range(pads):
                 self.configure(i, settings[i])
@@ -186,7 +208,7 @@ class Detector:
         frame as ``(pad, onset_ticks, velocity, peak)`` tuples."""
         n = self.npads
         if self._own is None:
-            self._own = [0] * (OWN_RING_FRAMES * n)
+            self._own = array("H", bytes(2 * OWN_RING_FRAMES * n))
         k = self._own_k
         pos = (k * n) % len(self._own)
         for i in range(n):
@@ -215,6 +237,7 @@ class Detector:
         self._k0 = first
         self._t0 = t_first
         self._newest = (first + count - 1) & FRAME_MASK
+        self._busy = self._fresh or not self._block_quiet(ring, first - self.step + 1, count + self.step - 1)
         out = None
         d = (self.step - first % self.step) % self.step
         while d < count:
@@ -241,52 +264,122 @@ class Detector:
             dev = x - (p.base_fp >> 8)
             if dev < 0:
                 dev = -dev
+            if p.rt:  # the ring model decays, and ends after the hold
+                p.rt = (p.rt * p.rt_fall) >> 16
+                if ticks_diff(t, p.ring_t) >= p.hold:
+                    p.rt = 0
             ph = p.phase
             if ph == SCAN:
                 if dev > p.peak:
                     p.peak = dev
                 if ticks_diff(t, p.cross) >= p.scan:
                     self._scanned(i, p, k)
+            elif ph == MASK and ticks_diff(t, p.mask_t) < p.mask:
+                p.base_fp += ((x << 8) - p.base_fp) >> p.shift
             else:
-                level = p.thr
-                if ph == MASK:
-                    if ticks_diff(t, p.onset) < p.mask:
-                        level = 0x3FFFFFFF  # nothing fires; stays a small int
-                    else:
-                        ph = p.phase = RETRIG
-                if ph == RETRIG:
-                    dyn = p.rt_level * math.exp(-ticks_diff(t, p.onset) / p.rt_tau)
-                    if dyn > level:
-                        level = dyn
-                    else:
-                        ph = p.phase = IDLE
-                if dev >= level:
+                p.phase = IDLE
+                base = p.base_fp >> 8
+                level = p.thr + p.rt
+                if self._fresh:
+                    r = 0 if dev >= level else None
+                elif self._busy:
+                    r = self._first_over(i, k, base, level)
+                else:
+                    r = None
+                if r is not None:
                     p.crossed = True
-                    p.cross = t
-                    p.cross_k = k
-                    p.cbase = p.base_fp >> 8
+                    p.cross = (t + r * self.frame_us) & TICKS_MASK
+                    p.cross_k = (k + r) & FRAME_MASK
+                    p.cbase = base
                     p.peak = dev
                     p.phase = SCAN
                     if p.scan <= 0:
                         self._scanned(i, p, k)
                 else:
                     p.base_fp += ((x << 8) - p.base_fp) >> p.shift
-                    if ph == IDLE:
+                    if not p.rt:
                         p.noise_fp += ((dev << 8) - p.noise_fp) >> 8
             i += 1
+        self._fresh = False
         if self.pending:
             return self._decide(t)
         return _NOTHING
 
+    def _block_quiet(self, ring, first, count):
+        """True when every sample of frames ``first`` .. ``first + count - 1``, of every
+        pad, is inside the band that every pad's level leaves around its baseline (the
+        ring model's at the block's end): then no sample can start a hit and the block
+        needs no per-sample search.  ``max`` and ``min`` over the ring's memory are the
+        only per-sample work here, and they run in C on the board."""
+        sh = self.shift
+        lo = -1
+        hi = 0x3FFFFFFF
+        for p in self.pads:
+            if p.base_fp < 0:
+                return False
+            base = p.base_fp >> 8
+            level = p.thr + ((p.rt * p.rt_fall_block) >> 16)
+            a = (base - level) >> sh
+            b = -((-(base + level)) >> sh)
+            if a > lo:
+                lo = a
+            if b < hi:
+                hi = b
+        if self._view_of is not ring:
+            self._view_of = ring
+            try:
+                self._view = memoryview(ring)
+            except TypeError:  # a list: slices copy, which is fine off the board
+                self._view = ring
+        view = self._view
+        size = len(ring)
+        n = self.npads
+        a0 = (first * n) % size
+        a1 = a0 + count * n
+        if a1 <= size:
+            seg = view[a0:a1]
+            return lo < min(seg) and max(seg) < hi
+        seg = view[a0:size]
+        rest = view[0 : a1 - size]
+        return lo < min(seg) and max(seg) < hi and lo < min(rest) and max(rest) < hi
+
+    def _first_over(self, i, k, base, level):
+        """The first of pad ``i``'s frames since the last state frame, up to frame ``k``
+        (relative to ``k``: ``1 - step`` .. 0), whose sample is ``level`` or more from
+        ``base`` either way, or None.  This is the per-sample work: one ring read and
+        two comparisons per sample, in the ring's own units (no shift, no abs)."""
+        sh = self.shift
+        hi = -((-(base + level)) >> sh)  # x << sh >= base + level
+        lo = (base - level) >> sh  # x << sh <= base - level
+        ring = self.ring
+        size = len(ring)
+        n = self.npads
+        r = 1 - self.step
+        a = ((k + r) * n + i) % size
+        while r <= 0:
+            x = ring[a]
+            if x >= hi or x <= lo:
+                return r
+            a += n
+            if a >= size:
+                a -= size
+            r += 1
+        return None
+
     def _scanned(self, i, p, k):
         onset, peak, clean, delay, subtracted = self._onset(i, p, k)
-        p.onset = onset
-        p.peak = peak
-        self.pending.append([i, onset, peak, delay, clean, subtracted])
+        p.mask_t = onset
+        p.phase = MASK
         if peak > p.peak_max:
             p.peak_max = peak
-        p.rt_level = peak * p.rt_pct / 100
-        p.phase = MASK
+        if p.ring_peak and peak * 100 < p.second * p.ring_peak and ticks_diff(onset, p.ring_t) < SECOND_CONTACT_US:
+            return  # the palm landing again, not a slap: the last slap's ring model goes on
+        p.onset = onset
+        p.peak = peak
+        p.ring_t = onset
+        p.ring_peak = peak
+        p.rt = peak * p.rt_pct // 100
+        self.pending.append([i, onset, peak, delay, clean, subtracted, self._lead])
 
     def _sources(self, i, p, k):
         """What is subtracted from pad ``i``'s signal before its edge is timed (its scan
@@ -499,6 +592,7 @@ class Detector:
         ``xclean_pct`` % of what was subtracted); ``subtracted`` is a bit mask of those pads
         (0: measured on the raw signal).  ``peak`` is the raw peak either way (velocity
         and crosstalk cancel compare raw peaks).  Frames are relative to ``k``."""
+        self._lead = 0
         r_min = frame_diff(self._newest, k) - self.ring_frames + 1  # older frames are overwritten
         rc = frame_diff(p.cross_k, k)
         b = self._edge_base(i, p, k, rc, r_min)
@@ -509,12 +603,33 @@ class Detector:
         if top + abs(b - p.cbase) < p.peak:  # the ring no longer holds the edge: keep what the state frames saw
             return p.cross, p.peak, p.peak, 0, 0
         first = 1 if self._dev(i, k, rc, b, None) >= 0 else -1
-        if first != sgn:  # the second swing came out larger (both clipped at the rails): time the first
-            _top, best, rp, sgn = self._peak(i, k, lo, 0, r_min, b, None, first)
-        raw = best
         stop = rc - EDGE_BACK_US // self.frame_us
         if stop < r_min:
             stop = r_min
+        gate = (p.noise_fp >> 8) * LEAD_GATE
+        if gate < p.thr // 2:
+            gate = p.thr // 2
+        gate += p.rt
+        lead = None
+        if self.frame_us <= LEAD_FRAME_US:
+            lead = self._lobe(i, k, rc, b, first, r_min)
+            if lead is None:  # the main swing crossed: a narrow lobe against it before?
+                back = rc - LEAD_BACK_US // self.frame_us
+                lead = self._lead_before(i, k, back if back > stop else stop, rc, b, -first, gate)
+            if lead is not None and not self._quiet_before(i, k, lead[1], b, gate // 2, r_min):
+                lead = None  # a swing of a ring already going (a slap's or a neighbour's), not a first lobe
+        if lead is not None:  # a real pad's bipolar strike: timed on its narrow first lobe
+            x50 = self._half_time(i, k, lead[1], lead[0], lead[2], stop, b, None)
+            if x50 is not None:
+                raw = best if best > lead[0] else lead[0]
+                t50 = self._t0 + frame_diff(k, self._k0) * self.frame_us + int(x50 * self.frame_us + 0.5)
+                if self.stagger:
+                    t50 += i * self.frame_us // self.npads
+                self._lead = 1
+                return (t50 - p.lead_us) & TICKS_MASK, raw, raw, p.lead_us, 0
+        if first != sgn:  # the second swing came out larger (both clipped at the rails): time the first
+            _top, best, rp, sgn = self._peak(i, k, lo, 0, r_min, b, None, first)
+        raw = best
         src = self._sources(i, p, k)
         subtracted = 0
         x50 = None
@@ -546,6 +661,70 @@ class Detector:
         if ticks_diff(onset, p.cross) > 0:  # contact came before the signal crossed the threshold
             onset = p.cross
         return onset, raw, best, delay, subtracted
+
+    def _lobe(self, i, k, r0, b, sgn, r_min):
+        """(height, frame, sign) of the swing of sign ``sgn`` through frame ``k + r0``
+        if it is a lead lobe (narrower than ``LEAD_WIDE_US`` at half its height and over
+        before the frames end), else None."""
+        top = 0
+        rt = r0
+        r = r0
+        while r <= 0:
+            v = sgn * self._dev(i, k, r, b, None)
+            if v > top:
+                top = v
+                rt = r
+            elif v * 4 < top:
+                break
+            r += 1
+        if r > 0 or top <= 0:
+            return None
+        wide = LEAD_WIDE_US // self.frame_us
+        w = 0
+        r = rt
+        while r >= r_min and sgn * self._dev(i, k, r, b, None) * 2 >= top:
+            w += 1
+            r -= 1
+            if w > wide:
+                return None
+        r = rt + 1
+        while r <= 0 and sgn * self._dev(i, k, r, b, None) * 2 >= top:
+            w += 1
+            r += 1
+            if w > wide:
+                return None
+        return top, rt, sgn
+
+    def _lead_before(self, i, k, r0, r1, b, sgn, gate):
+        """A lead lobe of sign ``sgn`` (:meth:`_lobe`) peaking between frames ``k + r0``
+        and ``k + r1`` at ``gate`` or more, or None."""
+        top = 0
+        rt = r0
+        r = r0
+        while r < r1:
+            v = sgn * self._dev(i, k, r, b, None)
+            if v > top:
+                top = v
+                rt = r
+            r += 1
+        if top < gate or top <= 0:
+            return None
+        lead = self._lobe(i, k, rt, b, sgn, r0)
+        return lead if lead is not None and lead[1] == rt else None
+
+    def _quiet_before(self, i, k, rt, b, gate, r_min):
+        """True when pad ``i``'s signal stayed under ``gate`` over the ``LEAD_QUIET_US``
+        up to ``LEAD_LEAD_US`` before frame ``k + rt`` (a lobe's peak): nothing rang there."""
+        z = rt - LEAD_LEAD_US // self.frame_us
+        r = z - LEAD_QUIET_US // self.frame_us
+        if r < r_min:
+            return False
+        while r < z:
+            v = self._dev(i, k, r, b, None)
+            if v >= gate or -v >= gate:
+                return False
+            r += 1
+        return True
 
     def _edge_base(self, i, p, k, rc, r_min):
         """The baseline under a hit's edge (crossing at frame ``k + rc``): the mean of
@@ -584,6 +763,7 @@ class Detector:
             if pad.xt_on and self._crosstalk(c, pad):
                 continue
             out.append((c[0], c[1], velocity(c[2], pad.thr, pad.sens, pad.curve), c[2]))
+            pad.lead = c[6]
             self.recent.append(c)
         self.pending = keep
         if self.recent:
@@ -656,6 +836,11 @@ class Detector:
         k = self._k0
         out = [ring[((k + r) * n + pad) % size] << sh for r in range(first, last + 1)]
         return t & TICKS_MASK, fu, out
+
+    def timed_on_lead(self, pad):
+        """1 if the latest hit reported on ``pad`` was timed on its strike's narrow first
+        lobe (its delay is ``lead_us``), 0 if on its main swing (the onset curve)."""
+        return self.pads[pad].lead
 
     def health(self, pad):
         """(baseline, noise, largest peak since the last call, clipped samples) of a pad."""

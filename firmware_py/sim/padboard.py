@@ -33,6 +33,7 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from firmware_py.padboard import settings_store
 from firmware_py.padboard.board import Board
@@ -90,6 +91,14 @@ PROBE_IRQ_US = (3.0, 12.0)
 on the RP2040 in MicroPython, an estimate to confirm on the first board."""
 
 
+class BlockSink(Protocol):
+    """What takes the DMA's blocks: the board (``Board.on_block``), or a detector alone."""
+
+    def on_block(
+        self, ring: array[int], first: int, count: int, t_first: int, frame_us: int, shift: int, stagger: bool
+    ) -> None: ...
+
+
 class SimDma:
     """The board's sampling as its DMA does it, on the host: the ADC converts the pads in
     turn (pad ``i`` ``i * frame_us / pads`` after the frame's time), 12-bit results
@@ -118,7 +127,7 @@ class SimDma:
         self.next_frame = (first + count) & FRAME_MASK
         return first
 
-    def feed(self, board: Board, t_first: int, count: int) -> None:
+    def feed(self, board: BlockSink, t_first: int, count: int) -> None:
         """Sample ``count`` frames and hand them to ``board`` as its main loop does."""
         first = self.take(t_first, count)
         board.on_block(self.ring, first, count, t_first & TICKS_MASK, self.frame_us, self.SHIFT, True)

@@ -324,7 +324,7 @@ REAL_PAD_KINDS: dict[str, PiezoPad] = {
         ring_tau_us=2500.0,
         lead=0.55,
         lead_us=170.0,
-        tail=0.18,
+        tail=0.30,
         tail_hz=150.0,
         tail_tau_us=35000.0,
         second=0.3,
@@ -341,7 +341,7 @@ REAL_PAD_KINDS: dict[str, PiezoPad] = {
         lead_us=120.0,
         pre=0.06,
         pre_us=250.0,
-        tail=0.14,
+        tail=0.25,
         tail_hz=190.0,
         tail_tau_us=55000.0,
         second=0.3,
@@ -354,7 +354,7 @@ REAL_PAD_KINDS: dict[str, PiezoPad] = {
         ring_tau_us=3000.0,
         lead=0.35,
         lead_us=240.0,
-        tail=0.25,
+        tail=0.35,
         tail_hz=110.0,
         tail_tau_us=22000.0,
         second=0.6,
@@ -362,11 +362,17 @@ REAL_PAD_KINDS: dict[str, PiezoPad] = {
     ),
 }
 """Pad kinds as real recordings show them (issue 31; docs/slap-timing.md): bipolar
-strikes, narrow first lobes, long rings and second contacts, at a quiet front end's
-gain of ×1 (a hard slap peaks at a few thousand counts): :func:`real_pad` sets the gain."""
+strikes, narrow first lobes, long rings and second contacts: :func:`real_pad` puts
+them behind a front end's gain."""
 
 ADC_NOISE = 40.0
 """The ADC's own noise (read_u16 counts, σ): what a front end's gain does not scale."""
+
+
+SENSOR_GAIN = 0.15
+"""A real piezo's output at a front end's gain of ×1 for a slap of a given force (counts
+before the pad's gain, as the simulated operators slap): a hard slap (26,000) peaks near
+3,900 counts, a soft one (3,000) near 450, ~9 noise sigmas."""
 
 
 def real_pad(kind: str, gain: float) -> PiezoPad:
@@ -374,4 +380,4 @@ def real_pad(kind: str, gain: float) -> PiezoPad:
     gain scales the signal and the front end's own noise, not the ADC's."""
     base = REAL_PAD_KINDS[kind]
     noise = math.hypot(ADC_NOISE, base.noise * gain)
-    return replace(base, gain=gain, noise=noise, drift=base.drift * gain)
+    return replace(base, gain=SENSOR_GAIN * gain, noise=noise, drift=base.drift * gain)

@@ -69,7 +69,7 @@ thread starved on a loaded machine."""
 REPEAT_US = 10_000
 """Two slaps on one pad this close are one slap delivered twice (an old frame replayed,
 seen again after a resync, mapped by a new clock sync a few ms off the first): the
-board's own mask (``mask_us``, 25 ms by default) keeps real onsets further apart."""
+board's mask and ring model keep real onsets further apart (fast slapping is 15 ms and up)."""
 CLOCK_JUMP_US = 50_000
 """How far outside its ping's round trip a pong's mapped board time may fall before the
 board's clock is taken to have jumped (the clock sync's error is µs to a few ms)."""
@@ -585,11 +585,13 @@ class PadboardSource:
             if cb is not None and self._sync.count:
                 self._call(cb, self._raw_block(payload, now))
         elif msg_type == wire.EDGE:
-            pad, onset, first, period, samples = wire.unpack_edge(payload)
+            pad, onset, first, period, samples, lead = wire.unpack_edge(payload)
             on_edge = self._edge_callback
             if on_edge is not None and self._sync.count:
                 to_host = self._sync.to_host
-                self._call(on_edge, PadEdge(pad, to_host(onset, now), to_host(first, now), period, tuple(samples)))
+                self._call(
+                    on_edge, PadEdge(pad, to_host(onset, now), to_host(first, now), period, tuple(samples), bool(lead))
+                )
         elif msg_type == wire.CONTACT:
             touched = wire.unpack_contact(payload)
             on_contact = self._contact_callback

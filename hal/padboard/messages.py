@@ -63,13 +63,16 @@ class RawBlock:
 class PadEdge:
     """A hit's rising edge as the board sampled it (every frame its DMA took, for
     calibration): ``samples[i]`` (read_u16 counts) at HAL µs ``t_us + i * period_us``;
-    ``onset_us`` is the hit's stamp, which pairs the edge with its hit."""
+    ``onset_us`` is the hit's stamp, which pairs the edge with its hit; ``lead``: the
+    board timed it on its strike's narrow first lobe (and subtracted ``lead_us``), not on
+    its main swing (the onset curve)."""
 
     pad: int
     onset_us: int
     t_us: int
     period_us: int
     samples: tuple[int, ...]
+    lead: bool = False
 
     @property
     def times(self) -> tuple[int, ...]:

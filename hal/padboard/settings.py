@@ -12,8 +12,18 @@ from hal.padboard import wire
 
 _D = {name: default for name, default, _lo, _hi in wire.SETTINGS_FIELDS}
 _RANGE = {name: (lo, hi) for name, _d, lo, hi in wire.SETTINGS_FIELDS}
-ADDED_FIELDS = ("onset_us", "onset_exp", *wire.XTALK_FROM, *wire.XGAIN_FROM, *wire.XLAG_FROM, "xclean_pct")
-"""Settings added in protocols 2 and 3: a profile saved before them loads with the defaults."""
+ADDED_FIELDS = (
+    "onset_us",
+    "onset_exp",
+    *wire.XTALK_FROM,
+    *wire.XGAIN_FROM,
+    *wire.XLAG_FROM,
+    "xclean_pct",
+    "ring_hold_ms",
+    "second_pct",
+    "lead_us",
+)
+"""Settings added in protocols 2, 3 and 5: a profile saved before them loads with the defaults."""
 
 
 @dataclass(frozen=True)
@@ -26,9 +36,14 @@ class PadSettings:
     curve: velocity curve exponent ×100 (100 linear, < 100 favours soft slaps).
     scan_us: after an onset, how long the peak is searched for.  Only the velocity and
         the report latency depend on it, never the stamp.
-    mask_us: no new onset on this pad for this long after one.
-    retrigger_pct, retrigger_decay_us: after the mask, a new onset must also exceed
-        peak × pct/100 × exp(-(time since onset)/decay), which rides above the ring.
+    mask_us: no new onset on this pad for this long after one (the strike's own
+        swings: a few ms, so fast slapping counts).
+    retrigger_pct, retrigger_decay_us, ring_hold_ms: the ring model.  After the mask,
+        for ``ring_hold_ms`` after a hit, a new onset must reach the threshold plus
+        peak × pct/100 × exp(-(time since onset)/decay): the pad's ring, which decays
+        with that time constant (calibration fits it from the pad's own rings).
+    second_pct: a hit within ``SECOND_CONTACT_US`` of the last one on the pad whose peak
+        is under this % of that one's is the palm landing a second time: dropped.
     xtalk_pct, xtalk_window_us: a hit is crosstalk, and dropped, when another pad's hit
         with an onset within the window is stronger than this hit's peak × 100/pct.
         0 turns crosstalk cancel off for the pad (and its report latency down to scan_us).
@@ -50,6 +65,9 @@ class PadSettings:
         measures there, so the stamp is the contact, whatever the force
         (docs/slap-timing.md; calibration fits it per pad).  The scan must reach the
         peak: the stamp is timed from it.
+    lead_us: the delay from contact to half the height of a strike's narrow first lobe
+        (a real pad's bipolar strike): the board times a hit on that lobe when it shows
+        ahead of the main swing, and subtracts this instead of the curve above.
     """
 
     threshold: int = _D["threshold"]
@@ -77,6 +95,9 @@ class PadSettings:
     xlag_from2: int = _D["xlag_from2"]
     xlag_from3: int = _D["xlag_from3"]
     xclean_pct: int = _D["xclean_pct"]
+    ring_hold_ms: int = _D["ring_hold_ms"]
+    second_pct: int = _D["second_pct"]
+    lead_us: int = _D["lead_us"]
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -91,7 +112,7 @@ class PadSettings:
 
     @classmethod
     def from_dict(cls, d: dict[str, int]) -> PadSettings:
-        """From a full dict; the settings protocols 2 and 3 added may be missing from
+        """From a full dict; the settings protocols 2, 3 and 5 added may be missing from
         older profiles and then take their defaults."""
         values = {name: _D[name] for name in ADDED_FIELDS}
         values.update(d)

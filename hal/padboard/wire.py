@@ -14,7 +14,8 @@ See docs/padboard-protocol.md for the message catalogue.
 
 import struct
 
-PROTOCOL_VERSION = 4  # 2: the onset curve and crosstalk per source pad; 3: crosstalk subtraction; 4: edges
+PROTOCOL_VERSION = 5  # 2: the onset curve and crosstalk per source pad; 3: crosstalk subtraction; 4: edges;
+# 5: the ring model, second contacts and the first lobe's delay (issue 31)
 MAX_BODY = 1024  # longest decoded body (type + seq + payload + crc) a decoder accepts
 
 # host -> board
@@ -36,7 +37,7 @@ ACK = 0x85  # <BBH request type, status, request seq
 RAW = 0x87  # <IBB first frame ticks, pad mask, frames + per frame <H dt + <H per pad
 HEALTH = 0x88  # <IIIB frames, dropped, rate mHz, pads + per pad <HHHI
 SLAP = 0x90  # <BBIH pad, velocity, onset ticks, peak
-EDGE = 0x91  # <BIIHB pad, onset ticks, first sample ticks, us between samples, count + <H per sample
+EDGE = 0x91  # <BIIHBB pad, onset ticks, first sample ticks, us between samples, count, lobe + <H per sample
 CONTACT = 0x92  # <I ticks when the contact probe closed (a palm touched a pad; while raw streams)
 
 # RAW_START flags
@@ -59,9 +60,11 @@ SETTINGS_FIELDS = (
     ("sensitivity", 30000, 2, 65535),  # peak that maps to velocity 127
     ("curve", 100, 25, 400),  # velocity curve exponent x100 (100 = linear)
     ("scan_us", 2000, 0, 8000),  # peak search after the onset (velocity only)
-    ("mask_us", 25000, 0, 65535),  # no new onset on this pad for this long
-    ("retrigger_pct", 50, 0, 100),  # retrigger threshold starts at peak x pct
-    ("retrigger_decay_us", 15000, 100, 65535),  # ... and decays with this time constant
+    ("mask_us", 5000, 0, 65535),  # no new onset on this pad for this long (the strike's own swings)
+    # the ring model: after the mask a new onset must reach the threshold plus
+    # peak x pct/100 x exp(-t/decay), the pad's ring (calibration fits both), ...
+    ("retrigger_pct", 60, 0, 100),
+    ("retrigger_decay_us", 45000, 100, 65535),
     ("xtalk_pct", 50, 0, 100),  # drop a hit weaker than another pad's x pct ...
     ("xtalk_window_us", 2000, 0, 20000),  # ... whose onset is this close
     ("baseline_shift", 10, 1, 16),  # baseline IIR: moves 1/2^shift of the error per sample
@@ -89,6 +92,14 @@ SETTINGS_FIELDS = (
     # a hit measured with crosstalk subtracted is a slap of its own (not crosstalk) when
     # what is left is at least this % of what was subtracted (the pairs' mismatch, x2)
     ("xclean_pct", 100, 0, 1000),
+    # protocol 5 (issue 31): ... for this long after a hit (ms; then the threshold alone)
+    ("ring_hold_ms", 400, 0, 2000),
+    # a hit within SECOND_CONTACT_US of the last one whose peak is under this % of it is
+    # the palm landing again, not a slap
+    ("second_pct", 30, 0, 100),
+    # contact -> half of a strike's first lobe, where the board timed that narrow lobe
+    # ahead of the main swing (onset_us/onset_exp time the main swing)
+    ("lead_us", 30, 0, 2000),
 )
 XTALK_FROM = ("xtalk_from0", "xtalk_from1", "xtalk_from2", "xtalk_from3")
 XGAIN_FROM = ("xgain_from0", "xgain_from1", "xgain_from2", "xgain_from3")
@@ -308,19 +319,21 @@ def unpack_contact(payload):
     return struct.unpack("<I", payload)[0]
 
 
-def pack_edge(pad, onset_ticks, first_ticks, period_us, samples):
-    out = bytearray(struct.pack("<BIIHB", pad, onset_ticks, first_ticks, period_us, len(samples)))
+def pack_edge(pad, onset_ticks, first_ticks, period_us, samples, lead=0):
+    """``lead``: 1 if the hit was timed on its strike's first lobe (``lead_us``), 0 on its
+    main swing (the onset curve)."""
+    out = bytearray(struct.pack("<BIIHBB", pad, onset_ticks, first_ticks, period_us, len(samples), lead))
     for x in samples:
         out += struct.pack("<H", x)
     return bytes(out)
 
 
 def unpack_edge(payload):
-    """(pad, onset ticks, first sample ticks, us between samples, [read_u16 samples])."""
-    pad, onset, first, period, n = struct.unpack_from("<BIIHB", payload, 0)
-    if len(payload) != 12 + 2 * n or period == 0:
+    """(pad, onset ticks, first sample ticks, us between samples, [read_u16 samples], lobe)."""
+    pad, onset, first, period, n, lead = struct.unpack_from("<BIIHBB", payload, 0)
+    if len(payload) != 13 + 2 * n or period == 0:
         raise ValueError("EDGE payload of " + str(len(payload)) + " bytes for " + str(n) + " samples")
-    return pad, onset, first, period, list(struct.unpack_from("<" + "H" * n, payload, 12))
+    return pad, onset, first, period, list(struct.unpack_from("<" + "H" * n, payload, 13)), lead
 
 
 def pack_health(frames, dropped, rate_mhz, pads):

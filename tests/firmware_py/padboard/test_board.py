@@ -360,7 +360,7 @@ def test_padboard_board_sends_each_slaps_edge_at_the_dma_rate() -> None:
     kinds = [t for t, _s, _p in got if t != wire.RAW]
     assert kinds == [wire.SLAP, wire.EDGE]
     slap = next(wire.unpack_slap(p) for t, _s, p in got if t == wire.SLAP)
-    pad, onset, first, period, samples = wire.unpack_edge(next(p for t, _s, p in got if t == wire.EDGE))
+    pad, onset, first, period, samples, _lead = wire.unpack_edge(next(p for t, _s, p in got if t == wire.EDGE))
     assert (pad, onset, period) == (1, slap[2], 50)
     assert onset - wire.EDGE_BEFORE_US - 50 < first <= onset - wire.EDGE_BEFORE_US + 25
     assert (first - 25) % 50 == 0  # pad 1 of 2 is converted half a frame after the frame's time
@@ -375,8 +375,8 @@ def test_padboard_board_sends_each_slaps_edge_at_the_dma_rate() -> None:
 
 
 def test_padboard_edge_payload_is_checked() -> None:
-    payload = wire.pack_edge(2, 123_456, 122_456, 50, [1, 2, 65535])
-    assert wire.unpack_edge(payload) == (2, 123_456, 122_456, 50, [1, 2, 65535])
+    payload = wire.pack_edge(2, 123_456, 122_456, 50, [1, 2, 65535], 1)
+    assert wire.unpack_edge(payload) == (2, 123_456, 122_456, 50, [1, 2, 65535], 1)
     with pytest.raises(ValueError, match="EDGE payload"):
         wire.unpack_edge(payload[:-1])
     with pytest.raises(ValueError, match="EDGE payload"):

@@ -17,7 +17,8 @@ from hal.padboard.settings import PadSettings
 
 TABLE = row_table([PiezoPad()] * 4, near=0.05, falloff=0.35)
 """Nominal pads on separate stands: the default onset curve is theirs, crosstalk ≤ 5 %."""
-SETTINGS = [PadSettings(xtalk_pct=8)] * 4  # the stands' crosstalk × 1.5, as calibration sets it
+# the stands' crosstalk × 1.5 and the nominal pad's ring (τ 8 ms), as calibration sets them
+SETTINGS = [PadSettings(xtalk_pct=8, retrigger_pct=100, retrigger_decay_us=10_000, ring_hold_ms=100)] * 4
 
 
 def forces(rng: random.Random) -> float:
