@@ -14,10 +14,18 @@ Every value comes with a sentence saying why, and with its margin:
   settle window the cabinet then needs, :func:`settle_needed_us` (contact lead + that
   hold + transport, whole ms up): the profile carries it and the cabinet raises
   ``[padboard] settle_us`` to it while the profile is in force.
-- mask time and retrigger: among masks for which every recorded ring, × 2 (6 dB,
-  for a harder slap than any recorded), stays under ``max(threshold, peak × pct × exp(−t/decay))`` after the mask, while every real
-  slap of the flurry stays 25 % over it and its gap is ≥ 1.5 × the mask, the pair that
-  re-opens the pad soonest (to a slap at the threshold) after the hardest slap seen.
+- the threshold looks only at the slaps the operator meant (:func:`intended`): a ring's
+  bump or a palm's second contact, found between the slaps, is never the softest slap.
+- mask time and the ring model: a short mask (2–9 ms: the strike's own swings; longer,
+  with a warning, for a pad whose strike itself rings longer) and,
+  after it, ``threshold + peak × pct/100 × exp(−t/decay)`` for ``ring_hold_ms``, such that
+  every recorded ring, × 2 (6 dB, for a harder slap than any recorded), stays under the
+  line after the mask, while every real slap of the flurry stays 25 % over it and its
+  gap is ≥ 1.5 × the mask; of those, the one that asks least of a slap 20 ms after a
+  full-force one.  The hold is where even a full-force slap's line falls under a quarter
+  of the threshold.  A hit within 45 ms of a slap and under ``second_pct`` % of it is the
+  palm landing again (30 %, lower if a real flurry slap came that weak).
+- every value is reported as applied (the settings' ranges clamp nothing afterwards).
 - crosstalk: the receiving pad's strongest ratio (its peak ÷ the slapped pad's peak)
   × 1.5 (+3.5 dB), as a percentage; off (0) when no neighbour's slap, scaled to a
   full-force slap, could reach this pad's threshold.  The same rule per slapped pad gives
@@ -48,9 +56,16 @@ GAP_MARGIN = 1.5
 XTALK_MARGIN = 1.5
 SOFT_VELOCITY = 40
 WINDOW_MAX_US = 6000  # scan + window delay each report: past PADBOARD_REPORT_US the review names the settle_us needed
-PCTS = (0, 25, 40, 50, 60, 75, 90, 100)
 MAX_SOURCES = 4  # pads a board has, and settings name one by one (xtalk_from0..3)
-DECAYS_MS = tuple(range(2, 41)) + tuple(range(45, 101, 5))
+DECAYS_MS = tuple(range(2, 41)) + tuple(range(45, 66, 5))  # the ring's time constant (decay_us ≤ 65,535)
+MASKS_MS = (*range(2, 10), 12, 15, 20, 25, 30, 40, 50, 65)  # the shortest that works: fast slapping counts
+FAST_MS = 20  # the ring model is judged by what it asks of a slap this long after a full-force one
+HOLD_FRACTION = 4  # the ring model holds until a full-force slap's line is under threshold / this
+HOLD_MAX_MS = 2000
+SECOND_PCT = 30  # a hit under this % of the slap just before it (within SECOND_US) is a second contact
+SECOND_US = 45_000  # the board's SECOND_CONTACT_US
+BUMP_US = 400_000  # an event this soon after a slap, ...
+BUMP_SHARE = 0.35  # ... under this share of it, is its ring's bump or the palm's second contact
 
 
 def db(ratio: float) -> float:
@@ -156,78 +171,125 @@ def fit_scan(own: Sequence[Event], period_us: int) -> tuple[int, str]:
     return scan, f"scan {scan / 1000:.2f} ms: the slowest rise from onset to peak took {rise / 1000:.2f} ms (× 1.5)"
 
 
-def _last_violation_ms(env: Sequence[int], peak: int, thr: int, pct: int, decay_ms: int) -> int:
-    """The first ms from which the ring stays under the retrigger line with margin."""
-    last = -1
-    for k, e in enumerate(env):
-        need = e * RING_SAFETY
-        if need < thr:
-            continue
-        line = peak * pct / 100 * math.exp(-k / decay_ms) if pct else 0.0
-        if need >= max(thr, line):
-            last = k
-    return last + 1
+def intended(events: Sequence[Event]) -> list[Event]:
+    """The slaps the operator meant, in time order: an event within ``BUMP_US`` after a
+    slap and under ``BUMP_SHARE`` of it is that slap's ring bump or second contact."""
+    out: list[Event] = []
+    for e in sorted(events, key=lambda e: e.onset_us):
+        if not any(0 < e.onset_us - o.onset_us <= BUMP_US and e.peak < BUMP_SHARE * o.peak for o in out):
+            out.append(e)
+    return out
 
 
-def fit_mask(
-    thr: int,
-    scan_us: int,
-    rings: Sequence[tuple[int, tuple[int, ...]]],
-    flurry: Sequence[Event],
-) -> tuple[int, int, int, list[str], list[str], dict[str, float]]:
-    """Mask, retrigger pct and decay from ``rings`` (peak, envelope per ms) and the flurry."""
+@dataclass(frozen=True)
+class RingFit:
+    """The mask, the ring model and the second-contact share chosen for one pad."""
+
+    mask_us: int
+    pct: int
+    decay_us: int
+    hold_ms: int
+    second_pct: int
+    reasons: tuple[str, ...]
+    problems: tuple[str, ...]
+    flurry_gap_x_mask: float
+    warnings: tuple[str, ...] = ()
+
+
+def _ring_excess(thr: int, rings: Sequence[tuple[int, tuple[int, ...]]]) -> list[tuple[int, list[tuple[int, float]]]]:
+    """Per ring, ``(peak, [(ms, how far its envelope × RING_SAFETY is over the threshold)])``."""
+    out = []
+    for pk, env in rings:
+        over = [(k, e * RING_SAFETY - thr) for k, e in enumerate(env) if e * RING_SAFETY > thr]
+        if over and pk > 0:
+            out.append((pk, over))
+    return out
+
+
+def _pct_needed(excess: Sequence[tuple[int, list[tuple[int, float]]]], mask_ms: int, tau_ms: int) -> int:
+    """The smallest pct whose line covers every ring after ``mask_ms`` (may exceed 100)."""
+    need = 0.0
+    for pk, over in excess:
+        for k, x in over:
+            if k >= mask_ms:
+                need = max(need, x / (pk * math.exp(-k / tau_ms)))
+    return int(math.ceil(100 * need))
+
+
+def fit_ring(
+    thr: int, rings: Sequence[tuple[int, tuple[int, ...]]], flurry: Sequence[Event], full_peak: int = RAIL
+) -> RingFit:
+    """Mask, ring model and second-contact share from ``rings`` (peak, envelope per ms)
+    and the flurry's real slaps (see the module docstring)."""
     pairs = [(a.peak, b.onset_us - a.onset_us, b.peak) for a, b in zip(flurry, flurry[1:])]
     fastest = min((g for _, g, _ in pairs), default=None)
-    p_ref = max((pk for pk, _ in rings), default=thr)
-    best = None
-    fallback = None
-    for pct in PCTS:
-        for decay in DECAYS_MS if pct else (1,):
-            need = max((_last_violation_ms(env, pk, thr, pct, decay) for pk, env in rings), default=0)
-            mask = max(need * 1000, scan_us + 1000)
-            # how soon after the hardest slap a slap at the threshold counts again
-            line = p_ref * pct / 100 / thr
-            reopen = max(mask, int(decay * 1000 * math.log(line))) if pct and line > 1 else mask
-            cost = (reopen, mask)
-            if fallback is None or cost < fallback[0]:
-                fallback = (cost, mask, pct, decay)
+    excess = _ring_excess(thr, rings)
+    best: tuple[tuple[bool, float, int], int, int, int] | None = None
+    for mask_ms in MASKS_MS:
+        for tau in DECAYS_MS:
+            pct = _pct_needed(excess, mask_ms, tau)
+            if pct > 100:
+                continue
             ok = all(
-                g >= GAP_MARGIN * mask
-                and p2 >= RING_MARGIN * max(thr, p1 * pct / 100 * math.exp(-g / 1000 / decay) if pct else 0)
+                g >= GAP_MARGIN * mask_ms * 1000
+                and p2 >= RING_MARGIN * (thr + p1 * pct / 100 * math.exp(-g / 1000 / tau))
                 for p1, g, p2 in pairs
             )
-            if ok and (best is None or cost < best[0]):
-                best = (cost, mask, pct, decay)
-    warnings: list[str] = []
+            cost = (not ok, full_peak * pct / 100 * math.exp(-FAST_MS / tau), mask_ms)
+            if best is None or cost < best[0]:
+                best = (cost, mask_ms, pct, tau)
     problems = []
-    if best is None:
-        assert fallback is not None
-        assert fastest is not None  # with no flurry gaps every choice fits: a gap failed them all
-        best = fallback
+    warnings = []
+    if best is None:  # no line under 100 % covers the rings past the longest mask
+        mask_ms, pct, tau = MASKS_MS[-1], 100, DECAYS_MS[-1]
         problems.append(
-            f"the pad rings longer than the fastest flurry gap allows ({fastest / 1000:.0f} ms): "
-            "fast slaps would be lost; damp the pad (foam under it, tighter mount)"
+            f"the pad rings over its own slap's level for more than {mask_ms} ms: a ring would count as a new "
+            "slap; damp the pad (foam under it, tighter mount)"
         )
-    (reopen, _), mask, pct, decay = best
-    longest = max((_last_violation_ms(env, pk, thr, 0, 1) for pk, env in rings), default=0)
-    reasons = [
-        f"mask {mask / 1000:.0f} ms: every recorded ring stays 6 dB under the retrigger line after it "
-        f"(the longest stayed over the threshold for {longest} ms)"
-        + (
-            f"; the fastest real gap in the flurry was {fastest / 1000:.0f} ms ({fastest / mask:.1f}× the mask)"
-            if fastest
-            else ""
-        ),
+    else:
+        (failed, _x, _m), mask_ms, pct, tau = best
+        if failed:
+            problems.append(
+                f"the pad rings longer than the fastest flurry gap allows ({(fastest or 0) / 1000:.0f} ms): "
+                "fast slaps would be lost; damp the pad (foam under it, tighter mount)"
+            )
+    if mask_ms > FAST_MS // 2:
+        warnings.append(
+            f"mask {mask_ms} ms: this pad's own strike rings that long, so slaps on it closer than "
+            f"{mask_ms * GAP_MARGIN:.0f} ms apart are lost; a damped pad (foam under it) allows a shorter one"
+        )
+    line = full_peak * pct / 100
+    hold = 0 if pct == 0 else min(HOLD_MAX_MS, max(1, math.ceil(tau * math.log(max(1.0, line * HOLD_FRACTION / thr)))))
+    quick = [p2 / p1 for p1, g, p2 in pairs if g < SECOND_US and p1 > 0]
+    second = SECOND_PCT
+    if quick and min(quick) * 100 < SECOND_PCT * RING_MARGIN:
+        second = max(0, int(min(quick) * 100 / RING_MARGIN))
+    at_fast = int(line * math.exp(-FAST_MS / tau))
+    reasons = (
+        f"mask {mask_ms} ms: after a slap nothing new counts on this pad for {mask_ms} ms (its strike's own swings)"
+        + (f"; the fastest real gap in the flurry was {fastest / 1000:.0f} ms" if fastest else ""),
         (
-            f"retrigger {pct} % of the peak decaying with {decay} ms: rides over the ring after the mask "
-            f"and under every following real slap; after the hardest slap a threshold-level slap counts again "
-            f"after {reopen / 1000:.0f} ms"
+            f"ring model {pct} % of the slap's peak, decaying with {tau} ms, for {hold} ms: after the mask a new "
+            f"slap must rise that much over the threshold, which every recorded ring (× 2) stays under; 20 ms "
+            f"after a full-force slap a new one needs {at_fast} counts over the threshold"
             if pct
-            else "retrigger off: the ring is under the threshold once the mask ends"
+            else f"ring model off (0 %, {tau} ms, {hold} ms): every recorded ring is under the threshold once the mask ends"
         ),
-    ]
-    margins = {"flurry_gap_x_mask": (fastest / mask) if fastest else float("nan")}
-    return mask, pct, decay * 1000 if pct else 15000, reasons, warnings + [f"PROBLEM {p}" for p in problems], margins
+        f"second contact {second} %: a hit within {SECOND_US // 1000} ms of a slap and under {second} % of it is the "
+        "palm landing again, not a slap"
+        + (f" (lowered: a real flurry slap came at {min(quick):.0%} of the one before)" if second < SECOND_PCT else ""),
+    )
+    return RingFit(
+        mask_ms * 1000,
+        pct,
+        tau * 1000,
+        hold,
+        second,
+        reasons,
+        tuple(problems),
+        (fastest / (mask_ms * 1000)) if fastest else float("nan"),
+        tuple(warnings),
+    )
 
 
 def fit_crosstalk(thr: int, xt: Sequence[CrosstalkSeen], noise_peak: int = 0) -> tuple[int, int, list[str], list[str]]:
@@ -315,14 +377,19 @@ def fit_pad(
     base: PadSettings,
     period_us: int = 250,
 ) -> PadFit:
+    rings = [(e.peak, e.envelope) for e in [*soft, *hard, *flurry]]
+    soft, hard, flurry = intended(soft), intended(hard), intended(flurry)
     own = [*soft, *hard, *flurry]
     if not own:
         return PadFit(pad, base, (), {}, (), ("no slaps were seen on this pad",))
     thr, reasons, margins, warns = fit_threshold(noise, [*soft, *flurry] or own, xt)
     sens, curve, r2, w2 = fit_velocity(thr, soft, hard)
     scan, r3 = fit_scan(own, period_us)
-    rings = [(e.peak, e.envelope) for e in own] + [(x.peak, x.envelope) for x in xt if x.peak >= thr]
-    mask, pct, decay, r4, w4, m4 = fit_mask(thr, scan, rings, flurry)
+    rings += [(x.peak, x.envelope) for x in xt if x.peak >= thr]
+    ring = fit_ring(thr, rings, flurry)
+    r4 = list(ring.reasons)
+    w4 = [*ring.warnings, *(f"PROBLEM {p}" for p in ring.problems)]
+    m4 = {"flurry_gap_x_mask": ring.flurry_gap_x_mask}
     xpct, xwin, r5, w5 = fit_crosstalk(thr, xt, noise.peak)
     froms = crosstalk_by_source(thr, xt, noise.peak) if xpct else {}
     if froms:
@@ -337,9 +404,11 @@ def fit_pad(
         sensitivity=max(2, min(sens, 65535)),
         curve=curve,
         scan_us=scan,
-        mask_us=min(mask, 65535),
-        retrigger_pct=pct,
-        retrigger_decay_us=max(100, min(decay, 65535)),
+        mask_us=ring.mask_us,
+        retrigger_pct=ring.pct,
+        retrigger_decay_us=ring.decay_us,
+        ring_hold_ms=ring.hold_ms,
+        second_pct=ring.second_pct,
         xtalk_pct=xpct,
         xtalk_window_us=xwin,
         baseline_shift=noise.shift,

@@ -87,7 +87,8 @@ def fit_all(
         hits = [h for c in prompted if c.pad == p and c.kind != "neighbours" for h in c.hits_on(p)]
         probes = [c for c in captures if c.kind == "probe" and c.pad == p]
         probed = [pair for c in probes for pair in probe_pairs(c.hits_on(p), c.contacts)] if probes else None
-        onset = fit_onset(p, rising[p], hits, base[p], noise[p].sigma, probed)
+        leads = frozenset(e.onset_us for c in probes for e in c.edges_on(p) if e.lead)
+        onset = fit_onset(p, rising[p], hits, base[p], noise[p].sigma, probed, leads)
         subs = [fit_subtraction(src, segments[p].get(src, []), noise[p].sigma, period_us) for src in pads if src != p]
         subs = [x for x in subs if x.source < MAX_SOURCES]
         sub_settings = {f"xgain_from{x.source}": x.gain_pm for x in subs}
@@ -97,7 +98,13 @@ def fit_all(
             sub_settings["xclean_pct"] = clean
         fits[p] = replace(
             fit,
-            settings=replace(fit.settings, onset_us=onset.onset_us, onset_exp=onset.onset_exp, **sub_settings),
+            settings=replace(
+                fit.settings,
+                onset_us=onset.onset_us,
+                onset_exp=onset.onset_exp,
+                lead_us=base[p].lead_us if onset.lead_us is None else onset.lead_us,
+                **sub_settings,
+            ),
             reasons=(
                 *fit.reasons,
                 *onset.reasons,

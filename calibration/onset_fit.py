@@ -30,6 +30,12 @@ every slap).  With the contact probe (a conductive glove whose touch on the pad'
 the board stamps) the curve is measured instead: each probe slap's delay from the touch
 to the board's half-peak time, moved to the reference peak along the slope, and the
 median of them is the level (:func:`probe_pairs`, :func:`probe_fit`).
+
+A real pad's strike can open with a narrow first lobe, which the board times instead of
+the main swing when it shows (its EDGE says so), subtracting ``lead_us``: the probe's
+slaps timed so measure that delay, the others the curve.  Each is fitted on half the
+slaps and checked on the other half against the settings the board ran with; a fit that
+makes the held-out slaps worse is refused, and the operator is told why.
 """
 
 from __future__ import annotations
@@ -51,6 +57,7 @@ MIN_SLAPS = 6
 MATCH_US = 3_000  # a hit belongs to a raw slap whose onset is this close
 MIN_PROBED = 6  # probe slaps needed to measure the curve
 PROBE_LATE_US = 8  # the probe's stamp is this late (a hard interrupt; to confirm on the first board)
+HELD_OUT_SLACK_US = 5  # a probe fit is refused when the held-out slaps come out more than this worse
 
 
 @dataclass(frozen=True)
@@ -60,6 +67,7 @@ class OnsetFit:
     slaps: int  # slaps whose edges the curve was fitted to
     reasons: tuple[str, ...]
     warnings: tuple[str, ...] = ()
+    lead_us: int | None = None  # the first lobe's delay, where measured (None: kept)
 
 
 def delay_us(peak: float, onset_us: int, onset_exp: int) -> float:
@@ -160,31 +168,97 @@ def _least_squares(points: Sequence[tuple[float, float]]) -> tuple[float, float]
     return (t0, c) if c > 0 else None
 
 
-def probe_fit(probed: Sequence[tuple[PadHit, int]], base: PadSettings) -> OnsetFit | None:
-    """The curve measured from the probe step's hits and their touches (``base``: the
-    settings the board ran with): each slap's delay from the touch to the board's
-    half-peak time, moved to the reference peak along the kept slope; the level is their
-    median.  None with fewer than ``MIN_PROBED``."""
+def _held_out_check(errors_base: Sequence[float], errors_fit: Sequence[float]) -> tuple[bool, float, float]:
+    """(the fit is no worse, median |error| before, after) on the held-out slaps."""
+    before = statistics.median(abs(e) for e in errors_base)
+    after = statistics.median(abs(e) for e in errors_fit)
+    return after <= before + HELD_OUT_SLACK_US, before, after
+
+
+def _probe_level(
+    probed: Sequence[tuple[PadHit, int]], base: PadSettings, lead: bool
+) -> tuple[int, list[float], list[float]] | None:
+    """The delay level (lead: µs to half the first lobe; else the curve's level at the
+    reference peak) fitted on the even slaps in time order, and the odd slaps' errors
+    with ``base`` and with the fit; None with too few slaps to split."""
+    exp = base.onset_exp
+    ordered = sorted(probed, key=lambda p: p[1])
+    if len(ordered) < MIN_PROBED:
+        return None
+
+    def delay(hit: PadHit, level: float) -> float:
+        return level if lead else delay_us(hit.peak, round(level), exp)
+
+    base_level = base.lead_us if lead else base.onset_us
+    # each slap's level: µs from the true contact (the touch less the probe's lateness) to the board's half height
+    levels = [
+        (hit.t_us + delay(hit, base_level) - (t - PROBE_LATE_US))
+        * (1.0 if lead else (hit.peak / ONSET_REF) ** (exp / 1000))
+        for hit, t in ordered
+    ]
+    fitted = statistics.median(levels[0::2])
+    held = ordered[1::2]
+    truth = [t - PROBE_LATE_US for _h, t in held]
+    errs_base = [float(h.t_us - c) for (h, _t), c in zip(held, truth)]
+    errs_fit = [h.t_us + delay(h, base_level) - delay(h, fitted) - c for (h, _t), c in zip(held, truth)]
+    return round(statistics.median(levels)), errs_base, errs_fit
+
+
+def probe_fit(
+    probed: Sequence[tuple[PadHit, int]], base: PadSettings, leads: frozenset[int] = frozenset(), pad: int = 0
+) -> OnsetFit | None:
+    """The curve (and the first lobe's delay) measured from the probe step's hits and
+    their touches (``base``: the settings the board ran with; ``leads``: the stamps of
+    the hits the board timed on their first lobe): each slap's delay from the touch to
+    the board's half-height time, moved to the reference peak along the kept slope; the
+    level is their median, once fitted on half the slaps it does not make the other
+    half worse.  None with fewer than ``MIN_PROBED`` slaps in all."""
     clean = [(h, t) for h, t in probed if h.peak > 0]
     if len(clean) < MIN_PROBED:
         return None
     exp = base.onset_exp
-    levels = sorted(
-        (half_peak_time(h, base) - t + PROBE_LATE_US) * (h.peak / ONSET_REF) ** (exp / 1000) for h, t in clean
-    )
-    onset = max(0, min(5000, round(statistics.median(levels))))
-    q1, q3 = levels[len(levels) // 4], levels[(3 * len(levels)) // 4]
-    peaks = [h.peak for h, _ in clean]
-    return OnsetFit(
-        onset,
-        exp,
-        len(clean),
-        (
-            f"onset curve {onset} µs × (peak/10,000)^−{exp / 1000:.3f}: from contact to half the peak, "
-            f"measured with the contact probe ({len(clean)} slaps, peaks {min(peaks)}–{max(peaks)}; "
-            f"middle half {q1:.0f}–{q3:.0f} µs at the reference peak)",
-        ),
-    )
+    onset = base.onset_us
+    lead_us: int | None = None
+    reasons: list[str] = []
+    warnings: list[str] = []
+    for lead, group in (
+        (False, [c for c in clean if c[0].t_us not in leads]),
+        (True, [c for c in clean if c[0].t_us in leads]),
+    ):
+        what = "first-lobe delay" if lead else "onset curve"
+        kept = f"{base.lead_us} µs" if lead else f"{base.onset_us} µs × (peak/10,000)^−{exp / 1000:.3f}"
+        got = _probe_level(group, base, lead)
+        if got is None:
+            if group:
+                reasons.append(f"{what} kept at {kept}: only {len(group)} probe slaps were timed on that swing")
+            continue
+        level, e_base, e_fit = got
+        ok, before, after = _held_out_check(e_base, e_fit)
+        level = max(0, min(2000 if lead else 5000, level))
+        peaks = [h.peak for h, _ in group]
+        if not ok:
+            warnings.append(
+                f"pad {pad + 1}: the contact probe's slaps did not agree on the {what}: fitted on half of them, "
+                f"the other half came out {after:.0f} µs off (median) against {before:.0f} µs as it was, so it "
+                f"was kept at {kept}; slap the foil squarely and check the glove's wire, then calibrate again"
+            )
+            reasons.append(f"{what} kept at {kept}: the probe's fit made the held-out slaps worse (refused)")
+            continue
+        if lead:
+            lead_us = level
+            reasons.append(
+                f"first-lobe delay {level} µs: from contact to half the height of the strike's narrow first lobe, "
+                f"subtracted when the board times a slap on it; measured with the contact probe ({len(group)} slaps, "
+                f"peaks {min(peaks)}–{max(peaks)}; held-out half {before:.0f} → {after:.0f} µs median error)"
+            )
+        else:
+            onset = level
+            reasons.append(
+                f"onset curve {level} µs × (peak/10,000)^−{exp / 1000:.3f}: from contact to half the main swing's peak, "
+                f"measured with the contact probe ({len(group)} slaps, peaks {min(peaks)}–{max(peaks)}; "
+                f"held-out half {before:.0f} → {after:.0f} µs median error)"
+            )
+    return OnsetFit(onset, exp, len(clean), tuple(reasons), tuple(warnings), lead_us)
 
 
 def fit_onset(
@@ -194,17 +268,19 @@ def fit_onset(
     base: PadSettings,
     sigma: float,
     probed: Sequence[tuple[PadHit, int]] | None = None,
+    leads: frozenset[int] = frozenset(),
 ) -> OnsetFit:
     """The onset curve of ``pad`` from its prompted slaps: per step (soft, hard, flurry:
     slaps of about one force) the raw ``(event, times, samples)`` of each slap, and the
     board's hits (``base``: the settings it ran with).  Each step's edges are pooled,
     aligned at the board's half-peak times, into one delay at that step's median peak;
     the curve goes through those points.  ``probed``: the probe step's hits with their
-    touches (None: no probe step); enough of them measure the curve instead."""
+    touches (None: no probe step); enough of them measure the curve instead (``leads``:
+    the stamps of the hits the board timed on their strike's first lobe)."""
     keep = f"onset curve kept at {base.onset_us} µs × (peak/10,000)^−{base.onset_exp / 1000:.3f}"
     fallback = ""
     if probed is not None:
-        measured = probe_fit(probed, base)
+        measured = probe_fit(probed, base, leads, pad)
         if measured is not None:
             return measured
         fallback = (

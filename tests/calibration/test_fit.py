@@ -6,7 +6,7 @@ import math
 
 from calibration.analysis import CrosstalkSeen, Event, NoiseStats, find_events, noise_stats
 from calibration.capture import Capture
-from calibration.fit import fit_crosstalk, fit_mask, fit_threshold, fit_velocity
+from calibration.fit import fit_crosstalk, fit_ring, fit_threshold, fit_velocity
 from calibration.verify import Criteria, judge
 from hal.padboard.messages import PadHit
 from hal.padboard.settings import PadSettings
@@ -48,25 +48,25 @@ def test_velocity_hard_median_reads_127_and_soft_about_40() -> None:
     assert 35 <= velocity(4000, 1000, sens, curve) <= 45
 
 
-def test_mask_and_retrigger_cover_the_ring_but_not_the_flurry() -> None:
+def test_mask_and_ring_model_cover_the_ring_but_not_the_flurry() -> None:
     tau = 10.0
     ring = tuple(int(20000 * math.exp(-k / tau)) for k in range(150))
     flurry = [ev(8000, onset=i * 80_000) for i in range(6)]
-    mask, pct, decay, reasons, warn, margins = fit_mask(1000, 2000, [(20000, ring)], flurry)
-    assert not warn
-    assert mask * 1.5 <= 80_000
+    r = fit_ring(1000, [(20000, ring)], flurry)
+    assert not r.problems
+    assert r.mask_us < 10_000 and r.mask_us * 1.5 <= 80_000
     for k, e in enumerate(ring):  # after the mask, the ring stays 6 dB under the line
-        if k * 1000 >= mask:
-            line = max(1000, 20000 * pct / 100 * math.exp(-k * 1000 / decay)) if pct else 1000
-            assert e * 2 < line or e * 2 < 1000
-    assert margins["flurry_gap_x_mask"] >= 1.5 and "mask" in reasons[0]
+        if k * 1000 >= r.mask_us:
+            line = 1000 + 20000 * r.pct / 100 * math.exp(-k * 1000 / r.decay_us)
+            assert e * 2 <= line
+    assert r.flurry_gap_x_mask >= 1.5 and r.reasons[0].startswith(f"mask {r.mask_us // 1000} ms")
 
 
 def test_a_pad_ringing_longer_than_the_flurry_is_a_problem() -> None:
     ring = tuple(int(20000 * math.exp(-k / 60.0)) for k in range(200))
     flurry = [ev(3000, onset=i * 60_000) for i in range(4)]
-    *_x, warn, _m = fit_mask(1000, 2000, [(20000, ring)], flurry)
-    assert any("rings longer" in w for w in warn)
+    r = fit_ring(1000, [(20000, ring)], flurry)
+    assert any("rings" in p for p in r.problems)
 
 
 def test_crosstalk_ratio_with_margin_off_when_weak() -> None:
