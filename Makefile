@@ -30,7 +30,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-# mypy as pyproject.toml configures it: strict on games/, display/ and firmware_py/, default on hal/ and calibration/
+# mypy as pyproject.toml configures it: strict on every layer (games/, hal/, display/, calibration/, firmware_py/)
 types: $(STAMP)
 	$(BIN)/mypy
 

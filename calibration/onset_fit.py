@@ -74,7 +74,8 @@ def delay_us(peak: float, onset_us: int, onset_exp: int) -> float:
     """The detector's curve (``detector.onset_delay_us``, unrounded)."""
     if onset_us <= 0 or peak <= 0:
         return 0.0
-    return onset_us * (peak / ONSET_REF) ** (-onset_exp / 1000)
+    scale: float = (peak / ONSET_REF) ** (-onset_exp / 1000)
+    return onset_us * scale
 
 
 def half_peak_time(hit: PadHit, settings: PadSettings) -> float:

@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from calibration.live_gpio import apply_gpio_masks, apply_gpio_rings
+from calibration.source import PadSource
 from calibration.wizard import Wizard
 from hal.config import CabinetConfig
 from hal.padboard.settings import PadSettings
@@ -250,7 +251,7 @@ def config_with_active_profile(
     return config
 
 
-def push(source, profile: Profile) -> None:
+def push(source: PadSource, profile: Profile) -> None:
     """Write every pad's settings to the board, save them in its flash, read them back."""
     if not profile.pads:
         return

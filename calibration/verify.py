@@ -10,7 +10,6 @@ Each failed check says what to do about it.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -157,7 +156,3 @@ def judge(
             )
         )
     return PadVerdict(pad, tuple(checks))
-
-
-def false_per_hour(false: int, seconds: float) -> float:
-    return false * 3600 / seconds if seconds > 0 else math.nan

@@ -76,6 +76,6 @@ class Renderer:
         return self.canvas
 
 
-def _own_result(screen: AnyResultScreen) -> registry.ResultDrawer | None:
+def _own_result(screen: AnyResultScreen) -> registry.ResultDrawer[Any, Any] | None:
     """The game's own result screen, if it registered one (a score sheet)."""
     return registry.screens(screen.final.game).result if screen.final is not None else None

@@ -2,7 +2,8 @@
 channels, at the operator's volumes.
 
 Cues come from :mod:`display.audio.scenes` (the cabinet's) and each game's
-``display/games/<name>/sounds.py`` (found by name through the games registry).  An
+``display/games/<name>/sounds.py``, which the game declares with its screens
+(``GameScreens.sounds``, found by name through the games registry).  An
 operator may drop a recorded ``<name>.wav`` (or ``<name>.<station>.wav`` for one
 station's variant) into the configured folder: it replaces that cue, levelled like the
 synthesised ones so the mix keeps its headroom.  Rendering happens once per process
@@ -11,7 +12,6 @@ synthesised ones so the mix keeps its headroom.  Rendering happens once per proc
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,7 @@ from display.audio.mixer import ChannelPlan, level
 from display.audio.output import Output, Silent, read_wav
 from display.audio.scenes import CABINET_CUES
 from display.audio.synth import RATE, Wave
-from games import registry as games_registry
+from display.games.registry import screens
 
 _rendered: dict[tuple[Cue, int], Wave] = {}
 """Levelled renders by (cue, station): a process renders each once."""
@@ -34,24 +34,9 @@ def render(cue: Cue, station: int = 0) -> Wave:
     return _rendered[key]
 
 
-SILENT_GAME = GameSounds(cues={})
-"""A game whose folder has no ``sounds.py``: it plays, silently (the cabinet's scenes
-still sound)."""
-
-
 def game_sounds(game: str) -> GameSounds:
-    """Game ``game``'s sound design: ``display/games/<name>/sounds.py``'s ``SOUNDS``."""
-    package = games_registry.game_module("display.games", game).__name__
-    try:
-        module = importlib.import_module(f"{package}.sounds")
-    except ModuleNotFoundError as e:
-        if e.name != f"{package}.sounds":
-            raise
-        return SILENT_GAME
-    found = getattr(module, "SOUNDS", None)
-    if not isinstance(found, GameSounds):
-        raise TypeError(f"display/games/{game}/sounds.py: SOUNDS must be a GameSounds")
-    return found
+    """Game ``game``'s sound design, declared with its screens (``GameScreens.sounds``)."""
+    return screens(game).sounds
 
 
 def all_cues(games: Iterable[str]) -> dict[str, Cue]:

@@ -31,7 +31,7 @@ class Bot(ABC, Generic[V, A]):
     def decide(self, view: V, legal: Sequence[A]) -> A:
         """One of ``legal`` (never empty), chosen from ``view`` alone."""
 
-    def choose(self, engine: Engine[Any, A], player: int) -> A:
+    def choose(self, engine: Engine[Any, A, Any, Any], player: int) -> A:
         """Ask ``engine`` only for what ``player`` may see and do, then :meth:`decide`.
 
         Raises ``ValueError`` when ``player`` has nothing to do now."""
@@ -51,7 +51,7 @@ class RandomBot(Bot[Any, Action]):
     def decide(self, view: Any, legal: Sequence[Action]) -> Action:
         return self.rng.choice(legal)
 
-    def choose(self, engine: Engine[Any, Action], player: int) -> Action:
+    def choose(self, engine: Engine[Any, Action, Any, Any], player: int) -> Action:
         legal = engine.legal_actions(player)
         if not legal:
             raise ValueError(f"player {player} has nothing to do now")

@@ -60,18 +60,6 @@ class Event:
 
 
 @dataclass(frozen=True)
-class ChanceAction(Action):
-    """Base of actions that bring chance in from outside the engine's seeded RNG.
-
-    Games whose chance must be journaled as it happened (Punch Cards draws numbers for an
-    event that outlives any one process) subclass this: while a draw is due the engine
-    names :data:`CABINET` in :meth:`Engine.to_act` and lists the possible outcomes in
-    ``legal_actions(CABINET)``; the cabinet picks one with its own RNG and applies it like
-    any action, so the journal alone replays the game exactly.  Shuffles and deals that
-    the seed decides need none of this: same seed, same game."""
-
-
-@dataclass(frozen=True)
 class Outcome:
     """How a finished game ended.
 
@@ -87,10 +75,16 @@ class Outcome:
 
 Opts = TypeVar("Opts")
 A = TypeVar("A", bound=Action)
+PlayerView = TypeVar("PlayerView")
+"""What one seat may see (:meth:`Engine.view`): the private displays draw it."""
+PublicView = TypeVar("PublicView")
+"""What everyone may see (:meth:`Engine.public_view`): the main display draws it."""
 
 
-class Engine(ABC, Generic[Opts, A]):
-    """A game in progress.  Subclasses implement the rules; this class keeps the journal."""
+class Engine(ABC, Generic[Opts, A, PlayerView, PublicView]):
+    """A game in progress.  Subclasses implement the rules; this class keeps the journal.
+    Its type arguments name its options, actions and views, so every screen a view feeds
+    is checked against the engine (``display.games.registry.game_screens``)."""
 
     spec: ClassVar[GameSpec]
     action_types: ClassVar[tuple[type, ...]]
@@ -131,11 +125,11 @@ class Engine(ABC, Generic[Opts, A]):
         """Apply a checked action and return the events it caused."""
 
     @abstractmethod
-    def view(self, player: int) -> Any:
+    def view(self, player: int) -> PlayerView:
         """What ``player`` may see (their hand, never another's secret)."""
 
     @abstractmethod
-    def public_view(self) -> Any:
+    def public_view(self) -> PublicView:
         """What everyone may see: the main display and the LED bars."""
 
     @abstractmethod
@@ -179,7 +173,7 @@ class Engine(ABC, Generic[Opts, A]):
         return json.dumps(self.to_dict(), separators=(",", ":"))
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Engine[Opts, A]:
+    def from_dict(cls, data: dict[str, Any]) -> Engine[Opts, A, PlayerView, PublicView]:
         if data.get("game") != cls.spec.name:
             raise ValueError(f"saved game is {data.get('game')!r}, not {cls.spec.name!r}")
         options = decode(cls.spec.options_type, data["options"])
@@ -189,7 +183,7 @@ class Engine(ABC, Generic[Opts, A]):
         return engine
 
     @classmethod
-    def from_json(cls, text: str) -> Engine[Opts, A]:
+    def from_json(cls, text: str) -> Engine[Opts, A, PlayerView, PublicView]:
         return cls.from_dict(json.loads(text))
 
     @classmethod

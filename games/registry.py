@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import importlib
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 from games.protocol import Engine, GameSpec
 
-AnyEngine = Engine[Any, Any]
+AnyEngine = Engine[Any, Any, Any, Any]
+
+T = TypeVar("T")
 
 BUILTIN = ("punch", "karate_fight", "big_time_boxing", "punch_cards")
 """The games that ship, in select-screen order."""
@@ -77,9 +79,43 @@ def game_module(package: str, name: str) -> ModuleType:
         raise GameFolderMissing(f"game {name!r} has no folder {module.replace('.', '/')}/") from None
 
 
+_REQUIRED: Any = object()
+
+
+def _declaration(package: str, name: str, attribute: str, default: object) -> object:
+    found = getattr(game_module(package, name), attribute, default)
+    if found is _REQUIRED:
+        raise GameFolderMissing(f"game {name!r}: {_init(package, name)} defines {attribute}")
+    return found
+
+
+def _init(package: str, name: str) -> str:
+    return f"{package.replace('.', '/')}/{name}/__init__.py"
+
+
+def declared(package: str, name: str, attribute: str, kind: type[T], default: T = _REQUIRED) -> T:
+    """The one declaration of game ``name`` in a layer: ``<package>.<name>``'s
+    ``attribute`` (``SCREENS``, ``ENTRANCE``), an instance of ``kind``.  Every layer
+    finds its part of a game this one way (:func:`declared_class` for a class); a
+    missing or mistyped declaration is one line saying which file defines what.
+    ``default`` stands in for a declaration a game may omit."""
+    found = _declaration(package, name, attribute, default)
+    if not isinstance(found, kind):
+        raise TypeError(f"{_init(package, name)}: {attribute} must be a {kind.__name__}, not {found!r}")
+    return found
+
+
+def declared_class(package: str, name: str, attribute: str, base: type) -> type:
+    """Like :func:`declared`, for a declaration that is a class (``ENGINE``, ``CONTROLS``)."""
+    found = _declaration(package, name, attribute, _REQUIRED)
+    if not (isinstance(found, type) and issubclass(found, base)):
+        raise TypeError(f"{_init(package, name)}: {attribute} must be a subclass of {base.__name__}, not {found!r}")
+    return found
+
+
 def engine_type(name: str) -> type[AnyEngine]:
     """The engine class of game ``name`` (its package's ``ENGINE``)."""
-    engine: type[AnyEngine] = game_module("games", name).ENGINE
+    engine: type[AnyEngine] = declared_class("games", name, "ENGINE", Engine)
     return engine
 
 

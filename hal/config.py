@@ -276,7 +276,7 @@ class TableReader:
         self, t: dict[str, Any], key: str, name: str, options: tuple[str, ...], default: str | None = None
     ) -> str:
         v = t.get(name, default)
-        if v not in options:
+        if not isinstance(v, str) or v not in options:
             raise self.fail(f"{key}.{name}", v, f"one of {', '.join(options)}")
         return v
 

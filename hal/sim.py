@@ -108,9 +108,10 @@ class SimCabinet(CabinetIO):
         self.at(t_us, pin.drive_low)
         self.at(t_us + hold_us, pin.drive_high)
 
-    def button_pin(self, station: int, button: Button):
+    def button_pin(self, station: int, button: Button) -> SimPin:
         sc = self.config.stations[station]
-        return self.factories[sc.input_chip].pin(sc.button_pin(button))
+        pin: SimPin = self.factories[sc.input_chip].pin(sc.button_pin(button))
+        return pin
 
     def service_key(self, on: bool, t_us: int) -> None:
         if self.config.service_pin is None:

@@ -1,4 +1,4 @@
-"""The layers' dependencies point one way (DESIGN.md, "Layers"), read from the source so
+"""The layers' dependencies point one way (docs/design.md, "Layers"), read from the source so
 every import counts: at module level, inside a function or under TYPE_CHECKING.
 
 - ``games`` imports nothing of ``firmware_py``, ``hal``, ``display`` or ``calibration``

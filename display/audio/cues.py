@@ -65,6 +65,10 @@ class GameSounds:
     calls: EventCalls = no_calls
 
 
+SILENT = GameSounds(cues={})
+"""A game without a sound design: it plays, silently (the cabinet's scenes still sound)."""
+
+
 def variant(name: str, station: int) -> str:
     """The played name of station ``station``'s variant of a per-station cue."""
     return f"{name}.{station}"

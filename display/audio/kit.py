@@ -121,14 +121,6 @@ VOWELS = {
 }
 
 
-def vowel(v: str, pitch: float, seconds: float, vibrato: float = 0.0, seed: int = 13) -> Wave:
-    """A sung or shouted vowel: a buzz (saw) at ``pitch`` through the vowel's formants."""
-    t = times(seconds)
-    f = pitch * (1 + vibrato * np.sin(2 * np.pi * 5.5 * t))
-    buzz = saw(f, seconds) + 0.05 * noise(seconds, seed)
-    return formants(buzz, VOWELS[v]) * 1.5
-
-
 def shout(vowels: str, pitch: float, seconds: float = 0.35, seed: int = 17) -> Wave:
     """A kiai ("hai!", "ho!"): a breathy onset, a falling pitch through ``vowels``."""
     pitch_curve = glide(pitch * 1.25, pitch * 0.8, seconds, 0.7)

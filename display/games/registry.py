@@ -1,4 +1,5 @@
-"""Each game's screens, found by the game's name: ``display.games.<name>`` has ``SCREENS``.
+"""Each game's screens and sounds, found by the game's name: ``display.games.<name>``
+declares ``SCREENS`` (its sound design among them).
 
 The renderer draws play and result screens and the cabinet draws private displays
 through this registry, so neither keeps a list of games: the one list is
@@ -9,28 +10,62 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 from PIL import Image
 
+from display.audio.cues import SILENT, GameSounds
 from display.canvas import Canvas
-from display.models import AnyPlayScreen, AnyPrivateScreen, AnyResultScreen
+from display.models import PlayScreen, PrivateScreen, ResultScreen
 from display.text import TextCache
 from games import registry as games_registry
+from games.protocol import Engine
 
-PlayDrawer = Callable[[Canvas, TextCache, AnyPlayScreen], None]
+PlayerView = TypeVar("PlayerView")
+PublicView = TypeVar("PublicView")
+PlayStory = TypeVar("PlayStory")
+"""What the game's controls tell its play screen (``GameControls.play_story``)."""
+ResultStory = TypeVar("ResultStory")
+"""What the game's controls tell its result screen (``GameControls.result_story``)."""
+
+PlayDrawer = Callable[[Canvas, TextCache, PlayScreen[PublicView, PlayStory]], None]
 """Draws a game in play onto the main display's canvas."""
-PrivateLayout = Callable[[AnyPrivateScreen, tuple[int, int]], Image.Image]
+PrivateLayout = Callable[[PrivateScreen[PlayerView], tuple[int, int]], Image.Image]
 """Draws one seat's private display as a 1-bit image of the given size."""
-ResultDrawer = Callable[[Canvas, TextCache, AnyResultScreen], None]
+ResultDrawer = Callable[[Canvas, TextCache, ResultScreen[PublicView, ResultStory]], None]
 """Draws a game's own result screen (a score sheet) from the result and its final play screen."""
 
 
 @dataclass(frozen=True, kw_only=True)
-class GameScreens:
-    play: PlayDrawer
-    private: PrivateLayout
-    result: ResultDrawer | None = None
+class GameScreens(Generic[PlayerView, PublicView, PlayStory, ResultStory]):
+    """A game's screens, generic over the views its engine gives and the stories its
+    controls tell: :func:`game_screens` checks them against the engine."""
+
+    play: PlayDrawer[PublicView, PlayStory]
+    private: PrivateLayout[PlayerView]
+    result: ResultDrawer[PublicView, ResultStory] | None = None
     """None: the cabinet's common result screen (headline and lines)."""
+    sounds: GameSounds = SILENT
+    """The game's sound design (its ``sounds.py``'s ``SOUNDS``); :data:`SILENT`: it plays
+    silently (the cabinet's scenes still sound)."""
+
+
+AnyGameScreens = GameScreens[Any, Any, Any, Any]
+"""Some game's screens, as the renderer holds them."""
+
+
+def game_screens(
+    engine: type[Engine[Any, Any, PlayerView, PublicView]],
+    *,
+    play: PlayDrawer[PublicView, PlayStory],
+    private: PrivateLayout[PlayerView],
+    result: ResultDrawer[PublicView, ResultStory] | None = None,
+    sounds: GameSounds = SILENT,
+) -> GameScreens[PlayerView, PublicView, PlayStory, ResultStory]:
+    """The screens of the game whose engine is ``engine``: mypy checks that the play and
+    result screens draw that engine's public view and the private layout its seat's view
+    (the engine is only read by the type checker)."""
+    return GameScreens(play=play, private=private, result=result, sounds=sounds)
 
 
 class NoScreens(LookupError):
@@ -40,10 +75,10 @@ class NoScreens(LookupError):
         return str(self.args[0])
 
 
-_planted: dict[str, GameScreens] = {}
+_planted: dict[str, AnyGameScreens] = {}
 
 
-def register(game: str, screens: GameScreens) -> None:
+def register(game: str, screens: AnyGameScreens) -> None:
     """Screens for a name that has no folder (a test's planted screen)."""
     _planted[game] = screens
 
@@ -57,17 +92,14 @@ def games() -> tuple[str, ...]:
     return games_registry.names()
 
 
-def screens(game: str) -> GameScreens:
+def screens(game: str) -> AnyGameScreens:
     """The screens of ``game``; :class:`NoScreens` says where they belong."""
     if game in _planted:
         return _planted[game]
     try:
-        found = getattr(games_registry.game_module("display.games", game), "SCREENS", None)
-    except (games_registry.UnknownGame, games_registry.GameFolderMissing):
-        found = None
-    if not isinstance(found, GameScreens):
+        return games_registry.declared("display.games", game, "SCREENS", GameScreens)
+    except (games_registry.UnknownGame, games_registry.GameFolderMissing, TypeError):
         raise NoScreens(
             f"no screens for game {game!r}: display/games/{game}/__init__.py defines SCREENS = GameScreens(...) "
             f"(games with screens: {', '.join(games_registry.names())})"
-        )
-    return found
+        ) from None

@@ -11,16 +11,23 @@ from __future__ import annotations
 from firmware_py.runtime.controls import AnyControls, GameControls
 from firmware_py.runtime.entrance import PLAIN, GameEntrance
 from games import registry as games_registry
-from games.registry import UnknownGame
 from hal.config import CabinetConfig, TableReader
 
 
+class EnginesDisagree(TypeError):
+    """A game's controls drive another engine than the one its ``games`` folder declares."""
+
+
 def controls_type(name: str) -> type[AnyControls]:
-    """The controls of game ``name``; :class:`~games.registry.UnknownGame` names the valid ones."""
-    found = getattr(games_registry.game_module("firmware_py.games", name), "CONTROLS", None)
-    if not (isinstance(found, type) and issubclass(found, GameControls)):
-        raise UnknownGame(
-            f"game {name!r} has no controls: firmware_py/games/{name}/__init__.py defines CONTROLS (a GameControls)"
+    """The controls of game ``name`` (its folder's ``CONTROLS``), checked to drive the
+    engine its ``games`` folder declares; :class:`~games.registry.UnknownGame` names the
+    valid games."""
+    found: type[AnyControls] = games_registry.declared_class("firmware_py.games", name, "CONTROLS", GameControls)
+    engine = games_registry.engine_type(name)
+    if found.engine_type is not engine:
+        raise EnginesDisagree(
+            f"game {name!r}: {found.__name__}.engine_type is {found.engine_type.__name__}, but games/{name}/ "
+            f"declares ENGINE = {engine.__name__}: the controls drive the game's own engine"
         )
     return found
 
@@ -46,7 +53,4 @@ def names() -> tuple[str, ...]:
 
 def entrance(name: str) -> GameEntrance:
     """Game ``name``'s own way in (its folder's ``ENTRANCE``), or the cabinet's plain one."""
-    found = getattr(games_registry.game_module("firmware_py.games", name), "ENTRANCE", PLAIN)
-    if not isinstance(found, GameEntrance):
-        raise TypeError(f"firmware_py/games/{name}/__init__.py: ENTRANCE must be a GameEntrance")
-    return found
+    return games_registry.declared("firmware_py.games", name, "ENTRANCE", GameEntrance, PLAIN)

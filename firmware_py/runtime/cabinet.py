@@ -11,6 +11,7 @@ import logging
 import random
 from collections.abc import Callable
 from pathlib import Path
+from typing import cast
 
 import pygame
 
@@ -20,11 +21,11 @@ from display.renderer import Renderer
 from display.window import Window
 from firmware_py.games import registry as controls_registry
 from firmware_py.process.version import describe
-from firmware_py.runtime.cabinet_sound import KEPT, SceneNow, open_sound
+from firmware_py.runtime.cabinet_sound import KEPT, open_sound
 from firmware_py.runtime.calibration_scene import CalibrationScene
 from firmware_py.runtime.context import CabinetContext
 from firmware_py.runtime.scene import Scene, ServiceScene, pressed
-from firmware_py.runtime.scenes import Attract, Join, Options, Play, Result, Select
+from firmware_py.runtime.scenes import Attract, Play
 from firmware_py.runtime.service_menu import ServiceMenu
 from firmware_py.runtime.session import GameSession
 from firmware_py.runtime.store import Store, UnreadableJournal
@@ -37,24 +38,6 @@ from hal.events import ButtonEvent, InputEvent, ServiceEvent, TypedEvent
 
 cabinet_log = logging.getLogger("ringside")
 """The cabinet's own log lines (game events, scene changes): INFO in the journal."""
-
-
-SCENE_NAMES: tuple[tuple[type[Scene], str], ...] = (
-    (ServiceScene, "service"),
-    (Attract, "attract"),
-    (Select, "select"),
-    (Join, "join"),
-    (Options, "options"),
-    (Play, "play"),
-    (Result, "result"),
-)
-"""The cabinet's scenes the sound knows by name (cabinet_sound.SceneNow)."""
-
-
-def joined_stations(scene: Scene) -> tuple[int, ...]:
-    if isinstance(scene, Join):
-        return tuple(s for s, j in enumerate(scene.joined) if j)
-    return scene.stations if isinstance(scene, Options) else ()
 
 
 class Cabinet:
@@ -175,22 +158,8 @@ class Cabinet:
         if nxt is not None:
             self.scene = nxt
         if self.ctx.sound is not None:
-            self.ctx.sound.follow(self._scene_now(now_us), now_us, pressed=any(pressed(e) for e in events))
+            self.ctx.sound.follow(self.scene.heard(now_us), now_us, pressed=any(pressed(e) for e in events))
         self._outputs(now_us, pressed=any(isinstance(e, ButtonEvent) for e in events))
-
-    def _scene_now(self, now_us: int) -> SceneNow:
-        """The scene as the sound hears it."""
-        scene = self.scene
-        name = next((n for t, n in SCENE_NAMES if isinstance(scene, t)), "other")
-        return SceneNow(
-            scene=scene,
-            name=name,
-            session=scene.live_session(),
-            host=scene.host if isinstance(scene, Join) else 0,
-            joined=joined_stations(scene),
-            cues=scene.sound_cues(now_us),
-            winner=isinstance(scene, Result) and scene.model.winner is not None,
-        )
 
     def next_due(self) -> int | None:
         """When the scene next hands something over on time: the game's settle window
@@ -198,11 +167,11 @@ class Cabinet:
         return self.scene.next_due()
 
     def _service(self, ev: ServiceEvent, now_us: int) -> None:
-        if ev.on and not isinstance(self.scene, ServiceScene):
+        if ev.on and not self.scene.is_service:
             self.scene = ServiceMenu(self.ctx, now_us, self.scene, calibration=CalibrationScene)
-        elif not ev.on and isinstance(self.scene, ServiceScene):
+        elif not ev.on and self.scene.is_service:
             self.ctx.log("SERVICE key off")
-            self.scene = self.scene.underneath
+            self.scene = cast(ServiceScene, self.scene).underneath  # only a ServiceScene is of the SERVICE kind
 
     def _outputs(self, now_us: int, pressed: bool) -> None:
         """Drive only what changed: LED levels that moved; the OLED images after a button

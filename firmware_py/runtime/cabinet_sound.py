@@ -21,6 +21,7 @@ from typing import Any
 
 from display.audio.cues import Call, GameSounds, Kind, variant
 from display.sound import Speaker, game_sounds
+from firmware_py.runtime.scene_kind import SceneKind
 from hal.config import ATTRACT_SOUND, SoundConfig
 
 KEPT = "sound-settings.json"
@@ -61,8 +62,8 @@ class SceneNow:
 
     scene: object
     """The scene itself (a new object: a new scene)."""
-    name: str
-    """attract, select, join, options, play, result, service or other."""
+    kind: SceneKind
+    """What the scene says it is (``Scene.kind``)."""
     session: Any = None
     """The game session it runs, if any."""
     host: int = 0
@@ -96,7 +97,7 @@ class CabinetSound:
         self.settings = self._kept_settings() or SoundSettings.of(config)
         self.apply()
         self._scene: object = None
-        self._name = ""
+        self._kind = SceneKind.OTHER
         self._joined: tuple[int, ...] = ()
         self._session: Any = None
         self._attract_at: int | None = None
@@ -218,38 +219,38 @@ class CabinetSound:
                 if t >= self._last_us:
                     self.game_event(session, t, ev)
             session.listeners.append(partial(self.game_event, session))
-        joining = self._name == "join" and now.name in ("join", "options")
+        joining = self._kind is SceneKind.JOIN and now.kind in (SceneKind.JOIN, SceneKind.OPTIONS)
         new_joiners = [s for s in now.joined if s not in self._joined and s != now.host] if joining else []
         for station in new_joiners:
             self.cue("join", now_us, seat=0, stations=(station,))
         if now.scene is not self._scene:
-            self._entered(self._name, now, now_us)
-            self._scene, self._name = now.scene, now.name
+            self._entered(self._kind, now, now_us)
+            self._scene, self._kind = now.scene, now.kind
         elif new_joiners:
             pass
-        elif pressed and now.name in ("select", "join", "options"):
+        elif pressed and now.kind.is_menu:
             self.cue("menu_move", now_us)
         self._joined = now.joined
         for name in now.cues:
             self.cue(name, now_us)
-        if now.name == "attract":
+        if now.kind is SceneKind.ATTRACT:
             self._attract(now_us)
         self._last_us = now_us
 
-    def _entered(self, old: str, new: SceneNow, now_us: int) -> None:
-        if old == "attract" != new.name:
+    def _entered(self, old: SceneKind, new: SceneNow, now_us: int) -> None:
+        if old is SceneKind.ATTRACT is not new.kind:
             self.speaker.stop(Kind.MUSIC, now_us)
-        if new.name == "service":
-            if old != "service":
+        if new.kind is SceneKind.SERVICE:
+            if old is not SceneKind.SERVICE:
                 self.speaker.stop(Kind.MUSIC, now_us)
                 self.cue("service", now_us)
-        elif new.name in ("select", "options"):
+        elif new.kind in (SceneKind.SELECT, SceneKind.OPTIONS):
             self.cue("menu_pick", now_us)
-        elif new.name == "join":
+        elif new.kind is SceneKind.JOIN:
             self.cue("join", now_us, seat=0, stations=(new.host,))
-        elif new.name == "result":
+        elif new.kind is SceneKind.RESULT:
             self.cue("fanfare" if new.winner else "no_winner", now_us)
-        elif new.name == "attract":
+        elif new.kind is SceneKind.ATTRACT:
             self._attract_at = now_us if self.settings.attract != "silent" else None
 
     def _attract(self, now_us: int) -> None:

@@ -28,7 +28,7 @@ from display.models import StationLook
 from firmware_py.runtime.controls import AnyControls, Bot
 from firmware_py.runtime.settle import SettleBuffer
 from games.levels import Level
-from games.protocol import Engine
+from games.protocol import Action, Engine
 from hal.events import Button, ButtonEvent, InputEvent, SlapEvent
 
 THINK_US = (300_000, 1_500_000)
@@ -47,11 +47,11 @@ class SeatedGame(Protocol):
     """What computer players read of a game in play (a
     :class:`firmware_py.runtime.session.GameSession`, which also seats them)."""
 
-    engine: Engine[Any, Any]
+    engine: Engine[Any, Any, Any, Any]
     controls: AnyControls
     seats: tuple[int, ...]
     offset_us: int
-    buffer: SettleBuffer
+    buffer: SettleBuffer[Action]
 
     @property
     def paused(self) -> str | None: ...
@@ -127,7 +127,7 @@ class ComputerPlayers:
         self._cue_seen: dict[int, object] = {}
         self._slapping_until: dict[int, int] = {}
 
-    def recall(self, engine: Engine[Any, Any]) -> None:
+    def recall(self, engine: Engine[Any, Any, Any, Any]) -> None:
         """Show each bot again, in order, the views it was shown while ``engine``'s game
         was played so far (a game resumed after a power cut), so it remembers what it
         had learned and its choices go on as if the game had never stopped.

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from display.models import StationLook
 from firmware_py.runtime.controls import AnyControls
@@ -44,12 +44,10 @@ class CabinetContext:
     """``ringside 0.1.0 (commit …)``: shown on the service menu's Cabinet page."""
     computer_level: Level = Level.NORMAL
     """The level the join screen first offers for computer players (``ringside run --level``)."""
-    game_state: dict[str, Any] = field(default_factory=dict)
+    game_state: dict[str, object] = field(default_factory=dict)
     """What a game keeps while the cabinet runs, by game name (Punch Cards' ledger
-    connection), so its scenes and the attract screen share it."""
-
-    def station_names(self, stations: tuple[int, ...]) -> tuple[str, ...]:
-        return tuple(self.looks[s].name for s in stations)
+    connection), so its scenes and the attract screen share it: each game keeps a typed
+    record of its own here and checks its type where it reads it."""
 
     def game_named(self, name: str) -> type[AnyControls]:
         """The controls of a game this cabinet offers; :class:`UnknownGame` names the offered ones."""

@@ -1,9 +1,10 @@
 """How a game meets the cabinet: which button does what, what the LED bars and private
-displays show, what is worth recording.  One subclass per game (``controls_<game>.py``),
-registered in :mod:`firmware_py.games.registry`; the session and scenes only speak to
-this interface and the registry, so adding a game touches nothing else in the cabinet
-(its screens register in ``display.games.registry``, its engine in ``games.registry``; see
-docs/cabinet.md, "Adding a game").
+displays show, what is worth recording.  One subclass per game, in the game's own folder
+(``firmware_py/games/<name>/controls.py``), found by the game's name through
+:mod:`firmware_py.games.registry`; the session and scenes only speak to this interface and
+the registry, so adding a game touches nothing else in the cabinet (its engine is in
+``games/<name>/``, its screens in ``display/games/<name>/``; see docs/cabinet.md, "Adding
+a game").
 """
 
 from __future__ import annotations
@@ -12,19 +13,24 @@ from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, get_args, get_origin
 
+from display.games.registry import GameScreens
 from display.models import AnyPrivateScreen, PrivateScreen
 from firmware_py.runtime.store import Store
 from games.bots import RandomBot
 from games.levels import Level
-from games.protocol import Action, Event, GameSpec
+from games.protocol import Action, Engine, Event, GameSpec
 from games.registry import AnyEngine
 from hal.config import TableReader
 from hal.events import Button
 
 E = TypeVar("E", bound=AnyEngine)
 """The engine a game's controls drive (each game's controls name their own)."""
+PlayStory = TypeVar("PlayStory")
+"""What :meth:`GameControls.play_story` tells the game's play screen (``PlayScreen.story``)."""
+ResultStory = TypeVar("ResultStory")
+"""What :meth:`GameControls.result_story` tells the game's result screen (``ResultScreen.story``)."""
 
 
 class Bot(Protocol):
@@ -93,10 +99,118 @@ def journal_events(engine: AnyEngine) -> tuple[Event, ...]:
     return tuple(events)
 
 
-class GameControls(ABC, Generic[E]):
-    spec: ClassVar[GameSpec]
+class Inputs(ABC, Generic[E]):
+    """What a game's inputs mean: a press, a slap, the clock, a frame shown (the part of
+    :class:`GameControls` the session routes every input through)."""
+
+    @abstractmethod
+    def on_button(self, engine: E, seat: int, button: Button, t_us: int) -> Action | Refusal | None:
+        """The action a press makes, a refusal saying why not, or None (ignored)."""
+
+    def on_slap(self, engine: E, seat: int, t_us: int, velocity: int | None) -> Action | Refusal | None:
+        return None
+
+    def on_clock(self, engine: E, now_us: int) -> Action | None:
+        """Called every step with the cabinet's clock: games with a clock of their own
+        (a time limit) answer with the action that tells the engine the time."""
+        return None
+
+    def on_frame_shown(self, engine: E, t_us: int) -> Action | None:
+        """Called with the flip time of every frame; games that time reveals answer here."""
+        return None
+
+    def coalesce(self, released: list[tuple[int, Action]]) -> list[tuple[int, Action]]:
+        """Merge actions released together from the settle window (stamp order) where
+        the game must see them as one: Karate Fight's slaps with identical stamps."""
+        return released
+
+
+class ComputerSeat(ABC, Generic[E]):
+    """How a computer plays the game at a station: its bot, the presses that make its
+    choice, the cue it slaps at (the part of :class:`GameControls` computer players use)."""
+
+    @abstractmethod
+    def bot_presses(self, engine: E, seat: int, action: Action) -> tuple[Button, ...]:
+        """The presses a computer player makes at a station to produce ``action``."""
+
+    def make_bot(self, level: Level, seed: int) -> Bot:
+        """A computer player of ``level`` for this game.  Games that override it offer a
+        computer opponent on the join screen (:meth:`offers_computer`); this default,
+        any legal action, only serves the exhibition and attract demos."""
+        return RandomBot(seed)
+
+    @classmethod
+    def offers_computer(cls) -> bool:
+        """Whether a lone player may pick a computer opponent for this game: its controls
+        give a computer player of their own (:meth:`make_bot`)."""
+        return cls.make_bot is not ComputerSeat.make_bot
+
+    def slap_cue(self, engine: E, now_us: int) -> SlapCue | None:
+        """For games with slaps: what a computer player answers now (``now_us`` game
+        time), or None.  Its bot's ``reaction(view)`` says how long after ``shown_us``
+        it slaps (:mod:`firmware_py.runtime.computer_players`)."""
+        return None
+
+
+class Telling(ABC, Generic[E, PlayStory, ResultStory]):
+    """What a game tells of itself while and after it is played: LED bars, the stories its
+    screens draw, the result's words, the log's lines and the records kept."""
+
+    @abstractmethod
+    def led_level(self, engine: E, seat: int) -> float:
+        """0..1 of this seat's LED bar."""
+
+    def records(self, events: tuple[Event, ...], seats: tuple[int, ...]) -> list[Record]:
+        return []
+
+    def play_story(self, engine: E, events: Sequence[Event]) -> PlayStory | None:
+        """A frozen model of what just happened for the game's play screen, from its recent
+        events, oldest first (Karate Fight: the photo finish of the last Hit); None: none.
+        Called for every frame drawn: cheap, or remembered."""
+        return None
+
+    def result_story(self, engine: E, records: ResultRecords) -> ResultStory | None:
+        """The story of the finished game for its own result screen (``ResultScreen.story``),
+        told from every event of its journal (:func:`journal_events`); None: none."""
+        return None
+
+    @abstractmethod
+    def result_lines(self, engine: E, names: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+        """Headline and detail lines for the result screen."""
+
+    @abstractmethod
+    def describe(self, event: Event, names: tuple[str, ...]) -> str | None:
+        """One line for the live log, or None for events not worth a line."""
+
+
+class GameControls(Inputs[E], ComputerSeat[E], Telling[E, PlayStory, ResultStory]):
+    """A game's controls, ``GameControls[<Engine>, <play story>, <result story>]``: the
+    engine named once (its spec follows), and the stories its screens draw, which
+    :func:`drawn_by` checks against them.  Its folder declares it as ``CONTROLS``.  Besides
+    its parts (:class:`Inputs`, :class:`ComputerSeat`, :class:`Telling`, each with its
+    defaults) it holds how the game is offered: its blurb, options, endings, settings."""
+
     engine_type: ClassVar[type[AnyEngine]]
+    """The engine these controls drive, from the type argument: the one its ``games``
+    folder declares as ``ENGINE`` (the registry checks they are the same)."""
+    spec: ClassVar[GameSpec]
+    """The game's spec, always its engine's."""
     blurb: ClassVar[str]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """The engine is named once, as the first type argument (``GameControls[Punch,
+        None, PunchStory]``: no play story, a result story): it becomes
+        :attr:`engine_type`, and the spec is the engine's."""
+        super().__init_subclass__(**kwargs)
+        for base in cls.__dict__.get("__orig_bases__", ()):
+            if get_origin(base) is GameControls:
+                engine = get_args(base)[0]
+                if not (isinstance(engine, type) and issubclass(engine, Engine)):
+                    raise TypeError(f"{cls.__name__}: GameControls[...] names the game's engine class, not {engine!r}")
+                if "engine_type" in cls.__dict__ or "spec" in cls.__dict__:
+                    raise TypeError(f"{cls.__name__}: the engine is named once, in GameControls[{engine.__name__}]")
+                cls.engine_type = engine
+                cls.spec = engine.spec
 
     options_menu: ClassVar[tuple[OptionItem, ...]] = ()
     result_picture: ClassVar[str | None] = None
@@ -125,81 +239,21 @@ class GameControls(ABC, Generic[E]):
     def make_options(self, values: dict[str, Any]) -> Any:
         return self.spec.options_type(**values)
 
-    @abstractmethod
-    def on_button(self, engine: E, seat: int, button: Button, t_us: int) -> Action | Refusal | None:
-        """The action a press makes, a refusal saying why not, or None (ignored)."""
-
-    def on_slap(self, engine: E, seat: int, t_us: int, velocity: int | None) -> Action | Refusal | None:
-        return None
-
-    def on_clock(self, engine: E, now_us: int) -> Action | None:
-        """Called every step with the cabinet's clock: games with a clock of their own
-        (a time limit) answer with the action that tells the engine the time."""
-        return None
-
-    def on_frame_shown(self, engine: E, t_us: int) -> Action | None:
-        """Called with the flip time of every frame; games that time reveals answer here."""
-        return None
-
-    @abstractmethod
-    def led_level(self, engine: E, seat: int) -> float:
-        """0..1 of this seat's LED bar."""
-
     def private_screen(self, engine: E, seat: int) -> AnyPrivateScreen:
         """What this seat's private display shows (only what that player may see); the
         game's private layout in ``display`` draws it.  Games that hold choices of their
         own before the engine hears of them (Punch!'s draft picks) add them as ``held``."""
         return PrivateScreen(game=self.spec.name, seat=seat, view=engine.view(seat), to_act=seat in engine.to_act())
 
-    @abstractmethod
-    def bot_presses(self, engine: E, seat: int, action: Action) -> tuple[Button, ...]:
-        """The presses a computer player makes at a station to produce ``action``."""
 
-    def coalesce(self, released: list[tuple[int, Action]]) -> list[tuple[int, Action]]:
-        """Merge actions released together from the settle window (stamp order) where
-        the game must see them as one: Karate Fight's slaps with identical stamps."""
-        return released
-
-    def make_bot(self, level: Level, seed: int) -> Bot:
-        """A computer player of ``level`` for this game.  Games that override it offer a
-        computer opponent on the join screen (:meth:`offers_computer`); this default,
-        any legal action, only serves the exhibition and attract demos."""
-        return RandomBot(seed)
-
-    @classmethod
-    def offers_computer(cls) -> bool:
-        """Whether a lone player may pick a computer opponent for this game: its controls
-        give a computer player of their own (:meth:`make_bot`)."""
-        return cls.make_bot is not GameControls.make_bot
-
-    def slap_cue(self, engine: E, now_us: int) -> SlapCue | None:
-        """For games with slaps: what a computer player answers now (``now_us`` game
-        time), or None.  Its bot's ``reaction(view)`` says how long after ``shown_us``
-        it slaps (:mod:`firmware_py.runtime.computer_players`)."""
-        return None
-
-    def records(self, events: tuple[Event, ...], seats: tuple[int, ...]) -> list[Record]:
-        return []
-
-    def play_story(self, engine: E, events: Sequence[Event]) -> Any:
-        """A frozen model of what just happened for the game's play screen, from its recent
-        events, oldest first (Karate Fight: the photo finish of the last Hit); None: none.
-        Called for every frame drawn: cheap, or remembered."""
-        return None
-
-    def result_story(self, engine: E, records: ResultRecords) -> Any:
-        """The story of the finished game for its own result screen (``ResultScreen.story``),
-        told from every event of its journal (:func:`journal_events`); None: none."""
-        return None
-
-    @abstractmethod
-    def result_lines(self, engine: E, names: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
-        """Headline and detail lines for the result screen."""
-
-    @abstractmethod
-    def describe(self, event: Event, names: tuple[str, ...]) -> str | None:
-        """One line for the live log, or None for events not worth a line."""
-
-
-AnyControls = GameControls[Any]
+AnyControls = GameControls[Any, Any, Any]
 """Some game's controls, as the cabinet-wide modules hold them."""
+
+
+def drawn_by(
+    controls: type[GameControls[Any, PlayStory, ResultStory]], screens: GameScreens[Any, Any, PlayStory, ResultStory]
+) -> type[GameControls[Any, PlayStory, ResultStory]]:
+    """``controls``, declared with the screens that draw what they tell: mypy checks that
+    the play and result stories they tell are the ones those screens draw (a game's
+    folder declares ``CONTROLS = drawn_by(<Name>Controls, SCREENS)``)."""
+    return controls

@@ -1,10 +1,12 @@
 """A scene of the cabinet: it takes debounced input events and time, and answers with the
 next scene (or None to stay) and a screen model for the renderer.
 
-A scene says what it is rather than being probed: :meth:`Scene.live_session` is the game
-in play it runs (None for menus), :attr:`Scene.is_service` whether it belongs to the
-operator (the SERVICE key off leaves it), :meth:`Scene.idle` whether nobody has touched
-it long enough to fall back to the attract screen (the cabinet decides what comes then).
+A scene says what it is rather than being probed: :attr:`Scene.kind` what it is for the
+sound and the SERVICE key (:attr:`Scene.is_service`: the operator's, the key off leaves
+it, the key on opens the menu over anything else), :meth:`Scene.heard` what the sound
+hears of it, :meth:`Scene.live_session` the game in play it runs (None for menus),
+:meth:`Scene.idle` whether nobody has touched it long enough to fall back to the
+attract screen (the cabinet decides what comes then).
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ from PIL import Image
 
 from display.models import Screen
 from display.private import text_lines
+from firmware_py.runtime.cabinet_sound import SceneNow
 from firmware_py.runtime.context import CabinetContext
+from firmware_py.runtime.scene_kind import SceneKind
 from firmware_py.runtime.session import GameSession
 from hal.events import Button, ButtonEvent, InputEvent
 
@@ -30,8 +34,14 @@ def pressed(ev: InputEvent, button: Button | None = None) -> TypeGuard[ButtonEve
 
 
 class Scene(ABC):
-    is_service: ClassVar[bool] = False
-    """The operator's: turning the SERVICE key off leaves it for :attr:`underneath`."""
+    kind: ClassVar[SceneKind] = SceneKind.OTHER
+    """What this scene is (for the sound and the SERVICE key); a game's own scenes are OTHER."""
+
+    @property
+    def is_service(self) -> bool:
+        """The operator's (a :class:`ServiceScene`): turning the SERVICE key off leaves it
+        for its ``underneath``, turning it on there opens no second menu."""
+        return self.kind is SceneKind.SERVICE
 
     def __init__(self, ctx: CabinetContext, now_us: int) -> None:
         self.ctx = ctx
@@ -54,6 +64,11 @@ class Scene(ABC):
         """Cues this scene asks for now, beyond its game's events and the cabinet's scene
         cues (Punch Cards' lobby: the closing time passing); most ask none."""
         return ()
+
+    def heard(self, now_us: int) -> SceneNow:
+        """This scene as the cabinet's sound hears it now; the menus that know who joined
+        or who won add it."""
+        return SceneNow(scene=self, kind=self.kind, session=self.live_session(), cues=self.sound_cues(now_us))
 
     def idle(self, now_us: int) -> bool:
         """Nobody has pressed a button here for :data:`IDLE_US`: the cabinet goes back to
@@ -92,7 +107,7 @@ class ServiceScene(Scene):
     """A scene of the operator's (the menu, a calibration run, a game's operator page):
     it never idles away, and the SERVICE key off resumes :attr:`underneath`."""
 
-    is_service = True
+    kind = SceneKind.SERVICE
 
     @property
     @abstractmethod

@@ -25,11 +25,13 @@ from display.models import (
 )
 from display.private import draw_private, text_lines
 from firmware_py.games import registry
+from firmware_py.runtime.cabinet_sound import SceneNow
 from firmware_py.runtime.computer_players import ComputerPlayers, QueuedHands, computer_look, seat_looks
 from firmware_py.runtime.context import CabinetContext
 from firmware_py.runtime.controls import AnyControls, ResultRecords
 from firmware_py.runtime.result_picture import result_picture_path, save_result_picture
 from firmware_py.runtime.scene import Scene, pressed
+from firmware_py.runtime.scene_kind import SceneKind
 from firmware_py.runtime.session import GameSession
 from firmware_py.runtime.store import Store, start_of_today
 from games.levels import Level
@@ -63,6 +65,8 @@ class Attract(Scene):
     demo games of every game in turn, played by computer players on the main screen:
     each demo is a real game session on a throwaway store in memory, so the cabinet's
     store, log and speaker never hear of it.  START starts the select screen at once."""
+
+    kind = SceneKind.ATTRACT
 
     def __init__(self, ctx: CabinetContext, now_us: int) -> None:
         super().__init__(ctx, now_us)
@@ -174,6 +178,8 @@ class Attract(Scene):
 
 
 class Select(Scene):
+    kind = SceneKind.SELECT
+
     def __init__(self, ctx: CabinetContext, now_us: int, host: int) -> None:
         super().__init__(ctx, now_us)
         self.host = host
@@ -216,6 +222,12 @@ class Join(Scene):
     the next free station, C changes the computers' level, D stands the last one up; a
     person pressing START at a computer's station takes the seat.  With computers in,
     the host starts with A."""
+
+    kind = SceneKind.JOIN
+
+    def heard(self, now_us: int) -> SceneNow:
+        """The sound greets the host and each station that joins after."""
+        return replace(super().heard(now_us), host=self.host, joined=tuple(s for s, j in enumerate(self.joined) if j))
 
     def __init__(self, ctx: CabinetContext, now_us: int, controls: AnyControls, host: int) -> None:
         super().__init__(ctx, now_us)
@@ -300,6 +312,11 @@ class Join(Scene):
 
 
 class Options(Scene):
+    kind = SceneKind.OPTIONS
+
+    def heard(self, now_us: int) -> SceneNow:
+        return replace(super().heard(now_us), joined=self.stations)
+
     def __init__(
         self,
         ctx: CabinetContext,
@@ -356,6 +373,8 @@ class Options(Scene):
 
 
 class Play(Scene):
+    kind = SceneKind.PLAY
+
     def __init__(self, ctx: CabinetContext, now_us: int, session: GameSession) -> None:
         super().__init__(ctx, now_us)
         self.session = session
@@ -495,6 +514,12 @@ class Play(Scene):
 
 
 class Result(Scene):
+    kind = SceneKind.RESULT
+
+    def heard(self, now_us: int) -> SceneNow:
+        """A fanfare for a winner, another sound for none."""
+        return replace(super().heard(now_us), winner=self.model.winner is not None)
+
     def __init__(self, ctx: CabinetContext, now_us: int, model: AnyResultScreen) -> None:
         super().__init__(ctx, now_us)
         self.model = model

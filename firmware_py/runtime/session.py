@@ -2,8 +2,10 @@
 
 The session maps stations to seats, asks the game's controls what a press means, and —
 for games judged by time — holds stamped inputs in the settle window so the engine sees
-them in stamp order.  Every action is written to the store *before* it is applied and its
-effects shown, so a power cut loses nothing: :meth:`GameSession.resume` replays the journal.
+them in stamp order.  The engine decides each action first (judging does not wait for the
+disk), and the action is written to the store *before* any of its effects is shown; a
+write that fails rebuilds the engine from the journal without it (:meth:`GameSession.submit`).
+So a power cut loses nothing shown: :meth:`GameSession.resume` replays the journal.
 
 Game time: a game's stamps must only move forward, but a restarted process's monotonic
 clock starts anywhere (after a reboot, far below the old one).  So the session maps the
@@ -61,7 +63,7 @@ class GameSession:
     def __init__(
         self,
         controls: AnyControls,
-        engine: Engine[Any, Any],
+        engine: Engine[Any, Any, Any, Any],
         seats: tuple[int, ...],
         looks: tuple[StationLook, ...],
         store: Store,
@@ -76,7 +78,7 @@ class GameSession:
         self.looks = looks
         self.store = store
         self.game_id = game_id
-        self.buffer = SettleBuffer(settle_us if controls.spec.judges_time else 0)
+        self.buffer: SettleBuffer[Action] = SettleBuffer(settle_us if controls.spec.judges_time else 0)
         self.recent: deque[tuple[int, Event]] = deque(maxlen=48)
         self.refusals: dict[int, tuple[int, str]] = {}
         """Seat → (cabinet time it ends, words) of the refusal its private display shows."""
@@ -369,5 +371,5 @@ class GameSession:
 
 def latest_stamp(actions: tuple[dict[str, Any], ...]) -> int:
     """The latest game time in a journal: every stamped action carries its time as
-    ``t_us`` (DESIGN: times enter as fields of actions); 0 when none is stamped."""
+    ``t_us`` (docs/design.md: times enter as fields of actions); 0 when none is stamped."""
     return max((a["t_us"] for a in actions if isinstance(a.get("t_us"), int)), default=0)

@@ -10,28 +10,31 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from typing import Any
+from typing import Generic, TypeVar
+
+Item = TypeVar("Item")
+"""What the window holds (the cabinet's stamped inputs)."""
 
 
-class SettleBuffer:
+class SettleBuffer(Generic[Item]):
     def __init__(self, settle_us: int) -> None:
         if settle_us < 0:
             raise ValueError("settle window cannot be negative")
         self.settle_us = settle_us
-        self._heap: list[tuple[int, int, int, Any]] = []
+        self._heap: list[tuple[int, int, int, Item]] = []
         self._seq = itertools.count()
         self.late = 0
 
-    def add(self, t_us: int, item: Any, now_us: int, rank: int = 1) -> None:
+    def add(self, t_us: int, item: Item, now_us: int, rank: int = 1) -> None:
         """Hold ``item`` stamped ``t_us``; ``rank`` orders items with equal stamps
         (lower first: a reveal before the slaps stamped at the same µs)."""
         if now_us - t_us > self.settle_us:
             self.late += 1
         heapq.heappush(self._heap, (t_us, rank, next(self._seq), item))
 
-    def release(self, now_us: int) -> list[tuple[int, Any]]:
+    def release(self, now_us: int) -> list[tuple[int, Item]]:
         """Items whose window has passed, as (stamp, item) in stamp order."""
-        out = []
+        out: list[tuple[int, Item]] = []
         while self._heap and self._heap[0][0] + self.settle_us <= now_us:
             t, _rank, _seq, item = heapq.heappop(self._heap)
             out.append((t, item))

@@ -39,9 +39,6 @@ class Score:
     def detection(self, pad: int) -> float:
         return self.soft_detected[pad] / self.soft_slaps[pad] if self.soft_slaps[pad] else 0.0
 
-    def false_per_hour(self, pad: int) -> float:
-        return self.false_triggers[pad] * 3600 / self.idle_s if self.idle_s else 0.0
-
     def passes(self, pad: int, min_detection: float = 0.99) -> bool:
         return (
             self.detection(pad) >= min_detection

@@ -26,7 +26,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Protocol
 
-from calibration.capture import Capture, PadHit
+from calibration.capture import Capture
 from calibration.display_latency import DisplayLatency
 from calibration.live import LivePadboard
 from calibration.live_gpio import LiveGpioEdge, gpio_edge_stations
@@ -56,6 +56,7 @@ from hal.gpio_edge import GpioEdgeSource
 from hal.hardware import lgpio_factories, slap_sources
 from hal.hardware_errors import DriverMissing, padboard_port_missing
 from hal.padboard.driver import PadboardSource
+from hal.padboard.messages import PadHit
 
 
 class TerminalFrontend:

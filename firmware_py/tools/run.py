@@ -51,7 +51,7 @@ def stop_on_signals() -> None:
     SDL, once a video or audio driver is initialised, would otherwise turn both signals
     into a QUIT event that only a loop reading events sees (a headless run never
     stopped), and before that SIGTERM killed the process without a line (exit 143): it
-    is told to leave signals alone (REFERENCES.md)."""
+    is told to leave signals alone (``SDL_NO_SIGNAL_HANDLERS=1``, set before pygame starts)."""
     if threading.current_thread() is not threading.main_thread():
         return
     os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")

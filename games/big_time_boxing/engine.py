@@ -204,7 +204,9 @@ class _EndTurn:
 _Step = _Land | _ReadBigHit | _OpenEscape | _TrappedPunch | _Release | _EndTurn
 
 
-class BigTimeBoxing(Engine[BigTimeBoxingOptions, BigTimeBoxingAction]):
+class BigTimeBoxing(
+    Engine[BigTimeBoxingOptions, BigTimeBoxingAction, BigTimeBoxingPlayerView, BigTimeBoxingPublicView]
+):
     """A fight between seat 0 and seat 1 from the first bell (or the Attribute draft) to
     a KO, a TKO or the judges' decision."""
 

@@ -126,7 +126,7 @@ class _JanKen:
     last_round: tuple[ThrownSign, ...] = ()
 
 
-class KarateFight(Engine[KarateOptions, KarateAction]):
+class KarateFight(Engine[KarateOptions, KarateAction, KaratePlayerView, KaratePublicView]):
     """A fight of 2–4 fighters, from the deal to the Karate Master (or, with a time
     limit, to the fighter holding most cards when time runs out)."""
 

@@ -69,7 +69,7 @@ def _qualifies_for_redeal(hand: list[int]) -> bool:
     return max(hand) >= REDEAL_KIND_COUNT
 
 
-class Punch(Engine[PunchOptions, PlayCard | Redeal | Draft]):
+class Punch(Engine[PunchOptions, PlayCard | Redeal | Draft, PunchPlayerView, PunchPublicView]):
     """A game of Punch! between Red (seat 0) and Blue (seat 1), first to win
     ``options.matches_to_win`` matches.  ``opening_events`` are what setting up the first
     match caused (there is no action to return them from)."""

@@ -19,7 +19,7 @@ from math import comb
 NUMBER_MIN = 1
 NUMBER_MAX = 99
 SET_SIZES = (2, 3, 4)
-"""How many numbers a corner shows: "a few" (DESIGN); sizes differ, so a comparison can
+"""How many numbers a corner shows: "a few" (docs/design.md); sizes differ, so a comparison can
 run out of numbers as the rulebook foresees."""
 PACKET_SIZE = 5
 """A new player (and a player re-entering) gets a packet of five cards with their name."""

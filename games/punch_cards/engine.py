@@ -36,7 +36,7 @@ _CHOICE_OF_PHASE: dict[Phase, type] = {
 }
 
 
-class PunchCardsDuel(Engine[DuelOptions, DuelAction]):
+class PunchCardsDuel(Engine[DuelOptions, DuelAction, DuelPlayerView, DuelPublicView]):
     """A duel: seat 0 challenged seat 1."""
 
     spec: ClassVar[GameSpec] = SPEC

@@ -1,4 +1,4 @@
-"""How a reveal is judged: the whole High / Low / Both table in one place (DESIGN).
+"""How a reveal is judged: the whole High / Low / Both table in one place (docs/design.md).
 
 High compares both corners' numbers sorted descending, Low sorted ascending; equal
 numbers pass to the next pair, and a comparison in which one corner runs out of numbers

@@ -2,7 +2,8 @@
 
 Shared by the board (copied to its flash as ``wire.py``) and the host, so both ends
 encode and decode with the very same code.  It is written in the MicroPython subset:
-builtins, ``struct`` and a guarded ``binascii``; no dataclasses, typing or f-strings.
+builtins, ``struct`` and a guarded ``binascii``; no dataclasses, typing or f-strings (its
+types are PEP 484 ``# type:`` comments, which mypy checks and the board skips).
 
 A frame on the wire is ``00 | COBS(type u8, seq u16, payload, crc16 u16) | 00``.
 COBS removes every zero from the body, so a zero always means "frame boundary": the
@@ -109,6 +110,7 @@ SETTINGS_SIZE = struct.calcsize(SETTINGS_FORMAT)
 
 
 def default_settings():
+    # type: () -> dict[str, int]
     """A fresh dict of every setting at its default."""
     d = {}
     for name, default, _lo, _hi in SETTINGS_FIELDS:
@@ -117,6 +119,7 @@ def default_settings():
 
 
 def clamp_settings(d):
+    # type: (dict[str, int]) -> dict[str, int]
     """A settings dict with every field present and inside its range."""
     out = {}
     for name, default, lo, hi in SETTINGS_FIELDS:
@@ -126,6 +129,7 @@ def clamp_settings(d):
 
 
 def _crc_table():
+    # type: () -> list[int]
     table = []
     for i in range(256):
         c = i << 8
@@ -139,6 +143,7 @@ _TABLE = _crc_table()
 
 
 def crc16_py(data, crc=0xFFFF):
+    # type: (bytes | bytearray, int) -> int
     """CRC-16/CCITT-FALSE by table: the board's implementation."""
     t = _TABLE
     for b in data:
@@ -150,6 +155,7 @@ try:  # CPython's C implementation of the same CRC; MicroPython has none
     from binascii import crc_hqx as _crc_hqx
 
     def crc16(data, crc=0xFFFF):
+        # type: (bytes | bytearray, int) -> int
         return _crc_hqx(data, crc)
 
 except ImportError:
@@ -157,6 +163,7 @@ except ImportError:
 
 
 def cobs_encode(data):
+    # type: (bytes | bytearray) -> bytes
     """COBS: ``data`` without zero bytes, decodable back exactly."""
     out = bytearray(len(data) + len(data) // 254 + 2)
     code_at = 0
@@ -182,6 +189,7 @@ def cobs_encode(data):
 
 
 def cobs_decode(data):
+    # type: (bytes) -> bytes | None
     """Inverse of :func:`cobs_encode`; None if ``data`` is not valid COBS."""
     out = bytearray()
     i = 0
@@ -201,6 +209,7 @@ def cobs_decode(data):
 
 
 def encode_frame(msg_type, seq, payload=b""):
+    # type: (int, int, bytes | bytearray) -> bytes
     """One frame, delimiters included, ready to write."""
     body = bytearray(struct.pack("<BH", msg_type, seq & 0xFFFF))
     body += payload
@@ -217,6 +226,7 @@ class FrameDecoder:
     """
 
     def __init__(self, max_body=MAX_BODY):
+        # type: (int) -> None
         self.max_body = max_body
         self.frames_ok = 0
         self.bad_frames = 0
@@ -225,6 +235,7 @@ class FrameDecoder:
         self._overflow = False
 
     def feed(self, data):
+        # type: (bytes | bytearray) -> list[tuple[int, int, bytes]]
         frames = []
         buf = self._buf + bytes(data)
         limit = self.max_body + self.max_body // 254 + 2
@@ -257,6 +268,7 @@ class FrameDecoder:
         return frames
 
     def _decode(self, chunk):
+        # type: (bytes) -> tuple[int, int, bytes] | None
         body = cobs_decode(chunk)
         if body is None or len(body) < 5 or len(body) > self.max_body:
             return None
@@ -266,6 +278,7 @@ class FrameDecoder:
 
 
 def seq_delta(seq, last):
+    # type: (int, int) -> int
     """How far ``seq`` is ahead of ``last`` on the 16-bit circle: 1 = next frame,
     2..32767 = frames were lost, 0 or negative = a repeat of an old frame."""
     d = (seq - last) & 0xFFFF
@@ -276,12 +289,14 @@ def seq_delta(seq, last):
 
 
 def pack_settings(pad, d):
+    # type: (int, dict[str, int]) -> bytes
     s = clamp_settings(d)
     vals = [s[f[0]] for f in SETTINGS_FIELDS]
     return struct.pack("<B", pad) + struct.pack(SETTINGS_FORMAT, *vals)
 
 
 def unpack_settings(payload):
+    # type: (bytes) -> tuple[int, dict[str, int]]
     """(pad, settings dict) from a SET_SETTINGS or SETTINGS payload."""
     vals = struct.unpack_from(SETTINGS_FORMAT, payload, 1)
     d = {}
@@ -291,10 +306,12 @@ def unpack_settings(payload):
 
 
 def pack_info(version, pads, tick_bits, sample_period_us, firmware):
+    # type: (int, int, int, int, str) -> bytes
     return struct.pack("<BBBH", version, pads, tick_bits, sample_period_us) + firmware.encode()
 
 
 def unpack_info(payload):
+    # type: (bytes) -> tuple[int, int, int, int, str]
     """(version, pads, tick_bits, sample_period_us, firmware name).  The version
     comes first and this layout never changes, so any host can read any board's INFO."""
     version, pads, bits, period = struct.unpack_from("<BBBH", payload, 0)
@@ -302,24 +319,30 @@ def unpack_info(payload):
 
 
 def pack_slap(pad, velocity, onset_ticks, peak):
+    # type: (int, int, int, int) -> bytes
     return struct.pack("<BBIH", pad, velocity, onset_ticks, peak)
 
 
 def unpack_slap(payload):
+    # type: (bytes) -> tuple[int, ...]
     return struct.unpack("<BBIH", payload)
 
 
 def pack_contact(ticks):
+    # type: (int) -> bytes
     return struct.pack("<I", ticks)
 
 
 def unpack_contact(payload):
+    # type: (bytes) -> int
     if len(payload) != 4:
         raise ValueError("CONTACT payload of " + str(len(payload)) + " bytes")
-    return struct.unpack("<I", payload)[0]
+    ticks = struct.unpack("<I", payload)[0]  # type: int
+    return ticks
 
 
 def pack_edge(pad, onset_ticks, first_ticks, period_us, samples, lead=0):
+    # type: (int, int, int, int, list[int], int) -> bytes
     """``lead``: 1 if the hit was timed on its strike's first lobe (``lead_us``), 0 on its
     main swing (the onset curve)."""
     out = bytearray(struct.pack("<BIIHBB", pad, onset_ticks, first_ticks, period_us, len(samples), lead))
@@ -329,6 +352,7 @@ def pack_edge(pad, onset_ticks, first_ticks, period_us, samples, lead=0):
 
 
 def unpack_edge(payload):
+    # type: (bytes) -> tuple[int, int, int, int, list[int], int]
     """(pad, onset ticks, first sample ticks, us between samples, [read_u16 samples], lobe)."""
     pad, onset, first, period, n, lead = struct.unpack_from("<BIIHBB", payload, 0)
     if len(payload) != 13 + 2 * n or period == 0:
@@ -337,6 +361,7 @@ def unpack_edge(payload):
 
 
 def pack_health(frames, dropped, rate_mhz, pads):
+    # type: (int, int, int, list[tuple[int, int, int, int]]) -> bytes
     """``pads``: a (baseline, noise, peak, clipped) tuple per pad."""
     out = bytearray(struct.pack("<IIIB", frames, dropped, rate_mhz, len(pads)))
     for baseline, noise, peak, clipped in pads:
@@ -345,6 +370,7 @@ def pack_health(frames, dropped, rate_mhz, pads):
 
 
 def unpack_health(payload):
+    # type: (bytes) -> tuple[int, int, int, list[tuple[int, ...]]]
     """(frames, dropped, rate_mhz, [(baseline, noise, peak, clipped), ...])."""
     frames, dropped, rate, n = struct.unpack_from("<IIIB", payload, 0)
     pads = []
@@ -354,15 +380,18 @@ def unpack_health(payload):
 
 
 def mask_pads(mask):
+    # type: (int) -> list[int]
     """Pad indices set in a pad mask, ascending."""
     return [i for i in range(8) if mask & (1 << i)]
 
 
 def raw_header(first_ticks, mask, frames):
+    # type: (int, int, int) -> bytes
     return struct.pack("<IBB", first_ticks, mask, frames)
 
 
 def unpack_raw(payload):
+    # type: (bytes) -> tuple[int, list[int], list[tuple[int, tuple[int, ...]]]]
     """(first frame ticks, pads, [(dt_us, (sample per pad...)), ...]); ``dt_us`` is the
     time since the previous frame of the block (0 for the first)."""
     first, mask, n = struct.unpack_from("<IBB", payload, 0)

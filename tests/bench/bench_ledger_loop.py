@@ -147,7 +147,7 @@ def one_run(
     recorded."""
     from firmware_py.games.punch_cards.duel import DuelScene
     from firmware_py.games.punch_cards.ledger import Ledger
-    from firmware_py.games.punch_cards.ledger_link import LedgerLink
+    from firmware_py.games.punch_cards.ledger_link import CabinetState, LedgerLink
     from firmware_py.runtime.cabinet import Cabinet
     from firmware_py.runtime.loop import run_main_loop
     from firmware_py.runtime.store import Store
@@ -166,7 +166,7 @@ def one_run(
         cabinet = Cabinet(cfg, sim, clock, Store(Path(tmp) / "s.sqlite3"), log=lambda _l: None, seed=1)
         worker = _inline_worker() if on_the_loop else None
         link = LedgerLink(url, lambda: Ledger(url, cabinet=cfg.name), worker=worker)
-        cabinet.ctx.game_state[SPEC.name] = link
+        cabinet.ctx.game_state[SPEC.name] = CabinetState(link)
         frames: list[int] = []
         script = _script(cabinet, sim)
         state: dict[str, Any] = {"next_at": _now_us(), "until": None, "since": 0, "done": False}

@@ -41,9 +41,9 @@ LOOKS = (
     StationLook("Yellow", (251, 192, 45)),
 )
 HIL = Path(__file__).resolve().parents[1] / "hil"
-HIL_GAMES = ("punch", "karate", "big_time_boxing", "punch_cards")
-"""Scenario folders whose frames are sampled (the padboard ones replay the same screens
-slower, in real time)."""
+HIL_GAMES = registry.names()
+"""Every offered game: its scenarios in ``tests/hil/<name>/`` are the ones whose frames are
+sampled (the padboard ones replay the same screens slower, in real time)."""
 STEP_US = 400_000
 """Playout events are stamped this far apart: the newest event's banner is still up."""
 

@@ -1,4 +1,4 @@
-"""Fair play on the main screen, for every registered game (issue 23, DESIGN: "the main
+"""Fair play on the main screen, for every registered game (issue 23, docs/design.md: "the main
 screen is drawn from public views and public events only").
 
 Seeded playouts of every game between computer players, through the real session and

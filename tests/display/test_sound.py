@@ -36,10 +36,11 @@ HEARD_IN_PLAY = {
     "big_time_boxing": {"bell", "punch_thrown", "punch_light", "punch_medium", "punch_heavy", "block"},
     "punch_cards": {"cards_locked", "cards_stakes", "cards_reveal", "duel_won", "card_changes_hands"},
 }
-"""Cues three random playouts of each game must play: the events a player notices most."""
+"""Cues three random playouts of each shipped game must play: the events a player notices
+most.  A game not named here must play at least one of its cues, if it has any."""
 
 
-@pytest.mark.parametrize("game", sorted(HEARD_IN_PLAY))
+@pytest.mark.parametrize("game", registry.names())
 def test_every_event_a_game_sounds_names_one_of_its_cues(game: str) -> None:
     from display.sound import game_sounds
     from firmware_py.games.registry import controls_type
@@ -65,7 +66,11 @@ def test_every_event_a_game_sounds_names_one_of_its_cues(game: str) -> None:
                 assert call.cue in sounds.cues, (type(event).__name__, call.cue)
                 assert (call.seat is not None) == sounds.cues[call.cue].per_station, call
                 heard.add(call.cue)
-    assert HEARD_IN_PLAY[game] <= heard, HEARD_IN_PLAY[game] - heard
+    expected = HEARD_IN_PLAY.get(game)
+    if expected is None:
+        assert heard or not sounds.cues, f"{game} has cues but none of its events plays one"
+    else:
+        assert expected <= heard, expected - heard
 
 
 def test_every_cue_peaks_under_its_kinds_ceiling_so_nothing_clips(speaker: Speaker) -> None:

@@ -14,7 +14,7 @@ from display.private import image_text
 from firmware_py.games.punch_cards.duel import DuelScene
 from firmware_py.games.punch_cards.keyboard import pin_presses, presses_for
 from firmware_py.games.punch_cards.ledger import EntryKind, Ledger
-from firmware_py.games.punch_cards.ledger_link import LedgerLink, link_for
+from firmware_py.games.punch_cards.ledger_link import CabinetState, LedgerLink, link_for
 from firmware_py.games.punch_cards.lobby import CLOSED_AT_THE_DESK, Lobby
 from firmware_py.games.punch_cards.trade import TradeScene
 from firmware_py.runtime.cabinet import Cabinet
@@ -46,7 +46,7 @@ def ledger(config: CabinetConfig, wall: Clock) -> Iterator[Ledger]:
 
 
 def use(cabinet: Cabinet, ledger: Ledger, url: str = "ledger") -> Cabinet:
-    cabinet.ctx.game_state[SPEC.name] = LedgerLink(url, lambda: ledger)
+    cabinet.ctx.game_state[SPEC.name] = CabinetState(LedgerLink(url, lambda: ledger))
     return cabinet
 
 

@@ -18,6 +18,7 @@ from display.audio.cues import Kind
 from firmware_py.games.karate_fight.controls import KarateControls
 from firmware_py.runtime.cabinet import Cabinet
 from firmware_py.runtime.cabinet_sound import CabinetSound, SceneNow, in_window
+from firmware_py.runtime.scene_kind import SceneKind
 from firmware_py.runtime.service_menu import ServiceMenu, SoundPage
 from firmware_py.runtime.store import Store
 from games.karate_fight import HitShowing, HitWon, KarateOptions
@@ -101,7 +102,7 @@ def test_the_operators_changes_are_kept_over_a_restart_until_reset(tmp_path: Pat
 
 
 def attract_loops(sound: CabinetSound, minutes: float) -> list[int]:
-    scene = SceneNow(scene=object(), name="attract")
+    scene = SceneNow(scene=object(), kind=SceneKind.ATTRACT)
     for t in range(0, int(minutes * MINUTE), 500_000):
         sound.follow(scene, t)
     return [t for t, n in sound.speaker.recent if n == "attract_loop"]
@@ -125,10 +126,10 @@ def test_the_venues_mute_window_silences_everything_and_ends(tmp_path: Path) -> 
     assert not in_window(12 * 60, 22 * 60, 9 * 60) and not in_window(9 * 60, 22 * 60, 9 * 60)
     late = time.mktime((2026, 12, 4, 23, 30, 0, 0, 0, -1))
     sound = fake_sound(tmp_path, wall=late, mute_from=22 * 60, mute_until=9 * 60)
-    sound.follow(SceneNow(scene=object(), name="other"), 0)
+    sound.follow(SceneNow(scene=object(), kind=SceneKind.OTHER), 0)
     assert sound.speaker.muted and not sound.cue("bell", 1)
     sound.wall = lambda: late + 10 * 3600  # 09:30
-    sound.follow(SceneNow(scene=object(), name="other"), 2_000_000)
+    sound.follow(SceneNow(scene=object(), kind=SceneKind.OTHER), 2_000_000)
     assert not sound.speaker.muted and sound.cue("bell", 2_000_001)
 
 

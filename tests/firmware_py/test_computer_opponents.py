@@ -12,6 +12,7 @@ import pytest
 
 from display import theme
 from display.screens import DEMO_BAND
+from firmware_py.games import registry
 from firmware_py.games.karate_fight.controls import KarateControls
 from firmware_py.runtime.cabinet import Cabinet
 from firmware_py.runtime.computer_players import ComputerPlayers
@@ -40,6 +41,9 @@ from tests.cabinet_driving import FRAME_US, press, run_for
 from tests.firmware_py.test_cabinet_karate import deal_for_clumsy_hit
 
 LEVELS = list(Level)
+
+WITH_BOTS = [name for name in registry.names() if registry.controls_type(name).offers_computer()]
+"""The games whose controls give a computer player of their own, from the registry."""
 
 
 def make_cabinet(tmp_path, stations: int = 2, seed: int = 3) -> tuple[Cabinet, SimCabinet, Store, list[str]]:
@@ -120,7 +124,7 @@ def test_a_lone_player_plays_punch_against_the_computer_at_each_level(tmp_path, 
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game", ["punch", "karate_fight", "big_time_boxing"])
+@pytest.mark.parametrize("game", WITH_BOTS)
 def test_each_game_with_a_bot_of_its_own_seats_it_at_the_level_picked(tmp_path, game: str) -> None:
     """One mechanism for every game: B/C on the join screen, then the game's own bot (not
     the exhibition's random one) plays the computer's seat at that level."""

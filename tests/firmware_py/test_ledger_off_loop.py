@@ -27,7 +27,13 @@ from firmware_py.games.punch_cards.duel import DuelScene
 from firmware_py.games.punch_cards.keyboard import pin_presses, presses_for
 from firmware_py.games.punch_cards.ledger import EntryKind, Ledger, LedgerUnreachable
 from firmware_py.games.punch_cards.ledger import ledger as ledger_module
-from firmware_py.games.punch_cards.ledger_link import ANSWER_S, BOARD_REFRESH_US, NOT_ANSWERING, LedgerLink
+from firmware_py.games.punch_cards.ledger_link import (
+    ANSWER_S,
+    BOARD_REFRESH_US,
+    NOT_ANSWERING,
+    CabinetState,
+    LedgerLink,
+)
 from firmware_py.games.punch_cards.lobby import Lobby
 from firmware_py.runtime import background
 from firmware_py.runtime.background import NoAnswer, Worker
@@ -98,7 +104,7 @@ def virtual_link(cabinet: Cabinet, sim: SimCabinet, opener: Callable[[], Ledger]
     """The cabinet's ledger link, its worker's deadlines on the cabinet's virtual clock."""
     worker = Worker("test ledger", clock=lambda: sim.clock.now_us() / 1e6)
     link = LedgerLink(url, opener, worker=worker)
-    cabinet.ctx.game_state[SPEC.name] = link
+    cabinet.ctx.game_state[SPEC.name] = CabinetState(link)
     return link
 
 
@@ -232,12 +238,12 @@ def test_a_duel_answered_late_is_recorded_once(cabinet: Cabinet, sim: SimCabinet
             ):
                 tap_unsettled(cabinet, sim, station, button)
             n += 1
-        assert started(gate) and scene.waiting == "Saving the duel..."
+        assert started(gate) and scene.saving.waiting == "Saving the duel..."
         run_unsettled(cabinet, sim, 400_000)  # a wait is news once it lasts (a local ledger answers at once)
         view = scene.screen(sim.clock.now_us()).view
         assert isinstance(view, DuelTable) and view.waiting == "Saving the duel..." and view.public.winner is None
         run_unsettled(cabinet, sim, ANSWER_US + 2 * FRAME_US)
-        assert scene.waiting.startswith("The ledger is not answering") and not scene.settled
+        assert scene.saving.waiting.startswith("The ledger is not answering") and not scene.settled
         assert "Recording..." in private(sim, 0)
     finally:
         gate.open.set()  # the late answer: the first send commits now

@@ -1,8 +1,9 @@
-"""A game is three folders and one line (issue 21): Tap Race, a game that lives only in
-tests/firmware_py/tap_race/ as a folder per layer — engine (games), screens (display),
-controls (firmware_py) — is offered by one line, ``games.registry.add("tap_race")``, and
-is then on the select screen, plays an exhibition, runs in a HIL scenario, resumes after a
-power cut and shows up in the service stats, with no edit anywhere else."""
+"""A game is three folders and one line (issues 21, 29): Tap Race, a game that lives only in
+tests/firmware_py/tap_race/ as a folder per layer — engine (games), screens with their
+sounds (display), controls (firmware_py), each declared once — is offered by one line,
+``games.registry.add("tap_race")``, and is then on the select screen, plays an
+exhibition, sounds its events, runs in a HIL scenario, resumes after a power cut and
+shows up in the service stats, with no edit anywhere else."""
 
 from __future__ import annotations
 
@@ -218,6 +219,43 @@ def test_a_hil_scenario_checks_its_event_names_against_its_own_events(tap_race, 
     bad = SCENARIO.replace('type = "RaceWon"', 'type = "RaceLost"')
     with pytest.raises(ScenarioError, match="RaceLost"):
         parse_scenario(bad, tmp_path / "bad.toml")
+
+
+# -- its sounds and its engine are declared once, where the rest of it is -----------------
+def test_its_sounds_come_with_its_screens_and_play_its_events(tap_race) -> None:
+    """One declaration in its display folder (``SCREENS``, sounds among them): the cabinet's
+    cue list and the event map find them by name, nothing else lists them."""
+    from display.games.tap_race.sounds import SOUNDS
+
+    from display.sound import all_cues, game_sounds
+
+    assert game_sounds("tap_race") is SOUNDS
+    assert {"tap_race_tap", "tap_race_won"} <= set(all_cues(controls_registry.names()))
+    race = TapRace(TapRaceOptions(), 2, seed=0)
+    events = [e for player in (1, 1, 1) for e in race.apply(Tap(player))]
+    cues = [(c.cue, c.seat) for e in events for c in SOUNDS.calls(e)]
+    assert cues == [("tap_race_tap", 1)] * 3 + [("tap_race_won", None)]
+
+
+def test_its_controls_name_the_engine_once(tap_race) -> None:
+    """``GameControls[TapRace, None, None]`` is the one naming: the engine class and its spec follow."""
+    assert TapRaceControls.engine_type is TapRace and TapRaceControls.spec is TapRace.spec
+    from firmware_py.runtime.controls import GameControls
+
+    with pytest.raises(TypeError, match="named once"):
+
+        class _Twice(GameControls[TapRace, None, None]):  # the engine named a second time
+            engine_type = TapRace
+
+
+def test_controls_driving_another_engine_are_refused_by_name(tap_race, monkeypatch) -> None:
+    import firmware_py.games.tap_race as folder
+
+    from firmware_py.games.punch.controls import PunchControls
+
+    monkeypatch.setattr(folder, "CONTROLS", PunchControls)
+    with pytest.raises(controls_registry.EnginesDisagree, match=r"engine_type is Punch, .* ENGINE = TapRace"):
+        controls_registry.controls_type("tap_race")
 
 
 # -- an unknown game is one clear line ----------------------------------------------------

@@ -1,6 +1,6 @@
 """Writes the shipped Karate Fight scenarios from the pure rule engine.
 
-    .venv/bin/python -m tests.hil.make_karate     # rewrites tests/hil/karate/*.toml
+    .venv/bin/python -m tests.hil.make_karate     # rewrites tests/hil/karate_fight/*.toml
 
 Each scenario is a prearranged deal (``options.deal``) and a script of presses and slaps.
 The expected events come from the engine alone, given the stamps the cabinet must hand
@@ -23,7 +23,7 @@ from games.codec import encode
 from games.karate_fight import KarateFight, KarateOptions, PlayTop, Shown, Sign, Slaps, Throw
 from hal.config import load_config
 
-HERE = Path(__file__).resolve().parent / "karate"
+HERE = Path(__file__).resolve().parent / "karate_fight"
 FPS = 60
 FRAME_US = 1_000_000 // FPS
 CHECK_AFTER_US = 40_000

@@ -3,6 +3,14 @@ hand) and the score sheet as its result screen."""
 
 from display.games.big_time_boxing.private import draw_big_time_boxing_private
 from display.games.big_time_boxing.screen import draw_big_time_boxing, draw_score_sheet
-from display.games.registry import GameScreens
+from display.games.big_time_boxing.sounds import SOUNDS
+from display.games.registry import game_screens
+from games.big_time_boxing import BigTimeBoxing
 
-SCREENS = GameScreens(play=draw_big_time_boxing, private=draw_big_time_boxing_private, result=draw_score_sheet)
+SCREENS = game_screens(
+    BigTimeBoxing,
+    play=draw_big_time_boxing,
+    private=draw_big_time_boxing_private,
+    result=draw_score_sheet,
+    sounds=SOUNDS,
+)

@@ -1,9 +1,7 @@
 """The Big Time Boxing ring: where both boxers stand, each boxer's player board (Round and
 Fight Energy, Health dice and Damage, Judge Points, injuries, knockdowns, warnings), the
 cards of the last play shown big one after another as they are drawn, the open window
-with its countdown, the round scores after each round, and the score sheet at the end.
-Registers Big Time Boxing's screens (this, the private layout and the score sheet) with
-``display.games.registry``."""
+with its countdown, the round scores after each round, and the score sheet at the end."""
 
 from __future__ import annotations
 
@@ -93,7 +91,6 @@ RESULT_COLOR: tuple[Color, ...] = ((105, 105, 118), (176, 112, 18), (200, 66, 26
 HEALTH_GREEN = (56, 150, 64)
 DAMAGE_RED = (196, 38, 38)
 INJURY_RED = (170, 30, 40)
-CARD_INK = (40, 40, 46)
 
 AREAS = (Position.IN_THE_CORNER, Position.ON_THE_ROPES, Position.OUTSIDE, Position.INSIDE)
 """A boxer's areas on the Ring board, from his corner to the middle of the ring."""

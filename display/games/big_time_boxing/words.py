@@ -14,9 +14,6 @@ PUNCH = {
     Punch.UPPERCUT: "Uppercut",
     Punch.BODY_BLOW: "Body Blow",
 }
-PUNCH_SHORT = {Punch.JAB: "Jab", Punch.CROSS: "Crs", Punch.HOOK: "Hook", Punch.UPPERCUT: "Upr", Punch.BODY_BLOW: "Body"}
-"""At most four letters: a card fits one half of an OLED line with its cost and feature."""
-
 FEATURE = {
     Feature.JUDGE_POINT: "Judge Points +1",
     Feature.COMBO_A: "One-Two Combo",
@@ -30,17 +27,6 @@ FEATURE = {
 """The rulebook's words in full: its "J/C" and "H/U/B" are its own shorthand for Jab/Cross
 and Hook/Uppercut/Body Blow; the combo icons are the one-two (Jab, Cross) and the inside
 combos (Hook, Uppercut, Body Blow), a Hook with both icons joins any."""
-FEATURE_SHORT = {
-    Feature.JUDGE_POINT: "JP+1",
-    Feature.COMBO_A: "cmbA",
-    Feature.COMBO_B: "cmbB",
-    Feature.COMBO_AB: "cmAB",
-    Feature.JC_DEFENSE: "dJC",
-    Feature.HUB_DEFENSE: "dHUB",
-    Feature.ESCAPE_ROPES: "eRop",
-    Feature.ESCAPE_CORNER: "eCor",
-}
-
 POSITION = {
     Position.OUTSIDE: "Outside",
     Position.INSIDE: "Inside",
@@ -109,13 +95,3 @@ def card_words(card_id: int) -> str:
     """A Boxer card in full: 'Hook 2 · H/U/B Defense'."""
     card = CARDS.boxers[card_id]
     return f"{PUNCH[card.punch]} {card.cost} · {FEATURE[card.feature]}"
-
-
-def card_short(card_id: int) -> str:
-    """A Boxer card in at most nine characters: 'Hook2 dHUB'."""
-    card = CARDS.boxers[card_id]
-    return f"{PUNCH_SHORT[card.punch]}{card.cost} {FEATURE_SHORT[card.feature]}"
-
-
-def punch_words(punch: Punch) -> str:
-    return PUNCH[punch]

@@ -1,6 +1,5 @@
 """The Karate Fight play screen: the card just played big in the centre, every fighter's
-pile and share, the Hit and its photo finish to the microsecond, Jan Ken.  Registers Karate Fight's screens
-(this and the private layout) with ``display.games.registry``."""
+pile and share, the Hit and its photo finish to the microsecond, Jan Ken."""
 
 from __future__ import annotations
 

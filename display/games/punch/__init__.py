@@ -4,6 +4,8 @@ story of the game as its result screen."""
 from display.games.punch.private import draw_punch_private
 from display.games.punch.result import draw_punch_result
 from display.games.punch.screen import draw_punch
-from display.games.registry import GameScreens
+from display.games.punch.sounds import SOUNDS
+from display.games.registry import game_screens
+from games.punch import Punch
 
-SCREENS = GameScreens(play=draw_punch, private=draw_punch_private, result=draw_punch_result)
+SCREENS = game_screens(Punch, play=draw_punch, private=draw_punch_private, result=draw_punch_result, sounds=SOUNDS)

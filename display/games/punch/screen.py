@@ -1,5 +1,4 @@
-"""The Punch! play screen: two boxers, their stamina and match wins, the revealed pair.
-Registers Punch!'s screens (this and the private layout) with ``display.games.registry``."""
+"""The Punch! play screen: two boxers, their stamina and match wins, the revealed pair."""
 
 from __future__ import annotations
 

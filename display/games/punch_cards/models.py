@@ -1,8 +1,9 @@
 """What Punch Cards at the cabinet puts on screen, as plain data: the lobby (a desk per
 station where players sign in or register), the duel table, the trade table, and each
-station's private display.  The cabinet (``firmware_py/punch_cards_*``) builds them, the
-Punch Cards screens draw them.  A PIN is only ever in a private model; the main screen
-gets how many letters were typed.
+station's private display.  Punch Cards' scenes at the cabinet
+(``firmware_py/games/punch_cards/``) build them, its screens here draw them
+(:data:`PunchCardsTable` and :data:`PunchCardsPrivate` list every kind).  A PIN is only
+ever in a private model; the main screen gets how many letters were typed.
 """
 
 from __future__ import annotations

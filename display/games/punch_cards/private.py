@@ -6,6 +6,7 @@ result once the ledger has recorded it."""
 from __future__ import annotations
 
 import textwrap
+from typing import assert_never
 
 from PIL import Image
 
@@ -164,11 +165,12 @@ def draw_trade(t: TradePrivate, size: tuple[int, int]) -> Image.Image:
 
 
 def draw_punch_cards_private(screen: PunchCardsPrivate, size: tuple[int, int]) -> Image.Image:
-    view = screen.view
-    if isinstance(view, DeskPrivate):
-        return desk_image(view, size)
-    if isinstance(view, DuelPrivate):
-        return duel_image(view, size, screen.to_act)
-    if isinstance(view, TradePrivate):
-        return draw_trade(view, size)
-    raise TypeError(f"no Punch Cards private layout for {type(view).__name__}")
+    match screen.view:
+        case DeskPrivate() as desk:
+            return desk_image(desk, size)
+        case DuelPrivate() as duel:
+            return duel_image(duel, size, screen.to_act)
+        case TradePrivate() as trade:
+            return draw_trade(trade, size)
+        case unknown:
+            assert_never(unknown)

@@ -2,12 +2,14 @@
 table (stakes, who has chosen, the numbers seen "through the holes" at each reveal, the
 challenge rule, the result once recorded) and the trade table.  Every name is drawn
 fitted to its place: the ledger holds whatever names the rules accept, from any cabinet.
-Registers Punch Cards' screens (this and the private layout) with ``display.games.registry``.
+The scenes at the cabinet build its models (:mod:`display.games.punch_cards.models`); it
+draws whichever of them the play screen carries.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import assert_never
 
 import pygame
 
@@ -31,7 +33,6 @@ HINT = (200, 204, 220)
 """A desk's button legends: lighter than the cabinet's dim grey, which reads at 3.1:1 on
 the gold station's desk (the least a player must read is 4.5:1)."""
 HINT_PITCH = 30
-CORNER_WORDS = ("top left", "top right", "bottom left", "bottom right")
 CALL_WORDS = {Call.HIGH: "HIGH", Call.LOW: "LOW", Call.BOTH: "BOTH"}
 AGAIN_WORDS = {
     "high_against_low": "High against Low: play again",
@@ -454,23 +455,23 @@ def draw_trade(surf: Canvas, text: TextCache, s: PunchCardsPlay, t: TradeTableVi
 
 
 def draw_punch_cards(surf: Canvas, text: TextCache, s: PunchCardsPlay) -> None:
-    view = s.view
-    if isinstance(view, LobbyView):
-        draw_lobby(surf, text, s, view)
-    elif isinstance(view, DuelTable):
-        draw_duel(surf, text, s, view)
-    elif isinstance(view, TradeTableView):
-        draw_trade(surf, text, s, view)
-    elif isinstance(view, DuelPublicView):  # an exhibition duel (no ledger): everything shows
-        names = (s.seats[0].name, s.seats[1].name)
-        result: tuple[str, ...] = ()
-        if view.phase is Phase.OVER:
-            result = (f"{names[view.winner].upper()} WINS!" if view.winner is not None else "Challenge refused",)
-        draw_duel(
-            surf,
-            text,
-            s,
-            DuelTable(public=view, players=names, practice=False, challenge="", result=result, waiting=""),
-        )
-    else:
-        raise TypeError(f"no Punch Cards screen for {type(view).__name__}")
+    match s.view:
+        case LobbyView() as lobby:
+            draw_lobby(surf, text, s, lobby)
+        case DuelTable() as duel:
+            draw_duel(surf, text, s, duel)
+        case TradeTableView() as trade:
+            draw_trade(surf, text, s, trade)
+        case DuelPublicView() as view:  # an exhibition duel (no ledger): everything shows
+            names = (s.seats[0].name, s.seats[1].name)
+            result: tuple[str, ...] = ()
+            if view.phase is Phase.OVER:
+                result = (f"{names[view.winner].upper()} WINS!" if view.winner is not None else "Challenge refused",)
+            draw_duel(
+                surf,
+                text,
+                s,
+                DuelTable(public=view, players=names, practice=False, challenge="", result=result, waiting=""),
+            )
+        case unknown:
+            assert_never(unknown)

@@ -27,7 +27,6 @@ from display.models import PrivateScreen
 from firmware_py.runtime.controls import GameControls, OptionItem, Record, Refusal
 from games.big_time_boxing import (
     CARDS,
-    SPEC,
     AttributeChosen,
     AttributeDraw,
     AttributeUsed,
@@ -82,9 +81,7 @@ answers a window with E (START there lets the window go)."""
 _CARD_ACTIONS = {Mode.MOVE_AWAY: MoveAway, Mode.CLINCH: Clinch, Mode.COVER_UP: CoverUp}
 
 
-class BigTimeBoxingControls(GameControls[BigTimeBoxing]):
-    spec = SPEC
-    engine_type = BigTimeBoxing
+class BigTimeBoxingControls(GameControls[BigTimeBoxing, None, None]):
     blurb = "Boxer cards and a Result deck: Big Hits, the ropes, knockdowns, the judges' cards."
     endings: ClassVar[dict[Enum, str]] = {how: words for how, words in FINISH.items()}
     result_picture = "score-sheet"
@@ -284,12 +281,6 @@ class BigTimeBoxingControls(GameControls[BigTimeBoxing]):
             self._window = (key + 1, now_us)  # a window this closing opens is timed from now
             return WindowClosed()
         return None
-
-    def window_opened_us(self, engine: BigTimeBoxing) -> int | None:
-        """When the open window was first seen open (None: no window open)."""
-        if self._window is None or self._window[0] != len(engine.journal) or CABINET not in engine.to_act():
-            return None
-        return self._window[1]
 
     # -- outputs -----------------------------------------------------------------------------
     def led_level(self, engine: BigTimeBoxing, seat: int) -> float:

@@ -22,7 +22,6 @@ from firmware_py.runtime.controls import (
     journal_events,
 )
 from games.karate_fight import (
-    SPEC,
     BoutWon,
     CardKind,
     CardPlayed,
@@ -67,9 +66,7 @@ def hit_name(kind: HitKind) -> str:
     return kind.value.replace("_", " ").title()
 
 
-class KarateControls(GameControls[KarateFight]):
-    spec = SPEC
-    engine_type = KarateFight
+class KarateControls(GameControls[KarateFight, PhotoFinish, KarateStory]):
     blurb = "2–4 fighters, blind piles, lightning slaps judged to the microsecond."
 
     endings: ClassVar[dict[Enum, str]] = {

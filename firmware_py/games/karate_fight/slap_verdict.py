@@ -14,6 +14,7 @@ from firmware_py.runtime.settle import SettleBuffer
 from firmware_py.sim.slap_chain import Stamped
 from games.karate_fight import CARD_KINDS, CardKind, DeadHeat, HitWon, KarateFight, KarateOptions, PlayTop, Shown, Slaps
 from games.karate_fight.engine import KarateAction
+from games.protocol import Action
 
 
 def hit_deal(players: int) -> tuple[tuple[int, ...], ...]:
@@ -30,18 +31,18 @@ def verdict(stamped: Sequence[Stamped], reveal_us: int, settle_us: int, players:
     session does): the fighter, or None (no slap, or a dead heat)."""
     engine = KarateFight(KarateOptions(deal=hit_deal(players)), players, 0)
     engine.apply(PlayTop(0, reveal_us - 30_000))
-    buffer = SettleBuffer(settle_us)
+    buffer: SettleBuffer[Action] = SettleBuffer(settle_us)
     controls = KarateControls()
     buffer.add(reveal_us, Shown(t_us=reveal_us), reveal_us, RANK_SHOWN)
     winner = None
     arrivals = sorted(stamped, key=lambda s: s.arrived_us)
-    released: list[tuple[int, object]] = []
+    released: list[tuple[int, Action]] = []
     for s in arrivals:
         released += buffer.release(s.arrived_us)
         if s.pad < players:
             buffer.add(s.t_us, Slaps(t_us=s.t_us, fighters=(s.pad,)), s.arrived_us, RANK_SLAP)
     released += buffer.release(max((s.t_us for s in stamped), default=reveal_us) + settle_us + 1)
-    for _t, action in controls.coalesce(released):  # type: ignore[arg-type]
+    for _t, action in controls.coalesce(released):
         for ev in engine.apply(cast(KarateAction, action)):
             if isinstance(ev, HitWon):
                 winner = ev.winner

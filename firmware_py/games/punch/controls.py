@@ -13,7 +13,7 @@ from firmware_py.games.punch.story import punch_story
 from firmware_py.runtime.controls import GameControls, OptionItem, Record, Refusal, ResultRecords, journal_events
 from games.levels import Level
 from games.protocol import Action, Event
-from games.punch import SPEC, Card, Phase, Punch, PunchOptions, PunchPlayerView, Rules
+from games.punch import Card, Phase, Punch, PunchOptions, PunchPlayerView, Rules
 from games.punch.actions import Draft, PlayCard, Redeal
 from games.punch.cards import CARDS, HAND_SIZE
 from games.punch.events import (
@@ -31,9 +31,7 @@ from games.punch.levels import ComputerBoxer
 from hal.events import ACTION_BUTTONS, Button
 
 
-class PunchControls(GameControls[Punch]):
-    spec = SPEC
-    engine_type = Punch
+class PunchControls(GameControls[Punch, None, PunchStory]):
     blurb = "Two boxers, secret cards, three rounds: bluff, block, knock out."
     endings: ClassVar[dict[Enum, str]] = {GameEndReason.MATCH_WINS: "won on matches"}
     options_menu = (

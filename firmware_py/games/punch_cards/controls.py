@@ -21,7 +21,6 @@ from firmware_py.runtime.controls import GameControls, Refusal
 from games.protocol import Action, Event
 from games.punch_cards import (
     CORNERS,
-    SPEC,
     Answer,
     Call,
     CallIt,
@@ -42,9 +41,7 @@ CORNER_BUTTONS = (Button.A, Button.B, Button.C, Button.D)
 CALL_BUTTONS = {Button.A: Call.HIGH, Button.B: Call.LOW, Button.C: Call.BOTH}
 
 
-class PunchCardsControls(GameControls[PunchCardsDuel]):
-    spec = SPEC
-    engine_type = PunchCardsDuel
+class PunchCardsControls(GameControls[PunchCardsDuel, None, None]):
     blurb = "Duel anyone at the con for their cards: collect the most names."
     resumes = False  # a duel's result must reach the ledger from the scene that holds the players
     endings: ClassVar[dict[Enum, str]] = {

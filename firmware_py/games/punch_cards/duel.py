@@ -26,10 +26,9 @@ from display.games.punch_cards.models import DuelPrivate, DuelTable, PunchCardsP
 from display.models import PrivateScreen, StationLook
 from display.private import draw_private, text_lines
 from firmware_py.games.punch_cards.controls import PunchCardsControls
-from firmware_py.games.punch_cards.ledger import LedgerError, Receipt
-from firmware_py.games.punch_cards.ledger_link import RETRY_US, new_key, passing, shown_wait, words
+from firmware_py.games.punch_cards.ledger import Receipt
+from firmware_py.games.punch_cards.ledger_link import LedgerWrite, Refused, Retrying, Saved, new_key
 from firmware_py.games.punch_cards.way_back import WayBack
-from firmware_py.runtime.background import Job, NoAnswer
 from firmware_py.runtime.context import CabinetContext
 from firmware_py.runtime.scene import Scene, pressed
 from firmware_py.runtime.scenes import PLAY_IDLE_US, RESULT_US
@@ -41,9 +40,6 @@ from hal.events import Button, ButtonEvent, InputEvent
 COMPUTER = "Computer"
 COMPUTER_COLOR = (150, 150, 160)
 BOT_THINK_US = (500_000, 1_500_000)
-NOT_ANSWERING = "The ledger is not answering: the result shows once it has recorded the duel"
-"""What the screen says while a finished duel waits for the ledger (the error itself, with
-the server's address, goes to the log, not over the duellists)."""
 
 
 class DuelScene(Scene):
@@ -78,13 +74,12 @@ class DuelScene(Scene):
         self.result: tuple[str, ...] = ()
         self.seat_lines: tuple[str, str] = ("", "")
         self.recorded = False
-        self.waiting = ""
-        self.waiting_since_us = 0
         self.ticked_us = now_us
         """The cabinet's time at the last tick (the private displays are drawn without one)."""
         self.settled_us: int | None = None
-        self.retry_us = 0
-        self.saving: Job[Receipt] | None = None
+        self.saving: LedgerWrite[Receipt] = LedgerWrite(
+            self.link, "record a duel", "Saving the duel...", "the result shows once it has recorded the duel"
+        )
         if practice:
             self.challenge = "PRACTICE against the computer: never recorded, no card moves"
         elif options.may_refuse:
@@ -179,7 +174,7 @@ class DuelScene(Scene):
     def _settle(self, now_us: int) -> None:
         """Once the duel is over: record it in the ledger (a real duel) before anything of
         its result is shown; retry while the ledger cannot be reached."""
-        if self.settled or not self.session.over or now_us < self.retry_us:
+        if self.settled or not self.session.over or not self.saving.due(now_us):
             return
         outcome = self.engine.outcome()
         assert outcome is not None
@@ -190,37 +185,26 @@ class DuelScene(Scene):
         if outcome.how is DuelEnd.REFUSED:
             self._shown(now_us, (f"{self.players[1]} refused the challenge", "No card moves"), True)
             return
-        job = self.saving
-        if job is None:
-            key, players, engine = self.key, self.players, self.engine
-            if not self.waiting:
-                self.waiting_since_us = now_us
-            self.saving = self.link.call("record a duel", lambda ledger: ledger.record_duel(key, *players, engine))
-            self.waiting = self.waiting or "Saving the duel..."
-            return
-        if not job.ready():
-            return
-        self.saving = None
-        try:
-            receipt = job.result()
-        except (LedgerError, NoAnswer) as e:
-            if passing(e):  # sent again with the same key: it counts once, however late
-                if not self.retry_us:
-                    self.ctx.log(f"Punch Cards duel #{self.session.game_id} not recorded yet: {e}")
-                self.waiting = f"{words(e, retrying=True)}: the result shows once it has recorded the duel"
-                self.retry_us = now_us + RETRY_US
+        key, players, engine = self.key, self.players, self.engine
+        match self.saving.step(now_us, lambda ledger: ledger.record_duel(key, *players, engine)):
+            case None:
                 return
-            self.ctx.store.abandon_game(self.session.game_id, f"the ledger refused it: {e}")
-            self.ctx.log(f"Punch Cards duel #{self.session.game_id} NOT recorded: {e}")
-            self._shown(now_us, ("NOT RECORDED", str(e), "Nobody's card moves"), False)
-            return
-        self.link.changed()
-        headline, lines = self.controls.result_lines(self.engine, self.players)
-        self.ctx.log(f"Punch Cards duel #{self.session.game_id} recorded in the ledger as entry {receipt.entry}")
-        self._shown(now_us, (headline, *lines), True)
+            case Retrying(error=e, first=first):  # sent again with the same key: it counts once, however late
+                if first:
+                    self.ctx.log(f"Punch Cards duel #{self.session.game_id} not recorded yet: {e}")
+            case Refused(error=e):
+                self.ctx.store.abandon_game(self.session.game_id, f"the ledger refused it: {e}")
+                self.ctx.log(f"Punch Cards duel #{self.session.game_id} NOT recorded: {e}")
+                self._shown(now_us, ("NOT RECORDED", str(e), "Nobody's card moves"), False)
+            case Saved(answer=receipt):
+                headline, lines = self.controls.result_lines(self.engine, self.players)
+                self.ctx.log(
+                    f"Punch Cards duel #{self.session.game_id} recorded in the ledger as entry {receipt.entry}"
+                )
+                self._shown(now_us, (headline, *lines), True)
 
     def _shown(self, now_us: int, result: tuple[str, ...], recorded: bool) -> None:
-        self.result, self.recorded, self.waiting, self.settled_us = result, recorded, "", now_us
+        self.result, self.recorded, self.settled_us = result, recorded, now_us
         outcome = self.engine.outcome()
         taken = self.engine.taken
         if recorded and not self.is_practice and outcome is not None and outcome.winner is not None and taken:
@@ -250,13 +234,21 @@ class DuelScene(Scene):
             practice=self.is_practice,
             challenge=self.challenge,
             result=self.result,
-            waiting=shown_wait(self.waiting, self.waiting_since_us, now_us),
+            waiting=self.saving.shown(now_us),
         )
         events = base.events if public.winner is not None or self.engine.outcome() is None else ()
-        return replace(base, view=table, events=events)
+        return PunchCardsPlay(
+            game=base.game,
+            title=base.title,
+            seats=base.seats,
+            view=table,
+            events=events,
+            now_us=base.now_us,
+            paused=base.paused,
+        )
 
     def private_mark(self, now_us: int) -> Hashable:
-        return bool(shown_wait(self.waiting, self.waiting_since_us, now_us))
+        return bool(self.saving.shown(now_us))
 
     def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
         seat = self.session.seat_of.get(station)
@@ -268,7 +260,7 @@ class DuelScene(Scene):
             view=view,
             cursor=self.controls.cursor[seat],
             result=line,
-            waiting="Recording..." if shown_wait(self.waiting, self.waiting_since_us, self.ticked_us) else "",
+            waiting="Recording..." if self.saving.shown(self.ticked_us) else "",
         )
         return draw_private(
             PrivateScreen(

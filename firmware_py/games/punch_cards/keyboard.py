@@ -25,7 +25,6 @@ from hal.events import Button
 SHIFT = "Aa"
 DIGITS = "123"
 LETTERS = "abc"
-COMMANDS = (SHIFT, DIGITS, LETTERS)
 KEY_BUTTONS = (Button.A, Button.B, Button.C, Button.D, Button.E, Button.F)
 """The buttons that pick a character on an opened key, in its order."""
 PAGES: dict[str, dict[Button, tuple[str, ...]]] = {

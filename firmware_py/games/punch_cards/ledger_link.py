@@ -18,8 +18,9 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 from firmware_py.games.punch_cards.ledger import Ledger, LedgerBusy, LedgerError, LedgerUnreachable
 from firmware_py.games.punch_cards.settings import settings_of
@@ -196,14 +197,111 @@ class LedgerLink:
         self.worker.close()
 
 
+@dataclass(frozen=True)
+class CabinetState:
+    """What Punch Cards keeps while the cabinet runs (in ``ctx.game_state`` under its
+    name), so its scenes and the attract screen share it."""
+
+    link: LedgerLink
+    closing_heard: bool | None = None
+    """Whether the lobby last saw the event closed (None: no lobby has looked yet)."""
+
+
+def state_of(ctx: CabinetContext) -> CabinetState:
+    """Punch Cards' state in this cabinet, made on first use from the cabinet config."""
+    held = ctx.game_state.get(SPEC.name)
+    if held is None:
+        state = CabinetState(LedgerLink.for_config(ctx.config))
+        ctx.game_state[SPEC.name] = state
+        return state
+    if not isinstance(held, CabinetState):
+        raise TypeError(f"ctx.game_state[{SPEC.name!r}] holds a {type(held).__name__}, not Punch Cards' CabinetState")
+    return held
+
+
 def link_for(ctx: CabinetContext) -> LedgerLink:
     """The cabinet's ledger link, made on first use from the cabinet config."""
-    link: LedgerLink | None = ctx.game_state.get(SPEC.name)
-    if link is None:
-        link = ctx.game_state[SPEC.name] = LedgerLink.for_config(ctx.config)
-    return link
+    return state_of(ctx).link
 
 
 def new_key(what: str) -> str:
     """An idempotency key for one ledger write (kept while it is retried)."""
     return f"{what}-{uuid.uuid4().hex}"
+
+
+@dataclass(frozen=True)
+class Saved(Generic[T]):
+    """The ledger recorded the write; ``answer``: what it gave back."""
+
+    answer: T
+
+
+@dataclass(frozen=True)
+class Retrying:
+    """The ledger could not be reached or did not answer: the write goes again after
+    :data:`RETRY_US` (``first``: this is the first such failure of the write)."""
+
+    error: LedgerError | NoAnswer
+    first: bool
+
+
+@dataclass(frozen=True)
+class Refused:
+    """The ledger refused the write: it is not sent again."""
+
+    error: LedgerError | NoAnswer
+
+
+class LedgerWrite(Generic[T]):
+    """One write to the ledger, sent off the main loop and sent again (the caller keeps
+    its idempotency key, so a late answer counts once) until the ledger records or refuses
+    it: a duel's result and a trade are saved this one way.  ``saying``: what the screen
+    says while it waits (shown once :data:`WAIT_SHOWN_US` has passed); ``until``: what a
+    retry adds after the reason (": the result shows once it has recorded the duel")."""
+
+    def __init__(self, link: LedgerLink, what: str, saying: str, until: str) -> None:
+        self.link = link
+        self.what = what
+        self.saying = saying
+        self.until = until
+        self.waiting = ""
+        """Why the screen waits (empty: it does not)."""
+        self.waiting_since_us = 0
+        self.retry_us = 0
+        """When a write that could not reach the ledger goes again (0: it has not failed)."""
+        self.job: Job[T] | None = None
+
+    def due(self, now_us: int) -> bool:
+        """Whether :meth:`step` has something to do now: an answer to read, or a send."""
+        return self.job is not None or now_us >= self.retry_us
+
+    def shown(self, now_us: int) -> str:
+        """What the screen says of the wait at ``now_us`` (see :func:`shown_wait`)."""
+        return shown_wait(self.waiting, self.waiting_since_us, now_us)
+
+    def step(self, now_us: int, work: Callable[[Ledger], T]) -> Saved[T] | Retrying | Refused | None:
+        """Send ``work`` to the link's worker, or read its answer: None while there is
+        none yet (or the write was just sent)."""
+        job = self.job
+        if job is None:
+            if not self.waiting:
+                self.waiting_since_us = now_us
+            self.job = self.link.call(self.what, work)
+            self.waiting = self.waiting or self.saying
+            return None
+        if not job.ready():
+            return None
+        self.job = None
+        try:
+            answer = job.result()
+        except (LedgerError, NoAnswer) as e:
+            if passing(e):
+                first = not self.retry_us
+                self.waiting = f"{words(e, retrying=True)}: {self.until}"
+                self.retry_us = now_us + RETRY_US
+                return Retrying(e, first)
+            self.waiting = ""
+            return Refused(e)
+        self.waiting = ""
+        self.link.changed()
+        return Saved(answer)

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from PIL import Image
 
 from display.games.punch_cards.glyphs import undrawable
 from display.games.punch_cards.models import DeskPrivate, DeskStep, DeskView, LobbyView, PunchCardsPlay
-from display.models import PlayScreen, PrivateScreen
+from display.models import PrivateScreen
 from display.private import draw_private
 from firmware_py.games.punch_cards.duel import DuelScene
 from firmware_py.games.punch_cards.keyboard import NameKeyboard, PinPad
@@ -33,7 +33,7 @@ from firmware_py.games.punch_cards.ledger import (
     UnknownPlayer,
     WrongPin,
 )
-from firmware_py.games.punch_cards.ledger_link import LedgerLink, link_for, new_key, passing, words
+from firmware_py.games.punch_cards.ledger_link import LedgerLink, link_for, new_key, passing, state_of, words
 from firmware_py.games.punch_cards.trade import TradeScene
 from firmware_py.runtime.background import Job, NoAnswer
 from firmware_py.runtime.context import CabinetContext
@@ -127,10 +127,6 @@ class Desk:
         self.job = self.then = self.reading = None
 
 
-CLOSING_HEARD = "punch_cards.closed"
-"""In ``ctx.game_state``: whether the lobby last saw the event closed."""
-
-
 class Lobby(Scene):
     def __init__(self, ctx: CabinetContext, now_us: int, host: int) -> None:
         super().__init__(ctx, now_us)
@@ -150,9 +146,9 @@ class Lobby(Scene):
         the cabinet starts after it: the lobby already says the event has closed)."""
         closing = self.link.closing(now_us)
         closed = isinstance(closing, int) and closing <= self.link.wall_us()
-        was = self.ctx.game_state.get(CLOSING_HEARD)
-        self.ctx.game_state[CLOSING_HEARD] = closed
-        return ("closing_time",) if closed and was is False else ()
+        state = state_of(self.ctx)
+        self.ctx.game_state[SPEC.name] = replace(state, closing_heard=closed)
+        return ("closing_time",) if closed and state.closing_heard is False else ()
 
     # -- coming back from a table ------------------------------------------------------
     def back(self, now_us: int, messages: dict[int, tuple[str, bool]]) -> Lobby:
@@ -551,7 +547,9 @@ class Lobby(Scene):
             closing_words(closing, self.link.wall_us()),
             alert=isinstance(closing, str) or self._closed_now(now_us),
         )
-        return PlayScreen(game=SPEC.name, title=SPEC.title, seats=self.ctx.looks, view=view, events=(), now_us=now_us)
+        return PunchCardsPlay(
+            game=SPEC.name, title=SPEC.title, seats=self.ctx.looks, view=view, events=(), now_us=now_us
+        )
 
     def private_image(self, station: int, size: tuple[int, int]) -> Image.Image:
         desk = self.desks[station]

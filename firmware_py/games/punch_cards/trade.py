@@ -12,12 +12,11 @@ from __future__ import annotations
 from PIL import Image
 
 from display.games.punch_cards.models import PunchCardsPlay, TradePrivate, TradeTableView
-from display.models import PlayScreen, PrivateScreen
+from display.models import PrivateScreen
 from display.private import draw_private, text_lines
-from firmware_py.games.punch_cards.ledger import LedgerError, Receipt
-from firmware_py.games.punch_cards.ledger_link import RETRY_US, new_key, passing, shown_wait, words
+from firmware_py.games.punch_cards.ledger import Receipt
+from firmware_py.games.punch_cards.ledger_link import LedgerWrite, Refused, Retrying, Saved, new_key
 from firmware_py.games.punch_cards.way_back import WayBack
-from firmware_py.runtime.background import Job, NoAnswer
 from firmware_py.runtime.context import CabinetContext
 from firmware_py.runtime.scene import Scene, pressed
 from firmware_py.runtime.scenes import RESULT_US
@@ -46,10 +45,9 @@ class TradeScene(Scene):
         self.giving: list[set[int]] = [set(), set()]
         self.messages = ["", ""]
         self.key = ""
-        self.waiting = ""
-        self.waiting_since_us = 0
-        self.retry_us = 0
-        self.saving: Job[Receipt] | None = None
+        self.saving: LedgerWrite[Receipt] = LedgerWrite(
+            self.link, "record a trade", "Recording the trade...", "the trade is done once it has recorded it"
+        )
         self.done_us: int | None = None
         self.recorded = False
         ctx.log(f"Punch Cards trade: {players[0]} and {players[1]}")
@@ -86,11 +84,7 @@ class TradeScene(Scene):
         return None
 
     def tick(self, now_us: int) -> Scene | None:
-        if (
-            self.done_us is None
-            and self.table.agreed is not None
-            and (self.saving is not None or now_us >= self.retry_us)
-        ):
+        if self.done_us is None and self.table.agreed is not None and self.saving.due(now_us):
             self._record(now_us)
         if self.done_us is not None and now_us - self.done_us > RESULT_US:
             return self._back(now_us)
@@ -105,36 +99,25 @@ class TradeScene(Scene):
         offer = self.table.agreed
         if offer is None:
             return
-        job = self.saving
-        if job is None:
-            self.key = key = self.key or new_key("trade")
-            players = self.players
-            if not self.waiting:
-                self.waiting_since_us = now_us
-            self.saving = self.link.call("record a trade", lambda ledger: ledger.record_trade(key, *players, offer))
-            self.waiting = self.waiting or "Recording the trade..."
-            return
-        if not job.ready():
-            return
-        self.saving = None
-        try:
-            job.result()
-        except (LedgerError, NoAnswer) as e:
-            if passing(e):
-                self.ctx.log(f"Punch Cards trade not recorded yet: {e}")
-                self.waiting = f"{words(e, retrying=True)}: the trade is done once it has recorded it"
-                self.retry_us = now_us + RETRY_US
+        self.key = key = self.key or new_key("trade")
+        players = self.players
+        match self.saving.step(now_us, lambda ledger: ledger.record_trade(key, *players, offer)):
+            case None:
                 return
-            self.messages = [f"Not traded: {e}"] * 2
-            self.done_us, self.waiting = now_us, ""
-            self.ctx.log(f"Punch Cards trade NOT recorded: {e}")
-            return
-        self.link.changed()
-        self.recorded, self.done_us, self.waiting = True, now_us, ""
-        self.messages = ["Traded: recorded in the ledger"] * 2
-        if self.ctx.sound is not None:
-            self.ctx.sound.cue("trade", now_us)
-        self.ctx.log(f"Punch Cards trade recorded: {self.players[0]} gives {offer.gives[0]}, gets {offer.gives[1]}")
+            case Retrying(error=e):
+                self.ctx.log(f"Punch Cards trade not recorded yet: {e}")
+            case Refused(error=e):
+                self.messages = [f"Not traded: {e}"] * 2
+                self.done_us = now_us
+                self.ctx.log(f"Punch Cards trade NOT recorded: {e}")
+            case Saved():
+                self.recorded, self.done_us = True, now_us
+                self.messages = ["Traded: recorded in the ledger"] * 2
+                if self.ctx.sound is not None:
+                    self.ctx.sound.cue("trade", now_us)
+                self.ctx.log(
+                    f"Punch Cards trade recorded: {self.players[0]} gives {offer.gives[0]}, gets {offer.gives[1]}"
+                )
 
     def _back(self, now_us: int) -> Scene:
         words = "Traded" if self.recorded else self.messages[0]
@@ -149,10 +132,9 @@ class TradeScene(Scene):
             players=self.players,
             gives=(self._cards(0), self._cards(1)),
             confirmed=(self.table.confirmed[0], self.table.confirmed[1]),
-            message=shown_wait(self.waiting, self.waiting_since_us, now_us)
-            or (self.messages[0] if self.done_us is not None else ""),
+            message=self.saving.shown(now_us) or (self.messages[0] if self.done_us is not None else ""),
         )
-        return PlayScreen(
+        return PunchCardsPlay(
             game=SPEC.name,
             title=SPEC.title,
             seats=tuple(self.ctx.looks[s] for s in self.stations),
@@ -170,6 +152,6 @@ class TradeScene(Scene):
             cursor=self.cursor[seat],
             giving=frozenset(self.table.offer.gives[seat]),
             confirmed=self.table.confirmed[seat],
-            message="Recording..." if self.waiting else self.messages[seat],
+            message="Recording..." if self.saving.waiting else self.messages[seat],
         )
         return draw_private(PrivateScreen(game=SPEC.name, seat=seat, view=model, to_act=True), size)

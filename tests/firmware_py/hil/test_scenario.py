@@ -114,6 +114,12 @@ def test_hil_every_shipped_scenario_loads_and_every_game_has_scenarios() -> None
     files = [p for p in HIL.rglob("*.toml") if "scenario" in tomllib.loads(p.read_text())]
     games = {load_scenario(p).game for p in files}
     assert set(controls_registry.names()) <= games
+    # Each offered game's own scenarios are in tests/hil/<name>/ (the screen checks sample
+    # that folder for every game of the registry), and play that game.
+    for name in controls_registry.names():
+        own = [p for p in files if p.parent == HIL / name]
+        assert own, f"game {name!r} has no scenario in tests/hil/{name}/"
+        assert {load_scenario(p).game for p in own} == {name}
 
 
 def test_hil_every_pairing_scenario_covers_all_36() -> None:

@@ -1,4 +1,4 @@
-"""The reveal, as DESIGN fixes it: High compares descending, Low ascending, ties pass to the
+"""The reveal, as docs/design.md fixes it: High compares descending, Low ascending, ties pass to the
 next number; Both must win both ways; High v Low, full ties and Both v Both with no double
 winner play again."""
 

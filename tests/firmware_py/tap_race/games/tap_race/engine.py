@@ -51,7 +51,7 @@ class TapRaceView:
 SPEC = GameSpec("tap_race", "Tap Race", min_players=2, max_players=4, options_type=TapRaceOptions)
 
 
-class TapRace(Engine[TapRaceOptions, Tap]):
+class TapRace(Engine[TapRaceOptions, Tap, TapRaceView, TapRaceView]):
     spec = SPEC
     action_types = (Tap,)
 

@@ -1,7 +1,9 @@
-"""Tap Race's screens, found by name."""
+"""Tap Race's screens and sounds, found by name."""
 
 from display.games.tap_race.screens import draw_tap_race, draw_tap_race_private
+from display.games.tap_race.sounds import SOUNDS
+from games.tap_race.engine import TapRace
 
-from display.games.registry import GameScreens
+from display.games.registry import game_screens
 
-SCREENS = GameScreens(play=draw_tap_race, private=draw_tap_race_private)
+SCREENS = game_screens(TapRace, play=draw_tap_race, private=draw_tap_race_private, sounds=SOUNDS)

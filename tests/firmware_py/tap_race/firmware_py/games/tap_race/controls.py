@@ -6,16 +6,14 @@ from __future__ import annotations
 from enum import Enum
 from typing import ClassVar
 
-from games.tap_race.engine import SPEC, RaceWon, Tap, Tapped, TapRace, TapRaceEnding
+from games.tap_race.engine import RaceWon, Tap, Tapped, TapRace, TapRaceEnding
 
 from firmware_py.runtime.controls import GameControls, OptionItem, Refusal
 from games.protocol import Action, Event
 from hal.events import Button
 
 
-class TapRaceControls(GameControls):
-    spec = SPEC
-    engine_type = TapRace
+class TapRaceControls(GameControls[TapRace, None, None]):
     blurb = "Test-only: the first to tap A three times wins."
     endings: ClassVar[dict[Enum, str]] = {TapRaceEnding.FIRST_THERE: "first to the line"}
     options_menu = (OptionItem("Taps to win", "taps_to_win", ((3, "3"), (5, "5"))),)
