@@ -58,7 +58,8 @@ SOFT_VELOCITY = 40
 WINDOW_MAX_US = 6000  # scan + window delay each report: past PADBOARD_REPORT_US the review names the settle_us needed
 MAX_SOURCES = 4  # pads a board has, and settings name one by one (xtalk_from0..3)
 DECAYS_MS = tuple(range(2, 41)) + tuple(range(45, 66, 5))  # the ring's time constant (decay_us ≤ 65,535)
-MASKS_MS = (*range(2, 10), 12, 15, 20, 25, 30, 40, 50, 65)  # the shortest that works: fast slapping counts
+MASKS_MS = (*range(2, 10), 12, 15, 20, 25, 30, 40, 50, 65)
+SHORT_MASK_MS = 9  # any mask up to this that works is taken before a longer one: fast slapping counts
 FAST_MS = 20  # the ring model is judged by what it asks of a slap this long after a full-force one
 HOLD_FRACTION = 4  # the ring model holds until a full-force slap's line is under threshold / this
 HOLD_MAX_MS = 2000
@@ -224,7 +225,7 @@ def fit_ring(
     pairs = [(a.peak, b.onset_us - a.onset_us, b.peak) for a, b in zip(flurry, flurry[1:])]
     fastest = min((g for _, g, _ in pairs), default=None)
     excess = _ring_excess(thr, rings)
-    best: tuple[tuple[bool, float, int], int, int, int] | None = None
+    best: tuple[tuple[bool, bool, float, int], int, int, int] | None = None
     for mask_ms in MASKS_MS:
         for tau in DECAYS_MS:
             pct = _pct_needed(excess, mask_ms, tau)
@@ -235,7 +236,7 @@ def fit_ring(
                 and p2 >= RING_MARGIN * (thr + p1 * pct / 100 * math.exp(-g / 1000 / tau))
                 for p1, g, p2 in pairs
             )
-            cost = (not ok, full_peak * pct / 100 * math.exp(-FAST_MS / tau), mask_ms)
+            cost = (not ok, mask_ms > SHORT_MASK_MS, full_peak * pct / 100 * math.exp(-FAST_MS / tau), mask_ms)
             if best is None or cost < best[0]:
                 best = (cost, mask_ms, pct, tau)
     problems = []
@@ -247,13 +248,13 @@ def fit_ring(
             "slap; damp the pad (foam under it, tighter mount)"
         )
     else:
-        (failed, _x, _m), mask_ms, pct, tau = best
+        (failed, _long, _x, _m), mask_ms, pct, tau = best
         if failed:
             problems.append(
                 f"the pad rings longer than the fastest flurry gap allows ({(fastest or 0) / 1000:.0f} ms): "
                 "fast slaps would be lost; damp the pad (foam under it, tighter mount)"
             )
-    if mask_ms > FAST_MS // 2:
+    if mask_ms > SHORT_MASK_MS:
         warnings.append(
             f"mask {mask_ms} ms: this pad's own strike rings that long, so slaps on it closer than "
             f"{mask_ms * GAP_MARGIN:.0f} ms apart are lost; a damped pad (foam under it) allows a shorter one"
@@ -377,9 +378,11 @@ def fit_pad(
     base: PadSettings,
     period_us: int = 250,
 ) -> PadFit:
-    rings = [(e.peak, e.envelope) for e in [*soft, *hard, *flurry]]
     soft, hard, flurry = intended(soft), intended(hard), intended(flurry)
     own = [*soft, *hard, *flurry]
+    # the slaps' rings (a bump's or a second contact's envelope is its slap's ring, which
+    # the slap's line covers: the board drops the second contact and keeps that line)
+    rings = [(e.peak, e.envelope) for e in own]
     if not own:
         return PadFit(pad, base, (), {}, (), ("no slaps were seen on this pad",))
     thr, reasons, margins, warns = fit_threshold(noise, [*soft, *flurry] or own, xt)

@@ -77,8 +77,6 @@ SECOND_CONTACT_US = 45000  # a palm lands again within this of a hit (26-40 ms o
 LEAD_WIDE_US = 500  # a strike's first lobe narrower than this at half height is its lead lobe
 LEAD_BACK_US = 1500  # a lead lobe under the threshold is looked for this far before the crossing
 LEAD_GATE = 6  # ... and must stand this many mean noise deviations clear of the baseline
-LEAD_LEAD_US = 400  # a lead lobe's pre swing and rise (wood: 250 µs + half the lobe) ...
-LEAD_QUIET_US = 1000  # ... and before that, this long, the pad was quiet
 LEAD_FRAME_US = 100  # a lead lobe is only told from a main swing with frames this close (the DMA's 50 µs)
 BLOCK_US = 2000  # the board hands the detector blocks of about this long (40 frames at 20 kHz)
 
@@ -616,8 +614,6 @@ class Detector:
             if lead is None:  # the main swing crossed: a narrow lobe against it before?
                 back = rc - LEAD_BACK_US // self.frame_us
                 lead = self._lead_before(i, k, back if back > stop else stop, rc, b, -first, gate)
-            if lead is not None and not self._quiet_before(i, k, lead[1], b, gate // 2, r_min):
-                lead = None  # a swing of a ring already going (a slap's or a neighbour's), not a first lobe
         if lead is not None:  # a real pad's bipolar strike: timed on its narrow first lobe
             x50 = self._half_time(i, k, lead[1], lead[0], lead[2], stop, b, None)
             if x50 is not None:
@@ -711,20 +707,6 @@ class Detector:
             return None
         lead = self._lobe(i, k, rt, b, sgn, r0)
         return lead if lead is not None and lead[1] == rt else None
-
-    def _quiet_before(self, i, k, rt, b, gate, r_min):
-        """True when pad ``i``'s signal stayed under ``gate`` over the ``LEAD_QUIET_US``
-        up to ``LEAD_LEAD_US`` before frame ``k + rt`` (a lobe's peak): nothing rang there."""
-        z = rt - LEAD_LEAD_US // self.frame_us
-        r = z - LEAD_QUIET_US // self.frame_us
-        if r < r_min:
-            return False
-        while r < z:
-            v = self._dev(i, k, r, b, None)
-            if v >= gate or -v >= gate:
-                return False
-            r += 1
-        return True
 
     def _edge_base(self, i, p, k, rc, r_min):
         """The baseline under a hit's edge (crossing at frame ``k + rc``): the mean of

@@ -24,17 +24,30 @@ correction calibration fitted (the first pulse's width).
   from the board's edges (20 kHz), and from the 4 kHz raw stream alone: how much a figure
   owes to one calibration's luck, and what the probe and the edges are worth.
 
-``RINGSIDE_BENCH_N`` scales the case counts (1 = the full run, ~3 min on one core).
+- **Real pads** (issue 31): the same on tables of the widened model's pads
+  (:data:`firmware_py.sim.piezo.REAL_PAD_KINDS`: bipolar strikes with a narrow first
+  lobe, long rings, second contacts) behind a front end of gain ×1, ×4 and ×8, each
+  table calibrated by the wizard with the contact probe: slaps detected once, doubled
+  and missed per pad kind, with fast slapping (strokes 15–25 ms apart) in the mix,
+  counted on the board's detector fed continuously (rings and second contacts
+  included); false hits in silence; the onset error per pad kind with the probe's
+  calibration; and Karate verdicts at 100 µs (``bench_real_pads``: its own section).
+
+``RINGSIDE_BENCH_N`` scales the case counts (1 = the full run, ~3 min on one core; the
+real pads ~10 more).
 """
 
 from __future__ import annotations
 
 import os
 import random
+from array import array
 from collections.abc import Sequence
 
 from firmware_py.games.karate_fight.slap_verdict import verdict
-from firmware_py.sim.piezo import PiezoPad
+from firmware_py.padboard.detector import Detector
+from firmware_py.sim.padboard import SimDma
+from firmware_py.sim.piezo import ModelSlap, PiezoPad, real_pad
 from firmware_py.sim.slap_chain import (
     GpioEdgeChain,
     PadboardChain,
@@ -394,6 +407,165 @@ def run_figures(runs: list[list[tuple[int, int]]], how: str, goal: str) -> list[
             f"band {worst}; by band " + ", ".join(f"{k}: {v:.0f}" for k, v in bands.items()),
         ),
     ]
+
+
+REAL_KINDS = ("rubber", "wood", "plate", "rubber")  # a table of four real pads, one kind each (two rubber)
+REAL_GAINS = (1.0, 4.0, 8.0)
+REAL_SLAPS = 240  # per gain, on the detector fed continuously
+REAL_SILENCE_S = 20  # per gain
+REAL_SINGLES = 200  # per gain, through the chain
+REAL_PAIRS = 100  # per gain, 100 µs apart
+FAST_GAPS_US = (15_000, 25_000)
+
+
+class _Hits:
+    """A Board stand-in for ``SimDma.feed``: the detector's hits."""
+
+    def __init__(self, settings: Sequence[dict[str, int]]) -> None:
+        self.detector = Detector(len(settings), list(settings))
+        self.hits: list[tuple[int, int, int, int]] = []
+
+    def on_block(
+        self, ring: array[int], first: int, count: int, t_first: int, frame_us: int, shift: int, stagger: bool
+    ) -> None:
+        self.hits += self.detector.feed(ring, first, count, t_first, frame_us, shift, stagger)
+
+
+def real_table(gain: float) -> Table:
+    return row_table([real_pad(k, gain) for k in REAL_KINDS], near=0.2, falloff=0.35)
+
+
+def detection(tab: Table, settings: Sequence, n: int, silence_s: int, rng: random.Random) -> dict[str, list[int]]:
+    """Slaps on the board's detector fed without a break (rings, second contacts and
+    crosstalk all sampled): per pad kind ``[slaps, once, doubled, missed]``, and
+    ``false``: hits in ``silence_s`` of silence after them.  A fifth of the slaps come
+    in bursts of four strokes 15–25 ms apart on one pad (fast slapping)."""
+    model = tab.model(seed=5)
+    sink = _Hits([s.as_dict() for s in settings])
+    dma = SimDma(model, 50)
+    truth: list[tuple[int, int]] = []
+    t = 200_000
+    while len(truth) < n:
+        pad = rng.randrange(len(tab.pads))
+        if rng.random() < 0.2:
+            f = force(rng)[1]
+            for _ in range(4):
+                truth.append((pad, t))
+                model.add(ModelSlap(pad, t, f * rng.uniform(0.8, 1.2)))
+                t += rng.randrange(*FAST_GAPS_US)
+        else:
+            truth.append((pad, t))
+            model.add(ModelSlap(pad, t, force(rng)[1]))
+        t += rng.randrange(120_000, 400_000)
+    end_slaps = t + 500_000
+    end = end_slaps + silence_s * 1_000_000
+    clock = 0
+    while clock < end:
+        dma.feed(sink, clock, 40)
+        clock += 2000
+    out: dict[str, list[int]] = {}
+    hits = [(p, onset) for p, onset, _v, _pk in sink.hits]  # ticks: the run ends long before they wrap
+    used = set()
+    for pad, ts in truth:
+        mine = [k for k, (p, o) in enumerate(hits) if p == pad and abs(o - ts) <= 3000 and k not in used]
+        row = out.setdefault(REAL_KINDS[pad], [0, 0, 0, 0])
+        row[0] += 1
+        if not mine:
+            row[3] += 1
+            continue
+        used.add(min(mine, key=lambda k: abs(hits[k][1] - ts)))
+        row[1] += 1
+    false = 0
+    for k, (p, o) in enumerate(hits):
+        if k in used:
+            continue
+        if o >= end_slaps:
+            false += 1
+        elif any(q == p and 0 < o - ts <= 400_000 for q, ts in truth):
+            out[REAL_KINDS[p]][2] += 1  # a ring, a second contact or a stroke counted twice
+        else:
+            false += 1
+    out["false"] = [false]
+    return out
+
+
+def real_onsets(chain: PadboardChain, n: int, rng: random.Random) -> dict[str, list[int]]:
+    """Board onset errors of single slaps per pad kind."""
+    out: dict[str, list[int]] = {}
+    for _ in range(n):
+        s = PhysicalSlap(rng.randrange(len(REAL_KINDS)), chain.now_us + 50_000, force(rng)[1])
+        g = nearest(chain.run([s]), s)
+        if g is not None and g.board_error_us is not None:
+            out.setdefault(REAL_KINDS[s.pad], []).append(g.board_error_us)
+    return out
+
+
+def real_verdicts(chain: PadboardChain, n: int, rng: random.Random, separation: int = 100) -> float:
+    """Share of pairs ``separation`` µs apart on two pads that go to the first palm."""
+    right = 0
+    for _ in range(n):
+        a, b = rng.sample(range(len(REAL_KINDS)), 2)
+        t0 = chain.now_us + 50_000
+        got = chain.run([PhysicalSlap(a, t0, force(rng)[1]), PhysicalSlap(b, t0 + separation, force(rng)[1])])
+        right += verdict(got, t0 - REVEAL_BEFORE_US, PADBOARD_SETTLE_US) == a
+    return 100 * right / n
+
+
+def real_pad_figures(scale: float) -> list[Figure]:
+    figs = []
+    for gain in REAL_GAINS:
+        tab = real_table(gain)
+        where = f"real pads ×{gain:.0f}"
+        settings, verified = calibrate(tab, seed=1, probe=True)
+        s = [settings[p] for p in range(len(REAL_KINDS))]
+        det = detection(
+            tab, s, max(40, round(REAL_SLAPS * scale)), max(5, round(REAL_SILENCE_S * scale)), random.Random(3)
+        )
+        for kind in sorted(set(REAL_KINDS)):
+            n, once, doubled, missed = det[kind]
+            figs.append(
+                Figure(
+                    f"{where}, {kind}: slaps detected once",
+                    100 * once / n,
+                    "%",
+                    "≥ 99.5 %",
+                    f"{n} slaps (a fifth in bursts 15–25 ms apart); {doubled} doubled ({100 * doubled / n:.1f} %, "
+                    f"goal ≤ 0.2 %), {missed} missed",
+                )
+            )
+        silence = max(5, round(REAL_SILENCE_S * scale))
+        figs.append(
+            Figure(
+                f"{where}: false hits in silence",
+                det["false"][0],
+                "hits",
+                "≤ 0.1 / hour",
+                f"{silence} s of silence on 4 pads after the slaps, plus hits matching no slap; "
+                f"calibration verified: {verified}",
+            )
+        )
+        chain = PadboardChain(tab, s, seed=7)
+        errs = real_onsets(chain, max(40, round(REAL_SINGLES * scale)), random.Random(4))
+        for kind, e in sorted(errs.items()):
+            figs.append(
+                Figure(
+                    f"{where}, {kind}: onset error p99, contact probe",
+                    percentile([abs(x) for x in e], 99),
+                    "µs",
+                    "≤ 50",
+                    f"{len(e)} single slaps; median {_median(e):+d} µs",
+                )
+            )
+        figs.append(
+            Figure(
+                f"{where}: right verdicts at 100 µs",
+                real_verdicts(chain, max(20, round(REAL_PAIRS * scale)), random.Random(5)),
+                "%",
+                "≥ 99 %",
+                "pairs on two pads of one table, soft to hard",
+            )
+        )
+    return figs
 
 
 def run() -> list[Figure]:
