@@ -99,6 +99,20 @@ class BlockSink(Protocol):
     ) -> None: ...
 
 
+class DetectorSink:
+    """The board's detector alone behind :class:`SimDma` (no board, no wire): its hits
+    ``(pad, onset ticks, velocity, peak)`` as they come."""
+
+    def __init__(self, settings: Sequence[dict[str, int]]) -> None:
+        self.detector = Detector(len(settings), [wire.clamp_settings(s) for s in settings])
+        self.hits: list[tuple[int, int, int, int]] = []
+
+    def on_block(
+        self, ring: array[int], first: int, count: int, t_first: int, frame_us: int, shift: int, stagger: bool
+    ) -> None:
+        self.hits += self.detector.feed(ring, first, count, t_first, frame_us, shift, stagger)
+
+
 class SimDma:
     """The board's sampling as its DMA does it, on the host: the ADC converts the pads in
     turn (pad ``i`` ``i * frame_us / pads`` after the frame's time), 12-bit results

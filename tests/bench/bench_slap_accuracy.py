@@ -41,12 +41,10 @@ from __future__ import annotations
 
 import os
 import random
-from array import array
 from collections.abc import Sequence
 
 from firmware_py.games.karate_fight.slap_verdict import verdict
-from firmware_py.padboard.detector import Detector
-from firmware_py.sim.padboard import SimDma
+from firmware_py.sim.padboard import DetectorSink, SimDma
 from firmware_py.sim.piezo import ModelSlap, PiezoPad, real_pad
 from firmware_py.sim.slap_chain import (
     GpioEdgeChain,
@@ -418,19 +416,6 @@ REAL_PAIRS = 100  # per gain, 100 µs apart
 FAST_GAPS_US = (15_000, 25_000)
 
 
-class _Hits:
-    """A Board stand-in for ``SimDma.feed``: the detector's hits."""
-
-    def __init__(self, settings: Sequence[dict[str, int]]) -> None:
-        self.detector = Detector(len(settings), list(settings))
-        self.hits: list[tuple[int, int, int, int]] = []
-
-    def on_block(
-        self, ring: array[int], first: int, count: int, t_first: int, frame_us: int, shift: int, stagger: bool
-    ) -> None:
-        self.hits += self.detector.feed(ring, first, count, t_first, frame_us, shift, stagger)
-
-
 def real_table(gain: float) -> Table:
     return row_table([real_pad(k, gain) for k in REAL_KINDS], near=0.2, falloff=0.35)
 
@@ -441,7 +426,7 @@ def detection(tab: Table, settings: Sequence, n: int, silence_s: int, rng: rando
     ``false``: hits in ``silence_s`` of silence after them.  A fifth of the slaps come
     in bursts of four strokes 15–25 ms apart on one pad (fast slapping)."""
     model = tab.model(seed=5)
-    sink = _Hits([s.as_dict() for s in settings])
+    sink = DetectorSink([s.as_dict() for s in settings])
     dma = SimDma(model, 50)
     truth: list[tuple[int, int]] = []
     t = 200_000

@@ -13,24 +13,10 @@ from __future__ import annotations
 
 import random
 import statistics
-from array import array
 from dataclasses import replace
 
-from firmware_py.padboard.detector import Detector
-from firmware_py.sim.padboard import SimDma
+from firmware_py.sim.padboard import DetectorSink, SimDma
 from firmware_py.sim.piezo import ModelSlap, PiezoModel, PiezoPad, real_pad
-from hal.padboard import wire
-
-
-class _Sink:
-    def __init__(self, settings: list[dict[str, int]]) -> None:
-        self.detector = Detector(len(settings), settings)
-        self.hits: list[tuple[int, int, int, int]] = []
-
-    def on_block(
-        self, ring: array[int], first: int, count: int, t_first: int, frame_us: int, shift: int, stagger: bool
-    ) -> None:
-        self.hits += self.detector.feed(ring, first, count, t_first, frame_us, shift, stagger)
 
 
 def run(pad: PiezoPad, slaps: list[tuple[int, float]], settings: dict[str, int]) -> list[tuple[int, int, int, int]]:
@@ -38,7 +24,7 @@ def run(pad: PiezoPad, slaps: list[tuple[int, float]], settings: dict[str, int])
     model = PiezoModel([pad], seed=1, crosstalk=0.0)
     for t, peak in slaps:
         model.add(ModelSlap(0, t, peak / pad.gain))
-    sink = _Sink([wire.clamp_settings(settings)])
+    sink = DetectorSink([settings])
     dma = SimDma(model, 50)
     t, end = 0, max(t for t, _ in slaps) + 400_000
     while t < end:

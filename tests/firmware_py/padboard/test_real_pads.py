@@ -6,21 +6,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from firmware_py.padboard.detector import TICKS_MASK, Detector, ticks_diff
-from firmware_py.sim.padboard import SimDma
+from firmware_py.padboard.detector import TICKS_MASK, ticks_diff
+from firmware_py.sim.padboard import DetectorSink, SimDma
 from firmware_py.sim.piezo import ModelSlap, PiezoModel, PiezoPad, real_pad
-from hal.padboard import wire
 
 BLOCK = 40
-
-
-class _Sink:
-    def __init__(self, settings: list[dict[str, int]]) -> None:
-        self.detector = Detector(len(settings), settings)
-        self.hits: list[tuple[int, int, int, int]] = []
-
-    def on_block(self, ring, first, count, t_first, frame_us, shift, stagger) -> None:
-        self.hits += self.detector.feed(ring, first, count, t_first, frame_us, shift, stagger)
 
 
 def board_hits(
@@ -31,7 +21,7 @@ def board_hits(
     model = PiezoModel([pad], seed=seed, crosstalk=0.0)
     for t, peak in slaps:
         model.add(ModelSlap(0, t, peak / pad.gain))
-    sink = _Sink([wire.clamp_settings(settings)])
+    sink = DetectorSink([settings])
     dma = SimDma(model, 50)
     t = 0
     end = max(t for t, _ in slaps) + tail_us
