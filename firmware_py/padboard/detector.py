@@ -11,15 +11,23 @@ frame ``frame_us`` after the one before (:meth:`Detector.feed`).  :meth:`Detecto
 takes one frame at a time into a ring of the detector's own, for callers without DMA.
 
 Two rates.  The state machine below looks at one frame every ``STATE_US`` (4 kHz):
-settings such as the baseline follow are tuned per such frame, and MicroPython keeps up
-with it.  The onset is then measured on every frame the ADC took (20 kHz on the board),
-which the ring still holds:
+settings such as the baseline follow are tuned per such frame.  Onsets are looked for on
+every frame the ADC took (20 kHz on the board: a real strike's first lobe is narrower
+than a state frame): each block is first tested as a whole (``max``/``min`` over the
+ring, in C), and only a block with a sample outside the quietest band is searched
+sample by sample.  The onset is then measured on every frame, which the ring still holds:
 
 - Per pad, the baseline follows a slow IIR (frozen while a hit is scanned); a hit starts
-  when a sample's distance from the baseline reaches the threshold, and the scan that
-  follows finds its peak (the velocity).  The mask time then blocks new onsets, after
-  which a retrigger threshold, starting at a share of the last peak and decaying
-  exponentially, keeps the ring of that hit from firing again.
+  at the first sample whose distance from the baseline, either way, reaches the level,
+  and the scan that follows finds its peak (the velocity: the strike's largest swing).
+  A short mask then blocks new onsets (the strike's own swings), after which the ring
+  model raises the level by a share of the last slap's peak decaying with the pad's
+  ring (``retrigger_pct``, ``retrigger_decay_us``, for ``ring_hold_ms``); a hit within
+  ``SECOND_CONTACT_US`` of a slap and under ``second_pct`` % of it is the palm landing
+  again and is dropped.
+- A real pad's strike can open with a narrow first lobe against its main swing: when it
+  shows (it crossed the level, or stands clear of the noise just before the main swing
+  did), the hit is timed on it, at half its height, less ``lead_us``.
 - The onset is *not* the threshold crossing: a palm presses for a millisecond or so and
   the signal leaves the baseline smoothly, so a soft slap crosses the threshold near its
   peak and a hard one early, up to a millisecond apart for the same contact time.  The
