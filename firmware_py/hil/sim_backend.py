@@ -33,6 +33,20 @@ class BackendLacks(Exception):
     """This sim cabinet cannot do what the scenario asks (the scenario is skipped, saying why)."""
 
 
+def uses_padboard_link(config: Any) -> bool:
+    """Whether a station's slaps come over a padboard link: the sim backend then runs the
+    padboard simulator and the real driver behind a pty on the wall clock, not virtual time."""
+    return any(s.slap.source == "padboard" for s in config.stations)
+
+
+def runs_in_real_time(scenario: Scenario) -> bool:
+    """Whether this scenario plays on the wall clock on the sim backend (see
+    :func:`uses_padboard_link`): its timing then depends on the machine keeping up."""
+    from hal.config import load_config
+
+    return uses_padboard_link(load_config(scenario.config))
+
+
 def load_cabinet_config(scenario: Scenario, data_dir: Path) -> Any:
     from firmware_py.games.registry import check_settings
     from hal.config import ConfigError, load_config
@@ -149,8 +163,7 @@ class SimRun:
         self.config = load_cabinet_config(sc, data_dir)
         self.clock = ManualClock(sc.start_us)
         self.sim = SimCabinet(self.config, self.clock)
-        uses_padboard = any(s.slap.source == "padboard" for s in self.config.stations)
-        if uses_padboard and getattr(self.sim, "padboard", None) is None:
+        if uses_padboard_link(self.config):
             from firmware_py.hil.padlink import PadboardLink, RealtimeClock
 
             self.realtime = RealtimeClock()

@@ -1,8 +1,11 @@
 """Every scenario file under ``tests/hil/`` becomes pytest items, so ``make test`` runs them:
 
 - ``<file>::sim`` — the scenario on the sim backend (headless, deterministic);
-- ``<file>::rig`` — the same on a real cabinet test rig, marked ``hil`` and skipped
-  unless ``RINGSIDE_RIG`` names a rig config (see docs/hil.md).
+- ``<file>::rig`` — the same on a real cabinet test rig, marked ``hil``; collected only
+  when ``RINGSIDE_RIG`` names a rig config (see docs/hil.md), so a run without a rig
+  counts no skipped item.
+
+A scenario whose padboard link runs on the wall clock is marked ``realtime`` too.
 
 A scenario file is any ``*.toml`` here with a ``[scenario]`` table (cabinet configs and
 rig configs beside them are not).  Reports, JSONL logs and screenshots go to
@@ -44,11 +47,26 @@ class ScenarioFile(pytest.File):
     def collect(self) -> Any:
         sim = ScenarioItem.from_parent(self, name="sim", backend="sim")
         sim.add_marker(pytest.mark.slow)  # a whole scenario at the cabinet: make test, not make check
+        if real_time(self.path):
+            sim.add_marker(pytest.mark.realtime)
         yield sim
-        rig = ScenarioItem.from_parent(self, name="rig", backend="rig")
-        rig.add_marker(pytest.mark.hil)
-        rig.add_marker(pytest.mark.slow)
-        yield rig
+        if os.environ.get(RIG_ENV):  # without a rig there is nothing to run: not collected, never "skipped"
+            rig = ScenarioItem.from_parent(self, name="rig", backend="rig")
+            rig.add_marker(pytest.mark.hil)
+            rig.add_marker(pytest.mark.slow)
+            rig.add_marker(pytest.mark.realtime)
+            yield rig
+
+
+def real_time(path: Path) -> bool:
+    """Whether the scenario plays on the wall clock on the sim backend (a padboard link);
+    a scenario that does not load is not: its item reports why when it runs."""
+    from firmware_py.hil.sim_backend import runs_in_real_time
+
+    try:
+        return runs_in_real_time(load_scenario(path))
+    except Exception:
+        return False
 
 
 class ScenarioItem(pytest.Item):
@@ -59,11 +77,7 @@ class ScenarioItem(pytest.Item):
     def runtest(self) -> None:
         from firmware_py.hil.runner import run_scenario, write_jsonl
 
-        rig = None
-        if self.backend == "rig":
-            rig = os.environ.get(RIG_ENV)
-            if not rig:
-                pytest.skip(f"no cabinet test rig configured: set {RIG_ENV} to a rig TOML (docs/hil.md) on the rig Pi")
+        rig = os.environ.get(RIG_ENV) if self.backend == "rig" else None
         try:
             scenario = load_scenario(self.path)
         except ScenarioError as e:

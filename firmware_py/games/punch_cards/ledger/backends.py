@@ -300,6 +300,10 @@ class PostgresBackend(Backend):
             self.conn = self.psycopg.connect(
                 self.url,
                 autocommit=True,
+                # No prepared statements: psycopg counts a PREPARE sent in a pipeline the server
+                # then aborted (a serialization failure) as done, and the retry fails on the
+                # statement that was never prepared (tests/firmware_py/ledger/test_pipeline_retry.py).
+                prepare_threshold=None,
                 connect_timeout=CONNECT_TIMEOUT_S,
                 tcp_user_timeout=TCP_USER_TIMEOUT_MS,
                 options=f"{given} {timeouts}".strip(),  # set at connection: no round trip of its own
