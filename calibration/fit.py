@@ -59,6 +59,7 @@ WINDOW_MAX_US = 6000  # scan + window delay each report: past PADBOARD_REPORT_US
 MAX_SOURCES = 4  # pads a board has, and settings name one by one (xtalk_from0..3)
 DECAYS_MS = tuple(range(2, 41)) + tuple(range(45, 66, 5))  # the ring's time constant (decay_us ≤ 65,535)
 MASKS_MS = (*range(2, 10), 12, 15, 20, 25, 30, 40, 50, 65)
+PCT_MAX = 400  # the ring model's share may exceed the peak: a strike that rings on at its own height, doubled
 SHORT_MASK_MS = 9  # any mask up to this that works is taken before a longer one: fast slapping counts
 FAST_MS = 20  # the ring model is judged by what it asks of a slap this long after a full-force one
 HOLD_FRACTION = 4  # the ring model holds until a full-force slap's line is under threshold / this
@@ -229,7 +230,7 @@ def fit_ring(
     for mask_ms in MASKS_MS:
         for tau in DECAYS_MS:
             pct = _pct_needed(excess, mask_ms, tau)
-            if pct > 100:
+            if pct > PCT_MAX:
                 continue
             ok = all(
                 g >= GAP_MARGIN * mask_ms * 1000
@@ -241,8 +242,8 @@ def fit_ring(
                 best = (cost, mask_ms, pct, tau)
     problems = []
     warnings = []
-    if best is None:  # no line under 100 % covers the rings past the longest mask
-        mask_ms, pct, tau = MASKS_MS[-1], 100, DECAYS_MS[-1]
+    if best is None:  # no line covers the rings past the longest mask
+        mask_ms, pct, tau = MASKS_MS[-1], PCT_MAX, DECAYS_MS[-1]
         problems.append(
             f"the pad rings over its own slap's level for more than {mask_ms} ms: a ring would count as a new "
             "slap; damp the pad (foam under it, tighter mount)"

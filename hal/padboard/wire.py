@@ -64,7 +64,7 @@ SETTINGS_FIELDS = (
     ("mask_us", 5000, 0, 65535),  # no new onset on this pad for this long (the strike's own swings)
     # the ring model: after the mask a new onset must reach the threshold plus
     # peak x pct/100 x exp(-t/decay), the pad's ring (calibration fits both), ...
-    ("retrigger_pct", 60, 0, 100),
+    ("retrigger_pct", 60, 0, 400),  # (over 100: a pad whose strike rings on at its own height)
     ("retrigger_decay_us", 45000, 100, 65535),
     ("xtalk_pct", 50, 0, 100),  # drop a hit weaker than another pad's x pct ...
     ("xtalk_window_us", 2000, 0, 20000),  # ... whose onset is this close
