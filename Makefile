@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
 
-.PHONY: run test check lint types bench screens sounds soak clean install rollback system-test
+.PHONY: run test check lint types bench screens sounds soak clean install rollback system-test board-test board-soak
 
 # Python's compiled modules are kept between runs even where the environment turns them
 # off: pytest otherwise rewrites the asserts of every test module on every run (10 s).
@@ -71,6 +71,16 @@ rollback:
 # /var/cache/ringside-system-test.
 system-test: $(STAMP)
 	$(BIN)/python -m pytest -q -m system tests/system
+
+# The padboard's own firmware on an emulated RP2040 (tests/board/, docs/board-testing.md):
+# rp2040js from npm into .venv/rp2040js (the test installs it), MicroPython's image from
+# ../shared/tools/rp2040 (SHA-256 checked).  Emulated time runs at 0.05-0.4x wall time, so
+# board-test runs a bounded share (minutes) and board-soak the 60 s slapping run.
+board-test: $(STAMP)
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy nice -n 10 $(BIN)/python -m pytest -q -m "board and not soak" tests/board
+
+board-soak: $(STAMP)
+	RINGSIDE_SOAK=1 SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy nice -n 10 $(BIN)/python -m pytest -q -m "board and soak" tests/board
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -4,7 +4,7 @@ Kept thin on purpose: everything testable lives in board.py, detector.py and wir
 which the host runs too.  This file only owns the hardware: the ADC and DMA registers,
 the 1 µs tick timer, the USB CDC byte stream and the flash file.  Press BOOTSEL during
 the first second after power-up to skip it and keep the REPL for mpremote (flash.md):
-once running, Ctrl-C is off, because binary frames may contain 0x03.
+otherwise Ctrl-C is off from the first line, because binary frames may contain 0x03.
 
 Sampling (docs/slap-timing.md, "The board's ADC and DMA"): the ADC converts the pads in
 round robin, paced by its own clock divider, and one DMA channel copies every result
@@ -16,13 +16,20 @@ DMA's write pointer (a sample cannot be written after we see it), so it converge
 within a µs or so.
 """
 
+import micropython
+
+# First thing, before the slow imports and the REPL window: a host that opens the port
+# while the board boots sends HELLOs whose sequence numbers hold 0x03 (Ctrl-C), which
+# stopped main.py in an import and left the board at its REPL for good (seen on the
+# emulated board, tests/board/).  run() hands Ctrl-C back when BOOTSEL asks for the REPL.
+micropython.kbd_intr(-1)
+
 import select
 import sys
 import time
 from array import array
 
 import machine
-import micropython
 import rp2
 import settings_store
 from board import Board
@@ -36,6 +43,7 @@ FRAME_US = 50  # 20 kHz per pad; the ADC runs len(CHANNELS) times faster
 RING_BITS = 13  # an 8 KiB ring: 4096 samples, 68 ms at 3 pads × 20 kHz
 BLOCK = 40  # frames handed over at most at once (2 ms): keeps USB commands answered
 REPL_WINDOW_MS = 1000
+HOST_BYTES = 64  # host bytes taken per loop pass at most, so a flood cannot stall sampling
 PROBE_PIN = 15  # the contact probe: a conductive glove wired here, foil on each pad to GND
 PROBE_DEBOUNCE_US = 20000  # a palm's contact bounces; the first closing is the touch
 
@@ -187,28 +195,32 @@ class ContactProbe:
         return self._stamps[0]
 
 
-def run():
-    if wants_repl():
-        return
-    micropython.kbd_intr(-1)
-    out = sys.stdout.buffer
-    inp = sys.stdin.buffer
-    poller = select.poll()
-    poller.register(sys.stdin, select.POLLIN)
+def start(out):
+    """Everything the loop needs, set up: the board (writing to ``out``), the sampler
+    (ADC and DMA running from here on) and the contact probe."""
 
     def save(settings):
         settings_store.save(settings_store.FILENAME, settings)
 
     pads = len(CHANNELS)
     board = Board(pads, STATE_US, out.write, settings_store.load(settings_store.FILENAME, pads), save)
-    sampler = DmaSampler(CHANNELS, FRAME_US)
-    probe = ContactProbe(PROBE_PIN)
+    return board, DmaSampler(CHANNELS, FRAME_US), ContactProbe(PROBE_PIN)
+
+
+def serve(board, sampler, probe):
+    """The loop, forever: host bytes in, probe contacts, and the frames the DMA finished."""
+    inp = sys.stdin.buffer
+    poller = select.poll()
+    poller.register(sys.stdin, select.POLLIN)
+    pads = sampler.pads
     # frames of backlog we can afford: the detector looks back up to EDGE_BACK_US plus a scan
     keep = sampler.size // pads - (EDGE_BACK_US + 8000) // FRAME_US - BLOCK
     k = 0
     while True:
-        if poller.poll(0):
+        taken = 0
+        while taken < HOST_BYTES and poller.poll(0):  # one byte a pass fell behind a host's pings
             board.on_bytes(inp.read(1), time.ticks_us())
+            taken += 1
         touched = probe.take()
         if touched is not None:
             board.on_contact(touched)
@@ -225,4 +237,12 @@ def run():
         k = (k + count) & FRAME_MASK
 
 
-run()
+def run():
+    if wants_repl():
+        micropython.kbd_intr(3)
+        return
+    serve(*start(sys.stdout.buffer))
+
+
+if __name__ == "__main__":  # the board runs main.py so; tests import it to measure
+    run()

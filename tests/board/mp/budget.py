@@ -1,0 +1,94 @@
+"""Sent to the emulated board over the raw REPL (booted with BOOTSEL held, so main.py
+returned before its loop): main.py's own start() and serve(), with its two per-pass
+calls timed, for BLOCKS blocks; then one line of figures.  SLAP frames are decoded from
+what the board writes, so onsets come back in board ticks.  MicroPython only."""
+
+import gc
+import time
+from array import array
+
+import main
+import wire
+
+BLOCKS = 250  # the caller replaces this line ...
+UNTIL = -1  # ... and this: stop at the first block from these board ticks on (-1: BLOCKS only)
+# blocks, busy µs, longest block µs, frames, longest pass gap µs, passes, ticks of the
+# first and the latest pass, frames the DMA had written by the first and the latest pass,
+# µs of the busy time inside the detector
+stats = array("i", [0] * 11)
+slaps = []
+
+
+class Done(Exception):
+    pass
+
+
+class Out:
+    """The board's USB stream, kept: SLAP frames decoded, the rest counted."""
+
+    def __init__(self):
+        self.decoder = wire.FrameDecoder()
+
+    def write(self, frame):
+        for msg_type, _seq, payload in self.decoder.feed(frame):
+            if msg_type == wire.SLAP:
+                slaps.append(wire.unpack_slap(payload))
+
+
+board, sampler, probe = main.start(Out())
+gc.collect()
+free = gc.mem_free()
+on_block = board.on_block
+frames_done = sampler.frames_done
+last = [0]
+
+
+def timed_block(ring, first, count, t_first, frame_us, shift, stagger, missed):
+    t = time.ticks_us()
+    on_block(ring, first, count, t_first, frame_us, shift, stagger, missed)
+    d = time.ticks_diff(time.ticks_us(), t)
+    stats[0] += 1
+    stats[1] += d
+    if d > stats[2]:
+        stats[2] = d
+    stats[3] += count
+    if stats[0] >= BLOCKS or (UNTIL >= 0 and time.ticks_diff(t_first, UNTIL) >= 0):
+        raise Done()
+
+
+def timed_frames():
+    t = time.ticks_us()
+    if stats[5]:
+        gap = time.ticks_diff(t, last[0])
+        if gap > stats[4]:
+            stats[4] = gap
+    last[0] = t
+    stats[7] = t
+    stats[5] += 1
+    done = frames_done()
+    if stats[5] == 1:
+        stats[6] = t
+        stats[8] = done
+    stats[9] = done
+    return done
+
+
+detector = board.detector
+feed = detector.feed
+
+
+def timed_feed(*args):
+    t = time.ticks_us()
+    hits = feed(*args)
+    stats[10] += time.ticks_diff(time.ticks_us(), t)
+    return hits
+
+
+detector.feed = timed_feed
+board.on_block = timed_block
+sampler.frames_done = timed_frames
+try:
+    main.serve(board, sampler, probe)
+except Done:
+    pass
+print("BUDGET", repr((free, list(stats), board.dropped, slaps)))

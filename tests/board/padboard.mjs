@@ -1,0 +1,191 @@
+// The padboard on an emulated RP2040 (rp2040js), for tests/board/: boots the MicroPython
+// image with a littlefs image of the board's files, serves its USB-CDC on a TCP port
+// (pyserial's socket://127.0.0.1:PORT, as the cabinet reads /dev/ringside-padboard) and
+// takes control lines (JSON) on PORT+1: ADC waveforms per pad at emulated times, GPIO
+// levels, unplug/replug, the emulated clock.  Written for this project from rp2040js's
+// API; ../shared/tools/rp2040/ has the examples it learnt from.
+//
+//   node padboard.mjs FIRMWARE.bin BOOTROM.json FS.img PORT CLOCKFILE [--bootsel]
+//
+// CLOCKFILE gets the emulated time (ns, a float64 written twice) after every slice of
+// execution, so the host can read the emulated clock without a round trip: the
+// cabinet's driver runs on it (emulated time runs at about 0.4x wall time, far outside
+// the ±300 ppm a clock sync accepts).
+//
+// Two models are corrected here, each to the RP2040 datasheet:
+// - UART (rp2040js re-raises the TX interrupt on every check, which live-locks
+//   MicroPython's UART IRQ handler): TXIS is set after a write to UARTDR and cleared by
+//   UARTICR; the TX FIFO drains at once.
+// - ADC round robin (2.1.? "ADC", CS.RROBIN): rp2040js's AINSEL setter masks the channel
+//   with the field's shift (12) instead of its 3-bit mask, so channels 1-3 read as 0
+//   and a round robin never leaves channel 0.  Set here as the datasheet says.
+// - BOOTSEL (QSPI_SS's input): read as released unless --bootsel / replug {bootsel}.
+// The ADC's FIFO, its DREQ and the DMA (ring wrap, chaining, the AL1 trigger alias) are
+// rp2040js's own; the ADC takes its input from the waveform queue at the instant a
+// conversion starts (its sample and hold), in 12-bit counts.
+import fs from 'fs';
+import net from 'net';
+import { Simulator, USBCDC, LogLevel, ConsoleLogger } from 'rp2040js';
+
+const [fwPath, romPath, fsPath, portArg, clockPath, ...flags] = process.argv.slice(2);
+const PORT = +portArg;
+const MID = 2048; // 12-bit mid-rail: the pads' bias when no waveform is queued
+const CYCLE_NS = 8; // 125 MHz
+const SLICE = 20000; // instructions between looks at the sockets (~0.2 ms emulated)
+const clockFd = fs.openSync(clockPath, 'w');
+const clockBuf = Buffer.alloc(16);
+const firmware = fs.readFileSync(fwPath);
+const bootrom = Uint32Array.from(JSON.parse(fs.readFileSync(romPath)));
+const fsImage = fs.readFileSync(fsPath);
+let bootsel = flags.includes('--bootsel');
+
+const waves = [[], [], [], []]; // per ADC channel: {t0, dt, v: Int16Array|Array} in time order
+let sim = null, mcu = null, cdc = null, plugged = false, bootNs = 0, cycles = 0;
+let serialClient = null;
+const pendingOut = [];
+let toBoard = []; // host bytes not yet taken: rp2040js's CDC FIFO (512) drops what overflows it,
+// where a real USB host waits for the device to take the next packet
+function feedBoard() {
+  let n = 0;
+  while (n < toBoard.length && !cdc.txFIFO.full) cdc.sendSerialByte(toBoard[n++]);
+  if (n) toBoard = toBoard.slice(n);
+}
+
+function waveValue(ch, ns) {
+  const q = waves[ch];
+  while (q.length && q[0].t0 + q[0].dt * q[0].v.length <= ns) q.shift(); // wholly past
+  if (!q.length || q[0].t0 > ns) return MID;
+  const seg = q[0];
+  return seg.v[Math.floor((ns - seg.t0) / seg.dt)];
+}
+
+function fixUart(uart) {
+  uart.checkInterrupts = function () {
+    this.rp2040.setInterrupt(this.irq, !!(this.interruptStatus & this.interruptMask));
+  };
+  const write = uart.writeUint32.bind(uart);
+  uart.writeUint32 = function (offset, value) {
+    write(offset, value);
+    if (offset === 0) { // UARTDR: the byte leaves at once, so TX has room again
+      this.interruptStatus |= 1 << 5;
+      this.checkInterrupts();
+    }
+  };
+}
+
+function fixAdc(adc) {
+  Object.defineProperty(adc, 'activeChannel', {
+    get() { return (this.cs >> 12) & 0x7; },
+    set(ch) { this.cs = (this.cs & ~(0x7 << 12)) | ((ch & 0x7) << 12); },
+  });
+  adc.onADCRead = (ch) => {
+    adc.currentChannel = ch;
+    adc.channelValues[ch] = waveValue(ch, sim.clock.nanos);
+    adc.sampleAlarm.schedule(adc.sampleTime * 1000);
+  };
+}
+
+function boot() {
+  // a fresh chip on the same clock: a replugged board restarts from its flash, time goes on
+  const clock = sim ? sim.clock : undefined;
+  if (clock) clock.nextAlarm = null; // the unplugged chip's timers and DMA die with it
+  sim = clock ? new Simulator(clock) : new Simulator();
+  mcu = sim.rp2040;
+  mcu.loadBootrom(bootrom);
+  mcu.logger = new ConsoleLogger(LogLevel.Error);
+  mcu.flash.set(firmware, 0);
+  mcu.flash.set(fsImage, 0xa0000);
+  mcu.uart.forEach(fixUart);
+  fixAdc(mcu.adc);
+  // BOOTSEL pulls QSPI_SS low while pressed; rp2040js reads that pin's input as its pad's
+  // input enable, which nothing sets for the QSPI bank, so the button would read pressed
+  const pressed = bootsel;
+  Object.defineProperty(mcu.qspi[1], 'inputValue', { get: () => !pressed });
+  for (let pin = 0; pin < 30; pin++) if (pin < 26) mcu.gpio[pin].setInputValue(true); // pull-ups read high
+  const thisCdc = new USBCDC(mcu.usbCtrl);
+  cdc = thisCdc;
+  cdc.onDeviceConnected = () => { plugged = true; log(`CDC up at ${(sim.clock.nanos / 1e6).toFixed(1)} ms`); };
+  cdc.onSerialData = (buf) => {
+    if (thisCdc !== cdc) return;
+    if (serialClient) serialClient.write(Buffer.from(buf));
+    else pendingOut.push(Buffer.from(buf));
+  };
+  bootNs = sim.clock.nanos;
+  mcu.core.PC = 0x10000000;
+  plugged = false;
+}
+
+function log(msg) { process.stderr.write(`[padboard] ${msg}\n`); }
+
+let running = true;
+function run() {
+  // the emulator's own step loop, so cycles are counted and control lines get a turn
+  const clock = sim.clock;
+  for (let i = 0; i < SLICE && running; i++) {
+    if (mcu.core.waiting) {
+      const ns = clock.nanosToNextAlarm;
+      clock.tick(ns);
+      i += ns / CYCLE_NS;
+    } else {
+      const c = mcu.core.executeInstruction();
+      cycles += c;
+      clock.tick(c * CYCLE_NS);
+    }
+  }
+  feedBoard();
+  clockBuf.writeDoubleLE(clock.nanos, 0);
+  clockBuf.writeDoubleLE(clock.nanos, 8);
+  fs.writeSync(clockFd, clockBuf, 0, 16, 0);
+  if (running) setImmediate(run);
+}
+
+function control(socket, line) {
+  const cmd = JSON.parse(line);
+  const reply = { op: cmd.op, now_ns: sim.clock.nanos };
+  if (cmd.op === 'adc') { // {ch, t0_ns, dt_ns, v: [12-bit...]}
+    const q = waves[cmd.ch];
+    const last = q[q.length - 1];
+    if (last && cmd.t0_ns < last.t0 + last.dt * last.v.length) reply.error = 'overlaps the queued waveform';
+    else if (cmd.t0_ns < sim.clock.nanos) reply.error = 'in the past';
+    else q.push({ t0: cmd.t0_ns, dt: cmd.dt_ns, v: cmd.v });
+  } else if (cmd.op === 'gpio') { // {pin, t_ns, value}
+    const pin = cmd.pin, value = !!cmd.value;
+    const alarm = sim.clock.createAlarm(() => mcu.gpio[pin].setInputValue(value));
+    alarm.schedule(Math.max(0, cmd.t_ns - sim.clock.nanos));
+  } else if (cmd.op === 'unplug') {
+    running = false;
+    plugged = false;
+    if (serialClient) serialClient.destroy();
+    serialClient = null;
+    pendingOut.length = 0;
+    toBoard = [];
+  } else if (cmd.op === 'replug') {
+    bootsel = !!cmd.bootsel;
+    boot();
+    if (!running) { running = true; setImmediate(run); }
+  }
+  reply.boot_ns = bootNs;
+  reply.cycles = cycles;
+  reply.plugged = plugged;
+  socket.write(JSON.stringify(reply) + '\n');
+}
+
+boot();
+net.createServer((s) => {
+  if (!running || serialClient) { s.destroy(); return; } // unplugged, or the port is taken
+  serialClient = s;
+  for (const b of pendingOut.splice(0)) s.write(b);
+  s.on('data', (d) => { if (serialClient === s) { for (const b of d) toBoard.push(b); feedBoard(); } });
+  s.on('close', () => { if (serialClient === s) { serialClient = null; toBoard = []; } }); // closing a port drops what it had not sent
+  s.on('error', () => {});
+}).listen(PORT, '127.0.0.1');
+net.createServer((s) => {
+  let buf = '';
+  s.on('data', (d) => {
+    buf += d.toString();
+    let i;
+    while ((i = buf.indexOf('\n')) >= 0) { const line = buf.slice(0, i); buf = buf.slice(i + 1); if (line.trim()) control(s, line); }
+  });
+  s.on('error', () => {});
+}).listen(PORT + 1, '127.0.0.1', () => log(`serial on socket://127.0.0.1:${PORT}, control on ${PORT + 1}`));
+setImmediate(run);

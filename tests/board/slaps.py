@@ -1,0 +1,39 @@
+"""Slaps for the emulated padboard: the project's piezo model (firmware_py/sim/piezo.py)
+sampled on the host and queued as ADC waveforms at emulated times."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from firmware_py.sim.piezo import ModelSlap, PiezoModel, PiezoPad
+from tests.board.emulator import EmulatedPadboard
+
+PADS = 3  # main.CHANNELS: ADC0..ADC2
+STEP_US = 5  # waveform resolution: the ADC converts a pad every 50 µs, 16.7 µs apart
+BEFORE_US = 2_000  # a slap's waveform starts this long before its contact ...
+AFTER_US = 60_000  # ... and ends this long after (its ring has died into the noise)
+
+
+def waveform(
+    slaps: Sequence[tuple[int, int, float]], t0_us: int, t1_us: int, seed: int, crosstalk: float
+) -> list[list[int]]:
+    """12-bit samples per pad every STEP_US from ``t0_us`` to ``t1_us`` of the model with
+    ``slaps`` (pad, contact µs, peak counts) in it."""
+    model = PiezoModel([PiezoPad(drift=0.0)] * PADS, seed=seed, crosstalk=crosstalk)
+    for pad, t, peak in slaps:
+        model.add(ModelSlap(pad, t, peak))
+    out: list[list[int]] = [[] for _ in range(PADS)]
+    for t in range(t0_us, t1_us, STEP_US):
+        for i, x in enumerate(model.sample(t, 0.0)):
+            out[i].append(min(4095, max(0, x >> 4)))
+    return out
+
+
+def inject(
+    board: EmulatedPadboard, slaps: Sequence[tuple[int, int, float]], seed: int = 0, crosstalk: float = 0.1
+) -> None:
+    """Queue ``slaps`` (pad, contact in emulated µs, peak) as one waveform on every pad."""
+    t0 = min(t for _, t, _ in slaps) - BEFORE_US
+    t1 = max(t for _, t, _ in slaps) + AFTER_US
+    for ch, values in enumerate(waveform(slaps, t0, t1, seed, crosstalk)):
+        board.control(op="adc", ch=ch, t0_ns=t0 * 1000, dt_ns=STEP_US * 1000, v=values)
