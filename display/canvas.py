@@ -11,12 +11,19 @@ A canvas may carry a :class:`display.layout.LayoutRecord`: then every string dra
 region a screen marks as live state and every banner is written down, so a test can
 check that nothing a player must read is covered, overlapped or off the screen.  With no
 record the cost is one ``is None`` test per call.
+
+A canvas may instead carry a :class:`display.compose.Frame`: then nothing is painted, each
+paint operation is written into the frame's display list for
+:class:`display.compose.Composer` to repaint only what changed (:meth:`Canvas.paint`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 import pygame
 
+from display import compose
 from display.layout import UNITS, LayoutRecord
 
 RectLike = pygame.Rect | tuple[int, int, int, int]
@@ -26,11 +33,17 @@ class Canvas:
     """A pygame surface seen in layout units; letterboxed when its shape is not 16:9."""
 
     def __init__(
-        self, surface: pygame.Surface, record: LayoutRecord | None = None, area: pygame.Rect | None = None
+        self,
+        surface: pygame.Surface,
+        record: LayoutRecord | None = None,
+        area: pygame.Rect | None = None,
+        frame: compose.Frame | None = None,
     ) -> None:
-        """``area``: the pixels of ``surface`` the layout fills (all of it by default)."""
+        """``area``: the pixels of ``surface`` the layout fills (all of it by default);
+        ``frame``: record paint operations into it instead of painting ``surface``."""
         self.surface = surface
         self.record = record
+        self.frame = frame
         area = area or surface.get_rect()
         self.scale = min(area.width / UNITS[0], area.height / UNITS[1])
         self.offset = (
@@ -45,7 +58,7 @@ class Canvas:
     def inset(self, area: RectLike) -> Canvas:
         """A canvas that draws a whole screen shrunk into ``area`` of this one (a demo game
         above its band), recording into the same layout record in this one's units."""
-        child = Canvas(self.surface, self.record, self.px_rect(area))
+        child = Canvas(self.surface, self.record, self.px_rect(area), self.frame)
         child._root = self._root
         child._same = False
         return child
@@ -60,27 +73,43 @@ class Canvas:
     def get_height(self) -> int:
         return UNITS[1]
 
+    def paint(
+        self, paint: compose.Paint, args: tuple[Hashable, ...], box: pygame.Rect, reads: bool = False
+    ) -> pygame.Rect:
+        """``paint(surface, *args)`` (pixels), which touches nothing outside ``box``: done
+        now, or written into the frame being recorded (then ``box`` is returned: what it
+        may paint).  ``reads``: it moves pixels already there (a shake)."""
+        if self.frame is None:
+            return paint(self.surface, *args)
+        return self.frame.add(paint, args, box, reads)
+
     def fill(self, color: tuple[int, ...], rect: RectLike | None = None) -> None:
-        self.surface.fill(color, None if rect is None else self.px_rect(rect))
+        px = self.surface.get_rect() if rect is None else self.px_rect(rect)
+        self.paint(compose.fill, (color, None if rect is None else tuple(px)), px)
 
     def set_clip(self, rect: RectLike | None) -> None:
-        self.surface.set_clip(None if rect is None else self.px_rect(rect))
+        clip = None if rect is None else self.px_rect(rect)
+        if self.frame is not None:
+            self.frame.clip = clip
+        else:
+            self.surface.set_clip(clip)
 
     def get_clip(self) -> pygame.Rect:
+        if self.frame is not None:
+            return self.unit_rect(self.frame.clip or self.surface.get_rect())
         return self.unit_rect(self.surface.get_clip())
 
     def shade(self, rect: RectLike, rgba: tuple[int, int, int, int]) -> None:
         """A translucent layer over ``rect`` (a demo band, a pause)."""
         px = self.px_rect(rect)
-        layer = pygame.Surface(px.size, pygame.SRCALPHA)
-        layer.fill(rgba)
-        self.surface.blit(layer, px)
+        self.paint(compose.shade, (tuple(px), rgba), px)
 
     def blit(self, image: pygame.Surface, topleft: tuple[float, float]) -> None:
         """Put a picture drawn at this canvas's own resolution (a figure asked for at
         ``px(size)`` pixels) with its top-left corner at ``topleft`` in units: no scaling,
         so it stays crisp."""
-        self.surface.blit(image, self.px_point(topleft))
+        at = self.px_point(topleft)
+        self.paint(compose.blit, (image, at), image.get_rect(topleft=at))
 
     def recorded(self, r: RectLike) -> pygame.Rect:
         """``r`` as the layout record keeps it (the whole surface's units)."""

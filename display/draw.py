@@ -44,7 +44,12 @@ def rect(target: Target, color: Color, r: RectLike, width: int = 0, border_radiu
     else:
         surface, box = target, pygame.Rect(r)
     fitted = fit_rect(box, width, border_radius)
-    painted = pygame.Rect(box.x, box.y, 0, 0) if fitted is None else pygame.draw.rect(surface, color, *fitted)
+    if fitted is None:
+        painted = pygame.Rect(box.x, box.y, 0, 0)
+    elif isinstance(target, Canvas):
+        painted = target.paint(pygame.draw.rect, (color, tuple(fitted[0]), *fitted[1:]), fitted[0])
+    else:
+        painted = pygame.draw.rect(surface, color, *fitted)
     if isinstance(target, Canvas):
         _record(target, box, painted, "rect")
     return painted
@@ -67,8 +72,9 @@ def fit_rect(box: pygame.Rect, width: int, border_radius: int) -> tuple[pygame.R
 def circle(target: Target, color: Color, centre: tuple[float, float], radius: float, width: int = 0) -> pygame.Rect:
     if isinstance(target, Canvas):
         (x, y), r = target.px_point(centre), target.px(radius)
-        painted = pygame.draw.circle(target.surface, color, (x, y), r, target.px(width))
-        _record(target, pygame.Rect(x - r - 1, y - r - 1, 2 * r + 3, 2 * r + 3), painted, "circle")
+        box = pygame.Rect(x - r - 1, y - r - 1, 2 * r + 3, 2 * r + 3)
+        painted = target.paint(pygame.draw.circle, (color, (x, y), r, target.px(width)), box)
+        _record(target, box, painted, "circle")
         return painted
     return pygame.draw.circle(target, color, centre, radius, width)
 
@@ -76,8 +82,9 @@ def circle(target: Target, color: Color, centre: tuple[float, float], radius: fl
 def line(target: Target, color: Color, a: tuple[float, float], b: tuple[float, float], width: int = 1) -> pygame.Rect:
     if isinstance(target, Canvas):
         ends, px = [target.px_point(a), target.px_point(b)], target.px(width)
-        painted = pygame.draw.line(target.surface, color, ends[0], ends[1], px)
-        _record(target, _around(ends, px), painted, "line")
+        box = _around(ends, px)
+        painted = target.paint(pygame.draw.line, (color, ends[0], ends[1], px), box.inflate(2, 2))
+        _record(target, box, painted, "line")
         return painted
     return pygame.draw.line(target, color, a, b, width)
 
@@ -85,7 +92,7 @@ def line(target: Target, color: Color, a: tuple[float, float], b: tuple[float, f
 def ellipse(target: Target, color: Color, r: RectLike, width: int = 0) -> pygame.Rect:
     if isinstance(target, Canvas):
         box = target.px_rect(r)
-        painted = pygame.draw.ellipse(target.surface, color, box, target.px(width))
+        painted = target.paint(pygame.draw.ellipse, (color, tuple(box), target.px(width)), box.inflate(2, 2))
         _record(target, box, painted, "ellipse")
         return painted
     return pygame.draw.ellipse(target, color, r, width)
@@ -93,9 +100,10 @@ def ellipse(target: Target, color: Color, r: RectLike, width: int = 0) -> pygame
 
 def polygon(target: Target, color: Color, points: Sequence[tuple[float, float]], width: int = 0) -> pygame.Rect:
     if isinstance(target, Canvas):
-        px_points, px = [target.px_point(p) for p in points], target.px(width)
-        painted = pygame.draw.polygon(target.surface, color, px_points, px)
-        _record(target, _around(px_points, px), painted, "polygon")
+        px_points, px = tuple(target.px_point(p) for p in points), target.px(width)
+        box = _around(px_points, px)
+        painted = target.paint(pygame.draw.polygon, (color, px_points, px), box.inflate(2, 2))
+        _record(target, box, painted, "polygon")
         return painted
     return pygame.draw.polygon(target, color, points, width)
 
@@ -104,8 +112,9 @@ def lines(
     target: Target, color: Color, closed: bool, points: Sequence[tuple[float, float]], width: int = 1
 ) -> pygame.Rect:
     if isinstance(target, Canvas):
-        px_points, px = [target.px_point(p) for p in points], target.px(width)
-        painted = pygame.draw.lines(target.surface, color, closed, px_points, px)
-        _record(target, _around(px_points, px), painted, "lines")
+        px_points, px = tuple(target.px_point(p) for p in points), target.px(width)
+        box = _around(px_points, px)
+        painted = target.paint(pygame.draw.lines, (color, closed, px_points, px), box.inflate(2, 2))
+        _record(target, box, painted, "lines")
         return painted
     return pygame.draw.lines(target, color, closed, points, width)

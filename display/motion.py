@@ -27,6 +27,12 @@ SLIDE_US = 250_000
 """A played card slides to its place in this long."""
 FLIP_US = 180_000
 """A revealed card turns over in this long: quick, so the face is soon there to read."""
+STILL_AFTER_US = 6_000_000
+"""No play screen moves longer than this after its newest event (the longest: Big Time
+Boxing's round score, up 4.5 s, and its cards dealt 0.7 s apart), unless its game says
+it is moving (:attr:`display.games.registry.GameScreens.moving`): after it, a frame of the
+same model is the same picture and is not drawn again (tests/display/test_compose.py
+holds every game to it)."""
 
 
 def progress(now_us: int, start_us: int, duration_us: int) -> float:
@@ -69,10 +75,16 @@ def shake(now_us: int, start_us: int, amplitude_px: int = 14, duration_us: int =
 def shake_surface(target: Canvas | pygame.Surface, offset: tuple[int, int], fill: tuple[int, int, int]) -> None:
     """Move the whole picture by ``offset`` (layout units on a canvas) and fill the strip
     it uncovers."""
-    surf = target.surface if isinstance(target, Canvas) else target
-    dx, dy = (target.px(offset[0]), target.px(offset[1])) if isinstance(target, Canvas) else offset
+    if isinstance(target, Canvas):
+        dx, dy = target.px(offset[0]), target.px(offset[1])
+        if dx or dy:
+            whole = target.surface.get_rect()
+            target.paint(_shake_area, (tuple(whole), (dx, dy), fill), whole, reads=True)
+        return
+    dx, dy = offset
     if dx == dy == 0:
         return
+    surf = target
     surf.scroll(dx, dy)
     w, h = surf.get_size()
     if dx:
@@ -90,9 +102,17 @@ def shake_area(
         return
     if isinstance(target, Canvas):
         px = target.px_rect(area).clip(target.surface.get_rect())
-        shake_surface(target.surface.subsurface(px), (target.px(offset[0]), target.px(offset[1])), fill)
+        target.paint(_shake_area, (tuple(px), (target.px(offset[0]), target.px(offset[1])), fill), px, reads=True)
     else:
         shake_surface(target.subsurface(area.clip(target.get_rect())), offset, fill)
+
+
+def _shake_area(
+    surface: pygame.Surface, area: tuple[int, int, int, int], offset: tuple[int, int], fill: tuple[int, int, int]
+) -> pygame.Rect:
+    """Pixels: move the picture inside ``area`` of ``surface`` by ``offset``."""
+    shake_surface(surface.subsurface(area), offset, fill)
+    return pygame.Rect(area)
 
 
 def pulse(now_us: int, start_us: int, per_second: float = 2.0) -> float:

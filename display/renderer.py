@@ -1,17 +1,24 @@
 """Draws any screen model onto a canvas of the display's own size (1280×720 by default,
 1920×1080 on a big screen: laid out in 1280×720 units, drawn at full resolution); each
 game's play screen (and its own result screen, if it has one) comes from
-``display.games.registry``."""
+``display.games.registry``.
+
+Frames are composed (:mod:`display.compose`): a screen is recorded as a display list and
+only what changed since the last frame is repainted; :attr:`Renderer.dirty` says where.
+A frame drawn with a layout record (the tests' and the frame check's) is painted whole,
+directly, as every frame was before."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pygame
 
 from display.calibration_screen import CalibrationScreen, draw_calibration
 from display.canvas import Canvas
+from display.compose import Composer, Frame
 from display.games import registry
 from display.layout import UNITS, LayoutRecord
 from display.models import (
@@ -26,6 +33,7 @@ from display.models import (
     SelectScreen,
     ServiceScreen,
 )
+from display.motion import STILL_AFTER_US
 from display.screens import (
     draw_attract,
     draw_demo,
@@ -35,7 +43,7 @@ from display.screens import (
     draw_select,
     draw_service,
 )
-from display.text import TextCache
+from display.text import BUDGET_BYTES, TextCache
 
 CANVAS = UNITS
 
@@ -58,12 +66,47 @@ class Renderer:
         if not pygame.font.get_init():
             pygame.font.init()
         self.canvas = canvas if canvas is not None else pygame.Surface(size)
-        self.text = TextCache()
+        w, h = self.canvas.get_size()
+        # Type is rendered at the display's resolution: the budget grows with it (at 1080p
+        # the attract mode's strings outgrew 2 MB and were rendered again every frame).
+        self.text = TextCache(budget_bytes=max(BUDGET_BYTES, BUDGET_BYTES * w * h // (UNITS[0] * UNITS[1])))
+        self.composer = Composer(self.canvas)
+        self.dirty: list[pygame.Rect] = []
+        """The rectangles of the canvas the last :meth:`draw` repainted (none: unchanged)."""
+        self._last: Screen | None = None
+
+    def _unmoved(self, screen: Screen) -> bool:
+        """Whether ``screen`` is a play screen whose picture is already on the canvas: the
+        model drawn last, later, both past :data:`display.motion.STILL_AFTER_US` since
+        its newest event, and its game does not say it is moving.  Saves even recording
+        the frame (a player thinking costs no drawing)."""
+        last = self._last
+        if not isinstance(screen, PlayScreen) or not isinstance(last, PlayScreen) or last.game != screen.game:
+            return False
+        newest = screen.events[-1][0] if screen.events else last.now_us
+        if min(last.now_us, screen.now_us) < newest + STILL_AFTER_US:
+            return False
+        moving = registry.screens(screen.game).moving
+        return (moving is None or not moving(screen)) and replace(last, now_us=screen.now_us) == screen
 
     def draw(self, screen: Screen, record: LayoutRecord | None = None) -> pygame.Surface:
         """Draw ``screen``; ``record``, if given, is filled with where text, live state
-        and banners went (``display.layout``)."""
-        canvas = Canvas(self.canvas, record)
+        and banners went (``display.layout``), and the frame is painted whole."""
+        if record is None and self._unmoved(screen):
+            self.dirty = []
+            return self.canvas
+        self._last = screen
+        if record is not None:
+            self.composer.forget()
+            self._draw(Canvas(self.canvas, record), screen)
+            self.dirty = [self.canvas.get_rect()]
+            return self.canvas
+        frame = Frame(self.canvas.get_size())
+        self._draw(Canvas(self.canvas, frame=frame), screen)
+        self.dirty = self.composer.compose(frame)
+        return self.canvas
+
+    def _draw(self, canvas: Canvas, screen: Screen) -> None:
         if isinstance(screen, PlayScreen):
             registry.screens(screen.game).play(canvas, self.text, screen)
         elif isinstance(screen, ResultScreen) and (own := _own_result(screen)) is not None:
@@ -73,7 +116,6 @@ class Renderer:
             if draw is None:
                 raise TypeError(f"no renderer for {type(screen).__name__}")
             draw(canvas, self.text, screen)
-        return self.canvas
 
 
 def _own_result(screen: AnyResultScreen) -> registry.ResultDrawer[Any, Any] | None:

@@ -6,6 +6,7 @@ import unicodedata
 
 import pygame
 
+from display import compose
 from display.canvas import Canvas
 from display.theme import font
 
@@ -147,7 +148,7 @@ def _place(
         return rect
     rect = surf.get_rect(**{anchor: target.px_point(pos)})
     back = _behind(target.surface, surf, rect) if target.record is not None else None
-    target.surface.blit(surf, rect)
+    target.paint(compose.blit, (surf, rect.topleft), rect)
     if target.record is not None and back is not None:
         size, ink, detail, bold = how
         unit = target.unit_rect(rect, root=True)

@@ -77,10 +77,17 @@ def development_size(size: tuple[int, int], strip_height: int) -> tuple[int, int
 
 class Window:
     def __init__(
-        self, size: tuple[int, int], fullscreen: bool = False, title: str = "Ringside", strip_height: int = 0
+        self,
+        size: tuple[int, int],
+        fullscreen: bool = False,
+        title: str = "Ringside",
+        strip_height: int = 0,
+        render: tuple[int, int] | None = None,
     ) -> None:
         """``strip_height``: room under the main display for the development panels (the
-        display is then shrunk to fit a laptop screen: :func:`development_size`)."""
+        display is then shrunk to fit a laptop screen: :func:`development_size`).
+        ``render``: draw frames at this smaller size and let SDL scale them up to the
+        screen (``pygame.SCALED``: its renderer, the GPU on a Pi); ignored with a strip."""
         asked = os.environ.get("SDL_VIDEODRIVER", "")
         promised = None if asked else promised_driver()
         if promised is not None:
@@ -100,21 +107,32 @@ class Window:
                 f"SDL fell back to its {driver!r} video driver, which shows nothing: {screen_problem(promised)}"
             )
         pygame.font.init()
+        flags = pygame.FULLSCREEN if fullscreen else 0
         if strip_height:
             size = development_size(size, strip_height)
-        flags = pygame.FULLSCREEN if fullscreen else 0
+        elif render is not None and render != size:
+            size, flags = render, flags | pygame.SCALED
         self.surface = pygame.display.set_mode((size[0], size[1] + strip_height), flags)
         pygame.display.set_caption(title)
         self.size = size
+        """The main display's size in the pixels frames are drawn in."""
+        self.main = self.surface.subsurface((0, 0, *size)) if strip_height else self.surface
+        """The main display's pixels: a renderer drawing straight into them saves a copy a frame."""
         self.strip = self.surface.subsurface((0, size[1], size[0], strip_height)) if strip_height else None
 
-    def present(self, canvas: pygame.Surface) -> None:
-        """Put ``canvas`` on screen and flip; the caller stamps the flip time."""
-        main = self.surface.subsurface((0, 0, *self.size))
-        if canvas.get_size() == self.size:
-            main.blit(canvas, (0, 0))
-        else:
-            pygame.transform.smoothscale(canvas, self.size, main)
+    def present(self, canvas: pygame.Surface, changed: list[pygame.Rect] | None = None) -> None:
+        """Put ``canvas`` on screen; the caller stamps the flip time.  ``changed``: the
+        only rectangles of a canvas that is :attr:`main` itself that differ from what is
+        shown (none: nothing to do); else the whole window is flipped."""
+        if canvas is self.main and changed is not None and self.strip is None:
+            if changed:
+                pygame.display.update(changed)
+            return
+        if canvas is not self.main:
+            if canvas.get_size() == self.size:
+                self.main.blit(canvas, (0, 0))
+            else:
+                pygame.transform.smoothscale(canvas, self.size, self.main)
         pygame.display.flip()
 
     def close(self) -> None:

@@ -58,6 +58,17 @@ class DisplayConfig:
     fps: int
     latency_us: int = 0
     photodiode_pin: int | None = None
+    render: str = "native"
+    """``native``: frames drawn at ``width`` × ``height``; ``720p``: drawn at 1280×720 and
+    scaled up to the screen by the display pipeline (the GPU on a Pi), for a slow Pi."""
+
+    def render_size(self) -> tuple[int, int]:
+        """The size frames are drawn at."""
+        return RENDER_SIZES.get(self.render) or (self.width, self.height)
+
+
+RENDER_SIZES: dict[str, tuple[int, int] | None] = {"native": None, "720p": (1280, 720)}
+"""``[display] render``: the size frames are drawn at (None: the display's own)."""
 
 
 @dataclass(frozen=True)
@@ -300,7 +311,7 @@ class TableReader:
         disp = self.check_table(
             raw.get("display"),
             "display",
-            {"width", "height", "fullscreen", "fps", "latency_us", "photodiode_pin"},
+            {"width", "height", "fullscreen", "fps", "latency_us", "photodiode_pin", "render"},
             required=False,
         )
         display = DisplayConfig(
@@ -310,6 +321,7 @@ class TableReader:
             fps=self.integer(disp, "display", "fps", 10, 240, 60),
             latency_us=self.integer(disp, "display", "latency_us", 0, 200_000, 0),
             photodiode_pin=self.integer(disp, "display", "photodiode_pin", 0, 27) if "photodiode_pin" in disp else None,
+            render=self.choice(disp, "display", "render", tuple(RENDER_SIZES), "native"),
         )
         service = self.check_table(raw.get("service"), "service", {"pin", "shutdown_command"}, required=False)
         service_pin = self.integer(service, "service", "pin", 0, 27) if "pin" in service else None

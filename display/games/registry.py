@@ -48,6 +48,10 @@ class GameScreens(Generic[PlayerView, PublicView, PlayStory, ResultStory]):
     sounds: GameSounds = SILENT
     """The game's sound design (its ``sounds.py``'s ``SOUNDS``); :data:`SILENT`: it plays
     silently (the cabinet's scenes still sound)."""
+    moving: Callable[[PlayScreen[PublicView, PlayStory]], bool] | None = None
+    """Whether a play screen animates with no end in sight (a glow pulsing until it is
+    answered); None: never.  Otherwise its picture is still
+    :data:`display.motion.STILL_AFTER_US` after its newest event, and not redrawn."""
 
 
 AnyGameScreens = GameScreens[Any, Any, Any, Any]
@@ -61,11 +65,12 @@ def game_screens(
     private: PrivateLayout[PlayerView],
     result: ResultDrawer[PublicView, ResultStory] | None = None,
     sounds: GameSounds = SILENT,
+    moving: Callable[[PlayScreen[PublicView, PlayStory]], bool] | None = None,
 ) -> GameScreens[PlayerView, PublicView, PlayStory, ResultStory]:
     """The screens of the game whose engine is ``engine``: mypy checks that the play and
     result screens draw that engine's public view and the private layout its seat's view
     (the engine is only read by the type checker)."""
-    return GameScreens(play=play, private=private, result=result, sounds=sounds)
+    return GameScreens(play=play, private=private, result=result, sounds=sounds, moving=moving)
 
 
 class NoScreens(LookupError):

@@ -10,6 +10,9 @@ leftover and fail every commit after.  So ``ringside run`` takes an OS lock (``f
 on ``ringside.lock`` in the data folder before it opens the store, and writes its pid
 there for whoever finds the folder taken.  The kernel drops the lock when the process
 ends in any way (``kill -9``, a power cut), so a stale lock file never blocks a restart.
+The holder a message names is the kernel's (``/proc/locks``): the note in the file may be
+stale (a holder on a read-only folder or a full disk cannot write it) or give the pid
+another pid namespace knows it by (1 in a container).
 """
 
 from __future__ import annotations
@@ -102,7 +105,7 @@ class InstanceLock:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            pid = _read_pid(fd)
+            pid = _locking_pid(fd) or _read_pid(fd)
             os.close(fd)
             raise DataFolderBusy(self.folder, pid) from None
         self._fd, self.held = fd, True
@@ -135,6 +138,26 @@ class InstanceLock:
         if self._fd is not None:
             os.close(self._fd)  # closing the descriptor drops the flock
             self._fd, self.held = None, False
+
+
+LOCKS = Path("/proc/locks")
+
+
+def _locking_pid(fd: int, locks: Path = LOCKS) -> int | None:
+    """The pid the kernel gives for the flock on ``fd``'s file (None where it gives none,
+    or 0: a holder this process's pid namespace cannot see)."""
+    st = os.fstat(fd)
+    file_id = f"{os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}:{st.st_ino}"
+    try:
+        lines = locks.read_text().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        # "1: FLOCK  ADVISORY  WRITE 4242 08:01:131 0 EOF" (a waiter has "->" after the number)
+        fields = line.split()
+        if len(fields) >= 6 and fields[1] == "FLOCK" and fields[5] == file_id and fields[4].isdigit():
+            return int(fields[4]) or None
+    return None
 
 
 def _read_pid(fd: int) -> int | None:

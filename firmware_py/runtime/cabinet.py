@@ -64,8 +64,8 @@ class Cabinet:
         """A USB keyboard's typing since the last step (``firmware_py.tools.run`` fills it)."""
         self.clock = clock
         self.window = window
-        self.renderer = Renderer(
-            size=window.size if window is not None else (config.display.width, config.display.height)
+        self.renderer = (
+            Renderer(canvas=window.main) if window is not None else Renderer(size=config.display.render_size())
         )
         self.frames = 0
         looks = tuple(StationLook(s.name, s.color) for s in config.stations)
@@ -201,7 +201,9 @@ class Cabinet:
         On the cabinet's own screen (a window without development panels) a menu whose
         screen model has not changed since the last flip is not drawn again: the screen
         already shows it, and an idle attract screen then costs almost no CPU.  A game in
-        play is drawn every frame (its reveals are timed by flips)."""
+        play is drawn every frame (its reveals are timed by flips), at the cost of what
+        changed in it: the renderer repaints and the window shows only those rectangles
+        (``display.compose``)."""
         now = self.clock.now_us()
         screen = self.scene.screen(now)
         self.drawn = not (
@@ -217,7 +219,7 @@ class Cabinet:
         if self.window is not None:
             if self.window.strip is not None and (shown := self.hw.readback()) is not None:
                 self._draw_dev_panels(self.window.strip, shown)
-            self.window.present(canvas)
+            self.window.present(canvas, self.renderer.dirty)
         self.frames += 1
         self.scene.frame_shown(self.clock.now_us() + self.config.display.latency_us, now)
         return canvas

@@ -114,14 +114,16 @@ write (read-only, disk full, I/O, locked) is the place it is kept, not the file.
 
 class StoreUnusable(Exception):
     """The store cannot be used: ``damaged`` when the file itself is bad (move it aside),
-    else the folder or disk refuses it (read-only, full): keep it where it is."""
+    else the folder or disk refuses it (read-only, full), or ``newer``: a newer Ringside
+    made it (a rollback must find it); either way keep it where it is."""
 
-    def __init__(self, path: Path, reason: str, damaged: bool) -> None:
+    def __init__(self, path: Path, reason: str, damaged: bool, newer: bool = False) -> None:
         reason = " ".join(reason.split())  # quick_check's report spans lines: the log takes one
         super().__init__(f"{path}: {reason}")
         self.path = path
         self.reason = reason
         self.damaged = damaged
+        self.newer = newer
 
 
 class UnreadableJournal(ValueError):
@@ -562,7 +564,10 @@ def _check(db: sqlite3.Connection, where: Path) -> None:
     tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     if version > SCHEMA_VERSION:
         raise StoreUnusable(
-            where, f"store schema {version} is newer than this Ringside knows ({SCHEMA_VERSION})", damaged=True
+            where,
+            f"store schema {version} is newer than this Ringside knows ({SCHEMA_VERSION})",
+            damaged=False,
+            newer=True,
         )
     if version == 0 and tables - TABLES:  # only ours: a store whose making was cut short
         raise StoreUnusable(where, f"not a Ringside store (tables {', '.join(sorted(tables))})", damaged=True)
@@ -625,6 +630,16 @@ def open_store(path: Path, report: Callable[[str], None] = print) -> Store:
         return Store(path)
     except StoreUnusable as e:
         problem = e
+    if problem.newer:  # sound, only not ours to read: never moved, never written
+        return _in_memory(
+            StoreNotice(
+                "Store from a newer Ringside: kept as it is; games are NOT recorded",
+                f"store {path} was made by a newer Ringside ({problem.reason}); it is kept as it is, untouched, "
+                "for that version (a rollback finds it there); games are played but not recorded: update this "
+                "cabinet's Ringside, or move the store away by hand to start a fresh one",
+            ),
+            report,
+        )
     if not problem.damaged:
         return _in_memory(
             StoreNotice(

@@ -16,6 +16,7 @@ import argparse
 import logging
 import os
 import time
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -59,9 +60,26 @@ def log_options() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``ringside``; SIGTERM or SIGINT while ``run`` starts or plays its headless
-    exhibition is one log line and exit 0, like a stop from the main loop."""
-    from firmware_py.tools.run import StopRequested, restore_signals
+    """``ringside`` called in a process that goes on (the tests): the signal handlers are
+    put back as they were afterwards."""
+    from firmware_py.tools.run import restore_signals
+
+    return _main(argv, restore_signals)
+
+
+def process_main() -> int:
+    """``ringside`` as its own process (the console script, ``python -m``): SIGTERM,
+    SIGINT and SIGHUP stay ignored after it, until the interpreter has finished."""
+    from firmware_py.tools.run import ignore_signals
+
+    return _main(None, ignore_signals)
+
+
+def _main(argv: list[str] | None, after: Callable[[], None]) -> int:
+    """SIGTERM or SIGINT while ``run`` starts or plays its headless exhibition is one log
+    line and exit 0, like a stop from the main loop; ``after`` sets the signals for what
+    follows."""
+    from firmware_py.tools.run import StopRequested
 
     try:
         return command(argv)
@@ -69,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         log.info("ringside: stopping (%s)", e.signal_name)
         return EXIT_OK
     finally:
-        restore_signals()
+        after()
 
 
 def command(argv: list[str] | None) -> int:
@@ -163,14 +181,13 @@ def command(argv: list[str] | None) -> int:
         log.error("ringside: bad argument: %s", e)
         return EXIT_BAD_INPUT
     if args.command == "selftest":
-        from display.window import use_headless_drivers
         from firmware_py.tools.selftest import run_selftest
 
         if args.press:
             from firmware_py.tools.selftest import run_press_test
 
             return run_press_test(config, args.timeout)
-        use_headless_drivers()
+        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # the screen is simulated; sound is the cabinet's own
         return run_selftest(config, t_start=T_START)
     if args.command == "calibrate":
         from firmware_py.tools.calibrate import main as calibrate_main
@@ -431,4 +448,4 @@ def run_live(config: CabinetConfig, args: argparse.Namespace, real_hardware: boo
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(process_main())

@@ -43,10 +43,28 @@ _received: list[str] = []
 """The signal :func:`stop_on_signals`' handler took (its name), once one came."""
 
 
+HUP_IGNORED = "the config is read at start: `systemctl restart ringside` applies a change"
+"""SIGHUP (a closed terminal, or a reload asked of a kiosk service): logged and ignored.
+The cabinet is not torn down mid-game by it, and nothing is reloaded half-way: hardware,
+stations and games come from the config at start."""
+
+
+def _hup(signum: int, frame: Any) -> None:
+    if _received:
+        _while_stopping(signum, frame)
+    else:
+        log.info("ringside: SIGHUP ignored: %s", HUP_IGNORED)
+
+
+def _while_stopping(signum: int, _frame: Any) -> None:
+    log.info("ringside: %s ignored: already stopping", signal.Signals(signum).name)
+
+
 def stop_on_signals() -> None:
     """From now on SIGTERM and SIGINT raise :class:`StopRequested` (once: a second signal
-    while stopping is not allowed to cut the closing short), until
-    :func:`restore_signals`; :class:`StopSignals` takes over while the main loop runs.
+    while stopping is logged and not allowed to cut the closing short), and SIGHUP is
+    logged and ignored, until :func:`restore_signals` (or :func:`ignore_signals` at the
+    process's end); :class:`StopSignals` takes over while the main loop runs.
 
     SDL, once a video or audio driver is initialised, would otherwise turn both signals
     into a QUIT event that only a loop reading events sees (a headless run never
@@ -56,14 +74,23 @@ def stop_on_signals() -> None:
         return
     os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")
 
-    def handle(signum: int, _frame: Any) -> None:
+    def handle(signum: int, frame: Any) -> None:
         if _received:
+            _while_stopping(signum, frame)
             return
         _received.append(signal.Signals(signum).name)
         raise StopRequested(_received[0])
 
     for s in StopSignals.SIGNALS:
         _before_run.setdefault(s, signal.signal(s, handle))
+    _before_run.setdefault(signal.SIGHUP, signal.signal(signal.SIGHUP, _hup))
+
+
+def note_stopping(reason: str) -> None:
+    """The main loop has ended (``reason``: the signal, or how else it stopped): a signal
+    from now on is logged as one that came while stopping, never a second stop."""
+    if not _received:
+        _received.append(reason)
 
 
 def stop_received() -> str | None:
@@ -88,9 +115,20 @@ def restore_signals() -> None:
     _received.clear()
 
 
+def ignore_signals() -> None:
+    """At the end of ``ringside`` as a process: SIGTERM, SIGINT and SIGHUP are ignored
+    from here until the interpreter has finished (joining threads, closing modules): a
+    Python handler would be reset to the default, which kills, while it finishes, so a
+    second SIGTERM once ended a clean stop with -15.  The stop was logged already."""
+    if threading.current_thread() is threading.main_thread():
+        for s in (*StopSignals.SIGNALS, signal.SIGHUP):
+            signal.signal(s, signal.SIG_IGN)
+
+
 class StopSignals:
-    """SIGTERM and SIGINT set :attr:`stop` instead of killing the process mid-frame.
-    Installed only on the main thread (Python allows handlers nowhere else)."""
+    """SIGTERM and SIGINT set :attr:`stop` instead of killing the process mid-frame (a
+    second one is logged and changes nothing); SIGHUP is logged and ignored.  Installed
+    only on the main thread (Python allows handlers nowhere else)."""
 
     SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
@@ -99,13 +137,17 @@ class StopSignals:
         self.received: str | None = None
         self._previous: dict[int, Any] = {}
 
-    def _handle(self, signum: int, _frame: Any) -> None:
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.stop.is_set():
+            _while_stopping(signum, frame)
+            return
         self.received = signal.Signals(signum).name
         self.stop.set()
 
     def __enter__(self) -> StopSignals:
         if threading.current_thread() is threading.main_thread():
             self._previous = {s: signal.signal(s, self._handle) for s in self.SIGNALS}
+            self._previous[signal.SIGHUP] = signal.signal(signal.SIGHUP, _hup)
         return self
 
     def __exit__(self, *_exc: object) -> None:
@@ -173,6 +215,7 @@ def run_until_stopped(
             (config.display.width, config.display.height),
             config.display.fullscreen,
             strip_height=0 if real_hardware else HEIGHT,
+            render=config.display.render_size(),
         )
     except pygame.error as e:
         hardware.close()
@@ -246,6 +289,7 @@ def run_until_stopped(
         finally:
             notifier.stopping()
             received = signals.received or stop_received()
+            note_stopping(received or "the loop ended")
             log.info("stopping%s", f" ({received})" if received else "")
             if recorder is not None:
                 recorder.close()

@@ -21,6 +21,7 @@ hardware cannot be opened (as ``ringside run``)."""
 
 from __future__ import annotations
 
+import os
 import tempfile
 import time
 from collections.abc import Callable
@@ -64,7 +65,9 @@ def run_selftest(config: CabinetConfig, out: Callable[[str], None] = print, t_st
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(Path(tmp) / "selftest.sqlite3")
         window = Window((config.display.width, config.display.height))
-        cabinet = Cabinet(config, sim, clock, store, window, log=lambda _l: None, seed=1)
+        said: list[str] = []
+        cabinet = Cabinet(config, sim, clock, store, window, log=said.append, seed=1)
+        _report_sound(config, said, check, out)
         cabinet.step(clock.now_us())
         cabinet.render()
         check(
@@ -106,6 +109,24 @@ def run_selftest(config: CabinetConfig, out: Callable[[str], None] = print, t_st
     return 0 if failures == 0 else 1 if data_ok else 2
 
 
+def _report_sound(
+    config: CabinetConfig, said: list[str], check: Callable[[bool, str], None], out: Callable[[str], None]
+) -> None:
+    """The sound device the cabinet opened, as it told its log: a WARN when there is none
+    (the cabinet plays silent: no reason to stop, but an operator must know before the
+    doors open), or when SDL's dummy driver was asked for (it opens, and nothing is heard)."""
+    if not config.sound.enabled:
+        return
+    missing = next((line for line in said if line.startswith("sound: no sound device")), None)
+    if missing is not None:
+        out(f"WARN  {missing}")
+    elif os.environ.get("SDL_AUDIODRIVER") == "dummy":
+        out("WARN  sound: SDL_AUDIODRIVER=dummy opens no device: nothing would be heard")
+    else:
+        opened = next((line for line in said if line.startswith("sound: ")), "sound: opened")
+        check(True, f"{opened.split(';')[0]} opens")
+
+
 def _check_data_folder(config: CabinetConfig, check: Callable[[bool, str], None], out: Callable[[str], None]) -> bool:
     """The check ``ringside run`` makes of the data folder, and a look at the store in it
     (read only: the running cabinet, if any, keeps it)."""
@@ -126,6 +147,8 @@ def _check_data_folder(config: CabinetConfig, check: Callable[[bool, str], None]
     problem = inspect(store)
     if problem is None:
         check(True, f"store {store} {'passes quick_check' if store.exists() else 'will be created'}")
+    elif problem.newer:
+        out(f"WARN  store {store} is from a newer Ringside ({problem.reason}): run keeps it as it is, unrecorded")
     elif problem.damaged:
         out(f"WARN  store {store} cannot be used ({problem.reason}): run keeps it aside and starts a fresh one")
     else:

@@ -84,7 +84,6 @@ DAMAGES: dict[str, Callable[[Path], None]] = {
     "truncated": truncated,
     "damaged header": damaged_header,
     "not a database": not_a_database,
-    "future schema": future_schema,
     "renamed column": renamed_column,
     "garbage page": garbage_page,
 }

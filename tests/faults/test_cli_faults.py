@@ -283,3 +283,38 @@ def test_ringside_run_on_a_damaged_store_plays_and_says_where_the_old_one_is(tmp
     else:
         (aside,) = data.glob("ringside.damaged-*.sqlite3")
         assert str(aside) in store_line and set(before) <= set(contents(data))
+
+
+def test_the_lock_message_names_the_real_holder_not_the_note_in_the_file(tmp_path) -> None:
+    """Issue 36: one lock message named pid 1.  The note in ``ringside.lock`` is only a
+    note: a holder that could not write it (a read-only folder, a full disk) leaves an
+    old one, and a holder in a container writes the pid its namespace knows (1).  The
+    kernel knows who holds the flock; the message names that process."""
+    data = tmp_path / "data"
+    data.mkdir()
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_THE_LOCK, str(data)],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        (data / LOCK_NAME).write_text("1\n")  # the note, not the lock: as a container's holder leaves it
+        with pytest.raises(DataFolderBusy) as busy:
+            InstanceLock(data).acquire()
+        assert busy.value.pid == holder.pid and f"in use by process {holder.pid}" in str(busy.value)
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+HOLD_THE_LOCK = """
+import sys, time
+from pathlib import Path
+from firmware_py.process.data_folder import InstanceLock
+lock = InstanceLock(Path(sys.argv[1])).acquire()
+print("held", flush=True)
+time.sleep(600)
+"""

@@ -19,7 +19,7 @@ from firmware_py.runtime.service_menu import ServiceMenu
 from firmware_py.runtime.store import Store, inspect
 from tests.faults.harness import journal_length, make_rig, play_a_little
 from tests.faults.readonly import read_only
-from tests.faults.store_damage import DAMAGES, contents, digest, garbage_page, populate
+from tests.faults.store_damage import DAMAGES, contents, digest, future_schema, garbage_page, populate
 
 
 def stored_actions(path, game_id: int) -> int:
@@ -197,3 +197,27 @@ def test_a_store_whose_making_was_cut_short_is_taken_not_set_aside(tmp_path) -> 
     db.executescript(f"CREATE TABLE notes (text TEXT);\n{SCHEMA}")
     db.close()
     assert inspect(other) is not None and "not a Ringside store" in inspect(other).reason  # still refused
+
+
+def test_a_store_from_a_newer_ringside_is_kept_as_it_is_for_a_rollback(tmp_path) -> None:
+    """Issue 36: a store whose schema is newer than this Ringside knows was moved aside as
+    damaged, so a rollback to the newer version (or back again) no longer found it.  It is
+    sound, only not this version's to read: left where it is, byte for byte, and said so;
+    the cabinet plays unrecorded meanwhile."""
+    path = tmp_path / "ringside.sqlite3"
+    populate(path)
+    future_schema(path)
+    before = contents(tmp_path)
+    problem = inspect(path)
+    assert problem is not None and problem.newer and not problem.damaged  # what selftest reports
+
+    rig = make_rig(tmp_path, 1_000_000)
+
+    store = rig.cabinet.ctx.store
+    assert store.notice is not None and "newer Ringside" in store.notice.headline
+    assert "NOT recorded" in store.notice.headline
+    assert not list(tmp_path.glob("ringside.damaged-*"))
+    assert before.items() <= contents(tmp_path).items()  # not moved, not written (a read leaves an empty -wal)
+    assert any("newer Ringside" in line and "rollback" in line for line in rig.log if line.startswith("STORE:"))
+    rig.close()
+    assert inspect(path) is not None and inspect(path).newer  # still there for the newer Ringside

@@ -150,3 +150,21 @@ def test_a_light_question_answered_no_is_a_fail_naming_the_bar_and_the_display(r
         line.startswith("FAIL  Blue: LED bar or private display (answered no): check gpiochip 2")
         for line in person.lines
     )
+
+
+def test_no_sound_device_is_a_warning_not_a_pass(tmp_path: Path, capsys, monkeypatch) -> None:
+    """Issue 36: ``selftest`` passed with no audio device (it checked on SDL's dummy
+    driver).  The cabinet's own sound device is opened; none is a WARN naming why (the
+    cabinet plays silent, so it is no FAIL).  Here ALSA is asked for a card that no
+    machine has (or SDL has no ALSA at all): either way, no device."""
+    monkeypatch.setenv("SDL_AUDIODRIVER", "alsa")
+    monkeypatch.setenv("AUDIODEV", "hw:99,0")
+    import pygame
+
+    pygame.mixer.quit()  # the device is opened afresh, as at a cabinet's start
+    assert main(["selftest", "--data", str(tmp_path / "d")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    warned = [line for line in out if line.startswith("WARN  sound: no sound device")]
+    assert len(warned) == 1 and "plays silent" in warned[0], out
+    assert not any(line.startswith("PASS  sound") for line in out)
+    pygame.mixer.quit()

@@ -50,6 +50,7 @@ def edited(old: str, new: str, count: int = 1) -> str:
         (edited("B = 6,", "B = 5,"), "station[0].buttons.B", "not already used by station[0].buttons.A"),
         (edited('color = "#e53935"', 'color = "red"'), "station[0].color", "#"),
         (edited("fps = 60", "fps = 60\nvsync = true"), "display.vsync", "no such key"),
+        (edited("fps = 60", 'fps = 60\nrender = "1080i"'), "display.render", "one of native, 720p"),
         (
             edited("[cabinet]", "[cabinet]\n", 1).replace('name = "ringside-dev"', 'name = "bad name!"'),
             "cabinet.name",
@@ -64,6 +65,15 @@ def test_bad_config_names_key_value_and_expectation(text: str, key: str, expecte
     assert info.value.key == key
     assert message.startswith(f"cabinet.toml: {key} = ")
     assert expected in message
+
+
+def test_render_size_native_or_720p_scaled_up() -> None:
+    """``[display] render``: frames drawn at the display's size, or at 1280×720 for the
+    display pipeline to scale up (an operator's lever for a slow Pi)."""
+    big = edited("width = 1280", "width = 1920").replace("height = 720", "height = 1080")
+    assert parse_config(big, "cabinet.toml").display.render_size() == (1920, 1080)
+    low = big.replace("fps = 60", 'fps = 60\nrender = "720p"')
+    assert parse_config(low, "cabinet.toml").display.render_size() == (1280, 720)
 
 
 def test_station_count_must_be_two_to_four() -> None:

@@ -165,6 +165,12 @@ def _glow(surf: Canvas, s: KaratePlay, v: KaratePublicView, around: pygame.Rect)
             return
 
 
+def glowing(s: KaratePlay) -> bool:
+    """Whether the centre pile's gold glow may be pulsing (a Hit waits to be slapped): the
+    screen moves until it is answered."""
+    return s.view.hit_showing is not None and not s.view.awaiting_reveal
+
+
 def _panel_rect(area: pygame.Rect, n: int, seat: int) -> pygame.Rect:
     cw = area.width // n
     return pygame.Rect(area.x + seat * cw + 8, area.y, cw - 16, area.height)

@@ -5,8 +5,8 @@ in the operator menu."""
 from __future__ import annotations
 
 from display.models import AttractBoard
-from firmware_py.games.punch_cards.ledger_link import link_for
-from firmware_py.games.punch_cards.lobby import LEDGER_NOT_ANSWERING, Lobby
+from firmware_py.games.punch_cards.ledger_link import headline, link_for
+from firmware_py.games.punch_cards.lobby import Lobby
 from firmware_py.games.punch_cards.service_pages import service_pages
 from firmware_py.runtime.context import CabinetContext
 from firmware_py.runtime.entrance import GameEntrance
@@ -30,7 +30,7 @@ class PunchCardsEntrance(GameEntrance):
         if table is None:
             return None
         if isinstance(table, str):  # why, with a server's address, is the log's and the lobby's
-            return AttractBoard(title="Punch Cards", header=(), rows=(), note=LEDGER_NOT_ANSWERING)
+            return AttractBoard(title="Punch Cards", header=(), rows=(), note=headline(table))
         if not table:
             return None
         rows = tuple((f"{s.rank}.", s.name, str(s.points), str(s.cards)) for s in table[:BOARD_ROWS])

@@ -15,6 +15,7 @@ read in the background too and shown as last read.
 
 from __future__ import annotations
 
+import logging
 import time
 import uuid
 from collections.abc import Callable
@@ -22,7 +23,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar
 
-from firmware_py.games.punch_cards.ledger import Ledger, LedgerBusy, LedgerError, LedgerUnreachable
+from firmware_py.games.punch_cards.ledger import (
+    Ledger,
+    LedgerBusy,
+    LedgerCorrupt,
+    LedgerDamaged,
+    LedgerError,
+    LedgerUnreachable,
+    LedgerUnusable,
+)
 from firmware_py.games.punch_cards.settings import settings_of
 from firmware_py.runtime.background import Job, NoAnswer, Worker
 from firmware_py.runtime.context import CabinetContext
@@ -30,6 +39,7 @@ from games.punch_cards import SPEC, Standing
 from hal.config import CabinetConfig
 
 T = TypeVar("T")
+log = logging.getLogger("ringside.ledger")
 
 LEDGER_FILE = "punch_cards.sqlite3"
 """The ledger's file in the data folder when the config names no ledger."""
@@ -47,6 +57,9 @@ backend's own socket deadline, so the player hears first; far below systemd's wa
 which the loop keeps fed meanwhile anyway)."""
 NOT_ANSWERING = "The ledger is not answering - try again"
 BUSY = "The ledger is busy - try again"
+CANNOT_READ = "The ledger cannot be read - tell the operator"
+"""A ledger holding what it never writes (the detail, with table, column and row, is in
+the log): the same call will fail again until the operator mends or restores it."""
 
 
 def ledger_url(config: CabinetConfig) -> str:
@@ -62,7 +75,17 @@ def words(e: BaseException, retrying: bool = False) -> str:
         return NOT_ANSWERING.split(" - ")[0] if retrying else NOT_ANSWERING
     if isinstance(e, LedgerBusy):
         return BUSY.split(" - ")[0] if retrying else BUSY
+    if isinstance(e, (LedgerDamaged, LedgerCorrupt, LedgerUnusable)):
+        return CANNOT_READ
     return str(e)
+
+
+def headline(reason: str) -> str:
+    """The line over a Punch Cards screen (the lobby's title bar, the attract screen's
+    leaderboard) while the ledger fails for ``reason`` (what :func:`words` said)."""
+    if reason == CANNOT_READ:
+        return "The ledger cannot be read: tell the operator"
+    return "The ledger is not answering: duels are not recorded"
 
 
 def shown_wait(waiting: str, since_us: int, now_us: int) -> str:
@@ -104,6 +127,8 @@ class LedgerLink:
         self._clock_offset_us = 0
         """The ledger's clock minus this machine's, as last read with the closing time."""
         self._board_stale = self._closing_stale = False
+        self._told = ""
+        """The last failure of a background read told in the log (each new one once)."""
 
     @classmethod
     def for_config(cls, config: CabinetConfig) -> LedgerLink:
@@ -147,6 +172,7 @@ class LedgerLink:
                 self._board_mark = mark if isinstance(table, tuple) else None
             except (LedgerError, NoAnswer) as e:
                 table, self._board_mark = words(e), None
+                self._tell(e)
             self._board = (now_us, table)
         elif job is None and self._due(self._board, self._board_stale, now_us):
             known = self._board_mark
@@ -167,11 +193,19 @@ class LedgerLink:
                 self._clock_offset_us = ledger_now - time.time_ns() // 1000
             except (LedgerError, NoAnswer) as e:
                 value = words(e)
+                self._tell(e)
             self._closing = (now_us, value)
         elif job is None and self._due(self._closing, self._closing_stale, now_us):
             self._closing_job = self.call("closing time", lambda ledger: (ledger.closing_time(), ledger.now_us()))
             self._closing_stale = False
         return None if self._closing is None else self._closing[1]
+
+    def _tell(self, e: BaseException) -> None:
+        """Why a background read failed, in the log once (the screens say it plainly; a
+        damaged value the ledger has told already)."""
+        if not isinstance(e, LedgerDamaged) and str(e) != self._told:
+            self._told = str(e)
+            log.warning("Punch Cards ledger: %s", e)
 
     def closed_now(self) -> bool:
         """Whether the closing time, as last read, has passed (the ledger itself refuses

@@ -33,7 +33,7 @@ from firmware_py.games.punch_cards.ledger import (
     UnknownPlayer,
     WrongPin,
 )
-from firmware_py.games.punch_cards.ledger_link import LedgerLink, link_for, new_key, passing, state_of, words
+from firmware_py.games.punch_cards.ledger_link import LedgerLink, headline, link_for, new_key, passing, state_of, words
 from firmware_py.games.punch_cards.trade import TradeScene
 from firmware_py.runtime.background import Job, NoAnswer
 from firmware_py.runtime.context import CabinetContext
@@ -79,7 +79,7 @@ def reenter(ledger: Ledger, key: str, name: str) -> tuple[Card, ...]:
 def closing_words(closing: int | str | None, wall_us: int) -> str:
     """The event's state for the lobby's title bar (``wall_us``: the ledger's time now)."""
     if isinstance(closing, str):
-        return LEDGER_NOT_ANSWERING
+        return headline(closing)
     if closing is None:
         return ""
     if closing <= wall_us:
@@ -201,7 +201,7 @@ class Lobby(Scene):
         if passing(e):
             desk.say(f"{doing}: {words(e)}" if doing else words(e), bad=True)
         else:
-            desk.say(f"{doing}: {e}{': ' + hint if hint else ''}" if doing else f"{e}: {hint}", bad=True)
+            desk.say(f"{doing}: {words(e)}{': ' + hint if hint else ''}" if doing else f"{words(e)}: {hint}", bad=True)
 
     # -- input ---------------------------------------------------------------------------
     def on_input(self, ev: InputEvent, now_us: int) -> Scene | None:

@@ -8,7 +8,15 @@ import io
 
 import pytest
 
-from firmware_py.games.punch_cards.ledger import Ledger, standings_csv, standings_html
+from firmware_py.games.punch_cards.ledger import (
+    Ledger,
+    PinRefused,
+    UnknownPlayer,
+    WrongPin,
+    standings_csv,
+    standings_html,
+)
+from firmware_py.games.punch_cards.ledger.pins import WRONG_PINS_BEFORE_LOCKOUT
 from games.punch_cards import NameRefused, normalise_name
 
 HOSTILE = [
@@ -82,3 +90,45 @@ def test_a_line_break_inside_a_name_stays_in_its_cell() -> None:
     assert [row[1] for row in rows[1:]] == ["Ann\r=2+5*CMD()", "Bo"]
     assert all(len(row) == len(rows[0]) for row in rows)
     assert '"Ann\r=2+5*CMD()"' in text  # the break is inside the quoted cell
+
+
+UNASKABLE = ["Ann\x00", "\x00", "Ann\ud800"]
+"""Names no player can have that a store cannot even be asked about: PostgreSQL refuses a
+NUL in text (``psycopg.DataError``) and neither store encodes a lone surrogate."""
+
+
+@pytest.mark.parametrize("name", UNASKABLE, ids=["NUL after", "NUL", "lone surrogate"])
+def test_a_name_no_store_can_be_asked_about_is_an_unknown_player_at_every_call(ledger: Ledger, name: str) -> None:
+    """Issue 36: on PostgreSQL these raised ``psycopg.DataError`` from ``sign_in``,
+    ``reenter``, ``unlock``, ``collection`` and ``duel_options`` (the lobby filters
+    typing; the API did not): now a ledger error, and nothing recorded."""
+    ledger.register("ann", "Ann", "ABCD")
+    before = ledger.entries()
+    calls = {
+        "sign_in": lambda: ledger.sign_in(name, "ABCD"),
+        "reenter": lambda: ledger.reenter("again", name),
+        "unlock": lambda: ledger.unlock(name),
+        "collection": lambda: ledger.collection(name),
+        "duel_options": lambda: ledger.duel_options("Ann", name),
+        "duel_options (challenger)": lambda: ledger.duel_options(name, "Ann"),
+    }
+    for call, run in calls.items():
+        with pytest.raises(UnknownPlayer):
+            run()
+            pytest.fail(f"{call} answered")
+    assert ledger.entries() == before
+    assert ledger.sign_in("Ann", "ABCD") == "Ann"  # nothing was counted against Ann either
+
+
+@pytest.mark.parametrize("pin", ["ABC", "ABCDE", "", "abcd", "ABCG", None], ids=repr)
+def test_a_pin_without_a_pins_form_is_refused_and_is_no_try(ledger: Ledger, pin: object) -> None:
+    """Issue 36: a PIN of the wrong length at sign-in counted as a wrong try (five lock the
+    player out).  It is refused as not a PIN, and counts for nothing."""
+    ledger.register("ann", "Ann", "ABCD")
+    for _ in range(WRONG_PINS_BEFORE_LOCKOUT + 1):
+        with pytest.raises(PinRefused):
+            ledger.sign_in("Ann", pin)  # type: ignore[arg-type]
+    with pytest.raises(WrongPin) as wrong:
+        ledger.sign_in("Ann", "FFFF")
+    assert wrong.value.tries_left == WRONG_PINS_BEFORE_LOCKOUT - 1  # only this one counted
+    assert ledger.sign_in("Ann", "ABCD") == "Ann"

@@ -6,7 +6,8 @@ its errors mean.
 - SQLite: WAL, ``synchronous=FULL`` (a commit survives a power cut), foreign keys on;
   every write transaction is ``BEGIN IMMEDIATE``, so writers queue for the lock and each
   sees everything committed before it.  A file that is not SQLite, is damaged, or holds
-  another application's tables is refused (:class:`LedgerRefused`), never written to.
+  another application's tables is refused (:class:`LedgerUnusable`), never written to; a
+  sound file on a disk that refuses writes (full) is unreachable, and said to be so.
 - PostgreSQL (psycopg 3): every write transaction is SERIALIZABLE and is run again from
   the start when the server reports a serialization failure or deadlock; a lost connection
   is reopened and the transaction run again (every write carries an idempotency key, so a
@@ -39,7 +40,12 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from firmware_py.games.punch_cards.ledger.errors import LedgerBusy, LedgerCorrupt, LedgerRefused, LedgerUnreachable
+from firmware_py.games.punch_cards.ledger.errors import (
+    LedgerBusy,
+    LedgerCorrupt,
+    LedgerUnreachable,
+    LedgerUnusable,
+)
 from firmware_py.games.punch_cards.ledger.schema import postgres_statements, sqlite_statements
 
 T = TypeVar("T")
@@ -102,6 +108,8 @@ class Tx(ABC):
 
 class Backend(ABC):
     dialect: str
+    place: str
+    """Where the ledger is, for the log: its file, or its server's URL without a password."""
 
     @abstractmethod
     def run(self, work: Callable[[Tx], T], write: bool = True) -> T:
@@ -144,6 +152,7 @@ class SQLiteBackend(Backend):
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        self.place = str(self.path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # Used by one thread at a time, not necessarily the one that opened it (a
@@ -158,13 +167,15 @@ class SQLiteBackend(Backend):
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
             self.db.execute("PRAGMA foreign_keys=ON")
-        except sqlite3.DatabaseError as e:  # "file is not a database", "malformed"
+        except sqlite3.DatabaseError as e:
             self.db.close()
-            raise LedgerRefused(
+            if (getattr(e, "sqlite_errorcode", 0) or 0) & 0xFF not in DAMAGED_CODES:
+                raise self._operational(e) from e  # the disk, not the file: a sound ledger stays where it is
+            raise LedgerUnusable(  # "file is not a database", "malformed"
                 f"{self.path} is not a readable Punch Cards ledger ({e}): move it aside to start a new one, "
                 f"or restore it from a backup"
             ) from e
-        except LedgerRefused:
+        except LedgerUnusable:
             self.db.close()
             raise
 
@@ -175,13 +186,13 @@ class SQLiteBackend(Backend):
         tables = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         damage = [row[0] for row in self.db.execute("PRAGMA quick_check(3)") if row[0] != "ok"]
         if damage:
-            raise LedgerRefused(
+            raise LedgerUnusable(
                 f"{self.path} is damaged ({'; '.join(damage)}): restore it from a backup, "
                 f"or move it aside to start a new one"
             )
         if tables and "meta" not in tables:
             shown = ", ".join(sorted(tables)[:4]) + (", …" if len(tables) > 4 else "")
-            raise LedgerRefused(
+            raise LedgerUnusable(
                 f"{self.path} belongs to another application (tables {shown}): "
                 f"point [game.punch_cards] ledger at a file of its own"
             )
@@ -212,12 +223,15 @@ class SQLiteBackend(Backend):
                 db.execute("ROLLBACK")
             raise
 
-    def _operational(self, e: sqlite3.OperationalError) -> Exception:
+    def _operational(self, e: sqlite3.DatabaseError) -> Exception:
         text = str(e)
+        code = (getattr(e, "sqlite_errorcode", 0) or 0) & 0xFF
         if "locked" in text or "busy" in text:
             return LedgerBusy(f"the ledger file stayed locked by another writer for {BUSY_TIMEOUT_MS} ms")
         if "keeps its history" in text:
             return LedgerCorrupt(f"the ledger's constraints refused a write: {e}")
+        if code in (sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR):
+            return LedgerUnreachable(f"{self.path} cannot be written ({e}): {_disk_words(self.path)}")
         return LedgerUnreachable(f"{self.path}: {e}")
 
     def create_schema(self) -> None:
@@ -237,6 +251,27 @@ class SQLiteBackend(Backend):
 
     def close(self) -> None:
         self.db.close()
+
+
+DAMAGED_CODES = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
+"""SQLite result codes that say the file itself is bad; any other failure (a full disk,
+an I/O error, read-only) is the place the ledger is kept, not the ledger."""
+FULL_BELOW_BYTES = 1 << 20
+"""Free space under which the disk is called full."""
+
+
+def _disk_words(path: Path) -> str:
+    """What an operator is told of a disk that refused the ledger's write: it is full (or
+    limited), and the ledger, sound, is kept as it is (moving it aside would lose the
+    event's record)."""
+    try:
+        stats = os.statvfs(path.parent)
+        free = stats.f_bavail * stats.f_frsize
+    except OSError:
+        free = None
+    full = "the disk is full" if free is not None and free < FULL_BELOW_BYTES else "the disk is full or refuses writes"
+    room = "" if free is None else f", {free // (1 << 20)} MB free"
+    return f"{full}{room}: make room on it; the ledger is kept as it is (do not move it aside)"
 
 
 # -- PostgreSQL ---------------------------------------------------------------------------
@@ -284,6 +319,7 @@ class PostgresBackend(Backend):
 
         self.psycopg = psycopg
         self.url = url
+        self.place = _safe_url(url)
         self.conn: Any = None
         self.call_timeout_s = CALL_TIMEOUT_S
         self.pipelined = bool(psycopg.Pipeline.is_supported())
@@ -331,11 +367,7 @@ class PostgresBackend(Backend):
             timer.daemon = True
             timer.start()
             try:
-                with conn.pipeline() if self.pipelined else contextlib.nullcontext() as pipeline:
-                    conn.execute(begin)
-                    result = work(_PostgresTx(conn, pipeline))
-                    conn.execute("COMMIT")
-                return result
+                return self._attempt(conn, begin, work)
             except retryable:
                 self._rollback()
                 time.sleep(random.uniform(0, 0.002 * 2 ** min(attempt, 6)))
@@ -373,6 +405,30 @@ class PostgresBackend(Backend):
             finally:
                 timer.cancel()
         raise LedgerBusy(f"other cabinets kept changing the same cards through {RETRIES} tries: try again")
+
+    def _attempt(self, conn: Any, begin: str, work: Callable[[Tx], T]) -> T:
+        """One try of a transaction, in a pipeline where libpq has them.  An error of the
+        work leaves the pipeline's block normally and is raised after it: a pipeline left
+        by an exception that cannot close clean (answers owed on a lost connection, a
+        statement after a failed one) makes psycopg print a second error on stderr
+        ("error ignored terminating Pipeline"); this way that second error is taken here,
+        and the first, the one that matters, is raised."""
+        failure: BaseException | None = None
+        answered: list[T] = []
+        try:
+            with conn.pipeline() if self.pipelined else contextlib.nullcontext() as pipeline:
+                try:
+                    conn.execute(begin)
+                    answered.append(work(_PostgresTx(conn, pipeline)))
+                    conn.execute("COMMIT")
+                except BaseException as e:  # raised below, once the pipeline is closed
+                    failure = e
+        except self.psycopg.Error:
+            if failure is None:
+                raise
+        if failure is not None:
+            raise failure
+        return answered[0]
 
     def _rollback(self) -> None:
         conn = self.conn

@@ -30,6 +30,11 @@ class LedgerRefused(LedgerError):
     void of a void, an unknown player…); the message says why."""
 
 
+class LedgerUnusable(LedgerRefused):
+    """The ledger's file or database cannot be used at all (not SQLite, damaged, another
+    application's, a newer schema): it is left as it is and the operator decides."""
+
+
 class StaleCards(LedgerRefused):
     """A card in this duel or trade is no longer held by the player who staked or offered
     it (another cabinet recorded a move first): nobody's card moved."""
@@ -82,3 +87,26 @@ class PinLocked(LedgerRefused):
 class LedgerCorrupt(LedgerError):
     """A constraint of the ledger stopped a write that would have broken it (a card with
     two holders, a deleted entry…): a bug, reported, nothing recorded."""
+
+
+class LedgerDamaged(LedgerError):
+    """A value read back from the ledger is not one the ledger ever writes (a hand edit,
+    another program, a bad sector): the call that read it does nothing and records
+    nothing, and the ledger is left as it is for the operator to restore or mend.
+    ``where`` names the table, column and row."""
+
+    def __init__(self, where: str, value: object, wanted: str) -> None:
+        super().__init__(
+            f"the ledger's {where} is {shown(value)}, not {wanted}: the ledger is left as it is; "
+            f"restore it from a backup, or mend that value"
+        )
+        self.where = where
+
+
+def shown(value: object, width: int = 40) -> str:
+    """A value read from the ledger as a message shows it: its kind and, cut short, itself."""
+    if value is None:
+        return "NULL"
+    kind = {bytes: "a blob", str: "text", int: "the number", float: "the real"}.get(type(value), type(value).__name__)
+    text = repr(value)
+    return f"{kind} {text if len(text) <= width else text[: width - 1] + '…'}"

@@ -12,19 +12,23 @@ standings follow the holders.
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from firmware_py.games.punch_cards.ledger.backends import Backend, Tx, open_backend
 from firmware_py.games.punch_cards.ledger.errors import (
     IdempotencyConflict,
     LedgerClosed,
+    LedgerDamaged,
+    LedgerError,
     LedgerRefused,
+    LedgerUnusable,
     PinLocked,
     StaleCards,
     UnknownPlayer,
@@ -39,6 +43,15 @@ from firmware_py.games.punch_cards.ledger.pins import (
     verify_pin,
 )
 from firmware_py.games.punch_cards.ledger.schema import SCHEMA_VERSION
+from firmware_py.games.punch_cards.ledger.values import (
+    corners,
+    json_object,
+    maybe_text,
+    maybe_whole,
+    text,
+    whole,
+    whole_text,
+)
 from games.codec import encode
 from games.punch_cards import (
     CORNERS,
@@ -57,6 +70,12 @@ from games.punch_cards import (
     normalise_name,
     standings_of_copies,
 )
+
+T = TypeVar("T")
+log = logging.getLogger("ringside.ledger")
+_TOLD: set[tuple[str, str]] = set()
+"""Damage already logged, by ledger: one line each per process, however often it is read
+(the leaderboard reads every few seconds, and a ledger that cannot open is opened again)."""
 
 
 class EntryKind(Enum):
@@ -132,9 +151,56 @@ def _corners_text(card: Card) -> str:
     return "|".join(",".join(map(str, numbers)) for numbers in card.corners)
 
 
-def _card_from_row(serial: int, name: str, corners: str) -> Card:
-    parts = [tuple(int(n) for n in part.split(",")) for part in corners.split("|")]
-    return Card(int(serial), name, (parts[0], parts[1], parts[2], parts[3]))
+def _card_from_row(serial: object, name_of: object, name: object, numbers: object) -> Card:
+    """A card as the ledger keeps it (serial, the player whose name it bears and that
+    name, its corner sets)."""
+    card = whole(serial, "cards.serial")
+    return Card(
+        card,
+        text(name, f"players.name of player {name_of}"),
+        corners(numbers, f"cards.corners of card {card}"),
+    )
+
+
+def _kind(value: object, where: str) -> EntryKind:
+    try:
+        return EntryKind(value)
+    except ValueError:
+        raise LedgerDamaged(where, value, "an entry's kind") from None
+
+
+def _lookup_key(name: object) -> str:
+    """The key a player is looked up by; a name no player can have (not text, a NUL, a
+    lone surrogate: none is ever registered, and PostgreSQL cannot even be asked) is
+    :class:`UnknownPlayer` before the ledger is asked."""
+    if isinstance(name, str) and "\x00" not in name:
+        try:
+            key = name_key(name)
+            key.encode("utf-8")
+            return key
+        except UnicodeError:
+            pass
+    raise UnknownPlayer(f"nobody is registered as {name!r}")
+
+
+def _known(names: dict[int, str], player: object, where: str) -> str:
+    """The name of ``player`` (an id read from ``where``) among ``names``."""
+    found = names.get(whole(player, where)) if type(player) is int else None
+    if found is None:
+        raise LedgerDamaged(where, player, "a registered player's id")
+    return found
+
+
+def _duel_of(record: object, where: str) -> PunchCardsDuel:
+    """A duel rebuilt from its stored record; a record no duel wrote is damage."""
+    found = json_object(record, where)
+    try:
+        duel = PunchCardsDuel.from_dict(found)
+    except Exception:  # the engine's own reading of a record it never wrote: any error
+        raise LedgerDamaged(where, record, "a duel's record") from None
+    if not isinstance(duel, PunchCardsDuel):
+        raise LedgerDamaged(where, record, "a duel's record")
+    return duel
 
 
 def _canonical(request: dict[str, Any]) -> str:
@@ -166,21 +232,48 @@ class Ledger:
         self.cabinet = cabinet
         try:
             self.backend.create_schema()
-            self.event_seed = self.backend.run(lambda tx: self._meta_setup(tx, event_seed))
+            self.event_seed = self._run(lambda tx: self._meta_setup(tx, event_seed))
         except BaseException:
             self.backend.close()
             raise
 
     def _meta_setup(self, tx: Tx, event_seed: int | None) -> int:
-        version = tx.value("SELECT value FROM meta WHERE key = 'schema'")
-        if version is None:
+        found = dict(tx.rows("SELECT key, value FROM meta WHERE key IN ('schema', 'event_seed')"))
+        if not found:
             seed = event_seed if event_seed is not None else secrets.randbits(63)
             tx.execute("INSERT INTO meta(key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
             tx.execute("INSERT INTO meta(key, value) VALUES ('event_seed', ?)", (str(seed),))
             return seed
-        if int(version) != SCHEMA_VERSION:
-            raise LedgerRefused(f"this ledger has schema {version}; this Ringside knows {SCHEMA_VERSION}")
-        return int(tx.value("SELECT value FROM meta WHERE key = 'event_seed'"))
+        version = whole_text(found.get("schema"), "meta row 'schema'")
+        if version != SCHEMA_VERSION:
+            newer = "a newer Ringside: update this cabinet" if version > SCHEMA_VERSION else "an older Ringside"
+            raise LedgerUnusable(
+                f"this ledger has schema {version}, from {newer}; this Ringside knows {SCHEMA_VERSION}: "
+                "it is left as it is"
+            )
+        return whole_text(found.get("event_seed"), "meta row 'event_seed'")
+
+    def _run(self, work: Callable[[Tx], T], write: bool = True) -> T:
+        """``backend.run``, with damage told: a value the checks refused (one log line per
+        damaged place), or one they did not foresee (its error, for the same line), is a
+        :class:`LedgerDamaged` for the caller, never an error that stops the cabinet."""
+        try:
+            return self.backend.run(work, write)
+        except LedgerDamaged as e:
+            self._tell(e)
+            raise
+        except (LedgerError, NameRefused):
+            raise
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError) as e:
+            damaged = LedgerDamaged("data", str(e), f"what the ledger writes ({type(e).__name__})")
+            self._tell(damaged)
+            raise damaged from e
+
+    def _tell(self, damaged: LedgerDamaged) -> None:
+        told = (self.backend.place, str(damaged))
+        if told not in _TOLD:
+            _TOLD.add(told)
+            log.warning("Punch Cards ledger %s: %s", self.backend.place, damaged)
 
     def close(self) -> None:
         self.backend.close()
@@ -190,7 +283,7 @@ class Ledger:
 
     def now_us(self) -> int:
         """The ledger's time now (for a screen that counts down to the closing time)."""
-        return self.backend.run(self._now, write=False)
+        return self._run(self._now, write=False)
 
     # -- the one way anything is written ----------------------------------------------
     def _write(
@@ -203,20 +296,21 @@ class Ledger:
         voids: int | None = None,
         first: Callable[[Tx], None] | None = None,
     ) -> Receipt:
-        if not isinstance(key, str) or not key:
-            raise ValueError("every ledger write needs an idempotency key (a non-empty string)")
+        if not isinstance(key, str) or not key or "\x00" in key:
+            raise ValueError("every ledger write needs an idempotency key (a non-empty string without NUL)")
         asked = _canonical({"kind": kind.value, **request})
 
         def transaction(tx: Tx) -> Receipt:
             found = tx.row("SELECT id, request FROM entries WHERE idem_key = ?", (key,))
             if found is not None:
-                if found[1] != asked:
+                earlier = whole(found[0], "entries.id")
+                if text(found[1], f"entries.request of entry {earlier}") != asked:
                     raise IdempotencyConflict(f"idempotency key {key!r} was used for a different request")
-                return self._receipt(tx, int(found[0]), repeated=True)
+                return self._receipt(tx, earlier, repeated=True)
             now = self._now(tx)
             if kind in CLOSES:
-                closing = tx.value("SELECT value FROM meta WHERE key = 'closing_us'")
-                if closing not in (None, _OPEN) and now >= int(closing):
+                closing = self._closing(tx)
+                if closing is not None and now >= closing:
                     raise LedgerClosed("the event has closed: no more duels, trades or registrations are recorded")
             if first is not None:
                 first(tx)
@@ -225,12 +319,13 @@ class Ledger:
                 "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (kind.value, key, asked, now, self.cabinet, voids, _canonical(last_action)),
             )
-            moves = work(tx, int(entry), now)
+            entry = whole(entry, "entries.id")
+            moves = work(tx, entry, now)
             if moves is not None:  # the work knows its moves: no reading them back
-                return Receipt(int(entry), kind, now, moves)
-            return self._receipt(tx, int(entry), repeated=False)
+                return Receipt(entry, kind, now, moves)
+            return self._receipt(tx, entry, repeated=False)
 
-        return self.backend.run(transaction)
+        return self._run(transaction)
 
     def _receipt(self, tx: Tx, entry: int, repeated: bool) -> Receipt:
         kind, at_us = tx.row("SELECT kind, at_us FROM entries WHERE id = ?", (entry,)) or ("", 0)
@@ -239,13 +334,32 @@ class Ledger:
             "JOIN players t ON t.id = m.taker WHERE m.entry = ? ORDER BY m.card",
             (entry,),
         )
-        return Receipt(entry, EntryKind(kind), int(at_us), tuple(Move(int(c), g, t) for c, g, t in moves), repeated)
+        where = f"of entry {entry}"
+        return Receipt(
+            entry,
+            _kind(kind, f"entries.kind {where}"),
+            whole(at_us, f"entries.at_us {where}"),
+            tuple(
+                Move(
+                    whole(c, f"moves.card {where}"),
+                    maybe_text(g, f"players.name of a giver {where}"),
+                    text(t, f"players.name of a taker {where}"),
+                )
+                for c, g, t in moves
+            ),
+            repeated,
+        )
+
+    def _closing(self, tx: Tx) -> int | None:
+        """The closing time (Unix µs), None while none is set."""
+        closing = tx.value("SELECT value FROM meta WHERE key = 'closing_us'")
+        return None if closing in (None, _OPEN) else whole_text(closing, "meta row 'closing_us'")
 
     def _player_id(self, tx: Tx, name: str) -> int:
-        found = tx.value("SELECT id FROM players WHERE name_key = ?", (name_key(name),))
+        found = tx.value("SELECT id FROM players WHERE name_key = ?", (_lookup_key(name),))
         if found is None:
             raise UnknownPlayer(f"nobody is registered as {name!r}")
-        return int(found)
+        return whole(found, f"players.id of {name!r}")
 
     def _move(self, tx: Tx, entry: int, serial: int, giver: int, taker: int, stale: str) -> None:
         if not tx.execute(
@@ -255,7 +369,7 @@ class Ledger:
         tx.send("INSERT INTO moves(entry, card, giver, taker) VALUES (?, ?, ?, ?)", (entry, serial, giver, taker))
 
     def _issue_packet(self, tx: Tx, entry: int, player: int, name: str) -> None:
-        first = int(tx.value("SELECT COALESCE(MAX(serial), 0) + 1 FROM cards"))
+        first = whole(tx.value("SELECT COALESCE(MAX(serial), 0) + 1 FROM cards"), "cards.serial (the highest)")
         cards = [make_card(self.event_seed, serial, name) for serial in range(first, first + PACKET_SIZE)]
         tx.many(
             "INSERT INTO cards(serial, name_of, corners, holder, issued_by, last_entry) VALUES (?, ?, ?, ?, ?, ?)",
@@ -284,11 +398,12 @@ class Ledger:
         def work(tx: Tx, entry: int, _now: int) -> None:
             if tx.value("SELECT id FROM players WHERE name_key = ?", (name_key(clean),)) is not None:
                 raise NameRefused(NameProblem.TAKEN, f"the name {clean!r} is taken (names ignore case and spacing)")
-            player = int(
+            player = whole(
                 tx.value(
                     "INSERT INTO players(name, name_key, pin_hash, entry) VALUES (?, ?, ?, ?) RETURNING id",
                     (clean, name_key(clean), pin_hash, entry),
-                )
+                ),
+                "players.id",
             )
             self._issue_packet(tx, entry, player, clean)
 
@@ -299,15 +414,18 @@ class Ledger:
 
         def work(tx: Tx, entry: int, _now: int) -> None:
             player = self._player_id(tx, name)
-            held = int(tx.value("SELECT COUNT(*) FROM cards WHERE holder = ?", (player,)))
+            held = whole(tx.value("SELECT COUNT(*) FROM cards WHERE holder = ?", (player,)), "cards.holder")
             if held:
                 raise LedgerRefused(
                     f"{name} still holds {held} card{'s' if held != 1 else ''}: re-entry is for players with none"
                 )
-            official = tx.value("SELECT name FROM players WHERE id = ?", (player,))
+            official = text(
+                tx.value("SELECT name FROM players WHERE id = ?", (player,)), f"players.name of player {player}"
+            )
             self._issue_packet(tx, entry, player, official)
 
-        return self._write(EntryKind.REENTER, key, {"name": name_key(name)}, {"type": "Reenter", "name": name}, work)
+        lookup = _lookup_key(name)
+        return self._write(EntryKind.REENTER, key, {"name": lookup}, {"type": "Reenter", "name": name}, work)
 
     def sign_in(self, name: str, pin: str) -> str:
         """The player's registered name if ``pin`` is theirs.  Wrong PINs count towards a
@@ -317,18 +435,28 @@ class Ledger:
         Every attempt is counted as wrong, in the same transaction that checks the lock,
         before the slow hash is compared; a right PIN then clears the count.  So cabinets
         guessing one player's PIN at once get no more checks into a lockout window than
-        one cabinet would: the lock check and the count are one step."""
+        one cabinet would: the lock check and the count are one step.  A PIN that does not
+        have a PIN's form (:class:`PinRefused`) is no try: nothing is counted."""
+        check_pin(pin)
+        lookup = _lookup_key(name)
 
         def count(tx: Tx) -> tuple[int, str, str, PinState, int]:
             found = tx.row(
                 "SELECT id, name, pin_hash, wrong_pins, lockouts, locked_until_us FROM players WHERE name_key = ?",
-                (name_key(name),),
+                (lookup,),
             )
             if found is None:
                 raise UnknownPlayer(f"nobody is registered as {name!r}")
-            player, official, pin_hash, wrong, lockouts, until = found
+            player = whole(found[0], f"players.id of {name!r}")
+            where = f"of player {player}"
+            official, pin_hash = text(found[1], f"players.name {where}"), text(found[2], f"players.pin_hash {where}")
+            wrong, lockouts = (
+                whole(found[3], f"players.wrong_pins {where}"),
+                whole(found[4], f"players.lockouts {where}"),
+            )
+            until = maybe_whole(found[5], f"players.locked_until_us {where}")
             now = self._now(tx)
-            state = PinState(int(wrong), int(lockouts), None if until is None else int(until))
+            state = PinState(wrong, lockouts, until)
             if state.locked(now):
                 raise PinLocked(None if state.operator_locked else state.locked_until_us, now)
             counted = state.after_wrong_pin(now)
@@ -336,11 +464,17 @@ class Ledger:
                 "UPDATE players SET wrong_pins = ?, lockouts = ?, locked_until_us = ? WHERE id = ?",
                 (counted.wrong, counted.lockouts, counted.locked_until_us, player),
             )
-            return int(player), str(official), str(pin_hash), counted, now
+            return player, official, pin_hash, counted, now
 
-        player, official, pin_hash, counted, now = self.backend.run(count)
-        if isinstance(pin, str) and verify_pin(pin, pin_hash):  # slow: outside any transaction
-            self.backend.run(
+        player, official, pin_hash, counted, now = self._run(count)
+        try:
+            right = verify_pin(pin, pin_hash)  # slow: outside any transaction
+        except ValueError:  # not a hash this ledger wrote (its form, its cost)
+            damaged = LedgerDamaged(f"players.pin_hash of player {player}", pin_hash, "a PIN hash")
+            self._tell(damaged)
+            raise damaged from None
+        if right:
+            self._run(
                 lambda tx: tx.execute(
                     "UPDATE players SET wrong_pins = 0, lockouts = 0, locked_until_us = NULL WHERE id = ?", (player,)
                 )
@@ -359,7 +493,7 @@ class Ledger:
                 "UPDATE players SET wrong_pins = 0, lockouts = 0, locked_until_us = NULL WHERE id = ?", (player,)
             )
 
-        self.backend.run(work)
+        self._run(work)
 
     # -- duels and trades ----------------------------------------------------------------
     def duel_options(self, challenger: str, challenged: str) -> DuelOptions:
@@ -373,7 +507,7 @@ class Ledger:
             history = self._duel_pairs(tx)
             return DuelOptions((self._collection(tx, a), self._collection(tx, b)), may_refuse(history, a, b))
 
-        return self.backend.run(read, write=False)
+        return self._run(read, write=False)
 
     def record_duel(self, key: str, challenger: str, challenged: str, duel: PunchCardsDuel) -> Receipt:
         """The finished ``duel`` (seat 0 = ``challenger``): the winner takes the loser's
@@ -388,14 +522,14 @@ class Ledger:
         stakes = (duel.staked_card(0), duel.staked_card(1))
         assert stakes[0] is not None and stakes[1] is not None
         record = duel.to_dict()
-        request = {"challenger": name_key(challenger), "challenged": name_key(challenged), "duel": record}
+        request = {"challenger": _lookup_key(challenger), "challenged": _lookup_key(challenged), "duel": record}
 
         def work(tx: Tx, entry: int, _now: int) -> tuple[Move, ...]:
             # As few round trips as the checks allow: both players in one read, both
             # stakes in one, and the writes sent together (pipelined on PostgreSQL).
-            keys = (name_key(challenger), name_key(challenged))
+            keys = (request["challenger"], request["challenged"])
             found = {
-                k: (int(i), n)
+                k: (whole(i, f"players.id of {k!r}"), text(n, f"players.name of {k!r}"))
                 for i, n, k in tx.rows("SELECT id, name, name_key FROM players WHERE name_key IN (?, ?)", keys)
             }
             for name, key in zip((challenger, challenged), keys):
@@ -405,7 +539,7 @@ class Ledger:
             if ids[0] == ids[1]:
                 raise LedgerRefused("a player cannot duel themselves")
             held = {
-                int(serial): row
+                whole(serial, "cards.serial"): row
                 for serial, *row in tx.rows(
                     "SELECT c.serial, c.holder, c.corners, p.name FROM cards c JOIN players p ON p.id = c.name_of "
                     "WHERE c.serial IN (?, ?)",
@@ -417,7 +551,7 @@ class Ledger:
                 row = held.get(card.serial)
                 if row is None or row[1] != _corners_text(card) or row[2] != card.name:
                     raise LedgerRefused(f"card {card.serial} in this duel is not the ledger's card {card.serial}")
-                if int(row[0]) != ids[seat]:
+                if whole(row[0], f"cards.holder of card {card.serial}") != ids[seat]:
                     who = (challenger, challenged)[seat]
                     raise StaleCards(f"card {card.serial} is no longer held by {who}: this duel cannot be recorded")
             winner, loser = ids[winner_seat], ids[1 - winner_seat]
@@ -452,7 +586,7 @@ class Ledger:
             raise LedgerRefused("in a trade each side gives at least one card")
         if len(set(gives[0] + gives[1])) != len(gives[0]) + len(gives[1]):
             raise LedgerRefused("a card appears twice in this trade")
-        request = {"first": name_key(first), "second": name_key(second), "gives": [list(g) for g in gives]}
+        request = {"first": _lookup_key(first), "second": _lookup_key(second), "gives": [list(g) for g in gives]}
 
         def work(tx: Tx, entry: int, _now: int) -> None:
             ids = (self._player_id(tx, first), self._player_id(tx, second))
@@ -476,16 +610,20 @@ class Ledger:
             target = tx.row("SELECT kind FROM entries WHERE id = ?", (entry,))
             if target is None:
                 raise LedgerRefused(f"there is no entry {entry}")
-            if EntryKind(target[0]) not in VOIDABLE:
-                raise LedgerRefused(f"entry {entry} is a {target[0]}: only duels and trades can be voided")
+            kind = _kind(target[0], f"entries.kind of entry {entry}")
+            if kind not in VOIDABLE:
+                raise LedgerRefused(f"entry {entry} is a {kind.value}: only duels and trades can be voided")
             already = tx.value("SELECT id FROM entries WHERE voids = ?", (entry,))
             if already is not None:
                 raise LedgerRefused(f"entry {entry} was voided already (entry {already})")
 
         def work(tx: Tx, void_entry: int, _now: int) -> None:
+            where = f"of entry {entry}"
             for card, giver, taker in tx.rows("SELECT card, giver, taker FROM moves WHERE entry = ?", (entry,)):
+                card = whole(card, f"moves.card {where}")
                 stale = f"card {card} has moved on since entry {entry}: void the later entry first"
-                self._move(tx, void_entry, int(card), int(taker), int(giver), stale)
+                back = (whole(taker, f"moves.taker {where}"), whole(giver, f"moves.giver {where}"))
+                self._move(tx, void_entry, card, *back, stale)
 
         request = {"entry": int(entry), "reason": str(reason)}
         return self._write(EntryKind.VOID, key, request, {"type": "Void", **request}, work, int(entry), voidable)
@@ -505,19 +643,18 @@ class Ledger:
 
     # -- reading -----------------------------------------------------------------------
     def closing_time(self) -> int | None:
-        value = self.backend.run(lambda tx: tx.value("SELECT value FROM meta WHERE key = 'closing_us'"), write=False)
-        return None if value in (None, _OPEN) else int(value)
+        return self._run(self._closing, write=False)
 
     def closed(self) -> bool:
         def read(tx: Tx) -> bool:
-            closing = tx.value("SELECT value FROM meta WHERE key = 'closing_us'")
-            return closing not in (None, _OPEN) and self._now(tx) >= int(closing)
+            closing = self._closing(tx)
+            return closing is not None and self._now(tx) >= closing
 
-        return self.backend.run(read, write=False)
+        return self._run(read, write=False)
 
     def _collection(self, tx: Tx, player: int) -> tuple[Card, ...]:
         rows = tx.rows(
-            "SELECT c.serial, p.name, c.corners FROM cards c JOIN players p ON p.id = c.name_of "
+            "SELECT c.serial, c.name_of, p.name, c.corners FROM cards c JOIN players p ON p.id = c.name_of "
             "WHERE c.holder = ? ORDER BY c.serial",
             (player,),
         )
@@ -525,26 +662,32 @@ class Ledger:
 
     def collection(self, name: str) -> tuple[Card, ...]:
         """The cards ``name`` holds now, by serial."""
-        return self.backend.run(lambda tx: self._collection(tx, self._player_id(tx, name)), write=False)
+        return self._run(lambda tx: self._collection(tx, self._player_id(tx, name)), write=False)
 
     def holders(self) -> dict[int, str]:
         """Every card's holder, by serial."""
-        rows = self.backend.run(
-            lambda tx: tx.rows("SELECT c.serial, p.name FROM cards c JOIN players p ON p.id = c.holder"), write=False
-        )
-        return {int(s): n for s, n in rows}
+
+        def read(tx: Tx) -> dict[int, str]:
+            rows = tx.rows("SELECT c.serial, c.holder, p.name FROM cards c JOIN players p ON p.id = c.holder")
+            return {whole(s, "cards.serial"): text(n, f"players.name of player {h}") for s, h, n in rows}
+
+        return self._run(read, write=False)
 
     def players(self) -> tuple[str, ...]:
-        return tuple(
-            n for (n,) in self.backend.run(lambda tx: tx.rows("SELECT name FROM players ORDER BY id"), write=False)
-        )
+        def read(tx: Tx) -> tuple[str, ...]:
+            rows = tx.rows("SELECT id, name FROM players ORDER BY id")
+            return tuple(text(n, f"players.name of player {i}") for i, n in rows)
+
+        return self._run(read, write=False)
 
     def _duel_pairs(self, tx: Tx) -> list[tuple[int, int]]:
         rows = tx.rows(
-            "SELECT d.challenger, d.challenged FROM duels d WHERE NOT EXISTS "
+            "SELECT d.entry, d.challenger, d.challenged FROM duels d WHERE NOT EXISTS "
             "(SELECT 1 FROM entries v WHERE v.voids = d.entry) ORDER BY d.entry"
         )
-        return [(int(a), int(b)) for a, b in rows]
+        return [
+            (whole(a, f"duels.challenger of duel {e}"), whole(b, f"duels.challenged of duel {e}")) for e, a, b in rows
+        ]
 
     def may_refuse(self, challenger: str, challenged: str) -> bool:
         """The challenge rule now (voided duels do not count)."""
@@ -554,70 +697,87 @@ class Ledger:
         """Everyone registered, best first, scored as the rulebook says."""
 
         def read(tx: Tx) -> tuple[Standing, ...]:
-            names = dict(tx.rows("SELECT id, name FROM players"))
+            names = {
+                whole(i, "players.id"): text(n, f"players.name of player {i}")
+                for i, n in tx.rows("SELECT id, name FROM players")
+            }
             copies: dict[str, dict[str, int]] = {name: {} for name in names.values()}
             for holder, name_of, count in tx.rows(
                 "SELECT holder, name_of, COUNT(*) FROM cards GROUP BY holder, name_of"
             ):
-                copies[names[holder]][names[name_of]] = int(count)
+                who = _known(names, holder, "cards.holder")
+                copies[who][_known(names, name_of, "cards.name_of")] = whole(count, "a count of cards")
             return standings_of_copies(copies)
 
-        return self.backend.run(read, write=False)
+        return self._run(read, write=False)
 
     def last_entry(self) -> int:
         """The newest entry's number (0: none yet).  Standings change only with a new
         entry, so a screen that shows them reads this first (one cheap query)."""
-        return int(self.backend.run(lambda tx: tx.value("SELECT COALESCE(MAX(id), 0) FROM entries"), write=False))
-
-    def entries(self) -> tuple[Entry, ...]:
-        rows = self.backend.run(
-            lambda tx: tx.rows(
-                "SELECT e.id, e.kind, e.at_us, e.cabinet, e.voids, v.id, e.last_action FROM entries e "
-                "LEFT JOIN entries v ON v.voids = e.id ORDER BY e.id"
-            ),
+        return self._run(
+            lambda tx: whole(tx.value("SELECT COALESCE(MAX(id), 0) FROM entries"), "entries.id (the newest)"),
             write=False,
         )
-        return tuple(
-            Entry(
-                int(i),
-                EntryKind(k),
-                int(t),
-                c,
-                None if vo is None else int(vo),
-                None if vb is None else int(vb),
-                json.loads(la),
+
+    def entries(self) -> tuple[Entry, ...]:
+        def read(tx: Tx) -> tuple[Entry, ...]:
+            rows = tx.rows(
+                "SELECT e.id, e.kind, e.at_us, e.cabinet, e.voids, v.id, e.last_action FROM entries e "
+                "LEFT JOIN entries v ON v.voids = e.id ORDER BY e.id"
             )
-            for i, k, t, c, vo, vb, la in rows
-        )
+            return tuple(
+                Entry(
+                    whole(i, "entries.id"),
+                    _kind(k, f"entries.kind of entry {i}"),
+                    whole(t, f"entries.at_us of entry {i}"),
+                    text(c, f"entries.cabinet of entry {i}"),
+                    maybe_whole(vo, f"entries.voids of entry {i}"),
+                    maybe_whole(vb, f"entries.id of the void of entry {i}"),
+                    json_object(la, f"entries.last_action of entry {i}"),
+                )
+                for i, k, t, c, vo, vb, la in rows
+            )
+
+        return self._run(read, write=False)
 
     def recent_duels(self, limit: int = 10) -> tuple[DuelRecord, ...]:
         """The latest duels, newest first (the operator's list to void from)."""
-        rows = self.backend.run(
-            lambda tx: tx.rows(
+
+        def read(tx: Tx) -> tuple[DuelRecord, ...]:
+            rows = tx.rows(
                 "SELECT d.entry, e.at_us, e.cabinet, pc.name, pd.name, pw.name, m.card, v.id FROM duels d "
                 "JOIN entries e ON e.id = d.entry JOIN players pc ON pc.id = d.challenger "
                 "JOIN players pd ON pd.id = d.challenged JOIN players pw ON pw.id = d.winner "
                 "JOIN moves m ON m.entry = d.entry LEFT JOIN entries v ON v.voids = d.entry "
                 "ORDER BY d.entry DESC LIMIT ?",
                 (int(limit),),
-            ),
-            write=False,
-        )
-        return tuple(
-            DuelRecord(int(i), int(t), c, a, b, w, int(card), None if v is None else int(v))
-            for i, t, c, a, b, w, card, v in rows
-        )
+            )
+            return tuple(
+                DuelRecord(
+                    whole(i, "duels.entry"),
+                    whole(t, f"entries.at_us of entry {i}"),
+                    text(c, f"entries.cabinet of entry {i}"),
+                    text(a, f"players.name of the challenger of duel {i}"),
+                    text(b, f"players.name of the challenged of duel {i}"),
+                    text(w, f"players.name of the winner of duel {i}"),
+                    whole(card, f"moves.card of duel {i}"),
+                    maybe_whole(v, f"entries.id of the void of duel {i}"),
+                )
+                for i, t, c, a, b, w, card, v in rows
+            )
+
+        return self._run(read, write=False)
 
     def replay_duel(self, entry: int) -> PunchCardsDuel:
         """The duel of ``entry``, rebuilt from its record alone."""
-        record = self.backend.run(
-            lambda tx: tx.value("SELECT record FROM duels WHERE entry = ?", (entry,)), write=False
-        )
-        if record is None:
-            raise LedgerRefused(f"entry {entry} is not a duel")
-        duel = PunchCardsDuel.from_dict(json.loads(record))
-        assert isinstance(duel, PunchCardsDuel)
-        return duel
+
+        def read(tx: Tx) -> PunchCardsDuel:
+            record = tx.value("SELECT record FROM duels WHERE entry = ?", (entry,))
+            if record is None:
+                raise LedgerRefused(f"entry {entry} is not a duel")
+            return _duel_of(record, f"duels.record of duel {entry}")
+
+        return self._run(read, write=False)
 
     # -- the integrity check -------------------------------------------------------------
     def check(self) -> list[str]:
@@ -627,7 +787,7 @@ class Ledger:
         unique; every duel replays from its record to the move it made; every void undid
         exactly its entry's moves."""
         problems = list(self.backend.integrity_problems())
-        problems += self.backend.run(self._check, write=False)
+        problems += self._run(self._check, write=False)
         return problems
 
     def _check(self, tx: Tx) -> list[str]:
@@ -664,8 +824,8 @@ class Ledger:
         recorded: dict[int, list[str]] = defaultdict(list)
         for card, numbers in tx.rows("SELECT card, numbers FROM corners ORDER BY card, corner"):
             recorded[int(card)].append(numbers)
-        for serial, (_n, _h, _i, text) in cards.items():
-            if len(recorded[serial]) != len(CORNERS) or "|".join(recorded[serial]) != text:
+        for serial, (_n, _h, _i, corner_text) in cards.items():
+            if len(recorded[serial]) != len(CORNERS) or "|".join(recorded[serial]) != corner_text:
                 problems.append(f"card {serial}: its four corner records differ from the card")
         for voids, void_entry in tx.rows("SELECT voids, id FROM entries WHERE kind = 'void'"):
             undone = sorted((c, t, g) for c, g, t in by_entry.get(int(voids), []))

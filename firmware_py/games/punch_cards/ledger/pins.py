@@ -20,6 +20,8 @@ PIN_LENGTH = 4
 PIN_SYMBOLS = "ABCDEF"
 WRONG_PINS_BEFORE_LOCKOUT = 5
 LOCKOUT_US = 15 * 60 * 1_000_000
+MAX_COST = 2**20
+"""The highest scrypt n a stored hash may ask for (64 times the default)."""
 LOCKOUTS_BEFORE_OPERATOR = 3
 """After this many timed lockouts in a row (15 wrong PINs without a right one), only the
 operator can unlock: a guesser gets 15 of 1,296 PINs, about 1 %."""
@@ -53,9 +55,11 @@ def verify_pin(pin: str, stored: str) -> bool:
     scheme, n, r, p, salt, digest = stored.split("$")
     if scheme != "scrypt":
         raise ValueError(f"unknown PIN hash scheme {scheme!r}")
-    n_, r_ = int(n), int(r)
-    maxmem = 128 * n_ * r_ * int(p) + 1024 * 1024 * 4
-    candidate = hashlib.scrypt(pin.encode(), salt=bytes.fromhex(salt), n=n_, r=r_, p=int(p), maxmem=maxmem, dklen=32)
+    n_, r_, p_ = int(n), int(r), int(p)
+    if not (1 < n_ <= MAX_COST and 0 < r_ * p_ <= 64):  # never hours or gigabytes for one sign-in
+        raise ValueError(f"PIN hash cost n={n} r={r} p={p} is not one a ledger uses")
+    maxmem = 128 * n_ * r_ * p_ + 1024 * 1024 * 4
+    candidate = hashlib.scrypt(pin.encode(), salt=bytes.fromhex(salt), n=n_, r=r_, p=p_, maxmem=maxmem, dklen=32)
     return hmac.compare_digest(candidate.hex(), digest)
 
 

@@ -1,0 +1,103 @@
+"""Composed frames (display.compose): a frame repaints only what changed since the last
+one, and the picture is the same, pixel for pixel, as drawing the whole screen afresh."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pygame
+import pytest
+
+from display.compose import Composer, Frame
+from display.games.registry import screens
+from display.layout import LayoutRecord
+from display.motion import STILL_AFTER_US
+from display.renderer import Renderer
+from games import registry
+from tests.bench.bench_frames import game_frames
+
+SIZE = (1920, 1080)
+
+
+@pytest.mark.parametrize("game", [e.spec.name for e in registry.engines()])
+def test_composed_frames_equal_whole_redraws_frame_after_frame(game: str) -> None:
+    """A random playout drawn at 60 fps (cards turning over, bars easing, banners,
+    knockdown shakes): every composed frame is the whole redraw's picture, and the frames
+    repaint less than the whole screen on the whole."""
+    composed, whole = Renderer(size=SIZE), Renderer(size=SIZE)
+    repainted = 0
+    models = game_frames(game, 160)
+    for i, model in enumerate(models):
+        composed.draw(model)
+        whole.draw(model, LayoutRecord())
+        repainted += sum(r.w * r.h for r in composed.dirty)
+        assert pygame.image.tobytes(composed.canvas, "RGB") == pygame.image.tobytes(whole.canvas, "RGB"), (
+            f"frame {i} differs; repainted {composed.dirty}"
+        )
+    assert repainted < 0.5 * len(models) * SIZE[0] * SIZE[1]
+
+
+def test_a_frame_that_changed_nothing_repaints_nothing() -> None:
+    model = game_frames("punch", 30)[-1]
+    renderer = Renderer(size=SIZE)
+    renderer.draw(model)
+    assert renderer.dirty == [pygame.Rect(0, 0, *SIZE)]
+    renderer.draw(model)
+    assert renderer.dirty == []
+
+
+@pytest.mark.parametrize("game", [e.spec.name for e in registry.engines()])
+def test_a_play_screen_is_still_after_its_newest_event_unless_its_game_says_moving(game: str) -> None:
+    """The renderer does not draw a model again once it is past STILL_AFTER_US: every
+    state of a playout must then look the same as 20 s later (a longer animation, or a
+    perpetual one its game does not declare, fails here)."""
+    moving = screens(game).moving
+    then, later = Renderer(), Renderer()
+    for model in game_frames(game, 1200)[::24][:50]:
+        if moving is not None and moving(model):
+            continue
+        still = model.events[-1][0] + STILL_AFTER_US
+        then.draw(replace(model, now_us=still), LayoutRecord())
+        later.draw(replace(model, now_us=still + 20_000_000), LayoutRecord())
+        assert pygame.image.tobytes(then.canvas, "RGB") == pygame.image.tobytes(later.canvas, "RGB")
+
+
+def test_a_still_play_screen_is_not_drawn_again() -> None:
+    model = game_frames("punch", 30)[-1]
+    still = replace(model, now_us=model.events[-1][0] + STILL_AFTER_US)
+    renderer = Renderer(size=SIZE)
+    renderer.draw(still)
+    renderer.draw(replace(still, now_us=still.now_us + 16_667))
+    assert renderer.dirty == []
+    renderer.draw(replace(still, now_us=still.now_us + 33_333, paused="the cable"))
+    assert renderer.dirty
+
+
+def _frame(*ops: tuple[tuple[int, int, int], tuple[int, int, int, int] | None]) -> Frame:
+    from display import compose
+
+    frame = Frame((100, 100))
+    for color, rect in ops:
+        frame.add(compose.fill, (color, rect), pygame.Rect(rect or (0, 0, 100, 100)))
+    return frame
+
+
+def test_only_the_changed_box_is_repainted_in_paint_order() -> None:
+    surface = pygame.Surface((100, 100))
+    composer = Composer(surface)
+    black, red, blue = (0, 0, 0), (255, 0, 0), (0, 0, 255)
+    composer.compose(_frame((black, None), (red, (10, 10, 10, 10)), (blue, (50, 50, 10, 10))))
+    assert composer.compose(_frame((black, None), (red, (12, 10, 10, 10)), (blue, (50, 50, 10, 10)))) == [
+        pygame.Rect(10, 10, 12, 10)
+    ]
+    assert surface.get_at((11, 15))[:3] == black and surface.get_at((21, 15))[:3] == red
+    # the same two squares painted in the other order: the one on top changes where they overlap
+    composer.compose(_frame((black, None), (blue, (15, 10, 10, 10)), (red, (12, 10, 10, 10))))
+    assert surface.get_at((20, 15))[:3] == red
+
+
+def test_a_frame_not_starting_with_a_whole_fill_is_painted_whole() -> None:
+    surface = pygame.Surface((100, 100))
+    composer = Composer(surface)
+    composer.compose(_frame(((0, 0, 0), None)))
+    assert composer.compose(_frame(((9, 9, 9), (0, 0, 5, 5)))) == [pygame.Rect(0, 0, 100, 100)]
