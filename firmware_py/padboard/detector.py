@@ -783,7 +783,12 @@ class Detector:
         left stood clear: ``_onset``), not its crosstalk, if it came first: later, what
         the subtraction leaves on a pad that rings unlike that one can stand as clear
         as a slap (the rough cabinet's 180 Hz pad failed verification so), and a later
-        slap is dropped as it was before the subtraction."""
+        slap is dropped as it was before the subtraction.  Only if its raw peak stands the
+        threshold above what that slap's crosstalk alone makes here (its gain times that
+        peak), when it came less than a scan before it (its peak was measured with that
+        crosstalk on it): else what stood clear is the subtraction's residue of a
+        crosstalk it could not line up (pads that ring unlike each other), and the hit is
+        that crosstalk."""
         bar = c[2] * 100
         t50 = c[1] + c[3]
         for lst in (self.pending, self.recent):
@@ -791,7 +796,9 @@ class Detector:
                 if o[0] != c[0] and o[2] * pad.xt_ratio(o[0]) > bar:
                     d = ticks_diff(c[1], o[1])
                     if (c[5] >> o[0]) & 1 and d <= XTALK_LEAD_US:
-                        continue
+                        if d < -pad.scan or c[2] * 1000 - pad.xgain[o[0]] * o[2] >= pad.thr * 1000:
+                            continue
+                        return True  # its peak is no threshold above what that slap's crosstalk makes alone
                     if d > pad.xt_win:
                         continue
                     here = o[2] * pad.sens / self.pads[o[0]].sens  # as hard: the same share of a hard slap
