@@ -93,12 +93,15 @@ class Recorder:
             self.write({"aset": number, "set": [[i, x] for i, x in changed[at : at + CHUNK]]})
 
     def _array_gone(self, key: int, number: int) -> None:
-        self.arrays.pop(key, None)
-        self.write({"adel": number})
+        with self.lock:
+            self.arrays.pop(key, None)
+            self.write({"adel": number})
 
     def _sync(self) -> None:
-        """The elements of every known array that changed since the last call."""
-        for ref, number, shadow in self.arrays.values():
+        """The elements of every known array that changed since the last call.  Over a
+        copy of the table: an array collected meanwhile (the allocations here can run the
+        garbage collector, whose finalizer drops it from the table) is skipped."""
+        for ref, number, shadow in list(self.arrays.values()):
             a = ref()
             if a is None or a == array(a.typecode, shadow):
                 continue
