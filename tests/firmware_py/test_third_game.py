@@ -151,7 +151,7 @@ def test_an_exhibition_plays_it_to_the_end(tap_race, config, sim, clock, store: 
     recent = Attract(cabinet.ctx, now).screen(now).recent
     assert "Tap Race: CPU · NORMAL won (first to the line)" in recent
     stats = ServiceMenu(cabinet.ctx, now, cabinet.scene).screen(now).body
-    assert "  tap_race: 1" in stats
+    assert "  Tap Race: 1" in stats  # the Stats page names a game by its title
     assert not any(line.startswith("Tap Race wins: ") for line in stats)
 
 
