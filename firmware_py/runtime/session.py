@@ -348,6 +348,7 @@ class GameSession:
             now_us=self.game_us(now_us),
             paused=self.paused,
             story=self.controls.play_story(self.engine, tuple(ev for _t, ev in self.recent)),
+            computers=tuple(station in self.computers for station in self.seats),
         )
 
     def private_screen(self, seat: int) -> AnyPrivateScreen:

@@ -142,3 +142,20 @@ def test_punch_hand_lists_only_the_cards_held() -> None:
     )
     said = image_text(img) or ()
     assert said[:2] == ("E Block x1", "F Dodge x1") and "You have no Punch 1" in " ".join(said), said
+
+
+def test_no_key_is_offered_to_a_computer(finished) -> None:
+    """Issue 30: Big Time Boxing said "CPU · HARD: A–D throw that card" during the
+    computer's turn (Karate Fight: "CPU · HARD: press A to play"), a key offered to a seat
+    nobody stands at.  A line the main screen starts with a computer's name names no key
+    (fails on the old hints: both games)."""
+    player, _cabinet = finished
+    offered = {
+        t
+        for look in player.looks
+        if look.scene in ("Play", "DuelScene")
+        for t in look.main
+        if t.startswith(("CPU", "COMPUTER", "Computer"))  # Punch Cards' practice: "COMPUTER"
+    }
+    assert offered, "no computer named on the screen"
+    assert not [t for t in offered if named_keys([t])], offered
