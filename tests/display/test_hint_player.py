@@ -159,3 +159,13 @@ def test_no_key_is_offered_to_a_computer(finished) -> None:
     }
     assert offered, "no computer named on the screen"
     assert not [t for t in offered if named_keys([t])], offered
+
+
+@pytest.mark.parametrize("finished", ["Punch Cards"], indirect=True)
+def test_a_duellists_display_tells_the_result_after_the_reveal(finished) -> None:
+    """The story in order on a private display: "Practice won" is said once the main
+    screen has opened the corners and drawn the numbers that decided it ("63 < 91"), not
+    while they are still shut (it came at the reveal's first frame on the old code, seen)."""
+    player, _cabinet = finished
+    told = next(look for look in player.looks if any(line.startswith("Practice ") for line in look.private))
+    assert any(" < " in t or " > " in t for t in told.main), told
