@@ -45,7 +45,6 @@ class EmulatedLink:
         self.pad_of = {station: pad for pad, station in pads.items()}
         self.seed = seed
         self.offset = 0
-        workdir.mkdir(parents=True, exist_ok=True)
         self.board = emulator.EmulatedPadboard(image.filesystem(), workdir)
         try:
             self.source = emulator.connect_driver(self.board, pads, settle_us)
@@ -53,9 +52,14 @@ class EmulatedLink:
             self.board.close()
             raise
 
-    def start_at(self, cabinet_us: int) -> None:
-        """The cabinet's clock reads ``cabinet_us`` LEAD_US (emulated) from now."""
-        self.offset = self.board.clock.now_us() + LEAD_US - cabinet_us
+    def start_at(self, cabinet_us: int) -> list[Any]:
+        """The cabinet's clock reads ``cabinet_us`` LEAD_US (emulated) from now; the
+        driver's events until now (its handshake with the booting board: a HELLO answered
+        twice can cost it a reconnect) are the board's boot, not the scenario's: returned."""
+        now = self.board.clock.now_us()
+        self.offset = now + LEAD_US - cabinet_us
+        booting: list[Any] = self.source.poll(now)
+        return booting
 
     def now_us(self) -> int:
         now: int = self.board.clock.now_us()
@@ -155,7 +159,7 @@ class EmulatedRun(SimRun):
         sc = self.scenario
         assert self.config.padboard is not None
         self.link = EmulatedLink(self.pads, self.config.padboard.settle_us, data_dir / "board", sc.seed)
-        self.link.start_at(sc.start_us)
+        booting = self.link.start_at(sc.start_us)
         self.realtime = self.link
         self.rec.note(
             0,
@@ -163,6 +167,8 @@ class EmulatedRun(SimRun):
             emulated_offset_us=self.link.offset,
             why="padboard firmware on an emulated RP2040: the cabinet runs on its clock less emulated_offset_us",
         )
+        if booting:
+            self.rec.note(0, "board boot", link_events=[repr(e) for e in booting])
 
     def _schedule(self) -> None:
         from firmware_py.hil.board.slaps import AFTER_US, BEFORE_US

@@ -55,6 +55,7 @@ class LinkFigures:
     resyncs: int
     gaps: int
     duplicates: int
+    """Frames the driver received twice and dropped (a resend crossing the original)."""
     garbage_bytes: int
     bad_frames: int
     wall_s: float
@@ -147,7 +148,7 @@ def soak(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LinkFigures]:
 def check_link(got: LinkFigures) -> None:
     """Whatever the board delivers: nothing garbled, nothing twice, back after the replug."""
     assert got.garbage_bytes == 0 and got.bad_frames == 0, got
-    assert got.doubled == 0 and got.duplicates == 0, got
+    assert got.doubled == 0, got  # frames the board sent twice (resends) are the driver's to drop: counted
     assert got.outage_us > 0 and got.reconnects >= 1 and got.connected_at_end, got
     assert got.delivered > 0, got  # the link carried slaps before and after the unplug
 

@@ -94,6 +94,7 @@ class EmulatedPadboard:
         node = ensure_rp2040js()
         runner = node / RUNNER.name  # ESM finds rp2040js from the script's own folder
         shutil.copyfile(RUNNER, runner)
+        workdir.mkdir(parents=True, exist_ok=True)
         fs_path = workdir / "padboard-fs.img"
         fs_path.write_bytes(fs_image)
         self.port = free_port_pair()
