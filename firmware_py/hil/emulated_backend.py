@@ -143,6 +143,8 @@ class EmulatedRun(SimRun):
         from hal.config import PadboardConfig
         from hal.timing import PADBOARD_SETTLE_US
 
+        if any(i.action == "garbage" for i in self.scenario.inputs):  # said before the board boots
+            raise BackendLacks("garbage on the line: the emulated board writes only its own frames")
         config = super()._cabinet_config(data_dir)
         self.pads = board_pads(config, self.scenario.stations)
         settle = config.padboard.settle_us if config.padboard is not None else PADBOARD_SETTLE_US
@@ -173,17 +175,17 @@ class EmulatedRun(SimRun):
     def _schedule(self) -> None:
         from firmware_py.hil.board.slaps import AFTER_US, BEFORE_US
 
-        slaps = [i for i in self.scenario.inputs if i.action == "slap"]
+        link = self.link
+        slaps = [i for i in self.scenario.inputs if i.action == "slap" and link.handles(i.station)]
         for inp in self.scenario.inputs:
-            if inp.action != "slap":
-                self._schedule_input(inp)
-        link, start = self.link, self.scenario.start_us
+            if inp not in slaps:
+                self._schedule_input(inp)  # a station off the board slaps on the sim as before
+        start = self.scenario.start_us
         for group in clusters(slaps, AFTER_US + BEFORE_US):
             batch = [(i.station, i.at_us, i.velocity) for i in group]
             self.sim.at(max(start, batch[0][1] - LEAD_US), partial(link.slaps, batch))
 
     def _padboard_input(self, inp: Input) -> None:
-        if inp.action == "garbage":
-            raise BackendLacks("garbage on the line: the emulated board writes only its own frames")
+        """Unplug and replug cut and restore the emulated board's power and USB."""
         fire = self.link.unplug if inp.action == "unplug" else self.link.replug
         self.sim.at(inp.at_us, fire)
