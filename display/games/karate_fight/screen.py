@@ -114,7 +114,7 @@ def draw_karate(surf: Canvas, text: TextCache, s: KaratePlay) -> None:
     elif v.hit_showing is not None and not v.awaiting_reveal:
         status = "HIT!  SLAP THE PAD!"
     elif v.turn is not None:
-        status = f"{names[v.turn]}: press A to play"
+        status = f"{names[v.turn]} plays" if s.computer(v.turn) else f"{names[v.turn]}: press A to play"
     else:
         status = ""
     clock = _clock(v, s.now_us)
@@ -298,7 +298,7 @@ def _fighters(surf: Canvas, text: TextCache, s: KaratePlay, v: KaratePublicView,
         no_cards = "no cards: win a Hit!" if wide else "no cards"
         state = {FighterStatus.OUT: "OUT", FighterStatus.OUT_OF_CARDS: no_cards}.get(f.status, "")
         if turn:
-            state = "YOUR TURN: A" if wide else "PRESS A"
+            state = "PLAYS" if s.computer(f.seat) else "YOUR TURN: A" if wide else "PRESS A"
         half = (rect.width - FIGURE) // 2 - 24 if wide else rect.width - 40 - FIGURE
         text.draw(surf, state, 32, theme.GOLD, (rect.x + 20, rect.y + 112), "midleft", bold=True, max_width=half)
         best = f"best {f.fastest_us / 1000:.1f} ms" if f.fastest_us is not None else ""
