@@ -148,12 +148,16 @@ def _place(
         target.blit(surf, rect)
         return rect
     rect = surf.get_rect(**{anchor: target.px_point(pos)})
-    back = _behind(target.surface, surf, rect) if target.record is not None else None
+    record = target.record
+    back = _behind(target.surface, surf, rect) if record is not None and record.contrast else None
     target.paint(compose.blit, (surf, rect.topleft), rect)
-    if target.record is not None and back is not None:
+    if record is not None:
         size, ink, detail, bold = how
         unit = target.unit_rect(rect, root=True)
-        target.record.typed(unit, words, size=size, ink=ink, back=back, detail=detail, bold=bold)
+        if back is not None:
+            record.typed(unit, words, size=size, ink=ink, back=back, detail=detail, bold=bold)
+        else:
+            record.text(unit, words)
     return target.unit_rect(rect)
 
 
