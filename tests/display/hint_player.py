@@ -17,7 +17,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from display import text
 from display.layout import LayoutRecord
 from display.private import image_text
 from display.renderer import Renderer
@@ -109,8 +108,6 @@ class HintPlayer:
             self.prepare(cabinet)
         rng = random.Random(self.seed)
         renderer = Renderer()
-        unread = text._behind  # the colour behind each string feeds only the readability check
-        text._behind = lambda *_args: (0, 0, 0)  # type: ignore[assignment]
         driver = VirtualTimeDriver(cabinet, FRAME_US, render=False)
         end = clock.now_us() + limit_us
 
@@ -121,7 +118,7 @@ class HintPlayer:
         try:
             while clock.now_us() < end and not self._finished(cabinet):
                 driver.run_until(clock.now_us() + LOOK_US, after_step=flipped)
-                record = LayoutRecord()
+                record = LayoutRecord(contrast=False)
                 renderer.draw(cabinet.scene.screen(clock.now_us()), record)
                 main = tuple(d.what for d in record.texts)
                 if not self.main_in_play and isinstance(cabinet.scene, Play):
@@ -136,7 +133,6 @@ class HintPlayer:
                     elif key is not None:
                         sim.press(station, Button[key], clock.now_us() + 1_000, hold_us=60_000)
         finally:
-            text._behind = unread  # type: ignore[assignment]
             sim.close()
         return cabinet
 

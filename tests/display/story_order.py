@@ -116,7 +116,7 @@ def drawn(models: list[tuple[int, Any]]) -> list[Frame]:
     renderer = Renderer()
     frames = []
     for t, model in models:
-        record = LayoutRecord()
+        record = LayoutRecord(contrast=False)
         renderer.draw(model, record)
         banners = tuple(d.what for d, kind in record.covers if kind is Cover.BANNER)
         frames.append(Frame(t, model, banners, tuple(d.what for d in record.texts)))
