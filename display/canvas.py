@@ -15,11 +15,15 @@ record the cost is one ``is None`` test per call.
 A canvas may instead carry a :class:`display.compose.Frame`: then nothing is painted, each
 paint operation is written into the frame's display list for
 :class:`display.compose.Composer` to repaint only what changed (:meth:`Canvas.paint`).
+A drawing marked :func:`segment` (a panel, a bar, a card) is then recorded once for its
+inputs and put into later frames whole (:class:`display.compose.Segment`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+import functools
+from collections.abc import Callable, Hashable
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import pygame
 
@@ -27,6 +31,8 @@ from display import compose
 from display.layout import UNITS, LayoutRecord
 
 RectLike = pygame.Rect | tuple[int, int, int, int]
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 class Canvas:
@@ -82,6 +88,35 @@ class Canvas:
         if self.frame is None:
             return paint(self.surface, *args)
         return self.frame.add(paint, args, box, reads)
+
+    def segment(self, draw: Callable[..., R], *args: Any, **kwargs: Any) -> R:
+        """``draw(self, *args, **kwargs)``; while recording a frame that keeps segments, its paint
+        operations are recorded once for the same ``args`` (and this canvas's mapping and
+        clip) and put into the frame as one :class:`display.compose.Segment`.  ``draw``
+        must depend on nothing else (its args are the key: rects, lists and dicts in them
+        are keyed by value)."""
+        frame = self.frame
+        if frame is None or frame.segments is None:
+            return draw(self, *args, **kwargs)
+        clip = frame.clip
+        key = (draw, self.scale, self.offset, None if clip is None else tuple(clip), _key(args), _key(kwargs))
+        segment = frame.segments.get(key)
+        if segment is None:
+            part = compose.Frame(frame.size, frame.segments)
+            part.clip = clip
+            self.frame = part
+            try:
+                result = draw(self, *args, **kwargs)
+            finally:
+                self.frame = frame
+            segment = compose.Segment(part, result)
+            frame.segments.put(key, segment)
+        if segment.ops:
+            frame.add(compose.replay, (segment,), segment.box)
+            frame.readers += segment.readers
+        frame.clip = segment.clip_after
+        result = segment.result
+        return pygame.Rect(result) if isinstance(result, pygame.Rect) else result  # type: ignore[return-value]
 
     def fill(self, color: tuple[int, ...], rect: RectLike | None = None) -> None:
         px = self.surface.get_rect() if rect is None else self.px_rect(rect)
@@ -144,6 +179,31 @@ class Canvas:
         x0, y0 = (r.x - ox) / s, (r.y - oy) / s
         x1, y1 = (r.right - ox) / s, (r.bottom - oy) / s
         return pygame.Rect(round(x0), round(y0), round(x1) - round(x0), round(y1) - round(y0))
+
+
+def segment(draw: Callable[Concatenate[Any, P], R]) -> Callable[Concatenate[Any, P], R]:
+    """Mark ``draw(target, *args)`` as a segment (:meth:`Canvas.segment`): on a recording
+    canvas it is drawn once for the same arguments; on a surface or a canvas that paints
+    (the layout record's) it is simply called."""
+
+    @functools.wraps(draw)
+    def recorded(target: Any, *args: P.args, **kwargs: P.kwargs) -> R:
+        if isinstance(target, Canvas):
+            return target.segment(draw, *args, **kwargs)
+        return draw(target, *args, **kwargs)
+
+    return recorded
+
+
+def _key(value: Any) -> Hashable:
+    """``value`` as a dictionary key: rects as tuples, lists as tuples, dicts as sorted pairs."""
+    if isinstance(value, tuple | list):
+        return tuple(_key(v) for v in value)
+    if isinstance(value, pygame.Rect):
+        return ("rect", value.x, value.y, value.w, value.h)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _key(v)) for k, v in value.items()))
+    return value  # type: ignore[no-any-return]
 
 
 def live(target: Canvas | pygame.Surface, rect: RectLike, what: str) -> None:

@@ -18,7 +18,7 @@ import pygame
 
 from display.calibration_screen import CalibrationScreen, draw_calibration
 from display.canvas import Canvas
-from display.compose import Composer, Frame
+from display.compose import Composer, Frame, Segments
 from display.games import registry
 from display.layout import UNITS, LayoutRecord
 from display.models import (
@@ -71,6 +71,8 @@ class Renderer:
         # the attract mode's strings outgrew 2 MB and were rendered again every frame).
         self.text = TextCache(budget_bytes=max(BUDGET_BYTES, BUDGET_BYTES * w * h // (UNITS[0] * UNITS[1])))
         self.composer = Composer(self.canvas)
+        self.segments = Segments()
+        """Parts of screens recorded once and put into later frames whole."""
         self.dirty: list[pygame.Rect] = []
         """The rectangles of the canvas the last :meth:`draw` repainted (none: unchanged)."""
         self._last: Screen | None = None
@@ -101,7 +103,7 @@ class Renderer:
             self._draw(Canvas(self.canvas, record), screen)
             self.dirty = [self.canvas.get_rect()]
             return self.canvas
-        frame = Frame(self.canvas.get_size())
+        frame = Frame(self.canvas.get_size(), self.segments)
         self._draw(Canvas(self.canvas, frame=frame), screen)
         self.dirty = self.composer.compose(frame)
         return self.canvas
