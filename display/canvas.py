@@ -99,7 +99,14 @@ class Canvas:
         if frame is None or frame.segments is None:
             return draw(self, *args, **kwargs)
         clip = frame.clip
-        key = (draw, self.scale, self.offset, None if clip is None else tuple(clip), _key(args), _key(kwargs))
+        key = (
+            draw,
+            self.scale,
+            self.offset,
+            None if clip is None else tuple(clip),
+            tuple(_key(a) for a in args),
+            _key(kwargs) if kwargs else (),
+        )
         segment = frame.segments.get(key)
         if segment is None:
             part = compose.Frame(frame.size, frame.segments)
@@ -196,11 +203,18 @@ def segment(draw: Callable[Concatenate[Any, P], R]) -> Callable[Concatenate[Any,
 
 
 def _key(value: Any) -> Hashable:
-    """``value`` as a dictionary key: rects as tuples, lists as tuples, dicts as sorted pairs."""
-    if isinstance(value, tuple | list):
-        return tuple(_key(v) for v in value)
+    """``value`` as a dictionary key: rects as tuples, lists as tuples, dicts as sorted pairs
+    (a tuple that hashes as it is stays as it is: most arguments are colours and numbers)."""
+    if isinstance(value, tuple):
+        try:
+            hash(value)
+        except TypeError:
+            return tuple(_key(v) for v in value)
+        return value
     if isinstance(value, pygame.Rect):
         return ("rect", value.x, value.y, value.w, value.h)
+    if isinstance(value, list):
+        return tuple(_key(v) for v in value)
     if isinstance(value, dict):
         return tuple(sorted((k, _key(v)) for k, v in value.items()))
     return value  # type: ignore[no-any-return]

@@ -10,6 +10,7 @@ directly, as every frame was before."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -76,6 +77,9 @@ class Renderer:
         self.dirty: list[pygame.Rect] = []
         """The rectangles of the canvas the last :meth:`draw` repainted (none: unchanged)."""
         self._last: Screen | None = None
+        for game in registry.games():  # loaded now, not by a demo's first frame (0.1 s here)
+            with contextlib.suppress(registry.NoScreens):  # said where it is drawn
+                registry.screens(game)
 
     def _unmoved(self, screen: Screen) -> bool:
         """Whether ``screen`` is a play screen whose picture is already on the canvas: the
