@@ -60,6 +60,8 @@ class Canvas:
         """The surface's own mapping: what the layout record's rects are in."""
         self._same = self.scale == 1 and self.offset == (0, 0)
         """Units are pixels (the cabinet's 1280×720): no arithmetic per shape."""
+        self._whole: pygame.Rect | None = None
+        """What filling the whole canvas paints: the surface (None), or an inset's area."""
 
     def inset(self, area: RectLike) -> Canvas:
         """A canvas that draws a whole screen shrunk into ``area`` of this one (a demo game
@@ -67,6 +69,7 @@ class Canvas:
         child = Canvas(self.surface, self.record, self.px_rect(area), self.frame)
         child._root = self._root
         child._same = False
+        child._whole = child.px_rect((0, 0, *UNITS))
         return child
 
     # -- what screens ask of a surface, in units ---------------------------------------------
@@ -126,8 +129,13 @@ class Canvas:
         return pygame.Rect(result) if isinstance(result, pygame.Rect) else result  # type: ignore[return-value]
 
     def fill(self, color: tuple[int, ...], rect: RectLike | None = None) -> None:
-        px = self.surface.get_rect() if rect is None else self.px_rect(rect)
-        self.paint(compose.fill, (color, None if rect is None else tuple(px)), px)
+        """Fill ``rect``, or the whole canvas: the surface, or an inset's own area (a demo
+        game's background is not painted again under its band)."""
+        if rect is None and self._whole is None:
+            self.paint(compose.fill, (color, None), self.surface.get_rect())
+            return
+        px = self.px_rect(rect if rect is not None else (0, 0, *UNITS))
+        self.paint(compose.fill, (color, tuple(px)), px)
 
     def set_clip(self, rect: RectLike | None) -> None:
         clip = None if rect is None else self.px_rect(rect)
