@@ -38,9 +38,10 @@ Paint = Callable[..., pygame.Rect]
 MAX_RECTS = 12
 """More changed rectangles than this are merged into fewer (each costs a pass over the
 display list)."""
-SEGMENTS_KEPT = 256
-"""Recorded segments kept (the least recently used dropped): a busy 1080p screen uses
-about 40 a frame; each keeps only references to pictures the text cache also holds."""
+SEGMENTS_KEPT = 128
+"""Recorded segments kept (the least recently used dropped): a busy screen puts
+10–15 into a frame.  Bounded in count because a segment keeps the rendered strings it
+blits alive after the text cache has let them go."""
 
 
 class Frame:
