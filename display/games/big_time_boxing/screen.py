@@ -619,13 +619,18 @@ def _hints(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, v: BigTimeBoxing
     names = [look.name for look in s.seats]
     if v.phase is Phase.TURN:  # named: a computer's turn is not the person's to press
         energy = v.boxers[v.active].round_energy
-        if energy == 0:
+        if s.computer(v.active):
+            msg = f"{names[v.active]} chooses a card…"
+        elif energy == 0:
             msg = f"{names[v.active]}: Round Energy 0, F then a card covers up"
         else:
             msg = f"{names[v.active]}: A–D throw that card  ·  E Move Away" + ("  ·  F Clinch" if energy <= 2 else "")
     elif window is not None:
-        who = names[v.window_player if v.window_player is not None else v.active]
-        if window is Window.COMBO:
+        seat = v.window_player if v.window_player is not None else v.active
+        who = names[seat]
+        if s.computer(seat):
+            msg = f"{who} chooses…"
+        elif window is Window.COMBO:
             msg = f"{who}: A–D add a combo punch  ·  START no combo"
         elif window is Window.ESCAPE:
             msg = f"{who}: A–D play an escape card  ·  START stay"

@@ -116,7 +116,7 @@ def draw_karate(surf: Canvas, text: TextCache, s: KaratePlay) -> None:
     elif v.hit_showing is not None and not v.awaiting_reveal:
         status = "HIT!  SLAP THE PAD!"
     elif v.turn is not None:
-        status = f"{names[v.turn]}: press A to play"
+        status = f"{names[v.turn]} plays" if s.computer(v.turn) else f"{names[v.turn]}: press A to play"
     else:
         status = ""
     clock = _clock(v, s.now_us)
@@ -279,7 +279,7 @@ def _fighters(surf: Canvas, text: TextCache, s: KaratePlay, v: KaratePublicView,
         facing_right = rect.centerx < surf.get_width() // 2  # every fighter faces the centre
         draw_figure(surf, figure, look.color, fighter_pose(s, v, f.seat, f.status), Style.KARATE, facing_right)
         _share_bar(surf, pygame.Rect(rect.x + 20, rect.y + 64, rect.width - 40 - FIGURE, 22), look.color, share)
-        _fighter_words(surf, text, rect, f, turn)
+        _fighter_words(surf, text, rect, f, turn, s.computer(f.seat))
 
 
 @segment
@@ -311,13 +311,16 @@ def _share_bar(surf: Canvas, bar: pygame.Rect, color: Color, share: float) -> No
 
 
 @segment
-def _fighter_words(surf: Canvas, text: TextCache, rect: pygame.Rect, f: FighterView, turn: bool) -> None:
-    """What the fighter may do (his turn, out, no cards) and has done (fastest, cowardly)."""
+def _fighter_words(
+    surf: Canvas, text: TextCache, rect: pygame.Rect, f: FighterView, turn: bool, computer: bool
+) -> None:
+    """What the fighter may do (his turn, out, no cards; a computer's turn offers no key)
+    and has done (fastest, cowardly)."""
     wide = rect.width > 420
     no_cards = "no cards: win a Hit!" if wide else "no cards"
     state = {FighterStatus.OUT: "OUT", FighterStatus.OUT_OF_CARDS: no_cards}.get(f.status, "")
     if turn:
-        state = "YOUR TURN: A" if wide else "PRESS A"
+        state = "PLAYS" if computer else "YOUR TURN: A" if wide else "PRESS A"
     half = (rect.width - FIGURE) // 2 - 24 if wide else rect.width - 40 - FIGURE
     text.draw(surf, state, 32, theme.GOLD, (rect.x + 20, rect.y + 112), "midleft", bold=True, max_width=half)
     best = f"best {f.fastest_us / 1000:.1f} ms" if f.fastest_us is not None else ""
