@@ -42,6 +42,7 @@ every comparison goes through :func:`ticks_diff`.
 """
 
 import math
+from array import array
 
 try:  # on the board wire.py sits beside this file
     from hal.padboard import wire
@@ -74,6 +75,24 @@ MASK = 2
 RETRIG = 3
 
 _NOTHING = ()
+_NEVER = 0x3FFFFFFF  # a level nothing reaches; stays a small int
+_PAD_FIELDS = 7  # per pad in the gate's state array (_Gate)
+_HEAD = 6  # the gate state's header: pads, ring size, samples per state frame, shift, clip levels
+
+try:  # MicroPython: its compiler knows the decorator by this very spelling
+    import micropython
+except ImportError:  # CPython (the host's simulator and tests): the same code as plain Python
+
+    class micropython:  # noqa: N801 - stands in for the module
+        @staticmethod
+        def viper(f):
+            return f
+
+    def ptr16(buf):
+        return buf
+
+    def ptr32(buf):
+        return buf
 
 
 try:  # MicroPython: the C version, which allocates nothing on the per-sample path
@@ -88,6 +107,80 @@ except ImportError:
 def frame_diff(a, b):
     """a - b on the wrapping circle of frame numbers."""
     return ((a - b + _FHALF) & FRAME_MASK) - _FHALF
+
+
+@micropython.viper
+def _gate(ring, st, at, count) -> int:
+    """The state machine's frames while nothing can happen but the baselines following,
+    in machine code on the board (viper): ``count`` state frames of the ring's halfwords
+    from sample ``at``, every pad as ``st`` says (``Detector._plan`` fills it: per pad
+    mode, level, baseline, noise, baseline shift, clipped samples, peak).  Stops before
+    the first state frame where a pad reaches its level (the Python state machine takes
+    that frame) and returns how many frames it took.  Each frame does exactly what
+    ``Detector._frame`` does to a pad that crosses nothing: count clipped samples, follow
+    the baseline (mode 0 and 1; mode 0 is idle and follows the noise too) or, mode 2
+    (scanning), keep the peak.  Machine ints: every value here stays under 2**25."""
+    r = ptr16(ring)
+    s = ptr32(st)
+    n = int(s[0])
+    size = int(s[1])
+    stride = int(s[2])
+    sh = int(s[3])
+    lo = int(s[4])
+    hi = int(s[5])
+    pos = int(at)
+    left = int(count)
+    f = 0
+    while f < left:
+        i = 0
+        q = pos
+        o = 6
+        while i < n:  # first: does any pad reach its level here?
+            dev = (int(r[q]) << sh) - (int(s[o + 2]) >> 8)
+            if dev < 0:
+                dev = 0 - dev
+            if int(s[o]) != 2 and dev >= int(s[o + 1]):
+                return f
+            q += 1
+            if q >= size:
+                q -= size
+            o += 7
+            i += 1
+        i = 0
+        q = pos
+        o = 6
+        while i < n:
+            x = int(r[q]) << sh
+            if x <= lo or x >= hi:
+                s[o + 5] = int(s[o + 5]) + 1
+            b = int(s[o + 2])
+            dev = x - (b >> 8)
+            if dev < 0:
+                dev = 0 - dev
+            m = int(s[o])
+            if m == 2:
+                if dev > int(s[o + 6]):
+                    s[o + 6] = dev
+            else:
+                s[o + 2] = b + (((x << 8) - b) >> int(s[o + 4]))
+                if m == 0:
+                    z = int(s[o + 3])
+                    s[o + 3] = z + (((dev << 8) - z) >> 8)
+            q += 1
+            if q >= size:
+                q -= size
+            o += 7
+            i += 1
+        pos += stride
+        if pos >= size:
+            pos -= size
+        f += 1
+    return f
+
+
+def _frames_before(rem, span):
+    """State frames ``span`` µs apart, the first now, that come before ``rem`` µs pass."""
+    return (rem + span - 1) // span if rem > 0 else 0
 
 
 def velocity(peak, threshold, sensitivity, curve):
@@ -173,6 +266,10 @@ class Detector:
         self._own_k = 0
         self._own_t = None
         self._src_clipped = False
+        self._st = array("i", [0] * (_HEAD + _PAD_FIELDS * pads))  # the gate's state (_plan)
+        self._st[0] = pads
+        self._st[4] = CLIP_LOW
+        self._st[5] = CLIP_HIGH
         if settings:
             for i in range(pads):
                 self.configure(i, settings[i])
@@ -186,7 +283,7 @@ class Detector:
         frame as ``(pad, onset_ticks, velocity, peak)`` tuples."""
         n = self.npads
         if self._own is None:
-            self._own = [0] * (OWN_RING_FRAMES * n)
+            self._own = array("H", bytes(2 * OWN_RING_FRAMES * n))
         k = self._own_k
         pos = (k * n) % len(self._own)
         for i in range(n):
@@ -216,15 +313,122 @@ class Detector:
         self._t0 = t_first
         self._newest = (first + count - 1) & FRAME_MASK
         out = None
-        d = (self.step - first % self.step) % self.step
+        step = self.step
+        n = self.npads
+        size = len(ring)
+        st = self._st
+        st[1] = size
+        st[2] = step * n
+        st[3] = shift
+        d = (step - first % step) % step
         while d < count:
+            g = self._plan((count - 1 - d) // step + 1, (t_first + d * frame_us) & TICKS_MASK, step * frame_us)
+            if g:  # state frames where only the baselines move: in machine code
+                done = _gate(ring, st, (((first + d) & FRAME_MASK) * n) % size, g)
+                self._unplan(done, (t_first + (d + (done - 1) * step) * frame_us) & TICKS_MASK)
+                d += done * step
+                if d >= count:
+                    break
             hits = self._frame((first + d) & FRAME_MASK, (t_first + d * frame_us) & TICKS_MASK)
             if hits:
                 if out is None:
                     out = []
                 out.extend(hits)
-            d += self.step
+            d += step
         return out if out is not None else _NOTHING
+
+    def _plan(self, left, t, span):
+        """How many of the next ``left`` state frames (``span`` µs apart, the first at
+        ticks ``t``) :func:`_gate` may take: as many as pass before a scan, mask,
+        retrigger decay or crosstalk wait ends (the Python state machine takes the frame
+        where one does).  Fills the gate's state with each pad's; the level a pad must
+        reach for the gate to stop is its threshold, none while masked, and while the
+        retrigger threshold decays, the lowest it comes to in those frames (the state
+        machine then decides the frame).  0: the next frame is the state machine's."""
+        g = left
+        for c in self.pending:  # decided per state frame once its window has passed
+            pad = self.pads[c[0]]
+            if not pad.xt_on:
+                return 0
+            w = _frames_before(pad.xt_win - ticks_diff(t, c[1]), span)
+            if w < g:
+                g = w
+        st = self._st
+        o = _HEAD
+        decaying = False
+        for p in self.pads:
+            if p.base_fp < 0:
+                return 0
+            ph = p.phase
+            st[o] = 0
+            st[o + 1] = p.thr
+            if ph == SCAN:
+                st[o] = 2
+                w = _frames_before(p.scan - ticks_diff(t, p.cross), span)
+            elif ph == MASK:
+                st[o] = 1
+                st[o + 1] = _NEVER
+                w = _frames_before(p.mask - ticks_diff(t, p.onset), span)
+            else:
+                w = g
+                if ph == RETRIG:
+                    st[o] = 1
+                    decaying = True
+            if w < g:
+                g = w
+            if g <= 0:
+                return 0
+            st[o + 2] = p.base_fp
+            st[o + 3] = p.noise_fp
+            st[o + 4] = p.shift
+            st[o + 5] = 0
+            st[o + 6] = p.peak
+            o += _PAD_FIELDS
+        if decaying:
+            o = _HEAD
+            for p in self.pads:
+                if p.phase == RETRIG:
+                    g = self._decay(p, o, g, t, span)
+                    if g <= 0:
+                        return 0
+                o += _PAD_FIELDS
+        return g
+
+    def _decay(self, p, o, g, t, span):
+        """Frames of the ``g`` a retriggering pad stays retriggering for (its threshold
+        decays to its plain one after that), with the lowest its threshold comes to over
+        them as its level in the gate's state (offset ``o``)."""
+        dt = ticks_diff(t, p.onset)
+        lowest = p.rt_level * math.exp(-(dt + (g - 1) * span) / p.rt_tau)
+        if lowest <= p.thr:  # it ends in these frames: find where, as _frame would
+            f = 0
+            while f < g:
+                dyn = p.rt_level * math.exp(-(dt + f * span) / p.rt_tau)
+                if dyn <= p.thr:
+                    break
+                lowest = dyn
+                f += 1
+            g = f
+        self._st[o + 1] = int(lowest)
+        return g
+
+    def _unplan(self, done, t):
+        """Takes back what :func:`_gate` did in ``done`` state frames, the last at ticks ``t``."""
+        if done <= 0:
+            return
+        st = self._st
+        o = _HEAD
+        for p in self.pads:
+            p.clipped += st[o + 5]
+            if p.phase == SCAN:
+                p.peak = st[o + 6]
+            else:
+                p.base_fp = st[o + 2]
+                if p.phase == IDLE:
+                    p.noise_fp = st[o + 3]
+            o += _PAD_FIELDS
+        if self.pending and self.recent:  # _decide forgets the old hits at every frame
+            self.recent = [r for r in self.recent if ticks_diff(t, r[1]) <= 20000 + self.pads[r[0]].scan]
 
     def _frame(self, k, t):
         ring = self.ring
@@ -251,7 +455,7 @@ class Detector:
                 level = p.thr
                 if ph == MASK:
                     if ticks_diff(t, p.onset) < p.mask:
-                        level = 0x3FFFFFFF  # nothing fires; stays a small int
+                        level = _NEVER
                     else:
                         ph = p.phase = RETRIG
                 if ph == RETRIG:
