@@ -76,23 +76,31 @@ RETRIG = 3
 
 _NOTHING = ()
 _NEVER = 0x3FFFFFFF  # a level nothing reaches; stays a small int
-_PAD_FIELDS = 7  # per pad in the gate's state array (_Gate)
-_HEAD = 6  # the gate state's header: pads, ring size, samples per state frame, shift, clip levels
 
 try:  # MicroPython: its compiler knows the decorator by this very spelling
     import micropython
+    from micropython import const
 except ImportError:  # CPython (the host's simulator and tests): the same code as plain Python
 
-    class micropython:  # noqa: N801 - stands in for the module
+    class micropython:  # stands in for the module
         @staticmethod
         def viper(f):
             return f
+
+    def const(x):
+        return x
 
     def ptr16(buf):
         return buf
 
     def ptr32(buf):
         return buf
+
+
+# The gate's state array (compile-time constants on the board, so _gate reads no globals):
+_HEAD = const(8)  # its header: pads, ring size, samples per state frame, shift, clip levels,
+# frames before the first state frame to look at, and before the others
+_PAD_FIELDS = const(7)  # then per pad: mode, level, baseline, noise, baseline shift, clipped, peak
 
 
 try:  # MicroPython: the C version, which allocates nothing on the per-sample path
@@ -115,8 +123,9 @@ def _gate(ring, st, at, count) -> int:
     in machine code on the board (viper): ``count`` state frames of the ring's halfwords
     from sample ``at``, every pad as ``st`` says (``Detector._plan`` fills it: per pad
     mode, level, baseline, noise, baseline shift, clipped samples, peak).  Stops before
-    the first state frame where a pad reaches its level (the Python state machine takes
-    that frame) and returns how many frames it took.  Each frame does exactly what
+    the first state frame where a pad reaches its level on its sample or on any frame since
+    the state frame before (the Python state machine takes that frame) and returns how
+    many frames it took.  Each frame does exactly what
     ``Detector._frame`` does to a pad that crosses nothing: count clipped samples, follow
     the baseline (mode 0 and 1; mode 0 is idle and follows the noise too) or, mode 2
     (scanning), keep the peak.  Machine ints: every value here stays under 2**25."""
@@ -128,27 +137,38 @@ def _gate(ring, st, at, count) -> int:
     sh = int(s[3])
     lo = int(s[4])
     hi = int(s[5])
+    back = int(s[6])
     pos = int(at)
     left = int(count)
     f = 0
     while f < left:
         i = 0
         q = pos
-        o = 6
-        while i < n:  # first: does any pad reach its level here?
-            dev = (int(r[q]) << sh) - (int(s[o + 2]) >> 8)
-            if dev < 0:
-                dev = 0 - dev
-            if int(s[o]) != 2 and dev >= int(s[o + 1]):
-                return f
+        o = _HEAD
+        while i < n:  # first: does any pad reach its level here, or since the last state frame?
+            if int(s[o]) != 2:
+                b = int(s[o + 2]) >> 8
+                level = int(s[o + 1])
+                j = 0
+                a = q
+                while j <= back:
+                    dev = (int(r[a]) << sh) - b
+                    if dev < 0:
+                        dev = 0 - dev
+                    if dev >= level:
+                        return f
+                    a -= n
+                    if a < 0:
+                        a += size
+                    j += 1
             q += 1
             if q >= size:
                 q -= size
-            o += 7
+            o += _PAD_FIELDS
             i += 1
         i = 0
         q = pos
-        o = 6
+        o = _HEAD
         while i < n:
             x = int(r[q]) << sh
             if x <= lo or x >= hi:
@@ -169,11 +189,12 @@ def _gate(ring, st, at, count) -> int:
             q += 1
             if q >= size:
                 q -= size
-            o += 7
+            o += _PAD_FIELDS
             i += 1
         pos += stride
         if pos >= size:
             pos -= size
+        back = int(s[7])
         f += 1
     return f
 
@@ -270,6 +291,7 @@ class Detector:
         self._st[0] = pads
         self._st[4] = CLIP_LOW
         self._st[5] = CLIP_HIGH
+        self._next = -1  # the frame after the last one fed: frames before a block are known only then
         if settings:
             for i in range(pads):
                 self.configure(i, settings[i])
@@ -320,8 +342,13 @@ class Detector:
         st[1] = size
         st[2] = step * n
         st[3] = shift
+        st[7] = step - 1
+        known = step - 1 if first == self._next else 0  # frames before this block still to look at
+        self._next = (first + count) & FRAME_MASK
         d = (step - first % step) % step
         while d < count:
+            back = d + known if d + known < step else step - 1
+            st[6] = back
             g = self._plan((count - 1 - d) // step + 1, (t_first + d * frame_us) & TICKS_MASK, step * frame_us)
             if g:  # state frames where only the baselines move: in machine code
                 done = _gate(ring, st, (((first + d) & FRAME_MASK) * n) % size, g)
@@ -329,7 +356,8 @@ class Detector:
                 d += done * step
                 if d >= count:
                     break
-            hits = self._frame((first + d) & FRAME_MASK, (t_first + d * frame_us) & TICKS_MASK)
+                back = step - 1 if done else back
+            hits = self._frame((first + d) & FRAME_MASK, (t_first + d * frame_us) & TICKS_MASK, back)
             if hits:
                 if out is None:
                     out = []
@@ -430,7 +458,9 @@ class Detector:
         if self.pending and self.recent:  # _decide forgets the old hits at every frame
             self.recent = [r for r in self.recent if ticks_diff(t, r[1]) <= 20000 + self.pads[r[0]].scan]
 
-    def _frame(self, k, t):
+    def _frame(self, k, t, back):
+        """State frame ``k`` at ticks ``t``: a pad not scanning starts a hit at the first
+        of its samples from ``back`` frames before ``k`` to ``k`` that reaches its level."""
         ring = self.ring
         size = len(ring)
         at = k * self.npads  # a frame may straddle the end of the ring (3 pads, 4096 samples)
@@ -464,12 +494,13 @@ class Detector:
                         level = dyn
                     else:
                         ph = p.phase = IDLE
-                if dev >= level:
+                r = self._first_over(i, k, p.base_fp >> 8, level, back) if back else 0
+                if dev >= level or r:
                     p.crossed = True
-                    p.cross = t
-                    p.cross_k = k
+                    p.cross = (t + r * self.frame_us) & TICKS_MASK
+                    p.cross_k = (k + r) & FRAME_MASK
                     p.cbase = p.base_fp >> 8
-                    p.peak = dev
+                    p.peak = dev if r == 0 else self._peak_since(i, k, p.cbase, r)
                     p.phase = SCAN
                     if p.scan <= 0:
                         self._scanned(i, p, k)
@@ -481,6 +512,33 @@ class Detector:
         if self.pending:
             return self._decide(t)
         return _NOTHING
+
+    def _first_over(self, i, k, base, level, back):
+        """The first of pad ``i``'s frames ``k - back`` .. ``k - 1`` (relative to ``k``)
+        whose sample is ``level`` or more from ``base`` either way, or 0 (none)."""
+        ring = self.ring
+        size = len(ring)
+        n = self.npads
+        sh = self.shift
+        r = -back
+        while r < 0:
+            dev = (ring[((k + r) * n + i) % size] << sh) - base
+            if dev >= level or -dev >= level:
+                return r
+            r += 1
+        return 0
+
+    def _peak_since(self, i, k, base, r):
+        """The largest distance from ``base`` of pad ``i``'s samples from frame ``k + r`` to ``k``."""
+        top = 0
+        while r <= 0:
+            dev = (self.ring[((k + r) * self.npads + i) % len(self.ring)] << self.shift) - base
+            if dev < 0:
+                dev = -dev
+            if dev > top:
+                top = dev
+            r += 1
+        return top
 
     def _scanned(self, i, p, k):
         onset, peak, clean, delay, subtracted = self._onset(i, p, k)
@@ -713,9 +771,9 @@ class Detector:
         if top + abs(b - p.cbase) < p.peak:  # the ring no longer holds the edge: keep what the state frames saw
             return p.cross, p.peak, p.peak, 0, 0
         first = 1 if self._dev(i, k, rc, b, None) >= 0 else -1
-        if first != sgn:  # the second swing came out larger (both clipped at the rails): time the first
-            _top, best, rp, sgn = self._peak(i, k, lo, 0, r_min, b, None, first)
-        raw = best
+        raw = best  # the velocity: the strike's main swing, whichever way it went
+        if first != sgn:  # it opened the other way (a real pad's first lobe): time that swing, before the main one
+            _top, best, rp, sgn = self._peak(i, k, lo, rp, r_min, b, None, first)
         stop = rc - EDGE_BACK_US // self.frame_us
         if stop < r_min:
             stop = r_min
