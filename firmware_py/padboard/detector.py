@@ -11,13 +11,16 @@ frame ``frame_us`` after the one before (:meth:`Detector.feed`).  :meth:`Detecto
 takes one frame at a time into a ring of the detector's own, for callers without DMA.
 
 Two rates.  The state machine below looks at one frame every ``STATE_US`` (4 kHz):
-settings such as the baseline follow are tuned per such frame, and MicroPython keeps up
-with it.  The onset is then measured on every frame the ADC took (20 kHz on the board),
-which the ring still holds:
+settings such as the baseline follow are tuned per such frame.  Onsets are looked for on
+every frame the ADC took (20 kHz on the board: a real strike's first lobe can be narrower
+than a state frame), and the onset is measured on every frame, which the ring still
+holds.  The frames where nothing can happen but the baselines following run in
+:func:`_gate`, machine code on the board (viper; MicroPython alone did not keep up):
 
 - Per pad, the baseline follows a slow IIR (frozen while a hit is scanned); a hit starts
-  when a sample's distance from the baseline reaches the threshold, and the scan that
-  follows finds its peak (the velocity).  The mask time then blocks new onsets, after
+  at the first sample whose distance from the baseline, either way, reaches the
+  threshold, and the scan that follows finds its peak (the velocity: the strike's
+  largest swing).  A strike that opened the other way is timed on that first swing.  The mask time then blocks new onsets, after
   which a retrigger threshold, starting at a share of the last peak and decaying
   exponentially, keeps the ring of that hit from firing again.
 - The onset is *not* the threshold crossing: a palm presses for a millisecond or so and
