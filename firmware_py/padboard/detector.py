@@ -295,11 +295,15 @@ class Detector:
         self._st[4] = CLIP_LOW
         self._st[5] = CLIP_HIGH
         self._next = -1  # the frame after the last one fed: frames before a block are known only then
+        self._calm = False  # the last plan: every pad idle, nothing pending
+        self._held = False  # calm, and the pads' baselines, noise and clip counts are in _st, not in them
         if settings:
             for i in range(pads):
                 self.configure(i, settings[i])
 
     def configure(self, pad, settings):
+        if self._held:
+            self._unplan(0, 0)
         self.pads[pad].configure(settings)
 
     def process(self, t, samples):
@@ -352,11 +356,17 @@ class Detector:
         while d < count:
             back = d + known if d + known < step else step - 1
             st[6] = back
-            g = self._plan((count - 1 - d) // step + 1, (t_first + d * frame_us) & TICKS_MASK, step * frame_us)
+            if self._held:  # idle since the last block: the gate's state is the pads'
+                g = (count - 1 - d) // step + 1
+            else:
+                g = self._plan((count - 1 - d) // step + 1, (t_first + d * frame_us) & TICKS_MASK, step * frame_us)
             if g:  # state frames where only the baselines move: in machine code
                 done = _gate(ring, st, (((first + d) & FRAME_MASK) * n) % size, g)
-                self._unplan(done, (t_first + (d + (done - 1) * step) * frame_us) & TICKS_MASK)
                 d += done * step
+                if d >= count and self._calm:  # still idle: keep the state in the gate's array
+                    self._held = True
+                    break
+                self._unplan(done, (t_first + (d - step) * frame_us) & TICKS_MASK)
                 if d >= count:
                     break
                 back = step - 1 if done else back
@@ -375,7 +385,9 @@ class Detector:
         where one does).  Fills the gate's state with each pad's; the level a pad must
         reach for the gate to stop is its threshold, none while masked, and while the
         retrigger threshold decays, the lowest it comes to in those frames (the state
-        machine then decides the frame).  0: the next frame is the state machine's."""
+        machine then decides the frame).  0: the next frame is the state machine's.
+        ``_calm``: every pad idle and nothing pending (the plan holds until a pad crosses)."""
+        self._calm = False
         g = left
         for c in self.pending:  # decided per state frame once its window has passed
             pad = self.pads[c[0]]
@@ -387,10 +399,13 @@ class Detector:
         st = self._st
         o = _HEAD
         decaying = False
+        calm = not self.pending
         for p in self.pads:
             if p.base_fp < 0:
                 return 0
             ph = p.phase
+            if ph != IDLE:
+                calm = False
             st[o] = 0
             st[o + 1] = p.thr
             if ph == SCAN:
@@ -423,6 +438,7 @@ class Detector:
                     if g <= 0:
                         return 0
                 o += _PAD_FIELDS
+        self._calm = calm
         return g
 
     def _decay(self, p, o, g, t, span):
@@ -444,13 +460,14 @@ class Detector:
         return g
 
     def _unplan(self, done, t):
-        """Takes back what :func:`_gate` did in ``done`` state frames, the last at ticks ``t``."""
-        if done <= 0:
-            return
+        """Takes back what :func:`_gate` did (``done`` state frames this time, the last
+        at ticks ``t``, and while the state was held, all it did since)."""
+        self._held = False
         st = self._st
         o = _HEAD
         for p in self.pads:
             p.clipped += st[o + 5]
+            st[o + 5] = 0
             if p.phase == SCAN:
                 p.peak = st[o + 6]
             else:
@@ -458,7 +475,7 @@ class Detector:
                 if p.phase == IDLE:
                     p.noise_fp = st[o + 3]
             o += _PAD_FIELDS
-        if self.pending and self.recent:  # _decide forgets the old hits at every frame
+        if done > 0 and self.pending and self.recent:  # _decide forgets the old hits at every frame
             self.recent = [r for r in self.recent if ticks_diff(t, r[1]) <= 20000 + self.pads[r[0]].scan]
 
     def _frame(self, k, t, back):
@@ -924,6 +941,8 @@ class Detector:
 
     def health(self, pad):
         """(baseline, noise, largest peak since the last call, clipped samples) of a pad."""
+        if self._held:
+            self._unplan(0, 0)
         p = self.pads[pad]
         peak = p.peak_max
         p.peak_max = 0
