@@ -90,6 +90,10 @@ except ImportError:  # CPython (the host's simulator and tests): the same code a
         def viper(f):
             return f
 
+        @staticmethod
+        def native(f):
+            return f
+
     def const(x):
         return x
 
@@ -322,6 +326,7 @@ class Detector:
         self._own_k = (k + 1) & FRAME_MASK
         return self.feed(self._own, k, 1, t, dt if dt > 0 else STATE_US)
 
+    @micropython.native
     def feed(self, ring, first, count, t_first, frame_us, shift=0, stagger=False):
         """Frames ``first`` .. ``first + count - 1`` of the sampler (frame numbers count
         up and wrap at ``FRAMES``; sample ``i`` of frame ``k`` is
@@ -378,6 +383,7 @@ class Detector:
             d += step
         return out if out is not None else _NOTHING
 
+    @micropython.native
     def _plan(self, left, t, span):
         """How many of the next ``left`` state frames (``span`` µs apart, the first at
         ticks ``t``) :func:`_gate` may take: as many as pass before a scan, mask,
@@ -441,6 +447,7 @@ class Detector:
         self._calm = calm
         return g
 
+    @micropython.native
     def _decay(self, p, o, g, t, span):
         """Frames of the ``g`` a retriggering pad stays retriggering for (its threshold
         decays to its plain one after that), with the lowest its threshold comes to over
@@ -459,6 +466,7 @@ class Detector:
         self._st[o + 1] = int(lowest)
         return g
 
+    @micropython.native
     def _unplan(self, done, t):
         """Takes back what :func:`_gate` did (``done`` state frames this time, the last
         at ticks ``t``, and while the state was held, all it did since)."""
@@ -478,6 +486,7 @@ class Detector:
         if done > 0 and self.pending and self.recent:  # _decide forgets the old hits at every frame
             self.recent = [r for r in self.recent if ticks_diff(t, r[1]) <= 20000 + self.pads[r[0]].scan]
 
+    @micropython.native
     def _frame(self, k, t, back):
         """State frame ``k`` at ticks ``t``: a pad not scanning starts a hit at the first
         of its samples from ``back`` frames before ``k`` to ``k`` that reaches its level."""
@@ -533,6 +542,7 @@ class Detector:
             return self._decide(t)
         return _NOTHING
 
+    @micropython.native
     def _first_over(self, i, k, base, level, back):
         """The first of pad ``i``'s frames ``k - back`` .. ``k - 1`` (relative to ``k``)
         whose sample is ``level`` or more from ``base`` either way, or 0 (none)."""
@@ -548,6 +558,7 @@ class Detector:
             r += 1
         return 0
 
+    @micropython.native
     def _peak_since(self, i, k, base, r):
         """The largest distance from ``base`` of pad ``i``'s samples from frame ``k + r`` to ``k``."""
         top = 0
@@ -560,6 +571,7 @@ class Detector:
             r += 1
         return top
 
+    @micropython.native
     def _scanned(self, i, p, k):
         onset, peak, clean, delay, subtracted = self._onset(i, p, k)
         p.onset = onset
@@ -570,6 +582,7 @@ class Detector:
         p.rt_level = peak * p.rt_pct / 100
         p.phase = MASK
 
+    @micropython.native
     def _sources(self, i, p, k):
         """What is subtracted from pad ``i``'s signal before its edge is timed (its scan
         ended at frame ``k``): every other pad with a crosstalk gain here that crossed
@@ -609,6 +622,7 @@ class Detector:
             out.append((j, g / 1000, q.cbase, self._lag(p, i, j), echo))
         return out
 
+    @micropython.native
     def _slapped(self, j, k, pads):
         """True when pad ``j``'s latest hit is a slap of its own: over its frames up to
         ``k`` (its scan, or as much as there is), its signal less the crosstalk of the
@@ -633,6 +647,7 @@ class Detector:
         _top, clean, _rp, _sgn = self._peak(j, k, lo, hi, r_min, q.cbase, src, sgn)
         return clean >= q.thr and clean * 100 >= q.xclean * (raw - clean)
 
+    @micropython.native
     def _lag(self, p, i, j):
         """Frames from pad ``j``'s signal to its crosstalk on pad ``i`` (settings ``p``)."""
         lag = p.xlag[j]
@@ -642,6 +657,7 @@ class Detector:
                 lag = 0
         return lag / self.frame_us
 
+    @micropython.native
     def _at(self, j, k, x, b, r_min):
         """Pad ``j``'s signal less ``b`` at fractional frame ``k + x`` (linear between
         frames; 0 where the ring no longer holds it).  A clipped sample sets
@@ -664,6 +680,7 @@ class Detector:
             a += (c - a) * f
         return a - b
 
+    @micropython.native
     def _dev(self, i, k, r, b, src):
         """Pad ``i``'s signal at frame ``k + r`` less its baseline ``b`` and, with
         ``src`` (:meth:`_sources`), less each source pad's own signal (its signal less
@@ -679,6 +696,7 @@ class Detector:
                 v -= g * own
         return v
 
+    @micropython.native
     def _peak(self, i, k, lo, hi, r_min, b, src, want):
         """(largest |deviation|, peak, its frame, sign) of pad ``i``'s signal (less the
         sources in ``src``) over frames ``k + lo`` .. ``k + hi`` (``want``: only that
@@ -727,6 +745,7 @@ class Detector:
             x += 1
         return best, int(sgn * top / w), top_end - w // 2, sgn
 
+    @micropython.native
     def _half_time(self, i, k, rp, best, sgn, stop, b, src):
         """Frames from ``k`` to where the rising edge before frame ``k + rp`` reached half
         of ``best`` (a straight line through the samples between a quarter and three
@@ -770,6 +789,7 @@ class Detector:
                         x50 = fit
         return rp + x50
 
+    @micropython.native
     def _onset(self, i, p, k):
         """(onset ticks, peak, clean peak, delay, subtracted pads) of pad ``i``'s hit,
         whose scan ended at frame ``k``: the peak over every frame since the state frame
@@ -829,6 +849,7 @@ class Detector:
             onset = p.cross
         return onset, raw, best, delay, subtracted
 
+    @micropython.native
     def _edge_base(self, i, p, k, rc, r_min):
         """The baseline under a hit's edge (crossing at frame ``k + rc``): the mean of
         the samples from ``BASE_FROM_US`` to ``BASE_TO_US`` before the crossing, if they
@@ -855,6 +876,7 @@ class Detector:
             return p.cbase
         return m
 
+    @micropython.native
     def _decide(self, t):
         out = []
         keep = []
@@ -872,6 +894,7 @@ class Detector:
             self.recent = [r for r in self.recent if ticks_diff(t, r[1]) <= 20000 + self.pads[r[0]].scan]
         return out
 
+    @micropython.native
     def _settled(self, c, pad, t):
         """True once every onset within this hit's window is known and fully scanned (a
         pad still scanning crossed its threshold after its onset, so any that crossed
@@ -884,6 +907,7 @@ class Detector:
                 return False
         return True
 
+    @micropython.native
     def _crosstalk(self, c, pad):
         """True when another pad's hit within the window is stronger than this one by the
         crosstalk ratio, and this one could have come from it: crosstalk carries the
