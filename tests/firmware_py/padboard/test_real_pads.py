@@ -26,12 +26,14 @@ class Hits:
 
 
 def board_hits(
-    pad: PiezoPad, contacts: list[int], peak: float, settings: dict[str, int]
+    pad: PiezoPad, contacts: list[int], peak: float | list[float], settings: dict[str, int]
 ) -> list[tuple[int, int, int, int]]:
-    """Hits of ``pad`` slapped at each of ``contacts`` (µs) with a main swing of ``peak`` counts."""
+    """Hits of ``pad`` slapped at each of ``contacts`` (µs) with a main swing of ``peak``
+    counts (one for all, or one per contact), no crosstalk, no contact delay."""
     model = PiezoModel([pad], seed=3, crosstalk=0.0)
-    for t in contacts:
-        model.add(ModelSlap(0, t, peak))
+    peaks = peak if isinstance(peak, list) else [peak] * len(contacts)
+    for t, p in zip(contacts, peaks, strict=True):
+        model.add(ModelSlap(0, t, p))
     sink = Hits({"xtalk_pct": 0, "onset_us": 0, "sensitivity": 12_000, **settings})
     dma = SimDma(model, FRAME_US)
     t = 0
