@@ -43,6 +43,10 @@ def run() -> list[Figure]:
         note = f"{STRIKES} strikes, main swing 1,500–8,000 counts, threshold {THRESHOLD}; {doubled} doubled"
         out.append(Figure(f"{kind}: strikes found", 100 * found / STRIKES, "%", "≥ 99.5 %", note))
         if late:
-            out.append(Figure(f"{kind}: stamp after the first lobe starts, median", statistics.median(late), "µs", "", ""))
-            out.append(Figure(f"{kind}: stamp after the first lobe starts, p99", p99, "µs", "", f"earliest {late[0]} µs"))
+            out.append(
+                Figure(f"{kind}: stamp after the first lobe starts, median", statistics.median(late), "µs", "", "")
+            )
+            out.append(
+                Figure(f"{kind}: stamp after the first lobe starts, p99", p99, "µs", "", f"earliest {late[0]} µs")
+            )
     return out
