@@ -20,9 +20,10 @@ holds.  The frames where nothing can happen but the baselines following run in
 - Per pad, the baseline follows a slow IIR (frozen while a hit is scanned); a hit starts
   at the first sample whose distance from the baseline, either way, reaches the
   threshold, and the scan that follows finds its peak (the velocity: the strike's
-  largest swing).  A strike that opened the other way is timed on that first swing.  The mask time then blocks new onsets, after
-  which a retrigger threshold, starting at a share of the last peak and decaying
-  exponentially, keeps the ring of that hit from firing again.
+  largest swing).  A strike that opened the other way is timed on that first swing.
+  The mask time then blocks new onsets, after which a retrigger threshold, starting at
+  a share of the last peak and decaying exponentially, keeps the ring of that hit from
+  firing again.
 - The onset is *not* the threshold crossing: a palm presses for a millisecond or so and
   the signal leaves the baseline smoothly, so a soft slap crosses the threshold near its
   peak and a hard one early, up to a millisecond apart for the same contact time.  The
