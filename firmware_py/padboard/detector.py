@@ -11,19 +11,16 @@ frame ``frame_us`` after the one before (:meth:`Detector.feed`).  :meth:`Detecto
 takes one frame at a time into a ring of the detector's own, for callers without DMA.
 
 Two rates.  The state machine below looks at one frame every ``STATE_US`` (4 kHz):
-settings such as the baseline follow are tuned per such frame.  Onsets are looked for on
-every frame the ADC took (20 kHz on the board: a real strike's first lobe can be narrower
-than a state frame), and the onset is measured on every frame, which the ring still
-holds.  The frames where nothing can happen but the baselines following run in
-:func:`_gate`, machine code on the board (viper; MicroPython alone did not keep up):
+settings such as the baseline follow are tuned per such frame; the state frames where
+nothing can happen but the baselines following run in :func:`_gate`, machine code on
+the board (viper: MicroPython alone did not keep up).  The onset is then measured on
+every frame the ADC took (20 kHz on the board), which the ring still holds:
 
 - Per pad, the baseline follows a slow IIR (frozen while a hit is scanned); a hit starts
-  at the first sample whose distance from the baseline, either way, reaches the
-  threshold, and the scan that follows finds its peak (the velocity: the strike's
-  largest swing).  A strike that opened the other way is timed on that first swing.
-  The mask time then blocks new onsets, after which a retrigger threshold, starting at
-  a share of the last peak and decaying exponentially, keeps the ring of that hit from
-  firing again.
+  when a sample's distance from the baseline reaches the threshold, and the scan that
+  follows finds its peak (the velocity).  The mask time then blocks new onsets, after
+  which a retrigger threshold, starting at a share of the last peak and decaying
+  exponentially, keeps the ring of that hit from firing again.
 - The onset is *not* the threshold crossing: a palm presses for a millisecond or so and
   the signal leaves the baseline smoothly, so a soft slap crosses the threshold near its
   peak and a hard one early, up to a millisecond apart for the same contact time.  The
@@ -106,8 +103,7 @@ except ImportError:  # CPython (the host's simulator and tests): the same code a
 
 
 # The gate's state array (compile-time constants on the board, so _gate reads no globals):
-_HEAD = const(8)  # its header: pads, ring size, samples per state frame, shift, clip levels,
-# frames before the first state frame to look at, and before the others
+_HEAD = const(6)  # its header: pads, ring size, samples per state frame, shift, clip levels
 _PAD_FIELDS = const(7)  # then per pad: mode, level, baseline, noise, baseline shift, clipped, peak
 
 
@@ -131,9 +127,8 @@ def _gate(ring, st, at, count) -> int:
     in machine code on the board (viper): ``count`` state frames of the ring's halfwords
     from sample ``at``, every pad as ``st`` says (``Detector._plan`` fills it: per pad
     mode, level, baseline, noise, baseline shift, clipped samples, peak).  Stops before
-    the first state frame where a pad reaches its level on its sample or on any frame since
-    the state frame before (the Python state machine takes that frame) and returns how
-    many frames it took.  Each frame does exactly what
+    the first state frame where a pad reaches its level (the Python state machine takes
+    that frame) and returns how many frames it took.  Each frame does exactly what
     ``Detector._frame`` does to a pad that crosses nothing: count clipped samples, follow
     the baseline (mode 0 and 1; mode 0 is idle and follows the noise too) or, mode 2
     (scanning), keep the peak.  Machine ints: every value here stays under 2**25."""
@@ -145,7 +140,6 @@ def _gate(ring, st, at, count) -> int:
     sh = int(s[3])
     lo = int(s[4])
     hi = int(s[5])
-    back = int(s[6])
     pos = int(at)
     left = int(count)
     f = 0
@@ -153,22 +147,12 @@ def _gate(ring, st, at, count) -> int:
         i = 0
         q = pos
         o = _HEAD
-        while i < n:  # first: does any pad reach its level here, or since the last state frame?
-            if int(s[o]) != 2:
-                b = int(s[o + 2]) >> 8
-                level = int(s[o + 1])
-                j = 0
-                a = q
-                while j <= back:
-                    dev = (int(r[a]) << sh) - b
-                    if dev < 0:
-                        dev = 0 - dev
-                    if dev >= level:
-                        return f
-                    a -= n
-                    if a < 0:
-                        a += size
-                    j += 1
+        while i < n:  # first: does any pad reach its level here?
+            dev = (int(r[q]) << sh) - (int(s[o + 2]) >> 8)
+            if dev < 0:
+                dev = 0 - dev
+            if int(s[o]) != 2 and dev >= int(s[o + 1]):
+                return f
             q += 1
             if q >= size:
                 q -= size
@@ -202,7 +186,6 @@ def _gate(ring, st, at, count) -> int:
         pos += stride
         if pos >= size:
             pos -= size
-        back = int(s[7])
         f += 1
     return f
 
@@ -299,7 +282,6 @@ class Detector:
         self._st[0] = pads
         self._st[4] = CLIP_LOW
         self._st[5] = CLIP_HIGH
-        self._next = -1  # the frame after the last one fed: frames before a block are known only then
         self._calm = False  # the last plan: every pad idle, nothing pending
         self._held = False  # calm, and the pads' baselines, noise and clip counts are in _st, not in them
         if settings:
@@ -355,13 +337,8 @@ class Detector:
         st[1] = size
         st[2] = step * n
         st[3] = shift
-        st[7] = step - 1
-        known = step - 1 if first == self._next else 0  # frames before this block still to look at
-        self._next = (first + count) & FRAME_MASK
         d = (step - first % step) % step
         while d < count:
-            back = d + known if d + known < step else step - 1
-            st[6] = back
             if self._held:  # idle since the last block: the gate's state is the pads'
                 g = (count - 1 - d) // step + 1
             else:
@@ -375,8 +352,7 @@ class Detector:
                 self._unplan(done, (t_first + (d - step) * frame_us) & TICKS_MASK)
                 if d >= count:
                     break
-                back = step - 1 if done else back
-            hits = self._frame((first + d) & FRAME_MASK, (t_first + d * frame_us) & TICKS_MASK, back)
+            hits = self._frame((first + d) & FRAME_MASK, (t_first + d * frame_us) & TICKS_MASK)
             if hits:
                 if out is None:
                     out = []
@@ -488,9 +464,7 @@ class Detector:
             self.recent = [r for r in self.recent if ticks_diff(t, r[1]) <= 20000 + self.pads[r[0]].scan]
 
     @micropython.native
-    def _frame(self, k, t, back):
-        """State frame ``k`` at ticks ``t``: a pad not scanning starts a hit at the first
-        of its samples from ``back`` frames before ``k`` to ``k`` that reaches its level."""
+    def _frame(self, k, t):
         ring = self.ring
         size = len(ring)
         at = k * self.npads  # a frame may straddle the end of the ring (3 pads, 4096 samples)
@@ -524,13 +498,12 @@ class Detector:
                         level = dyn
                     else:
                         ph = p.phase = IDLE
-                r = self._first_over(i, k, p.base_fp >> 8, level, back) if back else 0
-                if dev >= level or r:
+                if dev >= level:
                     p.crossed = True
-                    p.cross = (t + r * self.frame_us) & TICKS_MASK
-                    p.cross_k = (k + r) & FRAME_MASK
+                    p.cross = t
+                    p.cross_k = k
                     p.cbase = p.base_fp >> 8
-                    p.peak = dev if r == 0 else self._peak_since(i, k, p.cbase, r)
+                    p.peak = dev
                     p.phase = SCAN
                     if p.scan <= 0:
                         self._scanned(i, p, k)
@@ -542,35 +515,6 @@ class Detector:
         if self.pending:
             return self._decide(t)
         return _NOTHING
-
-    @micropython.native
-    def _first_over(self, i, k, base, level, back):
-        """The first of pad ``i``'s frames ``k - back`` .. ``k - 1`` (relative to ``k``)
-        whose sample is ``level`` or more from ``base`` either way, or 0 (none)."""
-        ring = self.ring
-        size = len(ring)
-        n = self.npads
-        sh = self.shift
-        r = -back
-        while r < 0:
-            dev = (ring[((k + r) * n + i) % size] << sh) - base
-            if dev >= level or -dev >= level:
-                return r
-            r += 1
-        return 0
-
-    @micropython.native
-    def _peak_since(self, i, k, base, r):
-        """The largest distance from ``base`` of pad ``i``'s samples from frame ``k + r`` to ``k``."""
-        top = 0
-        while r <= 0:
-            dev = (self.ring[((k + r) * self.npads + i) % len(self.ring)] << self.shift) - base
-            if dev < 0:
-                dev = -dev
-            if dev > top:
-                top = dev
-            r += 1
-        return top
 
     @micropython.native
     def _scanned(self, i, p, k):
@@ -812,9 +756,9 @@ class Detector:
         if top + abs(b - p.cbase) < p.peak:  # the ring no longer holds the edge: keep what the state frames saw
             return p.cross, p.peak, p.peak, 0, 0
         first = 1 if self._dev(i, k, rc, b, None) >= 0 else -1
-        raw = best  # the velocity: the strike's main swing, whichever way it went
-        if first != sgn:  # it opened the other way (a real pad's first lobe): time that swing, before the main one
-            _top, best, rp, sgn = self._peak(i, k, lo, rp, r_min, b, None, first)
+        if first != sgn:  # the second swing came out larger (both clipped at the rails): time the first
+            _top, best, rp, sgn = self._peak(i, k, lo, 0, r_min, b, None, first)
+        raw = best
         stop = rc - EDGE_BACK_US // self.frame_us
         if stop < r_min:
             stop = r_min
