@@ -77,7 +77,9 @@ system-test: $(STAMP)
 # The padboard's own firmware on an emulated RP2040 (tests/board/, docs/board-testing.md):
 # rp2040js from npm into .venv/rp2040js (the test installs it), MicroPython's image from
 # ../shared/tools/rp2040 (SHA-256 checked).  Emulated time runs at 0.05-0.4x wall time, so
-# board-test runs a bounded share (minutes) and board-soak the 60 s slapping run.
+# board-test runs a bounded share (minutes: the board's own tests, HIL scenarios on the
+# padboard-emulated backend, ringside calibrate, 6 s of link soak) and board-soak the
+# 60 s slapping run with an unplug.
 board-test: $(STAMP)
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy nice -n 10 $(BIN)/python -m pytest -q -m "board and not soak" tests/board
 

@@ -15,11 +15,15 @@ record the cost is one ``is None`` test per call.
 A canvas may instead carry a :class:`display.compose.Frame`: then nothing is painted, each
 paint operation is written into the frame's display list for
 :class:`display.compose.Composer` to repaint only what changed (:meth:`Canvas.paint`).
+A drawing marked :func:`segment` (a panel, a bar, a card) is then recorded once for its
+inputs and put into later frames whole (:class:`display.compose.Segment`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+import functools
+from collections.abc import Callable, Hashable
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import pygame
 
@@ -27,6 +31,8 @@ from display import compose
 from display.layout import UNITS, LayoutRecord
 
 RectLike = pygame.Rect | tuple[int, int, int, int]
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 class Canvas:
@@ -54,6 +60,8 @@ class Canvas:
         """The surface's own mapping: what the layout record's rects are in."""
         self._same = self.scale == 1 and self.offset == (0, 0)
         """Units are pixels (the cabinet's 1280×720): no arithmetic per shape."""
+        self._whole: pygame.Rect | None = None
+        """What filling the whole canvas paints: the surface (None), or an inset's area."""
 
     def inset(self, area: RectLike) -> Canvas:
         """A canvas that draws a whole screen shrunk into ``area`` of this one (a demo game
@@ -61,6 +69,7 @@ class Canvas:
         child = Canvas(self.surface, self.record, self.px_rect(area), self.frame)
         child._root = self._root
         child._same = False
+        child._whole = child.px_rect((0, 0, *UNITS))
         return child
 
     # -- what screens ask of a surface, in units ---------------------------------------------
@@ -83,9 +92,50 @@ class Canvas:
             return paint(self.surface, *args)
         return self.frame.add(paint, args, box, reads)
 
+    def segment(self, draw: Callable[..., R], *args: Any, **kwargs: Any) -> R:
+        """``draw(self, *args, **kwargs)``; while recording a frame that keeps segments, its paint
+        operations are recorded once for the same ``args`` (and this canvas's mapping and
+        clip) and put into the frame as one :class:`display.compose.Segment`.  ``draw``
+        must depend on nothing else (its args are the key: rects, lists and dicts in them
+        are keyed by value)."""
+        frame = self.frame
+        if frame is None or frame.segments is None:
+            return draw(self, *args, **kwargs)
+        clip = frame.clip
+        key = (
+            draw,
+            self.scale,
+            self.offset,
+            None if clip is None else tuple(clip),
+            tuple(_key(a) for a in args),
+            _key(kwargs) if kwargs else (),
+        )
+        segment = frame.segments.get(key)
+        if segment is None:
+            part = compose.Frame(frame.size, frame.segments)
+            part.clip = clip
+            self.frame = part
+            try:
+                result = draw(self, *args, **kwargs)
+            finally:
+                self.frame = frame
+            segment = compose.Segment(part, result)
+            frame.segments.put(key, segment)
+        if segment.ops:
+            frame.add(compose.replay, (segment,), segment.box)
+            frame.readers += segment.readers
+        frame.clip = segment.clip_after
+        result = segment.result
+        return pygame.Rect(result) if isinstance(result, pygame.Rect) else result  # type: ignore[return-value]
+
     def fill(self, color: tuple[int, ...], rect: RectLike | None = None) -> None:
-        px = self.surface.get_rect() if rect is None else self.px_rect(rect)
-        self.paint(compose.fill, (color, None if rect is None else tuple(px)), px)
+        """Fill ``rect``, or the whole canvas: the surface, or an inset's own area (a demo
+        game's background is not painted again under its band)."""
+        if rect is None and self._whole is None:
+            self.paint(compose.fill, (color, None), self.surface.get_rect())
+            return
+        px = self.px_rect(rect if rect is not None else (0, 0, *UNITS))
+        self.paint(compose.fill, (color, tuple(px)), px)
 
     def set_clip(self, rect: RectLike | None) -> None:
         clip = None if rect is None else self.px_rect(rect)
@@ -144,6 +194,38 @@ class Canvas:
         x0, y0 = (r.x - ox) / s, (r.y - oy) / s
         x1, y1 = (r.right - ox) / s, (r.bottom - oy) / s
         return pygame.Rect(round(x0), round(y0), round(x1) - round(x0), round(y1) - round(y0))
+
+
+def segment(draw: Callable[Concatenate[Any, P], R]) -> Callable[Concatenate[Any, P], R]:
+    """Mark ``draw(target, *args)`` as a segment (:meth:`Canvas.segment`): on a recording
+    canvas it is drawn once for the same arguments; on a surface or a canvas that paints
+    (the layout record's) it is simply called."""
+
+    @functools.wraps(draw)
+    def recorded(target: Any, *args: P.args, **kwargs: P.kwargs) -> R:
+        if isinstance(target, Canvas):
+            return target.segment(draw, *args, **kwargs)
+        return draw(target, *args, **kwargs)
+
+    return recorded
+
+
+def _key(value: Any) -> Hashable:
+    """``value`` as a dictionary key: rects as tuples, lists as tuples, dicts as sorted pairs
+    (a tuple that hashes as it is stays as it is: most arguments are colours and numbers)."""
+    if isinstance(value, tuple):
+        try:
+            hash(value)
+        except TypeError:
+            return tuple(_key(v) for v in value)
+        return value
+    if isinstance(value, pygame.Rect):
+        return ("rect", value.x, value.y, value.w, value.h)
+    if isinstance(value, list):
+        return tuple(_key(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _key(v)) for k, v in value.items()))
+    return value  # type: ignore[no-any-return]
 
 
 def live(target: Canvas | pygame.Surface, rect: RectLike, what: str) -> None:

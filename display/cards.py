@@ -7,7 +7,7 @@ from functools import lru_cache
 import pygame
 
 from display import draw, theme
-from display.canvas import Canvas
+from display.canvas import Canvas, segment
 from display.text import TextCache
 from display.theme import font
 
@@ -33,6 +33,7 @@ def fitting_size(words: str, width: int, largest: int) -> int:
     return size
 
 
+@segment
 def card_face(
     surf: Canvas,
     text: TextCache,
@@ -95,6 +96,7 @@ def _two_lines(words: str) -> tuple[str, str] | None:
     return words[:cut], words[cut + 1 :]
 
 
+@segment
 def card_back(surf: Canvas, rect: pygame.Rect, color: Color) -> None:
     """A face-down card in a station's colour."""
     draw.rect(surf, (0, 0, 0), rect.move(6, 8), border_radius=16)

@@ -15,12 +15,20 @@ shapes, text and translucent layers are painted pixel by pixel under a clip.  An
 operation that reads the pixels under it (a shaken area scrolls what is already there)
 is replayed only over its whole area.  A frame that does not start with a whole-surface
 fill is painted whole.
+
+A screen's parts that depend on few inputs (a panel with its labels, a bar at a level, a
+card face) are recorded once as a :class:`Segment`, kept in :class:`Segments` keyed by
+those inputs, and put into later frames as one operation (:func:`replay`): the drawing
+code does not run again, and comparing two frames compares the segment by identity, not
+each of its operations.  Replayed under a clip it paints its own operations in order,
+each under its own clip cut to that one, so the pixels are a whole redraw's.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Hashable
+from typing import Any
 
 import pygame
 
@@ -30,14 +38,20 @@ Paint = Callable[..., pygame.Rect]
 MAX_RECTS = 12
 """More changed rectangles than this are merged into fewer (each costs a pass over the
 display list)."""
+SEGMENTS_KEPT = 128
+"""Recorded segments kept (the least recently used dropped): a busy screen puts
+10–15 into a frame.  Bounded in count because a segment keeps the rendered strings it
+blits alive after the text cache has let them go."""
 
 
 class Frame:
     """One frame's display list: the paint operations in order, each with its clip and the
     box of pixels it may touch."""
 
-    def __init__(self, size: tuple[int, int]) -> None:
+    def __init__(self, size: tuple[int, int], segments: Segments | None = None) -> None:
+        """``segments``: where recorded segments are kept between frames (none: none are)."""
         self.size = size
+        self.segments = segments
         self.ops: list[tuple[Paint, tuple[Hashable, ...], Box | None]] = []
         self.boxes: list[pygame.Rect] = []
         self.readers: list[pygame.Rect] = []
@@ -61,6 +75,62 @@ class Frame:
             return False
         paint, args, clip = self.ops[0]
         return paint is fill and clip is None and len(args[0]) == 3 and self.boxes[0].size == self.size  # type: ignore[arg-type]
+
+
+class Segment:
+    """A run of paint operations recorded once (:meth:`display.canvas.Canvas.segment`):
+    equal only to itself, so a frame that puts the same segment in again is unchanged
+    there without comparing its operations."""
+
+    __slots__ = ("box", "boxes", "clip_after", "ops", "readers", "result")
+
+    def __init__(self, frame: Frame, result: Any) -> None:
+        """The operations ``frame`` recorded; ``result``: what drawing them returned."""
+        self.ops = frame.ops
+        self.boxes = frame.boxes
+        self.readers = frame.readers
+        self.clip_after = frame.clip
+        """The clip the drawing left set."""
+        self.result = result
+        painted = [b for b in frame.boxes if b.w and b.h]
+        self.box = painted[0].unionall(painted[1:]) if painted else pygame.Rect(0, 0, 0, 0)
+        """Every pixel its operations may touch."""
+
+
+class Segments:
+    """Recorded segments by key (the drawing, the canvas's mapping and clip, the inputs),
+    the least recently used dropped past :data:`SEGMENTS_KEPT`."""
+
+    def __init__(self, kept: int = SEGMENTS_KEPT) -> None:
+        self.kept = kept
+        self._by_key: dict[Hashable, Segment] = {}
+
+    def get(self, key: Hashable) -> Segment | None:
+        segment = self._by_key.pop(key, None)
+        if segment is not None:
+            self._by_key[key] = segment  # (re)inserted last: the most recently used
+        return segment
+
+    def put(self, key: Hashable, segment: Segment) -> None:
+        self._by_key[key] = segment
+        while len(self._by_key) > self.kept:
+            del self._by_key[next(iter(self._by_key))]
+
+
+def replay(surface: pygame.Surface, segment: Segment) -> pygame.Rect:
+    """Paint ``segment``'s operations in order, each under its own clip cut to the clip
+    set now (what the composer repaints)."""
+    limit = surface.get_clip()
+    for (paint, args, clip), box in zip(segment.ops, segment.boxes, strict=True):
+        if not box.colliderect(limit):
+            continue
+        area = limit.clip(clip) if clip is not None else limit
+        if not area.w or not area.h:
+            continue
+        surface.set_clip(area)
+        paint(surface, *args)
+    surface.set_clip(limit)
+    return segment.box
 
 
 def fill(surface: pygame.Surface, color: tuple[int, ...], rect: Box | None) -> pygame.Rect:

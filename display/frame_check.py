@@ -77,7 +77,7 @@ def check_frames(shown: Iterable[Shown], renderer: Renderer | None = None) -> li
     out: list[str] = []
     window: list[Drawing] = []
     for s in shown:
-        record = LayoutRecord()
+        record = LayoutRecord(contrast=False)
         surface = renderer.draw(s.screen, record)
         drawing = Drawing(s, record)
         out += [f"{s.name}: {p}" for p in frame_problems(record, s.secrets, surface.get_size())]

@@ -65,6 +65,10 @@ class LayoutRecord:
     cuts: list[Drawn] = field(default_factory=list)
     """Strings cut short to fit their width (the words in full, the rect drawn)."""
     types: list[Type] = field(default_factory=list)
+    contrast: bool = True
+    """Whether strings are recorded with the colour behind them (:attr:`types`, for
+    :func:`unreadable`): a pixel sample per string, most of a recorded frame's cost, so
+    checks that only need where words went (the frame check, story order) leave it out."""
     _order: int = 0
 
     def _next(self) -> int:
@@ -181,6 +185,7 @@ def unreadable(rec: LayoutRecord) -> list[str]:
     :data:`MIN_SIZE` (a detail: :data:`MIN_DETAIL_SIZE`) or fainter against what is
     behind it than :data:`MIN_CONTRAST` (large text and details: :data:`MIN_LARGE_CONTRAST`).  Strings under a
     modal cover (a pause) are not being read."""
+    assert rec.contrast, "a record taken without contrast cannot be judged for it"
     modal = max((d.order for d, kind in rec.covers if kind is Cover.MODAL), default=0)
     out: list[str] = []
     for t in rec.types:

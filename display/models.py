@@ -102,6 +102,13 @@ class PlayScreen(Generic[ViewT, StoryT]):
     story: StoryT | None = None
     """A game's own frozen model of what just happened, built by its controls from the
     engine's events (Karate Fight: the photo finish of the last Hit); None: nothing."""
+    computers: tuple[bool, ...] = ()
+    """Per seat: a computer plays it.  A hint for that seat names no key: nobody stands
+    at that station to press it (issue 30: "A–D throw that card" during the computer's turn)."""
+
+    def computer(self, seat: int) -> bool:
+        """A computer plays ``seat``."""
+        return seat < len(self.computers) and self.computers[seat]
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -179,9 +179,10 @@ def card_rows(rows: list[tuple[str, str]], footer: str, size: tuple[int, int] = 
     lines: list[tuple[int, str]] = []
     foot = size[1] - 10
     for i, (name, count) in enumerate(rows[: min(6, foot // 9)]):  # a 128×32 display: the first three
-        draw.text((1, i * 9 - 1), name, fill=1, font=_font())
-        draw.text((size[0] - 1 - draw.textlength(count, font=_font()), i * 9 - 1), count, fill=1, font=_font())
-        lines.append((max(0, i * 9 - 1), f"{name} {count}"))
+        y = i * 9 - 2  # the font's blank top rows above the screen: the sixth row's descenders clear the foot
+        draw.text((1, y), name, fill=1, font=_font())
+        draw.text((size[0] - 1 - draw.textlength(count, font=_font()), y), count, fill=1, font=_font())
+        lines.append((max(0, y), f"{name} {count}"))
     draw.rectangle((0, foot, size[0] - 1, size[1] - 1), fill=1)
     draw.text((1, foot - 2), footer, fill=0, font=_font())  # capitals from foot + 1: a row of white above
     return _rows(img, [*lines, (foot - 2, footer)])

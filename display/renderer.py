@@ -10,6 +10,7 @@ directly, as every frame was before."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -18,7 +19,7 @@ import pygame
 
 from display.calibration_screen import CalibrationScreen, draw_calibration
 from display.canvas import Canvas
-from display.compose import Composer, Frame
+from display.compose import Composer, Frame, Segments
 from display.games import registry
 from display.layout import UNITS, LayoutRecord
 from display.models import (
@@ -71,9 +72,14 @@ class Renderer:
         # the attract mode's strings outgrew 2 MB and were rendered again every frame).
         self.text = TextCache(budget_bytes=max(BUDGET_BYTES, BUDGET_BYTES * w * h // (UNITS[0] * UNITS[1])))
         self.composer = Composer(self.canvas)
+        self.segments = Segments()
+        """Parts of screens recorded once and put into later frames whole."""
         self.dirty: list[pygame.Rect] = []
         """The rectangles of the canvas the last :meth:`draw` repainted (none: unchanged)."""
         self._last: Screen | None = None
+        for game in registry.games():  # loaded now, not by a demo's first frame (0.1 s here)
+            with contextlib.suppress(registry.NoScreens):  # said where it is drawn
+                registry.screens(game)
 
     def _unmoved(self, screen: Screen) -> bool:
         """Whether ``screen`` is a play screen whose picture is already on the canvas: the
@@ -101,7 +107,7 @@ class Renderer:
             self._draw(Canvas(self.canvas, record), screen)
             self.dirty = [self.canvas.get_rect()]
             return self.canvas
-        frame = Frame(self.canvas.get_size())
+        frame = Frame(self.canvas.get_size(), self.segments)
         self._draw(Canvas(self.canvas, frame=frame), screen)
         self.dirty = self.composer.compose(frame)
         return self.canvas

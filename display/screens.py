@@ -5,7 +5,7 @@ from __future__ import annotations
 import pygame
 
 from display import draw, theme
-from display.canvas import Canvas
+from display.canvas import Canvas, segment
 from display.games import registry
 from display.models import (
     AnyResultScreen,
@@ -16,6 +16,7 @@ from display.models import (
     OptionsScreen,
     SelectScreen,
     ServiceScreen,
+    StationLook,
 )
 from display.qr import draw_qr
 from display.text import TextCache
@@ -25,28 +26,43 @@ from display.widgets import banner, key_hint, panel, title_bar
 def draw_attract(surf: Canvas, text: TextCache, s: AttractScreen) -> None:
     w, h = surf.get_size()
     surf.fill(theme.BACKGROUND)
-    for i, look in enumerate(s.stations):
-        draw.rect(surf, theme.shade(look.color, 0.35), (i * w // len(s.stations), h - 18, w // len(s.stations), 18))
-    text.draw(surf, "RINGSIDE", 150, theme.GOLD, (w // 2, 150), "center", bold=True)
-    text.draw(surf, "four fighting card games · face to face", 38, theme.DIM, (w // 2, 235), "center")
-    row = min(62, 228 // len(s.games))  # closer rows for more games: clear of PRESS START
-    box = pygame.Rect(0, 0, 760 if s.board is None else 520, 80 + row * len(s.games))
-    box.center = (w // 2, 420) if s.board is None else (w // 4 + 10, 420)
-    panel(surf, box)
-    if s.board is not None:
-        draw_board(surf, text, s.board, pygame.Rect(box.right + 40, 286, w - box.right - 80, 270))
-        if s.board.qr:  # top right, clear of the title
-            draw_qr(surf, s.board.qr, (w - 196, 12, 184, 184))
-            for i, line in enumerate(("standings", "on your phone")):
-                text.draw_fitted(surf, line, 28, theme.DIM, (w - 104, 198 + 30 * i), 190, "midtop")
-    for i, title in enumerate(s.games):
-        y = box.y + 60 + i * row
-        color = theme.GOLD if i == s.featured else theme.TEXT
-        text.draw(surf, title, 56 if i == s.featured else 46, color, (box.centerx, y), "center", bold=i == s.featured)
+    _attract_card(surf, text, s.games, s.featured, s.stations, s.board)
     if s.blink:
         text.draw(surf, "PRESS  START", 72, theme.WHITE, (w // 2, h - 110), "center", bold=True)
     for i, line in enumerate(s.recent[:3]):  # the ticker: read from where people stand
         text.draw(surf, line, 30, theme.TEXT, (24, 20 + i * 32))
+
+
+@segment
+def _attract_card(
+    surf: Canvas,
+    text: TextCache,
+    games: tuple[str, ...],
+    featured: int,
+    stations: tuple[StationLook, ...],
+    board: AttractBoard | None,
+) -> None:
+    """The title card under PRESS START and the ticker (a segment: it changes only with
+    the featured game and the board)."""
+    w, h = surf.get_size()
+    for i, look in enumerate(stations):
+        draw.rect(surf, theme.shade(look.color, 0.35), (i * w // len(stations), h - 18, w // len(stations), 18))
+    text.draw(surf, "RINGSIDE", 150, theme.GOLD, (w // 2, 150), "center", bold=True)
+    text.draw(surf, "four fighting card games · face to face", 38, theme.DIM, (w // 2, 235), "center")
+    row = min(62, 228 // len(games))  # closer rows for more games: clear of PRESS START
+    box = pygame.Rect(0, 0, 760 if board is None else 520, 80 + row * len(games))
+    box.center = (w // 2, 420) if board is None else (w // 4 + 10, 420)
+    panel(surf, box)
+    if board is not None:
+        draw_board(surf, text, board, pygame.Rect(box.right + 40, 286, w - box.right - 80, 270))
+        if board.qr:  # top right, clear of the title
+            draw_qr(surf, board.qr, (w - 196, 12, 184, 184))
+            for i, line in enumerate(("standings", "on your phone")):
+                text.draw_fitted(surf, line, 28, theme.DIM, (w - 104, 198 + 30 * i), 190, "midtop")
+    for i, title in enumerate(games):
+        y = box.y + 60 + i * row
+        color = theme.GOLD if i == featured else theme.TEXT
+        text.draw(surf, title, 56 if i == featured else 46, color, (box.centerx, y), "center", bold=i == featured)
 
 
 def draw_board(surf: Canvas, text: TextCache, board: AttractBoard, rect: pygame.Rect) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 
+import numpy as np
 import pygame
 
 from display import compose
@@ -147,29 +148,50 @@ def _place(
         target.blit(surf, rect)
         return rect
     rect = surf.get_rect(**{anchor: target.px_point(pos)})
-    back = _behind(target.surface, surf, rect) if target.record is not None else None
+    record = target.record
+    back = _behind(target.surface, surf, rect) if record is not None and record.contrast else None
     target.paint(compose.blit, (surf, rect.topleft), rect)
-    if target.record is not None and back is not None:
+    if record is not None:
         size, ink, detail, bold = how
         unit = target.unit_rect(rect, root=True)
-        target.record.typed(unit, words, size=size, ink=ink, back=back, detail=detail, bold=bold)
+        if back is not None:
+            record.typed(unit, words, size=size, ink=ink, back=back, detail=detail, bold=bold)
+        else:
+            record.text(unit, words)
     return target.unit_rect(rect)
 
 
 def _behind(surface: pygame.Surface, words: pygame.Surface, rect: pygame.Rect) -> Color:
     """The colour most often under a string's letters before it is drawn: what they are
-    read against (sampled where the rendered letters are solid)."""
-    seen: dict[Color, int] = {}
-    bounds = surface.get_rect()
+    read against (sampled every ``step`` pixels where the rendered letters are solid; a
+    tie goes to the colour met first, row by row).  Array slices, not ``get_at`` per
+    pixel: this runs for every string of every frame a layout record is taken of."""
     w, h = words.get_size()
     step = max(1, min(w, h) // 12)
-    for y in range(0, h, step):
-        for x in range(0, w, step):
-            if words.get_at((x, y))[3] < 160 or not bounds.collidepoint(rect.x + x, rect.y + y):
-                continue
-            c = surface.get_at((rect.x + x, rect.y + y))
-            seen[(c[0], c[1], c[2])] = seen.get((c[0], c[1], c[2]), 0) + 1
-    return max(seen, key=lambda c: seen[c]) if seen else (0, 0, 0)
+    x0, x1 = _sampled(rect.x, w, step, surface.get_width())
+    y0, y1 = _sampled(rect.y, h, step, surface.get_height())
+    if x0 >= x1 or y0 >= y1:
+        return (0, 0, 0)
+    alpha = pygame.surfarray.pixels_alpha(words) if words.get_flags() & pygame.SRCALPHA else None
+    rgb = pygame.surfarray.pixels3d(surface)
+    try:  # arrays are [x, y]: transposed, the mask picks row by row
+        solid = (alpha if alpha is not None else pygame.surfarray.array_alpha(words))[x0:x1:step, y0:y1:step] >= 160
+        under = rgb[rect.x + x0 : rect.x + x1 : step, rect.y + y0 : rect.y + y1 : step].transpose(1, 0, 2)[solid.T]
+    finally:
+        del alpha, rgb  # a surface stays locked while a pixel array of it lives
+    if not len(under):
+        return (0, 0, 0)
+    keys = (under[:, 0].astype(np.int64) << 16) | (under[:, 1].astype(np.int64) << 8) | under[:, 2].astype(np.int64)
+    colours, first, counts = np.unique(keys, return_index=True, return_counts=True)
+    most = counts == counts.max()
+    key = int(colours[most][np.argmin(first[most])])
+    return (key >> 16, (key >> 8) & 255, key & 255)
+
+
+def _sampled(at: int, length: int, step: int, bound: int) -> tuple[int, int]:
+    """The span of offsets ``0, step, 2·step … < length`` whose pixel ``at + offset`` lies
+    in ``[0, bound)``, as a slice's start and stop."""
+    return (-at + step - 1) // step * step if at < 0 else 0, min(length, bound - at)
 
 
 def _size(surf: pygame.Surface) -> int:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pygame
 
 from display import draw, theme
-from display.canvas import Canvas
+from display.canvas import Canvas, segment
 from display.layout import Cover
 from display.text import TextCache
 
@@ -24,6 +24,7 @@ FOOTER_Y = 692
 """The centre line of a screen's key hints."""
 
 
+@segment
 def panel(
     surf: Target,
     rect: pygame.Rect,
@@ -35,6 +36,7 @@ def panel(
     draw.rect(surf, edge, rect, width=3, border_radius=radius)
 
 
+@segment
 def title_bar(surf: Target, text: TextCache, left: str, centre: str = "", right: str = "") -> None:
     w = surf.get_width()
     draw.rect(surf, theme.PANEL, (0, 0, w, TITLE_HEIGHT))
@@ -46,6 +48,7 @@ def title_bar(surf: Target, text: TextCache, left: str, centre: str = "", right:
         text.draw(surf, right, 30, theme.DIM, (w - 24, 32), "midright", max_width=w // 2 - 420)
 
 
+@segment
 def segment_bar(surf: Target, rect: pygame.Rect, level: float, segments: int, color: Color) -> None:
     """A vertical bar of ``segments`` blocks, bottom up, ``level`` in segments (fractions dim)."""
     gap = 6
@@ -61,6 +64,7 @@ def segment_bar(surf: Target, rect: pygame.Rect, level: float, segments: int, co
             draw.rect(surf, color, lit, border_radius=6)
 
 
+@segment
 def banner(
     surf: Target, text: TextCache, message: str, color: Color, band: pygame.Rect = BANNER_BAND, size: int = 64
 ) -> None:
@@ -75,6 +79,7 @@ def banner(
     text.draw(surf, message, size, theme.WHITE, band.center, "center", bold=True, max_width=band.width - 40)
 
 
+@segment
 def key_hint(
     surf: Target, text: TextCache, key: str, label: str, pos: tuple[int, int], color: Color = theme.GOLD
 ) -> int:

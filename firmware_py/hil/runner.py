@@ -44,10 +44,15 @@ def run_scenario(
             message=f"scenario runs on {', '.join(scenario.backends)} only",
             length_us=scenario.length_us,
         )
-    if backend == "sim":
+    if backend in ("sim", "padboard-emulated"):
         from firmware_py.hil.sim_backend import SimRun
 
-        run = SimRun(scenario, out_dir, update_goldens, log, window)
+        kind = SimRun
+        if backend == "padboard-emulated":
+            from firmware_py.hil.emulated_backend import EmulatedRun
+
+            kind = EmulatedRun
+        run = kind(scenario, out_dir, update_goldens, log, window)
         result = run.run()
         rows = [o.as_json() for o in run.rec.journal]
     elif backend == "rig":
@@ -63,7 +68,7 @@ def run_scenario(
         result = rrun.run()
         rows = [o.as_json() for o in rrun.rec.journal]
     else:
-        raise ValueError(f"no HIL backend {backend!r}: sim or rig")
+        raise ValueError(f"no HIL backend {backend!r}: sim, padboard-emulated or rig")
     result.files.append(str(write_jsonl(out_dir / "events.jsonl", rows)))
     return result
 

@@ -49,7 +49,7 @@ INPUT_KEYS = {"at_us", "station", "hold_us", "velocity", "delay_us", "note", *IN
 EXPECT_KINDS = ("event", "events", "led", "private", "screen", "scene", "paused", "link", "cue")
 EXPECT_KEYS = {"at_us", "name", "from_us", "t_us", "count", *EXPECT_KINDS}
 STARTS = ("game", "menus")
-BACKENDS = ("sim", "rig")
+BACKENDS = ("sim", "padboard-emulated", "rig")
 DEFAULT_HOLD_US = 60_000
 DEFAULT_TAIL_US = 500_000
 """Time run past the last input or checkpoint when ``end_us`` is not given."""

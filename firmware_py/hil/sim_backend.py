@@ -126,6 +126,10 @@ class SimProbe:
 class SimRun:
     """One scenario on the sim backend."""
 
+    backend = NAME
+    paced_timebase = "real-time"
+    """``result.timebase`` when the loop is paced by a link's clock (``self.realtime``)."""
+
     def __init__(
         self,
         scenario: Scenario,
@@ -160,22 +164,10 @@ class SimRun:
         from hal.sim import SimCabinet
 
         sc = self.scenario
-        self.config = load_cabinet_config(sc, data_dir)
+        self.config = self._cabinet_config(data_dir)
         self.clock = ManualClock(sc.start_us)
         self.sim = SimCabinet(self.config, self.clock)
-        if uses_padboard_link(self.config):
-            from firmware_py.hil.padlink import PadboardLink, RealtimeClock
-
-            self.realtime = RealtimeClock()
-            self.link = PadboardLink(self.config, sc.seed, self.realtime)
-            self.t0 = self.realtime.now_us() + 50_000 - sc.start_us
-            self.clock.set(self.t0 + sc.start_us)
-            self.rec.note(
-                0,
-                "timebase",
-                t0_us=self.t0,
-                why="padboard simulator and driver in real time: stamps are t0 + scenario µs",
-            )
+        self._open_link(data_dir)
         self.store = Store(data_dir / "ringside.sqlite3")
         self.window = None
         if self.use_window:
@@ -191,6 +183,24 @@ class SimRun:
         if sc.start == "game":
             self._start_game()
         self._schedule()
+
+    def _cabinet_config(self, data_dir: Path) -> Any:
+        return load_cabinet_config(self.scenario, data_dir)
+
+    def _open_link(self, data_dir: Path) -> None:
+        """The padboard simulator and driver in real time, for a config with a padboard."""
+        if not uses_padboard_link(self.config):
+            return
+        from firmware_py.hil.padlink import PadboardLink, RealtimeClock
+
+        sc = self.scenario
+        self.realtime = RealtimeClock()
+        self.link = PadboardLink(self.config, sc.seed, self.realtime)
+        self.t0 = self.realtime.now_us() + 50_000 - sc.start_us
+        self.clock.set(self.t0 + sc.start_us)
+        self.rec.note(
+            0, "timebase", t0_us=self.t0, why="padboard simulator and driver in real time: stamps are t0 + scenario µs"
+        )
 
     def _log(self, line: str) -> None:
         self.rec.log(line)
@@ -304,7 +314,7 @@ class SimRun:
     # -- running --------------------------------------------------------------------------
     def run(self) -> ScenarioResult:
         sc = self.scenario
-        result = ScenarioResult(sc.name, sc.path, NAME, length_us=sc.length_us, out_dir=self.out_dir)
+        result = ScenarioResult(sc.name, sc.path, self.backend, length_us=sc.length_us, out_dir=self.out_dir)
         self.out_dir.mkdir(parents=True, exist_ok=True)
         t0 = time.perf_counter()
         with tempfile.TemporaryDirectory(prefix="ringside-hil-") as tmp:
@@ -313,7 +323,7 @@ class SimRun:
                 self._loop(result)
                 result.fidelity = self._fidelity()
                 result.frames = self.cabinet.frames
-                result.timebase = "real-time" if self.realtime is not None else "virtual"
+                result.timebase = self.paced_timebase if self.realtime is not None else "virtual"
                 shot = self.cabinet.screenshot(self.out_dir / "final.png")
                 result.files.append(str(shot))
                 result.files += self._sound()

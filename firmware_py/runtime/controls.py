@@ -119,6 +119,11 @@ class Inputs(ABC, Generic[E]):
         """Called with the flip time of every frame; games that time reveals answer here."""
         return None
 
+    def refusal_words(self, engine: E, seat: int, words: str, names: tuple[str, ...]) -> str:
+        """What ``seat``'s display says for the engine's refusal ``words`` (the engine
+        numbers seats; a game whose refusals name one says its name, ``names[seat]``)."""
+        return words
+
     def coalesce(self, released: list[tuple[int, Action]]) -> list[tuple[int, Action]]:
         """Merge actions released together from the settle window (stamp order) where
         the game must see them as one: Karate Fight's slaps with identical stamps."""

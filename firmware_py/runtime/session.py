@@ -267,7 +267,10 @@ class GameSession:
             events = self.engine.apply(action)
         except IllegalAction as e:
             if action.player >= 0:
-                self.refuse(action.player, str(e), at_us)
+                names = tuple(look.name for look in self.looks)
+                self.refuse(
+                    action.player, self.controls.refusal_words(self.engine, action.player, str(e), names), at_us
+                )
             return ()
         records = [
             (rec.kind, self.seats[rec.seat] if rec.seat is not None and rec.seat >= 0 else None, rec.value, rec.detail)
@@ -348,6 +351,7 @@ class GameSession:
             now_us=self.game_us(now_us),
             paused=self.paused,
             story=self.controls.play_story(self.engine, tuple(ev for _t, ev in self.recent)),
+            computers=tuple(station in self.computers for station in self.seats),
         )
 
     def private_screen(self, seat: int) -> AnyPrivateScreen:

@@ -222,8 +222,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--report", help="PNG report path (default: <data>/calibration/reports/<name>-<stamp>.png)")
 
 
-def open_source(args: argparse.Namespace, config: CabinetConfig) -> tuple[PadSource, str, str]:
-    """(the pads, the cabinet's name, which kind: simulated, padboard, gpio-edge)."""
+def open_source(
+    args: argparse.Namespace, config: CabinetConfig, board: PadboardSource | None = None
+) -> tuple[PadSource, str, str]:
+    """(the pads, the cabinet's name, which kind: simulated, padboard, gpio-edge);
+    ``board``: a padboard driver already open (the emulated board's, on its own clock)."""
+    if board is not None:
+        return LivePadboard(board), config.name, "padboard"
     if args.sim:
         comparator = [args.comparator] * len(SIM_CABINETS[args.sim].pads) if args.comparator else None
         vp = virtual_cabinet(args.sim, seed=args.seed, comparator=comparator, probe=args.probe)
@@ -268,7 +273,12 @@ def main(
     config: CabinetConfig,
     write: Callable[[str], None] = print,
     read: Callable[[str], str] = input,
+    board: PadboardSource | None = None,
+    hands: Callable[[PadSource], ScriptedOperator] | None = None,
 ) -> int:
+    """``board`` and ``hands``: the padboard's driver opened by the caller and simulated
+    hands slapping it (tests/board/ runs the operator's flow against the emulated board);
+    virtual pads (``--sim``) get the scripted operator of their own."""
     store = ProfileStore(config.data_dir)
     if args.list:
         active = store.active()
@@ -288,7 +298,7 @@ def main(
             write(f"ringside calibrate --restore: {e}; `ringside calibrate --list` lists them")
             return EXIT_BAD_INPUT
     try:
-        source, cabinet, kind = open_source(args, config)
+        source, cabinet, kind = open_source(args, config, board)
     except CalibrateError as e:
         logging.getLogger("ringside").error("%s", e)
         return e.code
@@ -323,8 +333,10 @@ def main(
             period_us=source.sample_period_us,
             probe=args.probe if args.sim else bool(config.padboard and config.padboard.contact_probe),
         )
-        hands = ScriptedOperator(source, seed=args.seed) if isinstance(source, VirtualPads) else None
-        front = TerminalFrontend(hands, yes=args.yes, read=read, write=write)
+        operator = ScriptedOperator(source, seed=args.seed) if isinstance(source, VirtualPads) else None
+        if hands is not None:
+            operator = hands(source)
+        front = TerminalFrontend(operator, yes=args.yes, read=read, write=write)
         write(
             f"Calibrating {', '.join(str(p + 1) for p in targets)} of {source.pads} pads on {cabinet}"
             f"{' (simulated)' if args.sim else ''}.  Ctrl-C aborts at any step: the old profile stays in force."

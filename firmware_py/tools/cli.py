@@ -123,12 +123,19 @@ def command(argv: list[str] | None) -> int:
     run.add_argument("--seed", type=int, default=None, help="seed for deterministic exhibitions")
     run.add_argument("--screenshots", help="folder for exhibition screenshots")
     run.add_argument("--record", metavar="FILE", help="write each game played as a HIL scenario file (docs/hil.md)")
+    from firmware_py.hil.scenario import BACKENDS as BACKENDS_HIL
+
     hil = sub.add_parser("hil", help="hardware-in-the-loop scenarios (docs/hil.md)")
     hil_sub = hil.add_subparsers(dest="hil_command", required=True)
     hil_run = hil_sub.add_parser("run", help="run scenario files; exit 0 when all pass")
     hil_run.add_argument("files", nargs="+", metavar="FILE", help="scenario TOML files, or folders of them")
     hil_run.add_argument("--report-dir", default="out/hil", help="JUnit XML, JSONL logs, screenshots (default out/hil)")
-    hil_run.add_argument("--backend", choices=("sim", "rig"), default="sim", help="sim (default) or rig")
+    hil_run.add_argument(
+        "--backend",
+        choices=BACKENDS_HIL,
+        default="sim",
+        help="sim (default); padboard-emulated (the padboard's firmware on an emulated RP2040); rig",
+    )
     hil_run.add_argument("--rig", help="rig TOML for --backend rig (default: $RINGSIDE_RIG)")
     hil_run.add_argument("--update-goldens", action="store_true", help="(re)write golden PNGs from this run")
     hil_run.add_argument("-v", "--verbose", action="store_true", help="print the cabinet log as scenarios run")

@@ -13,11 +13,12 @@ import sys
 import tempfile
 from pathlib import Path
 
+from firmware_py.hil.board import emulator, image, slaps
 from firmware_py.padboard.detector import Detector
 from firmware_py.sim.padboard import SimDma
 from firmware_py.sim.piezo import ModelSlap, PiezoModel, PiezoPad, peak_for_velocity
 from hal.padboard.settings import PadSettings
-from tests.board import emulator, image, measure, slaps
+from tests.board import measure
 
 BANDS = {"soft (v 5-20)": (5, 12, 20), "medium (v 30-80)": (30, 55, 80), "hard (v 100-127)": (100, 115, 127)}
 TIE_US = 100

@@ -7,8 +7,8 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
+from firmware_py.hil.board.emulator import EmulatedPadboard
 from firmware_py.padboard.detector import TICKS_MASK, frame_diff, ticks_diff
-from tests.board.emulator import EmulatedPadboard
 
 SCRIPT = Path(__file__).with_name("mp") / "budget.py"
 CLOCK_MHZ = 125  # the RP2040's default system clock: cycles per emulated µs

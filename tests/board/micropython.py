@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.board import image
+from firmware_py.hil.board import image
 
 HERE = Path(__file__).resolve().parent
 PICO_FREE_HEAP = 192_224

@@ -9,27 +9,20 @@ Only ``make board-test`` collects this file (conftest.py)."""
 
 from __future__ import annotations
 
-import random
 import statistics
-import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
+from firmware_py.hil.board import emulator, image, slaps
 from firmware_py.sim.piezo import peak_for_velocity
-from hal.padboard.driver import LinkTiming, PadboardSource
+from hal.padboard.driver import PadboardSource
 from hal.slap_source import SlapEvent
-from tests.board import emulator, image, measure, micropython, slaps
+from tests.board import measure, micropython
 
 pytestmark = [pytest.mark.board, pytest.mark.slow]
 
-SLOW = 40
-"""Emulated time runs 0.05-0.4x wall time here: the driver's timeouts (wall clock) are
-stretched this much, its clock is the emulator's (emulator.EmulatedClock)."""
-EMULATED_TIMING = LinkTiming(
-    handshake_timeout_s=1.0 * SLOW, link_timeout_s=1.5 * SLOW, command_timeout_s=1.0 * SLOW, backoff_max_s=2.0
-)
+EMULATED_TIMING = emulator.EMULATED_TIMING
 
 
 def test_the_emulator_runs_the_checked_image() -> None:
@@ -86,19 +79,7 @@ def test_board_stamps_injected_slaps_at_their_contact(repl_board: emulator.Emula
 
 
 def connected_source(board: emulator.EmulatedPadboard) -> PadboardSource:
-    """The cabinet's driver on the board's socket://, once main.py serves (after its 1 s
-    BOOTSEL window: HELLOs sent while it boots, minutes of wall time here, are answered
-    in a heap when it starts, and the driver takes them for a renumbering board)."""
-    board.wait_usb()
-    board.wait_emulated(1_300_000)
-    source = PadboardSource(board.url, board.clock, {0: 0, 1: 1, 2: 2}, timing=EMULATED_TIMING)
-    deadline = time.monotonic() + 60 * SLOW
-    while not source.connected:
-        if time.monotonic() > deadline:
-            source.close()
-            raise AssertionError(f"the driver never connected: {source.last_error}")
-        time.sleep(0.5)
-    return source
+    return emulator.connect_driver(board, {0: 0, 1: 1, 2: 2})
 
 
 @pytest.fixture(scope="module")
@@ -140,73 +121,3 @@ def test_cabinet_driver_reads_slaps_from_the_emulated_board(
     errors = [e.t_us - t for e, (_, t, _) in zip(events, contacts)]
     assert all(abs(x) <= 400 for x in errors), errors  # the stamp's own error plus the clock sync's
     assert statistics.median(abs(x) for x in errors) <= 250, errors
-
-
-def slapping(
-    board: emulator.EmulatedPadboard, source: PadboardSource, seconds: float, unplug_at: float | None
-) -> dict[str, int]:
-    """Slaps every 250 ms round the pads for ``seconds`` of emulated time, with the board
-    unplugged and replugged once at ``unplug_at`` s; how the link delivered them."""
-    rng = random.Random(32)
-    start = board.now_us() + 200_000
-    contacts = [
-        (i % 3, start + i * 250_000 + rng.randrange(1000), peak_for_velocity(rng.choice([10, 30, 60, 100, 127])))
-        for i in range(int(seconds * 4))
-    ]
-    queued = 0
-    outage: tuple[int, int] | None = None
-    events: list[SlapEvent] = []
-    while True:
-        now = board.now_us()
-        while queued < len(contacts) and contacts[queued][1] < now + 400_000:
-            if contacts[queued][1] - slaps.BEFORE_US > now:
-                slaps.inject(board, [contacts[queued]], seed=queued)
-            queued += 1
-        if unplug_at is not None and outage is None and now >= start + unplug_at * 1e6:
-            board.control(op="unplug")
-            time.sleep(2)
-            board.control(op="replug")
-            outage = (now, now)
-        if outage is not None and outage[0] == outage[1] and source.connected:
-            outage = (outage[0], board.now_us())
-        events += [e for e in source.poll(board.clock.now_us()) if isinstance(e, SlapEvent)]
-        if now > contacts[-1][1] + 200_000:
-            break
-        time.sleep(0.3)
-    down = range(outage[0] - 100_000, outage[1] + 100_000) if outage else range(0)
-    matched = [0] * len(contacts)
-    strays = 0
-    for e in events:
-        near = [i for i, (p, t, _) in enumerate(contacts) if p == e.station and abs(e.t_us - t) <= 5_000]
-        if near:
-            matched[near[0]] += 1
-        else:
-            strays += 1
-    live = [i for i, (_, t, _) in enumerate(contacts) if t not in down]
-    counters = source.counters
-    return {
-        "slaps": len(live),
-        "lost": sum(1 for i in live if matched[i] == 0),
-        "doubled": sum(1 for i in live if matched[i] > 1) + strays,
-        "during_outage": len(contacts) - len(live),
-        "outage_us": outage[1] - outage[0] if outage else 0,
-        "reconnects": counters.reconnects,
-        "resyncs": counters.resyncs,
-        "gaps": counters.gaps,
-        "duplicates": counters.duplicates,
-    }
-
-
-@pytest.mark.soak
-def test_sixty_seconds_of_slapping_with_an_unplug(tmp_path: Path) -> None:
-    """60 s of emulated slapping through the driver, the board unplugged and replugged
-    half way: no slap lost or doubled while the link is up, and the link comes back."""
-    with emulator.EmulatedPadboard(image.filesystem(), tmp_path) as board:
-        source = connected_source(board)
-        try:
-            got = slapping(board, source, 60.0, unplug_at=30.0)
-        finally:
-            source.close()
-    print("link over emulated slapping:", got)
-    assert got["lost"] == 0 and got["doubled"] == 0, got
-    assert got["outage_us"] > 0, got

@@ -6,10 +6,15 @@ event that causes it."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
+from display import motion
+from display.games.punch import screen as punch_screen
 from display.layout import Cover, LayoutRecord
+from display.models import PlayScreen
 from display.private import draw_private, image_text
 from display.renderer import Renderer
 from firmware_py.runtime.cabinet import Cabinet
@@ -18,6 +23,8 @@ from firmware_py.runtime.scenes import Play
 from firmware_py.runtime.store import Store
 from firmware_py.runtime.virtual_time import VirtualTimeDriver
 from games.levels import Level
+from games.punch import Card, Phase
+from games.punch.events import Break, CardsRevealed
 from hal.clock import ManualClock
 from hal.config import load_config
 from hal.sim import SimCabinet
@@ -109,8 +116,124 @@ def drawn(models: list[tuple[int, Any]]) -> list[Frame]:
     renderer = Renderer()
     frames = []
     for t, model in models:
-        record = LayoutRecord()
+        record = LayoutRecord(contrast=False)
         renderer.draw(model, record)
         banners = tuple(d.what for d, kind in record.covers if kind is Cover.BANNER)
         frames.append(Frame(t, model, banners, tuple(d.what for d in record.texts)))
     return frames
+
+
+def punch_story_faults(frames: list[Frame]) -> list[str]:
+    """What the Punch! frames tell out of order (empty: the story in order)."""
+    faults = []
+    before: tuple[str, ...] = ()
+    breaks_said: set[tuple[int, int]] = set()  # (match, round) whose break banner was drawn
+    for i, f in enumerate(frames):
+        for words in f.banners:
+            if words.startswith("BREAK"):
+                breaks_said.add(_header(f)[:2])
+            rounds = re.fullmatch(r"ROUND (\d)", words)
+            if rounds and _header(f)[1] != int(rounds[1]):
+                faults.append(f"{f.now_us}: banner {words!r} under the header {_header(f)}")
+            if words in before:
+                continue
+            cause = next(
+                (
+                    (t, ev)
+                    for t, ev in reversed(f.model.events)
+                    if (said := punch_screen._banner_text(f.model, ev)) is not None and said[0] == words
+                ),
+                None,
+            )
+            assert cause is not None, f"banner {words!r} tied to no event"
+            reveal = next((ev for t, ev in f.model.events if t == cause[0] and isinstance(ev, CardsRevealed)), None)
+            if reveal is None:
+                continue
+            labels = {_face(card) for card in reveal.cards}
+            read = [g for g in frames[:i] if g.now_us >= f.now_us - punch_screen.READ_US + FRAME_US]
+            shown = [g for g in read if labels <= set(g.texts)]
+            if len(read) < punch_screen.READ_US // FRAME_US - 1 or len(shown) < len(read):
+                faults.append(
+                    f"{f.now_us}: {words!r} drawn after {len(shown)} frames of its reveal {sorted(labels)}"
+                    f" (read time {punch_screen.READ_US} us)"
+                )
+        before = f.banners
+    for f in frames:
+        for t, ev in f.model.events:
+            if isinstance(ev, Break) and f.now_us > t + motion.FLIP_US + punch_screen.READ_US + 2 * FRAME_US:
+                key = (_match_of(frames, t), ev.after_round)
+                if key not in breaks_said:
+                    faults.append(f"the break after round {ev.after_round} (match {key[0]}) never said")
+                    breaks_said.add(key)
+    ended = bool(frames) and frames[-1].model.view.phase is Phase.OVER
+    if ended and not any("WINS THE GAME" in w for f in frames for w in f.banners):
+        faults.append("the game's winner never said")
+    return faults
+
+
+def _face(card: Card) -> str:
+    """A string a card's face shows only when turned up: its label (Dodge and Punch Back's
+    runs over two lines: its big word)."""
+    return punch_screen.CARD_SYMBOL[card] if card is Card.DODGE else card.label
+
+
+def _header(f: Frame) -> tuple[int, int, int]:
+    for words in f.texts:
+        m = re.fullmatch(r"Match (\d+)  ·  Round (\d)  ·  Exchange (\d+)/10", words)
+        if m:
+            return int(m[1]), int(m[2]), int(m[3])
+    raise AssertionError(f"no header drawn at {f.now_us}")
+
+
+def _match_of(frames: list[Frame], t: int) -> int:
+    """The match the header named when the event at ``t`` happened."""
+    return next((_header(f)[0] for f in frames if f.now_us >= t), 0)
+
+
+SIGNS = ("ROCK", "PAPER", "SCISSORS")
+
+
+def karate_story_faults(frames: list[Frame]) -> list[str]:
+    """What Karate Fight's frames tell out of order: a Jan Ken's "… TAKES N CARDS" banner
+    drawn before the signs thrown were on screen for the second before it."""
+    faults = []
+    for i, f in enumerate(frames):
+        for words in f.banners:
+            if " TAKES " in words and not any(words in g.banners for g in frames[max(0, i - 1) : i]):
+                signs = [g for g in frames[:i] if g.now_us >= f.now_us - 1_000_000 + FRAME_US]
+                if not signs or not all(any(w.split()[0] in SIGNS for w in g.texts if w) for g in signs):
+                    faults.append(f"{words!r} at {f.now_us} before the signs were read")
+    return faults
+
+
+def story_faults(frames: list[Frame]) -> list[str]:
+    """The story check of the game these frames show (Punch!, Karate Fight; others: none yet)."""
+    games = {f.model.game for f in frames}
+    out = []
+    if "punch" in games:
+        out += punch_story_faults([f for f in frames if f.model.game == "punch"])
+    if "karate_fight" in games:
+        out += karate_story_faults([f for f in frames if f.model.game == "karate_fight"])
+    return out
+
+
+@contextmanager
+def recorded(renderer: Renderer) -> Iterator[list[Frame]]:
+    """Every play screen ``renderer`` draws with a layout record while inside, as a
+    :class:`Frame` (the frame check draws each with one): the story check then reads
+    the frames another check drew, at no cost of its own."""
+    frames: list[Frame] = []
+    draw = renderer.draw
+
+    def spy(screen: Any, record: LayoutRecord | None = None) -> Any:
+        surface = draw(screen, record)
+        if record is not None and isinstance(screen, PlayScreen):
+            banners = tuple(d.what for d, kind in record.covers if kind is Cover.BANNER)
+            frames.append(Frame(screen.now_us, screen, banners, tuple(d.what for d in record.texts)))
+        return surface
+
+    renderer.draw = spy  # type: ignore[method-assign]
+    try:
+        yield frames
+    finally:
+        del renderer.draw

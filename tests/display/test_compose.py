@@ -8,6 +8,7 @@ from dataclasses import replace
 import pygame
 import pytest
 
+from display import compose
 from display.compose import Composer, Frame
 from display.games.registry import screens
 from display.layout import LayoutRecord
@@ -101,3 +102,43 @@ def test_a_frame_not_starting_with_a_whole_fill_is_painted_whole() -> None:
     composer = Composer(surface)
     composer.compose(_frame(((0, 0, 0), None)))
     assert composer.compose(_frame(((9, 9, 9), (0, 0, 5, 5)))) == [pygame.Rect(0, 0, 100, 100)]
+
+
+def test_the_attract_mode_composed_equals_whole_redraws() -> None:
+    """The title card (PRESS START blinking over a segment recorded once) and the demo
+    game drawn shrunk above its band: each composed frame is the whole redraw's picture."""
+    from tests.bench.bench_frames import attract_frames
+
+    composed, whole = Renderer(size=SIZE), Renderer(size=SIZE)
+    for i, model in enumerate(attract_frames()[:60]):
+        composed.draw(model)
+        whole.draw(model, LayoutRecord())
+        assert pygame.image.tobytes(composed.canvas, "RGB") == pygame.image.tobytes(whole.canvas, "RGB"), (
+            f"attract frame {i} ({type(model).__name__}) differs; repainted {composed.dirty}"
+        )
+
+
+def test_a_segment_is_recorded_once_for_its_inputs_and_again_when_they_change() -> None:
+    """A drawing marked as a segment runs once while its inputs stay the same (the frame
+    holds it as one operation), again when they change; the picture follows its inputs."""
+    from display.canvas import Canvas, segment
+
+    runs: list[tuple[int, int, int]] = []
+
+    @segment
+    def square(surf: Canvas, color: tuple[int, int, int], rect: pygame.Rect) -> None:
+        runs.append(color)
+        surf.fill(color, rect)
+
+    surface = pygame.Surface((1280, 720))
+    composer, segments = Composer(surface), compose.Segments()
+    for color in ((200, 0, 0), (200, 0, 0), (0, 200, 0)):
+        frame = Frame(surface.get_size(), segments)
+        canvas = Canvas(surface, frame=frame)
+        canvas.fill((0, 0, 0))
+        square(canvas, color, pygame.Rect(10, 10, 20, 20))
+        assert len(frame.ops) == 2
+        composer.compose(frame)
+        assert surface.get_at((15, 15))[:3] == color
+    assert runs == [(200, 0, 0), (0, 200, 0)]
+    assert composer.compose(frame) == []

@@ -25,6 +25,7 @@ from display.text import TextCache
 from display.widgets import banner, panel
 from firmware_py.runtime.session import GameSession
 from tests.cabinet_driving import press, start_game
+from tests.display import story_order
 from tests.display.frame_sources import attract_frames, flipped, hil_frames, scenarios
 from tests.display.screen_states import LOOKS, playout_screens
 from tests.firmware_py.test_cabinet_punch import button_for, missing_card, play_exchange, settle_redeals
@@ -164,9 +165,17 @@ def test_a_banner_up_for_one_frame_is_a_flash_and_for_two_is_not(planted: list[A
 # -- every frame the cabinet shows ---------------------------------------------------------------
 PUNCH_EFFECT = r"single-frame flash: text '(No effect|.+ (hit|punched back|rests)  [+-]\d+)' at"
 """A Punch! effect line ("No effect", "Red hit  -3") up for one frame."""
-KNOWN: dict[str, tuple[tuple[str, str], ...]] = {}
+KNOWN: dict[str, tuple[tuple[str, str], ...]] = {
+    "punch/": (
+        (
+            r"the break after round \d \(match \d\) never said",
+            "the HIL boxers play an exchange every ~280 ms, quicker than Punch!'s 1 s read time;"
+            " the screen does not hold the story for them, so the round's break is never said (issue 30, left open)",
+        ),
+    ),
+}
 """Findings expected on shipped frames, by label prefix: (a regular expression a finding
-matches, why it is expected).  None today: every fault the check found is mended."""
+matches, why it is expected)."""
 
 
 def judged(label: str, found: list[str]) -> None:
@@ -182,7 +191,11 @@ def judged(label: str, found: list[str]) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("path", scenarios(), ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_every_frame_of_every_hil_scenario(path: Path, renderer: Renderer) -> None:
-    judged(f"{path.parent.name}/{path.stem}", check_frames(hil_frames(path), renderer))
+    """The frame check, and the story order (issue 30) read from the same drawings: no
+    banner before the reveal that decides it, each reveal readable before (story_order)."""
+    with story_order.recorded(renderer) as frames:
+        found = check_frames(hil_frames(path), renderer)
+    judged(f"{path.parent.name}/{path.stem}", found + story_order.story_faults(frames))
 
 
 @pytest.mark.slow

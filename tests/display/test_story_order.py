@@ -7,85 +7,16 @@ hand) and must catch it."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from display import motion
 from display.games.punch import screen as punch_screen
 from firmware_py.games.punch.controls import PunchControls
-from games.punch import Card, PunchOptions
-from games.punch.events import Break, CardsRevealed
+from games.punch import PunchOptions
 from tests.display import story_order
-from tests.display.story_order import FRAME_US, Frame, drawn, played_models, stuck
+from tests.display.story_order import drawn, karate_story_faults, played_models, punch_story_faults, stuck
 
 pytestmark = pytest.mark.slow
-
-
-def punch_story_faults(frames: list[Frame]) -> list[str]:
-    """What the Punch! frames tell out of order (empty: the story in order)."""
-    faults = []
-    before: tuple[str, ...] = ()
-    breaks_said: set[tuple[int, int]] = set()  # (match, round) whose break banner was drawn
-    for i, f in enumerate(frames):
-        for words in f.banners:
-            if words.startswith("BREAK"):
-                breaks_said.add(_header(f)[:2])
-            rounds = re.fullmatch(r"ROUND (\d)", words)
-            if rounds and _header(f)[1] != int(rounds[1]):
-                faults.append(f"{f.now_us}: banner {words!r} under the header {_header(f)}")
-            if words in before:
-                continue
-            cause = next(
-                (
-                    (t, ev)
-                    for t, ev in reversed(f.model.events)
-                    if (said := punch_screen._banner_text(f.model, ev)) is not None and said[0] == words
-                ),
-                None,
-            )
-            assert cause is not None, f"banner {words!r} tied to no event"
-            reveal = next((ev for t, ev in f.model.events if t == cause[0] and isinstance(ev, CardsRevealed)), None)
-            if reveal is None:
-                continue
-            labels = {_face(card) for card in reveal.cards}
-            read = [g for g in frames[:i] if g.now_us >= f.now_us - punch_screen.READ_US + FRAME_US]
-            shown = [g for g in read if labels <= set(g.texts)]
-            if len(read) < punch_screen.READ_US // FRAME_US - 1 or len(shown) < len(read):
-                faults.append(
-                    f"{f.now_us}: {words!r} drawn after {len(shown)} frames of its reveal {sorted(labels)}"
-                    f" (read time {punch_screen.READ_US} us)"
-                )
-        before = f.banners
-    for f in frames:
-        for t, ev in f.model.events:
-            if isinstance(ev, Break) and f.now_us > t + motion.FLIP_US + punch_screen.READ_US + 2 * FRAME_US:
-                key = (_match_of(frames, t), ev.after_round)
-                if key not in breaks_said:
-                    faults.append(f"the break after round {ev.after_round} (match {key[0]}) never said")
-                    breaks_said.add(key)
-    if not any("WINS THE GAME" in w for f in frames for w in f.banners):
-        faults.append("the game's winner never said")
-    return faults
-
-
-def _face(card: Card) -> str:
-    """A string a card's face shows only when turned up: its label (Dodge and Punch Back's
-    runs over two lines: its big word)."""
-    return punch_screen.CARD_SYMBOL[card] if card is Card.DODGE else card.label
-
-
-def _header(f: Frame) -> tuple[int, int, int]:
-    for words in f.texts:
-        m = re.fullmatch(r"Match (\d+)  ·  Round (\d)  ·  Exchange (\d+)/10", words)
-        if m:
-            return int(m[1]), int(m[2]), int(m[3])
-    raise AssertionError(f"no header drawn at {f.now_us}")
-
-
-def _match_of(frames: list[Frame], t: int) -> int:
-    """The match the header named when the event at ``t`` happened."""
-    return next(_header(f)[0] for f in frames if f.now_us >= t)
 
 
 @pytest.fixture(scope="module")
@@ -143,11 +74,4 @@ def test_karate_three_fighters_tell_the_story_and_never_leave_a_seat_unasked(tmp
 
     models = played_models(tmp_path, KarateControls(), _karate_options(), 3, 5, 900_000_000)
     assert stuck(story_order.waits) == []
-    frames = drawn(models)
-    for i, f in enumerate(frames):
-        for words in f.banners:
-            if " TAKES " in words and not any(words in g.banners for g in frames[max(0, i - 1) : i]):
-                signs = [g for g in frames[:i] if g.now_us >= f.now_us - 1_000_000 + FRAME_US]
-                assert all(any(w.split()[0] in ("ROCK", "PAPER", "SCISSORS") for w in g.texts) for g in signs), (
-                    f"{words!r} at {f.now_us} before the signs were read"
-                )
+    assert karate_story_faults(drawn(models)) == []

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from display.games.punch_cards.models import DeskStep, DuelTable
+from display.games.punch_cards.screen import OPEN_US
 from display.models import AttractScreen
 from display.private import image_text
 from firmware_py.games.punch_cards.duel import DuelScene
@@ -215,8 +216,9 @@ def test_a_duel_is_recorded_in_the_ledger_and_the_winner_takes_the_losers_stake(
     assert (
         isinstance(view, DuelTable) and view.result[0] == f"{winner.upper()} WINS!" and view.public.winner is not None
     )
+    run_for(pc, sim, OPEN_US)  # the private display says it once the main screen has opened the reveal
     assert f"You won card #{taken.serial}" in private(sim, outcome.winner)  # stations 0, 1 are seats 0, 1
-    run_for(pc, sim, 600_000)
+    run_for(pc, sim, 600_000 - OPEN_US)
     tap(pc, sim, 0, Button.START)
     lobby = pc.scene
     assert isinstance(lobby, Lobby)

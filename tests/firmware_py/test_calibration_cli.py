@@ -78,6 +78,7 @@ def test_abort_at_the_first_prompt_saves_nothing(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.realtime  # a board over a pty, on the wall clock: starved by parallel workers
 def test_live_padboard_records_raw_and_hits_and_pushes_to_flash() -> None:
     clock = MonotonicClock()
     with PadboardSimulator(pads=2, seed=3, clock=clock) as sim:
@@ -102,6 +103,7 @@ def test_live_padboard_records_raw_and_hits_and_pushes_to_flash() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.realtime  # a board over a pty, on the wall clock: starved by parallel workers
 def test_the_scene_reuses_the_cabinets_open_padboard_link() -> None:
     from types import SimpleNamespace
 
@@ -139,6 +141,7 @@ class _BoardHands:
 
 
 @pytest.mark.slow
+@pytest.mark.realtime  # a board over a pty, on the wall clock: starved by parallel workers
 def test_live_wizard_over_the_pty_board(tmp_path: Path) -> None:
     """The whole wizard in real time against the simulated board over a pty: captures
     stream, settings are pushed and restored, and saving reaches the board's flash."""

@@ -3,7 +3,10 @@
 - ``<file>::sim`` — the scenario on the sim backend (headless, deterministic);
 - ``<file>::rig`` — the same on a real cabinet test rig, marked ``hil``; collected only
   when ``RINGSIDE_RIG`` names a rig config (see docs/hil.md), so a run without a rig
-  counts no skipped item.
+  counts no skipped item;
+- ``<file>::padboard-emulated`` — the same with its slaps through the padboard's firmware
+  on an emulated RP2040, marked ``board``; collected only when ``RINGSIDE_PADBOARD_EMULATED``
+  is set (minutes of wall time each: docs/hil.md).
 
 A scenario whose padboard link runs on the wall clock is marked ``realtime`` too.
 
@@ -29,6 +32,7 @@ ARTIFACTS = (
     / "hil"
 )
 RIG_ENV = "RINGSIDE_RIG"
+EMULATED_ENV = "RINGSIDE_PADBOARD_EMULATED"
 
 
 def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
@@ -56,6 +60,11 @@ class ScenarioFile(pytest.File):
             rig.add_marker(pytest.mark.slow)
             rig.add_marker(pytest.mark.realtime)
             yield rig
+        if os.environ.get(EMULATED_ENV):
+            board = ScenarioItem.from_parent(self, name="padboard-emulated", backend="padboard-emulated")
+            for mark in (pytest.mark.board, pytest.mark.slow, pytest.mark.realtime):
+                board.add_marker(mark)
+            yield board
 
 
 def real_time(path: Path) -> bool:

@@ -5,6 +5,7 @@ with its countdown, the round scores after each round, and the score sheet at th
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import TypeAlias
 
@@ -12,7 +13,7 @@ import pygame
 
 from display import draw, motion, theme
 from display.art import Pose, Style, draw_figure
-from display.canvas import Canvas, live
+from display.canvas import Canvas, live, segment
 from display.cards import card_face, fitting_size
 from display.games.big_time_boxing.words import (
     BIG_HIT,
@@ -26,6 +27,7 @@ from display.games.big_time_boxing.words import (
     WINDOW,
 )
 from display.layout import MIN_SIZE
+from display.memo import per_model
 from display.models import PlayScreen, ResultScreen, StationLook
 from display.text import TextCache
 from display.widgets import PLAY_TOP, banner, panel, paused_overlay, seat_name, title_bar
@@ -161,15 +163,7 @@ def area_rect(seat: int, position: Position) -> pygame.Rect:
 
 
 def _ring(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, v: BigTimeBoxingPublicView) -> None:
-    draw.rect(surf, (34, 30, 28), RING, border_radius=10)
-    for seat in (0, 1):
-        look = s.seats[seat]
-        for position in AREAS:
-            rect = area_rect(seat, position).inflate(-6, -6)
-            dim = 0.18 if position in (Position.IN_THE_CORNER, Position.ON_THE_ROPES) else 0.3
-            draw.rect(surf, theme.shade(look.color, dim), rect, border_radius=8)
-    draw.line(surf, theme.GOLD, (RING.centerx, RING.y + 4), (RING.centerx, RING.bottom - 4), 3)
-    draw.rect(surf, (200, 200, 210), RING, width=3, border_radius=10)  # the ropes
+    _ring_floor(surf, tuple(look.color for look in s.seats[:2]))
     for seat in (0, 1):
         look = s.seats[seat]
         rect = area_rect(seat, v.boxers[seat].position)
@@ -180,11 +174,29 @@ def _ring(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, v: BigTimeBoxingP
         box = pygame.Rect(0, 0, BOXER, BOXER)
         box.midbottom = (rect.centerx, RING.bottom - 2)
         draw_figure(surf, box, look.color, boxer_pose(s, v, seat), Style.BOXER, facing_right=seat == 0)
-    for seat in (0, 1):  # the areas' names over the boxers: a raised glove never hides them
+    _ring_labels(surf, text)  # the areas' names over the boxers: a raised glove never hides them
+    live(surf, RING, "the ring")
+
+
+@segment
+def _ring_floor(surf: Canvas, colors: tuple[Color, ...]) -> None:
+    """The ring strip: each boxer's areas in his colour, the centre line, the ropes."""
+    draw.rect(surf, (34, 30, 28), RING, border_radius=10)
+    for seat, color in enumerate(colors):
+        for position in AREAS:
+            rect = area_rect(seat, position).inflate(-6, -6)
+            dim = 0.18 if position in (Position.IN_THE_CORNER, Position.ON_THE_ROPES) else 0.3
+            draw.rect(surf, theme.shade(color, dim), rect, border_radius=8)
+    draw.line(surf, theme.GOLD, (RING.centerx, RING.y + 4), (RING.centerx, RING.bottom - 4), 3)
+    draw.rect(surf, (200, 200, 210), RING, width=3, border_radius=10)  # the ropes
+
+
+@segment
+def _ring_labels(surf: Canvas, text: TextCache) -> None:
+    for seat in (0, 1):
         for position in AREAS:
             rect = area_rect(seat, position).inflate(-6, -6)
             text.draw(surf, AREA_LABEL[position], 28, theme.DIM, (rect.centerx, rect.y + 14), "center", bold=True)
-    live(surf, RING, "the ring")
 
 
 def boxer_pose(s: BigTimeBoxingPlay, v: BigTimeBoxingPublicView, seat: int) -> Pose:
@@ -244,15 +256,36 @@ def _board(
     look = s.seats[seat]
     b = v.boxers[seat]
     acting = (v.phase is Phase.TURN and v.active == seat) or v.window_player == seat
-    panel(surf, rect, theme.shade(look.color, 0.22), theme.GOLD if acting else look.color)
-    live(surf, rect, f"{look.name}'s board")
-    x, y, w = rect.x + 20, rect.y, rect.width - 40
-
-    def row(n: int) -> int:
-        """A board row drawn for 436 units high, at this board's height."""
-        return y + n * rect.height // 436
-
     tag = "TURN" if v.phase is Phase.TURN and v.active == seat else ("ANSWER" if v.window_player == seat else "")
+    _board_top(surf, text, look, rect, acting, tag, b.round_energy, b.round_start_energy)
+    live(surf, rect, f"{look.name}'s board")
+    x, w = rect.x + 20, rect.width - 40
+    bar = pygame.Rect(x, rect.y + 96 * rect.height // 436, w, 26)
+    energy_bar(surf, bar, _energy_shown(s, seat, b.round_energy), b.round_start_energy)
+    _board_rest(surf, text, look, rect, b, _hurt(s, seat) if b.damage else 0.0)
+
+
+def _row(rect: pygame.Rect, n: int) -> int:
+    """A board row drawn for 436 units high, at this board's height."""
+    return rect.y + n * rect.height // 436
+
+
+@segment
+def _board_top(
+    surf: Canvas,
+    text: TextCache,
+    look: StationLook,
+    rect: pygame.Rect,
+    acting: bool,
+    tag: str,
+    energy: int,
+    start_energy: int,
+) -> None:
+    """A boxer's board, his name, whose turn it is, and his Round Energy in figures (a
+    segment: drawn once for them)."""
+    panel(surf, rect, theme.shade(look.color, 0.22), theme.GOLD if acting else look.color)
+    x, w = rect.x + 20, rect.width - 40
+    row = functools.partial(_row, rect)
     room = w - 170  # the TURN/ANSWER chip's place, kept free when it is not shown: the name does not jump
     name = seat_name(surf, text, look.name.upper(), 50, room)
     text.draw_fitted(surf, name, 50, look.color, (x, row(30)), room, "midleft", bold=True)
@@ -261,10 +294,17 @@ def _board(
 
     # Round Energy: the figure that matters most, with a bar of the round's energy.
     text.draw(surf, "ROUND ENERGY", 28, theme.DIM, (x, row(74)), "midleft", bold=True)
-    text.draw(
-        surf, f"{b.round_energy}/{b.round_start_energy}", 48, theme.WHITE, (x + w, row(74)), "midright", bold=True
-    )
-    energy_bar(surf, pygame.Rect(x, row(96), w, 26), _energy_shown(s, seat, b.round_energy), b.round_start_energy)
+    text.draw(surf, f"{energy}/{start_energy}", 48, theme.WHITE, (x + w, row(74)), "midright", bold=True)
+
+
+@segment
+def _board_rest(
+    surf: Canvas, text: TextCache, look: StationLook, rect: pygame.Rect, b: BoxerStatus, hurt: float
+) -> None:
+    """The board under the energy bar: energies, dice (the Damage die flashing by
+    ``hurt``), judge points, chips, rounds and attribute cards (a segment)."""
+    x, w = rect.x + 20, rect.width - 40
+    row = functools.partial(_row, rect)
     text.draw(surf, "FIGHT ENERGY", 28, theme.DIM, (x, row(146)), "midleft", bold=True)
     text.draw(surf, str(b.fight_energy), 40, theme.WHITE, (x + w, row(146)), "midright", bold=True)
 
@@ -278,7 +318,6 @@ def _board(
         text.draw(surf, "0 — in danger", 32, theme.BAD, (x, row(221)), "midleft", bold=True)
     if b.damage:
         damage_die = pygame.Rect(x + w - 54, row(194), 54, 54)
-        hurt = _hurt(s, seat)
         if hurt > 0:  # the die flashes as the damage lands
             draw.rect(
                 surf,
@@ -347,6 +386,7 @@ def dice(surf: Canvas, text: TextCache, rect: pygame.Rect, value: str, color: Co
     text.draw(surf, value, 38, theme.WHITE, rect.center, "center", bold=True)
 
 
+@segment
 def energy_bar(surf: Canvas, rect: pygame.Rect, energy: float, top: int) -> None:
     """One block per point of the round's energy, lit up to what is left (a block part
     lit while the bar moves)."""
@@ -444,6 +484,7 @@ def stagger_us(s: BigTimeBoxingPlay, at: int) -> int:
     return FINAL_STAGGER_US if ends else STAGGER_US
 
 
+@per_model
 def said_at(s: BigTimeBoxingPlay) -> list[tuple[int, object]]:
     """The events with the time the screen says them: in the newest play that put cards
     on the table, what follows a card (a knockdown, the count's end, the fight's end)
@@ -467,6 +508,7 @@ def fight_end_said(s: BigTimeBoxingPlay) -> bool:
     return any(isinstance(ev, FightEnded) and t <= s.now_us for t, ev in said_at(s))
 
 
+@per_model
 def last_play(s: BigTimeBoxingPlay) -> tuple[int, list[Shown]]:
     """The cards of the newest play that put any on the table, and when it was made."""
     found: list[Shown] = []
@@ -577,13 +619,18 @@ def _hints(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, v: BigTimeBoxing
     names = [look.name for look in s.seats]
     if v.phase is Phase.TURN:  # named: a computer's turn is not the person's to press
         energy = v.boxers[v.active].round_energy
-        if energy == 0:
+        if s.computer(v.active):
+            msg = f"{names[v.active]} chooses a card…"
+        elif energy == 0:
             msg = f"{names[v.active]}: Round Energy 0, F then a card covers up"
         else:
             msg = f"{names[v.active]}: A–D throw that card  ·  E Move Away" + ("  ·  F Clinch" if energy <= 2 else "")
     elif window is not None:
-        who = names[v.window_player if v.window_player is not None else v.active]
-        if window is Window.COMBO:
+        seat = v.window_player if v.window_player is not None else v.active
+        who = names[seat]
+        if s.computer(seat):
+            msg = f"{who} chooses…"
+        elif window is Window.COMBO:
             msg = f"{who}: A–D add a combo punch  ·  START no combo"
         elif window is Window.ESCAPE:
             msg = f"{who}: A–D play an escape card  ·  START stay"

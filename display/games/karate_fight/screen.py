@@ -9,10 +9,10 @@ import pygame
 
 from display import draw, motion, theme
 from display.art import Pose, Style, draw_figure
-from display.canvas import Canvas, live
+from display.canvas import Canvas, live, segment
 from display.cards import card_back, card_face
 from display.games.karate_fight.photo_finish import PhotoFinish, draw_photo_finish
-from display.models import PlayScreen
+from display.models import PlayScreen, StationLook
 from display.text import TextCache
 from display.widgets import PLAY_TOP, banner, panel, paused_overlay, title_bar
 from games.karate_fight import (
@@ -21,6 +21,7 @@ from games.karate_fight import (
     CowardsBlow,
     DeadHeat,
     FighterStatus,
+    FighterView,
     FightWon,
     HitShowing,
     HitWon,
@@ -36,6 +37,7 @@ from games.karate_fight import (
 KaratePlay: TypeAlias = PlayScreen[KaratePublicView, PhotoFinish]
 """Karate Fight's play screen: the public view and the photo finish of the last Hit."""
 
+Color = tuple[int, int, int]
 TECHNIQUE_COLOR = {Technique.ATTACK: (190, 40, 30), Technique.DEFENSE: (40, 90, 170), Technique.SKILL: (150, 60, 170)}
 BANNER_US = 1_500_000
 FIGHTERS_TOP = 546
@@ -114,7 +116,7 @@ def draw_karate(surf: Canvas, text: TextCache, s: KaratePlay) -> None:
     elif v.hit_showing is not None and not v.awaiting_reveal:
         status = "HIT!  SLAP THE PAD!"
     elif v.turn is not None:
-        status = f"{names[v.turn]}: press A to play"
+        status = f"{names[v.turn]} plays" if s.computer(v.turn) else f"{names[v.turn]}: press A to play"
     else:
         status = ""
     clock = _clock(v, s.now_us)
@@ -270,44 +272,62 @@ def _fighters(surf: Canvas, text: TextCache, s: KaratePlay, v: KaratePublicView,
         look = s.seats[f.seat]
         rect = _panel_rect(area, n, f.seat)
         turn = v.turn == f.seat and v.winner is None
-        panel(surf, rect, theme.shade(look.color, 0.45 if turn else 0.22), theme.GOLD if turn else look.color)
+        _fighter_top(surf, text, look, rect, turn, f.pile_size)
         live(surf, rect, f"{look.name}'s panel")
-        text.draw(
-            surf,
-            look.name.upper(),
-            52,
-            look.color if not turn else theme.WHITE,
-            (rect.x + 20, rect.y + 32),
-            "midleft",
-            bold=True,
-            max_width=rect.width - 140,  # clear of the pile count
-        )
-        text.draw(surf, str(f.pile_size), 72, theme.WHITE, (rect.right - 20, rect.y + 34), "midright", bold=True)
         share = _pile_shown(s, f.seat, f.pile_size) / v.in_play if v.in_play else 0
         figure = pygame.Rect(rect.right - FIGURE - 12, rect.bottom - FIGURE - 6, FIGURE, FIGURE)
         facing_right = rect.centerx < surf.get_width() // 2  # every fighter faces the centre
         draw_figure(surf, figure, look.color, fighter_pose(s, v, f.seat, f.status), Style.KARATE, facing_right)
-        bar = pygame.Rect(rect.x + 20, rect.y + 64, rect.width - 40 - FIGURE, 22)
-        for i in range(10):
-            seg = pygame.Rect(bar.x + i * bar.width // 10 + 2, bar.y, bar.width // 10 - 4, bar.height)
-            fill = max(0.0, min(1.0, share * 10 - i))
-            draw.rect(surf, theme.shade(look.color, 0.3), seg, border_radius=4)
-            if fill > 0:
-                draw.rect(surf, theme.shade(look.color, 0.4 + 0.6 * fill), seg, border_radius=4)
-        wide = rect.width > 420
-        no_cards = "no cards: win a Hit!" if wide else "no cards"
-        state = {FighterStatus.OUT: "OUT", FighterStatus.OUT_OF_CARDS: no_cards}.get(f.status, "")
-        if turn:
-            state = "YOUR TURN: A" if wide else "PRESS A"
-        half = (rect.width - FIGURE) // 2 - 24 if wide else rect.width - 40 - FIGURE
-        text.draw(surf, state, 32, theme.GOLD, (rect.x + 20, rect.y + 112), "midleft", bold=True, max_width=half)
-        best = f"best {f.fastest_us / 1000:.1f} ms" if f.fastest_us is not None else ""
-        coward = f"cowardly ×{f.cowards_blows}" if f.cowards_blows else ""
-        done = "  ".join(x for x in (best, coward) if x)
-        where = (
-            ((rect.right - 20 - FIGURE, rect.y + 112), "midright") if wide else ((rect.x + 20, rect.y + 142), "midleft")
-        )
-        text.draw(surf, done, 28, theme.TEXT, where[0], where[1], max_width=half)  # on any panel colour
+        _share_bar(surf, pygame.Rect(rect.x + 20, rect.y + 64, rect.width - 40 - FIGURE, 22), look.color, share)
+        _fighter_words(surf, text, rect, f, turn, s.computer(f.seat))
+
+
+@segment
+def _fighter_top(surf: Canvas, text: TextCache, look: StationLook, rect: pygame.Rect, turn: bool, pile: int) -> None:
+    """A fighter's panel, name and pile (a segment: drawn once for them)."""
+    panel(surf, rect, theme.shade(look.color, 0.45 if turn else 0.22), theme.GOLD if turn else look.color)
+    text.draw(
+        surf,
+        look.name.upper(),
+        52,
+        look.color if not turn else theme.WHITE,
+        (rect.x + 20, rect.y + 32),
+        "midleft",
+        bold=True,
+        max_width=rect.width - 140,  # clear of the pile count
+    )
+    text.draw(surf, str(pile), 72, theme.WHITE, (rect.right - 20, rect.y + 34), "midright", bold=True)
+
+
+@segment
+def _share_bar(surf: Canvas, bar: pygame.Rect, color: Color, share: float) -> None:
+    """Ten blocks lit by the fighter's share of the cards in play."""
+    for i in range(10):
+        seg = pygame.Rect(bar.x + i * bar.width // 10 + 2, bar.y, bar.width // 10 - 4, bar.height)
+        fill = max(0.0, min(1.0, share * 10 - i))
+        draw.rect(surf, theme.shade(color, 0.3), seg, border_radius=4)
+        if fill > 0:
+            draw.rect(surf, theme.shade(color, 0.4 + 0.6 * fill), seg, border_radius=4)
+
+
+@segment
+def _fighter_words(
+    surf: Canvas, text: TextCache, rect: pygame.Rect, f: FighterView, turn: bool, computer: bool
+) -> None:
+    """What the fighter may do (his turn, out, no cards; a computer's turn offers no key)
+    and has done (fastest, cowardly)."""
+    wide = rect.width > 420
+    no_cards = "no cards: win a Hit!" if wide else "no cards"
+    state = {FighterStatus.OUT: "OUT", FighterStatus.OUT_OF_CARDS: no_cards}.get(f.status, "")
+    if turn:
+        state = "PLAYS" if computer else "YOUR TURN: A" if wide else "PRESS A"
+    half = (rect.width - FIGURE) // 2 - 24 if wide else rect.width - 40 - FIGURE
+    text.draw(surf, state, 32, theme.GOLD, (rect.x + 20, rect.y + 112), "midleft", bold=True, max_width=half)
+    best = f"best {f.fastest_us / 1000:.1f} ms" if f.fastest_us is not None else ""
+    coward = f"cowardly ×{f.cowards_blows}" if f.cowards_blows else ""
+    done = "  ".join(x for x in (best, coward) if x)
+    where = ((rect.right - 20 - FIGURE, rect.y + 112), "midright") if wide else ((rect.x + 20, rect.y + 142), "midleft")
+    text.draw(surf, done, 28, theme.TEXT, where[0], where[1], max_width=half)  # on any panel colour
 
 
 def _jan_ken(surf: Canvas, text: TextCache, s: KaratePlay, v: KaratePublicView, area: pygame.Rect) -> None:

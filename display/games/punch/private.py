@@ -23,7 +23,10 @@ BUTTONS = "ABCDEF"
 def draw_punch_private(screen: PunchPrivate, size: tuple[int, int]) -> Image.Image:
     """``screen.held`` are the draft picks not yet confirmed with START.  Each card is
     named as printed ("Do Nothing", not a nickname): the same words as the main screen's
-    button legend and the card faces."""
+    button legend and the card faces.  The hand lists only the cards still held, each by
+    its button, from the top: a refusal's band over the foot never hides the last cards
+    left (issue 30: "A Punch 1 x0 … D Do Nothing x0" and "You have no Punch 1 left" over
+    the Block and Dodge still in hand, so a newcomer pressed A–D again and again)."""
     v = screen.view
     pub = v.public
     if pub.phase is Phase.DRAFT and v.draft_pool is not None:
@@ -31,7 +34,7 @@ def draw_punch_private(screen: PunchPrivate, size: tuple[int, int]) -> Image.Ima
         rows = [(f"{b} {LEGEND[c]}", f"{picks.count(c)}/{v.draft_pool[c.index]}") for b, c in zip(BUTTONS, CARDS)]
         footer = f"Picked {len(picks)}/10 " + ("START=ok" if len(picks) == HAND_SIZE else "START=undo")
     else:
-        rows = [(f"{b} {LEGEND[c]}", f"x{v.hand[c.index]}") for b, c in zip(BUTTONS, CARDS)]
+        rows = [(f"{b} {LEGEND[c]}", f"x{v.hand[c.index]}") for b, c in zip(BUTTONS, CARDS) if v.hand[c.index]]
         if pub.phase is Phase.REDEAL and screen.to_act:
             footer = "A=redeal START=keep" if v.redeal_offered else "START = keep hand"
         elif pub.phase is Phase.REDEAL:

@@ -9,9 +9,10 @@ import pygame
 
 from display import draw, motion, theme
 from display.art import Pose, Style, draw_figure
-from display.canvas import Canvas, live
+from display.canvas import Canvas, live, segment
 from display.cards import card_back, card_face
-from display.models import PlayScreen
+from display.memo import per_model
+from display.models import PlayScreen, StationLook
 from display.text import TextCache
 from display.widgets import FOOTER_Y, PLAY_TOP, banner, panel, paused_overlay, segment_bar, title_bar
 from games.protocol import Event
@@ -112,6 +113,7 @@ class Beat:
     event: Knockout | MatchEnded | GameEnded | Break | RoundStarted | MatchStarted
 
 
+@per_model
 def beats(s: PunchPlay) -> tuple[Beat, ...]:
     """The consequences of the newest moment, each in its turn.  Those a reveal caused
     (told with it, at its time) start once the pair has turned over and been readable for
@@ -138,6 +140,7 @@ def beat_of(s: PunchPlay, kind: type) -> int | None:
     return next((b.start for b in beats(s) if isinstance(b.event, kind)), None)
 
 
+@per_model
 def said_at(s: PunchPlay) -> list[tuple[int, Event]]:
     """The events with the time the screen says them: a consequence at its beat (a
     knockout that ended the game with the game's beat), everything else at its own time."""
@@ -164,6 +167,7 @@ def _consequence_start(s: PunchPlay) -> int:
     return -(10**18) if t is None else t + motion.FLIP_US + READ_US
 
 
+@per_model
 def table_moment(s: PunchPlay) -> Table:
     """What the table shows now (see :class:`Table`)."""
     v = s.view
@@ -315,29 +319,44 @@ def _stamina_shown(s: PunchPlay, v: PunchPublicView, seat: int) -> tuple[float, 
 
 def _boxer_panel(surf: Canvas, text: TextCache, s: PunchPlay, v: PunchPublicView, seat: int, rect: pygame.Rect) -> None:
     look = s.seats[seat]
-    panel(surf, rect, theme.shade(look.color, 0.28), look.color)
-    live(surf, rect, f"{look.name}'s panel")
-    text.draw(surf, look.name.upper(), 72, look.color, (rect.centerx, rect.y + 44), "center", True, rect.width - 24)
-    needed = v.options.matches_to_win
     untold = [ev for t, ev in said_at(s) if t > s.now_us]
     wins = v.match_wins[seat] - sum(1 for ev in untold if isinstance(ev, MatchEnded) and ev.winner == seat)
-    for i in range(needed):
-        cx = rect.centerx + (i - (needed - 1) / 2) * 44
-        won = i < wins
-        draw.circle(surf, theme.GOLD if won else theme.shade(theme.GOLD, 0.25), (round(cx), rect.y + 96), 16)
+    _panel_top(surf, text, look, rect, v.options.matches_to_win, wins)
+    live(surf, rect, f"{look.name}'s panel")
     bar = pygame.Rect(rect.x + 36, rect.y + 128, 70, 316)
     level, number = _stamina_shown(s, v, seat)
     segment_bar(surf, bar, level, 10, theme.GOOD if number > 3 else theme.BAD)
     figure = pygame.Rect(rect.right - 128, rect.y + 120, 116, 116)
     draw_figure(surf, figure, look.color, boxer_pose(s, seat), Style.BOXER, facing_right=seat == 0)
+    # a new hand once its round is said
+    cards = None if any(isinstance(ev, RoundStarted | MatchStarted) for ev in untold) else v.hand_sizes[seat]
+    locked = v.locked[seat] if v.phase in (Phase.EXCHANGE, Phase.DRAFT) else None
+    _panel_words(surf, text, rect, number, cards, locked)
+
+
+@segment
+def _panel_top(surf: Canvas, text: TextCache, look: StationLook, rect: pygame.Rect, needed: int, wins: int) -> None:
+    """A boxer's panel, his name and his matches won (a segment: drawn once for them)."""
+    panel(surf, rect, theme.shade(look.color, 0.28), look.color)
+    text.draw(surf, look.name.upper(), 72, look.color, (rect.centerx, rect.y + 44), "center", True, rect.width - 24)
+    for i in range(needed):
+        cx = rect.centerx + (i - (needed - 1) / 2) * 44
+        won = i < wins
+        draw.circle(surf, theme.GOLD if won else theme.shade(theme.GOLD, 0.25), (round(cx), rect.y + 96), 16)
+
+
+@segment
+def _panel_words(
+    surf: Canvas, text: TextCache, rect: pygame.Rect, number: int, cards: int | None, locked: bool | None
+) -> None:
+    """A boxer's stamina, cards in hand (None: not told yet) and whether his card is in
+    (None: no card to play now)."""
     text.draw(surf, str(number), 150, theme.WHITE, (rect.x + 192, rect.y + 226), "center", bold=True)
     text.draw(surf, "STAMINA", 32, theme.DIM, (rect.x + 250, rect.y + 316), "center")
-    if not any(isinstance(ev, RoundStarted | MatchStarted) for ev in untold):  # a new hand once its round is said
-        cards = v.hand_sizes[seat]
+    if cards is not None:
         in_hand = f"{cards} card{'s' if cards != 1 else ''} in hand"
         text.draw(surf, in_hand, 30, theme.DIM, (rect.x + 250, rect.y + 354), "center")
-    if v.phase in (Phase.EXCHANGE, Phase.DRAFT):
-        locked = v.locked[seat]
+    if locked is not None:
         label, color = ("LOCKED IN", theme.GOLD) if locked else ("choosing…", theme.DIM)
         text.draw(surf, label, 44, color, (rect.x + 250, rect.y + 412), "center", bold=locked)
 

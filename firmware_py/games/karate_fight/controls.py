@@ -112,6 +112,17 @@ class KarateControls(GameControls[KarateFight, PhotoFinish, KarateStory]):
             return PlayTop(seat, t_us)
         return None
 
+    def refusal_words(self, engine: KarateFight, seat: int, words: str, names: tuple[str, ...]) -> str:
+        """The engine's refusals that number a fighter ("it is fighter 2's turn", "the
+        fight is over: … fighter 1 won") said with the names on the main screen (issue
+        30); read from the state the engine refused in, which the refusal left unchanged."""
+        v = engine.public_view()
+        if v.winner is not None:
+            return f"The fight is over: {names[v.winner]} won"
+        if v.turn is not None and v.turn != seat and v.jan_ken is None and "turn" in words:
+            return f"It is {names[v.turn]}'s turn"
+        return words
+
     def on_slap(self, engine: KarateFight, seat: int, t_us: int, velocity: int | None) -> Action:
         return Slaps(t_us=t_us, fighters=(seat,))
 

@@ -20,6 +20,7 @@ from dataclasses import replace
 from typing import Any
 
 from display.games.punch_cards.models import DuelPrivate, DuelTable, PunchCardsPlay
+from display.games.punch_cards.screen import OPEN_US
 from display.models import PrivateModel, PrivateScreen, PrivateText, StationLook
 from firmware_py.games.punch_cards.controls import PunchCardsControls
 from firmware_py.games.punch_cards.ledger import Receipt
@@ -31,6 +32,7 @@ from firmware_py.runtime.scenes import PLAY_IDLE_US, RESULT_US
 from firmware_py.runtime.session import GameSession
 from games.bots import RandomBot
 from games.punch_cards import MAX_SERIAL, Card, DuelEnd, DuelOptions, DuelPublicView, cards_problem, packet
+from games.punch_cards.events import Revealed
 from hal.events import Button, ButtonEvent, InputEvent
 
 COMPUTER = "Computer"
@@ -248,7 +250,7 @@ class DuelScene(Scene):
         if seat is None or station >= len(self.ctx.looks):
             return PrivateText(("Punch Cards", "", "Duel in progress"))
         view = replace(self.engine.view(seat), public=self._public())
-        line = self.seat_lines[seat] if self.settled else ""
+        line = self.seat_lines[seat] if self.settled and self._reveal_read() else ""
         model = DuelPrivate(
             view=view,
             cursor=self.controls.cursor[seat],
@@ -262,6 +264,13 @@ class DuelScene(Scene):
             to_act=seat in self.engine.to_act(),
             refusal=self.session.refusal(seat),
         )
+
+    def _reveal_read(self) -> bool:
+        """The last reveal has opened on the main screen (its numbers drawn), so a duellist's
+        display may say what it decided: not before (issue 30, the story in order: "Practice
+        won" came on the private display while the main screen still showed the corners shut)."""
+        revealed = next((t for t, ev in reversed(self.session.recent) if isinstance(ev, Revealed)), None)
+        return revealed is None or self.ticked_us >= revealed + OPEN_US
 
     def led_levels(self, now_us: int) -> dict[int, float]:
         levels = {s: 0.0 for s in range(len(self.ctx.looks))}

@@ -2,7 +2,7 @@
 // image with a littlefs image of the board's files, serves its USB-CDC on a TCP port
 // (pyserial's socket://127.0.0.1:PORT, as the cabinet reads /dev/ringside-padboard) and
 // takes control lines (JSON) on PORT+1: ADC waveforms per pad at emulated times, GPIO
-// levels, unplug/replug, the emulated clock.  Written for this project from rp2040js's
+// levels, unplug/replug (the clock runs on while unplugged), the emulated clock.  Written for this project from rp2040js's
 // API; ../shared/tools/rp2040/ has the examples it learnt from.
 //
 //   node padboard.mjs FIRMWARE.bin BOOTROM.json FS.img PORT CLOCKFILE [--bootsel]
@@ -117,26 +117,33 @@ function boot() {
 
 function log(msg) { process.stderr.write(`[padboard] ${msg}\n`); }
 
-let running = true;
+const UNPLUGGED_NS = 200000; // emulated time per 1 ms wall tick while unplugged (~0.2x, as when running)
+let unplugged = false;
 function run() {
   // the emulator's own step loop, so cycles are counted and control lines get a turn
   const clock = sim.clock;
-  for (let i = 0; i < SLICE && running; i++) {
-    if (mcu.core.waiting) {
-      const ns = clock.nanosToNextAlarm;
-      clock.tick(ns);
-      i += ns / CYCLE_NS;
-    } else {
-      const c = mcu.core.executeInstruction();
-      cycles += c;
-      clock.tick(c * CYCLE_NS);
+  if (unplugged) {
+    // no chip to run, but time goes on (the host's scenario waits on this clock)
+    clock.tick(UNPLUGGED_NS);
+  } else {
+    for (let i = 0; i < SLICE; i++) {
+      if (mcu.core.waiting) {
+        const ns = clock.nanosToNextAlarm;
+        clock.tick(ns);
+        i += ns / CYCLE_NS;
+      } else {
+        const c = mcu.core.executeInstruction();
+        cycles += c;
+        clock.tick(c * CYCLE_NS);
+      }
     }
+    feedBoard();
   }
-  feedBoard();
   clockBuf.writeDoubleLE(clock.nanos, 0);
   clockBuf.writeDoubleLE(clock.nanos, 8);
   fs.writeSync(clockFd, clockBuf, 0, 16, 0);
-  if (running) setImmediate(run);
+  if (unplugged) setTimeout(run, 1);
+  else setImmediate(run);
 }
 
 function control(socket, line) {
@@ -153,7 +160,8 @@ function control(socket, line) {
     const alarm = sim.clock.createAlarm(() => mcu.gpio[pin].setInputValue(value));
     alarm.schedule(Math.max(0, cmd.t_ns - sim.clock.nanos));
   } else if (cmd.op === 'unplug') {
-    running = false;
+    if (!unplugged) sim.clock.nextAlarm = null; // the chip's timers, ADC and DMA stop with its power
+    unplugged = true;
     plugged = false;
     if (serialClient) serialClient.destroy();
     serialClient = null;
@@ -162,7 +170,7 @@ function control(socket, line) {
   } else if (cmd.op === 'replug') {
     bootsel = !!cmd.bootsel;
     boot();
-    if (!running) { running = true; setImmediate(run); }
+    unplugged = false;
   }
   reply.boot_ns = bootNs;
   reply.cycles = cycles;
@@ -172,7 +180,7 @@ function control(socket, line) {
 
 boot();
 net.createServer((s) => {
-  if (!running || serialClient) { s.destroy(); return; } // unplugged, or the port is taken
+  if (unplugged || serialClient) { s.destroy(); return; } // unplugged, or the port is taken
   serialClient = s;
   for (const b of pendingOut.splice(0)) s.write(b);
   s.on('data', (d) => { if (serialClient === s) { for (const b of d) toBoard.push(b); feedBoard(); } });

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from firmware_py.hil.board.emulator import EmulatedPadboard
 from firmware_py.sim.piezo import ModelSlap, PiezoModel, PiezoPad
-from tests.board.emulator import EmulatedPadboard
 
 PADS = 3  # main.CHANNELS: ADC0..ADC2
 STEP_US = 5  # waveform resolution: the ADC converts a pad every 50 µs, 16.7 µs apart

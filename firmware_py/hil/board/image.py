@@ -8,7 +8,7 @@ from pathlib import Path
 
 import littlefs
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 TOOLS = ROOT.parent / "shared" / "tools" / "rp2040"
 """``../shared/tools/rp2040``: MicroPython v1.28.0 for the Pico built from source (docs/board-testing.md)."""
 FIRMWARE = TOOLS / "micropython-v1.28.0-RPI_PICO.bin"

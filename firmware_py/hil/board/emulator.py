@@ -16,12 +16,24 @@ from typing import Any
 
 import serial
 
-from tests.board import image
+from firmware_py.hil.board import image
+from hal.padboard.driver import LinkTiming, PadboardSource
+from hal.timing import PADBOARD_SETTLE_US
 
 RP2040JS = "1.4.1"
 NODE_DIR = Path(os.environ.get("RINGSIDE_RP2040JS_DIR", image.ROOT / ".venv" / "rp2040js"))
 """Where ``npm install rp2040js`` goes (``make clean`` removes it with the venv)."""
 RUNNER = Path(__file__).with_name("padboard.mjs")
+
+
+SLOW = 40
+"""Emulated time runs 0.05-0.4x wall time here: the driver's timeouts (wall clock) are
+stretched this much, its clock is the emulator's (:class:`EmulatedClock`)."""
+EMULATED_TIMING = LinkTiming(
+    handshake_timeout_s=1.0 * SLOW, link_timeout_s=1.5 * SLOW, command_timeout_s=1.0 * SLOW, backoff_max_s=2.0
+)
+BOOT_US = 1_300_000
+"""From power-up until main.py serves: MicroPython's boot and main.py's 1 s BOOTSEL window."""
 
 
 class EmulatorUnavailable(RuntimeError):
@@ -82,6 +94,7 @@ class EmulatedPadboard:
         node = ensure_rp2040js()
         runner = node / RUNNER.name  # ESM finds rp2040js from the script's own folder
         shutil.copyfile(RUNNER, runner)
+        workdir.mkdir(parents=True, exist_ok=True)
         fs_path = workdir / "padboard-fs.img"
         fs_path.write_bytes(fs_image)
         self.port = free_port_pair()
@@ -197,3 +210,22 @@ def _read_until(port: serial.Serial, marker: bytes, timeout: float) -> bytes:
             raise TimeoutError(f"waited for {marker!r}, got {buf[-300:]!r}")
         buf += port.read(1)
     return buf
+
+
+def connect_driver(
+    board: EmulatedPadboard, stations: dict[int, int], settle_us: int = PADBOARD_SETTLE_US
+) -> PadboardSource:
+    """The cabinet's driver (pads -> stations) on the board's socket://, once main.py
+    serves (after its BOOTSEL window: HELLOs sent while it boots, minutes of wall time
+    here, are answered in a heap when it starts, and the driver takes them for a
+    renumbering board)."""
+    board.wait_usb()
+    board.wait_emulated(BOOT_US)
+    source = PadboardSource(board.url, board.clock, stations, settle_us=settle_us, timing=EMULATED_TIMING)
+    deadline = time.monotonic() + 60 * SLOW
+    while not source.connected:
+        if time.monotonic() > deadline:
+            source.close()
+            raise EmulatorUnavailable(f"the driver never connected: {source.last_error}")
+        time.sleep(0.5)
+    return source

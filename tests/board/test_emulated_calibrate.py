@@ -1,0 +1,105 @@
+"""``ringside calibrate`` against the emulated padboard, end to end: the operator's flow
+at the terminal (prompts, "Enter when ready", review, verdict), the board's own
+firmware streaming raw frames, edges and hits for every step, the fitted settings
+written to the board.  The hands are the scripted operator the ``--sim`` flow uses,
+their slaps going in as the piezo model's waveforms on the board's ADC inputs.
+
+One pad (the wizard then adds the neighbour step), verification idle cut to 1 s: the
+emulated board runs at 0.05-0.4x wall time.  Asserted: the flow runs through every
+step on captures from the firmware and reaches its verdict; a passing verdict (saved
+and pushed) needs the detector to keep up (BENCHMARKS.md, issue 32): strict xfail."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import cast
+
+import pytest
+
+from calibration.source import PadSource
+from calibration.virtual import VirtualPads
+from firmware_py.hil.board import emulator, image, slaps
+from firmware_py.process.exit_codes import EXIT_FAILED, EXIT_OK
+from firmware_py.sim.operator import ScriptedOperator
+from firmware_py.tools import calibrate
+from hal.config import PadboardConfig, load_config
+
+pytestmark = [pytest.mark.board, pytest.mark.slow]
+
+CONFIG = Path(__file__).resolve().parents[1] / "hil/padboard/configs/cabinet-padboard.toml"
+CPU_BUDGET = (
+    "issue 32, measured: the detector needs ~248 % of the board's CPU at 125 MHz and drops frames, "
+    "so slaps are missed or mis-measured and verification fails (BENCHMARKS.md)"
+)
+
+
+@dataclass
+class EmulatedHands:
+    """What the scripted operator slaps: the emulated board's ADC inputs."""
+
+    board: emulator.EmulatedPadboard
+    n: int = 0
+
+    def now_us(self) -> int:
+        return self.board.now_us()
+
+    def slap(self, pad: int, t_us: int, force: float) -> None:
+        self.n += 1
+        slaps.inject(self.board, [(pad, t_us, force)], seed=self.n)
+
+
+@dataclass(frozen=True)
+class Calibrated:
+    code: int
+    lines: tuple[str, ...]
+    report: Path
+    slapped: int
+
+
+@pytest.fixture(scope="module")
+def calibrated(tmp_path_factory: pytest.TempPathFactory) -> Calibrated:
+    tmp = tmp_path_factory.mktemp("calibrate")
+    parser = argparse.ArgumentParser()
+    calibrate.add_arguments(parser)
+    report = tmp / "report.png"
+    args = parser.parse_args(["--pad", "1", "--idle", "1", "--name", "emulated", "--report", str(report)])
+    lines: list[str] = []
+
+    def answer(question: str) -> str:
+        lines.append(question)
+        return "a" if question.startswith("[R]edo") else ""  # Enter for every step and Yes; no redo loop
+
+    with emulator.EmulatedPadboard(image.filesystem(), tmp / "board") as board:
+        hands = EmulatedHands(board)
+        source = emulator.connect_driver(board, {})
+        config = load_config(CONFIG)
+        config = replace(config, data_dir=tmp / "data", padboard=PadboardConfig(board.url, 13_000))
+
+        def operator(_: PadSource) -> ScriptedOperator:
+            return ScriptedOperator(cast(VirtualPads, hands), seed=3)  # only its now_us and slap are used
+
+        code = calibrate.main(args, config, lines.append, answer, board=source, hands=operator)
+    print("\n".join(lines))
+    return Calibrated(code, tuple(lines), report, hands.n)
+
+
+def test_calibrate_runs_every_step_on_the_boards_captures(calibrated: Calibrated) -> None:
+    """Every prompted step recorded from the firmware (its hits printed), the review and
+    the verification reached, a report written from the captures."""
+    steps = [line for line in calibrated.lines if re.match(r"\n\[\w+ \d+/\d+\]", line)]
+    done = [line for line in calibrated.lines if line.strip().startswith("done:")]
+    assert steps and len(done) == len(steps), calibrated.lines
+    assert any("Verification, each pad:" in line for line in calibrated.lines), calibrated.lines
+    assert calibrated.code in (EXIT_OK, EXIT_FAILED), calibrated.lines
+    assert calibrated.report.exists() and calibrated.slapped > 0
+    hits = sum(int(m.group(1)) for line in done if (m := re.search(r"done: (\d+) hits", line)))
+    assert hits > 0, done  # the firmware's hits reached the wizard
+
+
+@pytest.mark.xfail(strict=True, reason=CPU_BUDGET)
+def test_calibrate_passes_and_saves_on_the_emulated_board(calibrated: Calibrated) -> None:
+    assert calibrated.code == EXIT_OK, calibrated.lines
+    assert any("pushed it to the board's flash" in line for line in calibrated.lines), calibrated.lines
