@@ -11,9 +11,10 @@ frame ``frame_us`` after the one before (:meth:`Detector.feed`).  :meth:`Detecto
 takes one frame at a time into a ring of the detector's own, for callers without DMA.
 
 Two rates.  The state machine below looks at one frame every ``STATE_US`` (4 kHz):
-settings such as the baseline follow are tuned per such frame, and MicroPython keeps up
-with it.  The onset is then measured on every frame the ADC took (20 kHz on the board),
-which the ring still holds:
+settings such as the baseline follow are tuned per such frame; the state frames where
+nothing can happen but the baselines following run in :func:`_gate`, machine code on
+the board (viper: MicroPython alone did not keep up).  The onset is then measured on
+every frame the ADC took (20 kHz on the board), which the ring still holds:
 
 - Per pad, the baseline follows a slow IIR (frozen while a hit is scanned); a hit starts
   when a sample's distance from the baseline reaches the threshold, and the scan that
@@ -42,6 +43,7 @@ every comparison goes through :func:`ticks_diff`.
 """
 
 import math
+from array import array
 
 try:  # on the board wire.py sits beside this file
     from hal.padboard import wire
@@ -74,6 +76,35 @@ MASK = 2
 RETRIG = 3
 
 _NOTHING = ()
+_NEVER = 0x3FFFFFFF  # a level nothing reaches; stays a small int
+
+try:  # MicroPython: its compiler knows the decorator by this very spelling
+    import micropython
+    from micropython import const
+except ImportError:  # CPython (the host's simulator and tests): the same code as plain Python
+
+    class micropython:  # stands in for the module
+        @staticmethod
+        def viper(f):
+            return f
+
+        @staticmethod
+        def native(f):
+            return f
+
+    def const(x):
+        return x
+
+    def ptr16(buf):
+        return buf
+
+    def ptr32(buf):
+        return buf
+
+
+# The gate's state array (compile-time constants on the board, so _gate reads no globals):
+_HEAD = const(6)  # its header: pads, ring size, samples per state frame, shift, clip levels
+_PAD_FIELDS = const(7)  # then per pad: mode, level, baseline, noise, baseline shift, clipped, peak
 
 
 try:  # MicroPython: the C version, which allocates nothing on the per-sample path
@@ -88,6 +119,80 @@ except ImportError:
 def frame_diff(a, b):
     """a - b on the wrapping circle of frame numbers."""
     return ((a - b + _FHALF) & FRAME_MASK) - _FHALF
+
+
+@micropython.viper
+def _gate(ring, st, at, count) -> int:
+    """The state machine's frames while nothing can happen but the baselines following,
+    in machine code on the board (viper): ``count`` state frames of the ring's halfwords
+    from sample ``at``, every pad as ``st`` says (``Detector._plan`` fills it: per pad
+    mode, level, baseline, noise, baseline shift, clipped samples, peak).  Stops before
+    the first state frame where a pad reaches its level (the Python state machine takes
+    that frame) and returns how many frames it took.  Each frame does exactly what
+    ``Detector._frame`` does to a pad that crosses nothing: count clipped samples, follow
+    the baseline (mode 0 and 1; mode 0 is idle and follows the noise too) or, mode 2
+    (scanning), keep the peak.  Machine ints: every value here stays under 2**25."""
+    r = ptr16(ring)
+    s = ptr32(st)
+    n = int(s[0])
+    size = int(s[1])
+    stride = int(s[2])
+    sh = int(s[3])
+    lo = int(s[4])
+    hi = int(s[5])
+    pos = int(at)
+    left = int(count)
+    f = 0
+    while f < left:
+        i = 0
+        q = pos
+        o = _HEAD
+        while i < n:  # first: does any pad reach its level here?
+            dev = (int(r[q]) << sh) - (int(s[o + 2]) >> 8)
+            if dev < 0:
+                dev = 0 - dev
+            if int(s[o]) != 2 and dev >= int(s[o + 1]):
+                return f
+            q += 1
+            if q >= size:
+                q -= size
+            o += _PAD_FIELDS
+            i += 1
+        i = 0
+        q = pos
+        o = _HEAD
+        while i < n:
+            x = int(r[q]) << sh
+            if x <= lo or x >= hi:
+                s[o + 5] = int(s[o + 5]) + 1
+            b = int(s[o + 2])
+            dev = x - (b >> 8)
+            if dev < 0:
+                dev = 0 - dev
+            m = int(s[o])
+            if m == 2:
+                if dev > int(s[o + 6]):
+                    s[o + 6] = dev
+            else:
+                s[o + 2] = b + (((x << 8) - b) >> int(s[o + 4]))
+                if m == 0:
+                    z = int(s[o + 3])
+                    s[o + 3] = z + (((dev << 8) - z) >> 8)
+            q += 1
+            if q >= size:
+                q -= size
+            o += _PAD_FIELDS
+            i += 1
+        pos += stride
+        if pos >= size:
+            pos -= size
+        f += 1
+    return f
+
+
+def _frames_before(rem, span):
+    """State frames ``span`` µs apart, the first now, that come before ``rem`` µs pass."""
+    return (rem + span - 1) // span if rem > 0 else 0
 
 
 def velocity(peak, threshold, sensitivity, curve):
@@ -173,11 +278,19 @@ class Detector:
         self._own_k = 0
         self._own_t = None
         self._src_clipped = False
+        self._st = array("i", [0] * (_HEAD + _PAD_FIELDS * pads))  # the gate's state (_plan)
+        self._st[0] = pads
+        self._st[4] = CLIP_LOW
+        self._st[5] = CLIP_HIGH
+        self._calm = False  # the last plan: every pad idle, nothing pending
+        self._held = False  # calm, and the pads' baselines, noise and clip counts are in _st, not in them
         if settings:
             for i in range(pads):
                 self.configure(i, settings[i])
 
     def configure(self, pad, settings):
+        if self._held:
+            self._unplan(0, 0)
         self.pads[pad].configure(settings)
 
     def process(self, t, samples):
@@ -186,7 +299,7 @@ class Detector:
         frame as ``(pad, onset_ticks, velocity, peak)`` tuples."""
         n = self.npads
         if self._own is None:
-            self._own = [0] * (OWN_RING_FRAMES * n)
+            self._own = array("H", bytes(2 * OWN_RING_FRAMES * n))
         k = self._own_k
         pos = (k * n) % len(self._own)
         for i in range(n):
@@ -196,6 +309,7 @@ class Detector:
         self._own_k = (k + 1) & FRAME_MASK
         return self.feed(self._own, k, 1, t, dt if dt > 0 else STATE_US)
 
+    @micropython.native
     def feed(self, ring, first, count, t_first, frame_us, shift=0, stagger=False):
         """Frames ``first`` .. ``first + count - 1`` of the sampler (frame numbers count
         up and wrap at ``FRAMES``; sample ``i`` of frame ``k`` is
@@ -216,16 +330,140 @@ class Detector:
         self._t0 = t_first
         self._newest = (first + count - 1) & FRAME_MASK
         out = None
-        d = (self.step - first % self.step) % self.step
+        step = self.step
+        n = self.npads
+        size = len(ring)
+        st = self._st
+        st[1] = size
+        st[2] = step * n
+        st[3] = shift
+        d = (step - first % step) % step
         while d < count:
+            if self._held:  # idle since the last block: the gate's state is the pads'
+                g = (count - 1 - d) // step + 1
+            else:
+                g = self._plan((count - 1 - d) // step + 1, (t_first + d * frame_us) & TICKS_MASK, step * frame_us)
+            if g:  # state frames where only the baselines move: in machine code
+                done = _gate(ring, st, (((first + d) & FRAME_MASK) * n) % size, g)
+                d += done * step
+                if d >= count and self._calm:  # still idle: keep the state in the gate's array
+                    self._held = True
+                    break
+                self._unplan(done, (t_first + (d - step) * frame_us) & TICKS_MASK)
+                if d >= count:
+                    break
             hits = self._frame((first + d) & FRAME_MASK, (t_first + d * frame_us) & TICKS_MASK)
             if hits:
                 if out is None:
                     out = []
                 out.extend(hits)
-            d += self.step
+            d += step
         return out if out is not None else _NOTHING
 
+    @micropython.native
+    def _plan(self, left, t, span):
+        """How many of the next ``left`` state frames (``span`` µs apart, the first at
+        ticks ``t``) :func:`_gate` may take: as many as pass before a scan, mask,
+        retrigger decay or crosstalk wait ends (the Python state machine takes the frame
+        where one does).  Fills the gate's state with each pad's; the level a pad must
+        reach for the gate to stop is its threshold, none while masked, and while the
+        retrigger threshold decays, the lowest it comes to in those frames (the state
+        machine then decides the frame).  0: the next frame is the state machine's.
+        ``_calm``: every pad idle and nothing pending (the plan holds until a pad crosses)."""
+        self._calm = False
+        g = left
+        for c in self.pending:  # decided per state frame once its window has passed
+            pad = self.pads[c[0]]
+            if not pad.xt_on:
+                return 0
+            w = _frames_before(pad.xt_win - ticks_diff(t, c[1]), span)
+            if w < g:
+                g = w
+        st = self._st
+        o = _HEAD
+        decaying = False
+        calm = not self.pending
+        for p in self.pads:
+            if p.base_fp < 0:
+                return 0
+            ph = p.phase
+            if ph != IDLE:
+                calm = False
+            st[o] = 0
+            st[o + 1] = p.thr
+            if ph == SCAN:
+                st[o] = 2
+                w = _frames_before(p.scan - ticks_diff(t, p.cross), span)
+            elif ph == MASK:
+                st[o] = 1
+                st[o + 1] = _NEVER
+                w = _frames_before(p.mask - ticks_diff(t, p.onset), span)
+            else:
+                w = g
+                if ph == RETRIG:
+                    st[o] = 1
+                    decaying = True
+            if w < g:
+                g = w
+            if g <= 0:
+                return 0
+            st[o + 2] = p.base_fp
+            st[o + 3] = p.noise_fp
+            st[o + 4] = p.shift
+            st[o + 5] = 0
+            st[o + 6] = p.peak
+            o += _PAD_FIELDS
+        if decaying:
+            o = _HEAD
+            for p in self.pads:
+                if p.phase == RETRIG:
+                    g = self._decay(p, o, g, t, span)
+                    if g <= 0:
+                        return 0
+                o += _PAD_FIELDS
+        self._calm = calm
+        return g
+
+    @micropython.native
+    def _decay(self, p, o, g, t, span):
+        """Frames of the ``g`` a retriggering pad stays retriggering for (its threshold
+        decays to its plain one after that), with the lowest its threshold comes to over
+        them as its level in the gate's state (offset ``o``)."""
+        dt = ticks_diff(t, p.onset)
+        lowest = p.rt_level * math.exp(-(dt + (g - 1) * span) / p.rt_tau)
+        if lowest <= p.thr:  # it ends in these frames: find where, as _frame would
+            f = 0
+            while f < g:
+                dyn = p.rt_level * math.exp(-(dt + f * span) / p.rt_tau)
+                if dyn <= p.thr:
+                    break
+                lowest = dyn
+                f += 1
+            g = f
+        self._st[o + 1] = int(lowest)
+        return g
+
+    @micropython.native
+    def _unplan(self, done, t):
+        """Takes back what :func:`_gate` did (``done`` state frames this time, the last
+        at ticks ``t``, and while the state was held, all it did since)."""
+        self._held = False
+        st = self._st
+        o = _HEAD
+        for p in self.pads:
+            p.clipped += st[o + 5]
+            st[o + 5] = 0
+            if p.phase == SCAN:
+                p.peak = st[o + 6]
+            else:
+                p.base_fp = st[o + 2]
+                if p.phase == IDLE:
+                    p.noise_fp = st[o + 3]
+            o += _PAD_FIELDS
+        if done > 0 and self.pending and self.recent:  # _decide forgets the old hits at every frame
+            self.recent = [r for r in self.recent if ticks_diff(t, r[1]) <= 20000 + self.pads[r[0]].scan]
+
+    @micropython.native
     def _frame(self, k, t):
         ring = self.ring
         size = len(ring)
@@ -251,7 +489,7 @@ class Detector:
                 level = p.thr
                 if ph == MASK:
                     if ticks_diff(t, p.onset) < p.mask:
-                        level = 0x3FFFFFFF  # nothing fires; stays a small int
+                        level = _NEVER
                     else:
                         ph = p.phase = RETRIG
                 if ph == RETRIG:
@@ -278,6 +516,7 @@ class Detector:
             return self._decide(t)
         return _NOTHING
 
+    @micropython.native
     def _scanned(self, i, p, k):
         onset, peak, clean, delay, subtracted = self._onset(i, p, k)
         p.onset = onset
@@ -288,6 +527,7 @@ class Detector:
         p.rt_level = peak * p.rt_pct / 100
         p.phase = MASK
 
+    @micropython.native
     def _sources(self, i, p, k):
         """What is subtracted from pad ``i``'s signal before its edge is timed (its scan
         ended at frame ``k``): every other pad with a crosstalk gain here that crossed
@@ -327,6 +567,7 @@ class Detector:
             out.append((j, g / 1000, q.cbase, self._lag(p, i, j), echo))
         return out
 
+    @micropython.native
     def _slapped(self, j, k, pads):
         """True when pad ``j``'s latest hit is a slap of its own: over its frames up to
         ``k`` (its scan, or as much as there is), its signal less the crosstalk of the
@@ -351,6 +592,7 @@ class Detector:
         _top, clean, _rp, _sgn = self._peak(j, k, lo, hi, r_min, q.cbase, src, sgn)
         return clean >= q.thr and clean * 100 >= q.xclean * (raw - clean)
 
+    @micropython.native
     def _lag(self, p, i, j):
         """Frames from pad ``j``'s signal to its crosstalk on pad ``i`` (settings ``p``)."""
         lag = p.xlag[j]
@@ -360,6 +602,7 @@ class Detector:
                 lag = 0
         return lag / self.frame_us
 
+    @micropython.native
     def _at(self, j, k, x, b, r_min):
         """Pad ``j``'s signal less ``b`` at fractional frame ``k + x`` (linear between
         frames; 0 where the ring no longer holds it).  A clipped sample sets
@@ -382,6 +625,7 @@ class Detector:
             a += (c - a) * f
         return a - b
 
+    @micropython.native
     def _dev(self, i, k, r, b, src):
         """Pad ``i``'s signal at frame ``k + r`` less its baseline ``b`` and, with
         ``src`` (:meth:`_sources`), less each source pad's own signal (its signal less
@@ -397,6 +641,7 @@ class Detector:
                 v -= g * own
         return v
 
+    @micropython.native
     def _peak(self, i, k, lo, hi, r_min, b, src, want):
         """(largest |deviation|, peak, its frame, sign) of pad ``i``'s signal (less the
         sources in ``src``) over frames ``k + lo`` .. ``k + hi`` (``want``: only that
@@ -445,6 +690,7 @@ class Detector:
             x += 1
         return best, int(sgn * top / w), top_end - w // 2, sgn
 
+    @micropython.native
     def _half_time(self, i, k, rp, best, sgn, stop, b, src):
         """Frames from ``k`` to where the rising edge before frame ``k + rp`` reached half
         of ``best`` (a straight line through the samples between a quarter and three
@@ -488,6 +734,7 @@ class Detector:
                         x50 = fit
         return rp + x50
 
+    @micropython.native
     def _onset(self, i, p, k):
         """(onset ticks, peak, clean peak, delay, subtracted pads) of pad ``i``'s hit,
         whose scan ended at frame ``k``: the peak over every frame since the state frame
@@ -547,6 +794,7 @@ class Detector:
             onset = p.cross
         return onset, raw, best, delay, subtracted
 
+    @micropython.native
     def _edge_base(self, i, p, k, rc, r_min):
         """The baseline under a hit's edge (crossing at frame ``k + rc``): the mean of
         the samples from ``BASE_FROM_US`` to ``BASE_TO_US`` before the crossing, if they
@@ -573,6 +821,7 @@ class Detector:
             return p.cbase
         return m
 
+    @micropython.native
     def _decide(self, t):
         out = []
         keep = []
@@ -590,6 +839,7 @@ class Detector:
             self.recent = [r for r in self.recent if ticks_diff(t, r[1]) <= 20000 + self.pads[r[0]].scan]
         return out
 
+    @micropython.native
     def _settled(self, c, pad, t):
         """True once every onset within this hit's window is known and fully scanned (a
         pad still scanning crossed its threshold after its onset, so any that crossed
@@ -602,6 +852,7 @@ class Detector:
                 return False
         return True
 
+    @micropython.native
     def _crosstalk(self, c, pad):
         """True when another pad's hit within the window is stronger than this one by the
         crosstalk ratio, and this one could have come from it: crosstalk carries the
@@ -659,6 +910,8 @@ class Detector:
 
     def health(self, pad):
         """(baseline, noise, largest peak since the last call, clipped samples) of a pad."""
+        if self._held:
+            self._unplan(0, 0)
         p = self.pads[pad]
         peak = p.peak_max
         p.peak_max = 0

@@ -14,6 +14,11 @@ number comes from):
 - **Sensors differ.** Gain, resonance, contact duration and a fixed ``delay_us`` from
   the pad's surface to its piezo are per pad; where the palm lands adds up to
   ``position_us`` per slap.
+- **Real strikes can be bipolar** (issue 31, as recordings of real pads show them): a
+  strike may open with a narrow first lobe (``lead``: a share of the main peak, the other
+  way, under 250 µs wide) before the main swing, itself after a small ``pre`` swing; the
+  main swing may go either way (``polarity``).  The defaults are the smooth monopolar
+  pad; :data:`REAL_PAD_KINDS` holds bipolar ones.
 - Each pad adds Gaussian noise and a slow baseline drift; a slap leaks into every other
   pad through the table (one ratio for all pairs, or a matrix ``[from][to]``), a little
   later, through that pad's own resonator.  Samples are clamped to the 16-bit range of
@@ -53,6 +58,11 @@ class PiezoPad:
     contact_exp: float = 0.17  # ... and its duration ∝ peak^-contact_exp
     delay_us: float = 0.0  # from the pad's surface to its piezo (mechanics, front end)
     position_us: float = 30.0  # where the palm lands: 0..this more, per slap
+    polarity: int = 1  # the main swing's sign
+    lead: float = 0.0  # a first lobe against the main swing, this share of its peak (0: none) ...
+    lead_us: float = 180.0  # ... this wide (a half-sine; shorter for harder slaps, as the contact) ...
+    pre_us: float = 0.0  # ... starting this long after contact, which the pre swing fills:
+    pre: float = 0.0  # a half-sine with the main swing, this share of the main peak
 
 
 @dataclass(frozen=True)
@@ -135,6 +145,42 @@ class Pulse:
         return self.value((a + b) / 2)
 
 
+class Lobe:
+    """A half-sine swing ``width_us`` wide of height ``peak`` (signed), from ``start_us``
+    after contact: a strike's narrow first lobe or its pre swing."""
+
+    def __init__(self, start_us: float, width_us: float, peak: float) -> None:
+        self.start = start_us
+        self.w = width_us
+        self.peak = peak
+        self.end_us = start_us + width_us
+
+    def value(self, dt: float) -> float:
+        x = dt - self.start
+        if x <= 0 or x >= self.w:
+            return 0.0
+        return self.peak * math.sin(math.pi * x / self.w)
+
+
+class Strike:
+    """Everything one contact puts on one pad: the main swing of ``peak`` (the
+    resonator ``pad``'s answer to the contact) and, as the slapped pad ``shape`` has
+    them, its pre swing and narrow first lobe; ``value(dt)`` µs after contact."""
+
+    def __init__(self, pad: PiezoPad, shape: PiezoPad, duration_us: float, peak: float) -> None:
+        main = peak * shape.polarity
+        self.parts: list[Pulse | Lobe] = [Pulse(pad, duration_us, main)]
+        scale = duration_us / shape.contact_us if shape.contact_us > 0 else 1.0
+        if shape.pre > 0 and shape.pre_us > 0:
+            self.parts.append(Lobe(0.0, shape.pre_us, shape.pre * main))
+        if shape.lead > 0:
+            self.parts.append(Lobe(shape.pre_us, shape.lead_us * scale, -shape.lead * main))
+        self.end_us = max(p.end_us for p in self.parts)
+
+    def value(self, dt: float) -> float:
+        return sum(p.value(dt) for p in self.parts if dt <= p.end_us)
+
+
 class PiezoModel:
     """Sample frames of ``len(pads)`` pads for a script of slaps."""
 
@@ -151,7 +197,7 @@ class PiezoModel:
         self._rng = random.Random(seed)
         self._landing = random.Random(seed ^ 0x5EED)
         self._burst_noise = random.Random(seed ^ 0xED6E)
-        self._active: list[list[tuple[float, Pulse]]] = [[] for _ in self.pads]
+        self._active: list[list[tuple[float, Strike]]] = [[] for _ in self.pads]
 
     def ratio(self, source: int, pad: int) -> float:
         """How much of a slap on ``source`` reaches ``pad`` through the table."""
@@ -171,7 +217,7 @@ class PiezoModel:
                 amp = slap.peak * src.gain * self.ratio(slap.pad, j) * pad.gain
                 t0 = landed - src.delay_us + self.crosstalk_delay_us
             if amp > 0:
-                self._active[j].append((t0, Pulse(pad, contact_duration_us(src, slap.peak), amp)))
+                self._active[j].append((t0, Strike(pad, src, contact_duration_us(src, slap.peak), amp)))
         return landed
 
     def forget(self, t_us: float) -> None:
@@ -243,3 +289,19 @@ class SlapSignal:
 
     def add_slap(self, pad: int, t_us: int, peak: float) -> None:
         self.model.add(ModelSlap(pad, t_us, peak))
+
+
+REAL_PAD_KINDS: dict[str, PiezoPad] = {
+    # a rubber-topped pad: a small first lobe against the main swing
+    "rubber": PiezoPad(noise=60.0, ring_hz=250.0, ring_tau_us=2500.0, lead=0.55, lead_us=170.0),
+    # a bare wooden board: a first lobe larger than the main swing, after a small pre
+    # swing; the main swing goes down
+    "wood": PiezoPad(
+        noise=60.0, ring_hz=300.0, ring_tau_us=2000.0, polarity=-1, lead=1.15, lead_us=120.0, pre=0.06, pre_us=250.0
+    ),
+    # a stiff plate on foam: a wide first lobe (near 250 µs)
+    "plate": PiezoPad(noise=60.0, ring_hz=220.0, ring_tau_us=3000.0, lead=0.35, lead_us=240.0),
+}
+"""Strike shapes as real recordings show them (issue 31; docs/slap-timing.md): bipolar,
+narrow first lobes, either polarity.  Their long rings, second contacts and front-end
+gain are not modelled here yet."""

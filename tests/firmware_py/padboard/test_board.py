@@ -59,6 +59,16 @@ def _guarded(tree: ast.AST) -> set[int]:
     return out
 
 
+def _viper(node: ast.FunctionDef) -> bool:
+    """True for a ``@micropython.viper`` function (the one spelling MicroPython's compiler
+    takes) returning ``int``: viper reads its return annotation as the machine type."""
+    return (
+        any(ast.unparse(d) == "micropython.viper" for d in node.decorator_list)
+        and isinstance(node.returns, ast.Name)
+        and node.returns.id == "int"
+    )
+
+
 def subset_problems(path: Path) -> list[str]:
     """What in ``path`` would not run on the board: syntax MicroPython lacks, a module it
     does not have, or a repository import other than the guarded host path."""
@@ -72,7 +82,7 @@ def subset_problems(path: Path) -> list[str]:
         elif isinstance(node, (ast.AnnAssign, ast.Match, ast.NamedExpr, ast.AsyncFunctionDef, ast.Await)):
             out.append(f"{where}: {type(node).__name__} is outside the board's subset")
         elif isinstance(node, ast.FunctionDef) and (
-            node.returns is not None
+            (node.returns is not None and not _viper(node))
             or any(a.annotation is not None for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs))
         ):
             out.append(f"{where}: annotations in {node.name}")
@@ -234,6 +244,10 @@ def test_padboard_board_streams_raw_blocks_and_counts_dropped_frames() -> None:
     assert rate_mhz == 4 * 10**9 // 1000
 
 
+MICROPYTHON_STANDIN = "def kbd_intr(c): pass\ndef viper(f): return f  # the compiler's decorator on the board\n"
+"""The ``micropython`` module as main.py and detector.py use it, for CPython."""
+
+
 def test_padboard_board_files_import_flat_as_on_the_board(tmp_path: Path) -> None:
     """On the board the files sit side by side with no hal package: the fallbacks work,
     and main.py (with stand-ins for the RP2040's modules, BOOTSEL held so it returns to
@@ -242,7 +256,7 @@ def test_padboard_board_files_import_flat_as_on_the_board(tmp_path: Path) -> Non
         shutil.copy(f, tmp_path / f.name)
     for name, body in {
         "machine": "def ADC(pin): pass\ndef Pin(n): pass\n",
-        "micropython": "def kbd_intr(c): pass\n",
+        "micropython": MICROPYTHON_STANDIN,
         "rp2": "def bootsel_button(): return True\n",
         "uctypes": "def addressof(obj): return 0\n",
     }.items():
@@ -273,7 +287,7 @@ DMA_STUBS = {
         "def ADC(pin): pass\n"
         "def Pin(n): pass\n"
     ),
-    "micropython": "def kbd_intr(c): pass\n",
+    "micropython": MICROPYTHON_STANDIN,
     "rp2": (
         "def bootsel_button(): return True\n"
         "class DMA:\n"
