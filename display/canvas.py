@@ -138,7 +138,13 @@ class Canvas:
         self.paint(compose.fill, (color, tuple(px)), px)
 
     def set_clip(self, rect: RectLike | None) -> None:
+        """Clip to ``rect``; one covering the whole surface is no clip, as a clip put back
+        (``get_clip`` answers the whole surface when none is set) is kept: a frame's
+        later operations then compare equal to the last frame's (else a card drawn
+        clipped and put back repainted everything after it: a demo's band, its footer)."""
         clip = None if rect is None else self.px_rect(rect)
+        if clip is not None and clip.contains(self.surface.get_rect()):
+            clip = None
         if self.frame is not None:
             self.frame.clip = clip
         else:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 import pygame
 
+from display import compose
 from display.canvas import Canvas, RectLike
 
 Color = tuple[int, ...]
@@ -47,7 +48,8 @@ def rect(target: Target, color: Color, r: RectLike, width: int = 0, border_radiu
     if fitted is None:
         painted = pygame.Rect(box.x, box.y, 0, 0)
     elif isinstance(target, Canvas):
-        painted = target.paint(pygame.draw.rect, (color, tuple(fitted[0]), *fitted[1:]), fitted[0])
+        paint = compose.rounded_rect if fitted[2] else pygame.draw.rect
+        painted = target.paint(paint, (color, tuple(fitted[0]), *fitted[1:]), fitted[0])
     else:
         painted = pygame.draw.rect(surface, color, *fitted)
     if isinstance(target, Canvas):

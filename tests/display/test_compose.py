@@ -142,3 +142,45 @@ def test_a_segment_is_recorded_once_for_its_inputs_and_again_when_they_change() 
         assert surface.get_at((15, 15))[:3] == color
     assert runs == [(200, 0, 0), (0, 200, 0)]
     assert composer.compose(frame) == []
+
+
+@pytest.mark.parametrize("width", [0, 1, 4, 7])
+def test_a_rounded_rect_repainted_under_any_clip_is_pygames_rounded_rect(width: int) -> None:
+    """compose.rounded_rect paints plain fills where the clip meets no corner: under
+    clips inside the edges, across corners and over all of it, the pixels are
+    pygame.draw.rect's own."""
+    rect, radius = (20, 30, 200, 120), 25
+    clips = [(60, 60, 40, 40), (20, 30, 200, 10), (0, 80, 300, 8), (210, 140, 30, 30), (15, 25, 30, 30), None]
+    for clip in clips:
+        ours, pygames = pygame.Surface((260, 180)), pygame.Surface((260, 180))
+        for surface in (ours, pygames):
+            surface.fill((9, 9, 9))
+            surface.set_clip(clip)
+        compose.rounded_rect(ours, (200, 120, 40), rect, width, radius)
+        pygame.draw.rect(pygames, (200, 120, 40), rect, width, radius)
+        assert pygame.image.tobytes(ours, "RGB") == pygame.image.tobytes(pygames, "RGB"), f"clip {clip}"
+
+
+def test_a_clip_put_back_leaves_the_operations_after_it_as_they_were() -> None:
+    """A drawing that clips and puts the clip back (get_clip, then set_clip) leaves no
+    clip: what it draws after compares equal to the last frame's, so a frame where only
+    the clipped part changed does not repaint everything after it."""
+    from display.canvas import Canvas
+
+    surface = pygame.Surface(SIZE)
+    composer = Composer(surface)
+
+    def frame(card: bool) -> Frame:
+        f = Frame(SIZE)
+        canvas = Canvas(surface, frame=f)
+        canvas.fill((0, 0, 0))
+        if card:  # drawn in one frame only (a card turned over), clipped to its place
+            kept = canvas.get_clip()
+            canvas.set_clip((10, 10, 50, 50))
+            canvas.fill((200, 0, 0), (0, 0, 100, 100))
+            canvas.set_clip(kept)
+        canvas.fill((255, 255, 255), (600, 400, 100, 100))
+        return f
+
+    composer.compose(frame(card=True))
+    assert composer.compose(frame(card=False)) == [pygame.Rect(15, 15, 75, 75)]
