@@ -49,22 +49,12 @@ def test_adc_and_dma_take_20_khz_frames_of_three_pads(repl_board: emulator.Emula
     assert abs(got.free_heap - micropython.PICO_FREE_HEAP) <= 4096, got  # else update the cap
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 32, measured: at 125 MHz the idle loop takes ~4.9 ms of CPU per 2 ms block of "
-    "3 pads at 20 kHz (~245 %, goal <= 50 %), so the DMA overwrites frames (BENCHMARKS.md)",
-)
 def test_main_loop_keeps_up_with_20_khz_on_three_pads(repl_board: emulator.EmulatedPadboard) -> None:
     """serve() hands every frame to the board, none overwritten by the DMA first."""
     got = measure.budget(repl_board, blocks=30)
     assert got.dropped == 0, got
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 32, measured: the loop drops frames (CPU ~248 % idle, ~379 % in a burst at 125 MHz), "
-    "so slaps are missed or mis-stamped (BENCHMARKS.md)",
-)
 def test_board_stamps_injected_slaps_at_their_contact(repl_board: emulator.EmulatedPadboard) -> None:
     """Slaps of every force on each pad, from the piezo model's waveforms: one SLAP each,
     stamped at the palm's contact within one 4 kHz state frame (as the simulator's tests)."""

@@ -6,8 +6,9 @@ syncs its clock again).
 ``make board-test`` runs a bounded share (BOUNDED_S of emulated slapping), ``make
 board-soak`` the full 60 s.  What the link must do whatever the board's CPU budget
 (no garbage, no bad frames, no slap twice, back after the replug) is asserted; that
-every slap arrives needs the detector to keep up (BENCHMARKS.md, issue 32): strict
-xfail until it does.  The figures are printed (pytest -s) for BENCHMARKS.md."""
+every slap arrives needs the detector to keep up (BENCHMARKS.md, issue 32): asserted on
+the bounded run since the detector's idle frames run in machine code; over the 60 s soak
+still a strict xfail (a burst costs 64 % of the board's time and skips frames).  The figures are printed (pytest -s) for BENCHMARKS.md."""
 
 from __future__ import annotations
 
@@ -161,7 +162,6 @@ def test_link_survives_slapping_and_an_unplug(bounded: LinkFigures) -> None:
     check_link(bounded)
 
 
-@pytest.mark.xfail(strict=True, reason=CPU_BUDGET)
 def test_every_slap_arrives_once_while_the_link_is_up(bounded: LinkFigures) -> None:
     check_every_slap(bounded)
 
