@@ -143,7 +143,8 @@ def told(s: PunchPlay) -> PunchPlay:
     Quick boxers (two people at ~280 ms an exchange) lay the next cards before a round's
     end is read; the screen keeps telling that moment — the pair, then BREAK, ROUND n,
     the match — and catches up once its last banner is down.  The lag is bounded: one
-    moment's read time and banners (under 7 s), then the present again."""
+    moment's read time and banners (under 7 s), then the present again.  Its header
+    counts only the exchanges told; no card shows laid for the next one yet."""
     for i, (t, ev) in enumerate(s.events):
         if not isinstance(ev, CardsRevealed):
             continue
@@ -153,7 +154,10 @@ def told(s: PunchPlay) -> PunchPlay:
         moment = replace(s, events=s.events[:cut])
         said = beats(moment)
         if said and s.now_us < said[-1].start + BANNER_US:
-            return moment
+            turned = sum(isinstance(e, CardsRevealed) for _t, e in s.events[cut:])  # the exchanges told later
+            return replace(
+                moment, view=replace(s.view, exchange=max(1, s.view.exchange - turned), locked=(False, False))
+            )
     return s
 
 
