@@ -17,6 +17,7 @@ from display.games.punch.screen import (
     READ_US,
     effect_lines,
     table_moment,
+    told_by,
 )
 from display.layout import Cover, LayoutRecord
 from display.renderer import Renderer
@@ -24,7 +25,17 @@ from display.widgets import PLAY_TOP
 from games.punch import Card, Phase, Punch, PunchOptions, Redeal
 from games.punch.actions import PlayCard
 from games.punch.clash import Cause
-from games.punch.events import Break, CardChosen, CardsRevealed, Knockout, RoundStarted, StaminaChanged
+from games.punch.events import (
+    Break,
+    CardChosen,
+    CardsRevealed,
+    GameEnded,
+    Knockout,
+    MatchEnded,
+    MatchEndReason,
+    RoundStarted,
+    StaminaChanged,
+)
 from tests.display.test_screens import RED, colour_share, fresh_punch, play_screen
 
 FACE = (250, 248, 240)
@@ -237,3 +248,35 @@ def test_quick_boxers_still_see_the_round_end_then_the_screen_catches_up(rendere
     banners, texts = drawn(said + 2 * BANNER_US + 50_000)  # told: the present, round 2's first pair
     assert banners == () and "Match 1  ·  Round 2  ·  Exchange 1/10" in texts
     assert faces(game.public_view().last_reveal) <= set(texts)
+
+
+def test_a_game_ended_while_a_round_end_is_told_waits_its_turn(renderer: Renderer) -> None:
+    """Issue 30: round 2 ends (break, ROUND 3), and 2 s later a knockout ends the game.
+    Round 2's end is told whole; the final pair turns over once the screen is free, read,
+    then the winner; the cabinet keeps the screen until that banner is down (told_by)."""
+    game = fresh_punch()
+    pair, final = (Card.PUNCH_1, Card.BLOCK), (Card.PUNCH_3, Card.DO_NOTHING)
+    end = T + 2_000_000
+    events = [
+        (T, CardsRevealed(pair)),
+        (T, Break(2, 3, (3, 3))),
+        (T, RoundStarted(3)),
+        (end, CardsRevealed(final)),
+        (end, StaminaChanged(1, -3, 0, Cause.HIT)),
+        (end, Knockout(1)),
+        (end, MatchEnded(0, MatchEndReason.KNOCKOUT, (6, 0), (1, 0))),
+        (end, GameEnded(0)),
+    ]
+    screen = play_screen(game, events=events)
+
+    def banners(now: int) -> tuple[str, ...]:
+        record = LayoutRecord(contrast=False)
+        renderer.draw(replace(screen, now_us=now), record)
+        return tuple(d.what for d, kind in record.covers if kind is Cover.BANNER)
+
+    free = T + motion.FLIP_US + READ_US + 2 * BANNER_US  # BREAK, then ROUND 3
+    assert banners(end + motion.FLIP_US + READ_US + 50_000) == ("ROUND 3",)  # not yet the winner
+    assert banners(free + 50_000) == ()  # the final pair turning over, then read
+    winner = free + motion.FLIP_US + READ_US
+    assert banners(winner + 50_000) == ("RED WINS THE GAME!",)
+    assert told_by(replace(screen, now_us=end)) == winner + BANNER_US

@@ -142,23 +142,49 @@ def told(s: PunchPlay) -> PunchPlay:
     after the oldest reveal whose consequences (:func:`beats`) are still being said.
     Quick boxers (two people at ~280 ms an exchange) lay the next cards before a round's
     end is read; the screen keeps telling that moment — the pair, then BREAK, ROUND n,
-    the match — and catches up once its last banner is down.  The lag is bounded: one
-    moment's read time and banners (under 7 s), then the present again.  Its header
+    the match — and catches up once its last banner is down.  A later moment that
+    decides something waits its turn (its pair turns over once the screen is free), so
+    each is told whole; the lag stays bounded, as such moments are rounds apart.  Its header
     counts only the exchanges told; no card shows laid for the next one yet."""
-    for i, (t, ev) in enumerate(s.events):
-        if not isinstance(ev, CardsRevealed):
-            continue
-        cut = next((j for j in range(i + 1, len(s.events)) if s.events[j][0] != t), len(s.events))
+    for cut, end, moment in _deciding_moments(s):
         if cut == len(s.events):
-            return s  # the newest moment: told as it is
-        moment = replace(s, events=s.events[:cut])
-        said = beats(moment)
-        if said and s.now_us < said[-1].start + BANNER_US:
+            return moment  # the newest moment
+        if s.now_us < end:
             turned = sum(isinstance(e, CardsRevealed) for _t, e in s.events[cut:])  # the exchanges told later
             return replace(
                 moment, view=replace(s.view, exchange=max(1, s.view.exchange - turned), locked=(False, False))
             )
     return s
+
+
+def told_by(s: PunchPlay) -> int | None:
+    """When the screen has said all of ``s``'s story (its last banner down; None: nothing
+    to say): the cabinet keeps a finished game's screen up until then."""
+    return max((end for _cut, end, _moment in _deciding_moments(s)), default=None)
+
+
+@per_model
+def _deciding_moments(s: PunchPlay) -> list[tuple[int, int, PunchPlay]]:
+    """Each reveal that decides something, as :func:`told` tells it: (index after its
+    moment's events, when its last banner is down, ``s`` cut there with the moment's time
+    moved to when the screen is free of the ones before)."""
+    out: list[tuple[int, int, PunchPlay]] = []
+    free = -(10**18)
+    for i, (t, ev) in enumerate(s.events):
+        if not isinstance(ev, CardsRevealed):
+            continue
+        cut = next((j for j in range(i + 1, len(s.events)) if s.events[j][0] != t), len(s.events))
+        at = max(t, free)
+        moment = (
+            s
+            if at == t and cut == len(s.events)
+            else replace(s, events=(*s.events[:i], *((at, e) for _t, e in s.events[i:cut])))
+        )
+        said = beats(moment)
+        if said:
+            free = said[-1].start + BANNER_US
+            out.append((cut, free, moment))
+    return out
 
 
 def beat_of(s: PunchPlay, kind: type) -> int | None:
