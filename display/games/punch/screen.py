@@ -174,6 +174,8 @@ def _deciding_moments(s: PunchPlay) -> list[tuple[int, int, PunchPlay]]:
         if not isinstance(ev, CardsRevealed):
             continue
         cut = next((j for j in range(i + 1, len(s.events)) if s.events[j][0] != t), len(s.events))
+        if not any(isinstance(e, CONSEQUENCES) for _t, e in s.events[i + 1 : cut]):
+            continue  # an exchange that decided nothing: nothing to wait for
         at = max(t, free)
         moment = (
             s
