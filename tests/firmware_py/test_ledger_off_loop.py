@@ -210,12 +210,16 @@ def test_the_pin_hash_runs_off_the_loop_while_frames_go_on(
 def test_a_duel_answered_late_is_recorded_once(cabinet: Cabinet, sim: SimCabinet, ledger: Ledger) -> None:
     gate = Gate()
     real_record = ledger.record_duel
+    first_answered = threading.Event()
 
     def late_record(*args: Any) -> Any:
         if gate.calls == 0:
             gate.hold()  # the first send: the server commits it, but only after the cabinet gave up
-        else:
-            gate.calls += 1
+            try:
+                return real_record(*args)
+            finally:
+                first_answered.set()
+        gate.calls += 1
         return real_record(*args)
 
     ledger.record_duel = late_record  # type: ignore[method-assign]
@@ -247,7 +251,13 @@ def test_a_duel_answered_late_is_recorded_once(cabinet: Cabinet, sim: SimCabinet
         assert "Recording..." in private(sim, 0)
     finally:
         gate.open.set()  # the late answer: the first send commits now
+    # The late answer and the send again run on the worker thread, in real time: wait for
+    # them (a synchronisation, no bound asserted) while the cabinet's time goes on.
+    assert first_answered.wait(60)
     run_for(cabinet, sim, 3_000_000)  # the cabinet sends it again, with the same key
+    deadline = time.monotonic() + 60
+    while not scene.settled and time.monotonic() < deadline:
+        run_for(cabinet, sim, FRAME_US)
     assert gate.calls == 2 and scene.settled and scene.recorded and "WINS" in scene.result[0].upper()
     duels = [e for e in ledger.entries() if e.kind is EntryKind.DUEL]
     assert len(duels) == 1
