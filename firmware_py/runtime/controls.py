@@ -16,7 +16,7 @@ from enum import Enum
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, get_args, get_origin
 
 from display.games.registry import GameScreens
-from display.models import AnyPrivateScreen, PrivateScreen
+from display.models import AnyPlayScreen, AnyPrivateScreen, PrivateScreen
 from firmware_py.runtime.store import Store
 from games.bots import RandomBot
 from games.levels import Level
@@ -172,6 +172,12 @@ class Telling(ABC, Generic[E, PlayStory, ResultStory]):
         """A frozen model of what just happened for the game's play screen, from its recent
         events, oldest first (Karate Fight: the photo finish of the last Hit); None: none.
         Called for every frame drawn: cheap, or remembered."""
+        return None
+
+    def told_by(self, screen: AnyPlayScreen) -> int | None:
+        """When the play screen ``screen`` has said all it has to (game time): a finished
+        game's screen stays up at least until then (Punch!'s runs behind quick players);
+        None: it tells things as they happen."""
         return None
 
     def result_story(self, engine: E, records: ResultRecords) -> ResultStory | None:

@@ -379,6 +379,8 @@ class Play(Scene):
         super().__init__(ctx, now_us)
         self.session = session
         self.over_since: int | None = None
+        self.told_at = 0
+        """When the finished game's screen has told it all (cabinet time)."""
         names = session.names
         session.listeners.append(self._log_event)
         self._names = names
@@ -452,7 +454,9 @@ class Play(Scene):
         if self.session.over:
             if self.over_since is None:
                 self.over_since = now_us
-            elif now_us - self.over_since >= GAME_OVER_HOLD_US:
+                told = self.session.controls.told_by(self.session.screen(now_us))
+                self.told_at = now_us if told is None else told - self.session.offset_us
+            elif now_us - self.over_since >= GAME_OVER_HOLD_US and now_us >= self.told_at:
                 return self._result(now_us)
         return None
 

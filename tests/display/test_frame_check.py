@@ -165,15 +165,7 @@ def test_a_banner_up_for_one_frame_is_a_flash_and_for_two_is_not(planted: list[A
 # -- every frame the cabinet shows ---------------------------------------------------------------
 PUNCH_EFFECT = r"single-frame flash: text '(No effect|.+ (hit|punched back|rests)  [+-]\d+)' at"
 """A Punch! effect line ("No effect", "Red hit  -3") up for one frame."""
-KNOWN: dict[str, tuple[tuple[str, str], ...]] = {
-    "punch/": (
-        (
-            r"the break after round \d \(match \d\) never said",
-            "the HIL boxers play an exchange every ~280 ms, quicker than Punch!'s 1 s read time;"
-            " the screen does not hold the story for them, so the round's break is never said (issue 30, left open)",
-        ),
-    ),
-}
+KNOWN: dict[str, tuple[tuple[str, str], ...]] = {}
 """Findings expected on shipped frames, by label prefix: (a regular expression a finding
 matches, why it is expected)."""
 

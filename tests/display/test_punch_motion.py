@@ -10,14 +10,32 @@ import pygame
 import pytest
 
 from display import motion, theme
-from display.games.punch.screen import CARD_SYMBOL, EFFECT_HOLD_US, READ_US, effect_lines, table_moment
-from display.layout import LayoutRecord
+from display.games.punch.screen import (
+    BANNER_US,
+    CARD_SYMBOL,
+    EFFECT_HOLD_US,
+    READ_US,
+    effect_lines,
+    table_moment,
+    told_by,
+)
+from display.layout import Cover, LayoutRecord
 from display.renderer import Renderer
 from display.widgets import PLAY_TOP
-from games.punch import Card, Punch, PunchOptions, Redeal
+from games.punch import Card, Phase, Punch, PunchOptions, Redeal
 from games.punch.actions import PlayCard
 from games.punch.clash import Cause
-from games.punch.events import CardChosen, CardsRevealed, Knockout, StaminaChanged
+from games.punch.events import (
+    Break,
+    CardChosen,
+    CardsRevealed,
+    GameEnded,
+    Knockout,
+    MatchEnded,
+    MatchEndReason,
+    RoundStarted,
+    StaminaChanged,
+)
 from tests.display.test_screens import RED, colour_share, fresh_punch, play_screen
 
 FACE = (250, 248, 240)
@@ -188,3 +206,77 @@ def test_once_a_boxer_locks_in_the_table_shows_the_next_exchange_only(renderer: 
 def test_dodge_and_punch_back_reads_in_words_on_its_face() -> None:
     assert CARD_SYMBOL[Card.DODGE] == "DODGE"
     assert all(sym.isalnum() for sym in CARD_SYMBOL.values())  # no "-/*"
+
+
+def test_quick_boxers_still_see_the_round_end_then_the_screen_catches_up(renderer: Renderer) -> None:
+    """Issue 30: round 1's tenth pair, then round 2's first laid and turned 300 ms later
+    (two quick people): the screen keeps the tenth pair readable, says the break with the
+    stamina it gave (not round 2's hit), then ROUND 2, then shows the present."""
+    game = fresh_punch()
+    events: list[tuple[int, object]] = []
+    t = T
+    while not any(isinstance(ev, RoundStarted) for _t, ev in events):
+        for seat in (0, 1):
+            hand = game.view(seat).hand
+            events += [(t, ev) for ev in game.apply(PlayCard(seat, next(c for c in Card if hand[c.index])))]
+        end_t, t = t, t + 300_000
+        while game.public_view().phase is Phase.REDEAL:
+            for seat in sorted(game.to_act()):
+                events += [(t, ev) for ev in game.apply(Redeal(seat, False))]
+    for seat in (0, 1):
+        hand = game.view(seat).hand
+        events += [(t, ev) for ev in game.apply(PlayCard(seat, next(c for c in Card if hand[c.index])))]
+    brk = next(ev for _t, ev in events if isinstance(ev, Break))
+    tenth = next(ev.cards for t_, ev in events if t_ == end_t and isinstance(ev, CardsRevealed))
+    screen = play_screen(game, events=events[-48:])
+
+    def faces(cards: tuple[Card, Card]) -> set[str]:  # Dodge & Punch Back runs over two lines: its symbol
+        return {CARD_SYMBOL[c] if c is Card.DODGE else c.label for c in cards}
+
+    def drawn(now: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        record = LayoutRecord(contrast=False)
+        renderer.draw(replace(screen, now_us=now), record)
+        return tuple(d.what for d, kind in record.covers if kind is Cover.BANNER), tuple(d.what for d in record.texts)
+
+    said = end_t + motion.FLIP_US + READ_US
+    banners, texts = drawn(said - 50_000)
+    assert banners == () and faces(tenth) <= set(texts), (banners, texts)  # the tenth pair, read
+    banners, texts = drawn(said + 50_000)
+    assert banners == (f"BREAK  +{brk.rest} STAMINA",) and "Match 1  ·  Round 1  ·  Exchange 10/10" in texts
+    banners, texts = drawn(said + BANNER_US + 50_000)
+    assert banners == ("ROUND 2",) and "Match 1  ·  Round 2  ·  Exchange 1/10" in texts
+    banners, texts = drawn(said + 2 * BANNER_US + 50_000)  # told: the present, round 2's first pair
+    assert banners == () and "Match 1  ·  Round 2  ·  Exchange 1/10" in texts
+    assert faces(game.public_view().last_reveal) <= set(texts)
+
+
+def test_a_game_ended_while_a_round_end_is_told_waits_its_turn(renderer: Renderer) -> None:
+    """Issue 30: round 2 ends (break, ROUND 3), and 2 s later a knockout ends the game.
+    Round 2's end is told whole; the final pair turns over once the screen is free, read,
+    then the winner; the cabinet keeps the screen until that banner is down (told_by)."""
+    game = fresh_punch()
+    pair, final = (Card.PUNCH_1, Card.BLOCK), (Card.PUNCH_3, Card.DO_NOTHING)
+    end = T + 2_000_000
+    events = [
+        (T, CardsRevealed(pair)),
+        (T, Break(2, 3, (3, 3))),
+        (T, RoundStarted(3)),
+        (end, CardsRevealed(final)),
+        (end, StaminaChanged(1, -3, 0, Cause.HIT)),
+        (end, Knockout(1)),
+        (end, MatchEnded(0, MatchEndReason.KNOCKOUT, (6, 0), (1, 0))),
+        (end, GameEnded(0)),
+    ]
+    screen = play_screen(game, events=events)
+
+    def banners(now: int) -> tuple[str, ...]:
+        record = LayoutRecord(contrast=False)
+        renderer.draw(replace(screen, now_us=now), record)
+        return tuple(d.what for d, kind in record.covers if kind is Cover.BANNER)
+
+    free = T + motion.FLIP_US + READ_US + 2 * BANNER_US  # BREAK, then ROUND 3
+    assert banners(end + motion.FLIP_US + READ_US + 50_000) == ("ROUND 3",)  # not yet the winner
+    assert banners(free + 50_000) == ()  # the final pair turning over, then read
+    winner = free + motion.FLIP_US + READ_US
+    assert banners(winner + 50_000) == ("RED WINS THE GAME!",)
+    assert told_by(replace(screen, now_us=end)) == winner + BANNER_US

@@ -8,14 +8,16 @@ import sqlite3
 import pytest
 
 from display.private import draw_private, image_text
+from firmware_py.games.punch.controls import PunchControls
 from firmware_py.runtime.cabinet import Cabinet
-from firmware_py.runtime.scenes import Play
+from firmware_py.runtime.scenes import GAME_OVER_HOLD_US, Play
 from firmware_py.runtime.session import REFUSAL_US
 from firmware_py.runtime.store import Store
-from games.punch import Card, Phase
+from games.punch import Card, Phase, PunchOptions
+from games.punch.actions import PlayCard, Redeal
 from games.punch.events import CardsRevealed
 from hal.events import ACTION_BUTTONS, Button
-from tests.cabinet_driving import press, run_for, start_game
+from tests.cabinet_driving import press, run_for, start_game, start_session
 
 
 def button_for(card: Card) -> Button:
@@ -169,3 +171,21 @@ def test_a_journal_that_no_longer_replays_is_abandoned_not_fatal(config, sim, cl
     assert any("Could not resume" in line for line in lines)
     (reason,) = [r for (r,) in store.db.execute("SELECT reason FROM games WHERE id=?", (game,))]
     assert reason.startswith("abandoned: journal does not replay")
+
+
+def test_a_finished_game_stays_on_screen_until_its_story_is_told(cabinet: Cabinet, sim, monkeypatch) -> None:
+    """Issue 30: Punch!'s screen may run behind quick boxers; the result screen waits
+    until the play screen has said its last banner (told_by), not only the usual hold."""
+    play = start_session(cabinet, PunchControls(), PunchOptions(matches_to_win=1), (0, 1))
+    engine = play.session.engine
+    while not play.session.over:  # quick boxers: the whole game in one instant
+        seat = min(engine.to_act())
+        view = engine.public_view()
+        action = Redeal(seat, False) if view.phase is Phase.REDEAL else PlayCard(seat, held_card(play, seat))
+        play.session.submit(action, sim.clock.now_us())
+    late = play.session.game_us(sim.clock.now_us()) + GAME_OVER_HOLD_US + 2_000_000
+    monkeypatch.setattr(play.session.controls, "told_by", lambda _screen: late)
+    run_for(cabinet, sim, GAME_OVER_HOLD_US + 1_000_000, render=False)
+    assert cabinet.scene is play  # the usual hold is over, the story is not
+    run_for(cabinet, sim, 1_500_000, render=False)
+    assert cabinet.scene is not play

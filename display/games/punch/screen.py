@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import TypeAlias
 
 import pygame
@@ -135,6 +136,59 @@ def beats(s: PunchPlay) -> tuple[Beat, ...]:
     return tuple(said)
 
 
+@per_model
+def told(s: PunchPlay) -> PunchPlay:
+    """The screen's story, behind the game when it must be: ``s`` with its events cut
+    after the oldest reveal whose consequences (:func:`beats`) are still being said.
+    Quick boxers (two people at ~280 ms an exchange) lay the next cards before a round's
+    end is read; the screen keeps telling that moment — the pair, then BREAK, ROUND n,
+    the match — and catches up once its last banner is down.  A later moment that
+    decides something waits its turn (its pair turns over once the screen is free), so
+    each is told whole; the lag stays bounded, as such moments are rounds apart.  Its header
+    counts only the exchanges told; no card shows laid for the next one yet."""
+    for cut, end, moment in _deciding_moments(s):
+        if cut == len(s.events):
+            return moment  # the newest moment
+        if s.now_us < end:
+            turned = sum(isinstance(e, CardsRevealed) for _t, e in s.events[cut:])  # the exchanges told later
+            return replace(
+                moment, view=replace(s.view, exchange=max(1, s.view.exchange - turned), locked=(False, False))
+            )
+    return s
+
+
+def told_by(s: PunchPlay) -> int | None:
+    """When the screen has said all of ``s``'s story (its last banner down; None: nothing
+    to say): the cabinet keeps a finished game's screen up until then."""
+    return max((end for _cut, end, _moment in _deciding_moments(s)), default=None)
+
+
+@per_model
+def _deciding_moments(s: PunchPlay) -> list[tuple[int, int, PunchPlay]]:
+    """Each reveal that decides something, as :func:`told` tells it: (index after its
+    moment's events, when its last banner is down, ``s`` cut there with the moment's time
+    moved to when the screen is free of the ones before)."""
+    out: list[tuple[int, int, PunchPlay]] = []
+    free = -(10**18)
+    for i, (t, ev) in enumerate(s.events):
+        if not isinstance(ev, CardsRevealed):
+            continue
+        cut = next((j for j in range(i + 1, len(s.events)) if s.events[j][0] != t), len(s.events))
+        if not any(isinstance(e, CONSEQUENCES) for _t, e in s.events[i + 1 : cut]):
+            continue  # an exchange that decided nothing: nothing to wait for
+        at = max(t, free)
+        moment = (
+            s
+            if at == t and cut == len(s.events)
+            else replace(s, events=(*s.events[:i], *((at, e) for _t, e in s.events[i:cut])))
+        )
+        said = beats(moment)
+        if said:
+            free = said[-1].start + BANNER_US
+            out.append((cut, free, moment))
+    return out
+
+
 def beat_of(s: PunchPlay, kind: type) -> int | None:
     """When the newest moment's beat of ``kind`` starts (None: it has none)."""
     return next((b.start for b in beats(s) if isinstance(b.event, kind)), None)
@@ -229,7 +283,9 @@ def readable_since(s: PunchPlay) -> int | None:
     return None if table.reveal is None else table.revealed_at + motion.FLIP_US
 
 
-def draw_punch(surf: Canvas, text: TextCache, s: PunchPlay) -> None:
+def draw_punch(surf: Canvas, text: TextCache, now: PunchPlay) -> None:
+    s = told(now)  # everything below tells the story as far as it has been told
+    later = now.events[len(s.events) :]
     v = s.view
     w, h = surf.get_size()
     surf.fill(theme.BACKGROUND)
@@ -240,7 +296,7 @@ def draw_punch(surf: Canvas, text: TextCache, s: PunchPlay) -> None:
     title_bar(surf, text, s.title, centre, variant)
 
     for seat in (0, 1):
-        _boxer_panel(surf, text, s, v, seat, pygame.Rect(30 if seat == 0 else w - 430, PLAY_TOP, 400, 468))
+        _boxer_panel(surf, text, s, later, seat, pygame.Rect(30 if seat == 0 else w - 430, PLAY_TOP, 400, 468))
 
     middle = pygame.Rect(450, PLAY_TOP, w - 900, 468)
     turned, face_up = motion.flip_width(s.now_us, table.revealed_at) if table.reveal is not None else (1.0, False)
@@ -286,11 +342,13 @@ def _played_at(s: PunchPlay, seat: int) -> int:
     )
 
 
-def _stamina_shown(s: PunchPlay, v: PunchPublicView, seat: int) -> tuple[float, int]:
+def _stamina_shown(s: PunchPlay, later: Sequence[tuple[int, Event]], seat: int) -> tuple[float, int]:
     """The bar's level and the number beside it, as far as the story has told it: a
     change the revealed cards made once they can be read (their flip over), a break's
     rest with its BREAK banner, a new match's full bar with its MATCH banner; the bar
-    eases from where it stood to each new value (not for a new match: it starts full)."""
+    eases from where it stood to each new value (not for a new match: it starts full).
+    ``later``: the events the screen has not begun to tell (:func:`told`), all undone."""
+    v = s.view
     reveal_t = _newest_reveal_t(s)
     break_at = beat_of(s, Break)
     steps: list[tuple[int, int, Event]] = []  # (when said, order, event)
@@ -305,7 +363,7 @@ def _stamina_shown(s: PunchPlay, v: PunchPublicView, seat: int) -> tuple[float, 
             steps.append((said, i, ev))
             ended[i] = next((ended[j] for j in sorted(ended, reverse=True) if j < i), v.stamina[seat])
     steps.sort(key=lambda step: (step[0], step[1]))
-    value = v.stamina[seat]
+    value = _stamina_before(s.events, later, v.stamina[seat], seat)
     told = steps
     while told and told[-1][0] > s.now_us:  # not said yet: undone
         _at, i, ev = told[-1]
@@ -317,14 +375,30 @@ def _stamina_shown(s: PunchPlay, v: PunchPublicView, seat: int) -> tuple[float, 
     return value, value
 
 
-def _boxer_panel(surf: Canvas, text: TextCache, s: PunchPlay, v: PunchPublicView, seat: int, rect: pygame.Rect) -> None:
-    look = s.seats[seat]
-    untold = [ev for t, ev in said_at(s) if t > s.now_us]
+def _stamina_before(told: Sequence[tuple[int, Event]], later: Sequence[tuple[int, Event]], now: int, seat: int) -> int:
+    """``seat``'s stamina before the ``later`` events (``now``: after them): each undone,
+    newest first; a new match back to the stamina its last match ended on."""
+    value = now
+    for i in range(len(later) - 1, -1, -1):
+        ev = later[i][1]
+        if isinstance(ev, StaminaChanged) and ev.player == seat:
+            value = ev.stamina - ev.delta
+        elif isinstance(ev, MatchStarted):
+            before = [e for _t, e in (*told, *later[:i]) if isinstance(e, MatchEnded)]
+            value = before[-1].stamina[seat] if before else value
+    return value
+
+
+def _boxer_panel(
+    surf: Canvas, text: TextCache, s: PunchPlay, later: Sequence[tuple[int, Event]], seat: int, rect: pygame.Rect
+) -> None:
+    look, v = s.seats[seat], s.view
+    untold = [ev for t, ev in said_at(s) if t > s.now_us] + [ev for _t, ev in later]
     wins = v.match_wins[seat] - sum(1 for ev in untold if isinstance(ev, MatchEnded) and ev.winner == seat)
     _panel_top(surf, text, look, rect, v.options.matches_to_win, wins)
     live(surf, rect, f"{look.name}'s panel")
     bar = pygame.Rect(rect.x + 36, rect.y + 128, 70, 316)
-    level, number = _stamina_shown(s, v, seat)
+    level, number = _stamina_shown(s, later, seat)
     segment_bar(surf, bar, level, 10, theme.GOOD if number > 3 else theme.BAD)
     figure = pygame.Rect(rect.right - 128, rect.y + 120, 116, 116)
     draw_figure(surf, figure, look.color, boxer_pose(s, seat), Style.BOXER, facing_right=seat == 0)

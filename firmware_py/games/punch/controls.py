@@ -7,8 +7,9 @@ from dataclasses import replace
 from enum import Enum
 from typing import Any, ClassVar
 
+from display.games.punch import screen as punch_screen
 from display.games.punch.result import PunchStory
-from display.models import PrivateScreen
+from display.models import AnyPlayScreen, PrivateScreen
 from firmware_py.games.punch.story import punch_story
 from firmware_py.runtime.controls import GameControls, OptionItem, Record, Refusal, ResultRecords, journal_events
 from games.levels import Level
@@ -98,6 +99,9 @@ class PunchControls(GameControls[Punch, None, PunchStory]):
 
     def records(self, events: tuple[Event, ...], seats: tuple[int, ...]) -> list[Record]:
         return [Record("match", ev.winner, None, ev.reason.value) for ev in events if isinstance(ev, MatchEnded)]
+
+    def told_by(self, screen: AnyPlayScreen) -> int | None:
+        return punch_screen.told_by(screen)
 
     def result_story(self, engine: Punch, records: ResultRecords) -> PunchStory:
         return punch_story(journal_events(engine))
