@@ -7,6 +7,8 @@ hand) and must catch it."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from display import motion
@@ -78,21 +80,49 @@ def karate_game(tmp_path_factory) -> tuple[list[tuple[int, object]], list[story_
     return models, list(story_order.waits)
 
 
-def test_karate_three_fighters_tell_the_story_and_never_leave_a_seat_unasked(karate_game) -> None:
-    """Each Jan Ken's signs are drawn before the banner saying who takes the cards; no
-    seat waits over 3 s without a key named."""
+def test_karate_three_fighters_never_leave_a_seat_unasked(karate_game) -> None:
+    """No seat waits over 3 s without a key named; any Jan Ken drawn is told in order
+    (the computers here seldom slap: the Jan Ken itself is checked on the next test's fight)."""
     models, waits = karate_game
     assert stuck(waits) == []
     assert karate_story_faults(drawn(models)) == []
 
 
-def test_the_check_catches_a_jan_ken_decided_without_its_signs(karate_game, monkeypatch) -> None:
+def jan_ken_frames() -> list[tuple[int, object]]:
+    """A dead heat and its Jan Ken, frame by frame as the screen shows them: Red and Blue
+    slap on the same µs, Red throws rock over Blue's scissors and takes the centre."""
+    from games.karate_fight import PlayTop, Shown, Slaps
+    from tests.display.test_karate_moments import screen
+    from tests.display.test_photo_finish import PLAYED, SHOWN, WON
+    from tests.games.karate_fight.helpers import fight, throw
+
+    e = fight("Sdd", "dd")
+    events = [(PLAYED, ev) for ev in e.apply(PlayTop(0, PLAYED))]
+    events += [(SHOWN, ev) for ev in e.apply(Shown(t_us=SHOWN))]
+    events += [(WON, ev) for ev in e.apply(Slaps(t_us=WON, fighters=(0, 1)))]
+    asked = screen(e, events, WON)
+    decided = WON + 900_000
+    events += [(decided, ev) for ev in throw(e, {0: "r", 1: "s"})]
+    after = screen(e, events, decided)
+    return [
+        (t, replace(asked if t < decided else after, now_us=t))
+        for t in range(WON, decided + 3_000_000, story_order.FRAME_US)
+    ]
+
+
+def test_karate_shows_the_signs_before_who_takes_the_cards() -> None:
+    frames = drawn(jan_ken_frames())
+    assert any(" TAKES " in w for f in frames for w in f.banners)
+    assert karate_story_faults(frames) == []
+
+
+def test_the_check_catches_a_jan_ken_decided_without_its_signs(monkeypatch) -> None:
     """The fault put back: who takes the cards said the moment the signs are thrown
-    ("Blue choosing…" straight to "BLUE TAKES 3 CARDS", the signs never read first)."""
+    ("Blue choosing…" straight to "RED TAKES 3 CARDS", the signs never read first)."""
     from display.games.karate_fight import screen as karate_screen
 
     monkeypatch.setattr(karate_screen, "READ_US", 0)
-    faults = karate_story_faults(drawn(karate_game[0]))
+    faults = karate_story_faults(drawn(jan_ken_frames()))
     assert faults and all("before the signs were read" in f for f in faults), faults
 
 
