@@ -108,14 +108,9 @@ def draw_desk(surf: Canvas, text: TextCache, d: DeskView, rect: pygame.Rect) -> 
         text.draw(surf, "on your private display", 28, theme.DIM, (cx, y + 180), "midtop")
     else:
         text.draw_fitted(surf, d.player, 52, theme.WHITE, (cx, y), inner, "midtop", True)
-        text.draw(
-            surf,
-            f"{plural(d.cards, 'card')} · {plural(d.points, 'point')}",
-            34,
-            theme.GOLD,
-            (cx, y + 62),
-            "midtop",
-        )
+        if d.cards is not None and d.points is not None:  # known once the ledger has read them
+            counts = f"{plural(d.cards, 'card')} · {plural(d.points, 'point')}"
+            text.draw(surf, counts, 34, theme.GOLD, (cx, y + 62), "midtop")
     hint_y = rect.bottom - HINT_PITCH * len(d.hints) - 8
     if d.message:
         color = theme.BAD if d.bad else theme.GOOD
