@@ -214,25 +214,31 @@ def crosstalk_seen(
 
 
 def decay_tau_us(envelopes: Sequence[tuple[int, ...]], floor: float) -> float | None:
-    """Time constant of the ring, fitted to log(envelope) after each peak, above ``floor``."""
-    xs: list[float] = []
-    ys: list[float] = []
+    """Time constant of the ring, fitted to log(envelope) after each peak, above ``floor``:
+    one slope for every ring, each ring its own level (pooled with one level, the harder
+    slaps' longer rings flattened the slope: 52 ms read for a 40 ms ring)."""
+    sxy = sxx = 0.0
+    points = 0
     for env in envelopes:
         if not env:
             continue
         k0 = env.index(max(env))
+        xs: list[float] = []
+        ys: list[float] = []
         for k in range(k0, len(env)):
             if env[k] <= floor:
                 break
             xs.append(k * 1000.0)
             ys.append(math.log(env[k]))
-    if len(xs) < 4:
+        if len(xs) < 2:
+            continue
+        mx, my = statistics.fmean(xs), statistics.fmean(ys)
+        sxx += sum((x - mx) ** 2 for x in xs)
+        sxy += sum((x - mx) * (y - my) for x, y in zip(xs, ys))
+        points += len(xs)
+    if points < 4 or sxx <= 0:
         return None
-    mx, my = statistics.fmean(xs), statistics.fmean(ys)
-    sxx = sum((x - mx) ** 2 for x in xs)
-    if sxx <= 0:
-        return None
-    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
+    slope = sxy / sxx
     return -1.0 / slope if slope < 0 else None
 
 

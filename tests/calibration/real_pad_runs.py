@@ -13,7 +13,8 @@ own detector runs throughout, so the captures hold what a wizard run records.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+import statistics
+from dataclasses import dataclass, field, replace
 
 from calibration.capture import Capture, Recording
 from calibration.virtual import VirtualPads
@@ -46,7 +47,7 @@ class RealPadRun:
 
     pad: PiezoPad
     seed: int = 1
-    settings: PadSettings = PadSettings()
+    settings: PadSettings = field(default_factory=PadSettings)
 
     def __post_init__(self) -> None:
         self.vp = VirtualPads(
@@ -94,6 +95,15 @@ class Outcome:
     doubled: int  # extra hits within 300 ms of a slap: its ring or second contact counted
     soft_found: int
     soft: int
+    late_us: tuple[int, ...]  # each found slap's stamp after its true contact
+
+    @property
+    def median_late_us(self) -> float:
+        return statistics.median(self.late_us) if self.late_us else float("nan")
+
+    @property
+    def median_error_us(self) -> float:
+        return statistics.median(abs(x) for x in self.late_us) if self.late_us else float("nan")
 
 
 def play(pad: PiezoPad, settings: PadSettings, seed: int = 50, each: int = 30) -> Outcome:
@@ -113,10 +123,12 @@ def play(pad: PiezoPad, settings: PadSettings, seed: int = 50, each: int = 30) -
     run.vp.idle(t + 500_000 - run.vp.now_us())
     hits = sorted(h.t_us for h in run.vp.hits[start:])
     found = doubled = soft_found = 0
+    late = []
     for ts, _f in run.truth:
         near = [h for h in hits if -5_000 <= h - ts <= 300_000]
         first = [h for h in near if h - ts <= 5_000]
         found += bool(first)
         soft_found += bool(first) and ts in soft_at
         doubled += max(0, len(near) - 1) if first else len(near)
-    return Outcome(len(run.truth), found, doubled, soft_found, len(soft_at))
+        late += [first[0] - ts] if first else []
+    return Outcome(len(run.truth), found, doubled, soft_found, len(soft_at), tuple(late))
