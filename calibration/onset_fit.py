@@ -52,7 +52,7 @@ MIN_SLAPS = 6
 MATCH_US = 3_000  # a hit belongs to a raw slap whose onset is this close
 MIN_PROBED = 6  # probe slaps needed to measure the curve
 PROBE_LATE_US = 8  # the probe's stamp is this late (a hard interrupt; to confirm on the first board)
-HELD_OUT_SLACK_US = 25  # a fitted curve this much worse than the one in force on held-out steps still ties
+HELD_OUT_SLACK_US = 25  # a fitted curve this much worse than the one in force on held-out slaps still ties
 
 
 @dataclass(frozen=True)
@@ -168,7 +168,8 @@ def probe_fit(probed: Sequence[tuple[PadHit, int]], base: PadSettings) -> OnsetF
     settings the board ran with): each slap's delay from the touch to the board's
     half-peak time, moved to the reference peak along the kept slope; the level is their
     median.  Checked on held-out slaps first: the level read from every other slap must
-    time the rest no worse than the curve in force, or that curve is kept.  None with
+    time the rest no worse than the curve in force (within ``HELD_OUT_SLACK_US``), or that
+    curve is kept.  None with
     fewer than ``MIN_PROBED``."""
     clean = [(h, t) for h, t in probed if h.peak > 0]
     if len(clean) < MIN_PROBED:
@@ -183,7 +184,7 @@ def probe_fit(probed: Sequence[tuple[PadHit, int]], base: PadSettings) -> OnsetF
         new += [abs(delay_us(p, level, exp) - d) for p, d in delays[1 - half :: 2]]
         old += [abs(delay_us(p, base.onset_us, base.onset_exp) - d) for p, d in delays[1 - half :: 2]]
     off, off_before = statistics.median(new), statistics.median(old)
-    if off > off_before:
+    if off > off_before + HELD_OUT_SLACK_US:
         return kept_curve(
             base,
             len(clean),
