@@ -87,7 +87,9 @@ class Board:
         self.dropped += missed
         if self._rate_t is None:
             self._rate_t = t_first
-        self._slaps(self.detector.feed(ring, first, count, t_first, frame_us, shift, stagger))
+        hits = self.detector.feed(ring, first, count, t_first, frame_us, shift, stagger)
+        if hits:
+            self._slaps(hits)
         if self._raw_mask:
             det = self.detector
             n = det.npads

@@ -463,15 +463,19 @@ class Detector:
         self._st[4] = CLIP_LOW
         self._st[5] = CLIP_HIGH
         self._wk = array("i", bytes(4 * _WK_HEAD))  # the walks' (_peak, _half_time, _edge_base)
-        self._calm = False  # the last plan: every pad idle, nothing pending
-        self._held = False  # calm, and the pads' baselines, noise and clip counts are in _st, not in them
+        self._held = False  # a plan runs on into the next block: the pads' baselines, noise and clip counts are in _st
+        self._plan_t = 0  # the plan's first state frame (ticks), their spacing (µs) ...
+        self._plan_span = 0
+        self._plan_done = 0  # ... how many the gate has taken, how many more it may ...
+        self._plan_left = 0
+        self._plan_next = 0  # ... and, while held, the frame number it goes on from
         if settings:
             for i in range(pads):
                 self.configure(i, settings[i])
 
     def configure(self, pad, settings):
         if self._held:
-            self._unplan(0, 0)
+            self._unplan()
         self.pads[pad].configure(settings)
 
     def process(self, t, samples):
@@ -500,37 +504,46 @@ class Detector:
         ``stagger``: pad ``i`` was sampled ``i * frame_us / pads`` after the frame's time.
         The ring must still hold the last ``EDGE_BACK_US`` plus a scan time of frames.
         Returns the hits decided in these frames, as :meth:`process` does."""
-        self.ring = ring
-        self.ring_frames = len(ring) // self.npads
-        self.frame_us = frame_us
-        self.shift = shift
-        self.stagger = stagger
-        step = STATE_US // frame_us
-        self.step = step if step > 1 else 1
+        n = self.npads
+        st = self._st
+        if ring is not self.ring or frame_us != self.frame_us or shift != self.shift or stagger != self.stagger:
+            self.ring = ring  # the same on every block from the board's sampler: set once
+            self.ring_frames = len(ring) // n
+            self.frame_us = frame_us
+            self.shift = shift
+            self.stagger = stagger
+            step = STATE_US // frame_us
+            self.step = step if step > 1 else 1
+            st[1] = len(ring)
+            st[2] = self.step * n
+            st[3] = shift
         self._k0 = first
         self._t0 = t_first
         self._newest = (first + count - 1) & FRAME_MASK
         out = None
         step = self.step
-        n = self.npads
         size = len(ring)
-        st = self._st
-        st[1] = size
-        st[2] = step * n
-        st[3] = shift
+        span = step * frame_us
         d = (step - first % step) % step
+        if self._held and (((first + d) & FRAME_MASK) != self._plan_next or span != self._plan_span):
+            self._unplan()  # frames were skipped, or come at another spacing: the plan no longer fits
         while d < count:
-            if self._held:  # idle since the last block: the gate's state is the pads'
-                g = (count - 1 - d) // step + 1
+            left = (count - 1 - d) // step + 1
+            if self._held:  # the plan made in an earlier block goes on: its state is in the gate's array
+                g = self._plan_left
             else:
-                g = self._plan((count - 1 - d) // step + 1, (t_first + d * frame_us) & TICKS_MASK, step * frame_us)
+                g = self._plan(left, (t_first + d * frame_us) & TICKS_MASK, span)
             if g:  # state frames where only the baselines move: in machine code
-                done = _gate(ring, st, (((first + d) & FRAME_MASK) * n) % size, g)
+                todo = g if g < left else left
+                done = _gate(ring, st, (((first + d) & FRAME_MASK) * n) % size, todo)
                 d += done * step
-                if d >= count and self._calm:  # still idle: keep the state in the gate's array
+                self._plan_done += done
+                self._plan_left = g - done
+                if done < g and done == todo:  # the block ran out first: the plan goes on in the next
                     self._held = True
+                    self._plan_next = (first + d) & FRAME_MASK
                     break
-                self._unplan(done, (t_first + (d - step) * frame_us) & TICKS_MASK)
+                self._unplan()
                 if d >= count:
                     break
             hits = self._frame((first + d) & FRAME_MASK, (t_first + d * frame_us) & TICKS_MASK)
@@ -543,16 +556,19 @@ class Detector:
 
     @micropython.native
     def _plan(self, left, t, span):
-        """How many of the next ``left`` state frames (``span`` µs apart, the first at
-        ticks ``t``) :func:`_gate` may take: as many as pass before a scan, mask,
-        retrigger decay or crosstalk wait ends (the Python state machine takes the frame
-        where one does).  Fills the gate's state with each pad's; the level a pad must
-        reach for the gate to stop is its threshold, none while masked, and while the
-        retrigger threshold decays, the lowest it comes to in those frames (the state
-        machine then decides the frame).  0: the next frame is the state machine's.
-        ``_calm``: every pad idle and nothing pending (the plan holds until a pad crosses)."""
-        self._calm = False
-        g = left
+        """How many of the next state frames (``span`` µs apart, the first at ticks
+        ``t``) :func:`_gate` may take: as many as pass before a scan, mask, retrigger
+        decay or crosstalk wait ends (the Python state machine takes the frame where one
+        does), ``FRAMES`` if none will; while a retrigger threshold decays, at most
+        ``left`` (this block's).  Fills the gate's state with each pad's; the level a
+        pad must reach for the gate to stop is its threshold, none while masked, and
+        while the retrigger threshold decays, the lowest it comes to in those frames
+        (the state machine then decides the frame).  0: the next frame is the state
+        machine's.  A plan longer than the block runs on into the next (``_held``)."""
+        self._plan_t = t
+        self._plan_span = span
+        self._plan_done = 0
+        g = FRAMES
         for c in self.pending:  # decided per state frame once its window has passed
             pad = self.pads[c[0]]
             if not pad.xt_on:
@@ -563,13 +579,10 @@ class Detector:
         st = self._st
         o = _HEAD
         decaying = False
-        calm = not self.pending
         for p in self.pads:
             if p.base_fp < 0:
                 return 0
             ph = p.phase
-            if ph != IDLE:
-                calm = False
             st[o] = 0
             st[o + 1] = p.thr
             if ph == SCAN:
@@ -595,6 +608,8 @@ class Detector:
             st[o + 6] = p.peak
             o += _PAD_FIELDS
         if decaying:
+            if g > left:
+                g = left
             o = _HEAD
             for p in self.pads:
                 if p.phase == RETRIG:
@@ -602,7 +617,6 @@ class Detector:
                     if g <= 0:
                         return 0
                 o += _PAD_FIELDS
-        self._calm = calm
         return g
 
     @micropython.native
@@ -625,9 +639,9 @@ class Detector:
         return g
 
     @micropython.native
-    def _unplan(self, done, t):
-        """Takes back what :func:`_gate` did (``done`` state frames this time, the last
-        at ticks ``t``, and while the state was held, all it did since)."""
+    def _unplan(self):
+        """Takes back what :func:`_gate` did under the plan (in this block and, while it
+        was held, the ones before)."""
         self._held = False
         st = self._st
         o = _HEAD
@@ -641,8 +655,10 @@ class Detector:
                 if p.phase == IDLE:
                     p.noise_fp = st[o + 3]
             o += _PAD_FIELDS
-        if done > 0 and self.pending and self.recent:  # _decide forgets the old hits at every frame
+        if self._plan_done > 0 and self.pending and self.recent:  # _decide forgets the old hits at every frame
+            t = (self._plan_t + (self._plan_done - 1) * self._plan_span) & TICKS_MASK  # the gate's last
             self.recent = [r for r in self.recent if ticks_diff(t, r[1]) <= 20000 + self.pads[r[0]].scan]
+        self._plan_done = 0
 
     @micropython.native
     def _frame(self, k, t):
@@ -1129,7 +1145,7 @@ class Detector:
     def health(self, pad):
         """(baseline, noise, largest peak since the last call, clipped samples) of a pad."""
         if self._held:
-            self._unplan(0, 0)
+            self._unplan()
         p = self.pads[pad]
         peak = p.peak_max
         p.peak_max = 0
