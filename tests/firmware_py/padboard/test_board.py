@@ -416,3 +416,33 @@ def test_padboard_board_reports_probe_contacts_while_raw_streams() -> None:
     h.got = []
     h.board.on_contact(7)
     assert h.got == []
+
+
+FRAME_PAYLOADS = [
+    b"",
+    b"\x00",
+    b"\x00" * 7,
+    bytes(range(1, 256)),  # 255 bytes without a zero: COBS's longest run and one past it
+    bytes(range(1, 255)),  # exactly 254: a full run ending the body
+    bytes((i * 37) % 256 for i in range(1000)),  # a raw block's size, zeros scattered
+    b"\xff\x00\xff" * 40,
+]
+
+
+@pytest.mark.parametrize("payload", FRAME_PAYLOADS)
+@pytest.mark.parametrize("machine_code_path", [False, True])
+def test_padboard_board_frame_encoder_matches_the_wire_codec(
+    payload: bytes, machine_code_path: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The board's own encoder (``_frame_into`` over preallocated buffers: viper on the
+    board, plain Python here) writes exactly ``wire.encode_frame``'s bytes, and they decode
+    back.  ``Board.encode`` is traced, so the MicroPython replay runs the viper build on
+    the same payloads and compares bit for bit."""
+    from firmware_py.padboard import board
+
+    monkeypatch.setattr(board, "MICROPYTHON", machine_code_path)
+    b = board.Board(1, 250, lambda _frame: None, [{}])
+    for msg_type, seq in [(wire.RAW, 0), (wire.PONG, 0xFFFF), (wire.SLAP, 0x0100)]:
+        expected = wire.encode_frame(msg_type, seq, payload)
+        assert b.encode(msg_type, seq, payload) == expected
+        assert wire.FrameDecoder().feed(expected) == [(msg_type, seq, payload)]
