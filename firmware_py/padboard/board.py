@@ -97,7 +97,10 @@ class Board:
         firmware=FIRMWARE,
         version=wire.PROTOCOL_VERSION,
         history=32,
+        ticks=None,
     ):
+        """``ticks``: the board's timer (main.py's ``time.ticks_us``), read just before a
+        PONG is written; without it (the host's simulator) a PONG says ``now`` twice."""
         self.pads = pads
         self.sample_period_us = sample_period_us
         self.settings = [wire.clamp_settings(s) for s in settings]
@@ -105,6 +108,7 @@ class Board:
         self.firmware = firmware
         self.version = version
         self._write = write
+        self._ticks = ticks
         self._save = save
         self._decoder = wire.FrameDecoder()
         self._body = bytearray(wire.MAX_BODY + 2)  # the frame encoder's buffers (encode)
@@ -227,7 +231,8 @@ class Board:
 
     def _handle(self, msg_type, seq, payload, now):
         if msg_type == wire.PING and len(payload) == 4:
-            self.send(wire.PONG, payload + struct.pack("<I", now))
+            answered = now if self._ticks is None else self._ticks() & TICKS_MASK
+            self.send(wire.PONG, wire.pack_pong(struct.unpack("<I", payload)[0], now, answered))
         elif msg_type == wire.HELLO:
             self.seq = 0
             self._history = [None] * len(self._history)

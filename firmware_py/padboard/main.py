@@ -203,7 +203,8 @@ def start(out):
         settings_store.save(settings_store.FILENAME, settings)
 
     pads = len(CHANNELS)
-    board = Board(pads, STATE_US, out.write, settings_store.load(settings_store.FILENAME, pads), save)
+    settings = settings_store.load(settings_store.FILENAME, pads)
+    board = Board(pads, STATE_US, out.write, settings, save, ticks=time.ticks_us)
     return board, DmaSampler(CHANNELS, FRAME_US), ContactProbe(PROBE_PIN)
 
 
@@ -215,12 +216,18 @@ def serve(board, sampler, probe):
     pads = sampler.pads
     # frames of backlog we can afford: the detector looks back up to EDGE_BACK_US plus a scan
     keep = sampler.size // pads - (EDGE_BACK_US + 8000) // FRAME_US - BLOCK
+    host = bytearray(HOST_BYTES)
     k = 0
     while True:
         taken = 0
+        came = 0
         while taken < HOST_BYTES and poller.poll(0):  # one byte a pass fell behind a host's pings
-            board.on_bytes(inp.read(1), time.ticks_us())
+            if not taken:
+                came = time.ticks_us()
+            host[taken] = inp.read(1)[0]
             taken += 1
+        if taken:  # stamped when the pass first saw them: decoding comes after (a PING's PONG)
+            board.on_bytes(host[:taken], came)
         touched = probe.take()
         if touched is not None:
             board.on_contact(touched)

@@ -1,9 +1,13 @@
 """Board clock → HAL clock: offset and drift from ping/pong exchanges.
 
-Each ping tells us that the board read its timer (``board``) somewhere between the
-host sending the ping (``send``) and receiving the pong (``recv``).  With the model
-``host = c + k·(board − ref)``, the line must pass above every ``(board, send)``
-point and below every ``(board, recv)`` point.  Only the convex hull of each point
+Each ping tells us that the board read its timer when the ping came in (``board``)
+after the host sent it (``send``), and again just before it wrote the pong
+(``board_sent``, the same reading from a board that reports one) before the host
+received that (``recv``).  With the model ``host = c + k·(board − ref)``, the line must
+pass above every ``(board, send)`` point and below every ``(board_sent, recv)`` point.
+Two readings keep the board's own work on the ping (reading the rest of the frame,
+decoding, answering) out of both one-way delays: with one reading it falls wholly on
+one side, and shifts every stamp by half of it (issue 32, docs/board-testing.md).  Only the convex hull of each point
 set can ever bind, and the hull is made of the exchanges with the shortest one-way
 delay in that direction: min-RTT filtering made sharper, since the two directions'
 best exchanges need not be the same ping, and slow round trips never bind at all.
@@ -32,11 +36,13 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class PingSample:
-    """One exchange: host send time, extended board ticks, host receive time (µs)."""
+    """One exchange: host send time, extended board ticks when the ping came in, host
+    receive time, extended board ticks just before the pong went out (µs)."""
 
     send_us: int
     board: int
     recv_us: int
+    board_sent: int
 
 
 class ClockSync:
@@ -90,17 +96,20 @@ class ClockSync:
         predicted = self._ref + (near_host_us - self._c) / self._k
         return ticks + self.period * round((predicted - ticks) / self.period)
 
-    def add(self, send_us: int, board_ticks: int, recv_us: int) -> None:
-        """Record one ping exchange and refit."""
+    def add(self, send_us: int, board_ticks: int, recv_us: int, board_sent_ticks: int | None = None) -> None:
+        """Record one ping exchange and refit; ``board_sent_ticks`` (the board's reading
+        just before it wrote the pong) defaults to ``board_ticks``."""
         if recv_us < send_us:
             raise ValueError("pong received before its ping was sent")
         rtt = recv_us - send_us
         self.rtt_min_us = rtt if self.rtt_min_us is None else min(self.rtt_min_us, rtt)
         board = self.extend(board_ticks, (send_us + recv_us) // 2)
+        answer_ticks = board_ticks if board_sent_ticks is None else board_sent_ticks
+        board_sent = board + (answer_ticks - board_ticks) % self.period  # within one wrap of it
         if self._ref is None:
             self._ref = board
             self._c = (send_us + recv_us) / 2
-        self._samples.append(PingSample(send_us, board, recv_us))
+        self._samples.append(PingSample(send_us, board, recv_us, board_sent))
         self._fit()
 
     def to_host(self, board_ticks: int, near_host_us: int) -> int:
@@ -113,10 +122,10 @@ class ClockSync:
     def _fit(self) -> None:
         ref = self._ref
         assert ref is not None  # set by the first pong, before any fit
-        pts = [(s.send_us, s.recv_us, s.board - ref) for s in self._samples]
-        lows = _hull([(x, t) for t, _r, x in pts], upper=True)
-        highs = _hull([(x, r) for _t, r, x in pts], upper=False)
-        mean_x = sum(p[2] for p in pts) / len(pts)
+        samples = self._samples
+        lows = _hull([(s.board - ref, s.send_us) for s in samples], upper=True)
+        highs = _hull([(s.board_sent - ref, s.recv_us) for s in samples], upper=False)
+        mean_x = sum(s.board - ref for s in samples) / len(samples)
 
         def low(k: float) -> float:
             return max(t - k * x for x, t in lows)

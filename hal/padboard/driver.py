@@ -525,7 +525,7 @@ class PadboardSource:
         ping still outstanding: only the board can send that, so the board's numbering is
         taken up from it (True; its clock is checked as every pong's is, and a clock that
         jumped, as after a firmware restart, resyncs the link)."""
-        if msg_type == wire.PONG and len(payload) == 8 and struct.unpack_from("<I", payload)[0] in self._pings:
+        if msg_type == wire.PONG and len(payload) in (8, 12) and struct.unpack_from("<I", payload)[0] in self._pings:
             log.warning("padboard on %s: %s, but it answers a ping: numbering taken up from it", self.port, why)
             self._bump(renumbered=1)
             self._last_seq = seq
@@ -566,14 +566,14 @@ class PadboardSource:
 
     def _handle(self, msg_type: int, payload: bytes, now: int) -> None:
         if msg_type == wire.PONG:
-            token, ticks = struct.unpack("<II", payload)
+            token, ticks, answered = wire.unpack_pong(payload)
             sent = self._pings.pop(token, None)
             if sent is not None:
                 if self._sync.count:
                     read_at = self._sync.to_host(ticks, (sent + now) // 2)
                     if not sent - CLOCK_JUMP_US <= read_at <= now + CLOCK_JUMP_US:
                         raise self._resync(f"the board's clock jumped by {read_at - (sent + now) // 2} µs")
-                self._sync.add(sent, ticks, now)
+                self._sync.add(sent, ticks, now, answered)
         elif msg_type == wire.SLAP:
             pad, vel, onset, peak = wire.unpack_slap(payload)
             self._unmapped.append((pad, vel, onset, peak, now))

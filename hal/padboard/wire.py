@@ -15,7 +15,7 @@ See docs/padboard-protocol.md for the message catalogue.
 
 import struct
 
-PROTOCOL_VERSION = 4  # 2: the onset curve and crosstalk per source pad; 3: crosstalk subtraction; 4: edges
+PROTOCOL_VERSION = 5  # 2: the onset curve and crosstalk per source pad; 3: crosstalk subtraction; 4: edges; 5: PONG's two readings
 MAX_BODY = 1024  # longest decoded body (type + seq + payload + crc) a decoder accepts
 
 # host -> board
@@ -31,7 +31,7 @@ RESEND = 0x09  # <H seq of a board frame the host missed
 
 # board -> host
 INFO = 0x81  # <BBBH version, pads, tick bits, sample period us + firmware name
-PONG = 0x82  # <II token, board ticks when the ping was read
+PONG = 0x82  # <III token, board ticks when the ping came in, board ticks just before the pong went out
 SETTINGS = 0x83  # <B pad + settings (as applied)
 ACK = 0x85  # <BBH request type, status, request seq
 RAW = 0x87  # <IBB first frame ticks, pad mask, frames + per frame <H dt + <H per pad
@@ -315,6 +315,19 @@ def pack_slap(pad, velocity, onset_ticks, peak):
 def unpack_slap(payload):
     # type: (bytes) -> tuple[int, ...]
     return struct.unpack("<BBIH", payload)
+
+
+def pack_pong(token, ticks_in, ticks_out):
+    # type: (int, int, int) -> bytes
+    return struct.pack("<III", token, ticks_in, ticks_out)
+
+
+def unpack_pong(payload):
+    # type: (bytes) -> tuple[int, int, int]
+    """Token, ticks in, ticks out (a board before protocol 5 sent one reading: both)."""
+    token, ticks_in = struct.unpack_from("<II", payload, 0)
+    ticks_out = struct.unpack_from("<I", payload, 8)[0] if len(payload) >= 12 else ticks_in
+    return token, ticks_in, ticks_out
 
 
 def pack_contact(ticks):

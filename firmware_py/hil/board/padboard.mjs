@@ -20,6 +20,9 @@
 //   with the field's shift (12) instead of its 3-bit mask, so channels 1-3 read as 0
 //   and a round robin never leaves channel 0.  Set here as the datasheet says.
 // - BOOTSEL (QSPI_SS's input): read as released unless --bootsel / replug {bootsel}.
+// - USB OUT (rp2040js's CDC host completes every OUT transfer the board arms at once,
+//   empty if the host has nothing, as no USB host does): the arming waits for host bytes.
+// - Board bytes reach the host only after the clock file says the slice that wrote them ran.
 // The ADC's FIFO, its DREQ and the DMA (ring wrap, chaining, the AL1 trigger alias) are
 // rp2040js's own; the ADC takes its input from the waveform queue at the instant a
 // conversion starts (its sample and hold), in 12-bit counts.
@@ -43,12 +46,19 @@ const waves = [[], [], [], []]; // per ADC channel: {t0, dt, v: Int16Array|Array
 let sim = null, mcu = null, cdc = null, plugged = false, bootNs = 0, cycles = 0;
 let serialClient = null;
 const pendingOut = [];
+// What the board wrote during a slice goes to the host after the slice's clock is written:
+// a host reading the emulated clock when the bytes come in never stamps them before they
+// were sent (the bytes would otherwise arrive up to a slice ahead of the clock, and the
+// clock sync's pongs would seem to come back faster than they did: issue 32)
+const sliceOut = [];
 let toBoard = []; // host bytes not yet taken: rp2040js's CDC FIFO (512) drops what overflows it,
 // where a real USB host waits for the device to take the next packet
+let outArmed = null; // the OUT transfer the board armed while the host had nothing to send
 function feedBoard() {
   let n = 0;
   while (n < toBoard.length && !cdc.txFIFO.full) cdc.sendSerialByte(toBoard[n++]);
   if (n) toBoard = toBoard.slice(n);
+  if (n && outArmed) { const take = outArmed; outArmed = null; take(); }
 }
 
 function waveValue(ch, ns) {
@@ -107,8 +117,18 @@ function boot() {
   cdc.onDeviceConnected = () => { plugged = true; log(`CDC up at ${(sim.clock.nanos / 1e6).toFixed(1)} ms`); };
   cdc.onSerialData = (buf) => {
     if (thisCdc !== cdc) return;
-    if (serialClient) serialClient.write(Buffer.from(buf));
+    if (serialClient) sliceOut.push(Buffer.from(buf));
     else pendingOut.push(Buffer.from(buf));
+  };
+  // A USB host sends an OUT packet only when it has data: the device's armed endpoint
+  // waits meanwhile.  rp2040js's CDC host answers every arming at once, with zero bytes if
+  // it has none, and TinyUSB re-arms: a USB interrupt and a USB task every ~35 µs on the
+  // board, and host bytes waiting behind them.  Here the arming waits for host bytes.
+  const cdcRead = mcu.usbCtrl.onEndpointRead;
+  outArmed = null;
+  mcu.usbCtrl.onEndpointRead = (ep, size) => {
+    if (ep !== thisCdc.outEndpoint || !thisCdc.txFIFO.empty) cdcRead(ep, size);
+    else outArmed = () => { if (thisCdc === cdc) cdcRead(ep, size); };
   };
   bootNs = sim.clock.nanos;
   mcu.core.PC = 0x10000000;
@@ -142,6 +162,10 @@ function run() {
   clockBuf.writeDoubleLE(clock.nanos, 0);
   clockBuf.writeDoubleLE(clock.nanos, 8);
   fs.writeSync(clockFd, clockBuf, 0, 16, 0);
+  if (sliceOut.length) {
+    if (serialClient) for (const b of sliceOut) serialClient.write(b);
+    sliceOut.length = 0;
+  }
   if (unplugged) setTimeout(run, 1);
   else setImmediate(run);
 }
@@ -166,6 +190,7 @@ function control(socket, line) {
     if (serialClient) serialClient.destroy();
     serialClient = null;
     pendingOut.length = 0;
+    sliceOut.length = 0;
     toBoard = [];
   } else if (cmd.op === 'replug') {
     bootsel = !!cmd.bootsel;

@@ -208,7 +208,7 @@ def test_padboard_board_answers_every_command() -> None:
     [(t, s, p)] = h.send(wire.HELLO, b"\x01")
     assert (t, s) == (wire.INFO, 0) and wire.unpack_info(p)[:4] == (wire.PROTOCOL_VERSION, 2, 30, 250)
     [(t, s, p)] = h.send(wire.PING, b"abcd", now=(1 << 30) - 1)
-    assert (t, s, p) == (wire.PONG, 1, b"abcd" + ((1 << 30) - 1).to_bytes(4, "little"))
+    assert (t, s, p) == (wire.PONG, 1, b"abcd" + ((1 << 30) - 1).to_bytes(4, "little") * 2)  # no timer: now, twice
     assert h.send(wire.GET_SETTINGS, b"\x05") == [(wire.ACK, 2, bytes([wire.GET_SETTINGS, wire.BAD_PAD, 2, 0]))]
     assert h.send(wire.SET_SETTINGS, b"\x00\x01")[0][2][1] == wire.BAD_VALUE
     assert h.send(wire.RAW_START, bytes([0b100, 8, 0]))[0][2][1] == wire.BAD_VALUE  # no pad 2
@@ -446,3 +446,18 @@ def test_padboard_board_frame_encoder_matches_the_wire_codec(
         expected = wire.encode_frame(msg_type, seq, payload)
         assert b.encode(msg_type, seq, payload) == expected
         assert wire.FrameDecoder().feed(expected) == [(msg_type, seq, payload)]
+
+
+def test_padboard_board_pong_reads_the_timer_again_just_before_it_answers() -> None:
+    """PONG holds the ticks its ping came in at and the board's timer just before the
+    pong is written (wrapped to the tick bits): the host's clock sync keeps the board's
+    own work on the ping between the two, off both one-way delays (issue 32)."""
+    from firmware_py.padboard.board import Board
+
+    got = wire.FrameDecoder()
+    frames: list[tuple[int, int, bytes]] = []
+    board = Board(1, 250, lambda f: frames.extend(got.feed(f)), [{}], ticks=lambda: (1 << 30) + 1234)
+    board.on_bytes(wire.encode_frame(wire.PING, 0, (77).to_bytes(4, "little")), 1000)
+    [(t, _s, p)] = frames
+    assert t == wire.PONG and wire.unpack_pong(p) == (77, 1000, 1234)
+    assert wire.unpack_pong((77).to_bytes(4, "little") + (1000).to_bytes(4, "little")) == (77, 1000, 1000)
