@@ -15,7 +15,7 @@ See docs/padboard-protocol.md for the message catalogue.
 
 import struct
 
-PROTOCOL_VERSION = 5  # 2: the onset curve and crosstalk per source pad; 3: crosstalk subtraction; 4: edges; 5: PONG's two readings
+PROTOCOL_VERSION = 5  # 2: onset curve, crosstalk per pad; 3: crosstalk subtraction; 4: edges; 5: PONG twice stamped
 MAX_BODY = 1024  # longest decoded body (type + seq + payload + crc) a decoder accepts
 
 # host -> board
