@@ -109,7 +109,8 @@ class Recorder:
             shadow[:] = list(a)
 
     def _sinks(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
-        """Plain callables among the arguments, wrapped to record what the board calls them with."""
+        """Plain callables among the arguments, wrapped to record what the board calls them with
+        and what they returned."""
 
         def wrap(v: Any) -> Any:
             if not callable(v) or isinstance(v, type) or (_weakrefable(v) and v in self.objects):
@@ -123,7 +124,10 @@ class Recorder:
         def sink(*a: Any) -> Any:
             effect: dict[str, Any] = {"a": tracecodec.encode(list(a))}
             try:
-                return fn(*a)
+                result = fn(*a)
+                if result is not None:  # what the board reads back (Board's ``ticks``)
+                    effect["v"] = tracecodec.encode(result)
+                return result
             except Exception as e:
                 effect["raise"] = type(e).__name__
                 raise

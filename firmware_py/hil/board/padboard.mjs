@@ -137,6 +137,16 @@ function boot() {
 
 function log(msg) { process.stderr.write(`[padboard] ${msg}\n`); }
 
+// Emulated time never runs ahead of half the wall time: an idle chip sleeps from alarm to
+// alarm and its clock would race (since the USB OUT model stopped the ~35 µs interrupts),
+// and the host's margins (a waveform queued 0.3 s ahead) assume a board slower than it.
+const MAX_RATE = 0.5;
+let paceWall = performance.now(), paceNs = 0;
+function pace(ns) { // ms to wait before the next slice
+  const ahead = (ns - paceNs) / 1e6 - (performance.now() - paceWall) * MAX_RATE;
+  if (ahead < -50) { paceWall = performance.now(); paceNs = ns; } // slow meanwhile: no credit
+  return ahead > 1 ? Math.ceil(ahead / MAX_RATE) : 0;
+}
 const UNPLUGGED_NS = 200000; // emulated time per 1 ms wall tick while unplugged (~0.2x, as when running)
 let unplugged = false;
 function run() {
@@ -166,7 +176,8 @@ function run() {
     if (serialClient) for (const b of sliceOut) serialClient.write(b);
     sliceOut.length = 0;
   }
-  if (unplugged) setTimeout(run, 1);
+  const wait = pace(clock.nanos);
+  if (unplugged || wait) setTimeout(run, unplugged ? 1 : wait);
   else setImmediate(run);
 }
 

@@ -25,7 +25,7 @@ SHOWN = 8  # mismatches written out in full
 
 class Sink:
     """Stands in for a callable the host gave the board's code (``Board``'s ``write``):
-    records what it is called with, and raises what the host's raised at that point."""
+    records what it is called with, and raises or returns what the host's did at that point."""
 
     def __init__(self, replay):
         self.replay = replay
@@ -37,6 +37,9 @@ class Sink:
         if n < len(expected) and "raise" in expected[n]:
             self.replay.fx[n]["raise"] = expected[n]["raise"]
             raise getattr(__import__("builtins"), expected[n]["raise"])()
+        if n < len(expected) and "v" in expected[n]:
+            self.replay.fx[n]["v"] = expected[n]["v"]
+            return tracecodec.decode(expected[n]["v"])
 
 
 def find(name):
