@@ -2,7 +2,7 @@
 // image with a littlefs image of the board's files, serves its USB-CDC on a TCP port
 // (pyserial's socket://127.0.0.1:PORT, as the cabinet reads /dev/ringside-padboard) and
 // takes control lines (JSON) on PORT+1: ADC waveforms per pad at emulated times, GPIO
-// levels, unplug/replug (the clock runs on while unplugged), the emulated clock.  Written for this project from rp2040js's
+// levels, hold (the clock stands still), unplug/replug (the clock runs on while unplugged), the emulated clock.  Written for this project from rp2040js's
 // API; ../shared/tools/rp2040/ has the examples it learnt from.
 //
 //   node padboard.mjs FIRMWARE.bin BOOTROM.json FS.img PORT CLOCKFILE [--bootsel]
@@ -46,10 +46,10 @@ const waves = [[], [], [], []]; // per ADC channel: {t0, dt, v: Int16Array|Array
 let sim = null, mcu = null, cdc = null, plugged = false, bootNs = 0, cycles = 0;
 let serialClient = null;
 const pendingOut = [];
-// What the board wrote during a slice goes to the host after the slice's clock is written:
-// a host reading the emulated clock when the bytes come in never stamps them before they
-// were sent (the bytes would otherwise arrive up to a slice ahead of the clock, and the
-// clock sync's pongs would seem to come back faster than they did: issue 32)
+// What the board wrote goes to the host after the clock is written, and the slice ends
+// there: a host reading the emulated clock when the bytes come in stamps them when they
+// were sent (they arrived up to a slice ahead of the clock, and the clock sync's pongs
+// seemed to come back faster than they did: issue 32)
 const sliceOut = [];
 let toBoard = []; // host bytes not yet taken: rp2040js's CDC FIFO (512) drops what overflows it,
 // where a real USB host waits for the device to take the next packet
@@ -149,14 +149,16 @@ function pace(ns) { // ms to wait before the next slice
 }
 const UNPLUGGED_NS = 200000; // emulated time per 1 ms wall tick while unplugged (~0.2x, as when running)
 let unplugged = false;
+let held = false; // {op: 'hold', on}: the clock stands still while the host samples a waveform
 function run() {
+  if (held) { setTimeout(run, 1); return; }
   // the emulator's own step loop, so cycles are counted and control lines get a turn
   const clock = sim.clock;
   if (unplugged) {
     // no chip to run, but time goes on (the host's scenario waits on this clock)
     clock.tick(UNPLUGGED_NS);
   } else {
-    for (let i = 0; i < SLICE; i++) {
+    for (let i = 0; i < SLICE && !sliceOut.length; i++) { // a slice ends where the board wrote
       if (mcu.core.waiting) {
         const ns = clock.nanosToNextAlarm;
         clock.tick(ns);
@@ -194,6 +196,8 @@ function control(socket, line) {
     const pin = cmd.pin, value = !!cmd.value;
     const alarm = sim.clock.createAlarm(() => mcu.gpio[pin].setInputValue(value));
     alarm.schedule(Math.max(0, cmd.t_ns - sim.clock.nanos));
+  } else if (cmd.op === 'hold') {
+    held = !!cmd.on;
   } else if (cmd.op === 'unplug') {
     if (!unplugged) sim.clock.nextAlarm = null; // the chip's timers, ADC and DMA stop with its power
     unplugged = true;

@@ -14,8 +14,8 @@ BEFORE_US = 2_000  # a slap's waveform starts this long before its contact ...
 AFTER_US = 60_000  # ... and ends this long after (its ring has died into the noise)
 SEND_LEAD_US = 20_000
 """A waveform is sent only if it starts at least this far ahead of the emulator's clock:
-the emulator runs on while the host samples the model, and its three channels must all
-arrive before their start."""
+its three channels must all arrive before their start (the clock is held while the host
+samples the model, and runs while the waveforms are sent)."""
 
 
 class TooLate(ValueError):
@@ -57,10 +57,14 @@ def inject_all(
     one each): all sampled first, then all sent, or none (TooLate) if the emulator came
     within ``lead_us`` of the earliest start meanwhile."""
     waves = []
-    for slaps, seed in zip(batches, seeds, strict=True):
-        t0 = min(t for _, t, _ in slaps) - BEFORE_US
-        t1 = max(t for _, t, _ in slaps) + AFTER_US
-        waves.append((t0, waveform(slaps, t0, t1, seed, crosstalk)))
+    board.control(op="hold", on=True)  # the board's clock waits while the model is sampled
+    try:
+        for slaps, seed in zip(batches, seeds, strict=True):
+            t0 = min(t for _, t, _ in slaps) - BEFORE_US
+            t1 = max(t for _, t, _ in slaps) + AFTER_US
+            waves.append((t0, waveform(slaps, t0, t1, seed, crosstalk)))
+    finally:
+        board.control(op="hold", on=False)
     now = board.now_us()
     first = min(t0 for t0, _ in waves)
     if first < now + lead_us:
