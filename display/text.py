@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 
 import numpy as np
 import pygame
 
 from display import compose
 from display.canvas import Canvas
-from display.theme import font
+from display.theme import Typeface, font
 
 Color = tuple[int, int, int]
 MIN_SIZE = 14
@@ -44,12 +45,16 @@ class TextCache:
         key = (text, size, color, bold)
         surf = self._cache.pop(key, None)
         if surf is None:
-            surf = font(size, bold).render(text.translate(STAND_INS), True, color)
+            surf = self.face(size, bold).render(text.translate(STAND_INS), True, color)
             self.bytes += _size(surf)
             while self.bytes > self.budget_bytes and self._cache:
                 self.bytes -= _size(self._cache.pop(next(iter(self._cache))))
         self._cache[key] = surf  # (re)inserted last: the most recently drawn
         return surf
+
+    def face(self, size: int, bold: bool) -> Typeface:
+        """The face strings are measured and rendered in (:func:`display.theme.font`)."""
+        return font(size, bold)
 
     def fitted(self, text: str, size: int, color: Color, max_width: int, bold: bool = False) -> pygame.Surface:
         """``text`` no wider than ``max_width``: in smaller type (down to 3/4 of ``size``),
@@ -57,7 +62,7 @@ class TextCache:
         names from a convention-wide ledger), so no string can spill out of its place.
         The bundled font has no combining marks: an accent NFC cannot fold into its letter
         is left out rather than drawn as a box under the line."""
-        return self.render(*fit(text, size, max_width, bold), color, bold)
+        return self.render(*fit(text, size, max_width, bold, self.face), color, bold)
 
     def draw_fitted(
         self,
@@ -73,7 +78,7 @@ class TextCache:
     ) -> pygame.Rect:
         """:meth:`draw` of :meth:`fitted` text."""
         scale = target.scale if isinstance(target, Canvas) else 1.0
-        shown, px = fit(text, _px(size, scale), int(max_width * scale), bold)
+        shown, px = fit(text, _px(size, scale), int(max_width * scale), bold, self.face)
         drawn = size * px / _px(size, scale)  # the size it came to, for the readability record
         rect = _place(target, self.render(shown, px, color, bold), pos, anchor, text, (drawn, color, detail, bold))
         if shown.endswith("…") and not text.endswith("…") and isinstance(target, Canvas) and target.record is not None:
@@ -106,22 +111,25 @@ class TextCache:
     def measure(self, target: Canvas | pygame.Surface, text: str, size: int, bold: bool = False) -> tuple[int, int]:
         """How big ``text`` is drawn on ``target``, in its units."""
         scale = target.scale if isinstance(target, Canvas) else 1.0
-        w, h = font(_px(size, scale), bold).size(text)
+        w, h = self.face(_px(size, scale), bold).size(text)
         return round(w / scale), round(h / scale)
 
 
-def fit(text: str, size: int, max_width: int, bold: bool = False) -> tuple[str, int]:
+def fit(
+    text: str, size: int, max_width: int, bold: bool = False, face: Callable[[int, bool], Typeface] = font
+) -> tuple[str, int]:
     """What :meth:`TextCache.fitted` draws: ``text`` and the size it fits ``max_width`` at,
-    down to 3/4 of ``size``, else the longest start of it that fits with an ellipsis."""
+    down to 3/4 of ``size``, else the longest start of it that fits with an ellipsis
+    (measured in ``face``'s faces)."""
     text = "".join(c for c in unicodedata.normalize("NFC", text) if not unicodedata.category(c).startswith("M"))
     for step in range(size, max(1, size * 3 // 4) - 1, -2):
-        if font(step, bold).size(text)[0] <= max_width:
+        if face(step, bold).size(text)[0] <= max_width:
             return text, step
     small = max(1, size * 3 // 4)
     lo, hi = 0, len(text)
     while lo < hi:  # the longest prefix that fits with the ellipsis
         mid = (lo + hi + 1) // 2
-        if font(small, bold).size(text[:mid] + "…")[0] <= max_width:
+        if face(small, bold).size(text[:mid] + "…")[0] <= max_width:
             lo = mid
         else:
             hi = mid - 1
