@@ -23,7 +23,8 @@ from typing import Any
 
 import pygame
 
-from display.models import AttractScreen, DemoScreen, PlayScreen, StationLook
+from display.compose import Segments
+from display.models import AnyPlayScreen, AttractScreen, DemoScreen, PlayScreen, StationLook
 from display.playout import playout
 from display.text import TextCache
 from display.theme import Typeface, font
@@ -105,6 +106,9 @@ class Sketches(TextCache):
         super().__init__(budget_bytes=2**40)
         self.wanted: Wanted = {}
         self._sheet = sheet
+        self.segments = Segments()
+        """Segments the planning draws record and reuse among themselves (and nowhere else:
+        theirs hold stand-ins)."""
 
     def face(self, size: int, bold: bool) -> Typeface:
         return Sketch(size, bold, self.wanted, self._sheet)
@@ -132,7 +136,7 @@ def demo_sketches(screen: AttractScreen) -> Iterator[DemoScreen]:
             StationLook(f"CPU {n} · {level.name}" if players > 1 else f"CPU · {level.name}", look.color)
             for n, look in enumerate(screen.stations[:players], start=1)
         )
-        play = PlayScreen(
+        play: AnyPlayScreen = PlayScreen(
             game=spec.name,
             title=spec.title,
             seats=seats,
@@ -182,10 +186,11 @@ def warm_steps(wanted: Wanted) -> Iterator[Warm]:
 class Ahead:
     """The work of preparing the next demo, done a step at a time (:meth:`step`).
 
-    ``plan(screen, text)`` draws ``screen`` with ``text`` somewhere nothing is shown."""
+    ``plan(screen, sketches)`` draws ``screen`` with ``sketches`` (and its segments)
+    somewhere nothing is shown."""
 
-    def __init__(self, plan: Callable[[DemoScreen, TextCache], None], size: tuple[int, int]) -> None:
-        """``size``: the canvas's (stand-in strings are cut from a blank sheet of it)."""
+    def __init__(self, plan: Callable[[DemoScreen, Sketches], None], size: tuple[int, int]) -> None:
+        """``size``: the canvas's (stand-in strings are cut from a blank sheet as wide)."""
         self._plan = plan
         self._size = size
         self._sheet: pygame.Surface | None = None
@@ -212,7 +217,7 @@ class Ahead:
         if not _advances:
             yield from advance_steps()
         if self._sheet is None:
-            self._sheet = pygame.Surface(self._size, pygame.SRCALPHA)
+            self._sheet = pygame.Surface((self._size[0], self._size[1] // 4), pygame.SRCALPHA)  # taller than any type
             yield None
         sketches = Sketches(self._sheet)
         for sketch in demo_sketches(screen):

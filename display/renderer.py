@@ -17,7 +17,7 @@ from typing import Any
 
 import pygame
 
-from display.ahead import Ahead
+from display.ahead import Ahead, Sketches
 from display.calibration_screen import CalibrationScreen, draw_calibration
 from display.canvas import Canvas
 from display.compose import Composer, Frame, Segments
@@ -125,10 +125,10 @@ class Renderer:
         card waits); False when nothing was left to prepare.  The canvas is not touched."""
         return self.ahead.step()
 
-    def _sketch(self, screen: DemoScreen, text: TextCache) -> None:
-        """Draw ``screen`` with ``text`` into a display list that is never painted (no
-        segments kept: nothing recorded here is reused)."""
-        self._draw(Canvas(self.canvas, frame=Frame(self.canvas.get_size())), screen, text)
+    def _sketch(self, screen: DemoScreen, sketches: Sketches) -> None:
+        """Draw ``screen`` with ``sketches`` into a display list that is never painted
+        (its segments kept apart: none of them is reused by a frame shown)."""
+        self._draw(Canvas(self.canvas, frame=Frame(self.canvas.get_size(), sketches.segments)), screen, sketches)
 
     def _draw(self, canvas: Canvas, screen: Screen, text: TextCache | None = None) -> None:
         text = self.text if text is None else text

@@ -23,6 +23,9 @@ much as a hundred labels, and 512 strings of any size held up to 16 MB; each evi
 surface also leaves the heap more fragmented, so the budget is kept small."""
 
 
+SHRUNK_KEPT = 1024
+"""Sizes of strings shrunk to fit remembered (then forgotten all at once): a few screens' worth."""
+
 STAND_INS = str.maketrans({"✗": "×", "✓": "√", "→": "»", "←": "«"})
 """Symbols the bundled font has no glyph for (it would draw a box), with the nearest it has:
 report lines written for a terminal (calibration's ✗ and →) read the same on the screen."""
@@ -40,6 +43,7 @@ class TextCache:
         self.budget_bytes = budget_bytes
         self.bytes = 0
         self._cache: dict[tuple[str, int, Color, bool], pygame.Surface] = {}
+        self._shrink: dict[tuple[str, int, float, int, bool], int] = {}
 
     def render(self, text: str, size: int, color: Color, bold: bool = False) -> pygame.Surface:
         key = (text, size, color, bold)
@@ -102,11 +106,26 @@ class TextCache:
         ``detail``: not something a player must read to play (an axis tick, a caption):
         the readability check holds it to a smaller least size."""
         scale = target.scale if isinstance(target, Canvas) else 1.0
+        if max_width is not None:
+            size = self._shrunk(text, size, scale, max_width, bold)
         surf = self.render(text, _px(size, scale), color, bold)
-        while max_width is not None and surf.get_width() > max_width * scale and size > MIN_SIZE:
-            size -= 2
-            surf = self.render(text, _px(size, scale), color, bold)
         return _place(target, surf, pos, anchor, text, (size, color, detail, bold))
+
+    def _shrunk(self, text: str, size: int, scale: float, max_width: int, bold: bool) -> int:
+        """The size :meth:`draw` writes ``text`` at to fit ``max_width``: 2 units smaller
+        at a time, measured (a rendered string is exactly as wide) rather than rendered at
+        every size on the way; remembered, as rendered strings are."""
+        key = (text, size, scale, max_width, bold)
+        known = self._shrink.get(key)
+        if known is None:
+            shown = text.translate(STAND_INS)
+            known = size
+            while self.face(_px(known, scale), bold).size(shown)[0] > max_width * scale and known > MIN_SIZE:
+                known -= 2
+            if len(self._shrink) >= SHRUNK_KEPT:
+                self._shrink.clear()
+            self._shrink[key] = known
+        return known
 
     def measure(self, target: Canvas | pygame.Surface, text: str, size: int, bold: bool = False) -> tuple[int, int]:
         """How big ``text`` is drawn on ``target``, in its units."""

@@ -234,6 +234,35 @@ def _worker(stretches_file: str, tree: str) -> None:
 def callgrind(stretches: list[Stretch], tree: str, module: str = "tests.bench.bench_frames") -> list[float]:
     """Instructions per measured frame of each stretch (drawn by ``tree``, '' = this one,
     in ``module``'s worker)."""
+    totals = _dumps(stretches, "--worker", tree, module)
+    ends = totals[-2 * len(stretches) :][1::2]  # each stretch: its start marker's dump, then its end's
+    return [t / MEASURED for t in ends]
+
+
+def preparation_steps(title: Any, size: tuple[int, int]) -> list[int]:
+    """Instructions of each step of preparing the next demo (``Renderer.prepare``) after
+    the title card ``title`` is drawn, faces cold (a fresh process)."""
+    return _dumps([("attract preparation", size, [title], False)], "--steps", "", "tests.bench.bench_frames")[1:-1]
+
+
+def _steps_worker(stretches_file: str) -> None:
+    """Draw the stretch's title card, then prepare until done, ``os.getppid()`` around each step."""
+    from display.renderer import Renderer
+    from display.window import Window
+
+    ((_name, size, (title,), _changes),) = pickle.loads(Path(stretches_file).read_bytes())
+    window = Window(size)
+    renderer = Renderer(canvas=window.main)
+    renderer.draw(title)
+    os.getppid()
+    while renderer.prepare():
+        os.getppid()
+    window.close()
+
+
+def _dumps(stretches: list[Stretch], mode: str, tree: str, module: str) -> list[int]:
+    """Instructions between each two ``os.getppid()`` calls of ``module``'s worker
+    (``mode``: ``--worker`` or ``--steps``) run under callgrind on ``stretches``."""
     with tempfile.TemporaryDirectory(prefix="ringside-frames-") as tmp:
         path = Path(tmp) / "stretches.pickle"
         path.write_bytes(pickle.dumps(stretches))
@@ -247,7 +276,7 @@ def callgrind(stretches: list[Stretch], tree: str, module: str = "tests.bench.be
                 sys.executable,
                 "-m",
                 module,
-                "--worker",
+                mode,
                 str(path),
                 tree,
             ],
@@ -258,9 +287,7 @@ def callgrind(stretches: list[Stretch], tree: str, module: str = "tests.bench.be
             check=True,
         )
         dumps = sorted(Path(tmp).glob("cg.out.*"), key=lambda p: int(p.suffix[1:]))
-        totals = [int(re.search(r"^totals:\s*(\d+)", p.read_text(), re.M).group(1)) for p in dumps]  # type: ignore[union-attr]
-    ends = totals[-2 * len(stretches) :][1::2]  # each stretch: its start marker's dump, then its end's
-    return [t / MEASURED for t in ends]
+        return [int(re.search(r"^totals:\s*(\d+)", p.read_text(), re.M).group(1)) for p in dumps]  # type: ignore[union-attr]
 
 
 def floor_ms(size: tuple[int, int], frames: int) -> list[float]:
@@ -355,6 +382,7 @@ def run() -> list[Figure]:
     trees = ["", BEFORE_TREE] if BEFORE_TREE else [""]
     with ThreadPoolExecutor() as pool:  # valgrind runs side by side: each is one process
         runs = {(size, tree): pool.submit(callgrind, stretches[size], tree) for size in SIZES for tree in trees}
+        steps = {size: pool.submit(preparation_steps, title[0], size) for size in SIZES}
     for size in SIZES:
         after = runs[size, ""].result()
         before = runs[size, BEFORE_TREE].result() if BEFORE_TREE else [float("nan")] * len(after)
@@ -370,8 +398,24 @@ def run() -> list[Figure]:
                     + f"callgrind, {MEASURED} frames after {WARM}",
                 )
             )
+        counts = steps[size].result()
+        note = f"{len(counts)} steps in frames the title card leaves unchanged (of its ~360 at 60 fps), faces cold; callgrind"
+        figures.append(
+            Figure(
+                f"attract: preparing the next demo {_res(size)}: instructions per step, max",
+                max(counts),
+                "instr",
+                "",
+                note,
+            )
+        )
+        figures.append(
+            Figure(f"attract: preparing the next demo {_res(size)}: instructions in all", sum(counts), "instr", "", "")
+        )
     return figures
 
 
 if __name__ == "__main__" and len(sys.argv) == 4 and sys.argv[1] == "--worker":
     _worker(sys.argv[2], sys.argv[3])
+if __name__ == "__main__" and len(sys.argv) == 4 and sys.argv[1] == "--steps":
+    _steps_worker(sys.argv[2])
