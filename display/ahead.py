@@ -6,11 +6,13 @@ with a new HarfBuzz plan and rasterises each glyph (a 205 px bold digit 1.5 M
 instructions); once a face holds its glyphs any string of them costs little
 (BENCHMARKS.md, issue 34: the demo's first frames cost 5.5 M a frame at 1080p for this).
 So the title card plans the next demo: its opening (a fresh engine of the featured game,
-computers in every seat) is drawn with :class:`Sketches`, stand-in faces that measure by
-estimate, open nothing and note each size and letter asked for; then each idle frame
-renders one face's letters, or part of them, into the real faces (:func:`display.theme.font`
-keeps them).  What the opening cannot show (cards played later, a stamina that falls)
-is guessed only as far as the letters go: a face that shows a digit gets all ten.
+computers in every seat) and the first states of a random playout are drawn with
+:class:`Sketches`, stand-in faces that measure by estimate, open nothing and note each
+size and letter asked for (a card's words fitted for real, a step each, where the fitted
+size is not yet known); then each idle frame renders one face's letters, or part of them,
+into the real faces (:func:`display.theme.font` keeps them).  What the sketches cannot
+show (the demo plays other cards, a stamina falls further) is guessed only as far as the
+letters go: a face that shows a digit gets all ten.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import pygame
 from display.compose import Segments
 from display.models import AnyPlayScreen, AttractScreen, DemoScreen, PlayScreen, StationLook
 from display.playout import playout
-from display.text import TextCache
+from display.text import TextCache, fitted_in, fitting_size, fitting_size_known
 from display.theme import Typeface, font
 from games import registry
 from games.levels import Level
@@ -105,6 +107,8 @@ class Sketches(TextCache):
     def __init__(self, sheet: pygame.Surface) -> None:
         super().__init__(budget_bytes=2**40)
         self.wanted: Wanted = {}
+        self.fits: set[tuple[str, int, int]] = set()
+        """Fitted sizes asked for that are not known yet (:func:`display.text.fitting_size`)."""
         self._sheet = sheet
         self.segments = Segments()
         """Segments the planning draws record and reuse among themselves (and nowhere else:
@@ -112,6 +116,15 @@ class Sketches(TextCache):
 
     def face(self, size: int, bold: bool) -> Typeface:
         return Sketch(size, bold, self.wanted, self._sheet)
+
+    def fitting_size(self, words: str, width: int, largest: int) -> int:
+        """The real answer where it is remembered; else an estimate, and the question
+        noted in :attr:`fits` (to be measured for real, then the frame planned again)."""
+        known = fitting_size_known(words, width, largest)
+        if known is not None:
+            return known
+        self.fits.add((words, width, largest))
+        return fitted_in(self.face, words, width, largest)
 
 
 def demo_sketches(screen: AttractScreen) -> Iterator[DemoScreen]:
@@ -221,8 +234,16 @@ class Ahead:
             yield None
         sketches = Sketches(self._sheet)
         for sketch in demo_sketches(screen):
+            yield None  # the engine made, or a state played: a step of its own
             self._plan(sketch, sketches)  # a Python draw of one frame: about one step
             yield None
+            while sketches.fits:  # card words fitted: measured for real (remembered), a step each, then again
+                for words, width, largest in sorted(sketches.fits):
+                    fitting_size(words, width, largest)
+                    yield None
+                sketches.fits.clear()
+                self._plan(sketch, sketches)
+                yield None
         for warm in warm_steps(sketches.wanted):
             warm()
             yield None

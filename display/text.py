@@ -60,6 +60,10 @@ class TextCache:
         """The face strings are measured and rendered in (:func:`display.theme.font`)."""
         return font(size, bold)
 
+    def fitting_size(self, words: str, width: int, largest: int) -> int:
+        """:func:`fitting_size` (a planning cache answers by estimate where it is not known)."""
+        return fitting_size(words, width, largest)
+
     def fitted(self, text: str, size: int, color: Color, max_width: int, bold: bool = False) -> pygame.Surface:
         """``text`` no wider than ``max_width``: in smaller type (down to 3/4 of ``size``),
         else cut short with an ellipsis.  For text the cabinet does not choose (players'
@@ -132,6 +136,39 @@ class TextCache:
         scale = target.scale if isinstance(target, Canvas) else 1.0
         w, h = self.face(_px(size, scale), bold).size(text)
         return round(w / scale), round(h / scale)
+
+
+FITTED_KEPT = 256
+"""Fitted sizes remembered (then forgotten all at once): a few games' cards."""
+_fitted: dict[tuple[str, int, int], int] = {}
+
+
+def fitting_size(words: str, width: int, largest: int) -> int:
+    """The largest bold font size, down to 14, at which ``words`` fit in ``width`` px.
+
+    Text width grows in proportion to the size, so one measurement at the largest size
+    gives the answer (then checked): loading a font per candidate size cost 50 ms."""
+    key = (words, width, largest)
+    size = _fitted.get(key)
+    if size is None:
+        if len(_fitted) >= FITTED_KEPT:
+            _fitted.clear()
+        size = _fitted[key] = fitted_in(font, words, width, largest)
+    return size
+
+
+def fitting_size_known(words: str, width: int, largest: int) -> int | None:
+    """:func:`fitting_size`'s answer if it is remembered (nothing measured)."""
+    return _fitted.get((words, width, largest))
+
+
+def fitted_in(face: Callable[[int, bool], Typeface], words: str, width: int, largest: int) -> int:
+    """:func:`fitting_size` measured in ``face``'s faces."""
+    wide = face(largest, True).size(words)[0]
+    size = max(14, min(largest, largest * width // max(1, wide)))
+    while size > 14 and face(size, True).size(words)[0] > width:
+        size -= 2
+    return size
 
 
 def fit(
