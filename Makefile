@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
 
-.PHONY: run test check lint types bench screens sounds soak clean install rollback system-test board-test board-soak
+.PHONY: run test test-costs check lint types bench screens sounds soak clean install rollback system-test board-test board-soak
 
 # Python's compiled modules are kept between runs even where the environment turns them
 # off: pytest otherwise rewrites the asserts of every test module on every run (10 s).
@@ -26,6 +26,13 @@ HEADLESS := SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy
 test: lint types $(STAMP)
 	$(HEADLESS) $(BIN)/python -m pytest -q -n auto --dist worksteal -m "not realtime"
 	$(HEADLESS) $(BIN)/python -m pytest -q -m "realtime"
+
+# What each test module costs in CPU (tests/costs.json), so make test starts the dearest
+# first and its workers finish together: refresh after adding or reshaping heavy tests.
+test-costs: $(STAMP)
+	rm -rf out/test-costs
+	RINGSIDE_RECORD_COSTS=out/test-costs $(HEADLESS) $(BIN)/python -m pytest -q -n auto --dist worksteal -m "not realtime"
+	$(BIN)/python -m tests.costs out/test-costs
 
 # The edit loop (under a minute): lint, types and every test not marked slow, the same two parts.
 check: lint types $(STAMP)

@@ -17,6 +17,7 @@ from firmware_py.runtime.store import Store
 from hal.clock import ManualClock
 from hal.config import CabinetConfig, load_config
 from hal.sim import SimCabinet
+from tests import costs
 
 ARTIFACTS = Path(
     os.environ.get("RINGSIDE_TEST_ARTIFACTS", Path(__file__).resolve().parents[1] / "out" / "test-artifacts")
@@ -30,11 +31,19 @@ settings.register_profile("explore", max_examples=2_000, database=None, print_bl
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ringside"))
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    folder = os.environ.get(costs.RECORD_ENV)
+    if folder:
+        config.pluginmanager.register(costs.Recorder(Path(folder)), "ringside-costs")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """A soak is slow: ``make check`` leaves soaks out without marking them twice."""
+    """A soak is slow: ``make check`` leaves soaks out without marking them twice.  The
+    dearest modules run first (tests/costs.py: parallel workers then finish together)."""
     for item in items:
         if item.get_closest_marker("soak") is not None:
             item.add_marker(pytest.mark.slow)
+    items[:] = costs.dearest_first(items, costs.load())
 
 
 @pytest.fixture

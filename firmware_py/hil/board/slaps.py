@@ -12,6 +12,15 @@ PADS = 3  # main.CHANNELS: ADC0..ADC2
 STEP_US = 5  # waveform resolution: the ADC converts a pad every 50 µs, 16.7 µs apart
 BEFORE_US = 2_000  # a slap's waveform starts this long before its contact ...
 AFTER_US = 60_000  # ... and ends this long after (its ring has died into the noise)
+SEND_LEAD_US = 20_000
+"""A waveform is sent only if it starts at least this far ahead of the emulator's clock:
+the emulator runs on while the host samples the model, and its three channels must all
+arrive before their start."""
+
+
+class TooLate(ValueError):
+    """The emulator's clock passed (or nearly passed) a waveform's start while the host
+    sampled it; nothing of it was sent, so no pad got half a slap."""
 
 
 def waveform(
@@ -32,8 +41,13 @@ def waveform(
 def inject(
     board: EmulatedPadboard, slaps: Sequence[tuple[int, int, float]], seed: int = 0, crosstalk: float = 0.1
 ) -> None:
-    """Queue ``slaps`` (pad, contact in emulated µs, peak) as one waveform on every pad."""
+    """Queue ``slaps`` (pad, contact in emulated µs, peak) as one waveform on every pad;
+    TooLate when the emulator is already within SEND_LEAD_US of its start."""
     t0 = min(t for _, t, _ in slaps) - BEFORE_US
     t1 = max(t for _, t, _ in slaps) + AFTER_US
-    for ch, values in enumerate(waveform(slaps, t0, t1, seed, crosstalk)):
+    waves = waveform(slaps, t0, t1, seed, crosstalk)
+    now = board.now_us()
+    if t0 < now + SEND_LEAD_US:
+        raise TooLate(f"a waveform starting at {t0} µs, sampled by {now} µs of emulated time")
+    for ch, values in enumerate(waves):
         board.control(op="adc", ch=ch, t0_ns=t0 * 1000, dt_ns=STEP_US * 1000, v=values)
