@@ -209,6 +209,9 @@ class Ahead:
         self._sheet: pygame.Surface | None = None
         self._for: tuple[object, ...] | None = None
         self._steps: Iterator[None] = iter(())
+        self._planned: dict[tuple[object, ...], Wanted] = {}
+        """What each demo wants, once planned (a demo comes back every cycle: its faces
+        are warmed again, in case the face cache let some go, but it is not sketched again)."""
 
     def expect(self, screen: AttractScreen) -> None:
         """The title card ``screen`` is up: prepare its featured game's demo (planned
@@ -216,7 +219,7 @@ class Ahead:
         key = (screen.games[screen.featured] if 0 <= screen.featured < len(screen.games) else "", *screen.stations)
         if key != self._for:
             self._for = key
-            self._steps = self._work(screen)
+            self._steps = self._work(screen, key)
 
     def drop(self) -> None:
         """Another screen is up: nothing more is prepared for the last title card."""
@@ -226,7 +229,15 @@ class Ahead:
         """One bounded step of the preparation; False when none was left."""
         return next(self._steps, False) is None
 
-    def _work(self, screen: AttractScreen) -> Iterator[None]:
+    def _work(self, screen: AttractScreen, key: tuple[object, ...]) -> Iterator[None]:
+        if key not in self._planned:
+            yield from self._sketch(screen, key)
+        for warm in warm_steps(self._planned[key]):
+            warm()
+            yield None
+
+    def _sketch(self, screen: AttractScreen, key: tuple[object, ...]) -> Iterator[None]:
+        """Plan ``screen``'s demo into :attr:`_planned`."""
         if not _advances:
             yield from advance_steps()
         if self._sheet is None:
@@ -244,6 +255,4 @@ class Ahead:
                 sketches.fits.clear()
                 self._plan(sketch, sketches)
                 yield None
-        for warm in warm_steps(sketches.wanted):
-            warm()
-            yield None
+        self._planned[key] = sketches.wanted

@@ -81,3 +81,21 @@ def test_each_step_warms_a_bounded_part_of_a_face() -> None:
         expected = chars | set(string.digits) if chars & set(string.digits) else chars
         assert sorted(warmed) == sorted(expected - {" "})
     assert len([s for s in steps if s.size == 205]) > 1  # big bold digits: several steps
+
+
+def test_a_demo_planned_once_is_only_warmed_when_it_comes_back() -> None:
+    """The next cycle's title card warms the same faces again (the face cache may have
+    let some go) without sketching the demo again."""
+    title, demo = _attract()
+    renderer = Renderer(size=SIZE)
+    renderer.draw(title)
+    first = 0
+    while renderer.prepare():
+        first += 1
+    renderer.draw(demo[0])
+    renderer.draw(title)
+    again = 0
+    while renderer.prepare():
+        again += 1
+    (wanted,) = renderer.ahead._planned.values()
+    assert again == len(list(warm_steps(wanted))) < first
