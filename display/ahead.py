@@ -196,6 +196,20 @@ def warm_steps(wanted: Wanted) -> Iterator[Warm]:
             yield Warm(size, bold, step)
 
 
+def _faces_let_go() -> tuple[int, int]:
+    """(faces opened, faces let go) by :func:`display.theme.font`'s cache since it was
+    last cleared: a face warmed is still open while the second number stays the same
+    (the cache lets one go only when full) and the first has not fallen (cleared)."""
+    info = font.cache_info()
+    return info.misses, info.misses - info.currsize
+
+
+def _still_open(then: tuple[int, int]) -> bool:
+    """Whether every face open when :func:`_faces_let_go` said ``then`` still is."""
+    opened, let_go = _faces_let_go()
+    return opened >= then[0] and let_go == then[1]
+
+
 class Ahead:
     """The work of preparing the next demo, done a step at a time (:meth:`step`).
 
@@ -210,6 +224,8 @@ class Ahead:
         self._for: tuple[object, ...] | None = None
         self._steps: Iterator[None] = iter(())
         self._planned: dict[tuple[object, ...], Wanted] = {}
+        self._warmed: dict[tuple[object, ...], tuple[int, int]] = {}
+        """Per demo warmed: the face cache's :func:`_faces_let_go` just after."""
         """What each demo wants, once planned (a demo comes back every cycle: its faces
         are warmed again, in case the face cache let some go, but it is not sketched again)."""
 
@@ -230,11 +246,14 @@ class Ahead:
         return next(self._steps, False) is None
 
     def _work(self, screen: AttractScreen, key: tuple[object, ...]) -> Iterator[None]:
+        if key in self._warmed and _still_open(self._warmed[key]):
+            return  # every face warmed for this demo is still open, holding its glyphs
         if key not in self._planned:
             yield from self._sketch(screen, key)
         for warm in warm_steps(self._planned[key]):
             warm()
             yield None
+        self._warmed[key] = _faces_let_go()
 
     def _sketch(self, screen: AttractScreen, key: tuple[object, ...]) -> Iterator[None]:
         """Plan ``screen``'s demo into :attr:`_planned`."""
