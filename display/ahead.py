@@ -196,6 +196,14 @@ def warm_steps(wanted: Wanted) -> Iterator[Warm]:
             yield Warm(size, bold, step)
 
 
+_planned: dict[tuple[object, ...], Wanted] = {}
+"""What each demo wants (by canvas size, game and stations), once planned: a demo comes
+back every cycle, and its sizes and letters do not change."""
+_warmed: dict[tuple[object, ...], tuple[int, int]] = {}
+"""Per demo warmed: :func:`_faces_let_go` just after (the faces, like
+:func:`display.theme.font`'s cache, are the process's, whichever renderer warmed them)."""
+
+
 def _faces_let_go() -> tuple[int, int]:
     """(faces opened, faces let go) by :func:`display.theme.font`'s cache since it was
     last cleared: a face warmed is still open while the second number stays the same
@@ -223,16 +231,12 @@ class Ahead:
         self._sheet: pygame.Surface | None = None
         self._for: tuple[object, ...] | None = None
         self._steps: Iterator[None] = iter(())
-        self._planned: dict[tuple[object, ...], Wanted] = {}
-        self._warmed: dict[tuple[object, ...], tuple[int, int]] = {}
-        """Per demo warmed: the face cache's :func:`_faces_let_go` just after."""
-        """What each demo wants, once planned (a demo comes back every cycle: its faces
-        are warmed again, in case the face cache let some go, but it is not sketched again)."""
 
     def expect(self, screen: AttractScreen) -> None:
         """The title card ``screen`` is up: prepare its featured game's demo (planned
         again only when the featured game or the stations change)."""
-        key = (screen.games[screen.featured] if 0 <= screen.featured < len(screen.games) else "", *screen.stations)
+        featured = screen.games[screen.featured] if 0 <= screen.featured < len(screen.games) else ""
+        key = (self._size, featured, *screen.stations)
         if key != self._for:
             self._for = key
             self._steps = self._work(screen, key)
@@ -246,17 +250,17 @@ class Ahead:
         return next(self._steps, False) is None
 
     def _work(self, screen: AttractScreen, key: tuple[object, ...]) -> Iterator[None]:
-        if key in self._warmed and _still_open(self._warmed[key]):
+        if key in _warmed and _still_open(_warmed[key]):
             return  # every face warmed for this demo is still open, holding its glyphs
-        if key not in self._planned:
+        if key not in _planned:
             yield from self._sketch(screen, key)
-        for warm in warm_steps(self._planned[key]):
+        for warm in warm_steps(_planned[key]):
             warm()
             yield None
-        self._warmed[key] = _faces_let_go()
+        _warmed[key] = _faces_let_go()
 
     def _sketch(self, screen: AttractScreen, key: tuple[object, ...]) -> Iterator[None]:
-        """Plan ``screen``'s demo into :attr:`_planned`."""
+        """Plan ``screen``'s demo into :data:`_planned`."""
         if not _advances:
             yield from advance_steps()
         if self._sheet is None:
@@ -274,4 +278,4 @@ class Ahead:
                 sketches.fits.clear()
                 self._plan(sketch, sketches)
                 yield None
-        self._planned[key] = sketches.wanted
+        _planned[key] = sketches.wanted

@@ -8,7 +8,7 @@ import string
 
 import pygame
 
-from display import theme
+from display import ahead, theme
 from display.ahead import FACE_INSTRUCTIONS, STEP_INSTRUCTIONS, glyph_instructions, warm_steps
 from display.models import AttractScreen, DemoScreen
 from display.renderer import Renderer
@@ -57,8 +57,15 @@ def test_a_prepared_demo_opens_no_type_face_and_draws_the_same_picture() -> None
     assert steps > 10
 
 
+def _forget() -> None:
+    """No demo planned or warmed yet in this process (the plans and faces are its own)."""
+    ahead._planned.clear()
+    ahead._warmed.clear()
+
+
 def test_another_screen_ends_the_preparation() -> None:
     title, demo = _attract()
+    _forget()
     renderer = Renderer(size=SIZE)
     assert not renderer.prepare()  # no title card yet: nothing to prepare
     renderer.draw(title)
@@ -88,6 +95,7 @@ def test_a_demo_prepared_once_is_not_prepared_again_while_its_faces_stay_open() 
     once it has, the faces are warmed again without sketching the demo again."""
     title, demo = _attract()
     theme.font.cache_clear()
+    _forget()
     renderer = Renderer(size=SIZE)
     renderer.draw(title)
     first = 0
@@ -105,5 +113,5 @@ def test_a_demo_prepared_once_is_not_prepared_again_while_its_faces_stay_open() 
     assert again() == 0
     for size in range(500, 500 + theme.font.cache_info().maxsize):  # fills the cache: faces are let go
         theme.font(size)
-    (wanted,) = renderer.ahead._planned.values()
+    wanted = next(w for key, w in ahead._planned.items() if key[:2] == (SIZE, title.games[title.featured]))
     assert again() == len(list(warm_steps(wanted))) < first
