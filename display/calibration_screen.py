@@ -101,7 +101,8 @@ def draw_trace(surf: Canvas | pygame.Surface, text: TextCache, rect: pygame.Rect
     text.draw(
         surf,
         # what each mark is, in words beside the numbers: the red lines, the shaded bands
-        f"red: a slap past ±{tr.threshold} · shaded: deaf {tr.mask_us / 1000:.0f} ms after · {len(tr.hits)} slaps",
+        f"red: a slap past ±{tr.threshold} · shaded: deaf {tr.mask_us / 1000:.0f} ms after · {len(tr.hits)} slap"
+        + ("" if len(tr.hits) == 1 else "s"),
         22,
         theme.DIM,
         (label.right + 16, rect.y + 9),

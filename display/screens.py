@@ -260,5 +260,6 @@ def draw_service(surf: Canvas, text: TextCache, s: ServiceScreen) -> None:
     fit = (body.height - 24) // SERVICE_LINE
     shown = s.body if len(s.body) <= fit else (*s.body[: fit - 1], f"… {len(s.body) - fit + 1} more")
     for i, line in enumerate(shown):
-        text.draw(surf, line, 28, (190, 255, 200), (body.x + 18, body.y + 16 + i * SERVICE_LINE))
+        at = (body.x + 18, body.y + 16 + i * SERVICE_LINE)  # a long line (a folder's path) smaller, in the panel
+        text.draw(surf, line, 28, (190, 255, 200), at, max_width=body.width - 36)
     text.draw(surf, s.footer, 28, theme.DIM, (30, h - 36), "midleft")

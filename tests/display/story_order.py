@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from display import motion
+from display.games.big_time_boxing import screen as btb_screen
 from display.games.punch import screen as punch_screen
 from display.layout import Cover, LayoutRecord
 from display.models import PlayScreen
@@ -206,10 +207,52 @@ def karate_story_faults(frames: list[Frame]) -> list[str]:
     return faults
 
 
+def big_time_boxing_story_faults(frames: list[Frame]) -> list[str]:
+    """What Big Time Boxing's frames tell out of order: a banner a card decided (a
+    knockdown, the fight's end: "RED WINS — KO!") drawn before that card had been turned up
+    and on screen for the read time (its chip, or its face when the play has one card,
+    drawn in every frame of the :data:`~display.games.big_time_boxing.screen.READ_US` before)."""
+    faults = []
+    for i, f in enumerate(frames):
+        for words in f.banners:
+            if i and words in frames[i - 1].banners:
+                continue
+            deciding = _deciding_card(f.model, words)
+            if deciding is None:
+                continue
+            read = [g for g in frames[:i] if g.now_us >= f.now_us - btb_screen.READ_US + FRAME_US]
+            shown = [g for g in read if deciding.chip in g.texts or deciding.big in g.texts]
+            covered = bool(read) and read[0].now_us <= f.now_us - btb_screen.READ_US + 2 * FRAME_US
+            if not covered or len(shown) < len(read):
+                faults.append(
+                    f"{f.now_us}: {words!r} drawn after {len(shown)} of {len(read)} frames showing its card"
+                    f" {deciding.chip!r} (read time {btb_screen.READ_US} us)"
+                )
+    return faults
+
+
+def _deciding_card(model: Any, words: str) -> btb_screen.Shown | None:
+    """The card that decided the newest event said as the banner ``words``: the last card
+    turned before it in its play (None: no card decided it, a round's bell)."""
+    events = list(model.events)
+    for k in range(len(events) - 1, -1, -1):
+        t, ev = events[k]
+        said = btb_screen._banner_words(model, ev)
+        if said is None or said[0] != words:
+            continue
+        before = [btb_screen.shown_card(model, e) for u, e in events[:k] if u == t]
+        cards = [c for c in before if c is not None]
+        return cards[-1] if cards else None
+    return None
+
+
 def story_faults(frames: list[Frame]) -> list[str]:
-    """The story check of the game these frames show (Punch!, Karate Fight; others: none yet)."""
+    """The story check of the game these frames show (Punch!, Karate Fight, Big Time
+    Boxing; Punch Cards' duel is told on the duellists' displays: tests/display/test_hint_player)."""
     games = {f.model.game for f in frames}
     out = []
+    if "big_time_boxing" in games:
+        out += big_time_boxing_story_faults([f for f in frames if f.model.game == "big_time_boxing"])
     if "punch" in games:
         out += punch_story_faults([f for f in frames if f.model.game == "punch"])
     if "karate_fight" in games:

@@ -221,12 +221,16 @@ def test_a_thrown_punch_slides_in_from_the_throwers_side(renderer: Renderer, art
 def test_the_rounds_score_is_shown_after_the_bell_then_cleared(renderer: Renderer, artifacts) -> None:
     game, events = fought(until=lambda e: e.round == 2)
     ((t, scored),) = [(t, e) for t, e in events if isinstance(e, RoundScored)]
-    draw(renderer, ring(game, events, t + 1_000_000), artifacts, "round-1-scored")
+    # said once the round's last card has been read (issue 30: the score covered that card at once)
+    said = next(u for u, e in said_at(ring(game, events, t)) if isinstance(e, RoundScored))
+    draw(renderer, ring(game, events, said - 1), artifacts, "round-1-last-card")
+    assert "ROUND 1 SCORED" not in renderer.text.texts()
+    draw(renderer, ring(game, events, said + 1_000_000), artifacts, "round-1-scored")
     texts = renderer.text.texts()
     assert "ROUND 1 SCORED" in texts
     assert all(str(n) in texts for n in scored.scores)
     assert f"{scored.judge_points[0]} JP + {scored.damage_caused[0]} dmg = {scored.totals[0]}" in texts
-    draw(renderer, ring(game, events, t + ROUND_SCORE_US + 1), artifacts, "round-2-play")
+    draw(renderer, ring(game, events, said + ROUND_SCORE_US + 1), artifacts, "round-2-play")
     assert "ROUND 1 SCORED" not in renderer.text.texts()
 
 

@@ -17,3 +17,52 @@ def test_every_screen_is_on_exactly_one_sheet_of_at_most_sixteen() -> None:
     assert [t for t, _ in sheets] == ["menus", "punch-2p-1", "punch-2p-2", "hil-punch-x"]
     assert all(len(members) <= PER_SHEET for _t, members in sheets)
     assert [n for _t, members in sheets for n, _s in members] == names
+
+
+def test_the_sheets_menus_are_the_screens_a_live_cabinet_shows(tmp_path) -> None:
+    """Issue 30: the sheets showed an old service menu and a "YELLOW" station the cabinet
+    does not have.  Each menu on the sheet is what a 4-station cabinet shows, driven there
+    by presses: the same game list, the same service menu, only its stations' names."""
+    from dataclasses import fields, replace
+
+    from display.models import ServiceScreen, StationLook
+    from firmware_py.runtime.cabinet import Cabinet
+    from firmware_py.runtime.scenes import Select
+    from firmware_py.runtime.service_menu import ServiceMenu
+    from firmware_py.runtime.store import Store
+    from hal.clock import ManualClock
+    from hal.events import Button
+    from hal.sim import SimCabinet
+    from tests.cabinet_driving import press, run_for
+    from tests.display.screen_states import FOUR, menu_screens
+
+    sheet = dict(menu_screens())
+    config = replace(FOUR, data_dir=tmp_path)
+    clock = ManualClock(1_000_000)
+    sim = SimCabinet(config, clock)
+    cabinet = Cabinet(config, sim, clock, Store(None), log=lambda _line: None, seed=1)
+    press(cabinet, sim, 0, Button.START)
+    select = cabinet.scene
+    assert isinstance(select, Select)
+    for _ in range(len(select.ctx.games) - 1):
+        press(cabinet, sim, 0, Button.B)
+    assert select.screen(clock.now_us()) == sheet["select"]
+    sim.service_key(True, clock.now_us())
+    run_for(cabinet, sim, 100_000)
+    assert isinstance(cabinet.scene, ServiceMenu)
+    live, shown = cabinet.scene.screen(clock.now_us()), sheet["service"]
+    assert isinstance(shown, ServiceScreen) and (shown.title, shown.items) == (live.title, live.items)
+    names = {station.name for station in config.stations}
+
+    def looks(model: object) -> list[StationLook]:
+        found = []
+        for f in fields(model):  # type: ignore[arg-type]
+            value = getattr(model, f.name)
+            for v in value if isinstance(value, tuple) else (value,):
+                if isinstance(v, StationLook):
+                    found.append(v)
+        return found
+
+    seen = {look.name for model in sheet.values() if hasattr(model, "__dataclass_fields__") for look in looks(model)}
+    assert seen and {n for n in seen if not n.startswith("CPU")} <= names, seen - names
+    sim.close()

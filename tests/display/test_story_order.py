@@ -7,6 +7,8 @@ hand) and must catch it."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from display import motion
@@ -14,7 +16,14 @@ from display.games.punch import screen as punch_screen
 from firmware_py.games.punch.controls import PunchControls
 from games.punch import PunchOptions
 from tests.display import story_order
-from tests.display.story_order import drawn, karate_story_faults, played_models, punch_story_faults, stuck
+from tests.display.story_order import (
+    big_time_boxing_story_faults,
+    drawn,
+    karate_story_faults,
+    played_models,
+    punch_story_faults,
+    stuck,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -61,17 +70,91 @@ def test_the_stuck_check_catches_a_seat_asked_without_a_key() -> None:
     assert stuck(named) == []
 
 
-def _karate_options():
+@pytest.fixture(scope="module")
+def karate_game(tmp_path_factory) -> tuple[list[tuple[int, object]], list[story_order.Waiting]]:
+    """A 3-fighter fight between computers (seed 5: Jan Kens decided and drawn)."""
+    from firmware_py.games.karate_fight.controls import KarateControls
     from games.karate_fight import KarateOptions
 
-    return KarateOptions()
+    models = played_models(tmp_path_factory.mktemp("karate"), KarateControls(), KarateOptions(), 3, 5, 900_000_000)
+    return models, list(story_order.waits)
 
 
-def test_karate_three_fighters_tell_the_story_and_never_leave_a_seat_unasked(tmp_path) -> None:
-    """A 3-fighter fight between computers: each Jan Ken's signs are drawn before the
-    banner saying who takes the cards; no seat waits over 3 s without a key named."""
-    from firmware_py.games.karate_fight.controls import KarateControls
-
-    models = played_models(tmp_path, KarateControls(), _karate_options(), 3, 5, 900_000_000)
-    assert stuck(story_order.waits) == []
+def test_karate_three_fighters_never_leave_a_seat_unasked(karate_game) -> None:
+    """No seat waits over 3 s without a key named; any Jan Ken drawn is told in order
+    (the computers here seldom slap: the Jan Ken itself is checked on the next test's fight)."""
+    models, waits = karate_game
+    assert stuck(waits) == []
     assert karate_story_faults(drawn(models)) == []
+
+
+def jan_ken_frames() -> list[tuple[int, object]]:
+    """A dead heat and its Jan Ken, frame by frame as the screen shows them: Red and Blue
+    slap on the same µs, Red throws rock over Blue's scissors and takes the centre."""
+    from games.karate_fight import PlayTop, Shown, Slaps
+    from tests.display.test_karate_moments import screen
+    from tests.display.test_photo_finish import PLAYED, SHOWN, WON
+    from tests.games.karate_fight.helpers import fight, throw
+
+    e = fight("Sdd", "dd")
+    events = [(PLAYED, ev) for ev in e.apply(PlayTop(0, PLAYED))]
+    events += [(SHOWN, ev) for ev in e.apply(Shown(t_us=SHOWN))]
+    events += [(WON, ev) for ev in e.apply(Slaps(t_us=WON, fighters=(0, 1)))]
+    asked = screen(e, events, WON)
+    decided = WON + 900_000
+    events += [(decided, ev) for ev in throw(e, {0: "r", 1: "s"})]
+    after = screen(e, events, decided)
+    return [
+        (t, replace(asked if t < decided else after, now_us=t))
+        for t in range(WON, decided + 3_000_000, story_order.FRAME_US)
+    ]
+
+
+def test_karate_shows_the_signs_before_who_takes_the_cards() -> None:
+    frames = drawn(jan_ken_frames())
+    assert any(" TAKES " in w for f in frames for w in f.banners)
+    assert karate_story_faults(frames) == []
+
+
+def test_the_check_catches_a_jan_ken_decided_without_its_signs(monkeypatch) -> None:
+    """The fault put back: who takes the cards said the moment the signs are thrown
+    ("Blue choosing…" straight to "RED TAKES 3 CARDS", the signs never read first)."""
+    from display.games.karate_fight import screen as karate_screen
+
+    monkeypatch.setattr(karate_screen, "READ_US", 0)
+    faults = karate_story_faults(drawn(jan_ken_frames()))
+    assert faults and all("before the signs were read" in f for f in faults), faults
+
+
+@pytest.fixture(scope="module")
+def knockout(tmp_path_factory) -> list[tuple[int, object]]:
+    """Big Time Boxing between computers, seed 7: a Big Hit knockdown, no heart, a KO."""
+    from firmware_py.games.big_time_boxing.controls import BigTimeBoxingControls
+    from games.big_time_boxing import BigTimeBoxingOptions, FightEnded, Finish, KnockedDown
+
+    options = BigTimeBoxingOptions()
+    models = played_models(tmp_path_factory.mktemp("btb"), BigTimeBoxingControls(), options, 2, 7, 1_800_000_000)
+    events = [ev for _t, ev in models[-1][1].events]
+    assert any(isinstance(ev, KnockedDown) for ev in events)
+    assert any(isinstance(ev, FightEnded) and ev.finish is Finish.KO for ev in events)
+    return models
+
+
+def test_big_time_boxing_says_a_knockout_after_its_cards_are_read(knockout) -> None:
+    """The knockdown after the card that caused it was read, "… WINS — KO!" after the
+    heart card (not while it still shows "?")."""
+    frames = drawn(knockout)
+    assert any("WINS — KO!" in w for f in frames for w in f.banners)
+    assert big_time_boxing_story_faults(frames) == []
+
+
+def test_the_check_catches_a_knockout_said_over_unturned_cards(knockout, monkeypatch) -> None:
+    """The fault put back: what a card decided said as soon as it starts to turn (the
+    banner with the heart card still "?")."""
+    from display.games.big_time_boxing import screen as btb_screen
+
+    monkeypatch.setattr(btb_screen, "READ_US", 0)
+    frames = drawn(knockout)
+    monkeypatch.setattr(btb_screen, "READ_US", btb_screen.STAGGER_US)
+    faults = big_time_boxing_story_faults(frames)
+    assert any("KNOCKDOWN" in f for f in faults) and any("WINS — KO!" in f for f in faults), faults

@@ -680,9 +680,10 @@ def _banner_words(s: BigTimeBoxingPlay, ev: object) -> tuple[str, Color] | None:
 
 def _round_score(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, box: pygame.Rect) -> bool:
     """The round just scored, on the centre's stage, for a few seconds after the bell;
-    False when there is none to show."""
-    scored = next(((t, e) for t, e in reversed(s.events) if isinstance(e, RoundScored)), None)
-    if scored is None or s.now_us - scored[0] > ROUND_SCORE_US:
+    False when there is none to show.  Said (:func:`said_at`) once the round's last card
+    has been read: the score never covers the card that counted in it."""
+    scored = next(((t, e) for t, e in reversed(said_at(s)) if isinstance(e, RoundScored)), None)
+    if scored is None or not 0 <= s.now_us - scored[0] <= ROUND_SCORE_US:
         return False
     ev = scored[1]
     panel(surf, box, (20, 22, 34), theme.GOLD, 16)

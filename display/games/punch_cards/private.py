@@ -10,7 +10,14 @@ from typing import assert_never
 
 from PIL import Image
 
-from display.games.punch_cards.models import DeskPrivate, DeskStep, DuelPrivate, PunchCardsPrivate, TradePrivate
+from display.games.punch_cards.models import (
+    DeskPrivate,
+    DeskStep,
+    DuelPrivate,
+    PunchCardsPrivate,
+    TradePrivate,
+    plural,
+)
 from display.private import oled_safe
 from display.private import text_lines as _text_lines
 from games.punch_cards import CORNERS, Card, Phase
@@ -96,7 +103,7 @@ def desk_image(d: DeskPrivate, size: tuple[int, int]) -> Image.Image:
         pin = d.pin + "_" * (4 - len(d.pin))
         body = wrap(d.message, 3) if d.message else ["A-F: PIN letters"]
         return text_lines([fit(f"{PROMPT[d.step]} {d.player}"), f"{pin}  START OK/undo", *body], 0, size)
-    held = f" ({d.cards} cards)" if d.cards is not None else ""
+    held = f" ({plural(d.cards, 'card')})" if d.cards is not None else ""
     if d.cards is not None and len(oled_safe(d.player)) + len(held) > WIDTH:
         held = f" ({d.cards})"  # the name first: the count in short
     legends = pack(list(d.hints))

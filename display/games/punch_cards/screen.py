@@ -24,6 +24,7 @@ from display.games.punch_cards.models import (
     LobbyView,
     PunchCardsPlay,
     TradeTableView,
+    plural,
 )
 from display.qr import draw_qr
 from display.text import TextCache
@@ -107,14 +108,9 @@ def draw_desk(surf: Canvas, text: TextCache, d: DeskView, rect: pygame.Rect) -> 
         text.draw(surf, "on your private display", 28, theme.DIM, (cx, y + 180), "midtop")
     else:
         text.draw_fitted(surf, d.player, 52, theme.WHITE, (cx, y), inner, "midtop", True)
-        text.draw(
-            surf,
-            f"{d.cards} cards · {d.points} point{'s' if d.points != 1 else ''}",
-            34,
-            theme.GOLD,
-            (cx, y + 62),
-            "midtop",
-        )
+        if d.cards is not None and d.points is not None:  # known once the ledger has read them
+            counts = f"{plural(d.cards, 'card')} · {plural(d.points, 'point')}"
+            text.draw(surf, counts, 34, theme.GOLD, (cx, y + 62), "midtop")
     hint_y = rect.bottom - HINT_PITCH * len(d.hints) - 8
     if d.message:
         color = theme.BAD if d.bad else theme.GOOD
@@ -163,8 +159,9 @@ def draw_lobby(surf: Canvas, text: TextCache, s: PunchCardsPlay, v: LobbyView) -
     for i, st in enumerate(v.board[:5]):
         x = strip.x + 16 + i * slot
         text.draw_fitted(surf, f"{st.rank}. {st.name}", 32, theme.WHITE, (x, strip.y + 46), slot - 12)
-        counts = f"{st.points} pt{'s' if st.points != 1 else ''} · {st.cards} card{'s' if st.cards != 1 else ''}"
-        text.draw_fitted(surf, counts, 28, theme.DIM, (x, strip.y + 78), slot - 12)
+        text.draw_fitted(
+            surf, f"{plural(st.points, 'pt')} · {plural(st.cards, 'card')}", 28, theme.DIM, (x, strip.y + 78), slot - 12
+        )
     if not v.board:
         text.draw(surf, "nobody yet: be the first", 28, theme.DIM, (strip.x + 16, strip.y + 50))
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
+from display.games.punch_cards.models import plural
 from display.models import ServiceScreen
 from firmware_py.games.punch_cards.ledger import DuelRecord, Ledger, LedgerError, Receipt
 from firmware_py.games.punch_cards.ledger_link import LedgerLink, link_for, new_key, words
@@ -38,11 +39,6 @@ def local_time(unix_us: int | None) -> str:
     if unix_us is None:
         return "not set (the event is open)"
     return time.strftime("%a %d %b %H:%M", time.localtime(unix_us / 1e6))
-
-
-def plural(count: int, word: str) -> str:
-    """``1 point``, ``2 points``: an operator reads "1 points" as a mistake."""
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 class OperatorPage(ServiceScene, Generic[D]):

@@ -1,0 +1,210 @@
+"""Issue 30, "Words and controls": what a newcomer or an operator read that meant
+nothing, was cut short or offered a move the rules forbid.  Each test is the fault's
+guard: it fails with the fault put back (each was seen failing so; the commits say how)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pygame
+
+from display.calibration_screen import CalibrationScreen, PadTrace
+from display.games.big_time_boxing.screen import shown_card
+from display.games.punch_cards.models import DeskPrivate, DeskStep, LobbyView
+from display.games.punch_cards.private import key_legends
+from display.layout import LayoutRecord
+from display.models import PlayScreen, ResultScreen, StationLook
+from display.private import image_text
+from display.renderer import Renderer
+from firmware_py.games.big_time_boxing.controls import BigTimeBoxingControls
+from firmware_py.games.karate_fight.controls import KarateControls
+from firmware_py.games.punch.controls import PunchControls
+from firmware_py.games.punch_cards.keyboard import NameKeyboard
+from firmware_py.runtime.cabinet import Cabinet
+from firmware_py.runtime.controls import ResultRecords
+from firmware_py.runtime.service_menu import StatsPage
+from firmware_py.runtime.store import Store
+from games.big_time_boxing import BigHit, BigHitDrawn
+from games.karate_fight import PlayTop, Shown, Sign, Slaps, Throw
+from games.punch import Punch, PunchOptions
+from games.punch_cards import Standing
+from hal.events import Button
+from tests.cabinet_driving import press, run_for
+from tests.display.screen_states import playout
+from tests.display.test_photo_finish import PLAYED, SHOWN, WON
+from tests.display.test_punch_cards_screens import lobby
+from tests.firmware_py.test_cabinet_big_time_boxing import HOOK, engine, fight
+from tests.firmware_py.test_cabinet_punch_cards import ledger, service_page, use, wall  # noqa: F401
+from tests.firmware_py.test_punch_cards_name_entry import oled
+from tests.games.big_time_boxing.helpers import stacked
+from tests.games.karate_fight.helpers import fight as karate_fight
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+CPUS = (StationLook("CPU 1 · NORMAL", (200, 40, 40)), StationLook("CPU 2 · NORMAL", (40, 90, 200)))
+
+
+def recorded(model: object) -> LayoutRecord:
+    record = LayoutRecord(contrast=False)
+    Renderer().draw(model, record)
+    return record
+
+
+# -- Karate Fight ------------------------------------------------------------------------------
+def test_mashing_a_in_a_jan_ken_throws_no_sign() -> None:
+    """A plays your top card; in a Jan Ken it throws nothing (it threw rock before anyone
+    was asked): rock, paper, scissors are B, C, D."""
+    e = karate_fight("Sdd", "dd")
+    e.apply(PlayTop(0, PLAYED))
+    e.apply(Shown(t_us=SHOWN))
+    e.apply(Slaps(t_us=WON, fighters=(0, 1)))
+    assert e.public_view().jan_ken is not None
+    controls = KarateControls()
+    assert controls.on_button(e, 0, Button.A, WON + 1) is None
+    thrown = [controls.on_button(e, 0, b, WON + 1) for b in (Button.B, Button.C, Button.D)]
+    assert thrown == [Throw(0, Sign.ROCK), Throw(0, Sign.PAPER), Throw(0, Sign.SCISSORS)]
+
+
+# -- Big Time Boxing ---------------------------------------------------------------------------
+def test_at_round_energy_0_move_away_is_never_offered(cabinet: Cabinet, sim) -> None:
+    """The rulebook has no Move Away at Round Energy 0: E is refused, saying what to do,
+    and the private display never asks "MOVE AWAY: discard?"."""
+    play = fight(cabinet, hand0=[HOOK])
+    engine(play).boxers[0].round_energy = 0
+    run_for(cabinet, sim, 50_000)
+
+    def shown() -> str:
+        return "\n".join(image_text(sim.private[0].image) or ())
+
+    assert "COVER UP" in shown() and "E Move Away" not in shown()
+    press(cabinet, sim, 0, Button.E)
+    assert "Cover Up" in play.session.refusal(0) and "MOVE AWAY" not in shown()
+    run_for(cabinet, sim, 2_000_000)  # the refusal gone: nothing held
+    assert "MOVE AWAY" not in shown() and "COVER UP" in shown()
+    assert not BigTimeBoxingControls().held(engine(play), 0)
+
+
+def test_a_big_hit_card_with_no_effect_says_it_is_only_the_damage() -> None:
+    """ "Big Hit: 3 only" meant nothing to a newcomer."""
+    game = stacked(hand0=[HOOK])
+    screen = PlayScreen(
+        game="big_time_boxing", title="Big Time Boxing", seats=CPUS, view=game.public_view(), events=(), now_us=0
+    )
+    card = shown_card(screen, BigHitDrawn(card=0, big_hit=BigHit.NONE, ignored=False))
+    assert card is not None and card.label == "just the 3 damage"
+
+
+# -- Punch Cards -------------------------------------------------------------------------------
+def test_a_signed_in_desk_says_its_news_whole_and_counts_in_words() -> None:
+    """'Practice lost: no c..': the news was cut at the display's 21 characters; "(1 cards)"."""
+    hints = ("A duel: no rival yet", "B trade", "C practice", "E sign out")
+    message = "Practice lost: no card changes hands"
+    lines = oled(
+        DeskPrivate(step=DeskStep.MENU, player="Ann", keyboard=None, pin="", message=message, hints=hints, cards=1)
+    )
+    assert lines[0] == "Ann (1 card)"
+    assert message in " ".join(lines), lines
+    assert all(any(h in line for line in lines) for h in hints), lines
+
+
+def test_the_lobby_counts_in_words() -> None:
+    """The board said "1 pts", a desk "1 cards"."""
+    names = ("Ann", "Bob", "Cid", "Dee")
+    v = lobby(names)
+    one = LobbyView(
+        tuple(d if d.cards is None else d.__class__(**{**d.__dict__, "cards": 1, "points": 1}) for d in v.desks),
+        (Standing(1, "Ann", 1, (1,), 1), Standing(2, "Bob", 2, (1,), 2)),
+        "",
+    )
+    texts = [
+        t.what
+        for t in recorded(
+            PlayScreen(game="punch_cards", title="Punch Cards", seats=CPUS * 2, view=one, events=(), now_us=0)
+        ).texts
+    ]
+    assert "1 pt · 1 card" in texts and "2 pts · 2 cards" in texts and "1 card · 1 point" in texts, texts
+
+
+# -- Punch! ------------------------------------------------------------------------------------
+def test_each_matchs_verdict_is_drawn_whole_on_the_result() -> None:
+    """ "CPU 2 · NORMAL by kn…": the verdict had half the chart's width beside its title."""
+    e = Punch(PunchOptions(), 2, 1)
+    view, events, now = list(playout(e, 1))[-1]
+    names = tuple(look.name for look in CPUS)
+    controls = PunchControls()
+    headline, lines = controls.result_lines(e, names)
+    records = ResultRecords(store=Store(None), game_id=-1, stations=names, people_only=True, today_since="")
+    final = PlayScreen(game="punch", title="Punch!", seats=CPUS, view=view, events=events, now_us=now)
+    result = ResultScreen(
+        game="Punch!",
+        winner=CPUS[e.outcome().winner],
+        headline=headline,
+        lines=lines,
+        final=final,
+        story=controls.result_story(e, records),
+    )
+    record = recorded(result)
+    verdicts = [t.what for t in record.texts if re.fullmatch(r"CPU \d · NORMAL (by knockout|on stamina)", t.what)]
+    assert len(verdicts) >= 2 and record.cuts == [], [c.what for c in record.cuts]
+
+
+# -- operator pages ----------------------------------------------------------------------------
+def test_the_standings_page_keeps_its_words_in_its_panel(cabinet: Cabinet, sim, ledger) -> None:  # noqa: F811
+    """The "Written: …" line gave both files' full paths and ran past its panel."""
+    use(cabinet, ledger)
+    page = service_page(cabinet, sim, "Standings")
+    press(cabinet, sim, 0, Button.START)
+    for _ in range(50):
+        if page.message.startswith("Written"):
+            break
+        run_for(cabinet, sim, 100_000)
+    assert page.message.startswith("Written: standings.csv and standings.html"), page.message
+    record = recorded(page.screen(sim.clock.now_us()))
+    w, h = 1280, 720
+    body = pygame.Rect(420, 90, w - 450, h - 160)
+    inside = [t for t in record.texts if t.rect.x >= body.x and body.y <= t.rect.y < body.bottom]
+    assert any(t.what == page.message for t in inside)
+    assert [t.what for t in inside if t.rect.right > body.right] == []
+
+
+def test_the_stats_page_names_games_by_their_titles(cabinet: Cabinet, store: Store) -> None:
+    store.finish_game(store.begin_game("karate_fight", {}, 2, 1, (0, 1)), 0, "time")
+    body = StatsPage().body(cabinet.ctx, 0)
+    assert "  Karate Fight: 1" in body and not any("karate_fight" in line for line in body), body
+
+
+def test_a_calibration_trace_says_what_its_marks_are() -> None:
+    """The trace said "threshold ±300  mask 40 ms": the red lines and the shaded bands in words."""
+    trace = PadTrace(
+        label="Pad 1",
+        t0_us=0,
+        t1_us=1_000_000,
+        times=tuple(range(0, 1_000_000, 10_000)),
+        values=tuple(900 if t == 200_000 else 10 for t in range(0, 1_000_000, 10_000)),
+        threshold=300,
+        mask_us=40_000,
+        hits=((200_000, 800),),
+        scale=1000,
+        status="PASS",
+    )
+    screen = CalibrationScreen(title="Calibrate", step="Report", progress=1.0, lines=(), traces=(trace,), footer="")
+    words = " ".join(t.what for t in recorded(screen).texts)
+    assert "red: a slap past ±300" in words and "shaded: deaf 40 ms after" in words and "1 slap" in words, words
+    assert "1 slaps" not in words and "threshold" not in words and "mask" not in words
+
+
+# -- README ------------------------------------------------------------------------------------
+def test_the_readme_teaches_the_name_keyboard_the_desk_shows() -> None:
+    """The README described the old cursor keyboard (A/B left/right, F types)."""
+    readme = README.read_text()
+    part = readme[readme.index("- **Punch Cards**") :]
+    part = part[: part.index("\n- **")] if "\n- **" in part else part
+    quoted = re.findall(r'"([A-F] [a-z]{6})"', part)
+    legends = key_legends(
+        DeskPrivate(step=DeskStep.NAME, player="", keyboard=NameKeyboard("").view(), pin="", message="", hints=())
+    )
+    assert len(quoted) >= 2 and all(any(q.lower() in line.lower() for line in legends) for q in quoted), (
+        quoted,
+        legends,
+    )
+    assert "left/right" not in part
