@@ -81,7 +81,10 @@ _NEVER = 0x3FFFFFFF  # a level nothing reaches; stays a small int
 try:  # MicroPython: its compiler knows the decorator by this very spelling
     import micropython
     from micropython import const
+
+    _MACHINE_CODE = True
 except ImportError:  # CPython (the host's simulator and tests): the same code as plain Python
+    _MACHINE_CODE = False
 
     class micropython:  # stands in for the module
         @staticmethod
@@ -439,6 +442,13 @@ class Detector:
     """Onset detection for ``pads`` pads; ``settings`` is a list of per-pad dicts
     (fields as in ``wire.SETTINGS_FIELDS``; missing fields take their defaults)."""
 
+    gated = _MACHINE_CODE
+    """Whether :func:`_gate` takes the frames where only baselines move.  On the board,
+    yes: machine code.  Under CPython its plain-Python stand-in is slower than the state
+    machine it shortcuts, so the state machine takes every frame there: the same hits,
+    which tests/board/test_micropython.py checks bit for bit against the board's run
+    and tests/firmware_py/padboard/test_gate.py against this class gated on the host."""
+
     def __init__(self, pads, settings=None):
         self.npads = pads
         self.pads = [_Pad() for _ in range(pads)]
@@ -565,6 +575,8 @@ class Detector:
         while the retrigger threshold decays, the lowest it comes to in those frames
         (the state machine then decides the frame).  0: the next frame is the state
         machine's.  A plan longer than the block runs on into the next (``_held``)."""
+        if not self.gated:
+            return 0
         self._plan_t = t
         self._plan_span = span
         self._plan_done = 0
