@@ -38,6 +38,8 @@ if not MICROPYTHON:  # CPython runs the viper function below as plain Python (it
 
 
 _CRC_TABLE = array("H", wire._TABLE)
+_BODY = bytearray(wire.MAX_BODY + 2)  # the frame encoder's buffers (Board.encode): one board,
+_OUT = bytearray(wire.MAX_BODY + wire.MAX_BODY // 254 + 4)  # one pair, however many Boards a test makes
 
 
 @micropython.viper
@@ -111,8 +113,6 @@ class Board:
         self._ticks = ticks
         self._save = save
         self._decoder = wire.FrameDecoder()
-        self._body = bytearray(wire.MAX_BODY + 2)  # the frame encoder's buffers (encode)
-        self._out = bytearray(wire.MAX_BODY + wire.MAX_BODY // 254 + 4)
         self._history = [None] * history
         self.seq = 0
         self.frames = 0
@@ -133,11 +133,10 @@ class Board:
         over preallocated buffers, on CPython by wire.py's (its CRC is C there)."""
         if not MICROPYTHON:
             return wire.encode_frame(msg_type, seq, payload)
-        body = self._body
         n = 3 + len(payload)
-        struct.pack_into("<BH", body, 0, msg_type, seq & 0xFFFF)
-        body[3:n] = payload
-        return bytes(memoryview(self._out)[: _frame_into(self._out, body, n)])
+        struct.pack_into("<BH", _BODY, 0, msg_type, seq & 0xFFFF)
+        _BODY[3:n] = payload
+        return bytes(memoryview(_OUT)[: _frame_into(_OUT, _BODY, n)])
 
     def send(self, msg_type, payload=b""):
         frame = self.encode(msg_type, self.seq, payload)
