@@ -525,7 +525,7 @@ class PadboardSource:
         ping still outstanding: only the board can send that, so the board's numbering is
         taken up from it (True; its clock is checked as every pong's is, and a clock that
         jumped, as after a firmware restart, resyncs the link)."""
-        if msg_type == wire.PONG and len(payload) in (8, 12) and struct.unpack_from("<I", payload)[0] in self._pings:
+        if msg_type == wire.PONG and len(payload) == 12 and struct.unpack_from("<I", payload)[0] in self._pings:
             log.warning("padboard on %s: %s, but it answers a ping: numbering taken up from it", self.port, why)
             self._bump(renumbered=1)
             self._last_seq = seq

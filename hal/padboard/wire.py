@@ -324,9 +324,8 @@ def pack_pong(token, ticks_in, ticks_out):
 
 def unpack_pong(payload):
     # type: (bytes) -> tuple[int, int, int]
-    """Token, ticks in, ticks out (a board before protocol 5 sent one reading: both)."""
-    token, ticks_in = struct.unpack_from("<II", payload, 0)
-    ticks_out = struct.unpack_from("<I", payload, 8)[0] if len(payload) >= 12 else ticks_in
+    """Token, ticks when the ping came in, ticks just before the pong went out."""
+    token, ticks_in, ticks_out = struct.unpack("<III", payload)
     return token, ticks_in, ticks_out
 
 
