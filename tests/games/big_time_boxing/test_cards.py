@@ -243,6 +243,7 @@ def test_every_test_the_rules_document_names_exists() -> None:
     at_the_cabinet = [
         tests / "firmware_py" / "test_cabinet_big_time_boxing.py",
         tests / "display" / "test_big_time_boxing_screen.py",
+        tests / "display" / "test_story_order.py",
     ]
     files = [*Path(__file__).parent.glob("test_*.py"), *at_the_cabinet]
     source = "".join(p.read_text(encoding="utf-8") for p in files)
