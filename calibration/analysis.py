@@ -13,6 +13,12 @@ the detector made of it, so it still sees the soft slaps a bad threshold would m
   that long, as the board freezes it while scanning); its ring is kept as the envelope
   per millisecond (the largest |deviation| in the 3 ms from there: a ring's half cycle
   is shorter, so no bin falls between two of its peaks) until the next slap.
+- What follows a slap is not a slap: a rise under a third of the slap's peak
+  (``FOLLOW_SHARE``, −9.5 dB) within ``FOLLOW_US`` of it, or while its ring is still over
+  ``level``, is the palm's second contact or a bump of the ring (real pads show both,
+  issue 31: 26–40 ms later at 10–17 % of the slap).  It stays part of the slap's ring, so
+  the retrigger line is fitted over it; a slap of its own, in a flurry, is about as
+  strong as the one before.
 """
 
 from __future__ import annotations
@@ -25,6 +31,10 @@ from dataclasses import dataclass
 RAIL = 32767
 """Largest deviation a read_u16 sample can show from a mid-scale bias."""
 CLIP_LOW, CLIP_HIGH = 64, 65535 - 64
+FOLLOW_SHARE = 1 / 3
+"""A rise under this share of the slap before it, while that one still rings or within
+``FOLLOW_US`` of it, belongs to that slap (a second contact, a ring bump)."""
+FOLLOW_US = 60_000
 
 
 @dataclass(frozen=True)
@@ -127,9 +137,19 @@ def find_events(
         helds[i % lag] = held
         if i > quiet_until:  # frozen only while a slap's peak is scanned, as on the board
             base += ((x << 8) - base) >> shift
-    events = []
     win = max(1, peak_window_us // period_us)
     per_ms = max(1, 1000 // period_us)
+    peaks = [max(devs[i : min(i + win, onsets[k + 1] if k + 1 < len(onsets) else n)]) for k, i in enumerate(onsets)]
+    strikes: list[int] = []  # indices into onsets
+    for k, i in enumerate(onsets):
+        if strikes:
+            s = strikes[-1]
+            near = (i - onsets[s]) * period_us <= FOLLOW_US or min(devs[max(onsets[s], i - per_ms) : i]) >= level
+            if near and peaks[k] < FOLLOW_SHARE * peaks[s]:
+                continue
+        strikes.append(k)
+    onsets = [onsets[k] for k in strikes]
+    events = []
     for k, i in enumerate(onsets):
         nxt = onsets[k + 1] if k + 1 < len(onsets) else n
         j_end = min(i + win, nxt)
@@ -194,25 +214,31 @@ def crosstalk_seen(
 
 
 def decay_tau_us(envelopes: Sequence[tuple[int, ...]], floor: float) -> float | None:
-    """Time constant of the ring, fitted to log(envelope) after each peak, above ``floor``."""
-    xs: list[float] = []
-    ys: list[float] = []
+    """Time constant of the ring, fitted to log(envelope) after each peak, above ``floor``:
+    one slope for every ring, each ring its own level (pooled with one level, the harder
+    slaps' longer rings flattened the slope: 52 ms read for a 40 ms ring)."""
+    sxy = sxx = 0.0
+    points = 0
     for env in envelopes:
         if not env:
             continue
         k0 = env.index(max(env))
+        xs: list[float] = []
+        ys: list[float] = []
         for k in range(k0, len(env)):
             if env[k] <= floor:
                 break
             xs.append(k * 1000.0)
             ys.append(math.log(env[k]))
-    if len(xs) < 4:
+        if len(xs) < 2:
+            continue
+        mx, my = statistics.fmean(xs), statistics.fmean(ys)
+        sxx += sum((x - mx) ** 2 for x in xs)
+        sxy += sum((x - mx) * (y - my) for x, y in zip(xs, ys))
+        points += len(xs)
+    if points < 4 or sxx <= 0:
         return None
-    mx, my = statistics.fmean(xs), statistics.fmean(ys)
-    sxx = sum((x - mx) ** 2 for x in xs)
-    if sxx <= 0:
-        return None
-    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
+    slope = sxy / sxx
     return -1.0 / slope if slope < 0 else None
 
 

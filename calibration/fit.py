@@ -18,6 +18,10 @@ Every value comes with a sentence saying why, and with its margin:
   for a harder slap than any recorded), stays under ``max(threshold, peak × pct × exp(−t/decay))`` after the mask, while every real
   slap of the flurry stays 25 % over it and its gap is ≥ 1.5 × the mask, the pair that
   re-opens the pad soonest (to a slap at the threshold) after the hardest slap seen.
+  Only what the board can hold is searched (a mask and a fade of at most 65.5 ms): a ring
+  that needs more is covered with 3 dB, and the review says so; one that the board
+  cannot cover so gets its longest mask and slowest fade, said as limited.
+
 - crosstalk: the receiving pad's strongest ratio (its peak ÷ the slapped pad's peak)
   × 1.5 (+3.5 dB), as a percentage; off (0) when no neighbour's slap, scaled to a
   full-force slap, could reach this pad's threshold.  The same rule per slapped pad gives
@@ -27,6 +31,10 @@ Every value comes with a sentence saying why, and with its margin:
   threshold could first cross it (the peak delay × 1.5), + 1 ms, at most 6 ms.
 - baseline: the slowest IIR (largest shift, 10 at most) whose lag behind the drift at
   rest costs ≤ 10 % more noise peak than the fastest.
+
+Every value is said as applied, with what it means (:data:`MEANING`); a value the board
+cannot take as fitted is limited to its range (:func:`on_board`) and the review says
+what was wanted, what was applied and what it means for the player.
 """
 
 from __future__ import annotations
@@ -37,6 +45,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from calibration.analysis import RAIL, CrosstalkSeen, Event, NoiseStats, decay_tau_us
+from hal.padboard import wire
 from hal.padboard.settings import PadSettings
 from hal.timing import PADBOARD_CONTACT_LEAD_US, PADBOARD_REPORT_US, PADBOARD_SETTLE_US, PADBOARD_TRANSPORT_US
 
@@ -50,7 +59,48 @@ SOFT_VELOCITY = 40
 WINDOW_MAX_US = 6000  # scan + window delay each report: past PADBOARD_REPORT_US the review names the settle_us needed
 PCTS = (0, 25, 40, 50, 60, 75, 90, 100)
 MAX_SOURCES = 4  # pads a board has, and settings name one by one (xtalk_from0..3)
-DECAYS_MS = tuple(range(2, 41)) + tuple(range(45, 101, 5))
+LIMITS = {name: (lo, hi) for name, _d, lo, hi in wire.SETTINGS_FIELDS}
+"""What the board can hold of each setting (16-bit fields and their ranges)."""
+MASK_MAX_US = LIMITS["mask_us"][1]
+DECAYS_MS = tuple(d for d in (*range(2, 41), *range(45, 101, 5)) if d * 1000 <= LIMITS["retrigger_decay_us"][1])
+RING_SAFETIES = ((RING_SAFETY, "6 dB"), (2**0.5, "3 dB"))
+"""The ring's margin under the retrigger line, the most first: less only where the board's
+longest mask and fade cannot give more (a ring level with the line is one noise spike from
+a double: no less than 3 dB)."""
+
+MEANING = {
+    "threshold": "a slap counts once the signal rises this far, in ADC counts, over the pad's resting level",
+    "sensitivity": "a slap this strong, or stronger, reads as the hardest (velocity 127)",
+    "curve": "how velocities spread between the softest slap and the hardest",
+    "scan": "how long after a slap starts the board looks for its peak, the slap's strength",
+    "mask": "how long after a slap the pad takes no new slap, so its own ring is not one",
+    "retrigger": "after the mask, a new slap must rise over this line, fading from the last slap's peak",
+    "crosstalk cancel": "a hit this weak beside a slap on another pad is that slap shaking this pad, and is dropped",
+    "crosstalk window": "how close two pads' hits must be for one to be the other's shaking",
+    "baseline follow": "how fast the pad's resting level is followed as it wanders",
+    "onset curve": "the time from the palm touching the pad to the moment the board times, taken off every stamp",
+}
+"""What each fitted value means, in the operator's words (the review shows it beside the value)."""
+
+
+def said(name: str, value: str, why: str) -> str:
+    """A fitted value as the review shows it: its name, value, meaning and reason."""
+    return f"{name} {value} ({MEANING[name]}): {why}"
+
+
+def on_board(name: str, wanted: int, what: str) -> tuple[int, str | None]:
+    """``wanted`` as the board can hold it (inside the setting's range), and when it had to
+    be limited, a sentence saying so (``what``: what the limit means for the player)."""
+    lo, hi = LIMITS[name]
+    applied = min(hi, max(lo, wanted))
+    if applied == wanted:
+        return applied, None
+    return applied, f"{name} limited to {applied} (the board holds at most {hi}; the fit wanted {wanted}): {what}"
+
+
+def limited(warnings: Sequence[str]) -> list[str]:
+    """The values named as limited by the board in ``warnings`` (:func:`on_board`, :func:`fit_mask`)."""
+    return [w.split(" limited ", 1)[0] for w in warnings if " limited " in w]
 
 
 def db(ratio: float) -> float:
@@ -118,8 +168,12 @@ def fit_threshold(
     thr = max(1, int(round(t)))
     margins = {"noise_db": db(thr / npk), "soft_db": db(soft_min / thr)}
     reasons.append(
-        f"threshold {thr}: {margins['noise_db']:+.1f} dB over the noise peak at rest ({npk}, σ {noise.sigma:.0f}), "
-        f"{margins['soft_db']:.1f} dB under the softest slap ({soft_min}); {why}"
+        said(
+            "threshold",
+            str(thr),
+            f"{margins['noise_db']:+.1f} dB over the noise peak at rest ({npk}, σ {noise.sigma:.0f}), "
+            f"{margins['soft_db']:.1f} dB under the softest slap ({soft_min}); {why}",
+        )
     )
     return thr, reasons, margins, warnings + [f"PROBLEM {p}" for p in problems]
 
@@ -142,10 +196,14 @@ def fit_velocity(thr: int, soft: Sequence[Event], hard: Sequence[Event]) -> tupl
         curve = 100
         warnings.append("soft and hard slaps were not told apart: linear curve kept")
     reasons = [
-        f"sensitivity {sens}: the median hard slap ({int(statistics.median(hard_peaks))}, range "
-        f"{hard_peaks[0]}–{hard_peaks[-1]}) reads 127"
-        + (f"; {clipped} of {len(hard)} hard slaps hit the ADC rail" if clipped else ""),
-        f"curve {curve}: the median soft slap ({int(soft_med)}) reads about {SOFT_VELOCITY}",
+        said(
+            "sensitivity",
+            str(sens),
+            f"the median hard slap ({int(statistics.median(hard_peaks))}, range "
+            f"{hard_peaks[0]}–{hard_peaks[-1]}) reads 127"
+            + (f"; {clipped} of {len(hard)} hard slaps hit the ADC rail" if clipped else ""),
+        ),
+        said("curve", str(curve), f"the median soft slap ({int(soft_med)}) reads about {SOFT_VELOCITY}"),
     ]
     return sens, curve, reasons, warnings
 
@@ -153,14 +211,18 @@ def fit_velocity(thr: int, soft: Sequence[Event], hard: Sequence[Event]) -> tupl
 def fit_scan(own: Sequence[Event], period_us: int) -> tuple[int, str]:
     rise = max(e.peak_us - e.onset_us for e in own)
     scan = max(1000, min(3000, _round_up(rise * 1.5 + period_us, 250)))
-    return scan, f"scan {scan / 1000:.2f} ms: the slowest rise from onset to peak took {rise / 1000:.2f} ms (× 1.5)"
+    return scan, said(
+        "scan", f"{scan / 1000:.2f} ms", f"the slowest rise from onset to peak took {rise / 1000:.2f} ms (× 1.5)"
+    )
 
 
-def _last_violation_ms(env: Sequence[int], peak: int, thr: int, pct: int, decay_ms: int) -> int:
-    """The first ms from which the ring stays under the retrigger line with margin."""
+def _last_violation_ms(
+    env: Sequence[int], peak: int, thr: int, pct: int, decay_ms: int, safety: float = RING_SAFETY
+) -> int:
+    """The first ms from which the ring, × ``safety``, stays under the retrigger line."""
     last = -1
     for k, e in enumerate(env):
-        need = e * RING_SAFETY
+        need = e * safety
         if need < thr:
             continue
         line = peak * pct / 100 * math.exp(-k / decay_ms) if pct else 0.0
@@ -169,61 +231,121 @@ def _last_violation_ms(env: Sequence[int], peak: int, thr: int, pct: int, decay_
     return last + 1
 
 
-def fit_mask(
+Choice = tuple[tuple[int, int], int, int, int]  # (re-open time, mask), mask, pct, decay ms
+
+
+def _search(
     thr: int,
     scan_us: int,
     rings: Sequence[tuple[int, tuple[int, ...]]],
-    flurry: Sequence[Event],
-) -> tuple[int, int, int, list[str], list[str], dict[str, float]]:
-    """Mask, retrigger pct and decay from ``rings`` (peak, envelope per ms) and the flurry."""
-    pairs = [(a.peak, b.onset_us - a.onset_us, b.peak) for a, b in zip(flurry, flurry[1:])]
-    fastest = min((g for _, g, _ in pairs), default=None)
+    pairs: Sequence[tuple[int, int, int]],
+    safety: float,
+) -> tuple[Choice | None, Choice | None]:
+    """The best (mask, pct, decay) that covers every ring × ``safety`` inside the board's
+    mask and passes the flurry, and the best that covers the rings alone."""
     p_ref = max((pk for pk, _ in rings), default=thr)
-    best = None
-    fallback = None
+    best: Choice | None = None
+    fallback: Choice | None = None
     for pct in PCTS:
         for decay in DECAYS_MS if pct else (1,):
-            need = max((_last_violation_ms(env, pk, thr, pct, decay) for pk, env in rings), default=0)
+            need = max((_last_violation_ms(env, pk, thr, pct, decay, safety) for pk, env in rings), default=0)
             mask = max(need * 1000, scan_us + 1000)
+            if mask > MASK_MAX_US:
+                continue
             # how soon after the hardest slap a slap at the threshold counts again
             line = p_ref * pct / 100 / thr
             reopen = max(mask, int(decay * 1000 * math.log(line))) if pct and line > 1 else mask
             cost = (reopen, mask)
             if fallback is None or cost < fallback[0]:
                 fallback = (cost, mask, pct, decay)
-            ok = all(
-                g >= GAP_MARGIN * mask
-                and p2 >= RING_MARGIN * max(thr, p1 * pct / 100 * math.exp(-g / 1000 / decay) if pct else 0)
-                for p1, g, p2 in pairs
-            )
-            if ok and (best is None or cost < best[0]):
+            if _flurry_passes(pairs, thr, mask, pct, decay) and (best is None or cost < best[0]):
                 best = (cost, mask, pct, decay)
+    return best, fallback
+
+
+def _flurry_passes(pairs: Sequence[tuple[int, int, int]], thr: int, mask: int, pct: int, decay: int) -> bool:
+    """Every flurry slap ``(peak before, gap, peak)`` comes 1.5 masks after the one before
+    and 25 % over its retrigger line."""
+    return all(
+        g >= GAP_MARGIN * mask
+        and p2 >= RING_MARGIN * max(thr, p1 * pct / 100 * math.exp(-g / 1000 / decay) if pct else 0)
+        for p1, g, p2 in pairs
+    )
+
+
+def fit_mask(
+    thr: int,
+    scan_us: int,
+    rings: Sequence[tuple[int, tuple[int, ...]]],
+    flurry: Sequence[Event],
+) -> tuple[int, int, int, list[str], list[str], dict[str, float]]:
+    """Mask, retrigger pct and decay from ``rings`` (peak, envelope per ms) and the flurry,
+    inside what the board can hold."""
+    pairs = [(a.peak, b.onset_us - a.onset_us, b.peak) for a, b in zip(flurry, flurry[1:])]
+    fastest = min((g for _, g, _ in pairs), default=None)
     warnings: list[str] = []
     problems = []
+    damp = "damp the pad (foam under it, tighter mount)"
+    best = fallback = None
+    margin = ""
+    for safety, words in RING_SAFETIES:
+        best, fallback = _search(thr, scan_us, rings, pairs, safety)
+        if fallback is not None:
+            margin = words
+            break
+    longest = max((_last_violation_ms(env, pk, thr, 0, 1, 1.0) for pk, env in rings), default=0)
+    slowest = DECAYS_MS[-1]
+    if fallback is None:  # no mask the board holds covers the ring, even with 3 dB
+        wanted = max(_last_violation_ms(env, pk, thr, 100, slowest, RING_SAFETIES[-1][0]) for pk, env in rings)
+        p_ref = max((pk for pk, _ in rings), default=thr)
+        reopen = max(MASK_MAX_US, int(slowest * 1000 * math.log(max(p_ref / thr, 1.0))))
+        fallback = ((reopen, MASK_MAX_US), MASK_MAX_US, 100, slowest)
+        best = fallback if _flurry_passes(pairs, thr, MASK_MAX_US, 100, slowest) else None
+        warnings.append(
+            f"mask limited to {MASK_MAX_US / 1000:g} ms (the board holds at most that): this pad's ring needs a "
+            f"mask of {wanted} ms to stay 3 dB under the retrigger line fading as slowly as the board allows "
+            f"({slowest} ms); "
+            f"a hard slap's ring may be counted twice: {damp}"
+        )
+    elif margin != "6 dB":
+        warnings.append(
+            f"mask and retrigger limited by the board: the ring stays only {margin} under the retrigger line (6 dB wanted): the board holds a mask of "
+            f"at most {MASK_MAX_US / 1000:g} ms and a fade of at most {slowest} ms; a slap harder than the hard "
+            f"ones may be counted twice: {damp}"
+        )
     if best is None:
         assert fallback is not None
         assert fastest is not None  # with no flurry gaps every choice fits: a gap failed them all
         best = fallback
         problems.append(
             f"the pad rings longer than the fastest flurry gap allows ({fastest / 1000:.0f} ms): "
-            "fast slaps would be lost; damp the pad (foam under it, tighter mount)"
+            f"fast slaps would be lost; {damp}"
         )
     (reopen, _), mask, pct, decay = best
-    longest = max((_last_violation_ms(env, pk, thr, 0, 1) for pk, env in rings), default=0)
+    if not margin:
+        covered = "no mask the board holds keeps every recorded ring 3 dB under the retrigger line"
+    else:
+        covered = f"every recorded ring stays {margin} under the retrigger line after it"
     reasons = [
-        f"mask {mask / 1000:.0f} ms: every recorded ring stays 6 dB under the retrigger line after it "
-        f"(the longest stayed over the threshold for {longest} ms)"
-        + (
-            f"; the fastest real gap in the flurry was {fastest / 1000:.0f} ms ({fastest / mask:.1f}× the mask)"
-            if fastest
-            else ""
+        said(
+            "mask",
+            f"{mask / 1000:g} ms",
+            f"{covered} (the longest stayed over the threshold for {longest} ms)"
+            + (
+                f"; the fastest real gap in the flurry was {fastest / 1000:.0f} ms ({fastest / mask:.1f}× the mask)"
+                if fastest
+                else ""
+            ),
         ),
         (
-            f"retrigger {pct} % of the peak decaying with {decay} ms: rides over the ring after the mask "
-            f"and under every following real slap; after the hardest slap a threshold-level slap counts again "
-            f"after {reopen / 1000:.0f} ms"
+            said(
+                "retrigger",
+                f"{pct} % of the peak decaying with {decay} ms",
+                "rides over the ring after the mask and under every following real slap; after the hardest slap "
+                f"a threshold-level slap counts again after {reopen / 1000:.0f} ms",
+            )
             if pct
-            else "retrigger off: the ring is under the threshold once the mask ends"
+            else said("retrigger", "off", "the ring is under the threshold once the mask ends")
         ),
     ]
     margins = {"flurry_gap_x_mask": (fastest / mask) if fastest else float("nan")}
@@ -235,9 +357,19 @@ def fit_crosstalk(thr: int, xt: Sequence[CrosstalkSeen], noise_peak: int = 0) ->
     seen = len(xt)
     xt = [x for x in xt if x.peak > 1.5 * noise_peak]  # the rest is this pad's own noise
     if seen and not xt:
-        return 0, 2000, [f"crosstalk cancel off: none of {seen} neighbour slaps showed here above the noise"], warnings
+        return (
+            0,
+            2000,
+            [said("crosstalk cancel", "off", f"none of {seen} neighbour slaps showed here above the noise")],
+            warnings,
+        )
     if not xt:
-        return 50, 2000, ["crosstalk cancel left at 50 %: no neighbour was slapped during calibration"], warnings
+        return (
+            50,
+            2000,
+            [said("crosstalk cancel", "left at 50 %", "no neighbour was slapped during calibration")],
+            warnings,
+        )
     clear = [x for x in xt if x.peak >= 3 * noise_peak] or xt  # ratios not inflated by this pad's noise
     near = [x for x in clear if x.peak * RING_MARGIN >= thr / 2] or clear
     worst = max(near, key=lambda x: x.ratio)
@@ -251,8 +383,12 @@ def fit_crosstalk(thr: int, xt: Sequence[CrosstalkSeen], noise_peak: int = 0) ->
             0,
             2000,
             [
-                f"crosstalk cancel off: the strongest neighbour slap put only {max(x.peak for x in xt)} here "
-                f"(even at full force about {int(full)}, 2 dB under the threshold)"
+                said(
+                    "crosstalk cancel",
+                    "off",
+                    f"the strongest neighbour slap put only {max(x.peak for x in xt)} here "
+                    f"(even at full force about {int(full)}, 2 dB under the threshold)",
+                )
             ],
             warnings,
         )
@@ -277,10 +413,18 @@ def fit_crosstalk(thr: int, xt: Sequence[CrosstalkSeen], noise_peak: int = 0) ->
         )
         window = WINDOW_MAX_US
     reasons = [
-        f"crosstalk cancel {pct} %: a slap on pad {worst.source + 1} put {worst.peak} here, {worst.ratio:.0%} of its own "
-        f"peak ({worst.source_peak}); × 1.5 for margin; {len(reach)} of {len(xt)} neighbour slaps reached the threshold",
-        f"crosstalk window {window / 1000:.2f} ms: it peaked, or could first cross the threshold, at most "
-        f"{slowest / 1000:.2f} ms after the real slap's onset (+ 1 ms)",
+        said(
+            "crosstalk cancel",
+            f"{pct} %",
+            f"a slap on pad {worst.source + 1} put {worst.peak} here, {worst.ratio:.0%} of its own "
+            f"peak ({worst.source_peak}); × 1.5 for margin; {len(reach)} of {len(xt)} neighbour slaps reached the threshold",
+        ),
+        said(
+            "crosstalk window",
+            f"{window / 1000:.2f} ms",
+            f"it peaked, or could first cross the threshold, at most {slowest / 1000:.2f} ms after the real slap's "
+            "onset (+ 1 ms)",
+        ),
     ]
     return pct, window, reasons, warnings
 
@@ -333,13 +477,13 @@ def fit_pad(
             + " (each pair's own ratio × 1.5: a far pad shakes this one less)",
         ]
     settings = PadSettings(
-        threshold=min(thr, 65535),
-        sensitivity=max(2, min(sens, 65535)),
+        threshold=thr,
+        sensitivity=sens,
         curve=curve,
         scan_us=scan,
-        mask_us=min(mask, 65535),
+        mask_us=mask,
         retrigger_pct=pct,
-        retrigger_decay_us=max(100, min(decay, 65535)),
+        retrigger_decay_us=decay,
         xtalk_pct=xpct,
         xtalk_window_us=xwin,
         baseline_shift=noise.shift,
@@ -365,15 +509,43 @@ def fit_pad(
         r3,
         *r4,
         *r5,
-        f"baseline follow 1/2^{noise.shift} per sample: drift at rest {noise.drift_per_s:.0f} counts/s",
+        said("baseline follow", f"1/2^{noise.shift} per sample", f"drift at rest {noise.drift_per_s:.0f} counts/s"),
     ]
+    hold = ring_hold_us(own, tau, noise.peak)
     if tau is not None:
-        reasons_all.append(f"the ring decays with τ about {tau / 1000:.1f} ms")
+        reasons_all.append(
+            f"ring (for information, not applied: the board has no setting for a ring's own fade, the retrigger "
+            f"line above is what it uses against it): fades with τ {tau / 1000:.0f} ms"
+            + (f" and lasts about {hold / 1000:.0f} ms over the noise after the hardest slap" if hold else "")
+        )
     warnings = [w for w in [*warns, *w2, *w4, *w5] if not w.startswith("PROBLEM ")]
     problems = [w[len("PROBLEM ") :] for w in [*warns, *w4] if w.startswith("PROBLEM ")]
     return PadFit(
-        pad, settings, tuple(reasons_all), {**margins, **m4}, tuple(warnings), tuple(problems), tau, settle_us=settle
+        pad,
+        settings,
+        tuple(reasons_all),
+        {**margins, **m4},
+        tuple(warnings),
+        tuple(problems),
+        tau,
+        {"ring_hold_us": hold} if hold else {},
+        settle_us=settle,
     )
+
+
+def ring_hold_us(own: Sequence[Event], tau_us: float | None, noise_peak: int) -> int | None:
+    """How long the hardest slap's ring stays over the noise peak at rest: where its
+    envelope falls under it, or, cut short by the next slap, where the fitted fade
+    ``tau_us`` takes it there."""
+    if not own or tau_us is None:
+        return None
+    e = max(own, key=lambda x: x.peak)
+    floor = max(noise_peak, 1)
+    under = next((k for k, v in enumerate(e.envelope) if v < floor), None)
+    if under is not None:
+        return under * 1000
+    last = e.envelope[-1] if e.envelope else e.peak
+    return int(len(e.envelope) * 1000 + tau_us * math.log(max(last, floor) / floor))
 
 
 def settle_needed_us(held_us: int) -> int:

@@ -40,6 +40,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from calibration.analysis import Event
+from calibration.fit import on_board, said
 from hal.padboard.messages import PadEdge, PadHit
 from hal.padboard.settings import PadSettings
 
@@ -51,6 +52,7 @@ MIN_SLAPS = 6
 MATCH_US = 3_000  # a hit belongs to a raw slap whose onset is this close
 MIN_PROBED = 6  # probe slaps needed to measure the curve
 PROBE_LATE_US = 8  # the probe's stamp is this late (a hard interrupt; to confirm on the first board)
+HELD_OUT_SLACK_US = 25  # a fitted curve this much worse than the one in force on held-out slaps still ties
 
 
 @dataclass(frozen=True)
@@ -165,15 +167,37 @@ def probe_fit(probed: Sequence[tuple[PadHit, int]], base: PadSettings) -> OnsetF
     """The curve measured from the probe step's hits and their touches (``base``: the
     settings the board ran with): each slap's delay from the touch to the board's
     half-peak time, moved to the reference peak along the kept slope; the level is their
-    median.  None with fewer than ``MIN_PROBED``."""
+    median.  Checked on held-out slaps first: the level read from every other slap must
+    time the rest no worse than the curve in force (within ``HELD_OUT_SLACK_US``), or that
+    curve is kept.  None with
+    fewer than ``MIN_PROBED``."""
     clean = [(h, t) for h, t in probed if h.peak > 0]
     if len(clean) < MIN_PROBED:
         return None
     exp = base.onset_exp
-    levels = sorted(
-        (half_peak_time(h, base) - t + PROBE_LATE_US) * (h.peak / ONSET_REF) ** (exp / 1000) for h, t in clean
+    delays = [(h.peak, half_peak_time(h, base) - t + PROBE_LATE_US) for h, t in clean]
+    levels = [d * (p / ONSET_REF) ** (exp / 1000) for p, d in delays]
+    new: list[float] = []
+    old: list[float] = []
+    for half in (0, 1):
+        level = round(statistics.median(levels[half::2]))
+        new += [abs(delay_us(p, level, exp) - d) for p, d in delays[1 - half :: 2]]
+        old += [abs(delay_us(p, base.onset_us, base.onset_exp) - d) for p, d in delays[1 - half :: 2]]
+    off, off_before = statistics.median(new), statistics.median(old)
+    if off > off_before + HELD_OUT_SLACK_US:
+        return kept_curve(
+            base,
+            len(clean),
+            f"measured with the contact probe, it would time the slaps it was not read from {off:.0f} µs off "
+            f"(median), the curve in force {off_before:.0f} µs",
+            "check the glove's wire and the pad's foil, and redo the probe step",
+        )
+    levels.sort()
+    onset, limited = on_board(
+        "onset_us",
+        round(statistics.median(levels)),
+        "this pad's slaps are stamped off by the rest; check the glove's wire and the pad's foil",
     )
-    onset = max(0, min(5000, round(statistics.median(levels))))
     q1, q3 = levels[len(levels) // 4], levels[(3 * len(levels)) // 4]
     peaks = [h.peak for h, _ in clean]
     return OnsetFit(
@@ -181,11 +205,50 @@ def probe_fit(probed: Sequence[tuple[PadHit, int]], base: PadSettings) -> OnsetF
         exp,
         len(clean),
         (
-            f"onset curve {onset} µs × (peak/10,000)^−{exp / 1000:.3f}: from contact to half the peak, "
-            f"measured with the contact probe ({len(clean)} slaps, peaks {min(peaks)}–{max(peaks)}; "
-            f"middle half {q1:.0f}–{q3:.0f} µs at the reference peak)",
+            said(
+                "onset curve",
+                f"{onset} µs × (peak/10,000)^−{exp / 1000:.3f}",
+                f"from contact to half the peak, measured with the contact probe ({len(clean)} slaps, peaks "
+                f"{min(peaks)}–{max(peaks)}; middle half {q1:.0f}–{q3:.0f} µs at the reference peak; read from "
+                f"half the slaps it timed the other half {off:.0f} µs off, the curve in force {off_before:.0f} µs)",
+            ),
         ),
+        (limited,) if limited else (),
     )
+
+
+def kept_curve(base: PadSettings, slaps: int, why: str, todo: str, early: Sequence[str] = ()) -> OnsetFit:
+    """The curve in force kept, because the one fitted would time this pad's slaps worse
+    (``why``) or could not be checked; the review says so, and what to do (``todo``),
+    after the warnings ``early``."""
+    kept = f"kept at {base.onset_us} µs × (peak/10,000)^−{base.onset_exp / 1000:.3f}"
+    return OnsetFit(
+        base.onset_us,
+        base.onset_exp,
+        slaps,
+        (said("onset curve", kept, f"a new curve was refused: {why}"),),
+        (*early, f"the onset curve was not changed: {why}; {todo}"),
+    )
+
+
+def _level(points: Sequence[tuple[float, float, int]], sigma: float, exp: int) -> float:
+    """The curve's level through steps' ``(peak, delay, slaps)``, each moved to the
+    reference peak along the slope and weighted by its slaps and its edge's signal-to-noise."""
+    weights = [n * (p / max(sigma, 1.0)) ** 2 for p, _, n in points]  # the cleaner the edge, the more it counts
+    levels: list[float] = [d * (p / ONSET_REF) ** (exp / 1000) for p, d, _ in points]
+    return sum(w * v for w, v in zip(weights, levels)) / sum(weights)
+
+
+def held_out_us(points: Sequence[tuple[float, float, int]], sigma: float, base: PadSettings) -> tuple[float, float]:
+    """Each step left out in turn: how far the curve read from the other steps misses
+    that step's own delay, and how far the curve in force does (µs, averaged over slaps)."""
+    new = old = 0.0
+    for k, (p, d, n) in enumerate(points):
+        level = round(_level([*points[:k], *points[k + 1 :]], sigma, base.onset_exp))
+        new += n * abs(delay_us(p, level, base.onset_exp) - d)
+        old += n * abs(delay_us(p, base.onset_us, base.onset_exp) - d)
+    slaps = sum(n for _, _, n in points)
+    return new / slaps, old / slaps
 
 
 def fit_onset(
@@ -202,7 +265,7 @@ def fit_onset(
     aligned at the board's half-peak times, into one delay at that step's median peak;
     the curve goes through those points.  ``probed``: the probe step's hits with their
     touches (None: no probe step); enough of them measure the curve instead."""
-    keep = f"onset curve kept at {base.onset_us} µs × (peak/10,000)^−{base.onset_exp / 1000:.3f}"
+    kept = f"kept at {base.onset_us} µs × (peak/10,000)^−{base.onset_exp / 1000:.3f}"
     fallback = ""
     if probed is not None:
         measured = probe_fit(probed, base)
@@ -237,15 +300,43 @@ def fit_onset(
             base.onset_us,
             base.onset_exp,
             slaps,
-            (keep,),
-            (*early, f"pad {pad + 1}: only {slaps} slaps showed a clean rising edge; {keep}"),
+            (said("onset curve", kept, "as it was"),),
+            (*early, f"pad {pad + 1}: only {slaps} slaps showed a clean rising edge; onset curve {kept}"),
         )
-    weights = [n * (p / max(sigma, 1.0)) ** 2 for p, _, n in points]  # the cleaner the edge, the more it counts
-    levels = [d * (p / ONSET_REF) ** (exp / 1000) for p, d, _ in points]
-    onset = max(0, min(5000, round(sum(w * v for w, v in zip(weights, levels)) / sum(weights))))
+    todo = "calibrate this pad with the contact probe (docs/calibration.md)"
+    if len(points) < 2:
+        return kept_curve(
+            base,
+            slaps,
+            f"only one step's slaps ({slaps}) showed a clean rising edge, and a curve read from one force "
+            "cannot be checked on slaps it was not read from",
+            todo,
+            early,
+        )
+    off, off_before = held_out_us(points, sigma, base)
+    if off > off_before + HELD_OUT_SLACK_US:
+        return kept_curve(
+            base,
+            slaps,
+            f"read from the other steps' slaps, it missed each step's own delay by {off:.0f} µs on average, the "
+            f"curve in force by {off_before:.0f} µs (this pad's signal does not start as the fit expects: a "
+            "narrow first swing before the main one, say)",
+            todo,
+            early,
+        )
+    onset, limited = on_board(
+        "onset_us",
+        round(_level(points, sigma, exp)),
+        "this pad's slaps are stamped off by the rest; check the pad's mount and front end",
+    )
     detail = "; ".join(f"{d:.0f} µs at peak {p:.0f} ({n} slaps)" for p, d, n in sorted(points))
     reasons = (
-        f"onset curve {onset} µs × (peak/10,000)^−{exp / 1000:.3f}: from contact to half the peak, "
-        f"read from the rising edges of the prompted slaps ({detail}), the hard ones counting most",
+        said(
+            "onset curve",
+            f"{onset} µs × (peak/10,000)^−{exp / 1000:.3f}",
+            f"from contact to half the peak, read from the rising edges of the prompted slaps ({detail}), "
+            f"the hard ones counting most; checked on each step left out, {off:.0f} µs off on average (the curve "
+            f"in force: {off_before:.0f} µs)",
+        ),
     )
-    return OnsetFit(onset, exp, slaps, reasons, early)
+    return OnsetFit(onset, exp, slaps, reasons, (*early, *([limited] if limited else [])))

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
+from calibration.fit import limited
 from calibration.live_gpio import apply_gpio_masks, apply_gpio_rings
 from calibration.source import PadSource
 from calibration.wizard import Wizard
@@ -199,9 +200,10 @@ def new_profile(
 
 def wizard_profile(name: str, cabinet: str, wizard: Wizard, settings: Mapping[int, PadSettings]) -> Profile:
     """The profile a finished wizard run saves: the padboard's detector ``settings`` (or
-    the gpio-edge mask times) with the reason for every value, per pad."""
+    the gpio-edge mask times) with the reason for every value, and every value the board
+    limited, per pad."""
     reasons = (
-        {p: f.reasons for p, f in wizard.fits.items()}
+        {p: (*f.reasons, *(w for w in f.warnings if limited([w]))) for p, f in wizard.fits.items()}
         if wizard.analog
         else {p: g.reasons for p, g in wizard.gpio_fits.items()}
     )

@@ -13,6 +13,7 @@ from datetime import datetime
 from pathlib import Path
 
 from calibration.capture import Capture
+from calibration.fit import limited
 from calibration.profiles import calibration_dir
 from calibration.wizard import Wizard, pad_name
 from hal.padboard.settings import PadSettings
@@ -87,6 +88,9 @@ def review_verdicts(w: Wizard) -> list[str]:
             problems, notes = list(f.problems), len(f.warnings) + len(faults)
             ratio = 10 ** ((f.margins.get("noise_db", 0.0) + f.margins.get("soft_db", 0.0)) / 20)
             good = f"its softest slap was {ratio:.0f}× stronger than the pad at rest, hard slaps read full strength"
+            held = limited(f.warnings)
+            if held:
+                good += f"; limited by what the board can hold: {', '.join(held)} (see the details)"
         else:
             g = w.gpio_fits[p]
             problems, notes = list(g.problems), len(faults)

@@ -14,9 +14,10 @@ can tell it from a new frame and never counts it twice.
 import struct
 
 try:  # on the board these files sit side by side
-    from firmware_py.padboard.detector import TICKS_MASK, Detector, ticks_diff
+    from firmware_py.padboard.detector import TICKS_MASK, Detector, micropython, ticks_diff
     from hal.padboard import wire
 except ImportError:
+    import micropython
     import wire
     from detector import TICKS_MASK, Detector, ticks_diff
 
@@ -78,6 +79,7 @@ class Board:
         if self._raw_mask:
             self._raw_append(t, samples)
 
+    @micropython.native  # every block passes here: machine code on the board (the CPU budget, issue 32)
     def on_block(self, ring, first, count, t_first, frame_us, shift=0, stagger=False, missed=0):
         """Frames ``first`` .. ``first + count - 1`` as the DMA wrote them into ``ring``
         (layout: ``Detector.feed``), the first at ticks ``t_first``, ``frame_us`` apart;
@@ -87,7 +89,9 @@ class Board:
         self.dropped += missed
         if self._rate_t is None:
             self._rate_t = t_first
-        self._slaps(self.detector.feed(ring, first, count, t_first, frame_us, shift, stagger))
+        hits = self.detector.feed(ring, first, count, t_first, frame_us, shift, stagger)
+        if hits:
+            self._slaps(hits)
         if self._raw_mask:
             det = self.detector
             n = det.npads

@@ -81,7 +81,10 @@ _NEVER = 0x3FFFFFFF  # a level nothing reaches; stays a small int
 try:  # MicroPython: its compiler knows the decorator by this very spelling
     import micropython
     from micropython import const
+
+    _MACHINE_CODE = True
 except ImportError:  # CPython (the host's simulator and tests): the same code as plain Python
+    _MACHINE_CODE = False
 
     class micropython:  # stands in for the module
         @staticmethod
@@ -105,6 +108,25 @@ except ImportError:  # CPython (the host's simulator and tests): the same code a
 # The gate's state array (compile-time constants on the board, so _gate reads no globals):
 _HEAD = const(6)  # its header: pads, ring size, samples per state frame, shift, clip levels
 _PAD_FIELDS = const(7)  # then per pad: mode, level, baseline, noise, baseline shift, clipped, peak
+
+# The walks' array (Detector._wk; the ring's layout comes from the gate's header): what a
+# walk is given (never negative: viper on a 64-bit host reads an "i" array's -1 as 2**32 - 1) ...
+_WK_COUNT = const(0)  # samples walked
+_WK_BASE = const(1)  # the baseline subtracted
+_WK_BACK = const(2)  # the peak's average may start this many frames before the first sample ...
+_WK_FWD = const(3)  # ... and end this many after it
+_WK_STEP = const(4)  # frames averaged for the peak
+_WK_BEST = const(5)  # the largest |deviation| (the peak walk's result, the edge walk's given)
+# ... and what it found (read by Python only, so any sign): the peak's sample and sign, its average
+_WK_AT = const(6)
+_WK_SGN = const(7)
+_WK_TOP = const(8)  # the largest sum of STEP samples ...
+_WK_TOP_END = const(9)  # ... and its last sample
+_WK_X = const(10)  # the edge: the first sample under half the peak, counted back ...
+_WK_V = const(11)  # ... its value ...
+_WK_ABOVE = const(12)  # ... and the one after it
+_WK_PAIRS = const(13)  # how many samples lie between a quarter and three quarters of the peak ...
+_WK_HEAD = const(14)  # ... listed from here as (samples back, value)
 
 
 try:  # MicroPython: the C version, which allocates nothing on the per-sample path
@@ -190,6 +212,167 @@ def _gate(ring, st, at, count) -> int:
     return f
 
 
+@micropython.viper
+def _walk_peak(ring, st, wk, at, want) -> int:
+    """:meth:`Detector._peak` on one pad's raw signal, in machine code: ``wk[_WK_COUNT]``
+    samples from ring index ``at`` (one a frame, laid out as ``st``'s header says), less
+    ``wk[_WK_BASE]``; the largest deviation (of sign ``want``, 0 either), its sample and
+    sign, then the largest sum of ``wk[_WK_STEP]`` consecutive samples from two steps
+    before it to one after (within ``_WK_BACK`` / ``_WK_FWD``), and where it ends.
+    Returns the largest deviation; the rest goes into ``wk``."""
+    r = ptr16(ring)
+    s = ptr32(st)
+    w = ptr32(wk)
+    n = int(s[0])
+    size = int(s[1])
+    sh = int(s[3])
+    b = int(w[_WK_BASE])
+    cnt = int(w[_WK_COUNT])
+    want_ = int(want)
+    q = int(at)
+    best = 0
+    rp = 0
+    sgn = want_
+    if sgn == 0:
+        sgn = 1
+    j = 0
+    while j < cnt:
+        d = (int(r[q]) << sh) - b
+        if d < 0:
+            if 0 - d > best and want_ <= 0:
+                best = 0 - d
+                rp = j
+                sgn = -1
+        elif d > best and want_ >= 0:
+            best = d
+            rp = j
+            sgn = 1
+        q += n
+        if q >= size:
+            q -= size
+        j += 1
+    w[_WK_BEST] = best
+    w[_WK_AT] = rp
+    w[_WK_SGN] = sgn
+    step = int(w[_WK_STEP])
+    if step <= 1 or best <= 0:
+        return best
+    a = rp - 2 * step  # as offsets from the first sample
+    back = int(w[_WK_BACK])
+    if a < 0 - back:
+        a = 0 - back
+    end = rp + step
+    fwd = int(w[_WK_FWD])
+    if end > fwd:
+        end = fwd
+    cnt = end - a + 1
+    q = int(at) + a * n
+    while q < 0:
+        q += size
+    while q >= size:
+        q -= size
+    tail = q  # the sample leaving the sum
+    acc = 0
+    j = 0
+    while j < step and j < cnt:
+        acc += (int(r[q]) << sh) - b
+        q += n
+        if q >= size:
+            q -= size
+        j += 1
+    top = acc
+    top_end = a + step - 1
+    j = step
+    while j < cnt:
+        acc += ((int(r[q]) << sh) - b) - ((int(r[tail]) << sh) - b)
+        if sgn * (acc - top) > 0:
+            top = acc
+            top_end = a + j
+        q += n
+        if q >= size:
+            q -= size
+        tail += n
+        if tail >= size:
+            tail -= size
+        j += 1
+    w[_WK_TOP] = top
+    w[_WK_TOP_END] = top_end
+    return best
+
+
+@micropython.viper
+def _walk_edge(ring, st, wk, at, sgn) -> int:
+    """:meth:`Detector._half_time`'s walk on one pad's raw signal, in machine code: back
+    from ring index ``at`` (laid out as ``st``'s header says) over up to ``wk[_WK_COUNT]``
+    samples, each less ``wk[_WK_BASE]`` times ``sgn``, until one is at most a fifth of
+    ``wk[_WK_BEST]``: the first under half of it (``_WK_X``, ``_WK_V``, ``_WK_ABOVE``) and
+    those between a quarter and three quarters of it (from ``_WK_HEAD``; ``wk`` holds
+    ``_WK_HEAD + 2 * wk[_WK_COUNT]``).  Integer tests, the same as the float ones on any
+    peak under 2**21.  Returns 1 if a sample came under half the peak, else 0."""
+    r = ptr16(ring)
+    s = ptr32(st)
+    w = ptr32(wk)
+    n = int(s[0])
+    size = int(s[1])
+    sh = int(s[3])
+    b = int(w[_WK_BASE])
+    cnt = int(w[_WK_COUNT])
+    best = int(w[_WK_BEST])
+    g = int(sgn)
+    q = int(at)
+    found = 0
+    above = best
+    o = _WK_HEAD
+    j = 0
+    while j < cnt:
+        v = g * ((int(r[q]) << sh) - b)
+        if found == 0 and 2 * v < best:
+            found = 1
+            w[_WK_X] = j
+            w[_WK_V] = v
+            w[_WK_ABOVE] = above
+        if 5 * v <= best:
+            break
+        if 4 * v >= best and 4 * v <= 3 * best:
+            w[o] = j
+            w[o + 1] = v
+            o += 2
+        above = v
+        q -= n
+        if q < 0:
+            q += size
+        j += 1
+    w[_WK_PAIRS] = (o - _WK_HEAD) >> 1
+    return found
+
+
+@micropython.viper
+def _walk_spread(ring, st, wk, at) -> int:
+    """The sum of |sample - ``wk[_WK_BASE]``| over ``wk[_WK_COUNT]`` samples of one pad
+    from ring index ``at`` (laid out as ``st``'s header says), in machine code."""
+    r = ptr16(ring)
+    s = ptr32(st)
+    w = ptr32(wk)
+    n = int(s[0])
+    size = int(s[1])
+    sh = int(s[3])
+    b = int(w[_WK_BASE])
+    cnt = int(w[_WK_COUNT])
+    q = int(at)
+    total = 0
+    j = 0
+    while j < cnt:
+        d = (int(r[q]) << sh) - b
+        if d < 0:
+            d = 0 - d
+        total += d
+        q += n
+        if q >= size:
+            q -= size
+        j += 1
+    return total
+
+
 def _frames_before(rem, span):
     """State frames ``span`` µs apart, the first now, that come before ``rem`` µs pass."""
     return (rem + span - 1) // span if rem > 0 else 0
@@ -259,6 +442,13 @@ class Detector:
     """Onset detection for ``pads`` pads; ``settings`` is a list of per-pad dicts
     (fields as in ``wire.SETTINGS_FIELDS``; missing fields take their defaults)."""
 
+    gated = _MACHINE_CODE
+    """Whether :func:`_gate` takes the frames where only baselines move.  On the board,
+    yes: machine code.  Under CPython its plain-Python stand-in is slower than the state
+    machine it shortcuts, so the state machine takes every frame there: the same hits,
+    which tests/board/test_micropython.py checks bit for bit against the board's run
+    and tests/firmware_py/padboard/test_gate.py against this class gated on the host."""
+
     def __init__(self, pads, settings=None):
         self.npads = pads
         self.pads = [_Pad() for _ in range(pads)]
@@ -282,15 +472,20 @@ class Detector:
         self._st[0] = pads
         self._st[4] = CLIP_LOW
         self._st[5] = CLIP_HIGH
-        self._calm = False  # the last plan: every pad idle, nothing pending
-        self._held = False  # calm, and the pads' baselines, noise and clip counts are in _st, not in them
+        self._wk = array("i", bytes(4 * _WK_HEAD))  # the walks' (_peak, _half_time, _edge_base)
+        self._held = False  # a plan runs on into the next block: the pads' baselines, noise and clip counts are in _st
+        self._plan_t = 0  # the plan's first state frame (ticks), their spacing (µs) ...
+        self._plan_span = 0
+        self._plan_done = 0  # ... how many the gate has taken, how many more it may ...
+        self._plan_left = 0
+        self._plan_next = 0  # ... and, while held, the frame number it goes on from
         if settings:
             for i in range(pads):
                 self.configure(i, settings[i])
 
     def configure(self, pad, settings):
         if self._held:
-            self._unplan(0, 0)
+            self._unplan()
         self.pads[pad].configure(settings)
 
     def process(self, t, samples):
@@ -319,37 +514,46 @@ class Detector:
         ``stagger``: pad ``i`` was sampled ``i * frame_us / pads`` after the frame's time.
         The ring must still hold the last ``EDGE_BACK_US`` plus a scan time of frames.
         Returns the hits decided in these frames, as :meth:`process` does."""
-        self.ring = ring
-        self.ring_frames = len(ring) // self.npads
-        self.frame_us = frame_us
-        self.shift = shift
-        self.stagger = stagger
-        step = STATE_US // frame_us
-        self.step = step if step > 1 else 1
+        n = self.npads
+        st = self._st
+        if ring is not self.ring or frame_us != self.frame_us or shift != self.shift or stagger != self.stagger:
+            self.ring = ring  # the same on every block from the board's sampler: set once
+            self.ring_frames = len(ring) // n
+            self.frame_us = frame_us
+            self.shift = shift
+            self.stagger = stagger
+            step = STATE_US // frame_us
+            self.step = step if step > 1 else 1
+            st[1] = len(ring)
+            st[2] = self.step * n
+            st[3] = shift
         self._k0 = first
         self._t0 = t_first
         self._newest = (first + count - 1) & FRAME_MASK
         out = None
         step = self.step
-        n = self.npads
         size = len(ring)
-        st = self._st
-        st[1] = size
-        st[2] = step * n
-        st[3] = shift
+        span = step * frame_us
         d = (step - first % step) % step
+        if self._held and (((first + d) & FRAME_MASK) != self._plan_next or span != self._plan_span):
+            self._unplan()  # frames were skipped, or come at another spacing: the plan no longer fits
         while d < count:
-            if self._held:  # idle since the last block: the gate's state is the pads'
-                g = (count - 1 - d) // step + 1
+            left = (count - 1 - d) // step + 1
+            if self._held:  # the plan made in an earlier block goes on: its state is in the gate's array
+                g = self._plan_left
             else:
-                g = self._plan((count - 1 - d) // step + 1, (t_first + d * frame_us) & TICKS_MASK, step * frame_us)
+                g = self._plan(left, (t_first + d * frame_us) & TICKS_MASK, span)
             if g:  # state frames where only the baselines move: in machine code
-                done = _gate(ring, st, (((first + d) & FRAME_MASK) * n) % size, g)
+                todo = g if g < left else left
+                done = _gate(ring, st, (((first + d) & FRAME_MASK) * n) % size, todo)
                 d += done * step
-                if d >= count and self._calm:  # still idle: keep the state in the gate's array
+                self._plan_done += done
+                self._plan_left = g - done
+                if done < g and done == todo:  # the block ran out first: the plan goes on in the next
                     self._held = True
+                    self._plan_next = (first + d) & FRAME_MASK
                     break
-                self._unplan(done, (t_first + (d - step) * frame_us) & TICKS_MASK)
+                self._unplan()
                 if d >= count:
                     break
             hits = self._frame((first + d) & FRAME_MASK, (t_first + d * frame_us) & TICKS_MASK)
@@ -362,16 +566,21 @@ class Detector:
 
     @micropython.native
     def _plan(self, left, t, span):
-        """How many of the next ``left`` state frames (``span`` µs apart, the first at
-        ticks ``t``) :func:`_gate` may take: as many as pass before a scan, mask,
-        retrigger decay or crosstalk wait ends (the Python state machine takes the frame
-        where one does).  Fills the gate's state with each pad's; the level a pad must
-        reach for the gate to stop is its threshold, none while masked, and while the
-        retrigger threshold decays, the lowest it comes to in those frames (the state
-        machine then decides the frame).  0: the next frame is the state machine's.
-        ``_calm``: every pad idle and nothing pending (the plan holds until a pad crosses)."""
-        self._calm = False
-        g = left
+        """How many of the next state frames (``span`` µs apart, the first at ticks
+        ``t``) :func:`_gate` may take: as many as pass before a scan, mask, retrigger
+        decay or crosstalk wait ends (the Python state machine takes the frame where one
+        does), ``FRAMES`` if none will; while a retrigger threshold decays, at most
+        ``left`` (this block's).  Fills the gate's state with each pad's; the level a
+        pad must reach for the gate to stop is its threshold, none while masked, and
+        while the retrigger threshold decays, the lowest it comes to in those frames
+        (the state machine then decides the frame).  0: the next frame is the state
+        machine's.  A plan longer than the block runs on into the next (``_held``)."""
+        if not self.gated:
+            return 0
+        self._plan_t = t
+        self._plan_span = span
+        self._plan_done = 0
+        g = FRAMES
         for c in self.pending:  # decided per state frame once its window has passed
             pad = self.pads[c[0]]
             if not pad.xt_on:
@@ -382,13 +591,10 @@ class Detector:
         st = self._st
         o = _HEAD
         decaying = False
-        calm = not self.pending
         for p in self.pads:
             if p.base_fp < 0:
                 return 0
             ph = p.phase
-            if ph != IDLE:
-                calm = False
             st[o] = 0
             st[o + 1] = p.thr
             if ph == SCAN:
@@ -414,6 +620,8 @@ class Detector:
             st[o + 6] = p.peak
             o += _PAD_FIELDS
         if decaying:
+            if g > left:
+                g = left
             o = _HEAD
             for p in self.pads:
                 if p.phase == RETRIG:
@@ -421,7 +629,6 @@ class Detector:
                     if g <= 0:
                         return 0
                 o += _PAD_FIELDS
-        self._calm = calm
         return g
 
     @micropython.native
@@ -444,9 +651,9 @@ class Detector:
         return g
 
     @micropython.native
-    def _unplan(self, done, t):
-        """Takes back what :func:`_gate` did (``done`` state frames this time, the last
-        at ticks ``t``, and while the state was held, all it did since)."""
+    def _unplan(self):
+        """Takes back what :func:`_gate` did under the plan (in this block and, while it
+        was held, the ones before)."""
         self._held = False
         st = self._st
         o = _HEAD
@@ -460,8 +667,10 @@ class Detector:
                 if p.phase == IDLE:
                     p.noise_fp = st[o + 3]
             o += _PAD_FIELDS
-        if done > 0 and self.pending and self.recent:  # _decide forgets the old hits at every frame
+        if self._plan_done > 0 and self.pending and self.recent:  # _decide forgets the old hits at every frame
+            t = (self._plan_t + (self._plan_done - 1) * self._plan_span) & TICKS_MASK  # the gate's last
             self.recent = [r for r in self.recent if ticks_diff(t, r[1]) <= 20000 + self.pads[r[0]].scan]
+        self._plan_done = 0
 
     @micropython.native
     def _frame(self, k, t):
@@ -648,12 +857,27 @@ class Detector:
         sign, 0 either): the peak is, with several frames per state frame, the largest
         of the signal averaged over ``STATE_US`` around the largest sample (the largest
         of many noisy samples is too high).  With sources, the largest sample is looked
-        for on every state frame only (the average around it looks at every frame)."""
+        for on every state frame only (the average around it looks at every frame).
+        The raw signal's (integers) is walked by :func:`_walk_peak`; with sources (whose
+        subtraction leaves fractions) the same walk runs here."""
+        w = self.step
+        if src is None:
+            wk = self._wk
+            wk[_WK_COUNT] = hi - lo + 1 if hi >= lo else 0
+            wk[_WK_BASE] = b
+            wk[_WK_BACK] = lo - r_min
+            wk[_WK_FWD] = -lo
+            wk[_WK_STEP] = w
+            best = _walk_peak(self.ring, self._st, wk, ((k + lo) * self.npads + i) % len(self.ring), want)
+            rp = lo + wk[_WK_AT]
+            sgn = wk[_WK_SGN]
+            if w <= 1 or best <= 0:
+                return best, best, rp, sgn
+            return best, int(sgn * wk[_WK_TOP] / w), lo + wk[_WK_TOP_END] - w // 2, sgn
         best = 0
         rp = lo
         sgn = want if want else 1
         r = lo
-        stride = 1 if src is None else self.step
         while r <= hi:
             d = self._dev(i, k, r, b, src)
             if d < 0:
@@ -665,8 +889,7 @@ class Detector:
                 best = d
                 rp = r
                 sgn = 1
-            r += stride
-        w = self.step
+            r += w
         if w <= 1 or best <= 0:
             return best, best, rp, sgn
         a = rp - 2 * w
@@ -694,33 +917,58 @@ class Detector:
     def _half_time(self, i, k, rp, best, sgn, stop, b, src):
         """Frames from ``k`` to where the rising edge before frame ``k + rp`` reached half
         of ``best`` (a straight line through the samples between a quarter and three
-        quarters of it; constant-fraction timing), or None if it runs past ``stop``."""
+        quarters of it; constant-fraction timing), or None if it runs past ``stop``.
+        The raw signal's edge (integers) is walked by :func:`_walk_edge`, one with
+        sources (fractions) here; the sums are floats in the same order either way."""
         half = best / 2
-        band_lo = best / 4
-        band_hi = best - band_lo
-        floor = best / 5
         sx = sy = sxx = sxy = 0.0
         m = 0
         x50 = None
-        above = best
-        r = rp - 1
-        while r >= stop:
-            v = sgn * self._dev(i, k, r, b, src)
-            if x50 is None and v < half:
-                x50 = r - rp + (half - v) / (above - v)  # the sample pair around half the peak
-            if v <= floor:
-                break
-            if band_lo <= v <= band_hi:
-                x = r - rp
+        if src is None:
+            count = rp - stop if rp > stop else 0
+            wk = self._wk
+            if len(wk) < _WK_HEAD + 2 * count:
+                self._wk = wk = array("i", bytes(4 * (_WK_HEAD + 2 * count)))
+            wk[_WK_COUNT] = count
+            wk[_WK_BASE] = b
+            wk[_WK_BEST] = best
+            if not _walk_edge(self.ring, self._st, wk, ((k + rp - 1) * self.npads + i) % len(self.ring), sgn):
+                return None
+            v = wk[_WK_V]
+            x50 = -1 - wk[_WK_X] + (half - v) / (wk[_WK_ABOVE] - v)  # the sample pair around half the peak
+            m = wk[_WK_PAIRS]
+            o = _WK_HEAD
+            for _ in range(m):
+                x = -1 - wk[o]
+                v = wk[o + 1]
                 sx += x
                 sy += v
                 sxx += x * x
                 sxy += x * v
-                m += 1
-            above = v
-            r -= 1
-        if x50 is None:
-            return None
+                o += 2
+        else:
+            band_lo = best / 4
+            band_hi = best - band_lo
+            floor = best / 5
+            above = best
+            r = rp - 1
+            while r >= stop:
+                v = sgn * self._dev(i, k, r, b, src)
+                if x50 is None and v < half:
+                    x50 = r - rp + (half - v) / (above - v)
+                if v <= floor:
+                    break
+                if band_lo <= v <= band_hi:
+                    x = r - rp
+                    sx += x
+                    sy += v
+                    sxx += x * x
+                    sxy += x * v
+                    m += 1
+                above = v
+                r -= 1
+            if x50 is None:
+                return None
         if m >= 3:
             den = m * sxx - sx * sx
             if den > 0:
@@ -808,16 +1056,14 @@ class Detector:
             a = r_min
         if z - a < 8:
             return p.cbase
-        ring = self.ring
-        size = len(ring)
-        n = self.npads
-        sh = self.shift
-        vals = [ring[((k + r) * n + i) % size] << sh for r in range(a, z)]
-        m = sum(vals) // len(vals)  # ints, as the tracked baseline: peaks go out as integers
-        spread = 0
-        for v in vals:
-            spread += v - m if v > m else m - v
-        if spread > len(vals) * (2 * (p.noise_fp >> 8) + 8):
+        wk = self._wk
+        st = self._st
+        at = ((k + a) * self.npads + i) % len(self.ring)
+        wk[_WK_COUNT] = z - a
+        wk[_WK_BASE] = 0
+        m = _walk_spread(self.ring, st, wk, at) // (z - a)  # ints, as the tracked baseline: peaks go out as integers
+        wk[_WK_BASE] = m
+        if _walk_spread(self.ring, st, wk, at) > (z - a) * (2 * (p.noise_fp >> 8) + 8):
             return p.cbase
         return m
 
@@ -911,7 +1157,7 @@ class Detector:
     def health(self, pad):
         """(baseline, noise, largest peak since the last call, clipped samples) of a pad."""
         if self._held:
-            self._unplan(0, 0)
+            self._unplan()
         p = self.pads[pad]
         peak = p.peak_max
         p.peak_max = 0

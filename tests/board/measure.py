@@ -47,11 +47,15 @@ class Budget:
         return self.adc_frames * 1e6 / self.elapsed_us
 
 
-def budget(board: EmulatedPadboard, blocks: int = 1 << 30, until_us: int = -1, timeout: float = 3600) -> Budget:
+def budget(
+    board: EmulatedPadboard, blocks: int = 1 << 30, until_us: int = -1, from_us: int = -1, timeout: float = 3600
+) -> Budget:
     """main.py's start() and serve() on ``board`` (booted with BOOTSEL held, at its REPL)
-    for ``blocks`` blocks or until the block holding emulated µs ``until_us``."""
+    for ``blocks`` blocks or until the block holding emulated µs ``until_us``; with
+    ``from_us``, the figures (and slaps) count from the block holding that µs on."""
     code = SCRIPT.read_text().replace("BLOCKS = 250", f"BLOCKS = {int(blocks)}")
     code = code.replace("UNTIL = -1", f"UNTIL = {until_us & TICKS_MASK if until_us >= 0 else -1}")
+    code = code.replace("FROM = -1", f"FROM = {from_us & TICKS_MASK if from_us >= 0 else -1}")
     out = board.exec_raw(code, timeout=timeout)
     line = next(x for x in out.splitlines() if x.startswith("BUDGET "))
     free, stats, dropped, slaps = ast.literal_eval(line.removeprefix("BUDGET "))

@@ -43,11 +43,28 @@ def inject(
 ) -> None:
     """Queue ``slaps`` (pad, contact in emulated µs, peak) as one waveform on every pad;
     TooLate when the emulator is already within SEND_LEAD_US of its start."""
-    t0 = min(t for _, t, _ in slaps) - BEFORE_US
-    t1 = max(t for _, t, _ in slaps) + AFTER_US
-    waves = waveform(slaps, t0, t1, seed, crosstalk)
+    inject_all(board, [slaps], [seed], crosstalk)
+
+
+def inject_all(
+    board: EmulatedPadboard,
+    batches: Sequence[Sequence[tuple[int, int, float]]],
+    seeds: Sequence[int],
+    crosstalk: float = 0.1,
+    lead_us: int = SEND_LEAD_US,
+) -> None:
+    """:func:`inject` for several batches of slaps (each a waveform of its own, ``seeds``
+    one each): all sampled first, then all sent, or none (TooLate) if the emulator came
+    within ``lead_us`` of the earliest start meanwhile."""
+    waves = []
+    for slaps, seed in zip(batches, seeds, strict=True):
+        t0 = min(t for _, t, _ in slaps) - BEFORE_US
+        t1 = max(t for _, t, _ in slaps) + AFTER_US
+        waves.append((t0, waveform(slaps, t0, t1, seed, crosstalk)))
     now = board.now_us()
-    if t0 < now + SEND_LEAD_US:
-        raise TooLate(f"a waveform starting at {t0} µs, sampled by {now} µs of emulated time")
-    for ch, values in enumerate(waves):
-        board.control(op="adc", ch=ch, t0_ns=t0 * 1000, dt_ns=STEP_US * 1000, v=values)
+    first = min(t0 for t0, _ in waves)
+    if first < now + lead_us:
+        raise TooLate(f"a waveform starting at {first} µs, sampled by {now} µs of emulated time")
+    for t0, values_per_pad in waves:
+        for ch, values in enumerate(values_per_pad):
+            board.control(op="adc", ch=ch, t0_ns=t0 * 1000, dt_ns=STEP_US * 1000, v=values)

@@ -12,6 +12,7 @@ import wire
 
 BLOCKS = 250  # the caller replaces this line ...
 UNTIL = -1  # ... and this: stop at the first block from these board ticks on (-1: BLOCKS only)
+FROM = -1  # ... and this: count from the first block from these board ticks on (-1: from the start)
 # blocks, busy µs, longest block µs, frames, longest pass gap µs, passes, ticks of the
 # first and the latest pass, frames the DMA had written by the first and the latest pass,
 # µs of the busy time inside the detector
@@ -41,12 +42,22 @@ free = gc.mem_free()
 on_block = board.on_block
 frames_done = sampler.frames_done
 last = [0]
+counting = [FROM < 0]
 
 
 def timed_block(ring, first, count, t_first, frame_us, shift, stagger, missed):
     t = time.ticks_us()
     on_block(ring, first, count, t_first, frame_us, shift, stagger, missed)
     d = time.ticks_diff(time.ticks_us(), t)
+    if counting[0] is False:  # not yet in the window: the next pass starts the figures
+        if FROM >= 0 and time.ticks_diff(t_first, FROM) < 0:
+            return
+        counting[0] = True
+        for i in range(len(stats)):
+            stats[i] = 0
+        board.dropped = 0
+        slaps.clear()
+        return
     stats[0] += 1
     stats[1] += d
     if d > stats[2]:

@@ -244,8 +244,10 @@ def test_padboard_board_streams_raw_blocks_and_counts_dropped_frames() -> None:
     assert rate_mhz == 4 * 10**9 // 1000
 
 
-MICROPYTHON_STANDIN = "def kbd_intr(c): pass\ndef viper(f): return f  # the compiler's decorator on the board\n"
-"""The ``micropython`` module as main.py and detector.py use it, for CPython."""
+MICROPYTHON_STANDIN = (
+    "def kbd_intr(c): pass\ndef viper(f): return f  # the compiler's decorators on the board\ndef native(f): return f\n"
+)
+"""The ``micropython`` module as main.py, board.py and detector.py use it, for CPython."""
 
 
 def test_padboard_board_files_import_flat_as_on_the_board(tmp_path: Path) -> None:

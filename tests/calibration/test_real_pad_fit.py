@@ -1,0 +1,215 @@
+"""Calibration on pads shaped as real pads are (issue 31): long rings, a second contact
+after each slap, a quiet front end at gains × 1–8 (``tests.calibration.real_pad_runs``).
+Each failure the issue names, reproduced first."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import replace
+from types import SimpleNamespace
+
+import pytest
+
+from calibration.analysis import Event, NoiseStats
+from calibration.fit import MEANING, PadFit, fit_pad
+from calibration.fit_cabinet import fit_all
+from calibration.onset_fit import PROBE_LATE_US, probe_fit
+from calibration.profiles import wizard_profile
+from calibration.report import review_lines, review_verdicts
+from firmware_py.sim.piezo import PiezoPad
+from hal.padboard import wire
+from hal.padboard.messages import PadHit
+from hal.padboard.settings import PadSettings
+from tests.calibration.real_pad_runs import HARD, SOFT, RealPadRun, play, real_pad
+
+QUIET = NoiseStats(32768, 6.0, 33, 1.0, 60, 0, 12000, 10)
+LIMITS = {name: (lo, hi) for name, _d, lo, hi in wire.SETTINGS_FIELDS}
+
+
+def ringing(peak: int, onset: int, tau_ms: float) -> Event:
+    """A slap whose ring decays with ``tau_ms`` for 300 ms (a real pad's, issue 31)."""
+    env = tuple(int(peak * math.exp(-k / tau_ms)) for k in range(300))
+    return Event(0, onset, peak, onset + 1000, False, env, 0)
+
+
+def long_ring_fit() -> PadFit:
+    soft = [ringing(p, 400_000 * k, 40) for k, p in enumerate((900, 1000, 1100, 1200))]
+    hard = [ringing(p, 400_000 * k, 40) for k, p in enumerate((12000, 13000, 14000))]
+    flurry = [ringing(3000, 5_000_000 + 90_000 * k, 40) for k in range(6)]
+    return fit_pad(0, QUIET, soft, hard, flurry, [], PadSettings())
+
+
+def said_ms(reasons: tuple[str, ...], pattern: str) -> list[float]:
+    return [float(m) for r in reasons for m in re.findall(pattern, r)]
+
+
+def test_a_mask_the_board_cannot_hold_is_not_reported_as_applied() -> None:
+    """A pad ringing with τ 40 ms over a quiet front end: the fit wanted masks of up to
+    200 ms (and a retrigger fade of 100 ms), the settings carried 65.5 ms of each, and the
+    review still said "mask 200 ms".  Every value the reasons name is the one applied,
+    and the review says which were limited by the board, and why."""
+    fit = long_ring_fit()
+    s = fit.settings
+    masks = said_ms(fit.reasons, r"\bmask (\d+(?:\.\d+)?) ms")
+    assert masks and all(abs(m - s.mask_us / 1000) < 0.51 for m in masks), (masks, s.mask_us)
+    fades = said_ms(fit.reasons, r"decaying with (\d+(?:\.\d+)?) ms")
+    assert all(abs(d - s.retrigger_decay_us / 1000) < 0.51 for d in fades), (fades, s.retrigger_decay_us)
+    assert s.mask_us <= LIMITS["mask_us"][1] and s.retrigger_decay_us <= LIMITS["retrigger_decay_us"][1]
+
+
+def test_a_limited_value_is_said_in_the_operators_words() -> None:
+    """Where the ring needs more than the board can hold, the review says so: what was
+    wanted, what was applied, and what it means for the player."""
+    fit = long_ring_fit()
+    limited = [w for w in fit.warnings if "at most" in w]
+    assert limited, fit.warnings
+    assert any("count twice" in w or "counted twice" in w for w in limited), limited
+    assert any("damp" in w for w in limited), limited
+
+
+@pytest.mark.parametrize("kind", ["rubber", "wood", "plate"])
+def test_second_contacts_are_not_taken_for_slaps(kind: str) -> None:
+    """A short-ringing pad over a quiet front end: each slap's second contact, 26–40 ms
+    later at 10–17 % of it, stood alone in the capture and was taken as a slap of its
+    own — the softest "slap" was a second contact (threshold ~40 counts, the pad refused
+    as too noisy at × 1), the hard slaps' range reached down to a tenth of them and the
+    flurry's fastest gap was a second contact's 30 ms."""
+    pad = real_pad(kind, 4.0, long_ring=False)
+    fits, _faults, _noise = fit_all(RealPadRun(pad, 1).calibration(), [0], {0: PadSettings()})
+    fit = fits[0]
+    soft_main = SOFT[0] * 4.0  # the softest slap's main swing
+    assert fit.settings.threshold >= 0.1 * soft_main, fit.reasons[0]
+    assert fit.ok, fit.problems
+    hard_range = re.search(r"range (\d+)–(\d+)", next(r for r in fit.reasons if r.startswith("sensitivity")))
+    assert hard_range and int(hard_range[1]) >= 0.5 * HARD[0] * 4.0, hard_range
+
+
+def review_of(fit: PadFit) -> SimpleNamespace:
+    """What the review and the saved profile read of a wizard that fitted ``fit``."""
+    return SimpleNamespace(
+        targets=[0],
+        names=["Red"],
+        analog=True,
+        fits={0: fit},
+        gpio_fits={},
+        faults={0: []},
+        display=None,
+        settle_us=None,
+        display_latency_us=None,
+        gpio_masks=dict,
+        gpio_rings=dict,
+    )
+
+
+def test_the_summary_and_the_saved_profile_say_what_the_board_limited() -> None:
+    """The one-line summary names what the board limited; the saved profile keeps the
+    applied values and the sentence saying why they were limited."""
+    fit = long_ring_fit()
+    w = review_of(fit)
+    summary = review_verdicts(w)  # type: ignore[arg-type]
+    assert "limited by what the board can hold: mask and retrigger" in summary[0], summary
+    profile = wizard_profile("hall", "cab", w, {0: fit.settings})  # type: ignore[arg-type]
+    assert profile.pads[0].mask_us == fit.settings.mask_us
+    assert any("limited by the board" in n and "at most" in n for n in profile.notes), profile.notes
+
+
+def test_the_review_says_what_each_fitted_value_means() -> None:
+    """Each value on the details page comes with what it does for the player, not just
+    "threshold" or "mask"."""
+    lines = review_lines(review_of(long_ring_fit()))  # type: ignore[arg-type]
+    for name, meaning in MEANING.items():
+        said_lines = [line for line in lines if line.startswith(f"  - {name} ")]
+        # fit_pad alone has no onset (fit_all adds it: below), and no window without a neighbour
+        if name not in ("onset curve", "crosstalk window"):
+            assert said_lines, name
+        assert all(f"({meaning})" in line for line in said_lines), (name, said_lines)
+
+
+def test_the_ring_is_fitted_from_the_pads_own_rings_and_shown_as_not_applied() -> None:
+    """Each ring its own level, one fade: the old pooled fit read 52 ms for rings of
+    40 ms (the harder slaps' longer rings flattened it).  The board has no setting for a
+    ring's own fade, so the review shows it as information."""
+    fit = long_ring_fit()
+    assert fit.ring_tau_us is not None and abs(fit.ring_tau_us - 40_000) < 2_000, fit.ring_tau_us
+    hold = fit.extra["ring_hold_us"]
+    assert abs(hold - 40_000 * math.log(14_000 / 33)) < 10_000, hold
+    ring = next(r for r in fit.reasons if r.startswith("ring "))
+    assert "not applied" in ring and "τ 40 ms" in ring, ring
+
+
+@pytest.mark.parametrize(("kind", "gain"), [("rubber", 1.0), ("wood", 4.0), ("plate", 8.0)])
+def test_a_real_pads_ring_is_read_from_its_captures(kind: str, gain: float) -> None:
+    """On the model's real pads (τ 33–45 ms) with second contacts, the fitted fade is the
+    pad's within 20 %, and every value said is the one applied."""
+    pad = real_pad(kind, gain)
+    fits, _faults, _noise = fit_all(RealPadRun(pad, 2).calibration(), [0], {0: PadSettings()})
+    fit = fits[0]
+    assert fit.ring_tau_us is not None and abs(fit.ring_tau_us / pad.ring_tau_us - 1) < 0.2, fit.ring_tau_us
+    masks = said_ms(fit.reasons, r"\bmask (\d+(?:\.\d+)?) ms")
+    assert masks == [fit.settings.mask_us / 1000], (masks, fit.settings.mask_us)
+    onset = next(r for r in fit.reasons if r.startswith("onset curve "))
+    assert f"({MEANING['onset curve']})" in onset
+
+
+def onset_errors(pad: PiezoPad, seed: int = 1) -> tuple[PadFit, float, float]:
+    """The fit from one calibration of ``pad``, and the median |stamp − contact| (µs) of
+    fresh slaps with its onset curve and with the default one."""
+    fit = fit_all(RealPadRun(pad, seed).calibration(), [0], {0: PadSettings()})[0][0]
+    default = replace(fit.settings, onset_us=PadSettings().onset_us, onset_exp=PadSettings().onset_exp)
+    return fit, play(pad, fit.settings).median_error_us, play(pad, default).median_error_us
+
+
+@pytest.mark.parametrize("kind", ["wood", "plate"])
+def test_an_onset_curve_that_would_time_slaps_worse_is_refused(kind: str) -> None:
+    """At × 8 the fit read these pads' bipolar edges as a longer delay and stamped fresh
+    slaps further from their contacts than the default curve did (wood: 146 against
+    126 µs, plate: 1,142 against 886 µs, median).  Each step is now left out in turn and
+    predicted from the others; a curve that predicts worse than the one in force is
+    refused, and the review says so in words."""
+    fit, fitted, default = onset_errors(real_pad(kind, 8.0))
+    assert fitted <= default + 10, (fitted, default, [r for r in fit.reasons if r.startswith("onset")])
+    if fit.settings.onset_us == PadSettings().onset_us:
+        assert any(w.startswith("the onset curve was not changed: ") and "probe" in w for w in fit.warnings)
+
+
+def test_an_onset_curve_that_holds_on_held_out_steps_is_applied() -> None:
+    """A pad whose edges start as the fit expects (the model's smooth pad, × 3): the
+    curve read from its slaps predicts each left-out step and is applied."""
+    fit, fitted, default = onset_errors(PiezoPad(noise=60, gain=3, delay_us=150))
+    assert fit.settings.onset_us != PadSettings().onset_us
+    assert fitted < default, (fitted, default)
+    assert any("checked on each step left out" in r for r in fit.reasons)
+
+
+def test_a_probe_curve_that_misses_held_out_slaps_is_refused() -> None:
+    """Probe slaps that disagree with each other (delays of 600 and 1,000 µs in turn: a
+    glove whose touch is read late every other slap): the level read from one half times
+    the other half worse than the curve in force (800 µs), so that curve is kept; slaps
+    that agree (700 µs each) are applied."""
+    base = PadSettings(onset_us=800, onset_exp=0)
+
+    def probed(delays: list[int]) -> list[tuple[PadHit, int]]:
+        # the board's half-peak time is its stamp + 800 µs; the touch is the delay before it
+        stamps = [1_000_000 * (k + 1) for k in range(len(delays))]
+        return [(PadHit(0, t, 100, 10_000), t + 800 + PROBE_LATE_US - d) for t, d in zip(stamps, delays, strict=True)]
+
+    refused = probe_fit(probed([600, 1000] * 6), base)
+    assert refused is not None and refused.onset_us == 800, refused
+    assert refused.warnings and refused.warnings[0].startswith("the onset curve was not changed: ")
+    applied = probe_fit(probed([700] * 12), base)
+    assert applied is not None and applied.onset_us == 700, applied
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 31 open: a rising edge cannot show what comes before the signal starts; only the "
+    "contact probe measures that part of the delay",
+)
+def test_an_onset_fit_on_a_pad_whose_signal_starts_late_is_no_worse() -> None:
+    """A wooden pad with a short ring (× 4): its first swing starts 250 µs after contact,
+    after a pre swing too small to see, the same on every slap.  Every step's edges agree,
+    so the held-out check passes, and the curve read from them (540 µs) stamps fresh slaps
+    282 µs from their contacts where the default curve was 23 µs off."""
+    _fit, fitted, default = onset_errors(real_pad("wood", 4.0, long_ring=False))
+    assert fitted <= default + 10, (fitted, default)

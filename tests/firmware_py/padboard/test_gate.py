@@ -1,0 +1,128 @@
+"""The gate (machine code on the board) against the state machine it shortcuts.
+
+On the board :func:`detector._gate` takes the state frames where only baselines move;
+under CPython the state machine takes every frame (``Detector.gated`` is off there: the
+gate's plain-Python stand-in is the slower of the two).  Both must give the same hits,
+edges and health, whatever the blocks, skipped frames, ticks wrapping, pad kinds,
+crosstalk settings and health calls in between: here the gate runs on the host, as
+the board runs it, beside the ungated detector."""
+
+from __future__ import annotations
+
+import random
+from array import array
+from typing import Any
+
+import pytest
+
+from firmware_py.padboard import detector
+from firmware_py.sim.piezo import REAL_PAD_KINDS, ModelSlap, PiezoModel, PiezoPad, peak_for_velocity
+from hal.padboard.settings import PadSettings
+
+
+class GatedDetector(detector.Detector):
+    gated = True
+
+
+def settings_for(rng: random.Random, kind: int) -> dict[str, int]:
+    s = PadSettings().as_dict()
+    if kind >= 1:  # crosstalk subtraction as calibration sets it
+        for j in range(4):
+            s[f"xgain_from{j}"] = rng.choice([0, 60, 100, 150, 300])
+            s[f"xlag_from{j}"] = rng.choice([0, 100, 250, 400])
+        s["xclean_pct"] = rng.choice([50, 100, 200])
+    if kind >= 2:
+        s["threshold"] = rng.choice([600, 900, 2000, 3000])
+        s["scan_us"] = rng.choice([0, 500, 1000, 2000, 4000])
+        s["mask_us"] = rng.choice([3000, 10000, 25000])
+        s["xtalk_pct"] = rng.choice([0, 30, 50, 80])
+        s["xtalk_window_us"] = rng.choice([500, 2000, 5000])
+        s["onset_us"] = rng.choice([0, 400, 818])
+    return s
+
+
+def scenario(case: int) -> dict[str, Any]:
+    rng = random.Random(case)
+    n = rng.choice([2, 3, 3, 4])
+    kinds = [PiezoPad(drift=0.0)] * n if case % 3 else [rng.choice(list(REAL_PAD_KINDS.values())) for _ in range(n)]
+    t = (1 << 30) - 150_000 if case % 7 == 0 else 1_000_000  # ticks wrap mid-scenario
+    slaps = []
+    for _ in range(rng.randint(3, 8)):
+        p = rng.randrange(n)
+        slaps.append((p, t, peak_for_velocity(rng.randint(1, 127))))
+        if rng.random() < 0.3:  # a near tie on another pad
+            q = (p + 1 + rng.randrange(n - 1)) % n
+            slaps.append((q, t + rng.choice([0, 1, 50, 100, 300]), peak_for_velocity(rng.randint(1, 127))))
+        t += rng.choice([500, 3000, 20000, 40000, 70000])
+    slaps.sort(key=lambda s: s[1])
+    return {
+        "pads": kinds,
+        "slaps": slaps,
+        "settings": [settings_for(rng, case % 3) for _ in range(n)],
+        "frame_us": rng.choice([50, 50, 25]) if case % 4 else 250,
+        "shift": 4 if case % 2 else 0,
+        "stagger": bool(case % 2),
+        "ring": n * rng.choice([512, 1024, 2048]),
+        "block": rng.choice([1, 7, 40]),
+        "crosstalk": rng.choice([0.05, 0.1, 0.3, 0.6]),
+        "seed": case,
+    }
+
+
+def run(kind: type[detector.Detector], s: dict[str, Any]) -> list[Any]:
+    """Every hit, its edge and the pads' health (mid-run now and then, and at the end)."""
+    model = PiezoModel(s["pads"], seed=s["seed"], crosstalk=s["crosstalk"])
+    for p, t, peak in s["slaps"]:
+        model.add(ModelSlap(p, t, peak))
+    n, frame_us, size, block = len(s["pads"]), s["frame_us"], s["ring"], s["block"]
+    det = kind(n, s["settings"])
+    ring = array("H", bytes(2 * size))
+    out: list[Any] = []
+    """("hit", hit, its edge) and ("health", every pad's)"""
+    blocks = random.Random(s["seed"] ^ 77)
+    k, t, end = 0, s["slaps"][0][1] - 100_000, s["slaps"][-1][1] + 80_000
+    stagger = frame_us / n if s["stagger"] else 0.0
+    while t < end:
+        if block > 1 and blocks.random() < 0.02:  # the loop fell behind: frames skipped
+            skip = blocks.randint(1, 3 * block)
+            k, t = (k + skip) & detector.FRAME_MASK, t + skip * frame_us
+        count = blocks.randint(1, block) if block > 1 and blocks.random() < 0.5 else block
+        for d in range(count):
+            for i, x in enumerate(model.sample(t + d * frame_us, stagger)):
+                ring[((k + d) * n + i) % size] = x >> s["shift"]
+        hits = det.feed(ring, k, count, t & detector.TICKS_MASK, frame_us, s["shift"], s["stagger"])
+        out += [("hit", hit, det.edge(hit[0], hit[1], 2000, 3000, 200)) for hit in hits]
+        if blocks.random() < 0.01:  # health mid-run takes back a held plan
+            out.append(("health", [det.health(i) for i in range(n)]))
+        k, t = (k + count) & detector.FRAME_MASK, t + count * frame_us
+    out.append(("health", [det.health(i) for i in range(n)]))
+    return out
+
+
+@pytest.mark.parametrize("case", range(12))
+def test_the_gate_gives_the_state_machines_hits_edges_and_health(case: int) -> None:
+    s = scenario(case)
+    ungated = run(detector.Detector, s)
+    assert not detector.Detector.gated  # the host's default: the state machine alone
+    assert run(GatedDetector, s) == ungated
+    assert any(x[0] == "hit" for x in ungated)
+
+
+def test_the_gate_takes_frames_when_it_runs() -> None:
+    """Not a vacuous comparison: gated, the plans take most state frames."""
+    s = scenario(1)
+    taken = 0
+    real_gate = detector._gate
+
+    def counting(*args: Any) -> int:
+        nonlocal taken
+        done: int = real_gate(*args)
+        taken += done
+        return done
+
+    detector._gate = counting
+    try:
+        run(GatedDetector, s)
+    finally:
+        detector._gate = real_gate
+    assert taken > 1000
