@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import pygame
 
 from display import draw, theme
 from display.canvas import Canvas, segment
 from display.text import TextCache
-from display.theme import font
+from display.text import fitting_size as fitting_size  # where the game screens have it from
 
 Color = tuple[int, int, int]
 MIN_WORDS_WIDTH = 40
@@ -18,19 +16,6 @@ smallest font would paint outside the card."""
 LABEL_LEAST = 28
 """A card's label smaller than this on one line is set on two (the readability floor,
 ``display.layout.MIN_SIZE``)."""
-
-
-@lru_cache(maxsize=256)
-def fitting_size(words: str, width: int, largest: int) -> int:
-    """The largest bold font size, down to 14, at which ``words`` fit in ``width`` px.
-
-    Text width grows in proportion to the size, so one measurement at the largest size
-    gives the answer (then checked): loading a font per candidate size cost 50 ms."""
-    wide = font(largest, True).size(words)[0]
-    size = max(14, min(largest, largest * width // max(1, wide)))
-    while size > 14 and font(size, True).size(words)[0] > width:
-        size -= 2
-    return size
 
 
 @segment
@@ -53,10 +38,10 @@ def card_face(
     if inner.width < MIN_WORDS_WIDTH:  # turned nearly edge-on: words would stick out of the card
         return
     _symbol(surf, text, symbol, inner, (inner.centerx, inner.centery - rect.height // 10), rect.height)
-    label_size = fitting_size(label, inner.width - 8, 36)
+    label_size = text.fitting_size(label, inner.width - 8, 36)
     lines = _two_lines(label)
     if label_size < LABEL_LEAST and lines is not None:  # too long for one line read from two metres: two
-        size = min(fitting_size(line, inner.width - 8, 36) for line in lines)
+        size = min(text.fitting_size(line, inner.width - 8, 36) for line in lines)
         if size > label_size:  # fitted again where drawn: at the display's own scale a size rounds up
             room = inner.width - 8
             bottom = text.draw_fitted(
@@ -76,10 +61,10 @@ def _symbol(
 ) -> None:
     """The card's big symbol, on two lines when that makes it read bigger ("ON THE
     ROPES" from two metres)."""
-    size = fitting_size(symbol, inner.width - 12, card_height // 2)
+    size = text.fitting_size(symbol, inner.width - 12, card_height // 2)
     lines = _two_lines(symbol)
     if lines is not None and size < card_height // 6:
-        wrapped = min(fitting_size(line, inner.width - 12, card_height // 4) for line in lines)
+        wrapped = min(text.fitting_size(line, inner.width - 12, card_height // 4) for line in lines)
         if wrapped > size:
             top = text.draw(surf, lines[0], wrapped, theme.WHITE, (centre[0], centre[1] + 2), "midbottom", bold=True)
             text.draw(surf, lines[1], wrapped, theme.WHITE, (centre[0], top.bottom), "midtop", bold=True)

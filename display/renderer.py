@@ -17,6 +17,7 @@ from typing import Any
 
 import pygame
 
+from display.ahead import Ahead, Sketches
 from display.calibration_screen import CalibrationScreen, draw_calibration
 from display.canvas import Canvas
 from display.compose import Composer, Frame, Segments
@@ -77,6 +78,8 @@ class Renderer:
         self.dirty: list[pygame.Rect] = []
         """The rectangles of the canvas the last :meth:`draw` repainted (none: unchanged)."""
         self._last: Screen | None = None
+        self.ahead = Ahead(self._sketch, self.canvas.get_size())
+        """The next demo's type, prepared while the title card waits (:meth:`prepare`)."""
         for game in registry.games():  # loaded now, not by a demo's first frame (0.1 s here)
             with contextlib.suppress(registry.NoScreens):  # said where it is drawn
                 registry.screens(game)
@@ -98,6 +101,10 @@ class Renderer:
     def draw(self, screen: Screen, record: LayoutRecord | None = None) -> pygame.Surface:
         """Draw ``screen``; ``record``, if given, is filled with where text, live state
         and banners went (``display.layout``), and the frame is painted whole."""
+        if isinstance(screen, AttractScreen):
+            self.ahead.expect(screen)
+        else:
+            self.ahead.drop()
         if record is None and self._unmoved(screen):
             self.dirty = []
             return self.canvas
@@ -112,16 +119,28 @@ class Renderer:
         self.dirty = self.composer.compose(frame)
         return self.canvas
 
-    def _draw(self, canvas: Canvas, screen: Screen) -> None:
+    def prepare(self) -> bool:
+        """For a frame with nothing to draw: one bounded step of preparing what the next
+        screen will draw (:class:`display.ahead.Ahead`: a demo's type while the title
+        card waits); False when nothing was left to prepare.  The canvas is not touched."""
+        return self.ahead.step()
+
+    def _sketch(self, screen: DemoScreen, sketches: Sketches) -> None:
+        """Draw ``screen`` with ``sketches`` into a display list that is never painted
+        (its segments kept apart: none of them is reused by a frame shown)."""
+        self._draw(Canvas(self.canvas, frame=Frame(self.canvas.get_size(), sketches.segments)), screen, sketches)
+
+    def _draw(self, canvas: Canvas, screen: Screen, text: TextCache | None = None) -> None:
+        text = self.text if text is None else text
         if isinstance(screen, PlayScreen):
-            registry.screens(screen.game).play(canvas, self.text, screen)
+            registry.screens(screen.game).play(canvas, text, screen)
         elif isinstance(screen, ResultScreen) and (own := _own_result(screen)) is not None:
-            own(canvas, self.text, screen)
+            own(canvas, text, screen)
         else:
             draw = SCREENS.get(type(screen))
             if draw is None:
                 raise TypeError(f"no renderer for {type(screen).__name__}")
-            draw(canvas, self.text, screen)
+            draw(canvas, text, screen)
 
 
 def _own_result(screen: AnyResultScreen) -> registry.ResultDrawer[Any, Any] | None:

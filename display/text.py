@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 
 import numpy as np
 import pygame
 
 from display import compose
 from display.canvas import Canvas
-from display.theme import font
+from display.theme import Typeface, font
 
 Color = tuple[int, int, int]
 MIN_SIZE = 14
@@ -21,6 +22,9 @@ result with its 110 px headline).  Bounded in bytes, not strings: one headline w
 much as a hundred labels, and 512 strings of any size held up to 16 MB; each evicted
 surface also leaves the heap more fragmented, so the budget is kept small."""
 
+
+SHRUNK_KEPT = 1024
+"""Sizes of strings shrunk to fit remembered (then forgotten all at once): a few screens' worth."""
 
 STAND_INS = str.maketrans({"✗": "×", "✓": "√", "→": "»", "←": "«"})
 """Symbols the bundled font has no glyph for (it would draw a box), with the nearest it has:
@@ -39,17 +43,26 @@ class TextCache:
         self.budget_bytes = budget_bytes
         self.bytes = 0
         self._cache: dict[tuple[str, int, Color, bool], pygame.Surface] = {}
+        self._shrink: dict[tuple[str, int, float, int, bool], int] = {}
 
     def render(self, text: str, size: int, color: Color, bold: bool = False) -> pygame.Surface:
         key = (text, size, color, bold)
         surf = self._cache.pop(key, None)
         if surf is None:
-            surf = font(size, bold).render(text.translate(STAND_INS), True, color)
+            surf = self.face(size, bold).render(text.translate(STAND_INS), True, color)
             self.bytes += _size(surf)
             while self.bytes > self.budget_bytes and self._cache:
                 self.bytes -= _size(self._cache.pop(next(iter(self._cache))))
         self._cache[key] = surf  # (re)inserted last: the most recently drawn
         return surf
+
+    def face(self, size: int, bold: bool) -> Typeface:
+        """The face strings are measured and rendered in (:func:`display.theme.font`)."""
+        return font(size, bold)
+
+    def fitting_size(self, words: str, width: int, largest: int) -> int:
+        """:func:`fitting_size` (a planning cache answers by estimate where it is not known)."""
+        return fitting_size(words, width, largest)
 
     def fitted(self, text: str, size: int, color: Color, max_width: int, bold: bool = False) -> pygame.Surface:
         """``text`` no wider than ``max_width``: in smaller type (down to 3/4 of ``size``),
@@ -57,7 +70,7 @@ class TextCache:
         names from a convention-wide ledger), so no string can spill out of its place.
         The bundled font has no combining marks: an accent NFC cannot fold into its letter
         is left out rather than drawn as a box under the line."""
-        return self.render(*fit(text, size, max_width, bold), color, bold)
+        return self.render(*fit(text, size, max_width, bold, self.face), color, bold)
 
     def draw_fitted(
         self,
@@ -73,7 +86,7 @@ class TextCache:
     ) -> pygame.Rect:
         """:meth:`draw` of :meth:`fitted` text."""
         scale = target.scale if isinstance(target, Canvas) else 1.0
-        shown, px = fit(text, _px(size, scale), int(max_width * scale), bold)
+        shown, px = fit(text, _px(size, scale), int(max_width * scale), bold, self.face)
         drawn = size * px / _px(size, scale)  # the size it came to, for the readability record
         rect = _place(target, self.render(shown, px, color, bold), pos, anchor, text, (drawn, color, detail, bold))
         if shown.endswith("…") and not text.endswith("…") and isinstance(target, Canvas) and target.record is not None:
@@ -97,31 +110,82 @@ class TextCache:
         ``detail``: not something a player must read to play (an axis tick, a caption):
         the readability check holds it to a smaller least size."""
         scale = target.scale if isinstance(target, Canvas) else 1.0
+        if max_width is not None:
+            size = self._shrunk(text, size, scale, max_width, bold)
         surf = self.render(text, _px(size, scale), color, bold)
-        while max_width is not None and surf.get_width() > max_width * scale and size > MIN_SIZE:
-            size -= 2
-            surf = self.render(text, _px(size, scale), color, bold)
         return _place(target, surf, pos, anchor, text, (size, color, detail, bold))
+
+    def _shrunk(self, text: str, size: int, scale: float, max_width: int, bold: bool) -> int:
+        """The size :meth:`draw` writes ``text`` at to fit ``max_width``: 2 units smaller
+        at a time, measured (a rendered string is exactly as wide) rather than rendered at
+        every size on the way; remembered, as rendered strings are."""
+        key = (text, size, scale, max_width, bold)
+        known = self._shrink.get(key)
+        if known is None:
+            shown = text.translate(STAND_INS)
+            known = size
+            while self.face(_px(known, scale), bold).size(shown)[0] > max_width * scale and known > MIN_SIZE:
+                known -= 2
+            if len(self._shrink) >= SHRUNK_KEPT:
+                self._shrink.clear()
+            self._shrink[key] = known
+        return known
 
     def measure(self, target: Canvas | pygame.Surface, text: str, size: int, bold: bool = False) -> tuple[int, int]:
         """How big ``text`` is drawn on ``target``, in its units."""
         scale = target.scale if isinstance(target, Canvas) else 1.0
-        w, h = font(_px(size, scale), bold).size(text)
+        w, h = self.face(_px(size, scale), bold).size(text)
         return round(w / scale), round(h / scale)
 
 
-def fit(text: str, size: int, max_width: int, bold: bool = False) -> tuple[str, int]:
+FITTED_KEPT = 256
+"""Fitted sizes remembered (then forgotten all at once): a few games' cards."""
+_fitted: dict[tuple[str, int, int], int] = {}
+
+
+def fitting_size(words: str, width: int, largest: int) -> int:
+    """The largest bold font size, down to 14, at which ``words`` fit in ``width`` px.
+
+    Text width grows in proportion to the size, so one measurement at the largest size
+    gives the answer (then checked): loading a font per candidate size cost 50 ms."""
+    key = (words, width, largest)
+    size = _fitted.get(key)
+    if size is None:
+        if len(_fitted) >= FITTED_KEPT:
+            _fitted.clear()
+        size = _fitted[key] = fitted_in(font, words, width, largest)
+    return size
+
+
+def fitting_size_known(words: str, width: int, largest: int) -> int | None:
+    """:func:`fitting_size`'s answer if it is remembered (nothing measured)."""
+    return _fitted.get((words, width, largest))
+
+
+def fitted_in(face: Callable[[int, bool], Typeface], words: str, width: int, largest: int) -> int:
+    """:func:`fitting_size` measured in ``face``'s faces."""
+    wide = face(largest, True).size(words)[0]
+    size = max(14, min(largest, largest * width // max(1, wide)))
+    while size > 14 and face(size, True).size(words)[0] > width:
+        size -= 2
+    return size
+
+
+def fit(
+    text: str, size: int, max_width: int, bold: bool = False, face: Callable[[int, bool], Typeface] = font
+) -> tuple[str, int]:
     """What :meth:`TextCache.fitted` draws: ``text`` and the size it fits ``max_width`` at,
-    down to 3/4 of ``size``, else the longest start of it that fits with an ellipsis."""
+    down to 3/4 of ``size``, else the longest start of it that fits with an ellipsis
+    (measured in ``face``'s faces)."""
     text = "".join(c for c in unicodedata.normalize("NFC", text) if not unicodedata.category(c).startswith("M"))
     for step in range(size, max(1, size * 3 // 4) - 1, -2):
-        if font(step, bold).size(text)[0] <= max_width:
+        if face(step, bold).size(text)[0] <= max_width:
             return text, step
     small = max(1, size * 3 // 4)
     lo, hi = 0, len(text)
     while lo < hi:  # the longest prefix that fits with the ellipsis
         mid = (lo + hi + 1) // 2
-        if font(small, bold).size(text[:mid] + "…")[0] <= max_width:
+        if face(small, bold).size(text[:mid] + "…")[0] <= max_width:
             lo = mid
         else:
             hi = mid - 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Protocol
 
 import pygame
 import pygame.freetype
@@ -85,6 +86,14 @@ where SDL_ttf's whole-pixel hinting opened gaps inside words.  From here up a pi
 rounding is lost in the letter and SDL_ttf draws it, five times quicker (BENCHMARKS.md:
 a new headline or big number is the costly render of a frame); FreeType's sideways bold
 and SDL_ttf's measure the same to a pixel, so a string keeps its width across the line."""
+
+
+class Typeface(Protocol):
+    """What drawing asks of a face: a string's size, and the string rendered."""
+
+    def size(self, text: str, /) -> tuple[int, int]: ...
+
+    def render(self, text: str, antialias: bool, color: tuple[int, int, int], /) -> pygame.Surface: ...
 
 
 @lru_cache(maxsize=192)

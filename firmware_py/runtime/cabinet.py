@@ -211,6 +211,7 @@ class Cabinet:
             and screen == self._on_screen
         )
         if not self.drawn:
+            self.renderer.prepare()  # a bounded step toward what comes next (a demo's type)
             return self.renderer.canvas
         self._on_screen = screen
         canvas = self.renderer.draw(screen)

@@ -76,8 +76,9 @@ def game_frames(name: str, frames: int, seed: int = 1) -> list[Any]:
     """``frames`` PlayScreen models of game ``name``: each state of a random playout at
     every 60 Hz frame until the next action."""
     from display.models import PlayScreen
+    from display.playout import STEP_US, playout
     from games import registry
-    from tests.display.screen_states import LOOKS, STEP_US, playout
+    from tests.display.screen_states import LOOKS
 
     engine_type = next(e for e in registry.engines() if e.spec.name == name)
     spec = engine_type.spec
@@ -110,10 +111,10 @@ def idle_frames(models: list[Any]) -> list[Any]:
     return [replace(held, now_us=start + k * FRAME_US) for k in range(WARM + MEASURED)]
 
 
-def attract_frames() -> list[Any]:
+def attract_frames(every_frame: bool = False) -> list[Any]:
     """The attract mode's screen models as the cabinet's loop sees them at 60 fps: the
     title card (6 s), then the first game's demo (10 s), each model once (the loop draws
-    one only when it changed)."""
+    one only when it changed); ``every_frame``: the model of every frame of the loop."""
     from firmware_py.runtime import scenes
     from firmware_py.runtime.cabinet import Cabinet
     from firmware_py.runtime.store import Store
@@ -135,8 +136,19 @@ def attract_frames() -> list[Any]:
             models.append(cabinet.scene.screen(now))
         store.close()
         sim.close()
-    changed = [m for i, m in enumerate(models) if i == 0 or m != models[i - 1]]
-    return changed
+    return models if every_frame else [models[i] for i in changed_at(models)]
+
+
+def changed_at(models: list[Any]) -> list[int]:
+    """The indices of the models that differ from the one before."""
+    return [i for i, m in enumerate(models) if i == 0 or m != models[i - 1]]
+
+
+def until_drawn(models: list[Any], drawn: int) -> list[Any]:
+    """``models`` up to their ``drawn``-th change (the frames a loop drawing only changes
+    passes through until it has drawn that many)."""
+    changes = changed_at(models)
+    return models[: changes[drawn] if drawn < len(changes) else len(models)]
 
 
 class Traffic:
@@ -200,13 +212,16 @@ def _worker(stretches_file: str, tree: str) -> None:
         window = Window(size)
         composed = hasattr(window, "main")
         renderer = Renderer(canvas=window.main) if composed else Renderer(size=size)
-        last = None
-        for k, model in enumerate(models):
-            if k == WARM:
-                os.getppid()
-            if changes_only and model == last:
+        prepares = hasattr(renderer, "prepare")
+        last, drawn = None, 0
+        for model in models:
+            if changes_only and model == last:  # left on screen: the cabinet's idle step
+                if prepares:
+                    renderer.prepare()
                 continue
-            last = model
+            if drawn == WARM:
+                os.getppid()
+            last, drawn = model, drawn + 1
             canvas = renderer.draw(model)
             if composed:
                 window.present(canvas, renderer.dirty)
@@ -219,6 +234,35 @@ def _worker(stretches_file: str, tree: str) -> None:
 def callgrind(stretches: list[Stretch], tree: str, module: str = "tests.bench.bench_frames") -> list[float]:
     """Instructions per measured frame of each stretch (drawn by ``tree``, '' = this one,
     in ``module``'s worker)."""
+    totals = _dumps(stretches, "--worker", tree, module)
+    ends = totals[-2 * len(stretches) :][1::2]  # each stretch: its start marker's dump, then its end's
+    return [t / MEASURED for t in ends]
+
+
+def preparation_steps(title: Any, size: tuple[int, int]) -> list[int]:
+    """Instructions of each step of preparing the next demo (``Renderer.prepare``) after
+    the title card ``title`` is drawn, faces cold (a fresh process)."""
+    return _dumps([("attract preparation", size, [title], False)], "--steps", "", "tests.bench.bench_frames")[1:-1]
+
+
+def _steps_worker(stretches_file: str) -> None:
+    """Draw the stretch's title card, then prepare until done, ``os.getppid()`` around each step."""
+    from display.renderer import Renderer
+    from display.window import Window
+
+    ((_name, size, (title,), _changes),) = pickle.loads(Path(stretches_file).read_bytes())
+    window = Window(size)
+    renderer = Renderer(canvas=window.main)
+    renderer.draw(title)
+    os.getppid()
+    while renderer.prepare():
+        os.getppid()
+    window.close()
+
+
+def _dumps(stretches: list[Stretch], mode: str, tree: str, module: str) -> list[int]:
+    """Instructions between each two ``os.getppid()`` calls of ``module``'s worker
+    (``mode``: ``--worker`` or ``--steps``) run under callgrind on ``stretches``."""
     with tempfile.TemporaryDirectory(prefix="ringside-frames-") as tmp:
         path = Path(tmp) / "stretches.pickle"
         path.write_bytes(pickle.dumps(stretches))
@@ -232,7 +276,7 @@ def callgrind(stretches: list[Stretch], tree: str, module: str = "tests.bench.be
                 sys.executable,
                 "-m",
                 module,
-                "--worker",
+                mode,
                 str(path),
                 tree,
             ],
@@ -243,9 +287,7 @@ def callgrind(stretches: list[Stretch], tree: str, module: str = "tests.bench.be
             check=True,
         )
         dumps = sorted(Path(tmp).glob("cg.out.*"), key=lambda p: int(p.suffix[1:]))
-        totals = [int(re.search(r"^totals:\s*(\d+)", p.read_text(), re.M).group(1)) for p in dumps]  # type: ignore[union-attr]
-    ends = totals[-2 * len(stretches) :][1::2]  # each stretch: its start marker's dump, then its end's
-    return [t / MEASURED for t in ends]
+        return [int(re.search(r"^totals:\s*(\d+)", p.read_text(), re.M).group(1)) for p in dumps]  # type: ignore[union-attr]
 
 
 def floor_ms(size: tuple[int, int], frames: int) -> list[float]:
@@ -292,7 +334,8 @@ def run() -> list[Figure]:
 
     figures: list[Figure] = []
     stretches: dict[tuple[int, int], list[Stretch]] = {size: [] for size in SIZES}
-    attract = attract_frames()
+    loop = attract_frames(every_frame=True)
+    attract = [loop[i] for i in changed_at(loop)]
     names = [e.spec.name for e in registry.engines()]
     for name in names:
         models = game_frames(name, FRAMES)
@@ -330,7 +373,8 @@ def run() -> list[Figure]:
     title = [m for m in attract if not isinstance(m, DemoScreen)]
     demo = [m for m in attract if isinstance(m, DemoScreen)][8:]  # past its first second (~7 changes a second)
     for size in SIZES:
-        stretches[size].append(("attract", size, attract[: WARM + MEASURED], True))
+        # every frame of the loop: those it does not draw prepare the next demo (the cabinet's idle step)
+        stretches[size].append(("attract", size, until_drawn(loop, WARM + MEASURED), True))
         stretches[size].append(("attract title card", size, (title * (WARM + MEASURED))[: WARM + MEASURED], True))
         stretches[size].append(("attract demo", size, demo[: WARM + MEASURED], True))
     if os.environ.get("BENCH_NO_CALLGRIND"):
@@ -338,6 +382,7 @@ def run() -> list[Figure]:
     trees = ["", BEFORE_TREE] if BEFORE_TREE else [""]
     with ThreadPoolExecutor() as pool:  # valgrind runs side by side: each is one process
         runs = {(size, tree): pool.submit(callgrind, stretches[size], tree) for size in SIZES for tree in trees}
+        steps = {size: pool.submit(preparation_steps, title[0], size) for size in SIZES}
     for size in SIZES:
         after = runs[size, ""].result()
         before = runs[size, BEFORE_TREE].result() if BEFORE_TREE else [float("nan")] * len(after)
@@ -353,8 +398,24 @@ def run() -> list[Figure]:
                     + f"callgrind, {MEASURED} frames after {WARM}",
                 )
             )
+        counts = steps[size].result()
+        note = f"{len(counts)} steps in frames the title card leaves unchanged (of its ~360 at 60 fps), faces cold; callgrind"
+        figures.append(
+            Figure(
+                f"attract: preparing the next demo {_res(size)}: instructions per step, max",
+                max(counts),
+                "instr",
+                "",
+                note,
+            )
+        )
+        figures.append(
+            Figure(f"attract: preparing the next demo {_res(size)}: instructions in all", sum(counts), "instr", "", "")
+        )
     return figures
 
 
 if __name__ == "__main__" and len(sys.argv) == 4 and sys.argv[1] == "--worker":
     _worker(sys.argv[2], sys.argv[3])
+if __name__ == "__main__" and len(sys.argv) == 4 and sys.argv[1] == "--steps":
+    _steps_worker(sys.argv[2])

@@ -22,6 +22,7 @@ from display.models import (
     ResultScreen,
     StationLook,
 )
+from display.playout import playout
 from firmware_py.games import registry as controls_registry
 from firmware_py.runtime.cabinet import Cabinet
 from firmware_py.runtime.calibration_scene import CalibrationScene
@@ -31,7 +32,6 @@ from firmware_py.runtime.scenes import Attract, Join, Options, Select
 from firmware_py.runtime.service_menu import ServiceMenu
 from firmware_py.runtime.store import Store
 from games import registry
-from games.bots import RandomBot
 from games.protocol import Engine
 from hal.clock import ManualClock
 from hal.config import load_config
@@ -46,8 +46,6 @@ HIL = Path(__file__).resolve().parents[1] / "hil"
 HIL_GAMES = registry.names()
 """Every offered game: its scenarios in ``tests/hil/<name>/`` are the ones whose frames are
 sampled (the padboard ones replay the same screens slower, in real time)."""
-STEP_US = 400_000
-"""Playout events are stamped this far apart: the newest event's banner is still up."""
 
 
 def live_context() -> CabinetContext:
@@ -104,10 +102,6 @@ def menu_screens() -> Iterator[Named]:
     yield "service", ServiceMenu(ctx, now, attract, calibration=CalibrationScene).screen(now)
 
 
-def _stamp(action: Any, counter: int) -> int:
-    return getattr(action, "t_us", None) or counter * STEP_US
-
-
 def playout_screens(samples: int = 6, seed: int = 1) -> Iterator[Named]:
     """Every registered game at every player count its screen shows, at ``samples``
     points of a random playout, each drawn just after its newest event."""
@@ -155,27 +149,6 @@ def playout_screens(samples: int = 6, seed: int = 1) -> Iterator[Named]:
                     story=controls.result_story(engine, records),
                 ),
             )
-
-
-def playout(engine: Engine, seed: int) -> Iterator[tuple[Any, tuple, int]]:
-    """A random playout: after each action that changed the game, its public view, the
-    newest 40 events with their µs, and a moment just after the newest."""
-    bots: dict[int, RandomBot] = {}
-    events: list[tuple[int, Any]] = []
-    last = 0
-    for n in range(20_000):
-        if engine.over:
-            break
-        acting = sorted(engine.to_act())
-        player = acting[n % len(acting)]
-        action = bots.setdefault(player, RandomBot(seed * 31 + player)).choose(engine, player)
-        stamp = max(last, _stamp(action, n + 1))
-        new = engine.apply(action)
-        if not new:
-            continue
-        last = stamp
-        events += [(stamp, e) for e in new]
-        yield engine.public_view(), tuple(events[-40:]), stamp + 100_000
 
 
 def hil_screens(per_scenario: int = 12) -> Iterator[Named]:

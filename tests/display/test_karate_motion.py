@@ -16,10 +16,11 @@ from display.art import Pose
 from display.games.karate_fight.screen import COLLECT_STAGGER_US, POSE_US, fighter_pose
 from display.models import PlayScreen
 from display.motion import FLASH_US, SLIDE_US
+from display.playout import playout
 from display.renderer import Renderer
 from games import registry
 from games.karate_fight import BoutWon, CardPlayed, HitWon
-from tests.display.screen_states import LOOKS, playout
+from tests.display.screen_states import LOOKS
 from tests.display.test_screens import colour_share
 
 CENTRE_CARD = pygame.Rect(550, 160, 180, 252)

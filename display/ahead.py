@@ -1,0 +1,281 @@
+"""Type prepared ahead of need: while the title card waits, the next demo's type faces are
+opened and their letters rendered, a bounded step per idle frame.
+
+A string is costly the first time it is drawn at a size: SDL_ttf opens the face, shapes
+with a new HarfBuzz plan and rasterises each glyph (a 205 px bold digit 1.5 M
+instructions); once a face holds its glyphs any string of them costs little
+(BENCHMARKS.md, issue 34: the demo's first frames cost 5.5 M a frame at 1080p for this).
+So the title card plans the next demo: its opening (a fresh engine of the featured game,
+computers in every seat) and the first states of a random playout are drawn with
+:class:`Sketches`, stand-in faces that measure by estimate, open nothing and note each
+size and letter asked for (a card's words fitted for real, a step each, where the fitted
+size is not yet known); then each idle frame renders one face's letters, or part of them,
+into the real faces (:func:`display.theme.font` keeps them).  What the sketches cannot
+show (the demo plays other cards, a stamina falls further) is guessed only as far as the
+letters go: a face that shows a digit gets all ten.
+"""
+
+from __future__ import annotations
+
+import itertools
+import string
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pygame
+
+from display.compose import Segments
+from display.models import AnyPlayScreen, AttractScreen, DemoScreen, PlayScreen, StationLook
+from display.playout import playout
+from display.text import TextCache, fitted_in, fitting_size, fitting_size_known
+from display.theme import Typeface, font
+from games import registry
+from games.levels import Level
+
+STEP_INSTRUCTIONS = 3_000_000
+"""A step's estimated cost: the attract goal for a whole frame (issue 34)."""
+FACE_INSTRUCTIONS = 2_500_000
+"""A face's first render (opening, HarfBuzz's plan, the first glyph), measured at 40–205 px."""
+PLAYED = 12
+"""States of a random playout sketched after the opening (Punch!'s first cards shown)."""
+REFERENCE = 100
+"""The size whose advances every stand-in face scales."""
+ADVANCES_A_STEP = 24
+"""Characters whose reference advance is measured in one step (about 1 M instructions)."""
+WIDER = 1.04
+"""Stand-in widths are this much wider than the reference's: a string shrunk to fit is
+then planned down to the size it reaches (hinting widens large type a little), not one
+step short of it."""
+
+
+def glyph_instructions(size: int, bold: bool) -> int:
+    """One glyph's first render at ``size`` px, as callgrind counted it (205 px: 0.2 M,
+    bold 1.5 M; 40 px: 0.1 M)."""
+    return 80_000 + int((size / REFERENCE) ** 2 * (350_000 if bold else 30_000))
+
+
+Wanted = dict[tuple[int, bool], set[str]]
+"""Per face (size in pixels, bold): the characters asked of it."""
+
+_advances: dict[tuple[str, bool], float] = {}
+
+
+def _advance(char: str, bold: bool) -> float:
+    """``char``'s advance at :data:`REFERENCE` px (the reference face's, measured once)."""
+    known = _advances.get((char, bold))
+    if known is None:
+        metrics = font(REFERENCE, bold).metrics(char)
+        known = _advances[char, bold] = float(metrics[0][4]) if metrics and metrics[0] else REFERENCE / 2
+    return known
+
+
+def advance_steps() -> Iterator[None]:
+    """The reference advances of printable ASCII, a step at a time (once a process: the
+    sketches of any later plan measure with them; other characters are measured when met)."""
+    for bold in (False, True):
+        for start in range(32, 127, ADVANCES_A_STEP):
+            for code in range(start, min(127, start + ADVANCES_A_STEP)):
+                _advance(chr(code), bold)
+            yield None
+
+
+class Sketch:
+    """A face's stand-in while a coming frame is planned: sizes estimated from the
+    reference face's advances, blank surfaces of that size (views of one blank sheet:
+    nothing allocated or cleared), each character noted."""
+
+    def __init__(self, size: int, bold: bool, wanted: Wanted, sheet: pygame.Surface) -> None:
+        self._size, self._bold, self._sheet = size, bold, sheet
+        self._chars = wanted.setdefault((size, bold), set())
+
+    def size(self, text: str, /) -> tuple[int, int]:
+        self._chars.update(text)
+        width = sum(_advance(c, self._bold) for c in text) * self._size / REFERENCE * WIDER
+        return round(width), round(self._size * 1.15)
+
+    def render(self, text: str, antialias: bool, color: tuple[int, int, int], /) -> pygame.Surface:
+        w, h = self.size(text)
+        return self._sheet.subsurface((0, 0, min(w, self._sheet.get_width()), min(h, self._sheet.get_height())))
+
+
+class Sketches(TextCache):
+    """A text cache whose faces are :class:`Sketch` es: a planning draw through it renders
+    nothing and opens no face; :attr:`wanted` says what it asked for.  ``sheet``: the
+    blank surface stand-ins are cut from (as large as any string drawn)."""
+
+    def __init__(self, sheet: pygame.Surface) -> None:
+        super().__init__(budget_bytes=2**40)
+        self.wanted: Wanted = {}
+        self.fits: set[tuple[str, int, int]] = set()
+        """Fitted sizes asked for that are not known yet (:func:`display.text.fitting_size`)."""
+        self._sheet = sheet
+        self.segments = Segments()
+        """Segments the planning draws record and reuse among themselves (and nowhere else:
+        theirs hold stand-ins)."""
+
+    def face(self, size: int, bold: bool) -> Typeface:
+        return Sketch(size, bold, self.wanted, self._sheet)
+
+    def fitting_size(self, words: str, width: int, largest: int) -> int:
+        """The real answer where it is remembered; else an estimate, and the question
+        noted in :attr:`fits` (to be measured for real, then the frame planned again)."""
+        known = fitting_size_known(words, width, largest)
+        if known is not None:
+            return known
+        self.fits.add((words, width, largest))
+        return fitted_in(self.face, words, width, largest)
+
+
+def demo_sketches(screen: AttractScreen) -> Iterator[DemoScreen]:
+    """The featured game's demo as it may look: its opening once for each level its
+    computers may play at (their name tags differ), then the first :data:`PLAYED` states
+    of a random playout (the first cards shown, a count that falls).  A fresh engine at
+    the game's default options, as many seats as the game and the stations allow, every
+    one a computer's.  Nothing if the game is not registered here or the cabinet has too
+    few stations to show it."""
+    title = screen.games[screen.featured] if 0 <= screen.featured < len(screen.games) else None
+    engine_type = next((e for e in registry.engines() if e.spec.title == title), None)
+    if engine_type is None:
+        return
+    spec = engine_type.spec
+    players = min(spec.max_players, len(screen.stations))
+    if players < spec.min_players:
+        return
+    engine = engine_type(spec.options_type(), players, 0)
+
+    def demo(view: Any, events: tuple[Any, ...], now_us: int, level: Level) -> DemoScreen:
+        seats = tuple(
+            StationLook(f"CPU {n} · {level.name}" if players > 1 else f"CPU · {level.name}", look.color)
+            for n, look in enumerate(screen.stations[:players], start=1)
+        )
+        play: AnyPlayScreen = PlayScreen(
+            game=spec.name,
+            title=spec.title,
+            seats=seats,
+            view=view,
+            events=events,
+            now_us=now_us,
+            computers=(True,) * players,
+        )
+        return DemoScreen(play, spec.title, True)
+
+    opening = engine.public_view()
+    for level in Level:
+        yield demo(opening, (), 0, level)
+    for view, events, now_us in itertools.islice(playout(engine, 0), PLAYED):
+        yield demo(view, events, now_us, Level.NORMAL)
+
+
+@dataclass(frozen=True)
+class Warm:
+    """One step: render ``letters`` in the face of ``size`` px (bold or not)."""
+
+    size: int
+    bold: bool
+    letters: str
+
+    def __call__(self) -> None:
+        font(self.size, self.bold).render(self.letters, True, (255, 255, 255))
+
+
+def warm_steps(wanted: Wanted) -> Iterator[Warm]:
+    """``wanted``'s faces in the order first asked for, each in steps of about
+    :data:`STEP_INSTRUCTIONS` (at least one letter a step); a face that shows a digit
+    is given all ten (a score or a count shows others later)."""
+    for (size, bold), chars in wanted.items():
+        letters = sorted((chars | set(string.digits) if chars & set(string.digits) else chars) - set(" "))
+        cost, step = FACE_INSTRUCTIONS, ""
+        for letter in letters:
+            each = glyph_instructions(size, bold)
+            if step and cost + each > STEP_INSTRUCTIONS:
+                yield Warm(size, bold, step)
+                cost, step = 0, ""
+            cost, step = cost + each, step + letter
+        if step:
+            yield Warm(size, bold, step)
+
+
+_planned: dict[tuple[object, ...], Wanted] = {}
+"""What each demo wants (by canvas size, game and stations), once planned: a demo comes
+back every cycle, and its sizes and letters do not change."""
+_warmed: dict[tuple[object, ...], tuple[int, int]] = {}
+"""Per demo warmed: :func:`_faces_let_go` just after (the faces, like
+:func:`display.theme.font`'s cache, are the process's, whichever renderer warmed them)."""
+
+
+def _faces_let_go() -> tuple[int, int]:
+    """(faces opened, faces let go) by :func:`display.theme.font`'s cache since it was
+    last cleared: a face warmed is still open while the second number stays the same
+    (the cache lets one go only when full) and the first has not fallen (cleared)."""
+    info = font.cache_info()
+    return info.misses, info.misses - info.currsize
+
+
+def _still_open(then: tuple[int, int]) -> bool:
+    """Whether every face open when :func:`_faces_let_go` said ``then`` still is."""
+    opened, let_go = _faces_let_go()
+    return opened >= then[0] and let_go == then[1]
+
+
+class Ahead:
+    """The work of preparing the next demo, done a step at a time (:meth:`step`).
+
+    ``plan(screen, sketches)`` draws ``screen`` with ``sketches`` (and its segments)
+    somewhere nothing is shown."""
+
+    def __init__(self, plan: Callable[[DemoScreen, Sketches], None], size: tuple[int, int]) -> None:
+        """``size``: the canvas's (stand-in strings are cut from a blank sheet as wide)."""
+        self._plan = plan
+        self._size = size
+        self._sheet: pygame.Surface | None = None
+        self._for: tuple[object, ...] | None = None
+        self._steps: Iterator[None] = iter(())
+
+    def expect(self, screen: AttractScreen) -> None:
+        """The title card ``screen`` is up: prepare its featured game's demo (planned
+        again only when the featured game or the stations change)."""
+        featured = screen.games[screen.featured] if 0 <= screen.featured < len(screen.games) else ""
+        key = (self._size, featured, *screen.stations)
+        if key != self._for:
+            self._for = key
+            self._steps = self._work(screen, key)
+
+    def drop(self) -> None:
+        """Another screen is up: nothing more is prepared for the last title card."""
+        self._for, self._steps = None, iter(())
+
+    def step(self) -> bool:
+        """One bounded step of the preparation; False when none was left."""
+        return next(self._steps, False) is None
+
+    def _work(self, screen: AttractScreen, key: tuple[object, ...]) -> Iterator[None]:
+        if key in _warmed and _still_open(_warmed[key]):
+            return  # every face warmed for this demo is still open, holding its glyphs
+        if key not in _planned:
+            yield from self._sketch(screen, key)
+        for warm in warm_steps(_planned[key]):
+            warm()
+            yield None
+        _warmed[key] = _faces_let_go()
+
+    def _sketch(self, screen: AttractScreen, key: tuple[object, ...]) -> Iterator[None]:
+        """Plan ``screen``'s demo into :data:`_planned`."""
+        if not _advances:
+            yield from advance_steps()
+        if self._sheet is None:
+            self._sheet = pygame.Surface((self._size[0], self._size[1] // 4), pygame.SRCALPHA)  # taller than any type
+            yield None
+        sketches = Sketches(self._sheet)
+        for sketch in demo_sketches(screen):
+            yield None  # the engine made, or a state played: a step of its own
+            self._plan(sketch, sketches)  # a Python draw of one frame: about one step
+            yield None
+            while sketches.fits:  # card words fitted: measured for real (remembered), a step each, then again
+                for words, width, largest in sorted(sketches.fits):
+                    fitting_size(words, width, largest)
+                    yield None
+                sketches.fits.clear()
+                self._plan(sketch, sketches)
+                yield None
+        _planned[key] = sketches.wanted

@@ -1,0 +1,117 @@
+"""The title card prepares the next demo's type (display.ahead): the demo's first frames
+open no type face and draw the same picture as without preparing, and each step of the
+preparation is bounded."""
+
+from __future__ import annotations
+
+import string
+
+import pygame
+
+from display import ahead, theme
+from display.ahead import FACE_INSTRUCTIONS, STEP_INSTRUCTIONS, glyph_instructions, warm_steps
+from display.models import AttractScreen, DemoScreen
+from display.renderer import Renderer
+
+SIZE = (1920, 1080)
+
+
+def _attract() -> tuple[AttractScreen, list[DemoScreen]]:
+    """The title card the cabinet shows first, and the frames its first demo draws in
+    its first seconds (as the frame bench measures them)."""
+    from tests.bench.bench_frames import attract_frames
+
+    models = attract_frames()
+    title = models[0]
+    assert isinstance(title, AttractScreen)
+    return title, [m for m in models if isinstance(m, DemoScreen)][:28]
+
+
+def test_a_prepared_demo_opens_no_type_face_and_draws_the_same_picture() -> None:
+    """Fails without the preparation: the demo's first frame opens a face for every
+    size it writes in (a stamina digit at 205 px, each name tag shrunk to fit)."""
+    title, demo = _attract()
+    theme.font.cache_clear()
+    cold = Renderer(size=SIZE)
+    pictures = []
+    for model in demo:
+        cold.draw(model)
+        pictures.append(pygame.image.tobytes(cold.canvas, "RGB"))
+    opened_cold = theme.font.cache_info().misses
+
+    theme.font.cache_clear()
+    warm = Renderer(size=SIZE)
+    warm.draw(title)
+    shown = pygame.image.tobytes(warm.canvas, "RGB")
+    steps = 0
+    while warm.prepare():
+        steps += 1
+    assert pygame.image.tobytes(warm.canvas, "RGB") == shown  # nothing on screen touched
+    assert not warm.prepare()  # done: nothing more to do until the next title card
+    opened = theme.font.cache_info().misses
+    for i, model in enumerate(demo):
+        warm.draw(model)
+        assert pygame.image.tobytes(warm.canvas, "RGB") == pictures[i], f"demo frame {i} differs"
+    assert opened_cold > 20
+    assert theme.font.cache_info().misses == opened, "the demo's first seconds opened a face not prepared"
+    assert steps > 10
+
+
+def _forget() -> None:
+    """No demo planned or warmed yet in this process (the plans and faces are its own)."""
+    ahead._planned.clear()
+    ahead._warmed.clear()
+
+
+def test_another_screen_ends_the_preparation() -> None:
+    title, demo = _attract()
+    _forget()
+    renderer = Renderer(size=SIZE)
+    assert not renderer.prepare()  # no title card yet: nothing to prepare
+    renderer.draw(title)
+    assert renderer.prepare()
+    renderer.draw(demo[0])
+    assert not renderer.prepare()
+
+
+def test_each_step_warms_a_bounded_part_of_a_face() -> None:
+    """A step is one face's letters up to the step's estimated cost (at least one letter);
+    every letter asked for is warmed, and a face that shows a digit gets all ten."""
+    wanted = {(205, True): set("10 cards"), (41, False): set("Standard"), (98, True): set("CPU 2 · NORMAL")}
+    steps = list(warm_steps(wanted))
+    for i, step in enumerate(steps):
+        first = i == 0 or (steps[i - 1].size, steps[i - 1].bold) != (step.size, step.bold)  # opens the face
+        cost = FACE_INSTRUCTIONS * first + len(step.letters) * glyph_instructions(step.size, step.bold)
+        assert len(step.letters) == 1 or cost <= STEP_INSTRUCTIONS
+    for (size, bold), chars in wanted.items():
+        warmed = "".join(s.letters for s in steps if (s.size, s.bold) == (size, bold))
+        expected = chars | set(string.digits) if chars & set(string.digits) else chars
+        assert sorted(warmed) == sorted(expected - {" "})
+    assert len([s for s in steps if s.size == 205]) > 1  # big bold digits: several steps
+
+
+def test_a_demo_prepared_once_is_not_prepared_again_while_its_faces_stay_open() -> None:
+    """The next cycle's title card does nothing while the face cache has let no face go;
+    once it has, the faces are warmed again without sketching the demo again."""
+    title, demo = _attract()
+    theme.font.cache_clear()
+    _forget()
+    renderer = Renderer(size=SIZE)
+    renderer.draw(title)
+    first = 0
+    while renderer.prepare():
+        first += 1
+
+    def again() -> int:
+        renderer.draw(demo[0])
+        renderer.draw(title)
+        steps = 0
+        while renderer.prepare():
+            steps += 1
+        return steps
+
+    assert again() == 0
+    for size in range(500, 500 + theme.font.cache_info().maxsize):  # fills the cache: faces are let go
+        theme.font(size)
+    wanted = next(w for key, w in ahead._planned.items() if key[:2] == (SIZE, title.games[title.featured]))
+    assert again() == len(list(warm_steps(wanted))) < first
