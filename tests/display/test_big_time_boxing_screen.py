@@ -26,7 +26,9 @@ from display.games.big_time_boxing.screen import (
     last_play,
     rounds_fought,
     said_at,
+    shown_card,
     stopped,
+    told_by,
 )
 from display.games.big_time_boxing.words import FINISH_SHORT
 from display.models import PlayScreen, PrivateScreen, ResultScreen, StationLook
@@ -49,11 +51,13 @@ from games.big_time_boxing import (
     Position,
     Punch,
     RoundScored,
+    RoundStarted,
     Throw,
     WindowOpened,
 )
 from games.big_time_boxing.bot import BoxerBot
 from games.protocol import Event
+from tests.display import story_order
 from tests.display.test_screens import colour_share
 from tests.games.big_time_boxing.helpers import boxer, result, stacked
 
@@ -232,6 +236,31 @@ def test_the_rounds_score_is_shown_after_the_bell_then_cleared(renderer: Rendere
     assert f"{scored.judge_points[0]} JP + {scored.damage_caused[0]} dmg = {scored.totals[0]}" in texts
     draw(renderer, ring(game, events, said + ROUND_SCORE_US + 1), artifacts, "round-2-play")
     assert "ROUND 1 SCORED" not in renderer.text.texts()
+
+
+def test_a_quick_boxer_does_not_cut_short_the_read_of_the_rounds_last_card() -> None:
+    """Issue 30: the boxer plays again 400 ms after the card that ends a round (the HIL
+    boxer of whole_fight), quicker than the read time.  The screen runs behind the game as
+    Punch!'s does: that card stays on the stage, readable, for the read time, then ROUND n
+    is said (with the round's score), then the screen catches up (the game never waits)."""
+    game, events = fought(until=lambda e: e.round == 2)
+    bell = events[-1][0]  # the play that ended round 1: its cards, the score, ROUND 2
+    cards = [c for c in (shown_card(ring(game), e) for t, e in events if t == bell) if c is not None]
+    assert cards and any(isinstance(e, RoundStarted) for t, e in events if t == bell)
+    said = bell + (len(cards) - 1) * STAGGER_US + READ_US  # the round's last card read
+    (seat,) = game.seats_to_act()
+    quick = bell + 400_000
+    events += [(quick, e) for e in game.apply(BoxerBot(9).choose(game, seat))]
+    new = [c for c in (shown_card(ring(game), e) for t, e in events if t == quick) if c is not None]
+    assert new and new[-1].big != cards[-1].big, "pick a seed whose next card differs"
+    times = [*range(quick + 50_000, said, 100_000), said + 50_000, said + ROUND_SCORE_US]
+    *reading, round_said, caught_up = story_order.drawn([(t, ring(game, events, t)) for t in times])
+    for f in reading:
+        assert cards[-1].big in f.texts and new[-1].big not in f.texts, (f.now_us - bell, f.texts)
+        assert "ROUND 2" not in f.banners and "Round 1 of 4" in f.texts
+    assert "ROUND 2" in round_said.banners and {"ROUND 1 SCORED", "Round 2 of 4"} <= set(round_said.texts)
+    assert new[-1].big in caught_up.texts  # the present again
+    assert told_by(ring(game, events, quick)) == said + READ_US
 
 
 # -- the score sheet ----------------------------------------------------------------------------------

@@ -165,15 +165,7 @@ def test_a_banner_up_for_one_frame_is_a_flash_and_for_two_is_not(planted: list[A
 # -- every frame the cabinet shows ---------------------------------------------------------------
 PUNCH_EFFECT = r"single-frame flash: text '(No effect|.+ (hit|punched back|rests)  [+-]\d+)' at"
 """A Punch! effect line ("No effect", "Red hit  -3") up for one frame."""
-KNOWN: dict[str, tuple[tuple[str, str], ...]] = {
-    "big_time_boxing/whole_fight": (
-        (
-            r"'ROUND 4' drawn after 4 of 6 frames showing its card 'Blocked'",
-            "the HIL boxer throws 400 ms after the block that ended round 3, quicker than the 700 ms read"
-            " time; Big Time Boxing's screen does not yet run behind the game as Punch!'s does (issue 30)",
-        ),
-    ),
-}
+KNOWN: dict[str, tuple[tuple[str, str], ...]] = {}
 """Findings expected on shipped frames, by label prefix: (a regular expression a finding
 matches, why it is expected)."""
 

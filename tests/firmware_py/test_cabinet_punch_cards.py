@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from display.games.punch_cards.models import DeskStep, DuelTable
-from display.games.punch_cards.screen import OPEN_US
+from display.games.punch_cards.screen import OPEN_US, RESULT_READ_US
 from display.models import AttractScreen
 from display.private import image_text
 from firmware_py.games.punch_cards.duel import DuelScene
@@ -27,10 +27,15 @@ from hal.config import CabinetConfig
 from hal.events import Button, TypedEvent
 from hal.sim import SimCabinet
 from tests.cabinet_driving import press, run_for
+from tests.display import story_order
 from tests.firmware_py.ledger.conftest import FAST_PINS, SEED, Clock
 from tests.firmware_py.ledger.conftest import postgres as postgres  # the throwaway server fixture
 from tests.firmware_py.ledger.pg_server import PostgresServer
 from tests.firmware_py.ledger.support import decided_duel
+
+READ_US = OPEN_US + RESULT_READ_US + 200_000
+"""A player presses START once the duel's result has been read: its holes open, its banner
+read (before that, START stays on the result)."""
 
 
 @pytest.fixture
@@ -218,7 +223,7 @@ def test_a_duel_is_recorded_in_the_ledger_and_the_winner_takes_the_losers_stake(
     )
     run_for(pc, sim, OPEN_US)  # the private display says it once the main screen has opened the reveal
     assert f"You won card #{taken.serial}" in private(sim, outcome.winner)  # stations 0, 1 are seats 0, 1
-    run_for(pc, sim, 600_000 - OPEN_US)
+    run_for(pc, sim, READ_US - OPEN_US)
     tap(pc, sim, 0, Button.START)
     lobby = pc.scene
     assert isinstance(lobby, Lobby)
@@ -239,10 +244,33 @@ def duel_to_the_end_from_corners(cabinet: Cabinet, sim: SimCabinet, scene: DuelS
 
 
 @pytest.mark.slow
+def test_start_leaves_a_duels_result_only_once_its_banner_has_been_read(pc: Cabinet, sim, ledger) -> None:
+    """Issue 30: a duellist pressing START as if to confirm skipped the result almost unseen
+    (START left 0.5 s after the result was recorded; its banner came 0.32 s after the
+    reveal).  START now leaves only once the banner has been up for the read time."""
+    two_players(pc, sim)
+    scene = duel_to_the_end(pc, sim)
+    banner = None
+    for _ in range(100):  # frame by frame until the main screen draws the result's banner
+        (frame,) = story_order.drawn([(0, scene.screen(sim.clock.now_us()))])
+        if any("WINS!" in words for words in frame.banners):
+            banner = sim.clock.now_us()
+            break
+        run_for(pc, sim, 20_000)
+    assert banner is not None, "the result's banner never came"
+    run_for(pc, sim, RESULT_READ_US - 300_000)
+    tap(pc, sim, 0, Button.START)  # pressed while the banner is still being read: stays
+    assert pc.scene is scene
+    run_for(pc, sim, 300_000)
+    tap(pc, sim, 1, Button.START)
+    assert isinstance(pc.scene, Lobby)
+
+
+@pytest.mark.slow
 def test_a_second_challenge_may_be_refused_and_then_nothing_moves(pc: Cabinet, sim, ledger) -> None:
     two_players(pc, sim)
     duel_to_the_end(pc, sim)
-    run_for(pc, sim, 600_000)
+    run_for(pc, sim, READ_US)
     tap(pc, sim, 0, Button.START)
     before = ledger.holders()
     tap(pc, sim, 1, Button.A)  # Bob challenges Ann: they met last, Ann may refuse
@@ -358,7 +386,7 @@ def test_a_practice_duel_against_the_computer_is_never_recorded(pc: Cabinet, sim
     assert "Practice: no card moves, nothing is recorded" in scene.result
     assert not any("#" in line or "takes" in line for line in scene.result)  # practice moves no card
     assert ledger.entries() == entries and len(ledger.collection("Ann")) == 5
-    run_for(pc, sim, 600_000)
+    run_for(pc, sim, READ_US)
     tap(pc, sim, 0, Button.START)
     assert pc.scene is lobby and len(lobby.desks[0].cards) == 5
 

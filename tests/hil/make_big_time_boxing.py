@@ -21,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from display.games.big_time_boxing.screen import READ_US, STAGGER_US
 from display.private import draw_private, image_text
 from firmware_py.games.big_time_boxing.controls import BigTimeBoxingControls
 from firmware_py.hil.writer import ScenarioWriter, comment_block
@@ -252,7 +253,9 @@ def knockdowns() -> ScenarioWriter:
     s.act(Pass(0), "Red lets the Jab land")
     s.act(Throw(0, hooks[1]), "Red's second Hook")
     s.act(Pass(1), "it lands: 3, KNOCKDOWN, and no heart: KNOCKOUT")
-    s.screen(s.opened + 1_700_000, "knockdowns-knockout", "no heart: the fight is over")
+    # its three cards (3, Knockdown, No heart) turn, the last is read, then who won is said
+    said = s.opened + 2 * STAGGER_US + READ_US
+    s.screen(said + 200_000, "knockdowns-knockout", "no heart: the fight is over")
     s.privates(s.opened + CHECK_US)
     s.result()
     return w

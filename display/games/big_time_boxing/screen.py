@@ -11,7 +11,7 @@ from typing import TypeAlias
 
 import pygame
 
-from display import draw, motion, theme
+from display import behind, draw, motion, theme
 from display.art import Pose, Style, draw_figure
 from display.canvas import Canvas, live, segment
 from display.cards import card_face, fitting_size
@@ -70,13 +70,12 @@ BigTimeBoxingPlay: TypeAlias = PlayScreen[BigTimeBoxingPublicView, None]
 Color = tuple[int, int, int]
 
 STAGGER_US = 700_000
-"""Cards drawn together are turned over one after another, this far apart."""
-FINAL_STAGGER_US = 450_000
-"""The play that ends the fight turns its cards quicker (its banner must be read before the
-result screen, :data:`firmware_py.runtime.scenes.GAME_OVER_HOLD_US` after the end)."""
+"""Cards drawn together are turned over one after another, this far apart (the play that
+ends the fight too: the cabinet keeps its screen up until it is told, :func:`told_by`)."""
 READ_US = STAGGER_US
 """A card turned over is read this long before what it decided is said (a knockdown, the
-fight's end): the decisive reveal first, then its consequence."""
+fight's end): the decisive reveal first, then its consequence; and what was said is read
+this long before the screen moves on to a quicker boxer's next play (:func:`told`)."""
 BANNER_US = 1_800_000
 ROUND_SCORE_US = 4_500_000
 """How long the round's score stays up after the bell."""
@@ -115,14 +114,17 @@ CENTRE = pygame.Rect(432, RING.bottom + 8, 416, 404)
 HINTS_Y = 688
 
 
-def draw_big_time_boxing(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay) -> None:
-    v = s.view
+def draw_big_time_boxing(surf: Canvas, text: TextCache, now: BigTimeBoxingPlay) -> None:
+    s = told(now)  # the stage, the banners and the poses tell the story as far as it has been told
+    v = s.view  # the fight as it stands: what is asked now is never behind
     surf.fill(theme.BACKGROUND)
-    title_bar(surf, text, s.title, _round_words(v), _variant(v))
+    untold = [ev for _t, ev in now.events[len(s.events) :]] + [ev for t, ev in said_at(s) if t > s.now_us]
+    rounds_later = sum(isinstance(ev, RoundStarted) for ev in untold)
+    title_bar(surf, text, s.title, _round_words(v, rounds_later), _variant(v))
     _ring(surf, text, s, v)
     for seat in (0, 1):
         _board(surf, text, s, v, seat, PANELS[seat])
-    _centre(surf, text, s, v)
+    _centre(surf, text, s, now, v)
     _hints(surf, text, s, v)
     _banner(surf, text, s)
     down = next((t for t, ev in reversed(s.events) if isinstance(ev, KnockedDown)), None)
@@ -132,10 +134,12 @@ def draw_big_time_boxing(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay) ->
         paused_overlay(surf, text, s.paused)
 
 
-def _round_words(v: BigTimeBoxingPublicView) -> str:
+def _round_words(v: BigTimeBoxingPublicView, rounds_later: int) -> str:
+    """The round being told (``rounds_later``: rounds begun that the screen has not said yet:
+    the title says Round 2 with the ROUND 2 banner, not over round 1's last card)."""
     if v.phase is Phase.DRAFT:
         return "Attribute cards"
-    return f"Round {v.round} of {v.options.rounds}"
+    return f"Round {v.round - rounds_later} of {v.options.rounds}"
 
 
 def _variant(v: BigTimeBoxingPublicView) -> str:
@@ -420,10 +424,14 @@ class Shown:
     """Whose card it is: it slides in from that boxer's side (None: turned up in place)."""
 
 
-def _centre(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, v: BigTimeBoxingPublicView) -> None:
+def _centre(
+    surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, now: BigTimeBoxingPlay, v: BigTimeBoxingPublicView
+) -> None:
+    """What is asked now (``now``: the present, however far behind the story ``s`` is), and
+    the stage: the round's score or the cards of the last play told."""
     head = pygame.Rect(CENTRE.x, CENTRE.y, CENTRE.width, 70)
     panel(surf, head, theme.PANEL, theme.PANEL_EDGE, 12)
-    words, color, left = _asked(s, v)
+    words, color, left = _asked(s, now, v)
     if left is not None:
         size = fitting_size(words, head.width - 90, 34)
         who = next((look.name.upper() for look in s.seats if words.startswith(look.name.upper() + " ")), "")
@@ -450,8 +458,9 @@ def _centre(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, v: BigTimeBoxin
         _stage(surf, text, s, stage)
 
 
-def _asked(s: BigTimeBoxingPlay, v: BigTimeBoxingPublicView) -> tuple[str, Color, int | None]:
-    """What the fight waits for, in whose colour, and the µs its window has left."""
+def _asked(s: BigTimeBoxingPlay, now: BigTimeBoxingPlay, v: BigTimeBoxingPublicView) -> tuple[str, Color, int | None]:
+    """What the fight waits for, in whose colour, and the µs its window has left (timed
+    from ``now``'s events: the window is the present's, whatever the story tells)."""
     names = [look.name.upper() for look in s.seats]
     if v.phase is Phase.OVER and not fight_end_said(s):
         return "THE DECIDING CARDS…", theme.GOLD, None
@@ -473,15 +482,9 @@ def _asked(s: BigTimeBoxingPlay, v: BigTimeBoxingPublicView) -> tuple[str, Color
     elif v.window_punch is not None and window is not Window.COMBO:
         about = f": {PUNCH[v.window_punch]}"
     words = f"{names[seat]} {WINDOW[window]}{about}"
-    opened = next((t for t, e in reversed(s.events) if isinstance(e, WindowOpened)), None)
+    opened = next((t for t, e in reversed(now.events) if isinstance(e, WindowOpened)), None)
     left = None if opened is None else max(0, v.options.answer_us - (s.now_us - opened))
     return words, s.seats[seat].color, left
-
-
-def stagger_us(s: BigTimeBoxingPlay, at: int) -> int:
-    """How far apart the cards of the play made at ``at`` turn over."""
-    ends = any(isinstance(ev, FightEnded) and t == at for t, ev in s.events)
-    return FINAL_STAGGER_US if ends else STAGGER_US
 
 
 @per_model
@@ -490,7 +493,7 @@ def said_at(s: BigTimeBoxingPlay) -> list[tuple[int, object]]:
     on the table, what follows a card (a knockdown, the count's end, the fight's end)
     once that card has turned over and been read (:data:`READ_US`); the rest at once."""
     at, cards = last_play(s)
-    step = stagger_us(s, at)
+    step = STAGGER_US
     out: list[tuple[int, object]] = []
     turned = 0
     for t, ev in s.events:
@@ -501,6 +504,51 @@ def said_at(s: BigTimeBoxingPlay) -> list[tuple[int, object]]:
                 t = at + (turned - 1) * step + READ_US
         out.append((t, ev))
     return out
+
+
+CONSEQUENCES = (KnockedDown, FightEnded, Trapped, Escaped, RoundScored, RoundStarted)
+"""What a card can decide that the screen says after it: a banner, the round's score."""
+
+
+@per_model
+def told(s: BigTimeBoxingPlay) -> BigTimeBoxingPlay:
+    """The screen's story, behind the game when it must be (:mod:`display.behind`, as
+    Punch!'s): ``s`` with its events cut after the oldest play whose consequences are not
+    told yet.  A boxer quicker than the read time (the HIL boxer throws 400 ms after the
+    block that ends a round) plays on; the stage keeps that play's cards until the last
+    has been read, says what they decided (ROUND n, the round's score, KNOCKDOWN!), lets
+    that be read for :data:`READ_US`, then shows the present.  The public view stays the
+    present one: what is asked now, and the boards, are never behind."""
+    moment = behind.telling(s, _deciding_moments(s))
+    return s if moment is None else moment.screen
+
+
+def told_by(s: BigTimeBoxingPlay) -> int | None:
+    """When the screen has told all of ``s``'s story (None: nothing to tell): the cabinet
+    keeps a finished fight's screen up until then (its deciding cards, then who won)."""
+    return behind.told_by(_deciding_moments(s))
+
+
+@per_model
+def _deciding_moments(s: BigTimeBoxingPlay) -> list[behind.Moment[BigTimeBoxingPlay]]:
+    """Each play whose cards decided something said after them (:data:`CONSEQUENCES`)."""
+    return behind.deciding_moments(
+        s,
+        lambda ev: shown_card(s, ev) is not None,
+        lambda play: any(isinstance(e, CONSEQUENCES) for _t, e in play[1:]),
+        _consequences_read,
+    )
+
+
+def _consequences_read(moment: BigTimeBoxingPlay) -> int | None:
+    """When what the moment's play decided has been said and read (None: it said nothing)."""
+    at, _cards = last_play(moment)
+    said = [
+        t
+        for (t, ev), (u, _e) in zip(said_at(moment), moment.events, strict=True)
+        if u == at and isinstance(ev, CONSEQUENCES)
+    ]
+    return max(said) + READ_US if said else None
 
 
 def fight_end_said(s: BigTimeBoxingPlay) -> bool:
@@ -585,7 +633,7 @@ def _stage(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, area: pygame.Rec
     at, cards = last_play(s)
     if not cards:
         return
-    step = stagger_us(s, at)
+    step = STAGGER_US
     showing = min(len(cards) - 1, max(0, (s.now_us - at) // step))
     card = cards[showing]
     rect = pygame.Rect(0, 0, 284, 252)  # wide enough for its label at the readable size

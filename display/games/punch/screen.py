@@ -8,7 +8,7 @@ from typing import TypeAlias
 
 import pygame
 
-from display import draw, motion, theme
+from display import behind, draw, motion, theme
 from display.art import Pose, Style, draw_figure
 from display.canvas import Canvas, live, segment
 from display.cards import card_back, card_face
@@ -138,55 +138,44 @@ def beats(s: PunchPlay) -> tuple[Beat, ...]:
 
 @per_model
 def told(s: PunchPlay) -> PunchPlay:
-    """The screen's story, behind the game when it must be: ``s`` with its events cut
-    after the oldest reveal whose consequences (:func:`beats`) are still being said.
-    Quick boxers (two people at ~280 ms an exchange) lay the next cards before a round's
-    end is read; the screen keeps telling that moment — the pair, then BREAK, ROUND n,
-    the match — and catches up once its last banner is down.  A later moment that
-    decides something waits its turn (its pair turns over once the screen is free), so
-    each is told whole; the lag stays bounded, as such moments are rounds apart.  Its header
+    """The screen's story, behind the game when it must be (:mod:`display.behind`): ``s``
+    with its events cut after the oldest reveal whose consequences (:func:`beats`) are
+    still being said.  Quick boxers (two people at ~280 ms an exchange) lay the next cards
+    before a round's end is read; the screen keeps telling that moment — the pair, then
+    BREAK, ROUND n, the match — and catches up once its last banner is down.  Its header
     counts only the exchanges told; no card shows laid for the next one yet."""
-    for cut, end, moment in _deciding_moments(s):
-        if cut == len(s.events):
-            return moment  # the newest moment
-        if s.now_us < end:
-            turned = sum(isinstance(e, CardsRevealed) for _t, e in s.events[cut:])  # the exchanges told later
-            return replace(
-                moment, view=replace(s.view, exchange=max(1, s.view.exchange - turned), locked=(False, False))
-            )
-    return s
+    moment = behind.telling(s, _deciding_moments(s))
+    if moment is None:
+        return s
+    if moment.cut == len(s.events):
+        return moment.screen  # the newest moment
+    turned = sum(isinstance(e, CardsRevealed) for _t, e in s.events[moment.cut :])  # the exchanges told later
+    return replace(
+        moment.screen, view=replace(s.view, exchange=max(1, s.view.exchange - turned), locked=(False, False))
+    )
 
 
 def told_by(s: PunchPlay) -> int | None:
     """When the screen has said all of ``s``'s story (its last banner down; None: nothing
     to say): the cabinet keeps a finished game's screen up until then."""
-    return max((end for _cut, end, _moment in _deciding_moments(s)), default=None)
+    return behind.told_by(_deciding_moments(s))
 
 
 @per_model
-def _deciding_moments(s: PunchPlay) -> list[tuple[int, int, PunchPlay]]:
-    """Each reveal that decides something, as :func:`told` tells it: (index after its
-    moment's events, when its last banner is down, ``s`` cut there with the moment's time
-    moved to when the screen is free of the ones before)."""
-    out: list[tuple[int, int, PunchPlay]] = []
-    free = -(10**18)
-    for i, (t, ev) in enumerate(s.events):
-        if not isinstance(ev, CardsRevealed):
-            continue
-        cut = next((j for j in range(i + 1, len(s.events)) if s.events[j][0] != t), len(s.events))
-        if not any(isinstance(e, CONSEQUENCES) for _t, e in s.events[i + 1 : cut]):
-            continue  # an exchange that decided nothing: nothing to wait for
-        at = max(t, free)
-        moment = (
-            s
-            if at == t and cut == len(s.events)
-            else replace(s, events=(*s.events[:i], *((at, e) for _t, e in s.events[i:cut])))
-        )
-        said = beats(moment)
-        if said:
-            free = said[-1].start + BANNER_US
-            out.append((cut, free, moment))
-    return out
+def _deciding_moments(s: PunchPlay) -> list[behind.Moment[PunchPlay]]:
+    """Each reveal that decides something, as :func:`told` tells it: free once its last
+    banner (:func:`beats`) is down."""
+    return behind.deciding_moments(
+        s,
+        lambda ev: isinstance(ev, CardsRevealed),
+        lambda moment: any(isinstance(e, CONSEQUENCES) for _t, e in moment[1:]),
+        _last_banner_down,
+    )
+
+
+def _last_banner_down(moment: PunchPlay) -> int | None:
+    said = beats(moment)
+    return said[-1].start + BANNER_US if said else None
 
 
 def beat_of(s: PunchPlay, kind: type) -> int | None:

@@ -180,6 +180,10 @@ CARD_TOP = 234
 OPEN_US = 320_000
 """At a reveal the chosen corners' holes open over this long; the numbers, the calls and
 how High and Low went show once they are open (an effect with the cards it comes from)."""
+RESULT_READ_US = 1_000_000
+"""The result's banner (WINS!, REFUSED, NOT RECORDED) is up this long before START may
+leave it for the lobby: a player pressing START as if to confirm still reads it (issue 30;
+the read time of a Punch! reveal)."""
 
 
 def draw_duel(surf: Canvas, text: TextCache, s: PunchCardsPlay, t: DuelTable) -> None:

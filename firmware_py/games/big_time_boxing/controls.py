@@ -21,9 +21,10 @@ from dataclasses import replace
 from enum import Enum
 from typing import Any, ClassVar
 
+from display.games.big_time_boxing import screen as btb_screen
 from display.games.big_time_boxing.private import Held, Mode, Station
 from display.games.big_time_boxing.words import FINISH, INJURY, POSITION, PUNCH, TRAP, card_words
-from display.models import PrivateScreen
+from display.models import AnyPlayScreen, PrivateScreen
 from firmware_py.runtime.controls import GameControls, OptionItem, Record, Refusal
 from games.big_time_boxing import (
     CARDS,
@@ -334,6 +335,9 @@ class BigTimeBoxingControls(GameControls[BigTimeBoxing, None, None]):
             elif isinstance(ev, FightEnded):
                 out.append(Record("fight", ev.winner, None, ev.finish.value))
         return out
+
+    def told_by(self, screen: AnyPlayScreen) -> int | None:
+        return btb_screen.told_by(screen)
 
     def result_lines(self, engine: BigTimeBoxing, names: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
         v = engine.public_view()

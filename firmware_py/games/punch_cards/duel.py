@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import Any
 
 from display.games.punch_cards.models import DuelPrivate, DuelTable, PunchCardsPlay
-from display.games.punch_cards.screen import OPEN_US
+from display.games.punch_cards.screen import OPEN_US, RESULT_READ_US
 from display.models import PrivateModel, PrivateScreen, PrivateText, StationLook
 from firmware_py.games.punch_cards.controls import PunchCardsControls
 from firmware_py.games.punch_cards.ledger import Receipt
@@ -118,7 +118,7 @@ class DuelScene(Scene):
 
     def on_input(self, ev: InputEvent, now_us: int) -> Scene | None:
         if self.settled:
-            if pressed(ev, Button.START) and now_us - (self.settled_us or 0) > 500_000:
+            if pressed(ev, Button.START) and now_us >= self.leaves_at():
                 return self._back(now_us)
             return None
         if isinstance(ev, ButtonEvent):
@@ -265,11 +265,23 @@ class DuelScene(Scene):
             refusal=self.session.refusal(seat),
         )
 
+    def leaves_at(self) -> int:
+        """When START may leave the settled duel's result for the lobby (cabinet time): once
+        its banner has been up for :data:`RESULT_READ_US`.  The banner comes with the
+        result, and not before the deciding reveal's holes have opened (``OPEN_US``)."""
+        assert self.settled_us is not None
+        revealed = self._revealed_us()
+        shown = self.settled_us if revealed is None else max(self.settled_us, revealed + OPEN_US)
+        return shown + RESULT_READ_US
+
+    def _revealed_us(self) -> int | None:
+        return next((t for t, ev in reversed(self.session.recent) if isinstance(ev, Revealed)), None)
+
     def _reveal_read(self) -> bool:
         """The last reveal has opened on the main screen (its numbers drawn), so a duellist's
         display may say what it decided: not before (issue 30, the story in order: "Practice
         won" came on the private display while the main screen still showed the corners shut)."""
-        revealed = next((t for t, ev in reversed(self.session.recent) if isinstance(ev, Revealed)), None)
+        revealed = self._revealed_us()
         return revealed is None or self.ticked_us >= revealed + OPEN_US
 
     def led_levels(self, now_us: int) -> dict[int, float]:

@@ -177,8 +177,8 @@ def duel() -> None:
         private={"station": winner, "contains": f"You won card #{taken}"},
     )
     s.expect("and the loser is told", private={"station": loser, "contains": f"You lost card #{taken}"})
-    s.t += 600_000
-    s.press(0, Button.START, "back to the lobby")
+    s.t += 1_500_000  # the result read first: START is taken once its banner has been up for 1 s
+    s.press(0, Button.START, "back to the lobby, the result read")
     s.t += 400_000
     s.expect("the winner holds 6 cards", private={"station": winner, "contains": "(6 cards)"})
     s.expect("the loser 4", private={"station": loser, "contains": "(4 cards)"})
