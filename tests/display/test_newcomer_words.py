@@ -8,12 +8,13 @@ import re
 from pathlib import Path
 
 import pygame
+import pytest
 
 from display.calibration_screen import CalibrationScreen, PadTrace
 from display.games.big_time_boxing.screen import shown_card
 from display.games.punch_cards.models import DeskPrivate, DeskStep, LobbyView
 from display.games.punch_cards.private import key_legends
-from display.layout import LayoutRecord
+from display.layout import MIN_SIZE, LayoutRecord, unreadable
 from display.models import PlayScreen, ResultScreen, StationLook
 from display.private import image_text
 from display.renderer import Renderer
@@ -63,6 +64,33 @@ def test_mashing_a_in_a_jan_ken_throws_no_sign() -> None:
     assert controls.on_button(e, 0, Button.A, WON + 1) is None
     thrown = [controls.on_button(e, 0, b, WON + 1) for b in (Button.B, Button.C, Button.D)]
     assert thrown == [Throw(0, Sign.ROCK), Throw(0, Sign.PAPER), Throw(0, Sign.SCISSORS)]
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_chances_to_answer_read_from_two_metres(size: tuple[int, int]) -> None:
+    """"N chances to answer" was shrunk to about 12 px at 1280×720 (one line squeezed under
+    the centre pile).  With the longest names a seat gets (three computers: "CPU 2 · EXPERT"),
+    both its lines are drawn whole at the readable minimum, as every string of
+    tests/display/test_readable.py is."""
+    e = karate_fight("Kdb", "bjd", "ejd")
+    played = e.apply(PlayTop(0, PLAYED))
+    view = e.public_view()
+    assert (view.attacker, view.turn, view.chances) == (0, 1, 2)
+    seats = tuple(StationLook(f"CPU {i + 1} · EXPERT", (200, 40 + 60 * i, 40)) for i in range(3))
+    model = PlayScreen(
+        game="karate_fight",
+        title="Karate Fight",
+        seats=seats,
+        view=view,
+        events=tuple((PLAYED, ev) for ev in played),
+        now_us=PLAYED + 100_000,
+    )
+    record = LayoutRecord()
+    Renderer(size=size).draw(model, record)
+    lines = {t.text.what: t.size for t in record.types if "chance" in t.text.what or "to answer" in t.text.what}
+    assert lines and all(size >= MIN_SIZE for size in lines.values()), lines
+    assert not [p for p in unreadable(record) if "chance" in p or "to answer" in p]
+    assert " ".join(lines) == "CPU 2 · EXPERT: 2 chances to answer CPU 1 · EXPERT", lines
 
 
 # -- Big Time Boxing ---------------------------------------------------------------------------
