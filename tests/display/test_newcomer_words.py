@@ -68,7 +68,7 @@ def test_mashing_a_in_a_jan_ken_throws_no_sign() -> None:
 
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_chances_to_answer_read_from_two_metres(size: tuple[int, int]) -> None:
-    """"N chances to answer" was shrunk to about 12 px at 1280×720 (one line squeezed under
+    """The line "N chances to answer" was shrunk to about 12 px at 1280×720 (one line squeezed under
     the centre pile).  With the longest names a seat gets (three computers: "CPU 2 · EXPERT"),
     both its lines are drawn whole at the readable minimum, as every string of
     tests/display/test_readable.py is."""
