@@ -36,7 +36,16 @@ from tests.display.screen_states import playout
 from tests.display.test_photo_finish import PLAYED, SHOWN, WON
 from tests.display.test_punch_cards_screens import lobby
 from tests.firmware_py.test_cabinet_big_time_boxing import HOOK, engine, fight
-from tests.firmware_py.test_cabinet_punch_cards import ledger, service_page, use, wall  # noqa: F401
+from tests.display.hint_player import named_keys
+from tests.firmware_py.test_cabinet_punch_cards import (  # noqa: F401
+    duel_to_the_end,
+    ledger,
+    pc,
+    service_page,
+    two_players,
+    use,
+    wall,
+)
 from tests.firmware_py.test_punch_cards_name_entry import oled
 from tests.games.big_time_boxing.helpers import stacked
 from tests.games.karate_fight.helpers import fight as karate_fight
@@ -152,6 +161,26 @@ def test_the_lobby_counts_in_words() -> None:
     ]
     assert "1 pt · 1 card" in texts and "2 pts · 2 cards" in texts and "1 card · 1 point" in texts, texts
 
+
+@pytest.mark.slow
+def test_a_duels_result_offers_start_only_once_start_leaves(pc: Cabinet, sim, ledger) -> None:  # noqa: F811
+    """After a duel's reveal START is ignored until the result has been read (1.32 s at
+    the earliest: docs/rules/punch_cards.md); the footer said "START: back to the lobby"
+    all that time, a key that did nothing.  Frame by frame from the result: no START is
+    named on the main screen or a duellist's display while START is ignored; from the
+    moment it leaves, the footer says so (the old footer put back: fails, seen)."""
+    two_players(pc, sim)
+    scene = duel_to_the_end(pc, sim)
+    named: list[tuple[int, bool, bool]] = []  # (time, START named, START taken)
+    for _ in range(120):  # 2.4 s of 20 ms frames: the result comes, is read, START leaves
+        now = sim.clock.now_us()
+        main = [t.what for t in recorded(scene.screen(now)).texts]
+        shown = main + [line for station in (0, 1) for line in image_text(sim.private[station].image) or ()]
+        named.append((now, "START" in named_keys(shown), scene.settled and now >= scene.leaves_at()))
+        run_for(pc, sim, 20_000)
+    assert any(taken for _t, _named, taken in named) and not all(taken for _t, _named, taken in named)
+    assert [t for t, said, taken in named if said != taken] == []
+    assert scene.result and any("START: back to the lobby" in t.what for t in recorded(scene.screen(now)).texts)
 
 # -- Punch! ------------------------------------------------------------------------------------
 def test_each_matchs_verdict_is_drawn_whole_on_the_result() -> None:

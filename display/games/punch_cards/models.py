@@ -98,6 +98,9 @@ class DuelTable:
     challenge: str
     result: tuple[str, ...]
     waiting: str
+    leaves: bool = False
+    """START now goes back to the lobby (the result has been read): the footer offers it
+    only then, never during the time START is ignored (issue 30)."""
 
 
 @dataclass(frozen=True, kw_only=True)
