@@ -32,11 +32,11 @@ from games.punch import Punch, PunchOptions
 from games.punch_cards import Standing
 from hal.events import Button
 from tests.cabinet_driving import press, run_for
+from tests.display.hint_player import named_keys
 from tests.display.screen_states import playout
 from tests.display.test_photo_finish import PLAYED, SHOWN, WON
 from tests.display.test_punch_cards_screens import lobby
 from tests.firmware_py.test_cabinet_big_time_boxing import HOOK, engine, fight
-from tests.display.hint_player import named_keys
 from tests.firmware_py.test_cabinet_punch_cards import (  # noqa: F401
     duel_to_the_end,
     ledger,
