@@ -182,6 +182,7 @@ def test_a_duels_result_offers_start_only_once_start_leaves(pc: Cabinet, sim, le
     assert [t for t, said, taken in named if said != taken] == []
     assert scene.result and any("START: back to the lobby" in t.what for t in recorded(scene.screen(now)).texts)
 
+
 # -- Punch! ------------------------------------------------------------------------------------
 def test_each_matchs_verdict_is_drawn_whole_on_the_result() -> None:
     """ "CPU 2 · NORMAL by kn…": the verdict had half the chart's width beside its title."""
