@@ -5,6 +5,8 @@ guard: it fails with the fault put back (each was seen failing so; the commits s
 from __future__ import annotations
 
 import re
+from collections import deque
+from dataclasses import replace
 from pathlib import Path
 
 import pygame
@@ -15,8 +17,8 @@ from display.games.big_time_boxing.screen import shown_card
 from display.games.punch_cards.models import DeskPrivate, DeskStep, LobbyView
 from display.games.punch_cards.private import key_legends
 from display.layout import MIN_SIZE, LayoutRecord, unreadable
-from display.models import PlayScreen, ResultScreen, StationLook
-from display.private import image_text
+from display.models import PlayScreen, PrivateScreen, ResultScreen, StationLook
+from display.private import draw_private, image_text
 from display.renderer import Renderer
 from firmware_py.games.big_time_boxing.controls import BigTimeBoxingControls
 from firmware_py.games.karate_fight.controls import KarateControls
@@ -28,7 +30,7 @@ from firmware_py.runtime.service_menu import StatsPage
 from firmware_py.runtime.store import Store
 from games.big_time_boxing import BigHit, BigHitDrawn
 from games.karate_fight import PlayTop, Shown, Sign, Slaps, Throw
-from games.punch import Punch, PunchOptions
+from games.punch import Phase, Punch, PunchOptions
 from games.punch_cards import Standing
 from hal.events import Button
 from tests.cabinet_driving import press, run_for
@@ -184,6 +186,26 @@ def test_a_duels_result_offers_start_only_once_start_leaves(pc: Cabinet, sim, le
 
 
 # -- Punch! ------------------------------------------------------------------------------------
+def test_the_punch_hand_names_only_the_keys_of_cards_held() -> None:
+    """Found playing in the window: with only Do Nothing left the boxer's display still
+    said "play A-F", and a newcomer pressing the keys named went through five refusals
+    before D.  Its foot names the keys of the cards held, and only those (the old foot
+    put back: fails, seen)."""
+    view = Punch(PunchOptions(), 2, seed=3).view(0)  # seed 3: Red holds all six kinds
+
+    def foot(*held: int) -> str:
+        hand = view.hand.__class__(n if i in held else 0 for i, n in enumerate(view.hand))
+        exchange = replace(view, hand=hand, public=replace(view.public, phase=Phase.EXCHANGE))
+        model = PrivateScreen(game="punch", seat=0, view=exchange, to_act=True, held=())
+        return (image_text(draw_private(model)) or ("",))[-1]
+
+    assert foot(0, 1, 2, 3, 4, 5) == "Stamina 10  play A-F"
+    assert foot(3) == "Stamina 10  play D" and named_keys([foot(3)]) == {"D"}
+    assert named_keys([foot(1, 3)]) == {"B", "D"}
+    assert named_keys([foot(0, 2, 3, 4, 5)]) == {"A", "C", "D", "E", "F"}
+    assert named_keys([foot(0, 1, 3, 4)]) == {"A", "B", "D", "E"}
+
+
 def test_each_matchs_verdict_is_drawn_whole_on_the_result() -> None:
     """ "CPU 2 · NORMAL by kn…": the verdict had half the chart's width beside its title."""
     e = Punch(PunchOptions(), 2, 1)
@@ -204,6 +226,14 @@ def test_each_matchs_verdict_is_drawn_whole_on_the_result() -> None:
     record = recorded(result)
     verdicts = [t.what for t in record.texts if re.fullmatch(r"CPU \d · NORMAL (by knockout|on stamina)", t.what)]
     assert len(verdicts) >= 2 and record.cuts == [], [c.what for c in record.cuts]
+
+
+def test_a_one_match_game_says_one_match() -> None:
+    """Found playing in the window: a game of one match said "1 matches fought"."""
+    e = Punch(PunchOptions(matches_to_win=1), 2, 1)
+    deque(playout(e, 1), maxlen=0)
+    _headline, lines = PunchControls().result_lines(e, ("Red", "Blue"))
+    assert e.public_view().match == 1 and lines[-1] == "1 match fought", lines
 
 
 # -- operator pages ----------------------------------------------------------------------------
