@@ -353,8 +353,9 @@ class Options(Scene):
         fight; the others wait for the host (one chooser: a second START would start a
         fight on rules the host is still setting)."""
         title = self.controls.spec.title
-        if station == self.host:
-            return PrivateText((title, "", "A: next rule", "B: change it", "START: fight!"), 0)
+        if station == self.host:  # A moves between rules: not offered when there is one
+            keys = ("A: next rule",) if len(self.controls.options_menu) > 1 else ()
+            return PrivateText((title, "", *keys, "B: change it", "START: fight!"), 0)
         if station in self.computers:
             name = computer_look(self.ctx.looks[station], self.computers[station], None).name
             return PrivateText((title, "", name, "plays here"), 2)

@@ -104,6 +104,23 @@ def test_the_chances_to_answer_read_from_two_metres(size: tuple[int, int]) -> No
     assert " ".join(lines) == "CPU 2 · EXPERT: 2 chances to answer CPU 1 · EXPERT", lines
 
 
+def test_a_rules_screen_with_one_rule_offers_no_next_rule(tmp_path) -> None:
+    """Found playing in the window: Karate Fight's rules screen has one rule (the time
+    limit) and offered "A next rule", on the screen and the host's display, a key that
+    did nothing.  A is offered only where there is another rule to go to (Punch!'s three)."""
+    from firmware_py.runtime.scenes import Options
+    from tests.display.screen_states import live_context
+
+    ctx = live_context(tmp_path)
+    for controls, rules in ((KarateControls(), 1), (PunchControls(), 3)):
+        options = Options(ctx, 0, controls, (0, 1), host=0)
+        shown = [t.what for t in recorded(options.screen(0)).texts]
+        private = list(options.private_model(0).lines)
+        assert len(options.controls.options_menu) == rules
+        assert ("A" in named_keys(shown), "A" in named_keys(private)) == (rules > 1,) * 2, (shown, private)
+        assert "B" in named_keys(shown) and "START" in named_keys(private)
+
+
 # -- Big Time Boxing ---------------------------------------------------------------------------
 def test_at_round_energy_0_move_away_is_never_offered(cabinet: Cabinet, sim) -> None:
     """The rulebook has no Move Away at Round Energy 0: E is refused, saying what to do,
