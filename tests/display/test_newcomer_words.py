@@ -121,6 +121,41 @@ def test_a_rules_screen_with_one_rule_offers_no_next_rule(tmp_path) -> None:
         assert "B" in named_keys(shown) and "START" in named_keys(private)
 
 
+def test_the_photo_finish_says_its_winner_whole_against_the_computer() -> None:
+    """Found playing in the window: the photo finish of a Hit the computer won alone read
+    "CPU · NORMAL · nobody else in t…".  A name too long for the words beside it is the
+    seat's short name, as the lanes write it ("CPU"); the words are never cut (the old
+    headline put back: fails, seen)."""
+    from display.games.karate_fight.photo_finish import PhotoFinish, SlapMark, SlapVerdict
+    from games.karate_fight import HitKind
+
+    seats = (StationLook("Red", (229, 57, 53)), StationLook("CPU · NORMAL", (30, 136, 229)))
+    for margin, said in ((None, "CPU · nobody else in time"), (2_191, "CPU · NORMAL by 2.191 ms")):
+        slaps = (SlapMark(1, 309_323, SlapVerdict.WON), SlapMark(0, 1_409_000, SlapVerdict.COWARD, 1))
+        pf = PhotoFinish(
+            hit=HitKind.STRIKE,
+            revealed_us=SHOWN,
+            played_at_us=-16_000,
+            won_at_us=309_323,
+            grace_us=500_000,
+            slaps=slaps if margin is None else (*slaps[:1], SlapMark(0, 311_514, SlapVerdict.LATE)),
+            winner=1,
+            margin_us=margin,
+        )
+        e = karate_fight("Sdd", "dd")
+        model = PlayScreen(
+            game="karate_fight",
+            title="Karate Fight",
+            seats=seats,
+            view=e.public_view(),
+            events=(),
+            now_us=SHOWN + 400_000,
+            story=pf,
+        )
+        record = recorded(model)
+        assert said in [t.what for t in record.texts] and record.cuts == [], [c.what for c in record.cuts]
+
+
 # -- Big Time Boxing ---------------------------------------------------------------------------
 def test_at_round_energy_0_move_away_is_never_offered(cabinet: Cabinet, sim) -> None:
     """The rulebook has no Move Away at Round Energy 0: E is refused, saying what to do,
