@@ -156,6 +156,35 @@ def test_the_photo_finish_says_its_winner_whole_against_the_computer() -> None:
         assert said in [t.what for t in record.texts] and record.cuts == [], [c.what for c in record.cuts]
 
 
+def test_the_karate_result_names_a_computer_whole() -> None:
+    """Found playing in the window: the result's BEST SLAP panel read "CPU · NORM…".  A
+    name too long for its column is the seat's short name ("CPU"), never cut (the old
+    column put back: fails, seen)."""
+    from display.games.karate_fight.result import KarateStory
+
+    seats = (StationLook("Red", (229, 57, 53)), StationLook("CPU · NORMAL", (30, 136, 229)))
+    e = karate_fight("Sdd", "dd")
+    final = PlayScreen(
+        game="karate_fight", title="Karate Fight", seats=seats, view=e.public_view(), events=(), now_us=0
+    )
+    story = KarateStory(
+        hits=(),
+        best=(1_548_297, 266_786),
+        cowards_blows=(19, 0),
+        fastest_ever=(),
+        fastest_today=(),
+        counted=False,
+    )
+    result = ResultScreen(
+        game="Karate Fight", winner=seats[1], headline="CPU · NORMAL: KARATE MASTER", lines=(), final=final, story=story
+    )
+    for size in ((960, 540), (1280, 720)):  # the development window's main screen, the cabinet's
+        record = LayoutRecord()
+        Renderer(size=size).draw(result, record)
+        names = [t.size for t in record.types if t.text.what == "CPU"]
+        assert names and min(names) >= MIN_SIZE and record.cuts == [], (names, [c.what for c in record.cuts])
+
+
 # -- Big Time Boxing ---------------------------------------------------------------------------
 def test_at_round_energy_0_move_away_is_never_offered(cabinet: Cabinet, sim) -> None:
     """The rulebook has no Move Away at Round Energy 0: E is refused, saying what to do,
