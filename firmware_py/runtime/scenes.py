@@ -470,7 +470,10 @@ class Play(Scene):
         headline, lines = controls.result_lines(self.session.engine, self.session.names)
         if self.session.computers:
             levels = sorted({level.name for level in self.session.computers.values()})
-            lines = (*lines, f"Against the computer ({', '.join(levels)}): not in the fastest-slap records")
+            against = f"Against the computer ({', '.join(levels)})"
+            if controls.spec.judges_time:  # only a game of slaps has slap records to keep it out of
+                against += ": not in the fastest-slap records"
+            lines = (*lines, against)
         outcome = self.session.engine.outcome()
         winner = self.session.looks[outcome.winner] if outcome and outcome.winner is not None else None
         records = ResultRecords(
