@@ -204,6 +204,24 @@ def test_at_round_energy_0_move_away_is_never_offered(cabinet: Cabinet, sim) -> 
     assert not BigTimeBoxingControls().held(engine(play), 0)
 
 
+def test_the_boxing_result_counts_knockdowns_in_words() -> None:
+    """Found on the result sheets: "Red: 0 knockdown(s), no injuries".  Each boxer's line
+    says "no knockdowns", "1 knockdown", "2 knockdowns" (the old line put back: fails, seen)."""
+    from tests.display.test_big_time_boxing_screen import fought
+
+    said: dict[int, str] = {}
+    for seed in range(2, 40):
+        game, _events = fought(seed=seed)
+        _headline, lines = BigTimeBoxingControls().result_lines(game, ("Red", "Blue"))
+        for seat, name in enumerate(("Red", "Blue")):
+            said[game.public_view().boxers[seat].knockdowns] = next(x for x in lines if x.startswith(f"{name}: "))
+        if {0, 1} <= set(said):
+            break
+    assert said[0].startswith("Red: no knockdowns,") or said[0].startswith("Blue: no knockdowns,"), said
+    assert ": 1 knockdown," in said[1], said
+    assert not [line for line in said.values() if "(s)" in line], said
+
+
 def test_a_big_hit_card_with_no_effect_says_it_is_only_the_damage() -> None:
     """ "Big Hit: 3 only" meant nothing to a newcomer."""
     game = stacked(hand0=[HOOK])

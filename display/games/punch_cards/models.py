@@ -16,11 +16,6 @@ from display.models import PlayScreen, PrivateScreen, StationLook
 from games.punch_cards import Card, DuelPlayerView, DuelPublicView, Standing
 
 
-def plural(count: int, word: str) -> str:
-    """``1 point``, ``2 points`` (``pt``, ``card`` alike): "1 points" reads as a mistake."""
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
 class DeskStep(Enum):
     IDLE = "idle"
     NAME = "name"

@@ -24,11 +24,11 @@ from display.games.punch_cards.models import (
     LobbyView,
     PunchCardsPlay,
     TradeTableView,
-    plural,
 )
 from display.qr import draw_qr
 from display.text import TextCache
 from display.widgets import FOOTER_Y, PLAY_TOP, banner, panel, paused_overlay, title_bar
+from display.words import plural
 from games.punch_cards import Call, DuelPublicView, Phase, Revealed
 
 HINT = (200, 204, 220)
