@@ -23,6 +23,10 @@ ARTIFACTS = Path(
     os.environ.get("RINGSIDE_TEST_ARTIFACTS", Path(__file__).resolve().parents[1] / "out" / "test-artifacts")
 )
 
+# Cabinets started by the tests (in process or as `ringside run`) keep their rendered cues
+# in one folder, as a HIL rig's do, instead of rendering every cue in each fresh data folder.
+os.environ.setdefault("RINGSIDE_SOUND_CACHE", str(ARTIFACTS / "sound-cache"))
+
 # Property tests draw the same examples on every run, so a test run never fails on a
 # draw of luck; a failure once found is kept in the test as an explicit ``@example``.
 # ``HYPOTHESIS_PROFILE=explore`` draws fresh examples (and more of them) to hunt for new ones.
