@@ -9,6 +9,7 @@ a random bot, their screens from ``display.games.registry``.
 
 from __future__ import annotations
 
+import functools
 import tempfile
 from collections.abc import Iterator
 from dataclasses import replace
@@ -156,6 +157,17 @@ def live_result(engine: Engine, looks: tuple[StationLook, ...], final: PlayScree
 def hil_screens(per_scenario: int = 12) -> Iterator[Named]:
     """The screen models the cabinet drew while running each shipped game scenario on the
     sim backend, ``per_scenario`` of them spread over the run (every distinct scene)."""
+    yield from _hil_screens(per_scenario)
+
+
+@functools.cache
+def _hil_screens(per_scenario: int) -> tuple[Named, ...]:
+    """Played once a process: the scenarios and the cabinet are fixed, the models frozen,
+    and every check at every size reads the same ones (about 12 s of play a pass)."""
+    return tuple(_played_hil_screens(per_scenario))
+
+
+def _played_hil_screens(per_scenario: int) -> Iterator[Named]:
     from display.renderer import Renderer
     from firmware_py.hil.scenario import load_scenario
     from firmware_py.hil.sim_backend import SimRun
