@@ -84,3 +84,23 @@ def told_by(moments: Sequence[Moment[S]]) -> int | None:
     """When the screen has told all (the last moment's end; None: nothing to tell): the
     cabinet keeps a finished game's screen up until then."""
     return max((m.free_at for m in moments), default=None)
+
+
+def told_times(s: S, moments: Sequence[Moment[S]], said_at: Callable[[S], Sequence[tuple[int, object]]]) -> list[int]:
+    """When the screen tells each of ``s``'s events (game time, in their order): as the
+    screen of the moment that holds it, or of the next one, says it (``said_at``), a moment
+    that waited its turn at its moved time; after the last moment, as ``s`` says it.  What
+    the cabinet's sound keeps to, so a knockdown's thud comes with its banner, not while its
+    card is still face down.  What quick players did during the lag is never told one by one
+    (the screen catches up to the present at once): it is heard as it happens, not in one
+    pile when the screen is free."""
+    out: list[int] = []
+    ahead = iter(moments)
+    moment = next(ahead, None)
+    said = said_at(s if moment is None else moment.screen)
+    for i in range(len(s.events)):
+        while moment is not None and i >= moment.cut:
+            moment = next(ahead, None)
+            said = said_at(s if moment is None else moment.screen)
+        out.append(said[i][0])
+    return out

@@ -117,6 +117,8 @@ class CabinetSound:
         self._last_us = 0
         """The previous step's µs: a new session's events since then are played."""
         self._sounds: dict[str, GameSounds] = {}
+        self._untold: list[tuple[int, Any]] = []
+        """The session's events whose cues wait for its screen to tell them."""
 
     # -- settings ----------------------------------------------------------------------
     def apply(self, settings: SoundSettings | None = None) -> None:
@@ -207,12 +209,39 @@ class CabinetSound:
         self.cue(c.cue, now_us, c.seat, stations)
 
     def game_event(self, session: Any, t_us: int, event: Any) -> None:
-        """An engine event of ``session``: the cues its game's map names."""
+        """An engine event of ``session``: its cues are played after the step, when its
+        screen tells it (:meth:`_tell`)."""
+        self._untold.append((t_us, event))
+
+    def _event_cues(self, session: Any, t_us: int, event: Any) -> None:
+        """The cues ``event``'s game's map names, played at ``t_us``."""
         game = session.controls.spec.name
         if game not in self._sounds:
             self._sounds[game] = game_sounds(game)
         for c in self._sounds[game].calls(event):
             self.call(c, t_us, session.seats)
+
+    def _tell(self, now_us: int) -> None:
+        """The cues of the session's events its screen has told by ``now_us``, each at the
+        time it was told: at once, or, for a game whose screen tells its story behind the
+        game (Punch!, Big Time Boxing), later (an event gone from its screen: now)."""
+        session = self._session
+        if not self._untold or session is None:
+            return
+        screen = session.screen(now_us)
+        times = session.controls.told_times(screen)
+        told_at = {id(ev): t - session.offset_us for (_t, ev), t in zip(screen.events, times or (), strict=False)}
+        due = sorted(
+            ((max(t, told_at.get(id(ev), now_us)), i) for i, (t, ev) in enumerate(self._untold)),
+            key=lambda d: d[0],
+        )
+        played: set[int] = set()
+        for at, i in due:
+            if at > now_us:
+                break
+            self._event_cues(session, at, self._untold[i][1])
+            played.add(i)
+        self._untold = [u for i, u in enumerate(self._untold) if i not in played]
 
     def follow(self, now: SceneNow, now_us: int, pressed: bool = False) -> None:
         """After the cabinet's step: the scene it is in now; ``pressed``: a button went
@@ -220,9 +249,11 @@ class CabinetSound:
         if now_us - self._mute_checked >= MUTE_CHECK_US:
             self._mute_checked = now_us
             self._mute_window(now_us)
+        self._tell(now_us)
         session = now.session
         if session is not None and session is not self._session:
             self._session = session
+            self._untold = []
             if now.scene is not self._scene:
                 self.speaker.stop(Kind.MUSIC, now_us)
                 self.cue("fight", now_us)
@@ -230,6 +261,7 @@ class CabinetSound:
                 if t >= self._last_us:
                     self.game_event(session, t, ev)
             session.listeners.append(partial(self.game_event, session))
+            self._tell(now_us)
         joining = self._kind is SceneKind.JOIN and now.kind in (SceneKind.JOIN, SceneKind.OPTIONS)
         new_joiners = [s for s in now.joined if s not in self._joined and s != now.host] if joining else []
         for station in new_joiners:

@@ -180,6 +180,11 @@ class Telling(ABC, Generic[E, PlayStory, ResultStory]):
         None: it tells things as they happen."""
         return None
 
+    def told_times(self, screen: AnyPlayScreen) -> list[int] | None:
+        """When ``screen`` tells each of its events (game time, in their order): the
+        cabinet's sound plays an event's cues then; None: as they happen."""
+        return None
+
     def result_story(self, engine: E, records: ResultRecords) -> ResultStory | None:
         """The story of the finished game for its own result screen (``ResultScreen.story``),
         told from every event of its journal (:func:`journal_events`); None: none."""

@@ -37,11 +37,11 @@ REPO = Path(__file__).resolve().parents[2]
 MINUTE = 60_000_000
 
 
-def cabinet_with(tmp_path: Path, **sound: object) -> tuple[Cabinet, SimCabinet]:
+def cabinet_with(tmp_path: Path, seed: int = 1, **sound: object) -> tuple[Cabinet, SimCabinet]:
     cfg = replace(load_config(), data_dir=tmp_path, sound=SoundConfig(**sound))  # type: ignore[arg-type]
     clock = ManualClock(1_000_000)
     sim = SimCabinet(cfg, clock)
-    return Cabinet(cfg, sim, clock, Store(tmp_path / "s.sqlite3"), log=lambda _l: None, seed=1, audio="none"), sim
+    return Cabinet(cfg, sim, clock, Store(tmp_path / "s.sqlite3"), log=lambda _l: None, seed=seed, audio="none"), sim
 
 
 def heard(cabinet: Cabinet) -> list[str]:
@@ -256,3 +256,69 @@ def test_cabinets_on_fresh_data_folders_share_the_rendered_cues_of_one_cache_fol
     monkeypatch.delenv("RINGSIDE_SOUND_CACHE")
     start(tmp_path / "c")
     assert len(list((tmp_path / "c" / "sound-cache").glob("cues-*.npz"))) == 1
+
+
+def knockdown_heard(tmp_path: Path) -> tuple[int, int, list[tuple[int, str]]]:
+    """A fight between computers (seed 7: a Big Hit knockdown, no heart, a KO) with its
+    sound: when the knockdown happened, when the screen first said it (the ring's shake
+    starts then; cabinet time), and every cue heard."""
+    from display.games.big_time_boxing import screen as btb_screen
+    from firmware_py.games.big_time_boxing.controls import BigTimeBoxingControls
+    from firmware_py.runtime.scenes import Play
+    from firmware_py.runtime.virtual_time import VirtualTimeDriver
+    from games.big_time_boxing import BigTimeBoxingOptions, KnockedDown
+    from games.levels import Level
+
+    cabinet, sim = cabinet_with(tmp_path, seed=7)
+    assert cabinet.ctx.sound is not None
+    cues: list[tuple[int, str]] = []
+    cabinet.ctx.sound.speaker.listeners.append(lambda t, name: cues.append((t, name)))
+    levels = dict.fromkeys(range(2), Level.EXPERT)
+    play = Play.start(
+        cabinet.ctx, cabinet.clock.now_us(), BigTimeBoxingControls(), BigTimeBoxingOptions(), (0, 1), levels
+    )
+    cabinet.scene = play
+    shown: list[int] = []
+
+    def after(t: int, is_frame: bool) -> bool:
+        if is_frame and cabinet.scene is play and not shown:
+            told = btb_screen.told(play.screen(t))
+            down = next((s for s, ev in reversed(btb_screen.said_at(told)) if isinstance(ev, KnockedDown)), None)
+            if down is not None and down <= told.now_us:
+                shown.append(down - play.session.offset_us)
+        return bool(shown) and t > shown[0] + 3_000_000
+
+    VirtualTimeDriver(cabinet, 50_000, render=False).run_until(cabinet.clock.now_us() + 1_800_000_000, after=after)
+    sim.close()
+    happened = [t for t, ev in play.session.recent if isinstance(ev, KnockedDown)]
+    assert shown and happened, "no knockdown in the seeded fight"
+    return happened[0], shown[0], cues
+
+
+def test_a_knockdowns_thud_and_count_play_when_the_screen_tells_them_not_under_a_face_down_card(
+    tmp_path: Path,
+) -> None:
+    """Big Time Boxing's screen runs behind the game: a knockdown is told once the Big Hit
+    card that caused it has turned and been read.  Its thud plays then, with the banner and
+    the ring's shake, not 1.4 s earlier at the event's own time; the Big Hit's gasp as its
+    card turns; the count after the thud."""
+    from display.games.big_time_boxing import screen as btb_screen
+
+    happened, shown, cues = knockdown_heard(tmp_path)
+    thuds = [t for t, n in cues if n == "knockdown"]
+    assert thuds[0] == shown  # with the banner and the shake
+    assert thuds[0] >= happened + btb_screen.READ_US  # not while its card is still face down
+    counts = [t for t, n in cues if n in ("count_up", "counted_out")]
+    assert counts and counts[0] >= thuds[0]  # the count's card turns after the Big Hit's
+    gasps = [t for t, n in cues if n == "crowd_ooh" and happened <= t <= thuds[0]]
+    assert gasps and gasps[0] >= happened + btb_screen.STAGGER_US  # the Big Hit's gasp as its card turns
+
+
+def test_the_check_catches_a_knockdown_heard_at_its_events_time(tmp_path: Path, monkeypatch) -> None:
+    """The fault put back: every cue at its event's time (the cabinet asks no screen)."""
+    from firmware_py.games.big_time_boxing.controls import BigTimeBoxingControls
+
+    monkeypatch.setattr(BigTimeBoxingControls, "told_times", lambda _self, _screen: None)
+    happened, shown, cues = knockdown_heard(tmp_path)
+    thuds = [t for t, n in cues if n == "knockdown"]
+    assert thuds[0] == happened < shown  # heard 1.4 s before the screen says it

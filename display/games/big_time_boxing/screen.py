@@ -529,6 +529,26 @@ def told_by(s: BigTimeBoxingPlay) -> int | None:
     return behind.told_by(_deciding_moments(s))
 
 
+def told_times(s: BigTimeBoxingPlay) -> list[int]:
+    """When the screen tells each of ``s``'s events (game time): the cabinet's sound plays
+    an event's cue then (a knockdown's thud with its banner, the count as its card turns)."""
+    return behind.told_times(s, _deciding_moments(s), _shown_at)
+
+
+def _shown_at(s: BigTimeBoxingPlay) -> list[tuple[int, object]]:
+    """:func:`said_at`, with each card of the newest play at the time the stage turns it
+    over (:func:`_stage`: one every :data:`STAGGER_US`): a Big Hit's gasp comes with its card."""
+    at, cards = last_play(s)
+    out: list[tuple[int, object]] = []
+    turned = 0
+    for (t, ev), said in zip(s.events, said_at(s), strict=True):
+        if cards and t == at and shown_card(s, ev) is not None:
+            said = (at + turned * STAGGER_US, ev)
+            turned += 1
+        out.append(said)
+    return out
+
+
 @per_model
 def _deciding_moments(s: BigTimeBoxingPlay) -> list[behind.Moment[BigTimeBoxingPlay]]:
     """Each play whose cards decided something said after them (:data:`CONSEQUENCES`)."""

@@ -161,6 +161,12 @@ def told_by(s: PunchPlay) -> int | None:
     return behind.told_by(_deciding_moments(s))
 
 
+def told_times(s: PunchPlay) -> list[int]:
+    """When the screen tells each of ``s``'s events (game time): the cabinet's sound plays
+    an event's cue then (a knockout's with its banner)."""
+    return behind.told_times(s, _deciding_moments(s), said_at)
+
+
 @per_model
 def _deciding_moments(s: PunchPlay) -> list[behind.Moment[PunchPlay]]:
     """Each reveal that decides something, as :func:`told` tells it: free once its last

@@ -340,6 +340,9 @@ class BigTimeBoxingControls(GameControls[BigTimeBoxing, None, None]):
     def told_by(self, screen: AnyPlayScreen) -> int | None:
         return btb_screen.told_by(screen)
 
+    def told_times(self, screen: AnyPlayScreen) -> list[int] | None:
+        return btb_screen.told_times(screen)
+
     def result_lines(self, engine: BigTimeBoxing, names: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
         v = engine.public_view()
         outcome = engine.outcome()

@@ -103,6 +103,9 @@ class PunchControls(GameControls[Punch, None, PunchStory]):
     def told_by(self, screen: AnyPlayScreen) -> int | None:
         return punch_screen.told_by(screen)
 
+    def told_times(self, screen: AnyPlayScreen) -> list[int] | None:
+        return punch_screen.told_times(screen)
+
     def result_story(self, engine: Punch, records: ResultRecords) -> PunchStory:
         return punch_story(journal_events(engine))
 
