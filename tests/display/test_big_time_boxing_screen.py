@@ -319,7 +319,7 @@ def test_the_private_hand_marks_only_the_cards_that_answer_what_is_asked() -> No
     controls = BigTimeBoxingControls()
     lines = image_text(draw_private(controls.private_screen(game, 1)))
     marked = [line for line in lines[1:5] if line[1] == ">"]
-    assert marked == [f"{'ABCD'[game.view(1).hand.index(defense)]}>Body  2 Def Hk/Up/B"]
+    assert marked == [f"{'ABCD'[game.view(1).hand.index(defense)]}>Body  2 Stops close"]
 
 
 def test_the_ring_is_drawn_in_colour_for_each_boxer_on_his_side(renderer: Renderer) -> None:

@@ -204,6 +204,59 @@ def test_at_round_energy_0_move_away_is_never_offered(cabinet: Cabinet, sim) -> 
     assert not BigTimeBoxingControls().held(engine(play), 0)
 
 
+CLIPPED = ("Def ", "Hk", "/Up", "/B", "Esc ", "In Combo", "Crs", "Judge +1", "rnd")
+"""The private display's old clipped words (issue 30): letters a newcomer has to look up."""
+
+
+def boxing_private_rows(seed: int, steps: int) -> list[str]:
+    """Every row both boxers' private displays showed over a fight between computers."""
+    import random
+
+    from firmware_py.runtime.computer_players import ComputerPlayers, QueuedHands
+    from firmware_py.runtime.session import GameSession
+    from games.levels import Level
+    from tests.display.test_fair_play import LOOKS, STEP_US, NullStore
+
+    controls = BigTimeBoxingControls()
+    values = {item.field: item.choices[0][0] for item in controls.options_menu}
+    session = GameSession.start(controls, controls.make_options(values), (0, 1), LOOKS[:2], seed, NullStore(), 0, 0)  # type: ignore[arg-type]
+    hands = QueuedHands()
+    computers = ComputerPlayers(controls, dict.fromkeys((0, 1), Level.EXPERT), hands, random.Random(seed), seed)
+    rows: set[str] = set()
+    now = 0
+    for _step in range(steps):
+        now += STEP_US
+        for ev in hands.due(now):
+            session.handle(ev, now)
+        session.tick(now)
+        computers.act(session, now)
+        for seat in (0, 1):
+            rows.update(image_text(draw_private(controls.private_screen(session.engine, seat))) or ())
+        session.frame_shown(now, now)
+        if session.over:
+            break
+    return sorted(rows)
+
+
+def test_every_boxing_private_row_is_words_that_fit() -> None:
+    """Issue 30: "Def Hk/Up/B", "Esc Ropes", "In Combo" meant little to a newcomer.  Every
+    card's row and every row of a whole fight's private displays fits the OLED's 21
+    characters and holds none of the old clipped words; a defense says what it stops as
+    the window asking for it does."""
+    from display.games.big_time_boxing.private import card_line
+    from display.private import LINE_CHARS
+    from games.big_time_boxing import CARDS
+
+    rows = [card_line(b, c, m) for c in range(len(CARDS.boxers)) for b in "ABCDES" for m in (False, True)]
+    rows += boxing_private_rows(seed=3, steps=8_000)
+    too_long = [r for r in rows if len(r) > LINE_CHARS]
+    clipped = [r for r in rows if any(old in r for old in CLIPPED)]
+    assert too_long == [] and clipped == [], (too_long, clipped)
+    assert any(r.startswith("DEFEND ") for r in rows) and any("Stops " in r for r in rows)
+    defended = {r for r in rows if r.startswith("DEFEND ")}
+    assert all(r.endswith(("(LONG)?", "(CLOSE)?")) for r in defended), defended
+
+
 def test_the_boxing_result_counts_knockdowns_in_words() -> None:
     """Found on the result sheets: "Red: 0 knockdown(s), no injuries".  Each boxer's line
     says "no knockdowns", "1 knockdown", "2 knockdowns" (the old line put back: fails, seen)."""

@@ -173,7 +173,7 @@ def test_the_defender_holding_nothing_sees_every_card_of_his_hand_unmarked_while
     play = fight(cabinet, hand0=[HOOK])
     press(cabinet, sim, 0, slot(play, 0, HOOK))
     text = image_text(draw_private(play.session.controls.private_screen(engine(play), 1)))
-    assert text[0] == "DEFEND HOOK?" and text[-1] == "START = let it land"
+    assert text[0] == "DEFEND HOOK (CLOSE)?" and text[-1] == "START = let it land"
     assert all(row[1] == " " for row in text[1:5])  # no card of his answers a Hook
     run_for(cabinet, sim, ANSWER_US // 2)
     assert engine(play).public_view().phase is Phase.RESPONSE
@@ -303,7 +303,7 @@ def test_private_displays_show_each_boxer_his_own_hand_with_what_he_may_throw(ca
         assert sim.private[station].image.tobytes() == expected.convert("1").tobytes()
     red = image_text(draw_private(play.session.controls.private_screen(engine(play), 0)))
     assert red[0] == "YOUR TURN  Energy 12" and red[-1] == "E Move Away"
-    assert red[1 + engine(play).view(0).hand.index(HOOK)].startswith(f"{slot(play, 0, HOOK).value}>Hook  2 Def Hk/Up/B")
+    assert red[1 + engine(play).view(0).hand.index(HOOK)].startswith(f"{slot(play, 0, HOOK).value}>Hook  2 Stops close")
     blue = image_text(draw_private(play.session.controls.private_screen(engine(play), 1)))
     assert blue[0] == "OTHER BOXER'S TURN"
     assert sim.private[0].image.tobytes() != sim.private[1].image.tobytes()

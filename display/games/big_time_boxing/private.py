@@ -58,18 +58,23 @@ class Station:
 BUTTONS = "ABCD"
 PUNCH_OLED = {"Jab": "Jab", "Cross": "Cross", "Hook": "Hook", "Uppercut": "Upper", "Body Blow": "Body"}
 FEATURE_OLED = {
-    Feature.JUDGE_POINT: "Judge +1",
-    Feature.COMBO_A: "1-2 Combo",
-    Feature.COMBO_B: "In Combo",
-    Feature.COMBO_AB: "Any Combo",
-    Feature.JC_DEFENSE: "Def Jab/Crs",
-    Feature.HUB_DEFENSE: "Def Hk/Up/B",
-    Feature.ESCAPE_ROPES: "Esc Ropes",
-    Feature.ESCAPE_CORNER: "Esc Corner",
+    Feature.JUDGE_POINT: "Judge point",
+    Feature.COMBO_A: "1-2 combo",
+    Feature.COMBO_B: "Close combo",
+    Feature.COMBO_AB: "Any combo",
+    Feature.JC_DEFENSE: "Stops long",
+    Feature.HUB_DEFENSE: "Stops close",
+    Feature.ESCAPE_ROPES: "Exit ropes",
+    Feature.ESCAPE_CORNER: "Exit corner",
 }
-"""The ring's feature names (:data:`FEATURE`) cut to fit a 21-character OLED line beside
-the button, punch and cost: the same words, shortened, not letters ("Combo B") a new
-player has to look up."""
+"""The ring's feature names (:data:`FEATURE`) in plain words that fit a 21-character OLED
+line beside the button, punch and cost (11 characters): no clipped letters ("Def Hk/Up/B",
+"Esc Ropes", "In Combo") a new player has to look up.  A defense says the punches it stops
+by their reach, as the window asking for it does ("DEFEND HOOK (CLOSE)?"): long, the Jab
+and Cross thrown from the Outside; close, the Hook, Uppercut and Body Blow thrown from
+the Inside (the rulebook's J/C and H/U/B).  The inside combo is the close one."""
+REACH = {True: "LONG", False: "CLOSE"}
+"""A punch's reach by :attr:`Punch.outside`, as its defense card names it."""
 MODE_TITLES = {
     Mode.MOVE_AWAY: "MOVE AWAY: discard?",
     Mode.SAVE: "SAVE FOR LATER: card?",
@@ -105,7 +110,7 @@ def draw_big_time_boxing_private(screen: BigTimeBoxingPrivate, size: tuple[int, 
     saved = ""
     if v.saved is not None:
         key = "E" if answering else "S"
-        saved = card_line(key, v.saved, v.saved in station.live) if v.saved_playable else "Saved card: next rnd"
+        saved = card_line(key, v.saved, v.saved in station.live) if v.saved_playable else "Saved: next round"
     if pub.phase is Phase.OVER:
         title = "YOU WIN!" if pub.winner == seat else ("A DRAW" if pub.winner is None else "FIGHT OVER")
         return listing(title, rows, f"Round {pub.round}", size)
@@ -133,10 +138,12 @@ def _window_words(v: BigTimeBoxingPlayerView) -> tuple[str, str]:
         return f"COMBO after {PUNCH_OLED[PUNCH[pub.thrown[0].punch]].upper()}?", "START = no combo"
     if pub.phase is Phase.ESCAPE and pub.trap is not None:
         return f"ESCAPE {TRAP[pub.trap].upper()}?", "START = stay"
-    punch = PUNCH[pub.window_punch].upper() if pub.window_punch else "PUNCH"
-    if pub.phase is Phase.TRAPPED_RESPONSE and pub.window_punch is not None:
-        return f"TRAP: DEFEND {PUNCH_OLED[PUNCH[pub.window_punch]].upper()}?", "START = let it land"
-    return f"DEFEND {punch}?", "START = let it land"
+    if pub.window_punch is None:
+        return "DEFEND THE PUNCH?", "START = let it land"
+    punch = PUNCH_OLED[PUNCH[pub.window_punch]].upper()
+    if pub.phase is Phase.TRAPPED_RESPONSE:
+        return f"TRAP: DEFEND {punch}?", "START = let it land"
+    return f"DEFEND {punch} ({REACH[pub.window_punch.outside]})?", "START = let it land"
 
 
 def _draft(v: BigTimeBoxingPlayerView, station: Station, size: tuple[int, int]) -> Image.Image:
