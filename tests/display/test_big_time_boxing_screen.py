@@ -173,7 +173,7 @@ def test_every_gauge_of_both_boards_is_on_screen_with_nothing_drawn_over_anythin
         assert f"{b.round_energy}/{b.round_start_energy}" in texts
         assert str(b.fight_energy) in texts
         assert all(str(die) in texts for die in b.health_dice)
-        assert "Rounds: " + " ".join(str(n) for n in b.round_scores) in texts
+        assert "Rounds: " + " · ".join(str(n) for n in b.round_scores) in texts
     assert overlapping(renderer.text.seen) == []
     assert all(renderer.canvas.get_rect().contains(r) for _t, r in renderer.text.seen)
 

@@ -257,6 +257,26 @@ def test_every_boxing_private_row_is_words_that_fit() -> None:
     assert all(r.endswith(("(LONG)?", "(CLOSE)?")) for r in defended), defended
 
 
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("fought_rounds", [3, 5])
+def test_the_boards_round_scores_read_apart(size: tuple[int, int], fought_rounds: int) -> None:
+    """Issue 30: "Rounds: 10 10 9" ran together in its 190 px column.  Each score stands
+    apart ("10 · 10 · 9"), the line is drawn whole at the readable size, a 6-round fight's
+    "…" included, beside "hand · deck" and not over it."""
+    from tests.display.test_big_time_boxing_screen import fought, ring
+
+    game, _events = fought(rounds=6, until=lambda e: e.round == fought_rounds + 1)
+    record = LayoutRecord()
+    Renderer(size=size).draw(ring(game), record)
+    lines = [t for t in record.types if t.text.what.startswith("Rounds: ")]
+    cards = [t.text.rect for t in record.types if t.text.what.startswith("hand ")]
+    assert len(lines) == 2 and len(cards) == 2
+    for t, beside in zip(lines, cards, strict=True):
+        assert re.fullmatch(r"Rounds: (… )?\d+( · \d+){2}", t.text.what), t.text.what
+        assert t.size >= MIN_SIZE and not t.text.rect.colliderect(beside), (t.text.what, t.size, beside)
+    assert not [p for p in unreadable(record) if "Rounds" in p] and record.cuts == []
+
+
 def test_the_boxing_result_counts_knockdowns_in_words() -> None:
     """Found on the result sheets: "Red: 0 knockdown(s), no injuries".  Each boxer's line
     says "no knockdowns", "1 knockdown", "2 knockdowns" (the old line put back: fails, seen)."""

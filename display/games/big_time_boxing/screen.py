@@ -352,12 +352,10 @@ def _board_rest(
             cx, cy = x, row(340)
         cx = chip(surf, text, words, color, (cx, cy), "midleft").right + 8
 
-    recent = b.round_scores[-3:]  # the last three: readable in a 12-round fight too (the sheet has all)
-    scores = ("… " if len(b.round_scores) > 3 else "") + " ".join(str(n) for n in recent) if recent else "—"
     line = row(374) if cy > row(306) else row(346)
-    text.draw(surf, f"Rounds: {scores}", 28, theme.TEXT, (x, line), "midleft", max_width=190)
     cards = f"hand {b.hand_size} · deck {b.deck_size}"
-    text.draw(surf, cards, 28, theme.DIM, (x + w, line), "midright", max_width=w - 194)
+    told = text.draw(surf, cards, 28, theme.DIM, (x + w, line), "midright", max_width=w - 194)
+    text.draw(surf, round_scores(b.round_scores), 28, theme.TEXT, (x, line), "midleft", max_width=told.x - x - 10)
     if b.attributes:
         names = [CARDS.attributes[a].name for a in b.attributes]
         spent = set(b.attributes_spent)
@@ -365,6 +363,13 @@ def _board_rest(
         for a, name in zip(b.attributes, names, strict=True):
             color = theme.shade(theme.DIM, 0.6) if a in spent else theme.GOLD
             ax = text.draw(surf, name, 22, color, (ax, row(406)), "midleft").right + 12
+
+
+def round_scores(scores: tuple[int, ...]) -> str:
+    """The board's round scores, the last three (readable in a 12-round fight too; the
+    sheet has all), each apart from the next: "Rounds: 10 · 9 · 10", not "10 9 10"."""
+    recent = " · ".join(str(n) for n in scores[-3:]) or "—"
+    return f"Rounds: {'… ' if len(scores) > 3 else ''}{recent}"
 
 
 def chip(
