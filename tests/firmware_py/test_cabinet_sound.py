@@ -8,8 +8,10 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -258,41 +260,58 @@ def test_cabinets_on_fresh_data_folders_share_the_rendered_cues_of_one_cache_fol
     assert len(list((tmp_path / "c" / "sound-cache").glob("cues-*.npz"))) == 1
 
 
-def knockdown_heard(tmp_path: Path) -> tuple[int, int, list[tuple[int, str]]]:
-    """A fight between computers (seed 7: a Big Hit knockdown, no heart, a KO) with its
-    sound: when the knockdown happened, when the screen first said it (the ring's shake
-    starts then; cabinet time), and every cue heard."""
-    from display.games.big_time_boxing import screen as btb_screen
-    from firmware_py.games.big_time_boxing.controls import BigTimeBoxingControls
+def told_and_heard(
+    tmp_path: Path, controls: Any, options: Any, seed: int, kind: type, said: Callable[[Any], list[tuple[int, object]]]
+) -> tuple[int, int, list[tuple[int, str]]]:
+    """A game between computers with its sound: when its first event of ``kind`` happened,
+    when the screen first told it (``said``: the told screen's events at the times it says
+    them; cabinet time), and every cue heard."""
     from firmware_py.runtime.scenes import Play
     from firmware_py.runtime.virtual_time import VirtualTimeDriver
-    from games.big_time_boxing import BigTimeBoxingOptions, KnockedDown
     from games.levels import Level
 
-    cabinet, sim = cabinet_with(tmp_path, seed=7)
+    cabinet, sim = cabinet_with(tmp_path, seed=seed)
     assert cabinet.ctx.sound is not None
     cues: list[tuple[int, str]] = []
     cabinet.ctx.sound.speaker.listeners.append(lambda t, name: cues.append((t, name)))
-    levels = dict.fromkeys(range(2), Level.EXPERT)
     play = Play.start(
-        cabinet.ctx, cabinet.clock.now_us(), BigTimeBoxingControls(), BigTimeBoxingOptions(), (0, 1), levels
+        cabinet.ctx, cabinet.clock.now_us(), controls, options, (0, 1), dict.fromkeys(range(2), Level.EXPERT)
     )
     cabinet.scene = play
+    happened: list[int] = []
+    play.session.listeners.append(lambda t, ev: happened.append(t) if isinstance(ev, kind) else None)
     shown: list[int] = []
 
     def after(t: int, is_frame: bool) -> bool:
         if is_frame and cabinet.scene is play and not shown:
-            told = btb_screen.told(play.screen(t))
-            down = next((s for s, ev in reversed(btb_screen.said_at(told)) if isinstance(ev, KnockedDown)), None)
-            if down is not None and down <= told.now_us:
-                shown.append(down - play.session.offset_us)
+            screen = play.screen(t)
+            at = next((s for s, ev in reversed(said(screen)) if isinstance(ev, kind)), None)
+            if at is not None and at <= screen.now_us:
+                shown.append(at - play.session.offset_us)
         return bool(shown) and t > shown[0] + 3_000_000
 
     VirtualTimeDriver(cabinet, 50_000, render=False).run_until(cabinet.clock.now_us() + 1_800_000_000, after=after)
     sim.close()
-    happened = [t for t, ev in play.session.recent if isinstance(ev, KnockedDown)]
-    assert shown and happened, "no knockdown in the seeded fight"
+    assert shown and happened, f"no {kind.__name__} in the seeded game"
     return happened[0], shown[0], cues
+
+
+def knockdown_heard(tmp_path: Path) -> tuple[int, int, list[tuple[int, str]]]:
+    """A fight between computers (seed 7: a Big Hit knockdown, no heart, a KO): when the
+    knockdown happened, when the screen first said it (the ring's shake starts then), and
+    every cue heard."""
+    from display.games.big_time_boxing import screen as btb_screen
+    from firmware_py.games.big_time_boxing.controls import BigTimeBoxingControls
+    from games.big_time_boxing import BigTimeBoxingOptions, KnockedDown
+
+    return told_and_heard(
+        tmp_path,
+        BigTimeBoxingControls(),
+        BigTimeBoxingOptions(),
+        7,
+        KnockedDown,
+        lambda screen: btb_screen.said_at(btb_screen.told(screen)),
+    )
 
 
 def test_a_knockdowns_thud_and_count_play_when_the_screen_tells_them_not_under_a_face_down_card(
@@ -322,3 +341,18 @@ def test_the_check_catches_a_knockdown_heard_at_its_events_time(tmp_path: Path, 
     happened, shown, cues = knockdown_heard(tmp_path)
     thuds = [t for t, n in cues if n == "knockdown"]
     assert thuds[0] == happened < shown  # heard 1.4 s before the screen says it
+
+
+def test_punchs_knockout_is_heard_with_its_banner(tmp_path: Path) -> None:
+    """Punch!'s screen runs behind the game the same way (display/behind.py): the
+    knockout's cue plays when its banner is up (the pair turned over and read), not as
+    the cards are laid."""
+    from display.games.punch import screen as punch_screen
+    from firmware_py.games.punch.controls import PunchControls
+    from games.punch import PunchOptions
+    from games.punch.events import Knockout
+
+    said = lambda screen: punch_screen.said_at(punch_screen.told(screen))  # noqa: E731
+    happened, shown, cues = told_and_heard(tmp_path, PunchControls(), PunchOptions(), 2, Knockout, said)
+    knockouts = [t for t, n in cues if n == "knockout"]
+    assert knockouts[0] == shown > happened
