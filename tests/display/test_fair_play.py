@@ -94,8 +94,8 @@ def hidden(session: GameSession) -> str:
     return repr((session.engine.to_dict(), vars(session.controls), session.refusals))
 
 
-def playout(game: str, players: int, seed: int) -> Iterator[tuple[int, GameSession, int]]:
-    """(step, session, cabinet time) along a game between computer players."""
+def playout(game: str, players: int, seed: int, steps: int = STEPS) -> Iterator[tuple[int, GameSession, int]]:
+    """(step, session, cabinet time) along a game between computer players, ``steps`` long at most."""
     controls = registry.controls_type(game)()
     values = {item.field: item.choices[0][0] for item in controls.options_menu}
     seats = tuple(range(players))
@@ -113,7 +113,7 @@ def playout(game: str, players: int, seed: int) -> Iterator[tuple[int, GameSessi
     levels = {seat: list(Level)[(seed + seat) % len(Level)] for seat in seats}
     computers = ComputerPlayers(controls, levels, hands, random.Random(seed), seed)
     now = 0
-    for step in range(STEPS):
+    for step in range(steps):
         now += STEP_US
         for ev in hands.due(now):
             session.handle(ev, now)

@@ -210,31 +210,13 @@ CLIPPED = ("Def ", "Hk", "/Up", "/B", "Esc ", "In Combo", "Crs", "Judge +1", "rn
 
 def boxing_private_rows(seed: int, steps: int) -> list[str]:
     """Every row both boxers' private displays showed over a fight between computers."""
-    import random
-
-    from firmware_py.runtime.computer_players import ComputerPlayers, QueuedHands
-    from firmware_py.runtime.session import GameSession
-    from games.levels import Level
-    from tests.display.test_fair_play import LOOKS, STEP_US, NullStore
+    from tests.display.test_fair_play import playout
 
     controls = BigTimeBoxingControls()
-    values = {item.field: item.choices[0][0] for item in controls.options_menu}
-    session = GameSession.start(controls, controls.make_options(values), (0, 1), LOOKS[:2], seed, NullStore(), 0, 0)  # type: ignore[arg-type]
-    hands = QueuedHands()
-    computers = ComputerPlayers(controls, dict.fromkeys((0, 1), Level.EXPERT), hands, random.Random(seed), seed)
     rows: set[str] = set()
-    now = 0
-    for _step in range(steps):
-        now += STEP_US
-        for ev in hands.due(now):
-            session.handle(ev, now)
-        session.tick(now)
-        computers.act(session, now)
+    for _step, session, _now in playout("big_time_boxing", 2, seed, steps):
         for seat in (0, 1):
             rows.update(image_text(draw_private(controls.private_screen(session.engine, seat))) or ())
-        session.frame_shown(now, now)
-        if session.over:
-            break
     return sorted(rows)
 
 
