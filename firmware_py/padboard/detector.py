@@ -18,9 +18,14 @@ every frame the ADC took (20 kHz on the board), which the ring still holds:
 
 - Per pad, the baseline follows a slow IIR (frozen while a hit is scanned); a hit starts
   when a sample's distance from the baseline reaches the threshold, and the scan that
-  follows finds its peak (the velocity).  The mask time then blocks new onsets, after
-  which a retrigger threshold, starting at a share of the last peak and decaying
-  exponentially, keeps the ring of that hit from firing again.
+  follows finds its peak (the velocity: the strike's main swing, whichever way it goes).
+  The mask time then blocks new onsets, after which a retrigger threshold, starting at a
+  share of the last peak and decaying exponentially, keeps the ring of that hit from
+  firing again.  The ring model (``second_pct`` set; calibration fits it to a pad whose
+  ring no mask can cover): the line is the ring, fading with the pad's own time
+  constant from over its peak, on top of the threshold; a hit that rises less than
+  ``second_pct`` % of the last slap over that ring (the palm's second contact), or whose
+  peak is under the threshold, is no slap, and its ring joins the line.
 - The onset is *not* the threshold crossing: a palm presses for a millisecond or so and
   the signal leaves the baseline smoothly, so a soft slap crosses the threshold near its
   peak and a hard one early, up to a millisecond apart for the same contact time.  The
@@ -378,6 +383,18 @@ def _frames_before(rem, span):
     return (rem + span - 1) // span if rem > 0 else 0
 
 
+def _line(p, dt):
+    """Pad ``p``'s retrigger level ``dt`` µs after its line started, 0 once the line has
+    ended: the line fading from ``rt_level`` (a share of the last peak), over the threshold
+    while above it.  With ``second_pct`` set (the ring model calibration applies) the line
+    is the ring over the threshold, so a ring riding on a lagging baseline needs the
+    threshold on top of it, and holds until the ring is a quarter of the threshold."""
+    ring = p.rt_level * math.exp(-dt / p.rt_tau)
+    if p.second:
+        return p.thr + ring if 4 * ring > p.thr else 0
+    return ring if ring > p.thr else 0
+
+
 def velocity(peak, threshold, sensitivity, curve):
     """MIDI-style velocity 1..127 of a hit whose peak is ``peak`` counts above baseline."""
     span = sensitivity - threshold
@@ -408,9 +425,12 @@ class _Pad:
         self.cross = 0  # ticks of the state frame that reached the threshold ...
         self.cross_k = 0  # ... its frame number ...
         self.cbase = 0  # ... and the baseline then
-        self.onset = 0
+        self.onset = 0  # the last hit's (or second contact's): the mask counts from it
         self.peak = 0
-        self.rt_level = 0.0
+        self.last_peak = 0  # the last slap's
+        self.rt_level = 0.0  # the retrigger line: this high at ticks line_t, fading from there
+        self.line_t = 0
+        self.cross_line = 0.0  # the line where the threshold was reached (0: not in a ring)
         self.configure({})
 
     def configure(self, settings):
@@ -432,6 +452,7 @@ class _Pad:
         self.xgain = [s[name] for name in wire.XGAIN_FROM]
         self.xlag = [s[name] for name in wire.XLAG_FROM]
         self.xclean = s["xclean_pct"]
+        self.second = s["second_pct"]
 
     def xt_ratio(self, src):
         """The crosstalk ratio (pct) for hits on pad ``src``."""
@@ -636,13 +657,13 @@ class Detector:
         """Frames of the ``g`` a retriggering pad stays retriggering for (its threshold
         decays to its plain one after that), with the lowest its threshold comes to over
         them as its level in the gate's state (offset ``o``)."""
-        dt = ticks_diff(t, p.onset)
-        lowest = p.rt_level * math.exp(-(dt + (g - 1) * span) / p.rt_tau)
-        if lowest <= p.thr:  # it ends in these frames: find where, as _frame would
+        dt = ticks_diff(t, p.line_t)
+        lowest = _line(p, dt + (g - 1) * span)
+        if not lowest:  # it ends in these frames: find where, as _frame would
             f = 0
             while f < g:
-                dyn = p.rt_level * math.exp(-(dt + f * span) / p.rt_tau)
-                if dyn <= p.thr:
+                dyn = _line(p, dt + f * span)
+                if not dyn:
                     break
                 lowest = dyn
                 f += 1
@@ -702,8 +723,8 @@ class Detector:
                     else:
                         ph = p.phase = RETRIG
                 if ph == RETRIG:
-                    dyn = p.rt_level * math.exp(-ticks_diff(t, p.onset) / p.rt_tau)
-                    if dyn > level:
+                    dyn = _line(p, ticks_diff(t, p.line_t))
+                    if dyn:
                         level = dyn
                     else:
                         ph = p.phase = IDLE
@@ -712,6 +733,7 @@ class Detector:
                     p.cross = t
                     p.cross_k = k
                     p.cbase = p.base_fp >> 8
+                    p.cross_line = level if ph == RETRIG else 0
                     p.peak = dev
                     p.phase = SCAN
                     if p.scan <= 0:
@@ -727,14 +749,31 @@ class Detector:
 
     @micropython.native
     def _scanned(self, i, p, k):
+        """Pad ``i``'s scan ended at frame ``k``: its hit is pending (the crosstalk
+        verdict), or, reached while the last slap's ring held the retrigger line up and
+        rising less than ``second_pct`` % of that slap's peak over the ring (the line
+        less its margin), the palm's second contact: no hit, and its ring joins the line.
+        With ``second_pct`` set, so does a hit whose peak is under the threshold."""
         onset, peak, clean, delay, subtracted = self._onset(i, p, k)
         p.onset = onset
         p.peak = peak
-        self.pending.append([i, onset, peak, delay, clean, subtracted])
+        p.phase = MASK
         if peak > p.peak_max:
             p.peak_max = peak
-        p.rt_level = peak * p.rt_pct / 100
-        p.phase = MASK
+        own = peak * p.rt_pct / 100
+        if p.second and p.rt_pct:
+            ring = (p.cross_line - p.thr) * 100 / p.rt_pct if p.cross_line else 0
+            # under the threshold once measured on the quiet baseline before it: the ring
+            # of a strike, whose slow part the tracked baseline lags after it, crossed
+            if peak < p.thr or (p.cross_line and peak < p.thr + ring + p.second * p.last_peak / 100):
+                line = p.rt_level * math.exp(-ticks_diff(onset, p.line_t) / p.rt_tau)
+                p.rt_level = own if own > line else line
+                p.line_t = onset
+                return
+        self.pending.append([i, onset, peak, delay, clean, subtracted])
+        p.last_peak = peak
+        p.rt_level = own
+        p.line_t = onset
 
     @micropython.native
     def _sources(self, i, p, k):
@@ -992,8 +1031,9 @@ class Detector:
         edge and raises this peak): the clean peak and the edge are measured on what is
         left, if a slap of this pad's own stands there (at least the threshold, and
         ``xclean_pct`` % of what was subtracted); ``subtracted`` is a bit mask of those pads
-        (0: measured on the raw signal).  ``peak`` is the raw peak either way (velocity
-        and crosstalk cancel compare raw peaks).  Frames are relative to ``k``."""
+        (0: measured on the raw signal).  ``peak`` is the raw peak of the strike's main
+        swing, whichever way it goes and whatever the edge was timed on (velocity, the
+        ring after it and crosstalk cancel compare raw peaks).  Frames are relative to ``k``."""
         r_min = frame_diff(self._newest, k) - self.ring_frames + 1  # older frames are overwritten
         rc = frame_diff(p.cross_k, k)
         b = self._edge_base(i, p, k, rc, r_min)
@@ -1003,8 +1043,9 @@ class Detector:
         top, best, rp, sgn = self._peak(i, k, lo, 0, r_min, b, None, 0)
         if top + abs(b - p.cbase) < p.peak:  # the ring no longer holds the edge: keep what the state frames saw
             return p.cross, p.peak, p.peak, 0, 0
+        main = best  # the strike's main swing, whichever way: the velocity and the ring after it
         first = 1 if self._dev(i, k, rc, b, None) >= 0 else -1
-        if first != sgn:  # the second swing came out larger (both clipped at the rails): time the first
+        if first != sgn:  # the strike opened the other way (a first lobe, or clipped at both rails): time that
             _top, best, rp, sgn = self._peak(i, k, lo, 0, r_min, b, None, first)
         raw = best
         stop = rc - EDGE_BACK_US // self.frame_us
@@ -1032,7 +1073,7 @@ class Detector:
         if x50 is None:
             x50 = self._half_time(i, k, rp, best, sgn, stop, b, None)
         if x50 is None:  # the edge runs past the history kept: time the crossing
-            return p.cross, raw, best, 0, 0
+            return p.cross, main, best, 0, 0
         t50 = self._t0 + frame_diff(k, self._k0) * self.frame_us + int(x50 * self.frame_us + 0.5)
         if self.stagger:
             t50 += i * self.frame_us // self.npads
@@ -1040,7 +1081,7 @@ class Detector:
         onset = (t50 - delay) & TICKS_MASK
         if ticks_diff(onset, p.cross) > 0:  # contact came before the signal crossed the threshold
             onset = p.cross
-        return onset, raw, best, delay, subtracted
+        return onset, main, best, delay, subtracted
 
     @micropython.native
     def _edge_base(self, i, p, k, rc, r_min):

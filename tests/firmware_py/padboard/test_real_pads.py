@@ -33,18 +33,25 @@ class Hits:
 
 
 def board_hits(
-    pad: PiezoPad, contacts: list[int], peak: float | list[float], settings: dict[str, int]
+    pad: PiezoPad,
+    contacts: list[int],
+    peak: float | list[float],
+    settings: dict[str, int],
+    also: list[tuple[int, float]] | None = None,
+    tail_us: int = 60_000,
 ) -> list[tuple[int, int, int, int]]:
     """Hits of ``pad`` slapped at each of ``contacts`` (µs) with a main swing of ``peak``
-    counts (one for all, or one per contact), no crosstalk, no contact delay."""
+    counts (one for all, or one per contact), no crosstalk, no contact delay; ``also``:
+    contacts that are no slap (a palm's second contact), ``(µs, peak)``; fed until
+    ``tail_us`` after the last slap."""
     model = PiezoModel([pad], seed=3, crosstalk=0.0)
     peaks = peak if isinstance(peak, list) else [peak] * len(contacts)
-    for t, p in zip(contacts, peaks, strict=True):
+    for t, p in [*zip(contacts, peaks, strict=True), *(also or [])]:
         model.add(ModelSlap(0, t, p))
     sink = Hits({"xtalk_pct": 0, "onset_us": 0, "sensitivity": 12_000, **settings})
     dma = SimDma(model, FRAME_US)
     t = 0
-    while t < contacts[-1] + 60_000:
+    while t < contacts[-1] + tail_us:
         dma.feed(sink, t, BLOCK)  # type: ignore[arg-type]
         t += BLOCK * FRAME_US
     return sink.hits
