@@ -13,11 +13,13 @@ takes one frame at a time into a ring of the detector's own, for callers without
 Two rates.  The state machine below looks at one frame every ``STATE_US`` (4 kHz):
 settings such as the baseline follow are tuned per such frame; the state frames where
 nothing can happen but the baselines following run in :func:`_gate`, machine code on
-the board (viper: MicroPython alone did not keep up).  The onset is then measured on
-every frame the ADC took (20 kHz on the board), which the ring still holds:
+the board (viper: MicroPython alone did not keep up).  Onsets are looked for on every
+frame the ADC took (20 kHz on the board): at each state frame, the samples since the
+one before too, either way (a real pad's first lobe can be narrower than a state frame).
+The onset is then measured on those frames, which the ring still holds:
 
 - Per pad, the baseline follows a slow IIR (frozen while a hit is scanned); a hit starts
-  when a sample's distance from the baseline reaches the threshold, and the scan that
+  at the first sample whose distance from the baseline reaches the threshold, and the scan that
   follows finds its peak (the velocity: the strike's main swing, whichever way it goes).
   The mask time then blocks new onsets, after which a retrigger threshold, starting at a
   share of the last peak and decaying exponentially, keeps the ring of that hit from
@@ -32,7 +34,10 @@ every frame the ADC took (20 kHz on the board), which the ring still holds:
   detector times the rising edge where it is steepest and least disturbed by noise, at
   half the hit's own peak (a straight line fitted through the full-rate samples between
   a quarter and three quarters of the peak: constant-fraction timing), and subtracts
-  the pad's delay from contact to that point, which depends a little on the force:
+  the pad's delay from contact to that point.  A real pad's strike timed on its first
+  lobe (a narrow swing against the main one, crossing or not) subtracts nothing: the
+  lobe is the contact's own answer.  Timed on a smooth swing, the delay depends a little
+  on the force:
   ``onset_us`` at a peak of ``ONSET_REF`` counts, times (peak/ONSET_REF)^(−onset_exp/1000).
   Calibration measures that curve per pad (docs/slap-timing.md).
 - Crosstalk: a finished hit waits until every onset within its crosstalk window is known
@@ -66,6 +71,7 @@ STATE_US = 250  # the state machine's frame period
 ONSET_REF = 10000  # the peak (counts above baseline) at which the onset delay is onset_us
 EDGE_BACK_US = 6000  # the rising edge is searched this far before the threshold crossing
 FIT_NEAR_US = 100  # the edge's line is kept within this of the sample pair crossing half the peak
+LOBE_BACK_US = 1200  # a first lobe under the threshold is looked for this far before the main swing's crossing
 BASE_FROM_US = 4000  # the edge's baseline: the samples from this long before the crossing ...
 BASE_TO_US = 1500  # ... to this long before it (a soft slap's contact is ~1.2 ms before it)
 XTALK_LEAD_US = 40  # a crosstalk onset may seem this much earlier than its source's (estimate error)
@@ -111,7 +117,8 @@ except ImportError:  # CPython (the host's simulator and tests): the same code a
 
 
 # The gate's state array (compile-time constants on the board, so _gate reads no globals):
-_HEAD = const(6)  # its header: pads, ring size, samples per state frame, shift, clip levels
+_HEAD = const(8)  # its header: pads, ring size, samples per state frame, shift, clip levels,
+# frames before the first state frame to look at too, and before each of the others
 _PAD_FIELDS = const(7)  # then per pad: mode, level, baseline, noise, baseline shift, clipped, peak
 
 # The walks' array (Detector._wk; the ring's layout comes from the gate's header): what a
@@ -154,8 +161,9 @@ def _gate(ring, st, at, count) -> int:
     in machine code on the board (viper): ``count`` state frames of the ring's halfwords
     from sample ``at``, every pad as ``st`` says (``Detector._plan`` fills it: per pad
     mode, level, baseline, noise, baseline shift, clipped samples, peak).  Stops before
-    the first state frame where a pad reaches its level (the Python state machine takes
-    that frame) and returns how many frames it took.  Each frame does exactly what
+    the first state frame where a pad reaches its level, either way, on its sample or on
+    any frame since the state frame before (the Python state machine takes that frame)
+    and returns how many frames it took.  Each frame does exactly what
     ``Detector._frame`` does to a pad that crosses nothing: count clipped samples, follow
     the baseline (mode 0 and 1; mode 0 is idle and follows the noise too) or, mode 2
     (scanning), keep the peak.  Machine ints: every value here stays under 2**25."""
@@ -167,6 +175,8 @@ def _gate(ring, st, at, count) -> int:
     sh = int(s[3])
     lo = int(s[4])
     hi = int(s[5])
+    back = int(s[6])
+    every = int(s[7])
     pos = int(at)
     left = int(count)
     f = 0
@@ -174,12 +184,33 @@ def _gate(ring, st, at, count) -> int:
         i = 0
         q = pos
         o = _HEAD
-        while i < n:  # first: does any pad reach its level here?
-            dev = (int(r[q]) << sh) - (int(s[o + 2]) >> 8)
-            if dev < 0:
-                dev = 0 - dev
-            if int(s[o]) != 2 and dev >= int(s[o + 1]):
-                return f
+        while i < n:  # first: does any pad reach its level here, or since the state frame before?
+            if int(s[o]) != 2:
+                b = int(s[o + 2]) >> 8
+                up = (b + int(s[o + 1]) + (1 << sh) - 1) >> sh  # a ring value this high or this
+                down = b - int(s[o + 1])  # low (unshifted) reaches the level
+                if down < 0:
+                    down = -1
+                else:
+                    down = down >> sh
+                a = q - back * n
+                if a >= 0:  # the frames lie in order in the ring (all but a few at its end)
+                    while a <= q:
+                        x = int(r[a])
+                        if x >= up or x <= down:
+                            return f
+                        a += n
+                else:
+                    a += size
+                    j = 0
+                    while j <= back:
+                        x = int(r[a])
+                        if x >= up or x <= down:
+                            return f
+                        a += n
+                        if a >= size:
+                            a -= size
+                        j += 1
             q += 1
             if q >= size:
                 q -= size
@@ -213,8 +244,39 @@ def _gate(ring, st, at, count) -> int:
         pos += stride
         if pos >= size:
             pos -= size
+        back = every
         f += 1
     return f
+
+
+@micropython.viper
+def _first_over(ring, st, at, back, base, level) -> int:
+    """How many frames before ring index ``at`` (one pad's sample; the ring laid out as
+    ``st``'s header says) the first of the ``back`` samples before it lies whose distance
+    from ``base`` reaches ``level``, either way; 0 if none does.  In machine code: the
+    state machine asks it for every pad at every frame it takes."""
+    r = ptr16(ring)
+    s = ptr32(st)
+    n = int(s[0])
+    size = int(s[1])
+    sh = int(s[3])
+    b = int(base)
+    lv = int(level)
+    j = int(back)
+    a = int(at) - j * n
+    while a < 0:
+        a += size
+    while j > 0:
+        dev = (int(r[a]) << sh) - b
+        if dev < 0:
+            dev = 0 - dev
+        if dev >= lv:
+            return j
+        a += n
+        if a >= size:
+            a -= size
+        j -= 1
+    return 0
 
 
 @micropython.viper
@@ -500,6 +562,8 @@ class Detector:
         self._plan_done = 0  # ... how many the gate has taken, how many more it may ...
         self._plan_left = 0
         self._plan_next = 0  # ... and, while held, the frame number it goes on from
+        self._next = -1  # the frame after the last one fed and its ticks: the frames before a block
+        self._next_t = -1  # are known only when it follows on from them, in number and in time
         if settings:
             for i in range(pads):
                 self.configure(i, settings[i])
@@ -548,6 +612,7 @@ class Detector:
             st[1] = len(ring)
             st[2] = self.step * n
             st[3] = shift
+            st[7] = self.step - 1
         self._k0 = first
         self._t0 = t_first
         self._newest = (first + count - 1) & FRAME_MASK
@@ -556,6 +621,11 @@ class Detector:
         size = len(ring)
         span = step * frame_us
         d = (step - first % step) % step
+        # frames before the first state frame to look at too: only those that came just before
+        # (a simulator that skips time numbers its frames on: those in the ring are from then)
+        back = step - 1 if first == self._next and t_first == self._next_t else d
+        self._next = (first + count) & FRAME_MASK
+        self._next_t = (t_first + count * frame_us) & TICKS_MASK
         if self._held and (((first + d) & FRAME_MASK) != self._plan_next or span != self._plan_span):
             self._unplan()  # frames were skipped, or come at another spacing: the plan no longer fits
         while d < count:
@@ -566,7 +636,10 @@ class Detector:
                 g = self._plan(left, (t_first + d * frame_us) & TICKS_MASK, span)
             if g:  # state frames where only the baselines move: in machine code
                 todo = g if g < left else left
+                st[6] = back
                 done = _gate(ring, st, (((first + d) & FRAME_MASK) * n) % size, todo)
+                if done:
+                    back = step - 1
                 d += done * step
                 self._plan_done += done
                 self._plan_left = g - done
@@ -577,7 +650,8 @@ class Detector:
                 self._unplan()
                 if d >= count:
                     break
-            hits = self._frame((first + d) & FRAME_MASK, (t_first + d * frame_us) & TICKS_MASK)
+            hits = self._frame((first + d) & FRAME_MASK, (t_first + d * frame_us) & TICKS_MASK, back)
+            back = step - 1
             if hits:
                 if out is None:
                     out = []
@@ -694,7 +768,10 @@ class Detector:
         self._plan_done = 0
 
     @micropython.native
-    def _frame(self, k, t):
+    def _frame(self, k, t, back):
+        """State frame ``k`` at ticks ``t``: a pad not scanning starts a hit at the first
+        of its samples from ``back`` frames before ``k`` to ``k`` that reaches its level,
+        either way (a real pad's first lobe can be narrower than a state frame)."""
         ring = self.ring
         size = len(ring)
         at = k * self.npads  # a frame may straddle the end of the ring (3 pads, 4096 samples)
@@ -717,7 +794,8 @@ class Detector:
                     self._scanned(i, p, k)
             else:
                 level = p.thr
-                if ph == MASK:
+                masked = ph == MASK  # then the samples before this frame were too
+                if masked:
                     if ticks_diff(t, p.onset) < p.mask:
                         level = _NEVER
                     else:
@@ -728,10 +806,16 @@ class Detector:
                         level = dyn
                     else:
                         ph = p.phase = IDLE
-                if dev >= level:
+                r = 0
+                if back and not masked:
+                    lv = int(level)
+                    if lv < level:
+                        lv += 1
+                    r = _first_over(ring, self._st, (at + i) % size, back, p.base_fp >> 8, lv)
+                if dev >= level or r:
                     p.crossed = True
-                    p.cross = t
-                    p.cross_k = k
+                    p.cross = (t - r * self.frame_us) & TICKS_MASK
+                    p.cross_k = (k - r) & FRAME_MASK
                     p.cbase = p.base_fp >> 8
                     p.cross_line = level if ph == RETRIG else 0
                     p.peak = dev
@@ -1043,15 +1127,28 @@ class Detector:
         top, best, rp, sgn = self._peak(i, k, lo, 0, r_min, b, None, 0)
         if top + abs(b - p.cbase) < p.peak:  # the ring no longer holds the edge: keep what the state frames saw
             return p.cross, p.peak, p.peak, 0, 0
-        main = best  # the strike's main swing, whichever way: the velocity and the ring after it
+        main = best  # the strike's main swing, whichever way: the velocity and the ring after it (a
+        _top, other, _rp, _sgn = self._peak(i, k, lo, 0, r_min, b, None, -sgn)  # narrow lobe's sample
+        if other > main:  # may outdo a wider swing's, its average not)
+            main = other
         first = 1 if self._dev(i, k, rc, b, None) >= 0 else -1
-        if first != sgn:  # the strike opened the other way (a first lobe, or clipped at both rails): time that
-            _top, best, rp, sgn = self._peak(i, k, lo, 0, r_min, b, None, first)
+        lobe = False  # timed on a first lobe: the contact's own answer, no delay curve
+        if first != sgn:  # the strike opened the other way (a first lobe, or clipped at both rails): time
+            top, best, rp, sgn = self._peak(i, k, lo, rp, r_min, b, None, first)  # that swing, before the main one
+            lobe = self._narrow(i, k, rp, sgn, top, b)
+        else:  # a first lobe under the threshold just before the main swing (at the full rate)?
+            found = self._lobe_before(i, p, k, rc, -sgn, b, r_min) if self.frame_us * 2 <= STATE_US else None
+            if found:
+                best, rp = found
+                sgn = -sgn
+                lobe = True
+            else:  # or the swing that crossed is itself a narrow first lobe
+                lobe = self._narrow(i, k, rp, sgn, top, b)
         raw = best
         stop = rc - EDGE_BACK_US // self.frame_us
         if stop < r_min:
             stop = r_min
-        src = self._sources(i, p, k)
+        src = None if lobe else self._sources(i, p, k)
         subtracted = 0
         x50 = None
         if src is not None:
@@ -1077,11 +1174,49 @@ class Detector:
         t50 = self._t0 + frame_diff(k, self._k0) * self.frame_us + int(x50 * self.frame_us + 0.5)
         if self.stagger:
             t50 += i * self.frame_us // self.npads
-        delay = onset_delay_us(best, p.onset_us, p.onset_exp)
+        delay = 0 if lobe else onset_delay_us(best, p.onset_us, p.onset_exp)
         onset = (t50 - delay) & TICKS_MASK
         if ticks_diff(onset, p.cross) > 0:  # contact came before the signal crossed the threshold
             onset = p.cross
         return onset, main, best, delay, subtracted
+
+    @micropython.native
+    def _narrow(self, i, k, rp, sgn, top, b):
+        """True when pad ``i``'s swing of sign ``sgn`` peaking ``top`` near frame ``k + rp``
+        is over half its height for at most two state frames: a strike's first lobe (the
+        contact's own answer, as long as a soft palm's contact at most), not a resonator's
+        swing (a third of its period: 1.3 ms at 250 Hz)."""
+        w = 2 * (STATE_US // self.frame_us)
+        over = 0
+        r = rp - w - 1
+        while r <= rp + w + 1:
+            if r <= 0 and 2 * sgn * self._dev(i, k, r, b, None) >= top:
+                over += 1
+            r += 1
+        return over <= w
+
+    @micropython.native
+    def _lobe_before(self, i, p, k, rc, sgn, b, r_min):
+        """(its peak, its frame) of a narrow lobe of sign ``sgn`` in the ``LOBE_BACK_US``
+        before frame ``k + rc``, where pad ``i``'s main swing crossed the threshold, standing
+        at least a third of the threshold and five times the noise: a strike's first lobe too
+        small to cross it; or None."""
+        a = rc - LOBE_BACK_US // self.frame_us
+        if a < r_min:
+            a = r_min
+        if rc - a < 2:
+            return None
+        wk = self._wk
+        wk[_WK_COUNT] = rc - a
+        wk[_WK_BASE] = b
+        wk[_WK_STEP] = 1
+        top = _walk_peak(self.ring, self._st, wk, ((k + a) * self.npads + i) % len(self.ring), sgn)
+        if 3 * top < p.thr or top < 5 * (p.noise_fp >> 8) or wk[_WK_SGN] != sgn:
+            return None
+        rl = a + wk[_WK_AT]
+        if not self._narrow(i, k, rl, sgn, top, b):
+            return None
+        return top, rl
 
     @micropython.native
     def _edge_base(self, i, p, k, rc, r_min):
