@@ -440,6 +440,32 @@ def _walk_spread(ring, st, wk, at) -> int:
     return total
 
 
+@micropython.viper
+def _walk_over(ring, st, at, count, base, sgn, top) -> int:
+    """How many of ``count`` samples of one pad from ring index ``at`` (one a frame, laid
+    out as ``st``'s header says), less ``base``, times ``sgn``, are at least half of
+    ``top``: a swing's width at half its height, in machine code."""
+    r = ptr16(ring)
+    s = ptr32(st)
+    n = int(s[0])
+    size = int(s[1])
+    sh = int(s[3])
+    b = int(base)
+    g = int(sgn)
+    t = int(top)
+    q = int(at)
+    over = 0
+    j = int(count)
+    while j > 0:
+        if 2 * g * ((int(r[q]) << sh) - b) >= t:
+            over += 1
+        q += n
+        if q >= size:
+            q -= size
+        j -= 1
+    return over
+
+
 def _frames_before(rem, span):
     """State frames ``span`` µs apart, the first now, that come before ``rem`` µs pass."""
     return (rem + span - 1) // span if rem > 0 else 0
@@ -1187,13 +1213,15 @@ class Detector:
         contact's own answer, as long as a soft palm's contact at most), not a resonator's
         swing (a third of its period: 1.3 ms at 250 Hz)."""
         w = 2 * (STATE_US // self.frame_us)
-        over = 0
-        r = rp - w - 1
-        while r <= rp + w + 1:
-            if r <= 0 and 2 * sgn * self._dev(i, k, r, b, None) >= top:
-                over += 1
-            r += 1
-        return over <= w
+        a = rp - w - 1
+        z = rp + w + 1
+        if z > 0:  # frames after k are not taken yet
+            z = 0
+        if z < a:
+            return True
+        n = self.npads
+        at = ((k + a) * n + i) % len(self.ring)
+        return _walk_over(self.ring, self._st, at, z - a + 1, b, sgn, top) <= w
 
     @micropython.native
     def _lobe_before(self, i, p, k, rc, sgn, b, r_min):
