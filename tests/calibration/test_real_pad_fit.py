@@ -182,7 +182,16 @@ def onset_errors(pad: PiezoPad, seed: int = 1) -> tuple[PadFit, float, float]:
     return fit, play(pad, fit.settings).median_error_us, play(pad, default).median_error_us
 
 
-@pytest.mark.parametrize("kind", ["wood", "plate"])
+LOBE_TIMED = pytest.mark.xfail(
+    strict=True,
+    reason="issue 31 open: the board now times a strike on its first lobe with no delay curve and does not "
+    "say so; the wizard still reads every hit's half-peak time as its stamp plus the curve's delay, so on "
+    "wood x 8 (at the wizard's 4 kHz) it fits 752 us from misaligned edges and the held-out check, 47 against "
+    "39 us, lets it through: 190 us median against 141.5 with the default curve",
+)
+
+
+@pytest.mark.parametrize("kind", [pytest.param("wood", marks=LOBE_TIMED), "plate"])
 def test_an_onset_curve_that_would_time_slaps_worse_is_refused(kind: str) -> None:
     """At × 8 the fit read these pads' bipolar edges as a longer delay and stamped fresh
     slaps further from their contacts than the default curve did (wood: 146 against
