@@ -91,37 +91,52 @@ def _frame_into(out, body, size) -> int:
     return o + 1
 
 
+_RS_OFF, _RS_DT, _RS_SIZE, _RS_SHIFT, _RS_NPADS, _RS_AT, _RS_STRIDE, _RS_DT_STEP, _RS_PADS = range(9)
+"""_raw_rows's spec (an array of ints): the byte the next row goes to, its dt, the ring's
+size in halfwords, the samples' left shift, how many pads stream, the first row's ring
+index, ring halfwords and µs from one row to the next, then the streamed pads."""
+
+
 @micropython.viper
-def _raw_row(buf, ring, at, spec) -> int:
-    """One raw row into ``buf`` in machine code on the board (viper): at byte ``spec[0]``
-    its dt (``spec[1]``), then the samples of the pads ``spec[5:5 + spec[4]]`` from the
-    frame at ``ring`` index ``at`` (a ring of ``spec[2]`` halfwords, shifted left by
-    ``spec[3]``), each a little-endian halfword as ``struct.pack_into("<H")`` writes it;
-    returns the byte after the row.  In bytecode a row cost ~19,000 cycles, and raw
-    streaming (every calibration step) 90 % of the CPU idle (issue 32)."""
+def _raw_rows(buf, ring, spec, count) -> int:
+    """Up to ``count`` raw rows into ``buf`` in machine code on the board (viper), laid
+    out by ``spec`` (above): each its dt then the streamed pads' samples from the ring,
+    shifted, as little-endian halfwords (what ``struct.pack_into("<H")`` wrote one by
+    one); returns how many.  Row by row in Python a block's 8 rows cost more CPU than
+    the detector (75 µs a row on the emulated RP2040, issue 32)."""
     b = ptr8(buf)
     r = ptr16(ring)
     sp = ptr32(spec)
-    o = int(sp[0])
-    dt = int(sp[1])
-    size = int(sp[2])
-    shift = int(sp[3])
-    n = int(sp[4])
-    a = int(at)
-    b[o] = dt & 0xFF
-    b[o + 1] = (dt >> 8) & 0xFF
-    o += 2
-    i = 0
-    while i < n:
-        k = a + int(sp[5 + i])
-        if k >= size:
-            k -= size
-        v = (int(r[k]) << shift) & 0xFFFF
-        b[o] = v & 0xFF
-        b[o + 1] = v >> 8
+    o = sp[0]
+    dt = sp[1]
+    size = sp[2]
+    shift = sp[3]
+    n = sp[4]
+    at = sp[5]
+    stride = sp[6]
+    dt_step = sp[7]
+    want = int(count)
+    j = 0
+    while j < want:
+        b[o] = dt & 0xFF
+        b[o + 1] = (dt >> 8) & 0xFF
         o += 2
-        i += 1
-    return o
+        i = 0
+        while i < n:
+            k = at + sp[8 + i]
+            if k >= size:
+                k -= size
+            v = (int(r[k]) << shift) & 0xFFFF
+            b[o] = v & 0xFF
+            b[o + 1] = v >> 8
+            o += 2
+            i += 1
+        at += stride
+        if at >= size:
+            at -= size
+        dt = dt_step
+        j += 1
+    return j
 
 
 class Board:
@@ -162,7 +177,7 @@ class Board:
         self._raw_buf = None
         self._raw_n = 0
         self._raw_prev = 0
-        self._raw_spec = array("i", [0] * (5 + pads))  # _raw_row's: offset, dt, ring size, shift, pads, the pads
+        self._raw_spec = array("i", [0] * (_RS_PADS + pads))
         self._raw_samples = array("H", [0] * pads)  # on_frame's samples, as a ring of one frame
 
     def encode(self, msg_type, seq, payload=b""):
@@ -193,7 +208,7 @@ class Board:
             row = self._raw_samples
             for i in range(self.pads):
                 row[i] = samples[i]
-            self._raw_append(t, row, 0, 0)
+            self._raw_append(row, 0, t, 1, 0, 0, 0)
 
     @micropython.native  # every block passes here: machine code on the board (the CPU budget, issue 32)
     def on_block(self, ring, first, count, t_first, frame_us, shift=0, stagger=False, missed=0):
@@ -214,9 +229,12 @@ class Board:
             size = len(ring)
             step = det.step
             d = (step - first % step) % step
-            while d < count:
-                self._raw_append((t_first + d * frame_us) & TICKS_MASK, ring, ((first + d) * n) % size, shift)
-                d += step
+            if d < count:
+                rows = (count - d + step - 1) // step
+                at = ((first + d) * n) % size
+                self._raw_append(
+                    ring, at, (t_first + d * frame_us) & TICKS_MASK, rows, step * frame_us, step * n, shift
+                )
 
     def _slaps(self, hits):
         for pad, onset, vel, peak in hits:
@@ -235,30 +253,40 @@ class Board:
             self.send(wire.CONTACT, wire.pack_contact(t & TICKS_MASK))
 
     @micropython.native
-    def _raw_append(self, t, ring, at, shift):
-        """A raw row at ticks ``t``: the frame at index ``at`` of ``ring`` (the pads'
-        samples side by side), shifted left by ``shift``; a full block is sent."""
+    def _raw_append(self, ring, at, t, rows, dt_step, stride, shift):
+        """``rows`` raw rows, the first at ticks ``t`` from the frame at index ``at`` of
+        ``ring`` (the pads' samples side by side, shifted left by ``shift``), each next
+        ``dt_step`` µs and ``stride`` halfwords on; every full block is sent."""
         buf = self._raw_buf
         spec = self._raw_spec
-        if self._raw_n == 0:
-            struct.pack_into("<I", buf, 0, t)
-            dt = 0
-        else:
-            dt = ticks_diff(t, self._raw_prev)
-            if dt > 65535:
-                dt = 65535
-        self._raw_prev = t
-        spec[0] = 6 + self._raw_n * (2 + 2 * len(self._raw_pads))
-        spec[1] = dt
-        spec[2] = len(ring)
-        spec[3] = shift
-        _raw_row(buf, ring, at, spec)
-        self._raw_n += 1
-        if self._raw_n == self._raw_block:
-            buf[4] = self._raw_mask
-            buf[5] = self._raw_n
-            self.send(wire.RAW, bytes(buf))
-            self._raw_n = 0
+        spec[_RS_SIZE] = len(ring)
+        spec[_RS_SHIFT] = shift
+        spec[_RS_AT] = at
+        spec[_RS_STRIDE] = stride
+        spec[_RS_DT_STEP] = dt_step
+        row = 2 + 2 * len(self._raw_pads)
+        while rows > 0:
+            if self._raw_n == 0:
+                struct.pack_into("<I", buf, 0, t)
+                dt = 0
+            else:
+                dt = ticks_diff(t, self._raw_prev)
+                if dt > 65535:
+                    dt = 65535
+            spec[_RS_OFF] = 6 + self._raw_n * row
+            spec[_RS_DT] = dt
+            k = _raw_rows(buf, ring, spec, min(rows, self._raw_block - self._raw_n))
+            rows -= k
+            self._raw_n += k
+            self._raw_prev = (t + (k - 1) * dt_step) & TICKS_MASK
+            t = (t + k * dt_step) & TICKS_MASK
+            at = (at + k * stride) % len(ring)
+            spec[_RS_AT] = at
+            if self._raw_n == self._raw_block:
+                buf[4] = self._raw_mask
+                buf[5] = self._raw_n
+                self.send(wire.RAW, bytes(buf))
+                self._raw_n = 0
 
     def on_bytes(self, data, now):
         """Bytes from the host, read at ticks ``now``."""
@@ -318,9 +346,9 @@ class Board:
             self._ack(wire.RAW_START, wire.BAD_VALUE, seq)
             return
         self._raw_pads = pads
-        self._raw_spec[4] = len(pads)
+        self._raw_spec[_RS_NPADS] = len(pads)
         for i, p in enumerate(pads):
-            self._raw_spec[5 + i] = p
+            self._raw_spec[_RS_PADS + i] = p
         self._raw_block = block
         self._raw_buf = bytearray(size)
         self._raw_n = 0
