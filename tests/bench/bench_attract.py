@@ -49,6 +49,11 @@ DEMO_FROM = 8
 """Drawn frames of a demo skipped before its 'past its first second' stretch (~7 changes a second)."""
 
 
+def _written(name: str, counts: list[tuple[float, int, float, int]], note: str) -> Figure:
+    """Bytes written per frame (4 a pixel) of ``bench_frames.traffic_of``'s counts."""
+    return Figure(name, statistics.mean(c[0] for c in counts) * 4 / 1e6, "MB", "", note)
+
+
 def run() -> list[Figure]:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -76,11 +81,9 @@ def run() -> list[Figure]:
     for size in SIZES:
         counts = traffic_of(card, size)
         figures.append(
-            Figure(
+            _written(
                 f"title card {_res(size)}: written per frame drawn",
-                statistics.mean(c[0] for c in counts) * 4 / 1e6,
-                "MB",
-                "",
+                counts,
                 f"{len(counts)} frames after its first {WARM} (PRESS START blinking); "
                 f"whole-screen passes {statistics.mean(c[1] for c in counts):.0f}; between blinks nothing is drawn",
             )
@@ -88,11 +91,9 @@ def run() -> list[Figure]:
         for game, demo in demos.items():
             counts = traffic_of(demo, size)
             figures.append(
-                Figure(
+                _written(
                     f"{game} demo {_res(size)}: written per frame",
-                    statistics.mean(c[0] for c in counts) * 4 / 1e6,
-                    "MB",
-                    "",
+                    counts,
                     f"{len(counts)} drawn frames past the first {WARM}; whole canvas {size[0] * size[1] * 4 / 1e6:.1f} MB",
                 )
             )
