@@ -1,9 +1,9 @@
 """An idle attract screen wakes the loop only when what it shows can change (issue 34: its
 CPU): between the steps of its clock (the LED bars' breathing, PRESS START's blink, a
 demo's clock-driven parts) and its computers' moves, the loop sleeps instead of taking 60
-frames a second.  What is shown must not change: the same screens and LED levels as a
-loop taking every frame, each no later.  The loop runs here in virtual time: its waits
-move the clock."""
+frames a second.  What is shown must not suffer: on the title card the same screens and
+LED levels as a loop taking every frame, each no later; in a demo every change drawn in
+the step it is seen.  The loop runs here in virtual time: its waits move the clock."""
 
 from __future__ import annotations
 
