@@ -212,7 +212,9 @@ def draw_options(surf: Canvas, text: TextCache, s: OptionsScreen) -> None:
             "midright",
             bold=True,
         )
-    x = key_hint(surf, text, "A", "next rule", (200, h - 44))
+    x = 200
+    if len(s.items) > 1:  # one rule: A would do nothing, so it is not offered
+        x = key_hint(surf, text, "A", "next rule", (x, h - 44))
     x = key_hint(surf, text, "B", "change", (x, h - 44))
     key_hint(surf, text, "S", "START: fight!", (x, h - 44))
 

@@ -12,6 +12,8 @@ synthesised ones so the mix keeps its headroom.  Rendering happens once per proc
 
 from __future__ import annotations
 
+import os
+import zipfile
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -93,22 +95,23 @@ class CueCache:
         try:
             with np.load(self.path) as data:
                 return {name: np.asarray(data[name], dtype=np.float32) for name in data.files}
-        except (OSError, ValueError, KeyError):
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
             return {}  # none yet, or unreadable: rendered afresh
 
     def save(self, waves: Mapping[str, Wave], log: Callable[[str], None]) -> None:
         import numpy as np
 
         savez: Any = np.savez  # its keyword arguments are the arrays' names
+        tmp = self.folder / f".{os.getpid()}-{self.path.name}"  # one per process: a folder may be shared
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_suffix(".tmp.npz")
             savez(tmp, **waves)
             tmp.replace(self.path)
             for old in self.folder.glob("cues-*.npz"):
                 if old != self.path:
                     old.unlink(missing_ok=True)
         except OSError as e:
+            tmp.unlink(missing_ok=True)
             log(f"sound: cues not cached in {self.folder} ({e}); they are rendered at every start")
 
 

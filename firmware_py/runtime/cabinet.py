@@ -22,7 +22,7 @@ from display.renderer import Renderer
 from display.window import Window
 from firmware_py.games import registry as controls_registry
 from firmware_py.process.version import describe
-from firmware_py.runtime.cabinet_sound import KEPT, open_sound
+from firmware_py.runtime.cabinet_sound import KEPT, open_sound, sound_cache
 from firmware_py.runtime.calibration_scene import CalibrationScene
 from firmware_py.runtime.context import CabinetContext
 from firmware_py.runtime.scene import Scene, ServiceScene, pressed
@@ -81,7 +81,7 @@ class Cabinet:
             log,
             audio,
             kept=config.data_dir / KEPT if audio == "device" else None,
-            cache=config.data_dir / "sound-cache" if audio != "none" else None,
+            cache=sound_cache(config.data_dir) if audio != "none" else None,
         )
         self.ctx = CabinetContext(
             config=config,

@@ -378,8 +378,9 @@ class Options(Scene):
         fight; the others wait for the host (one chooser: a second START would start a
         fight on rules the host is still setting)."""
         title = self.controls.spec.title
-        if station == self.host:
-            return PrivateText((title, "", "A: next rule", "B: change it", "START: fight!"), 0)
+        if station == self.host:  # A moves between rules: not offered when there is one
+            keys = ("A: next rule",) if len(self.controls.options_menu) > 1 else ()
+            return PrivateText((title, "", *keys, "B: change it", "START: fight!"), 0)
         if station in self.computers:
             name = computer_look(self.ctx.looks[station], self.computers[station], None).name
             return PrivateText((title, "", name, "plays here"), 2)
@@ -494,7 +495,10 @@ class Play(Scene):
         headline, lines = controls.result_lines(self.session.engine, self.session.names)
         if self.session.computers:
             levels = sorted({level.name for level in self.session.computers.values()})
-            lines = (*lines, f"Against the computer ({', '.join(levels)}): not in the fastest-slap records")
+            against = f"Against the computer ({', '.join(levels)})"
+            if controls.spec.judges_time:  # only a game of slaps has slap records to keep it out of
+                against += ": not in the fastest-slap records"
+            lines = (*lines, against)
         outcome = self.session.engine.outcome()
         winner = self.session.looks[outcome.winner] if outcome and outcome.winner is not None else None
         records = ResultRecords(

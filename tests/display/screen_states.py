@@ -9,6 +9,7 @@ a random bot, their screens from ``display.games.registry``.
 
 from __future__ import annotations
 
+import functools
 import tempfile
 from collections.abc import Iterator
 from dataclasses import replace
@@ -19,7 +20,6 @@ from display.models import (
     AttractBoard,
     DemoScreen,
     PlayScreen,
-    ResultScreen,
     StationLook,
 )
 from display.playout import playout
@@ -27,9 +27,9 @@ from firmware_py.games import registry as controls_registry
 from firmware_py.runtime.cabinet import Cabinet
 from firmware_py.runtime.calibration_scene import CalibrationScene
 from firmware_py.runtime.context import CabinetContext
-from firmware_py.runtime.controls import ResultRecords
-from firmware_py.runtime.scenes import Attract, Join, Options, Select
+from firmware_py.runtime.scenes import Attract, Join, Options, Play, Result, Select
 from firmware_py.runtime.service_menu import ServiceMenu
+from firmware_py.runtime.session import GameSession
 from firmware_py.runtime.store import Store
 from games import registry
 from games.protocol import Engine
@@ -48,10 +48,11 @@ HIL_GAMES = registry.names()
 sampled (the padboard ones replay the same screens slower, in real time)."""
 
 
-def live_context() -> CabinetContext:
+def live_context(data_dir: Path | None = None) -> CabinetContext:
     """A 4-station cabinet's context on a throwaway store: the menus below are its own
     scenes' screens, made by the code the live cabinet runs (issue 30: hand-made models
     showed a service menu and words the cabinet no longer has)."""
+    config = FOUR if data_dir is None else replace(FOUR, data_dir=data_dir)
     clock = ManualClock(1_000_000)
     store = Store(None)
     for game, winner, reason, slap in (  # the attract card's news, as the store tells it
@@ -62,7 +63,7 @@ def live_context() -> CabinetContext:
         game_id = store.begin_game(game, {}, 2, 1, (0, 1))
         records = [("reaction", 1, slap, "")] if slap is not None else []
         store.commit_action(game_id, 0, {}, records, (winner, reason))
-    cabinet = Cabinet(FOUR, SimCabinet(FOUR, clock), clock, store, log=lambda _line: None, seed=1)
+    cabinet = Cabinet(config, SimCabinet(config, clock), clock, store, log=lambda _line: None, seed=1)
     return cabinet.ctx
 
 
@@ -133,27 +134,40 @@ def playout_screens(samples: int = 6, seed: int = 1) -> Iterator[Named]:
             yield f"{spec.name}-{players}p-demo", DemoScreen(first, spec.title, True)
             view, events, now = chosen[-1]
             last = PlayScreen(game=spec.name, title=spec.title, seats=looks, view=view, events=events, now_us=now)
-            winner = getattr(engine.outcome(), "winner", None)
-            controls = controls_registry.controls_type(spec.name)()  # the result as the cabinet tells it
-            headline, lines = controls.result_lines(engine, tuple(look.name for look in looks))
-            names = tuple(look.name for look in LOOKS)
-            records = ResultRecords(store=Store(None), game_id=-1, stations=names, people_only=True, today_since="")
-            yield (
-                f"{spec.name}-{players}p-result",
-                ResultScreen(
-                    game=spec.title,
-                    winner=None if winner is None else looks[winner],
-                    headline=headline,
-                    lines=lines,
-                    final=last,
-                    story=controls.result_story(engine, records),
-                ),
-            )
+            yield f"{spec.name}-{players}p-result", live_result(engine, looks, last)
+
+
+def live_result(engine: Engine, looks: tuple[StationLook, ...], final: PlayScreen) -> Any:
+    """``engine``'s finished game's result screen, made by the cabinet's own Play scene as
+    it makes it when a game ends (issue 30: the sheets showed a result the game no longer
+    has, "The fight in numbers / 327 actions"), over ``final``, the game's last frame drawn.
+    A throwaway data folder takes what the scene keeps (Big Time Boxing's score sheet)."""
+    controls = controls_registry.controls_type(engine.spec.name)()
+    seats = tuple(range(engine.players))
+    with tempfile.TemporaryDirectory(prefix="ringside-sheet-") as tmp:
+        ctx = live_context(Path(tmp))
+        played = engine.to_dict()
+        game_id = ctx.store.begin_game(played["game"], played["options"], engine.players, engine.seed, seats)
+        session = GameSession(controls, engine, seats, looks, ctx.store, game_id)
+        result = Play(ctx, final.now_us, session)._result(final.now_us)
+    assert isinstance(result, Result)
+    return replace(result.model, final=final)
 
 
 def hil_screens(per_scenario: int = 12) -> Iterator[Named]:
     """The screen models the cabinet drew while running each shipped game scenario on the
     sim backend, ``per_scenario`` of them spread over the run (every distinct scene)."""
+    yield from _hil_screens(per_scenario)
+
+
+@functools.cache
+def _hil_screens(per_scenario: int) -> tuple[Named, ...]:
+    """Played once a process: the scenarios and the cabinet are fixed, the models frozen,
+    and every check at every size reads the same ones (about 12 s of play a pass)."""
+    return tuple(_played_hil_screens(per_scenario))
+
+
+def _played_hil_screens(per_scenario: int) -> Iterator[Named]:
     from display.renderer import Renderer
     from firmware_py.hil.scenario import load_scenario
     from firmware_py.hil.sim_backend import SimRun

@@ -61,7 +61,10 @@ def played_models(
     tmp_path, controls: AnyControls, options: Any, players: int, seed: int, limit_us: int
 ) -> list[tuple[int, Any]]:
     """A whole game between computers (expert level) at a ``players``-station cabinet:
-    the play-screen model of every frame, to the result."""
+    the play-screen model of every frame, to the result.  Nothing is drawn (the models
+    are), but every frame is reported flipped at its time, as the live loop does after
+    drawing it: a game that times its reveals by the flip (Karate Fight's Hits, which
+    the computers slap) plays as at the cabinet."""
     cfg = replace(load_config("hal/data/cabinet-4.toml" if players > 2 else None), data_dir=tmp_path)
     clock = ManualClock(1_000_000)
     sim = SimCabinet(cfg, clock)
@@ -75,6 +78,7 @@ def played_models(
     def after(t: int, is_frame: bool) -> bool:
         if is_frame and cabinet.scene is play:
             models.append((t, play.screen(t)))
+            play.frame_shown(t, t)  # drawn and flipped at t, as the live loop reports it: Karate's Hits show
             asked = tuple(sorted(seat for seat in play.session.engine.to_act() if seat >= 0))
             privates = tuple(  # what a person in that seat would read (a computer's says "plays here")
                 image_text(draw_private(play.session.private_screen(seat))) or () for seat in range(players)
@@ -192,19 +196,66 @@ def _match_of(frames: list[Frame], t: int) -> int:
 
 
 SIGNS = ("ROCK", "PAPER", "SCISSORS")
+SIGNS_READ_US = 1_000_000
+"""A Jan Ken's signs are on screen this long before what they decided is said."""
 
 
 def karate_story_faults(frames: list[Frame]) -> list[str]:
     """What Karate Fight's frames tell out of order: a Jan Ken's "… TAKES N CARDS" banner
-    drawn before the signs thrown were on screen for the second before it."""
+    drawn before the signs thrown were on screen for the second before it; a Hit's banner
+    over a card not drawn; a photo finish (a Hit's consequence) over the fight's end; the
+    fight's winner not said from the frame it is decided (after its signs, if a Jan Ken
+    decided it) to the result."""
     faults = []
     for i, f in enumerate(frames):
         for words in f.banners:
             if " TAKES " in words and not any(words in g.banners for g in frames[max(0, i - 1) : i]):
-                signs = [g for g in frames[:i] if g.now_us >= f.now_us - 1_000_000 + FRAME_US]
+                signs = [g for g in frames[:i] if g.now_us >= f.now_us - SIGNS_READ_US + FRAME_US]
                 if not signs or not all(any(w.split()[0] in SIGNS for w in g.texts if w) for g in signs):
                     faults.append(f"{words!r} at {f.now_us} before the signs were read")
-    return faults
+            if words.startswith("HIT! ") and i and words not in frames[i - 1].banners:
+                faults += _hit_said_after_its_card(frames[i - 1], f, words)
+        faults += _karate_end_faults(f)
+    return list(dict.fromkeys(faults))
+
+
+def _hit_said_after_its_card(before: Frame, f: Frame, words: str) -> list[str]:
+    """A Hit is said ("HIT! STRIKE") once the card that caused it has been on screen: the
+    frame before drew that card's face, and the Hit shown is the one the engine revealed."""
+    from games.karate_fight import HitShowing
+
+    centre = f.model.view.centre
+    face = centre[-1].name.replace("_", " ").upper() if centre else None
+    shown = next((ev for t, ev in reversed(f.model.events) if isinstance(ev, HitShowing) and t <= f.now_us), None)
+    out = []
+    if face is None or face not in before.texts or before.model.view.centre[-1:] != centre[-1:]:
+        out.append(f"{words!r} at {f.now_us}: its card {face!r} was not on screen the frame before")
+    if shown is None or words != f"HIT! {shown.kind.name.replace('_', ' ')}":
+        out.append(f"{words!r} at {f.now_us} tied to no Hit revealed (last: {shown})")
+    return out
+
+
+def _karate_end_faults(f: Frame) -> list[str]:
+    """The fight's end in one frame: once decided, its winner's banner is up; once time is
+    up, no Hit's photo finish is (the piles decide now, not the last Hit, whose winner
+    may not be the fight's; a Hit that makes a Karate Master keeps its photo finish: it
+    decided the fight)."""
+    from games.karate_fight import FightWon, JanKenRound, KarateMaster, TimeUp
+
+    events = f.model.events
+    out = []
+    up = next((t for t, ev in events if isinstance(ev, TimeUp)), None)
+    if up is not None and f.now_us >= up and "PHOTO FINISH" in f.texts:
+        out.append(f"a Hit's photo finish at {f.now_us} over the fight's end (time up at {up})")
+    won = next(((t, ev) for t, ev in events if isinstance(ev, FightWon | KarateMaster)), None)
+    if won is None or f.now_us < won[0]:
+        return out
+    t, ev = won
+    said = t + SIGNS_READ_US if any(isinstance(e, JanKenRound) and u == t for u, e in events) else t
+    name = f.model.seats[ev.fighter].name.upper()
+    if f.now_us >= said + FRAME_US and not any(name in w and ("WINS" in w or "MASTER" in w) for w in f.banners):
+        out.append(f"{name}'s win (decided at {t}, said from {said}) not on the banner at {f.now_us}: {f.banners}")
+    return out
 
 
 def big_time_boxing_story_faults(frames: list[Frame]) -> list[str]:

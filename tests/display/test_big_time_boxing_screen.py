@@ -372,19 +372,37 @@ def test_a_knocked_down_boxer_lies_down_then_the_winner_raises_his_arms() -> Non
         assert boxer_pose(end, v, 1 - v.winner) in (Pose.DOWN, Pose.HIT)
 
 
-def test_a_knockdown_shakes_the_ring_and_only_the_ring(renderer: Renderer, artifacts) -> None:
+def test_a_knockdown_shakes_the_ring_and_only_the_ring(renderer: Renderer, artifacts, monkeypatch) -> None:
+    """The ring shakes when the knockdown is told (issue 30: once its card has been read,
+    with KNOCKDOWN! and the boxer going down), not at the knockdown's time in the game while
+    that card is still turning; only the ring moves, the boards stay still to be read.  With
+    the shake at the game's time put back it shook before the card was read (seen failing)."""
+    from display import motion
+
     for seed in range(2, 40):
         game, events = fought(seed=seed)
-        downs = [t for t, e in events if isinstance(e, KnockedDown)]
+        downs = [(t, e) for t, e in events if isinstance(e, KnockedDown)]
         if downs:
             break
-    before = [(tt, e) for tt, e in events if tt <= downs[0]]
-    frames = [
-        draw(renderer, ring(game, before, downs[0] + dt), artifacts, f"shake-{dt}").copy()
-        for dt in (20_000, 60_000, SHAKE_US + 1)
-    ]
-    ring_px = [pygame.image.tobytes(f.subsurface(RING), "RGB") for f in frames]
-    boards = [pygame.image.tobytes(f.subsurface(PANELS[0]), "RGB") for f in frames]
+    t, down = downs[0]
+    before = [(tt, e) for tt, e in events if tt <= t]
+    said = next(st for st, e in said_at(ring(game, before, t)) if e is down)
+    assert said >= t + READ_US
+    offsets: list[tuple[int, tuple[int, int]]] = []
+    shake_area = motion.shake_area
+
+    def seen(target, area, offset, fill) -> None:
+        offsets.append((now, offset))
+        shake_area(target, area, offset, fill)
+
+    monkeypatch.setattr(motion, "shake_area", seen)
+    frames = []
+    for now in [*range(t, said, 50_000), said + 20_000, said + 60_000, said + SHAKE_US + 1]:
+        frames.append(draw(renderer, ring(game, before, now), artifacts, f"shake-{now - said}").copy())
+    early = [(now, offset) for now, offset in offsets if now < said and offset != (0, 0)]
+    assert not early, f"the ring shook before the knockdown was told at {said}: {early[:3]}"
+    ring_px = [pygame.image.tobytes(f.subsurface(RING), "RGB") for f in frames[-3:]]
+    boards = [pygame.image.tobytes(f.subsurface(PANELS[0]), "RGB") for f in frames[-3:]]
     assert ring_px[0] != ring_px[2] or ring_px[1] != ring_px[2], "the ring does not move"
     assert boards[0] == boards[1] == boards[2], "the boards must stay still to be read"
 

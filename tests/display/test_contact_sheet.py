@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.display.contact_sheet import PER_SHEET, group_of, sheets_of
 
 
@@ -66,3 +68,38 @@ def test_the_sheets_menus_are_the_screens_a_live_cabinet_shows(tmp_path) -> None
     seen = {look.name for model in sheet.values() if hasattr(model, "__dataclass_fields__") for look in looks(model)}
     assert seen and {n for n in seen if not n.startswith("CPU")} <= names, seen - names
     sim.close()
+
+
+@pytest.mark.slow
+def test_the_sheets_results_are_the_ones_the_cabinet_shows() -> None:
+    """Issue 30: the sheets showed "The fight in numbers / 327 actions", a result screen
+    the game no longer has.  Each game's result on the sheets is the cabinet's own: the
+    headline, lines and story its controls tell for that game, the winner's seat, over
+    the game's last frame."""
+    from collections import deque
+
+    from firmware_py.games import registry as controls_registry
+    from firmware_py.runtime.controls import ResultRecords
+    from firmware_py.runtime.store import Store
+    from games import registry
+    from tests.display.screen_states import LOOKS, playout, playout_screens
+
+    sheet = dict(playout_screens(samples=2))
+    seen = 0
+    for engine_type in registry.engines():
+        spec = engine_type.spec
+        for players in sorted({spec.min_players, spec.max_players}):
+            engine = engine_type(spec.options_type(), players, 1)  # the sheet's playout: seed 1
+            deque(playout(engine, 1), maxlen=0)
+            controls = controls_registry.controls_type(spec.name)()
+            names = tuple(look.name for look in LOOKS[:players])
+            records = ResultRecords(store=Store(None), game_id=-1, stations=names, people_only=True, today_since="")
+            story = controls.result_story(engine, records)
+            winner = getattr(engine.outcome(), "winner", None)
+            tile = sheet[f"{spec.name}-{players}p-result"]
+            assert (tile.headline, tile.lines) == controls.result_lines(engine, names), spec.name
+            assert type(tile.story) is type(story), spec.name
+            assert tile.winner == (None if winner is None else LOOKS[winner]), spec.name
+            assert tile.final.game == spec.name and tile.final.view == engine.public_view(), spec.name
+            seen += 1
+    assert seen == len([n for n in sheet if n.endswith("-result")])

@@ -169,3 +169,13 @@ def test_a_duellists_display_tells_the_result_after_the_reveal(finished) -> None
     player, _cabinet = finished
     told = next(look for look in player.looks if any(line.startswith("Practice ") for line in look.private))
     assert any(" < " in t or " > " in t for t in told.main), told
+
+
+@pytest.mark.parametrize("finished", ["Punch!", "Karate Fight", "Big Time Boxing"], indirect=True)
+def test_a_result_against_the_computer_speaks_of_slap_records_only_in_a_game_of_slaps(finished) -> None:
+    """Found playing in the window: Big Time Boxing's and Punch!'s results against the
+    computer said "not in the fastest-slap records", in games without a slap (Punch Cards'
+    practice duel ends at the desks, with no result screen)."""
+    player, cabinet = finished
+    said = [line for line in cabinet.scene.model.lines if line.startswith("Against the computer")]
+    assert len(said) == 1 and ("fastest-slap" in said[0]) == (player.game == "Karate Fight"), said

@@ -12,6 +12,7 @@ from dataclasses import replace
 import pytest
 
 from display import motion
+from display.games.karate_fight import photo_finish
 from display.games.punch import screen as punch_screen
 from firmware_py.games.punch.controls import PunchControls
 from games.punch import PunchOptions
@@ -70,22 +71,95 @@ def test_the_stuck_check_catches_a_seat_asked_without_a_key() -> None:
     assert stuck(named) == []
 
 
+KARATE_LIMIT_US = 60_000_000
+"""A one-minute fight: it ends on time (the computers never reach Karate Master in 5 min)."""
+
+
 @pytest.fixture(scope="module")
 def karate_game(tmp_path_factory) -> tuple[list[tuple[int, object]], list[story_order.Waiting]]:
-    """A 3-fighter fight between computers (seed 5: Jan Kens decided and drawn)."""
+    """A 3-fighter fight between computers, slapping the Hits they are shown, to its time
+    limit (seed 18: Green's computer wins a Hit 1.6 s before time is up; a tie for most
+    cards, a Jan Ken; Red's wins it)."""
     from firmware_py.games.karate_fight.controls import KarateControls
     from games.karate_fight import KarateOptions
 
-    models = played_models(tmp_path_factory.mktemp("karate"), KarateControls(), KarateOptions(), 3, 5, 900_000_000)
+    options = KarateOptions(time_limit_us=KARATE_LIMIT_US)
+    models = played_models(tmp_path_factory.mktemp("karate"), KarateControls(), options, 3, 18, 900_000_000)
     return models, list(story_order.waits)
 
 
-def test_karate_three_fighters_never_leave_a_seat_unasked(karate_game) -> None:
-    """No seat waits over 3 s without a key named; any Jan Ken drawn is told in order
-    (the computers here seldom slap: the Jan Ken itself is checked on the next test's fight)."""
-    models, waits = karate_game
+@pytest.fixture(scope="module")
+def karate_frames(karate_game) -> list[story_order.Frame]:
+    return drawn(karate_game[0])
+
+
+def test_karate_three_fighters_never_leave_a_seat_unasked(karate_game, karate_frames) -> None:
+    """No seat waits over 3 s without a key named; the fight is told in order: each Hit
+    said once its card was on screen, a Jan Ken's signs before what they decided, the
+    winner on the banner from the moment the fight is decided, no photo finish over it."""
+    _models, waits = karate_game
+    assert any(w.startswith("HIT! ") for f in karate_frames for w in f.banners)
+    assert any(" WINS ON TIME!" in w for f in karate_frames for w in f.banners)
     assert stuck(waits) == []
-    assert karate_story_faults(drawn(models)) == []
+    assert karate_story_faults(karate_frames) == []
+
+
+def karate_time_up(models: list[tuple[int, object]]) -> tuple[list[tuple[int, object]], int, int]:
+    """The fight's end: its models from the last Hit won before time was up, when that Hit
+    was won and when time was up (the fight's winner is not that Hit's, after a Jan Ken)."""
+    from games.karate_fight import FightWon, HitWon, JanKenStarted, TimeUp
+
+    events = models[-1][1].events  # type: ignore[attr-defined]
+    up = next(t for t, ev in events if isinstance(ev, TimeUp))
+    hit_t, hit = next((t, ev) for t, ev in reversed(events) if isinstance(ev, HitWon) and t < up)
+    won = next(ev for _t, ev in events if isinstance(ev, FightWon))
+    assert up - hit_t < photo_finish.SHOW_US and won.fighter != hit.winner, (up - hit_t, hit, won)
+    assert any(isinstance(ev, JanKenStarted) and t >= up for t, ev in events)
+    return [(t, m) for t, m in models if t >= hit_t], hit_t, up
+
+
+def test_a_time_up_says_its_winner_and_takes_the_last_hits_photo_finish_down(karate_game, karate_frames) -> None:
+    """Issue 30: a 3-fighter time-up showed no winner for 1.5–2 s while the last Hit's
+    photo finish ("RED by 6.000 ms") stayed up though Green had won.  Here Green wins a
+    Hit 1.6 s before time is up (the computer at Green's station), the tie for most cards
+    goes to a Jan Ken, Red's wins it: the photo finish is up until time is, then gone;
+    "CPU 1 · EXPERT WINS ON TIME!" from the frame after the Jan Ken's signs were read to
+    the result."""
+    from games.karate_fight import FightWon, TimeUp
+
+    _tail, hit_t, up = karate_time_up(karate_game[0])
+    frames = [f for f in karate_frames if f.now_us >= hit_t]
+    photo = [f for f in frames if "PHOTO FINISH" in f.texts]
+    over = [f.now_us for f in photo if any(isinstance(ev, TimeUp) for _t, ev in f.model.events)]
+    assert photo and not over, (over[:3], up)  # up to the frame that knows time is up
+    won_t = next(t for t, ev in frames[-1].model.events if isinstance(ev, FightWon))
+    said = [f for f in frames if any("WINS ON TIME" in w for w in f.banners)]
+    assert said and said[0].now_us <= won_t + story_order.SIGNS_READ_US + story_order.FRAME_US
+    assert said == [f for f in frames if f.now_us >= said[0].now_us], "the winner's banner went before the result"
+
+
+def test_the_check_catches_a_photo_finish_over_the_win(karate_game, monkeypatch) -> None:
+    """The fault put back: the photo finish up for its whole 4 s whatever came after it."""
+    from display.games.karate_fight import screen as karate_screen
+
+    def old_rule(s):
+        return s.story if s.story is not None and s.story.showing(s.now_us) and s.view.hit_showing is None else None
+
+    monkeypatch.setattr(karate_screen, "photo_finish_shown", old_rule)
+    tail, _hit_t, _up = karate_time_up(karate_game[0])
+    faults = karate_story_faults(drawn(tail))
+    assert faults and all("photo finish" in f for f in faults), faults
+
+
+def test_the_check_catches_a_winner_said_late(karate_game, monkeypatch) -> None:
+    """The fault put back: the winner's banner 1.5 s after the signs that decided it were read."""
+    from display.games.karate_fight import screen as karate_screen
+
+    said = karate_screen.said_after_signs
+    monkeypatch.setattr(karate_screen, "said_after_signs", lambda s, t: said(s, t) + 1_500_000)
+    tail, _hit_t, _up = karate_time_up(karate_game[0])
+    faults = karate_story_faults(drawn(tail))
+    assert faults and any("not on the banner" in f for f in faults), faults
 
 
 def jan_ken_frames() -> list[tuple[int, object]]:

@@ -225,3 +225,34 @@ def test_a_recorded_trade_and_the_closing_time_are_heard(pc: Cabinet, sim, ledge
     run_for(pc, sim, 200_000)
     run_for(pc, sim, 2_000_000)
     assert heard(pc).count("closing_time") == 1  # once, not every frame
+
+
+def test_cabinets_on_fresh_data_folders_share_the_rendered_cues_of_one_cache_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A HIL rig (or this test run) starts cabinets on fresh data folders: with
+    RINGSIDE_SOUND_CACHE they keep one set of rendered cues; without it, each data folder
+    keeps its own."""
+    import display.sound
+
+    def start(data: Path) -> Cabinet:
+        cfg = replace(load_config(), data_dir=data)
+        clock = ManualClock(1_000_000)
+        store = Store(data / "s.sqlite3")
+        return Cabinet(cfg, SimCabinet(cfg, clock), clock, store, log=lambda _l: None, seed=1, audio="tape")
+
+    shared = tmp_path / "shared"
+    monkeypatch.setenv("RINGSIDE_SOUND_CACHE", str(shared))
+    monkeypatch.setattr(display.sound, "_rendered", {})  # a fresh process: nothing in memory
+    first = start(tmp_path / "a")
+    assert len(list(shared.glob("cues-*.npz"))) == 1 and not (tmp_path / "a" / "sound-cache").exists()
+    monkeypatch.setattr(display.sound, "_rendered", {})  # the next process, on another data folder
+    second = start(tmp_path / "b")
+    assert display.sound._rendered == {}  # every cue from the shared folder
+    assert first.ctx.sound is not None and second.ctx.sound is not None
+    assert second.ctx.sound.speaker.waves.keys() == first.ctx.sound.speaker.waves.keys()
+    assert not [p for p in shared.iterdir() if p.name.startswith(".")]  # no half-written file left
+
+    monkeypatch.delenv("RINGSIDE_SOUND_CACHE")
+    start(tmp_path / "c")
+    assert len(list((tmp_path / "c" / "sound-cache").glob("cues-*.npz"))) == 1

@@ -3,7 +3,10 @@ benchmark (this module holds no tests itself).
 
 A series plays whole games between fresh bots, the first kind taking each seat in turn
 so neither profits from a seat, every game with its own seed; it counts the first kind's
-wins.  :func:`wilson` gives the 95 % interval of a win rate (Wilson's score interval,
+wins.  :func:`beats` plays the same games one at a time and stops as soon as they decide
+whether the first kind clearly beats the second (Wald's sequential probability ratio
+test, as engine testers use: a large margin is shown in a few dozen games, a narrow one
+takes more).  :func:`wilson` gives the 95 % interval of a win rate (Wilson's score interval,
 sound near 0 and 1 and for small series, unlike the plain normal one).  A
 :class:`Ladder` is one game's players by name, so every game's ladder (Punch!, Big Time
 Boxing) is played, timed and judged by the same code.
@@ -14,7 +17,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from math import sqrt
+from math import log, sqrt
 from typing import Any
 
 from games.levels import Level
@@ -25,8 +28,9 @@ BotMaker = Callable[[int], Any]
 
 LEVELS = tuple(Level)
 CLEAR_MARGIN = 0.55
-"""A level beats another "by a clear margin" when its win rate's 95 % interval lies
-above this."""
+"""A level beats another "by a clear margin" when it wins more than this share: shown by
+its win rate's 95 % interval lying above it (the benchmark's 2,000 games), or by
+:func:`beats` (the tests)."""
 
 
 def play_game(engine: Engine, bots: tuple[Any, Any]) -> int | None:
@@ -39,21 +43,66 @@ def play_game(engine: Engine, bots: tuple[Any, Any]) -> int | None:
     return outcome.winner
 
 
+def game_of_series(
+    new_game: Callable[[int], Engine], first: BotMaker, second: BotMaker, n: int, seed: int = 0
+) -> bool | None:
+    """Game ``n`` of a series from seed ``seed``: whether ``first`` won it (None: undecided).
+    Fresh bots, the game's own seed, ``first`` in seat ``n % 2``."""
+    game_seed = seed + n
+    a, b = first(2 * game_seed), second(2 * game_seed + 1)
+    first_seat = n % 2
+    winner = play_game(new_game(game_seed), (a, b) if first_seat == 0 else (b, a))
+    return None if winner is None else winner == first_seat
+
+
 def series(
     new_game: Callable[[int], Engine], first: BotMaker, second: BotMaker, games: int, seed: int = 0
 ) -> tuple[int, int]:
     """(wins of ``first``, games decided) over ``games`` games from seed ``seed`` on."""
+    results = [game_of_series(new_game, first, second, n, seed) for n in range(games)]
+    return sum(r is True for r in results), sum(r is not None for r in results)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What :func:`beats` decided: ``clear`` (the margin is shown), ``wins`` of
+    ``decided`` games, and the log-likelihood ratio it stopped at."""
+
+    clear: bool
+    wins: int
+    decided: int
+    llr: float
+
+
+def beats(
+    new_game: Callable[[int], Engine],
+    first: BotMaker,
+    second: BotMaker,
+    *,
+    margin: float = CLEAR_MARGIN,
+    strong: float = CLEAR_MARGIN + 0.1,
+    error: float = 0.05,
+    max_games: int = 600,
+    seed: int = 0,
+) -> Verdict:
+    """Whether ``first`` wins more than ``margin`` of decided games against ``second``:
+    Wald's test of "win rate ``margin``" against "win rate ``strong``", each wrongly
+    accepted with probability at most ``error``.  Games are those of :func:`series` (the
+    same seeds and seats, in the same order), played until the ratio crosses a bound;
+    ``max_games`` undecided is not clear."""
+    accept, reject = log((1 - error) / error), log(error / (1 - error))
+    win_step, loss_step = log(strong / margin), log((1 - strong) / (1 - margin))
     wins = decided = 0
-    for n in range(games):
-        game_seed = seed + n
-        a, b = first(2 * game_seed), second(2 * game_seed + 1)
-        first_seat = n % 2
-        bots = (a, b) if first_seat == 0 else (b, a)
-        winner = play_game(new_game(game_seed), bots)
-        if winner is not None:
-            decided += 1
-            wins += winner == first_seat
-    return wins, decided
+    llr = 0.0
+    for n in range(max_games):
+        won = game_of_series(new_game, first, second, n, seed)
+        if won is None:
+            continue
+        wins, decided = wins + won, decided + 1
+        llr += win_step if won else loss_step
+        if llr >= accept or llr <= reject:
+            break
+    return Verdict(llr >= accept, wins, decided, llr)
 
 
 def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 
+from display.games.punch.private import play_footer
 from display.games.punch.screen import READ_US
 from display.motion import BAR_US, FLIP_US, SHAKE_US
 from firmware_py.hil.writer import ScenarioWriter, comment_block
@@ -92,17 +93,18 @@ class PunchScript:
         if private and not g.over:
             for seat in (0, 1):
                 v = g.view(seat)
+                held = [ACTION_BUTTONS[c.index] for c in CARDS if v.hand[c.index]]
                 w.expect(
                     t1 + CHECK_US,
                     private={
                         "station": seat,
                         "contains": [
                             *(
-                                [f"Stamina {v.public.stamina[seat]}  play A-F"]
+                                [play_footer(v.public.stamina[seat], [b.value for b in held])]
                                 if v.public.phase is Phase.EXCHANGE
                                 else []
                             ),
-                            *(f"{ACTION_BUTTONS[c.index].value} " for c in CARDS if v.hand[c.index]),
+                            *(f"{b.value} " for b in held),
                         ],
                     },
                 )

@@ -153,6 +153,8 @@ def _winner_and_runner_up(pf: PhotoFinish) -> tuple[SlapMark, SlapMark] | None:
     return (won, runner) if won is not None and runner is not None else None
 
 
+HEADLINE = 42
+"""The headline's size: who won the Hit, by how much."""
 LANES_H = 128
 """Height of the strip's lanes together (four fighters: 32 px each)."""
 
@@ -194,16 +196,17 @@ def _headline(
     """The headline; for a dead heat, also the line saying what it led to (drawn below
     the strip, where a close-up would be: one line would not fit both)."""
     if pf.winner is None:
-        text.draw_fitted(surf, "DEAD HEAT: 0 µs", 42, theme.WHITE, rect.midleft, rect.width, "midleft", True)
+        text.draw_fitted(surf, "DEAD HEAT: 0 µs", HEADLINE, theme.WHITE, rect.midleft, rect.width, "midleft", True)
         if pf.jan_ken_winner is None:
             return "Jan Ken decides the Hit", theme.GOLD
         look = seats[pf.jan_ken_winner]
         return f"{look.name.upper()} won the Jan Ken", look.color
-    if pf.margin_us is None:
-        words, colour = f"{seats[pf.winner].name.upper()} · nobody else in time", seats[pf.winner].color
-    else:
-        words, colour = f"{seats[pf.winner].name.upper()} by {duration(pf.margin_us)}", seats[pf.winner].color
-    text.draw_fitted(surf, words, 42, colour, rect.midleft, rect.width, "midleft", True)
+    look = seats[pf.winner]
+    rest = " · nobody else in time" if pf.margin_us is None else f" by {duration(pf.margin_us)}"
+    least = HEADLINE * 3 // 4  # the size draw_fitted shrinks to before it cuts
+    room = rect.width - text.measure(surf, rest, least, True)[0]
+    name = seat_name(surf, text, look.name.upper(), least, room)  # "CPU · NORMAL" cut the words: "CPU"
+    text.draw_fitted(surf, name + rest, HEADLINE, look.color, rect.midleft, rect.width, "midleft", True)
     return None
 
 

@@ -13,10 +13,11 @@ import pygame
 from display import draw, theme
 from display.canvas import Canvas
 from display.games.karate_fight.photo_finish import duration
+from display.layout import MIN_SIZE
 from display.models import ResultScreen, StationLook
 from display.screens import draw_result, story_frame
 from display.text import TextCache
-from display.widgets import panel
+from display.widgets import panel, seat_name
 from games.karate_fight import HitKind, KaratePublicView
 
 
@@ -149,7 +150,8 @@ def _bests(
     for fighter, best in enumerate(story.best):
         look = seats[fighter]
         y = area.y + 52 + fighter * row
-        text.draw_fitted(surf, look.name.upper(), 34, look.color, (area.x + 18, y + 18), 150, "midleft", True)
+        name = seat_name(surf, text, look.name.upper(), MIN_SIZE, 150)  # "CPU · NORMAL" was cut: "CPU"
+        text.draw_fitted(surf, name, 34, look.color, (area.x + 18, y + 18), 150, "midleft", True)
         time = duration(best) if best is not None else "—"
         text.draw(surf, time, 38, theme.WHITE, (area.right - 18, y + 18), "midright", bold=True)
         won = story.hits_won(fighter)

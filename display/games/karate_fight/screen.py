@@ -90,6 +90,17 @@ def jan_ken_result(s: KaratePlay) -> tuple[int, int | None] | None:
     return None
 
 
+def photo_finish_shown(s: KaratePlay) -> PhotoFinish | None:
+    """The last Hit's photo finish while it is up (``SHOW_US`` after the winning slap), but
+    never over what came after it: a new Hit showing, a Jan Ken (its signs), time up and
+    the fight's winner (issue 30: "RED by 6.000 ms" stayed up while a time-up's Jan Ken
+    made Green the winner)."""
+    v = s.view
+    later = v.time_up_us is not None or v.jan_ken is not None or signs_shown(s) is not None
+    up = s.story is not None and s.story.showing(s.now_us) and v.hit_showing is None and not later
+    return s.story if up else None
+
+
 def _name(enum_value: object) -> str:
     return str(getattr(enum_value, "value", enum_value)).replace("_", " ").title()
 
@@ -128,9 +139,8 @@ def draw_karate(surf: Canvas, text: TextCache, s: KaratePlay) -> None:
     fighters = pygame.Rect(20, FIGHTERS_TOP, w - 40, 720 - FIGHTERS_TOP - 12)
     _fighters(surf, text, s, v, fighters)
     _collect(surf, s, card, fighters, len(v.fighters))
-    later = v.time_up_us is not None or v.jan_ken is not None or signs_shown(s) is not None
-    if s.story is not None and s.story.showing(s.now_us) and v.hit_showing is None and not later:
-        draw_photo_finish(surf, text, s.seats, s.story, pygame.Rect(w - 480, PLAY_TOP, 460, 330))
+    if (photo := photo_finish_shown(s)) is not None:
+        draw_photo_finish(surf, text, s.seats, photo, pygame.Rect(w - 480, PLAY_TOP, 460, 330))
     if v.jan_ken is not None or signs_shown(s) is not None:
         _jan_ken(surf, text, s, v, pygame.Rect(20, PLAY_TOP, 400, 300))
     _banner(surf, text, s, v)

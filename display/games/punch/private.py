@@ -10,7 +10,7 @@ from PIL import Image
 
 from display.games.punch.screen import LEGEND
 from display.models import PrivateScreen
-from display.private import card_rows
+from display.private import LINE_CHARS, card_rows
 from games.punch import CARDS, Phase, PunchPlayerView
 from games.punch.cards import HAND_SIZE
 
@@ -44,5 +44,20 @@ def draw_punch_private(screen: PunchPrivate, size: tuple[int, int]) -> Image.Ima
         elif pub.phase is Phase.OVER:
             footer = "Game over"
         else:
-            footer = f"Stamina {pub.stamina[screen.seat]}  play A-F"
+            footer = play_footer(pub.stamina[screen.seat], [b for b, c in zip(BUTTONS, CARDS) if v.hand[c.index]])
     return card_rows(rows, footer, size)
+
+
+def play_footer(stamina: int, keys: list[str]) -> str:
+    """What to press: the keys of the cards still held and nothing else (issue 30: "play
+    A-F" with only Do Nothing left sent a newcomer through five refused keys), as runs
+    ("A-F", "B-D", "A/C-F"); the stamina before it when the row has room."""
+    runs: list[list[str]] = []
+    for key in keys:
+        if runs and BUTTONS.index(key) == BUTTONS.index(runs[-1][-1]) + 1:
+            runs[-1].append(key)
+        else:
+            runs.append([key])
+    play = "play " + "/".join(run[0] if len(run) == 1 else f"{run[0]}-{run[-1]}" for run in runs)
+    fits = [line for line in (f"Stamina {stamina}  {play}", f"Stamina {stamina} {play}") if len(line) <= LINE_CHARS]
+    return fits[0] if fits else play

@@ -16,11 +16,6 @@ from display.models import PlayScreen, PrivateScreen, StationLook
 from games.punch_cards import Card, DuelPlayerView, DuelPublicView, Standing
 
 
-def plural(count: int, word: str) -> str:
-    """``1 point``, ``2 points`` (``pt``, ``card`` alike): "1 points" reads as a mistake."""
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
 class DeskStep(Enum):
     IDLE = "idle"
     NAME = "name"
@@ -98,6 +93,9 @@ class DuelTable:
     challenge: str
     result: tuple[str, ...]
     waiting: str
+    leaves: bool = False
+    """START now goes back to the lobby (the result has been read): the footer offers it
+    only then, never during the time START is ignored (issue 30)."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -16,10 +16,10 @@ from display.games.punch_cards.models import (
     DuelPrivate,
     PunchCardsPrivate,
     TradePrivate,
-    plural,
 )
 from display.private import oled_safe
 from display.private import text_lines as _text_lines
+from display.words import plural
 from games.punch_cards import CORNERS, Card, Phase
 
 WIDTH = 21

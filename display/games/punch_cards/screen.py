@@ -24,11 +24,11 @@ from display.games.punch_cards.models import (
     LobbyView,
     PunchCardsPlay,
     TradeTableView,
-    plural,
 )
 from display.qr import draw_qr
 from display.text import TextCache
 from display.widgets import FOOTER_Y, PLAY_TOP, banner, panel, paused_overlay, title_bar
+from display.words import plural
 from games.punch_cards import Call, DuelPublicView, Phase, Revealed
 
 HINT = (200, 204, 220)
@@ -408,7 +408,7 @@ def _duel_footer(surf: Canvas, text: TextCache, t: DuelTable, h: int) -> None:
     answering and staking, or the buttons for this step."""
     w = surf.get_width()
     if t.result:
-        words = " · ".join([*t.result[1:3], "START: back to the lobby"])
+        words = " · ".join([*t.result[1:3], *(["START: back to the lobby"] if t.leaves else [])])
     elif t.public.phase in (Phase.ANSWER, Phase.STAKE) and t.challenge:
         words = f"{PHASE_WORDS[t.public.phase]}  ·  {t.challenge}"
     else:

@@ -25,6 +25,7 @@ from display.games.big_time_boxing import screen as btb_screen
 from display.games.big_time_boxing.private import Held, Mode, Station
 from display.games.big_time_boxing.words import FINISH, INJURY, POSITION, PUNCH, TRAP, card_words
 from display.models import AnyPlayScreen, PrivateScreen
+from display.words import plural
 from firmware_py.runtime.controls import GameControls, OptionItem, Record, Refusal
 from games.big_time_boxing import (
     CARDS,
@@ -355,7 +356,8 @@ class BigTimeBoxingControls(GameControls[BigTimeBoxing, None, None]):
         for seat in (0, 1):
             b = v.boxers[seat]
             hurt = ", ".join(INJURY[i] for i in b.injuries) or "no injuries"
-            lines.append(f"{names[seat]}: {b.knockdowns} knockdown(s), {hurt}")
+            downs = plural(b.knockdowns, "knockdown") if b.knockdowns else "no knockdowns"
+            lines.append(f"{names[seat]}: {downs}, {hurt}")
         return headline, tuple(lines)
 
     def describe(self, event: Event, names: tuple[str, ...]) -> str | None:

@@ -110,7 +110,10 @@ class PunchControls(GameControls[Punch, None, PunchStory]):
         v = engine.public_view()
         outcome = engine.outcome()
         headline = f"{names[outcome.winner].upper()} WINS!" if outcome and outcome.winner is not None else "NO WINNER"
-        lines = (f"Matches  {names[0]} {v.match_wins[0]} – {v.match_wins[1]} {names[1]}", f"{v.match} matches fought")
+        lines = (
+            f"Matches  {names[0]} {v.match_wins[0]} – {v.match_wins[1]} {names[1]}",
+            f"{v.match} match{'' if v.match == 1 else 'es'} fought",
+        )
         return headline, lines
 
     def describe(self, event: Event, names: tuple[str, ...]) -> str | None:

@@ -233,6 +233,7 @@ class DuelScene(Scene):
             challenge=self.challenge,
             result=self.result,
             waiting=self.saving.shown(now_us),
+            leaves=self.settled and now_us >= self.leaves_at(),
         )
         events = base.events if public.winner is not None or self.engine.outcome() is None else ()
         return PunchCardsPlay(

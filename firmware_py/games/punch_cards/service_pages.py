@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
-from display.games.punch_cards.models import plural
 from display.models import ServiceScreen
+from display.words import plural
 from firmware_py.games.punch_cards.ledger import DuelRecord, Ledger, LedgerError, Receipt
 from firmware_py.games.punch_cards.ledger_link import LedgerLink, link_for, new_key, words
 from firmware_py.games.punch_cards.settings import settings_of

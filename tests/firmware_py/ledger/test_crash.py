@@ -79,8 +79,8 @@ def test_sigkill_during_duels_loses_no_acknowledged_duel(new_url: StoreFactory) 
 
 @pytest.mark.soak
 def test_a_long_sigkill_loop_loses_no_acknowledged_duel(new_url: StoreFactory) -> None:
-    """``make test``: 25 kills per store; ``make soak`` (RINGSIDE_SOAK=1): 300."""
-    kill_loop(new_url(), kills=300 if SOAK else 25, seed=2)
+    """``make test``: 15 kills per store; ``make soak`` (RINGSIDE_SOAK=1): 300."""
+    kill_loop(new_url(), kills=300 if SOAK else 15, seed=2)
 
 
 @pytest.mark.parametrize("cabinets", [4])

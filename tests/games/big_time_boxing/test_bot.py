@@ -12,7 +12,7 @@ from games.big_time_boxing import AttributeDraw, BigTimeBoxing, BigTimeBoxingOpt
 from games.big_time_boxing.bot import SKILLS, BoxerBot, GreedyBot, Level
 from games.bots import RandomBot
 from tests.games.big_time_boxing.helpers import duel
-from tests.games.ladder import series, wilson
+from tests.games.ladder import beats
 
 OPTIONS = [
     BigTimeBoxingOptions(),
@@ -125,15 +125,16 @@ def test_each_level_reads_no_less_and_guesses_less_often_than_the_one_below() ->
 @pytest.mark.slow
 @pytest.mark.parametrize("lower", list(Level)[:-1], ids=lambda level: level.value)
 def test_each_level_beats_the_one_below(lower: Level) -> None:
-    """The issue's ladder in small: 200 fights, seats alternating, draws left out; the
-    95 % interval of the higher level's win rate lies above one half (the benchmark's
-    2,000 fights a pair hold it to 55 %)."""
+    """The issue's ladder in small: fights with seats alternating, draws left out, until
+    Wald's test shows the higher level wins more than one half (the benchmark's 2,000
+    fights a pair hold it to 55 %)."""
     higher = list(Level)[list(Level).index(lower) + 1]
-    wins, decided = series(
+    verdict = beats(
         lambda seed: BigTimeBoxing(BigTimeBoxingOptions(), 2, seed),
         lambda seed: BoxerBot(seed, higher),
         lambda seed: BoxerBot(seed, lower),
-        200,
+        margin=0.5,
+        strong=0.6,
         seed=20_000,
     )
-    assert wilson(wins, decided)[0] > 0.5
+    assert verdict.clear, verdict
