@@ -21,6 +21,13 @@ Every value comes with a sentence saying why, and with its margin:
   Only what the board can hold is searched (a mask and a fade of at most 65.5 ms): a ring
   that needs more is covered with 3 dB, and the review says so; one that the board
   cannot cover so gets its longest mask and slowest fade, said as limited.
+- ring model, where that line cannot cover the ring (it is limited or refused) and the
+  ring's time constant was fitted: a short mask (the scan + 3 ms), the retrigger line
+  fading with the ring's own time constant from the share of the peak that keeps every
+  recorded ring (before a second contact can come, 25 ms) 25 % under it, over the
+  threshold, and second contacts (a rise under 30 % of the slap before it over its ring)
+  told apart from slaps (:func:`fit_ring_model`; issue 31).  Where that line too would
+  need more than the board holds (over 400 %), the limited mask and line stay.
 
 - crosstalk: the receiving pad's strongest ratio (its peak ÷ the slapped pad's peak)
   × 1.5 (+3.5 dB), as a percentage; off (0) when no neighbour's slap, scaled to a
@@ -79,6 +86,8 @@ MEANING = {
     "crosstalk window": "how close two pads' hits must be for one to be the other's shaking",
     "baseline follow": "how fast the pad's resting level is followed as it wanders",
     "onset curve": "the time from the palm touching the pad to the moment the board times, taken off every stamp",
+    "ring": "how the pad rings on after a slap: a new slap must rise over that ring (the retrigger line follows it)",
+    "second contact": "a rise this small over the ring after a slap is the palm touching again, not a slap",
 }
 """What each fitted value means, in the operator's words (the review shows it beside the value)."""
 
@@ -352,6 +361,67 @@ def fit_mask(
     return mask, pct, decay * 1000 if pct else 15000, reasons, warnings + [f"PROBLEM {p}" for p in problems], margins
 
 
+RING_MASK_US = 3000  # the ring model's mask after the scan: the strike's own first swings
+RING_BEFORE_SECOND_MS = 25  # the ring is read before a palm's second contact can come (26 ms on)
+SECOND_PCT = 30  # a second contact rises 10–17 % of the slap over its ring (issue 31): 30 % tells it apart
+
+
+def fit_ring_model(
+    thr: int, scan_us: int, tau_us: float, own: Sequence[Event], flurry: Sequence[Event]
+) -> tuple[int, int, int, int, list[str], list[str]] | None:
+    """Mask, retrigger pct and decay, second-contact pct of the ring model (module
+    docstring) from the pad's own slaps ``own``, their ring's fitted ``tau_us`` and the
+    flurry (whose real slaps must clear the line and count as slaps), with the review's
+    reasons and warnings; None where no recorded ring stands over the threshold after
+    the mask."""
+    decay, _ = on_board("retrigger_decay_us", round(tau_us), "")
+    mask = scan_us + RING_MASK_US
+    ratios = [
+        e.envelope[k] / (e.peak * math.exp(-k * 1000 / tau_us))
+        for e in own
+        if e.peak > 0
+        for k in range(math.ceil(mask / 1000), min(len(e.envelope), RING_BEFORE_SECOND_MS))
+        if e.envelope[k] >= thr
+    ]
+    if not ratios:
+        return None
+    wanted = _round_up(max(ratios) * RING_MARGIN * 100, 5)
+    pct, limit = on_board("retrigger_pct", max(wanted, 100), "a hard slap's ring may be counted twice")
+    warnings = [limit] if limit else []
+    lost = [
+        (p1, g, p2)
+        for p1, g, p2 in ((a.peak, b.onset_us - a.onset_us, b.peak) for a, b in zip(flurry, flurry[1:]))
+        if p2 < thr + max(pct / 100 * p1 * math.exp(-g / decay), p1 * math.exp(-g / decay) + SECOND_PCT / 100 * p1)
+    ]
+    if lost:
+        warnings.append(
+            f"{len(lost)} of the flurry's slaps did not rise over the ring line of the slap before them: "
+            "fast slaps that soft after a hard one are not counted"
+        )
+    reasons = [
+        said(
+            "ring",
+            f"τ {tau_us / 1000:.0f} ms, applied",
+            f"the pad's own ring fades with τ {tau_us / 1000:.0f} ms, longer than a mask can cover and let fast "
+            "slaps through: the retrigger line below follows it",
+        ),
+        said("mask", f"{mask / 1000:g} ms", "the scan and 3 ms: the strike's own first swings"),
+        said(
+            "retrigger",
+            f"{pct} % of the peak decaying with {decay / 1000:g} ms, over the threshold",
+            f"the ring's own fade; every recorded ring stayed {db(pct / 100 / max(ratios)):.1f} dB under it "
+            f"(the first {RING_BEFORE_SECOND_MS} ms, before a second contact)",
+        ),
+        said(
+            "second contact",
+            f"{SECOND_PCT} %",
+            "a palm touches again 10–40 ms after a slap at 10–17 % of it: what rises less than this share of "
+            "the slap over its ring is that, not a slap",
+        ),
+    ]
+    return mask, pct, decay, SECOND_PCT, reasons, warnings
+
+
 def fit_crosstalk(thr: int, xt: Sequence[CrosstalkSeen], noise_peak: int = 0) -> tuple[int, int, list[str], list[str]]:
     warnings: list[str] = []
     seen = len(xt)
@@ -467,6 +537,16 @@ def fit_pad(
     scan, r3 = fit_scan(own, period_us)
     rings = [(e.peak, e.envelope) for e in own] + [(x.peak, x.envelope) for x in xt if x.peak >= thr]
     mask, pct, decay, r4, w4, m4 = fit_mask(thr, scan, rings, flurry)
+    floor = max(thr / 4, noise.peak)
+    tau = decay_tau_us([e.envelope for e in own], floor)
+    second = 0
+    ring_model = None
+    if tau is not None and (limited(w4) or any(w.startswith("PROBLEM ") for w in w4)):
+        ring_model = fit_ring_model(thr, scan, tau, own, flurry)
+    if ring_model is not None and not limited(ring_model[5]):  # the line mask and fade could not give: the ring's own
+        mask, pct, decay, second, r4, w4 = ring_model
+    else:
+        ring_model = None
     xpct, xwin, r5, w5 = fit_crosstalk(thr, xt, noise.peak)
     froms = crosstalk_by_source(thr, xt, noise.peak) if xpct else {}
     if froms:
@@ -487,6 +567,7 @@ def fit_pad(
         xtalk_pct=xpct,
         xtalk_window_us=xwin,
         baseline_shift=noise.shift,
+        second_pct=second,
         **{f"xtalk_from{src}": pct for src, pct in froms.items()},
     )
     latency = max(scan, xwin if xpct else 0) + (scan if xpct else 0)
@@ -501,8 +582,6 @@ def fit_pad(
             f"{PADBOARD_CONTACT_LEAD_US / 1000:.0f} ms contact + {latency / 1000:.1f} ms held + "
             f"{PADBOARD_TRANSPORT_US / 1000:.0f} ms transport: the profile raises [padboard] settle_us to it",
         ]
-    floor = max(thr / 4, noise.peak)
-    tau = decay_tau_us([e.envelope for e in own], floor)
     reasons_all = [
         *reasons,
         *r2,
@@ -512,10 +591,10 @@ def fit_pad(
         said("baseline follow", f"1/2^{noise.shift} per sample", f"drift at rest {noise.drift_per_s:.0f} counts/s"),
     ]
     hold = ring_hold_us(own, tau, noise.peak)
-    if tau is not None:
+    if tau is not None and ring_model is None:
         reasons_all.append(
-            f"ring (for information, not applied: the board has no setting for a ring's own fade, the retrigger "
-            f"line above is what it uses against it): fades with τ {tau / 1000:.0f} ms"
+            f"ring (for information, not applied: the mask and retrigger line above cover it): fades with "
+            f"τ {tau / 1000:.0f} ms"
             + (f" and lasts about {hold / 1000:.0f} ms over the noise after the hardest slap" if hold else "")
         )
     warnings = [w for w in [*warns, *w2, *w4, *w5] if not w.startswith("PROBLEM ")]

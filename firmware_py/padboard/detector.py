@@ -13,21 +13,31 @@ takes one frame at a time into a ring of the detector's own, for callers without
 Two rates.  The state machine below looks at one frame every ``STATE_US`` (4 kHz):
 settings such as the baseline follow are tuned per such frame; the state frames where
 nothing can happen but the baselines following run in :func:`_gate`, machine code on
-the board (viper: MicroPython alone did not keep up).  The onset is then measured on
-every frame the ADC took (20 kHz on the board), which the ring still holds:
+the board (viper: MicroPython alone did not keep up).  Onsets are looked for on every
+frame the ADC took (20 kHz on the board): at each state frame, the samples since the
+one before too, either way (a real pad's first lobe can be narrower than a state frame).
+The onset is then measured on those frames, which the ring still holds:
 
 - Per pad, the baseline follows a slow IIR (frozen while a hit is scanned); a hit starts
-  when a sample's distance from the baseline reaches the threshold, and the scan that
-  follows finds its peak (the velocity).  The mask time then blocks new onsets, after
-  which a retrigger threshold, starting at a share of the last peak and decaying
-  exponentially, keeps the ring of that hit from firing again.
+  at the first sample whose distance from the baseline reaches the threshold, and the scan that
+  follows finds its peak (the velocity: the strike's main swing, whichever way it goes).
+  The mask time then blocks new onsets, after which a retrigger threshold, starting at a
+  share of the last peak and decaying exponentially, keeps the ring of that hit from
+  firing again.  The ring model (``second_pct`` set; calibration fits it to a pad whose
+  ring no mask can cover): the line is the ring, fading with the pad's own time
+  constant from over its peak, on top of the threshold; a hit that rises less than
+  ``second_pct`` % of the last slap over that ring (the palm's second contact), or whose
+  peak is under the threshold, is no slap, and its ring joins the line.
 - The onset is *not* the threshold crossing: a palm presses for a millisecond or so and
   the signal leaves the baseline smoothly, so a soft slap crosses the threshold near its
   peak and a hard one early, up to a millisecond apart for the same contact time.  The
   detector times the rising edge where it is steepest and least disturbed by noise, at
   half the hit's own peak (a straight line fitted through the full-rate samples between
   a quarter and three quarters of the peak: constant-fraction timing), and subtracts
-  the pad's delay from contact to that point, which depends a little on the force:
+  the pad's delay from contact to that point.  A real pad's strike timed on its first
+  lobe (a narrow swing against the main one, crossing or not) subtracts nothing: the
+  lobe is the contact's own answer.  Timed on a smooth swing, the delay depends a little
+  on the force:
   ``onset_us`` at a peak of ``ONSET_REF`` counts, times (peak/ONSET_REF)^(−onset_exp/1000).
   Calibration measures that curve per pad (docs/slap-timing.md).
 - Crosstalk: a finished hit waits until every onset within its crosstalk window is known
@@ -61,6 +71,7 @@ STATE_US = 250  # the state machine's frame period
 ONSET_REF = 10000  # the peak (counts above baseline) at which the onset delay is onset_us
 EDGE_BACK_US = 6000  # the rising edge is searched this far before the threshold crossing
 FIT_NEAR_US = 100  # the edge's line is kept within this of the sample pair crossing half the peak
+LOBE_BACK_US = 1200  # a first lobe under the threshold is looked for this far before the main swing's crossing
 BASE_FROM_US = 4000  # the edge's baseline: the samples from this long before the crossing ...
 BASE_TO_US = 1500  # ... to this long before it (a soft slap's contact is ~1.2 ms before it)
 XTALK_LEAD_US = 40  # a crosstalk onset may seem this much earlier than its source's (estimate error)
@@ -106,7 +117,8 @@ except ImportError:  # CPython (the host's simulator and tests): the same code a
 
 
 # The gate's state array (compile-time constants on the board, so _gate reads no globals):
-_HEAD = const(6)  # its header: pads, ring size, samples per state frame, shift, clip levels
+_HEAD = const(8)  # its header: pads, ring size, samples per state frame, shift, clip levels,
+# frames before the first state frame to look at too, and before each of the others
 _PAD_FIELDS = const(7)  # then per pad: mode, level, baseline, noise, baseline shift, clipped, peak
 
 # The walks' array (Detector._wk; the ring's layout comes from the gate's header): what a
@@ -149,8 +161,9 @@ def _gate(ring, st, at, count) -> int:
     in machine code on the board (viper): ``count`` state frames of the ring's halfwords
     from sample ``at``, every pad as ``st`` says (``Detector._plan`` fills it: per pad
     mode, level, baseline, noise, baseline shift, clipped samples, peak).  Stops before
-    the first state frame where a pad reaches its level (the Python state machine takes
-    that frame) and returns how many frames it took.  Each frame does exactly what
+    the first state frame where a pad reaches its level, either way, on its sample or on
+    any frame since the state frame before (the Python state machine takes that frame)
+    and returns how many frames it took.  Each frame does exactly what
     ``Detector._frame`` does to a pad that crosses nothing: count clipped samples, follow
     the baseline (mode 0 and 1; mode 0 is idle and follows the noise too) or, mode 2
     (scanning), keep the peak.  Machine ints: every value here stays under 2**25."""
@@ -162,6 +175,8 @@ def _gate(ring, st, at, count) -> int:
     sh = int(s[3])
     lo = int(s[4])
     hi = int(s[5])
+    back = int(s[6])
+    every = int(s[7])
     pos = int(at)
     left = int(count)
     f = 0
@@ -169,12 +184,33 @@ def _gate(ring, st, at, count) -> int:
         i = 0
         q = pos
         o = _HEAD
-        while i < n:  # first: does any pad reach its level here?
-            dev = (int(r[q]) << sh) - (int(s[o + 2]) >> 8)
-            if dev < 0:
-                dev = 0 - dev
-            if int(s[o]) != 2 and dev >= int(s[o + 1]):
-                return f
+        while i < n:  # first: does any pad reach its level here, or since the state frame before?
+            if int(s[o]) != 2:
+                b = int(s[o + 2]) >> 8
+                up = (b + int(s[o + 1]) + (1 << sh) - 1) >> sh  # a ring value this high or this
+                down = b - int(s[o + 1])  # low (unshifted) reaches the level
+                if down < 0:
+                    down = -1
+                else:
+                    down = down >> sh
+                a = q - back * n
+                if a >= 0:  # the frames lie in order in the ring (all but a few at its end)
+                    while a <= q:
+                        x = int(r[a])
+                        if x >= up or x <= down:
+                            return f
+                        a += n
+                else:
+                    a += size
+                    j = 0
+                    while j <= back:
+                        x = int(r[a])
+                        if x >= up or x <= down:
+                            return f
+                        a += n
+                        if a >= size:
+                            a -= size
+                        j += 1
             q += 1
             if q >= size:
                 q -= size
@@ -208,8 +244,39 @@ def _gate(ring, st, at, count) -> int:
         pos += stride
         if pos >= size:
             pos -= size
+        back = every
         f += 1
     return f
+
+
+@micropython.viper
+def _first_over(ring, st, at, back, base, level) -> int:
+    """How many frames before ring index ``at`` (one pad's sample; the ring laid out as
+    ``st``'s header says) the first of the ``back`` samples before it lies whose distance
+    from ``base`` reaches ``level``, either way; 0 if none does.  In machine code: the
+    state machine asks it for every pad at every frame it takes."""
+    r = ptr16(ring)
+    s = ptr32(st)
+    n = int(s[0])
+    size = int(s[1])
+    sh = int(s[3])
+    b = int(base)
+    lv = int(level)
+    j = int(back)
+    a = int(at) - j * n
+    while a < 0:
+        a += size
+    while j > 0:
+        dev = (int(r[a]) << sh) - b
+        if dev < 0:
+            dev = 0 - dev
+        if dev >= lv:
+            return j
+        a += n
+        if a >= size:
+            a -= size
+        j -= 1
+    return 0
 
 
 @micropython.viper
@@ -373,9 +440,47 @@ def _walk_spread(ring, st, wk, at) -> int:
     return total
 
 
+@micropython.viper
+def _walk_over(ring, st, at, count, base, sgn, top) -> int:
+    """How many of ``count`` samples of one pad from ring index ``at`` (one a frame, laid
+    out as ``st``'s header says), less ``base``, times ``sgn``, are at least half of
+    ``top``: a swing's width at half its height, in machine code."""
+    r = ptr16(ring)
+    s = ptr32(st)
+    n = int(s[0])
+    size = int(s[1])
+    sh = int(s[3])
+    b = int(base)
+    g = int(sgn)
+    t = int(top)
+    q = int(at)
+    over = 0
+    j = int(count)
+    while j > 0:
+        if 2 * g * ((int(r[q]) << sh) - b) >= t:
+            over += 1
+        q += n
+        if q >= size:
+            q -= size
+        j -= 1
+    return over
+
+
 def _frames_before(rem, span):
     """State frames ``span`` µs apart, the first now, that come before ``rem`` µs pass."""
     return (rem + span - 1) // span if rem > 0 else 0
+
+
+def _line(p, dt):
+    """Pad ``p``'s retrigger level ``dt`` µs after its line started, 0 once the line has
+    ended: the line fading from ``rt_level`` (a share of the last peak), over the threshold
+    while above it.  With ``second_pct`` set (the ring model calibration applies) the line
+    is the ring over the threshold, so a ring riding on a lagging baseline needs the
+    threshold on top of it, and holds until the ring is a quarter of the threshold."""
+    ring = p.rt_level * math.exp(-dt / p.rt_tau)
+    if p.second:
+        return p.thr + ring if 4 * ring > p.thr else 0
+    return ring if ring > p.thr else 0
 
 
 def velocity(peak, threshold, sensitivity, curve):
@@ -408,9 +513,12 @@ class _Pad:
         self.cross = 0  # ticks of the state frame that reached the threshold ...
         self.cross_k = 0  # ... its frame number ...
         self.cbase = 0  # ... and the baseline then
-        self.onset = 0
+        self.onset = 0  # the last hit's (or second contact's): the mask counts from it
         self.peak = 0
-        self.rt_level = 0.0
+        self.last_peak = 0  # the last slap's
+        self.rt_level = 0.0  # the retrigger line: this high at ticks line_t, fading from there
+        self.line_t = 0
+        self.cross_line = 0.0  # the line where the threshold was reached (0: not in a ring)
         self.configure({})
 
     def configure(self, settings):
@@ -432,6 +540,7 @@ class _Pad:
         self.xgain = [s[name] for name in wire.XGAIN_FROM]
         self.xlag = [s[name] for name in wire.XLAG_FROM]
         self.xclean = s["xclean_pct"]
+        self.second = s["second_pct"]
 
     def xt_ratio(self, src):
         """The crosstalk ratio (pct) for hits on pad ``src``."""
@@ -479,6 +588,8 @@ class Detector:
         self._plan_done = 0  # ... how many the gate has taken, how many more it may ...
         self._plan_left = 0
         self._plan_next = 0  # ... and, while held, the frame number it goes on from
+        self._next = -1  # the frame after the last one fed and its ticks: the frames before a block
+        self._next_t = -1  # are known only when it follows on from them, in number and in time
         if settings:
             for i in range(pads):
                 self.configure(i, settings[i])
@@ -527,6 +638,7 @@ class Detector:
             st[1] = len(ring)
             st[2] = self.step * n
             st[3] = shift
+            st[7] = self.step - 1
         self._k0 = first
         self._t0 = t_first
         self._newest = (first + count - 1) & FRAME_MASK
@@ -535,6 +647,11 @@ class Detector:
         size = len(ring)
         span = step * frame_us
         d = (step - first % step) % step
+        # frames before the first state frame to look at too: only those that came just before
+        # (a simulator that skips time numbers its frames on: those in the ring are from then)
+        back = step - 1 if first == self._next and t_first == self._next_t else d
+        self._next = (first + count) & FRAME_MASK
+        self._next_t = (t_first + count * frame_us) & TICKS_MASK
         if self._held and (((first + d) & FRAME_MASK) != self._plan_next or span != self._plan_span):
             self._unplan()  # frames were skipped, or come at another spacing: the plan no longer fits
         while d < count:
@@ -545,7 +662,10 @@ class Detector:
                 g = self._plan(left, (t_first + d * frame_us) & TICKS_MASK, span)
             if g:  # state frames where only the baselines move: in machine code
                 todo = g if g < left else left
+                st[6] = back
                 done = _gate(ring, st, (((first + d) & FRAME_MASK) * n) % size, todo)
+                if done:
+                    back = step - 1
                 d += done * step
                 self._plan_done += done
                 self._plan_left = g - done
@@ -556,7 +676,8 @@ class Detector:
                 self._unplan()
                 if d >= count:
                     break
-            hits = self._frame((first + d) & FRAME_MASK, (t_first + d * frame_us) & TICKS_MASK)
+            hits = self._frame((first + d) & FRAME_MASK, (t_first + d * frame_us) & TICKS_MASK, back)
+            back = step - 1
             if hits:
                 if out is None:
                     out = []
@@ -636,13 +757,13 @@ class Detector:
         """Frames of the ``g`` a retriggering pad stays retriggering for (its threshold
         decays to its plain one after that), with the lowest its threshold comes to over
         them as its level in the gate's state (offset ``o``)."""
-        dt = ticks_diff(t, p.onset)
-        lowest = p.rt_level * math.exp(-(dt + (g - 1) * span) / p.rt_tau)
-        if lowest <= p.thr:  # it ends in these frames: find where, as _frame would
+        dt = ticks_diff(t, p.line_t)
+        lowest = _line(p, dt + (g - 1) * span)
+        if not lowest:  # it ends in these frames: find where, as _frame would
             f = 0
             while f < g:
-                dyn = p.rt_level * math.exp(-(dt + f * span) / p.rt_tau)
-                if dyn <= p.thr:
+                dyn = _line(p, dt + f * span)
+                if not dyn:
                     break
                 lowest = dyn
                 f += 1
@@ -673,7 +794,10 @@ class Detector:
         self._plan_done = 0
 
     @micropython.native
-    def _frame(self, k, t):
+    def _frame(self, k, t, back):
+        """State frame ``k`` at ticks ``t``: a pad not scanning starts a hit at the first
+        of its samples from ``back`` frames before ``k`` to ``k`` that reaches its level,
+        either way (a real pad's first lobe can be narrower than a state frame)."""
         ring = self.ring
         size = len(ring)
         at = k * self.npads  # a frame may straddle the end of the ring (3 pads, 4096 samples)
@@ -696,22 +820,30 @@ class Detector:
                     self._scanned(i, p, k)
             else:
                 level = p.thr
-                if ph == MASK:
+                masked = ph == MASK  # then the samples before this frame were too
+                if masked:
                     if ticks_diff(t, p.onset) < p.mask:
                         level = _NEVER
                     else:
                         ph = p.phase = RETRIG
                 if ph == RETRIG:
-                    dyn = p.rt_level * math.exp(-ticks_diff(t, p.onset) / p.rt_tau)
-                    if dyn > level:
+                    dyn = _line(p, ticks_diff(t, p.line_t))
+                    if dyn:
                         level = dyn
                     else:
                         ph = p.phase = IDLE
-                if dev >= level:
+                r = 0
+                if back and not masked:
+                    lv = int(level)
+                    if lv < level:
+                        lv += 1
+                    r = _first_over(ring, self._st, (at + i) % size, back, p.base_fp >> 8, lv)
+                if dev >= level or r:
                     p.crossed = True
-                    p.cross = t
-                    p.cross_k = k
+                    p.cross = (t - r * self.frame_us) & TICKS_MASK
+                    p.cross_k = (k - r) & FRAME_MASK
                     p.cbase = p.base_fp >> 8
+                    p.cross_line = level if ph == RETRIG else 0
                     p.peak = dev
                     p.phase = SCAN
                     if p.scan <= 0:
@@ -727,14 +859,31 @@ class Detector:
 
     @micropython.native
     def _scanned(self, i, p, k):
+        """Pad ``i``'s scan ended at frame ``k``: its hit is pending (the crosstalk
+        verdict), or, reached while the last slap's ring held the retrigger line up and
+        rising less than ``second_pct`` % of that slap's peak over the ring (the line
+        less its margin), the palm's second contact: no hit, and its ring joins the line.
+        With ``second_pct`` set, so does a hit whose peak is under the threshold."""
         onset, peak, clean, delay, subtracted = self._onset(i, p, k)
         p.onset = onset
         p.peak = peak
-        self.pending.append([i, onset, peak, delay, clean, subtracted])
+        p.phase = MASK
         if peak > p.peak_max:
             p.peak_max = peak
-        p.rt_level = peak * p.rt_pct / 100
-        p.phase = MASK
+        own = peak * p.rt_pct / 100
+        if p.second and p.rt_pct:
+            ring = (p.cross_line - p.thr) * 100 / p.rt_pct if p.cross_line else 0
+            # under the threshold once measured on the quiet baseline before it: the ring
+            # of a strike, whose slow part the tracked baseline lags after it, crossed
+            if peak < p.thr or (p.cross_line and peak < p.thr + ring + p.second * p.last_peak / 100):
+                line = p.rt_level * math.exp(-ticks_diff(onset, p.line_t) / p.rt_tau)
+                p.rt_level = own if own > line else line
+                p.line_t = onset
+                return
+        self.pending.append([i, onset, peak, delay, clean, subtracted])
+        p.last_peak = peak
+        p.rt_level = own
+        p.line_t = onset
 
     @micropython.native
     def _sources(self, i, p, k):
@@ -992,8 +1141,9 @@ class Detector:
         edge and raises this peak): the clean peak and the edge are measured on what is
         left, if a slap of this pad's own stands there (at least the threshold, and
         ``xclean_pct`` % of what was subtracted); ``subtracted`` is a bit mask of those pads
-        (0: measured on the raw signal).  ``peak`` is the raw peak either way (velocity
-        and crosstalk cancel compare raw peaks).  Frames are relative to ``k``."""
+        (0: measured on the raw signal).  ``peak`` is the raw peak of the strike's main
+        swing, whichever way it goes and whatever the edge was timed on (velocity, the
+        ring after it and crosstalk cancel compare raw peaks).  Frames are relative to ``k``."""
         r_min = frame_diff(self._newest, k) - self.ring_frames + 1  # older frames are overwritten
         rc = frame_diff(p.cross_k, k)
         b = self._edge_base(i, p, k, rc, r_min)
@@ -1003,14 +1153,28 @@ class Detector:
         top, best, rp, sgn = self._peak(i, k, lo, 0, r_min, b, None, 0)
         if top + abs(b - p.cbase) < p.peak:  # the ring no longer holds the edge: keep what the state frames saw
             return p.cross, p.peak, p.peak, 0, 0
+        main = best  # the strike's main swing, whichever way: the velocity and the ring after it (a
+        _top, other, _rp, _sgn = self._peak(i, k, lo, 0, r_min, b, None, -sgn)  # narrow lobe's sample
+        if other > main:  # may outdo a wider swing's, its average not)
+            main = other
         first = 1 if self._dev(i, k, rc, b, None) >= 0 else -1
-        if first != sgn:  # the second swing came out larger (both clipped at the rails): time the first
-            _top, best, rp, sgn = self._peak(i, k, lo, 0, r_min, b, None, first)
+        lobe = False  # timed on a first lobe: the contact's own answer, no delay curve
+        if first != sgn:  # the strike opened the other way (a first lobe, or clipped at both rails): time
+            top, best, rp, sgn = self._peak(i, k, lo, rp, r_min, b, None, first)  # that swing, before the main one
+            lobe = self._narrow(i, k, rp, sgn, top, b)
+        else:  # a first lobe under the threshold just before the main swing (at the full rate)?
+            found = self._lobe_before(i, p, k, rc, -sgn, b, r_min) if self.frame_us * 2 <= STATE_US else None
+            if found:
+                best, rp = found
+                sgn = -sgn
+                lobe = True
+            else:  # or the swing that crossed is itself a narrow first lobe
+                lobe = self._narrow(i, k, rp, sgn, top, b)
         raw = best
         stop = rc - EDGE_BACK_US // self.frame_us
         if stop < r_min:
             stop = r_min
-        src = self._sources(i, p, k)
+        src = None if lobe else self._sources(i, p, k)
         subtracted = 0
         x50 = None
         if src is not None:
@@ -1032,15 +1196,55 @@ class Detector:
         if x50 is None:
             x50 = self._half_time(i, k, rp, best, sgn, stop, b, None)
         if x50 is None:  # the edge runs past the history kept: time the crossing
-            return p.cross, raw, best, 0, 0
+            return p.cross, main, best, 0, 0
         t50 = self._t0 + frame_diff(k, self._k0) * self.frame_us + int(x50 * self.frame_us + 0.5)
         if self.stagger:
             t50 += i * self.frame_us // self.npads
-        delay = onset_delay_us(best, p.onset_us, p.onset_exp)
+        delay = 0 if lobe else onset_delay_us(best, p.onset_us, p.onset_exp)
         onset = (t50 - delay) & TICKS_MASK
         if ticks_diff(onset, p.cross) > 0:  # contact came before the signal crossed the threshold
             onset = p.cross
-        return onset, raw, best, delay, subtracted
+        return onset, main, best, delay, subtracted
+
+    @micropython.native
+    def _narrow(self, i, k, rp, sgn, top, b):
+        """True when pad ``i``'s swing of sign ``sgn`` peaking ``top`` near frame ``k + rp``
+        is over half its height for at most two state frames: a strike's first lobe (the
+        contact's own answer, as long as a soft palm's contact at most), not a resonator's
+        swing (a third of its period: 1.3 ms at 250 Hz)."""
+        w = 2 * (STATE_US // self.frame_us)
+        a = rp - w - 1
+        z = rp + w + 1
+        if z > 0:  # frames after k are not taken yet
+            z = 0
+        if z < a:
+            return True
+        n = self.npads
+        at = ((k + a) * n + i) % len(self.ring)
+        return _walk_over(self.ring, self._st, at, z - a + 1, b, sgn, top) <= w
+
+    @micropython.native
+    def _lobe_before(self, i, p, k, rc, sgn, b, r_min):
+        """(its peak, its frame) of a narrow lobe of sign ``sgn`` in the ``LOBE_BACK_US``
+        before frame ``k + rc``, where pad ``i``'s main swing crossed the threshold, standing
+        at least a third of the threshold and five times the noise: a strike's first lobe too
+        small to cross it; or None."""
+        a = rc - LOBE_BACK_US // self.frame_us
+        if a < r_min:
+            a = r_min
+        if rc - a < 2:
+            return None
+        wk = self._wk
+        wk[_WK_COUNT] = rc - a
+        wk[_WK_BASE] = b
+        wk[_WK_STEP] = 1
+        top = _walk_peak(self.ring, self._st, wk, ((k + a) * self.npads + i) % len(self.ring), sgn)
+        if 3 * top < p.thr or top < 5 * (p.noise_fp >> 8) or wk[_WK_SGN] != sgn:
+            return None
+        rl = a + wk[_WK_AT]
+        if not self._narrow(i, k, rl, sgn, top, b):
+            return None
+        return top, rl
 
     @micropython.native
     def _edge_base(self, i, p, k, rc, r_min):

@@ -12,8 +12,16 @@ from hal.padboard import wire
 
 _D = {name: default for name, default, _lo, _hi in wire.SETTINGS_FIELDS}
 _RANGE = {name: (lo, hi) for name, _d, lo, hi in wire.SETTINGS_FIELDS}
-ADDED_FIELDS = ("onset_us", "onset_exp", *wire.XTALK_FROM, *wire.XGAIN_FROM, *wire.XLAG_FROM, "xclean_pct")
-"""Settings added in protocols 2 and 3: a profile saved before them loads with the defaults."""
+ADDED_FIELDS = (
+    "onset_us",
+    "onset_exp",
+    *wire.XTALK_FROM,
+    *wire.XGAIN_FROM,
+    *wire.XLAG_FROM,
+    "xclean_pct",
+    "second_pct",
+)
+"""Settings added in protocols 2, 3 and 6: a profile saved before them loads with the defaults."""
 
 
 @dataclass(frozen=True)
@@ -28,7 +36,11 @@ class PadSettings:
         the report latency depend on it, never the stamp.
     mask_us: no new onset on this pad for this long after one.
     retrigger_pct, retrigger_decay_us: after the mask, a new onset must also exceed
-        peak × pct/100 × exp(-(time since onset)/decay), which rides above the ring.
+        peak × pct/100 × exp(-(time since onset)/decay), which rides above the ring
+        (calibration fits the pad's own ring: its time constant, and a pct over 100).
+    second_pct: while that line stands over the threshold, a hit whose peak rises less
+        than this % of the last slap's peak over the ring (the line ÷ pct/100) is the
+        palm's second contact, not a slap: dropped, its ring joins the line.  0: off.
     xtalk_pct, xtalk_window_us: a hit is crosstalk, and dropped, when another pad's hit
         with an onset within the window is stronger than this hit's peak × 100/pct.
         0 turns crosstalk cancel off for the pad (and its report latency down to scan_us).
@@ -77,6 +89,7 @@ class PadSettings:
     xlag_from2: int = _D["xlag_from2"]
     xlag_from3: int = _D["xlag_from3"]
     xclean_pct: int = _D["xclean_pct"]
+    second_pct: int = _D["second_pct"]
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -91,7 +104,7 @@ class PadSettings:
 
     @classmethod
     def from_dict(cls, d: dict[str, int]) -> PadSettings:
-        """From a full dict; the settings protocols 2 and 3 added may be missing from
+        """From a full dict; the settings protocols 2, 3 and 6 added may be missing from
         older profiles and then take their defaults."""
         values = {name: _D[name] for name in ADDED_FIELDS}
         values.update(d)

@@ -15,7 +15,8 @@ See docs/padboard-protocol.md for the message catalogue.
 
 import struct
 
-PROTOCOL_VERSION = 5  # 2: onset curve, crosstalk per pad; 3: crosstalk subtraction; 4: edges; 5: PONG twice stamped
+PROTOCOL_VERSION = 6  # 2: onset curve, crosstalk per pad; 3: crosstalk subtraction; 4: edges; 5: PONG twice stamped;
+# 6: the ring line up to 400 % of the peak, second contacts (second_pct)
 MAX_BODY = 1024  # longest decoded body (type + seq + payload + crc) a decoder accepts
 
 # host -> board
@@ -61,8 +62,8 @@ SETTINGS_FIELDS = (
     ("curve", 100, 25, 400),  # velocity curve exponent x100 (100 = linear)
     ("scan_us", 2000, 0, 8000),  # peak search after the onset (velocity only)
     ("mask_us", 25000, 0, 65535),  # no new onset on this pad for this long
-    ("retrigger_pct", 50, 0, 100),  # retrigger threshold starts at peak x pct
-    ("retrigger_decay_us", 15000, 100, 65535),  # ... and decays with this time constant
+    ("retrigger_pct", 50, 0, 400),  # retrigger threshold starts at peak x pct (the ring: over 100 %) ...
+    ("retrigger_decay_us", 15000, 100, 65535),  # ... and decays with this time constant (the ring's own)
     ("xtalk_pct", 50, 0, 100),  # drop a hit weaker than another pad's x pct ...
     ("xtalk_window_us", 2000, 0, 20000),  # ... whose onset is this close
     ("baseline_shift", 10, 1, 16),  # baseline IIR: moves 1/2^shift of the error per sample
@@ -90,6 +91,10 @@ SETTINGS_FIELDS = (
     # a hit measured with crosstalk subtracted is a slap of its own (not crosstalk) when
     # what is left is at least this % of what was subtracted (the pairs' mismatch, x2)
     ("xclean_pct", 100, 0, 1000),
+    # while the retrigger line stands over the threshold (the last hit's ring), a hit
+    # that rises less than this % of the last hit's peak over that ring (the line
+    # / retrigger_pct) is the palm's second contact: not a slap, its ring joins the line
+    ("second_pct", 0, 0, 100),
 )
 XTALK_FROM = ("xtalk_from0", "xtalk_from1", "xtalk_from2", "xtalk_from3")
 XGAIN_FROM = ("xgain_from0", "xgain_from1", "xgain_from2", "xgain_from3")

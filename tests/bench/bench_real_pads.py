@@ -3,9 +3,9 @@ board feeds it (20 kHz, 12 bits, the DMA ring, blocks of 40), on each of the pie
 model's ``REAL_PAD_KINDS`` (a narrow first lobe against the main swing, either polarity).
 No contact delay is set, so a stamp timed on the first lobe lands ~20–60 µs after that
 lobe starts (where it reaches half its height; a wooden pad's starts 250 µs after
-contact, after a pre swing too small to see) and one timed on the main swing hundreds
-of µs later.  The model has no long rings, second contacts or front-end gain
-yet: those parts of the issue are not measured here."""
+contact, after a small pre swing: where that stands clear of the noise the strike is
+timed on it, up to 250 µs before the lobe) and one timed on the main swing hundreds of
+µs later.  Long rings, second contacts and front-end gain: ``calibration_real_pads``."""
 
 from __future__ import annotations
 

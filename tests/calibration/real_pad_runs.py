@@ -132,3 +132,38 @@ def play(pad: PiezoPad, settings: PadSettings, seed: int = 50, each: int = 30) -
         doubled += max(0, len(near) - 1) if first else len(near)
         late += [first[0] - ts] if first else []
     return Outcome(len(run.truth), found, doubled, soft_found, len(soft_at), tuple(late))
+
+
+@dataclass(frozen=True)
+class FastOutcome:
+    """Bursts of fast slaps on a pad running fitted settings."""
+
+    slaps: int
+    once: int  # slaps found exactly once
+    extra: int  # hits that are no slap's first (doubles, rings, second contacts)
+
+
+def play_fast(pad: PiezoPad, settings: PadSettings, seed: int = 60, bursts: int = 10) -> FastOutcome:
+    """Bursts of four slaps 15–25 ms apart (two hands in turn; each 0.8–1.25 × the one
+    before, from soft to hard, the last with its second contact), 0.4 s apart."""
+    run = RealPadRun(pad, seed, settings)
+    start = len(run.vp.hits)
+    r = run.rng
+    t = run.vp.now_us() + 200_000
+    at = []
+    for _ in range(bursts):
+        f = r.uniform(SOFT[1], HARD[1])
+        for n in range(4):
+            if n == 3:
+                run.slap(t, f)
+            else:
+                run.vp.slap(0, t, f)
+            at.append(t)
+            f *= r.uniform(0.8, 1.25)
+            t += r.randrange(15_000, 25_000)
+        t += 400_000
+    run.vp.idle(t - run.vp.now_us())
+    hits = sorted(h.t_us for h in run.vp.hits[start:])
+    firsts = [[h for h in hits if -2_000 <= h - a <= 5_000] for a in at]
+    once = sum(1 for f in firsts if len(f) == 1)
+    return FastOutcome(len(at), once, len(hits) - sum(1 for f in firsts if f))

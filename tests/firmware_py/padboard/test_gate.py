@@ -38,6 +38,11 @@ def settings_for(rng: random.Random, kind: int) -> dict[str, int]:
         s["xtalk_pct"] = rng.choice([0, 30, 50, 80])
         s["xtalk_window_us"] = rng.choice([500, 2000, 5000])
         s["onset_us"] = rng.choice([0, 400, 818])
+        if rng.random() < 0.5:  # the ring model calibration applies to a long-ringing pad
+            s["mask_us"] = 5000
+            s["retrigger_pct"] = rng.choice([130, 200])
+            s["retrigger_decay_us"] = rng.choice([2500, 33000])
+            s["second_pct"] = 30
     return s
 
 

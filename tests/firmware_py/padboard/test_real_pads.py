@@ -6,19 +6,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import pytest
-
 from firmware_py.padboard.detector import Detector, ticks_diff
 from firmware_py.sim.padboard import SimDma
 from firmware_py.sim.piezo import REAL_PAD_KINDS, ModelSlap, PiezoModel, PiezoPad
 
 BLOCK = 40
 FRAME_US = 50
-NOT_YET = pytest.mark.xfail(
-    strict=True,
-    reason="issue 31 open: onsets on every sample and first-lobe timing passed these but cost "
-    "Karate verdicts in the slap-accuracy bench (99.5 % -> 94 % right at 100 us) and were taken out",
-)
 
 
 class Hits:
@@ -33,24 +26,30 @@ class Hits:
 
 
 def board_hits(
-    pad: PiezoPad, contacts: list[int], peak: float | list[float], settings: dict[str, int]
+    pad: PiezoPad,
+    contacts: list[int],
+    peak: float | list[float],
+    settings: dict[str, int],
+    also: list[tuple[int, float]] | None = None,
+    tail_us: int = 60_000,
 ) -> list[tuple[int, int, int, int]]:
     """Hits of ``pad`` slapped at each of ``contacts`` (µs) with a main swing of ``peak``
-    counts (one for all, or one per contact), no crosstalk, no contact delay."""
+    counts (one for all, or one per contact), no crosstalk, no contact delay; ``also``:
+    contacts that are no slap (a palm's second contact), ``(µs, peak)``; fed until
+    ``tail_us`` after the last slap."""
     model = PiezoModel([pad], seed=3, crosstalk=0.0)
     peaks = peak if isinstance(peak, list) else [peak] * len(contacts)
-    for t, p in zip(contacts, peaks, strict=True):
+    for t, p in [*zip(contacts, peaks, strict=True), *(also or [])]:
         model.add(ModelSlap(0, t, p))
     sink = Hits({"xtalk_pct": 0, "onset_us": 0, "sensitivity": 12_000, **settings})
     dma = SimDma(model, FRAME_US)
     t = 0
-    while t < contacts[-1] + 60_000:
+    while t < contacts[-1] + tail_us:
         dma.feed(sink, t, BLOCK)  # type: ignore[arg-type]
         t += BLOCK * FRAME_US
     return sink.hits
 
 
-@NOT_YET
 def test_a_first_lobe_narrower_than_a_state_frame_starts_the_hit() -> None:
     """A wooden pad's first lobe, here 1.6 x its main swing (4,650 counts against 3,000
     once the two overlap), ~150 us wide and over the threshold for ~60 us, is the only
@@ -62,7 +61,6 @@ def test_a_first_lobe_narrower_than_a_state_frame_starts_the_hit() -> None:
     assert len(hits) == len(contacts), [h[1] for h in hits]
 
 
-@NOT_YET
 def test_the_hit_is_timed_on_its_first_lobe_and_its_velocity_read_from_the_main_swing() -> None:
     """A rubber pad's strike opens with a lobe at 0.55 x the main swing, the other way:
     the stamp is where that lobe reaches half its height (~40 us after contact, no
