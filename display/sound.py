@@ -196,6 +196,12 @@ class Speaker:
             listen(t_us, name)
         return True
 
+    def busy_until(self, kind: Kind, now_us: int) -> int | None:
+        """When the last of ``kind``'s channels sounding now falls silent (None: none sounds)."""
+        return max(
+            (s.ends_us for i in self.plan.range(kind) if (s := self.plan.slots[i]).ends_us > now_us), default=None
+        )
+
     def playing(self, kind: Kind, now_us: int) -> str | None:
         """The cue sounding on ``kind``'s newest busy channel (the music playing), if any."""
         busy = [self.plan.slots[i] for i in self.plan.range(kind) if self.plan.slots[i].ends_us > now_us]

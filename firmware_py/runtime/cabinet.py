@@ -107,6 +107,9 @@ class Cabinet:
         """The screen model last flipped to the window (menus that did not change are not redrawn)."""
         self.drawn = False
         """Whether the last :meth:`render` drew (False: the window already showed it)."""
+        self._quiet: int | None = None
+        """Until when the screen stays as the last frame left it, when that frame drew
+        nothing and had nothing to prepare (:meth:`quiet_until`); None: not idle."""
 
     def _resume(self, now_us: int) -> Scene | None:
         """After a power cut, pick the unfinished game up from its journal.  A journal that
@@ -147,6 +150,9 @@ class Cabinet:
         """Handle every input up to ``now_us``, advance the scene, update LEDs and OLEDs."""
         events: list[InputEvent] = [*self.hw.poll(now_us), *self.typed]
         self.typed.clear()
+        due = self.scene.next_due()
+        if events or (due is not None and due <= now_us):
+            self._quiet = None  # an input or a move on time may change what is shown: the next frame is taken
         for ev in events:
             if isinstance(ev, ServiceEvent):
                 self._service(ev, now_us)
@@ -167,6 +173,20 @@ class Cabinet:
         """When the scene next hands something over on time: the game's settle window
         releasing a held input, a computer player's press or slap (None: nothing)."""
         return self.scene.next_due()
+
+    def quiet_until(self) -> int | None:
+        """When the loop next needs a frame if no input arrives (None: at the next frame
+        of its rate).  Only an idle cabinet's own screen waits: the last frame left the
+        screen as it was with nothing to prepare, and the scene said then until when it
+        stays so (:meth:`Scene.still_until`; the attract music's timer too); an input
+        since ends the wait.  Most scenes say nothing, and a game in play or the
+        development window draws every frame."""
+        return self._quiet
+
+    def _still_until(self, now_us: int) -> int | None:
+        until = self.scene.still_until(now_us)
+        music = self.ctx.sound.attract_due(now_us) if self.ctx.sound is not None else None
+        return until if until is None or music is None else min(until, music)
 
     def _service(self, ev: ServiceEvent, now_us: int) -> None:
         if ev.on and not self.scene.is_service:
@@ -210,8 +230,11 @@ class Cabinet:
             and self.scene.live_session() is None
             and screen == self._on_screen
         )
+        self._quiet = None
         if not self.drawn:
-            self.renderer.prepare()  # a bounded step toward what comes next (a demo's type)
+            # a bounded step toward what comes next (a demo's type); with nothing left, idle
+            if not self.renderer.prepare():
+                self._quiet = self._still_until(now)
             return self.renderer.canvas
         self._on_screen = screen
         canvas = self.renderer.draw(screen)

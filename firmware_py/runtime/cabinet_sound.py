@@ -264,6 +264,13 @@ class CabinetSound:
         elif new.kind is SceneKind.ATTRACT:
             self._attract_at = now_us if self.settings.attract != "silent" else None
 
+    def attract_due(self, now_us: int) -> int | None:
+        """When :meth:`follow` next starts the attract music by itself (its loop ending
+        under the "quiet" policy, its turn under "every"); None: not on a timer."""
+        if self.settings.attract == "quiet":
+            return self.speaker.busy_until(Kind.MUSIC, now_us)
+        return self._attract_at if self.settings.attract == "every" else None
+
     def _attract(self, now_us: int) -> None:
         policy = self.settings.attract
         if policy == "silent":

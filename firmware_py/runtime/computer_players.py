@@ -169,6 +169,11 @@ class ComputerPlayers:
                 at += PRESS_GAP_US
             self._busy_until[seat] = at + AFTER_PRESSES_US
 
+    def next_look(self, now_us: int) -> int | None:
+        """When a computer busy pressing now looks at the game again (:meth:`act` decides
+        for it then); None: none is busy."""
+        return min((until for until in self._busy_until.values() if until > now_us), default=None)
+
     def pressing(self, now_us: int) -> bool:
         """Whether a computer is still pressing at ``now_us`` (or has only just pressed):
         a power cut now would lose presses it has decided on."""

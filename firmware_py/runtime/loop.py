@@ -14,6 +14,9 @@ POLL_US = 20_000
 """Longest sleep without a wake-up (keyboard events and similar have no wake signal)."""
 SPIN_US = 400
 """The last stretch before a settle window ends is waited out on the CPU, not in sleep."""
+IDLE_POLL_US = 100_000
+"""Longest sleep without a wake-up while the cabinet is idle (``Cabinet.quiet_until``:
+the attract screen between its steps): a USB keyboard's key is seen within this there."""
 RENDER_GUARD_US = PADBOARD_SETTLE_US
 """A frame is put off while a held input's settle window ends this soon (at most one
 padboard window): drawing takes a few ms on a Pi and the decision must not wait behind
@@ -38,11 +41,12 @@ def run_main_loop(
         while keep_running():
             now = now_us()
             due = cabinet.next_due()
+            frame_at, poll_us = _next_frame(cabinet, next_frame)
             frame_held = due is not None and due - now <= RENDER_GUARD_US
             wake = min(
-                now + POLL_US,
-                due if due is not None else now + POLL_US,
-                next_frame if not frame_held else now + POLL_US,
+                now + poll_us,
+                due if due is not None else now + poll_us,
+                frame_at if not frame_held else now + poll_us,
             )
             if wake > now:
                 if due is not None and wake == due:
@@ -59,7 +63,8 @@ def run_main_loop(
                 before_step(now)
             cabinet.step(now)
             due = cabinet.next_due()
-            if now >= next_frame and (due is None or due - now > RENDER_GUARD_US):
+            frame_at, _poll = _next_frame(cabinet, next_frame)  # an input may have ended the wait
+            if now >= frame_at and (due is None or due - now > RENDER_GUARD_US):
                 cabinet.render()
                 next_frame = max(next_frame + frame_us, now - frame_us)
                 if on_frame is not None:
@@ -67,6 +72,14 @@ def run_main_loop(
                 collector.after_frame(quiet=cabinet.next_due() is None)
     finally:
         collector.close()
+
+
+def _next_frame(cabinet: Cabinet, next_frame: int) -> tuple[int, int]:
+    """When the next frame is taken, and the longest sleep before it: at the frame rate,
+    or, while the cabinet is idle, not before its screen can change (an idle attract
+    screen wakes ~10 times a second instead of 60: issue 34's idle CPU)."""
+    quiet = cabinet.quiet_until()
+    return (next_frame, POLL_US) if quiet is None else (max(next_frame, quiet), IDLE_POLL_US)
 
 
 class QuietCollector:

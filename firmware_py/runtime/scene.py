@@ -94,6 +94,12 @@ class Scene(ABC):
         """:meth:`private_model` drawn at ``size``."""
         return draw_private(self.private_model(station), size)
 
+    def still_until(self, now_us: int) -> int | None:
+        """Until when, without an input, what this scene shows (its screen, LED levels and
+        private displays) stays as it is now; None (most scenes): it may change at any
+        frame.  An idle cabinet's loop takes no frame before then (``Cabinet.quiet_until``)."""
+        return None
+
     def next_due(self) -> int | None:
         """When this scene next has something to hand over on time (a held input's
         settle window ending, a computer's press or slap arriving); None: nothing."""

@@ -48,11 +48,20 @@ TITLE_US = 6_000_000
 """The attract mode's title card (the games, recent results, PRESS START) between demos."""
 DEMO_US = 30_000_000
 """A demo game plays this long (or to its end) before the title card and the next game's."""
+LED_STEP_US = 100_000
+"""The attract mode's breathing LED bars change level in these steps."""
+BLINK_US = 500_000
+"""PRESS START blinks on and off in these steps (a whole number of LED steps)."""
 DEMO_TICK_US = 200_000
 """A demo's clock-driven parts (countdowns, easing bars, flashes) advance in these steps,
 so an idle cabinet redraws about 5 times a second rather than every frame (issue 13:
 attract CPU ≤ 5 % of a core; at 100 ms steps the demos with their animations measured
 4.7 %); a move still shows on the next frame.  A game in play is drawn every frame."""
+
+
+def _next_step(now_us: int, start_us: int, step_us: int) -> int:
+    """The first time after ``now_us`` on the grid of ``step_us`` steps from ``start_us``."""
+    return now_us + step_us - (now_us - start_us) % step_us
 
 
 def _against(computers: dict[int, str]) -> str:
@@ -126,8 +135,24 @@ class Attract(Scene):
         if self.demo is not None:
             self.demo.frame_shown(t_us, now_us)
 
+    def still_until(self, now_us: int) -> int | None:
+        """The next step of what the attract mode shows by the clock: the LED bars' level
+        (PRESS START's blink falls on those steps), the demo's clock-driven parts, the
+        title card's or the demo's end.  A demo's moves come at its computers' due
+        times (:meth:`next_due`, which the loop wakes for); a change of its game's own
+        between those shows at the next step, as the clock-driven parts already do."""
+        until = _next_step(now_us, self.entered_us, LED_STEP_US)
+        if self.demo is None:
+            return min(until, self.phase_us + TITLE_US)
+        ends = [self.phase_us + DEMO_US, _next_step(now_us, self.phase_us, DEMO_TICK_US)]
+        if self.demo.over_since is not None:
+            ends.append(self.demo.over_since + GAME_OVER_HOLD_US)
+        if self.demo.computers is not None and (look := self.demo.computers.next_look(now_us)) is not None:
+            ends.append(look)  # a computer done pressing decides its next move then
+        return min(until, *ends)
+
     def screen(self, now_us: int) -> AttractScreen | DemoScreen:
-        blink = ((now_us - self.entered_us) // 500_000) % 2 == 0
+        blink = ((now_us - self.entered_us) // BLINK_US) % 2 == 0
         if self.demo is not None:
             shown_us = now_us - (now_us - self.phase_us) % DEMO_TICK_US
             return DemoScreen(self.demo.screen(shown_us), self.demo.session.controls.spec.title, blink)
@@ -172,7 +197,7 @@ class Attract(Scene):
 
     def led_levels(self, now_us: int) -> dict[int, float]:
         """A slow breathing chase so the cabinet looks alive from across the hall."""
-        phase = ((now_us - self.entered_us) // 100_000) % 20
+        phase = ((now_us - self.entered_us) // LED_STEP_US) % 20
         level = (phase if phase <= 10 else 20 - phase) / 10
         return {s: level for s in range(len(self.ctx.looks))}
 

@@ -111,10 +111,11 @@ def idle_frames(models: list[Any]) -> list[Any]:
     return [replace(held, now_us=start + k * FRAME_US) for k in range(WARM + MEASURED)]
 
 
-def attract_frames(every_frame: bool = False) -> list[Any]:
+def attract_frames(every_frame: bool = False, featured: int = 0) -> list[Any]:
     """The attract mode's screen models as the cabinet's loop sees them at 60 fps: the
-    title card (6 s), then the first game's demo (10 s), each model once (the loop draws
-    one only when it changed); ``every_frame``: the model of every frame of the loop."""
+    title card (6 s), then the demo of the ``featured``-th game (10 s), each model once
+    (the loop draws one only when it changed); ``every_frame``: the model of every frame
+    of the loop."""
     from firmware_py.runtime import scenes
     from firmware_py.runtime.cabinet import Cabinet
     from firmware_py.runtime.store import Store
@@ -128,6 +129,8 @@ def attract_frames(every_frame: bool = False) -> list[Any]:
         sim = SimCabinet(cfg, clock)
         store = Store(Path(tmp) / "s.sqlite3")
         cabinet = Cabinet(cfg, sim, clock, store, None, log=lambda _l: None)
+        assert isinstance(cabinet.scene, scenes.Attract)
+        cabinet.scene.demo_game = featured
         models = []
         for k in range((scenes.TITLE_US + 10_000_000) // FRAME_US):
             now = 1_000_000 + k * FRAME_US

@@ -1,5 +1,7 @@
-"""``python -m tests.board.bench_board``: the emulated padboard's figures for
-BENCHMARKS.md (issue 32), beside the simulator's on the same slaps.
+"""``python -m tests.board.bench_board [PER_BAND TIES [raw]]``: the emulated padboard's
+figures for BENCHMARKS.md (issue 32), beside the simulator's on the same slaps; with
+``raw``, the board streams raw frames and edges throughout as every calibration step
+has it do (RAW_CAPTURE), and the CPU figures are that mode's.
 
 One board booted with BOOTSEL held; main.py's own start() and serve() run over the raw
 REPL (mp/budget.py): idle, then through a burst of single slaps in three velocity bands
@@ -18,6 +20,7 @@ from firmware_py.hil.board import emulator, image, slaps
 from firmware_py.padboard.detector import Detector
 from firmware_py.sim.padboard import SimDma
 from firmware_py.sim.piezo import ModelSlap, PiezoModel, PiezoPad, peak_for_velocity
+from hal.padboard import wire
 from hal.padboard.settings import PadSettings
 from tests.board import measure
 
@@ -27,6 +30,8 @@ SPACING_US = 70_000  # apart from the next slap or tie: each goes in as a wavefo
 CROSSTALK = 0.1
 LEAD_US = 10_000  # the burst's figures count from this long before its first contact
 START_US = 300_000  # emulated time the burst's waveforms leave main.py to start in (mp/budget.py)
+RAW_CAPTURE = (0b001, 16, wire.RAW_EDGES)
+"""RAW_START as ``ringside calibrate`` sends it for one pad: pad 1, 16 frames a block, edges."""
 
 
 def plan(start: int, per_band: int, ties: int) -> tuple[list[tuple[int, int, float]], list[str], list[tuple[int, int]]]:
@@ -134,14 +139,15 @@ def figures(
 
 def main() -> None:
     per_band, ties = (int(a) for a in (sys.argv[1:3] if len(sys.argv) > 2 else ("8", "12")))
+    raw = RAW_CAPTURE if sys.argv[3:4] == ["raw"] else None
     with (
         tempfile.TemporaryDirectory(prefix="board-bench-") as tmp,
         emulator.EmulatedPadboard(image.filesystem(), Path(tmp), bootsel=True) as board,
     ):
         board.wait_usb()
-        idle = measure.budget(board, blocks=100)
+        idle = measure.budget(board, blocks=100, raw=raw)
         contacts, bands, pairs = injected(board, per_band, ties)
-        burst = measure.budget(board, until_us=contacts[-1][1] + 60_000, from_us=contacts[0][1] - LEAD_US)
+        burst = measure.budget(board, until_us=contacts[-1][1] + 60_000, from_us=contacts[0][1] - LEAD_US, raw=raw)
     sim = simulated(contacts)
     for name, b in (("idle", idle), ("burst", burst)):
         print(
@@ -151,6 +157,7 @@ def main() -> None:
             f"({100 * b.detector_us / max(1, b.busy_us):.0f} % of it in the detector), "
             f"longest block {b.longest_block_us} µs, longest pass gap {b.longest_pass_us} µs, "
             f"ADC {b.frame_rate_hz:,.0f} frames/s, dropped {b.dropped} of {b.adc_frames}, free heap {b.free_heap}, "
+            f"sent {b.frames_sent} frames ({b.bytes_sent:,} bytes), "
             f"{b.blocks:,} calls of {b.frames / max(1, b.blocks):.1f} frames on average"
         )
     board_fig, sim_fig = figures(burst.slaps, contacts, bands, pairs), figures(sim, contacts, bands, pairs)

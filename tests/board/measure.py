@@ -30,6 +30,8 @@ class Budget:
     adc_frames: int  # frames the ADC and DMA wrote meanwhile
     dropped: int  # frames the DMA overwrote before the loop read them
     slaps: tuple[tuple[int, int, int, int], ...]  # (pad, velocity, onset ticks, peak)
+    frames_sent: int  # frames the board wrote to the host (SLAPs, and RAW and EDGE while raw streams) ...
+    bytes_sent: int  # ... and their bytes
 
     @property
     def cycles_per_block(self) -> float:
@@ -48,21 +50,42 @@ class Budget:
 
 
 def budget(
-    board: EmulatedPadboard, blocks: int = 1 << 30, until_us: int = -1, from_us: int = -1, timeout: float = 3600
+    board: EmulatedPadboard,
+    blocks: int = 1 << 30,
+    until_us: int = -1,
+    from_us: int = -1,
+    timeout: float = 3600,
+    raw: tuple[int, int, int] | None = None,
 ) -> Budget:
     """main.py's start() and serve() on ``board`` (booted with BOOTSEL held, at its REPL)
     for ``blocks`` blocks or until the block holding emulated µs ``until_us``; with
-    ``from_us``, the figures (and slaps) count from the block holding that µs on."""
+    ``from_us``, the figures (and slaps) count from the block holding that µs on; with
+    ``raw`` (RAW_START's pad mask, frames per block, flags), raw frames stream throughout."""
     code = SCRIPT.read_text().replace("BLOCKS = 250", f"BLOCKS = {int(blocks)}")
     code = code.replace("UNTIL = -1", f"UNTIL = {until_us & TICKS_MASK if until_us >= 0 else -1}")
     code = code.replace("FROM = -1", f"FROM = {from_us & TICKS_MASK if from_us >= 0 else -1}")
+    code = code.replace("RAW = None", f"RAW = {raw!r}")
     out = board.exec_raw(code, timeout=timeout)
     line = next(x for x in out.splitlines() if x.startswith("BUDGET "))
-    free, stats, dropped, slaps = ast.literal_eval(line.removeprefix("BUDGET "))
+    free, stats, dropped, slaps, (frames_sent, bytes_sent) = ast.literal_eval(line.removeprefix("BUDGET "))
     n, busy, longest, frames, gap, _passes, first, last, f_first, f_last, det = stats
     adc = frame_diff(f_last, f_first)
     elapsed = ticks_diff(last, first)
-    return Budget(free, n, busy, det, longest, frames, gap, elapsed, adc, dropped, tuple(map(tuple, slaps)))
+    return Budget(
+        free,
+        n,
+        busy,
+        det,
+        longest,
+        frames,
+        gap,
+        elapsed,
+        adc,
+        dropped,
+        tuple(map(tuple, slaps)),
+        frames_sent,
+        bytes_sent,
+    )
 
 
 def onset_errors(

@@ -6,10 +6,12 @@ their slaps going in as the piezo model's waveforms on the board's ADC inputs.
 
 One pad (the wizard then adds the neighbour step), verification idle cut to 1 s: the
 emulated board runs at 0.05-0.4x wall time.  Asserted: the flow runs through every
-step on captures from the firmware and reaches its verdict; a passing verdict (saved
-and pushed) is a strict xfail: the captures are whole since the board's encoder is
-machine code, but the fitted settings still let doubles and crosstalk through
-(BENCHMARKS.md, issue 32)."""
+step on captures from the firmware, its verdict passes on the fitted settings and the
+profile is saved; pushing it stops at the board's flash, which rp2040js does not
+write (the board answers SAVE_SETTINGS with FLASH_ERROR).  The verdict failed (3
+doubles, 7 crosstalk triggers) while the pads read a silent mid-rail between slaps
+(calibration fitted a threshold of 144 counts on a noise floor of σ 0) and the board's
+raw rows took 90 % of its CPU (BENCHMARKS.md, issue 32)."""
 
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from typing import cast
 
 import pytest
 
+from calibration.profiles import ProfileStore
 from calibration.source import PadSource
 from calibration.virtual import VirtualPads
 from firmware_py.hil.board import emulator, image, slaps
@@ -28,16 +31,12 @@ from firmware_py.process.exit_codes import EXIT_FAILED, EXIT_OK
 from firmware_py.sim.operator import ScriptedOperator
 from firmware_py.tools import calibrate
 from hal.config import PadboardConfig, load_config
+from hal.padboard import wire
+from hal.padboard.driver import PadboardError
 
 pytestmark = [pytest.mark.board, pytest.mark.slow]
 
 CONFIG = Path(__file__).resolve().parents[1] / "hil/padboard/configs/cabinet-padboard.toml"
-CPU_BUDGET = (
-    "issue 32, measured with the board's frame encoder in machine code (viper): the captures now "
-    "hold the slaps (soft 7/8, hard 5/5, flurry 7/8, neighbours 4/4; were 2/8, 1/5, 3/8, 2/4), but "
-    "verification still fails: 13 hits for 10 soft slaps (3 doubles) and 7 crosstalk triggers during "
-    "8 slaps on the other pads with the fitted settings; not yet investigated (BENCHMARKS.md)"
-)
 
 
 @dataclass
@@ -57,10 +56,13 @@ class EmulatedHands:
 
 @dataclass(frozen=True)
 class Calibrated:
-    code: int
+    code: int | None
+    """calibrate.main's exit code; None: it raised ``push_error`` pushing the profile."""
     lines: tuple[str, ...]
     report: Path
     slapped: int
+    data: Path
+    push_error: str = ""
 
 
 @pytest.fixture(scope="module")
@@ -85,9 +87,14 @@ def calibrated(tmp_path_factory: pytest.TempPathFactory) -> Calibrated:
         def operator(_: PadSource) -> ScriptedOperator:
             return ScriptedOperator(cast(VirtualPads, hands), seed=3)  # only its now_us and slap are used
 
-        code = calibrate.main(args, config, lines.append, answer, board=source, hands=operator)
-    print("\n".join(lines))
-    return Calibrated(code, tuple(lines), report, hands.n)
+        code: int | None = None
+        push_error = ""
+        try:
+            code = calibrate.main(args, config, lines.append, answer, board=source, hands=operator)
+        except PadboardError as e:  # the profile is saved before it is pushed
+            push_error = str(e)
+    print("\n".join(lines), push_error)
+    return Calibrated(code, tuple(lines), report, hands.n, config.data_dir, push_error)
 
 
 def test_calibrate_runs_every_step_on_the_boards_captures(calibrated: Calibrated) -> None:
@@ -97,13 +104,16 @@ def test_calibrate_runs_every_step_on_the_boards_captures(calibrated: Calibrated
     done = [line for line in calibrated.lines if line.strip().startswith("done:")]
     assert steps and len(done) == len(steps), calibrated.lines
     assert any("Verification, each pad:" in line for line in calibrated.lines), calibrated.lines
-    assert calibrated.code in (EXIT_OK, EXIT_FAILED), calibrated.lines
+    assert calibrated.code in (EXIT_OK, EXIT_FAILED, None), calibrated.lines
     assert calibrated.report.exists() and calibrated.slapped > 0
     hits = sum(int(m.group(1)) for line in done if (m := re.search(r"done: (\d+) hits", line)))
     assert hits > 0, done  # the firmware's hits reached the wizard
 
 
-@pytest.mark.xfail(strict=True, reason=CPU_BUDGET)
 def test_calibrate_passes_and_saves_on_the_emulated_board(calibrated: Calibrated) -> None:
-    assert calibrated.code == EXIT_OK, calibrated.lines
-    assert any("pushed it to the board's flash" in line for line in calibrated.lines), calibrated.lines
+    """The fitted settings pass verification on the firmware; the profile is saved, and
+    pushing it reaches the board, whose flash the emulator cannot write."""
+    assert any("ALL CHECKS PASSED" in line for line in calibrated.lines), calibrated.lines
+    assert ProfileStore(calibrated.data).names() == ["emulated"], calibrated.lines
+    refused = f"refused command 0x{wire.SAVE_SETTINGS:02x}: status {wire.FLASH_ERROR}"
+    assert calibrated.code == EXIT_OK or refused in calibrated.push_error, (calibrated.code, calibrated.push_error)

@@ -17,6 +17,7 @@ from typing import Any
 import serial
 
 from firmware_py.hil.board import image
+from firmware_py.sim.piezo import PiezoPad
 from hal.padboard.driver import LinkTiming, PadboardSource
 from hal.timing import PADBOARD_SETTLE_US
 
@@ -33,7 +34,13 @@ EMULATED_TIMING = LinkTiming(
     handshake_timeout_s=1.0 * SLOW, link_timeout_s=1.5 * SLOW, command_timeout_s=1.0 * SLOW, backoff_max_s=2.0
 )
 BOOT_US = 1_300_000
-"""From power-up until main.py serves: MicroPython's boot and main.py's 1 s BOOTSEL window."""
+"""How long connect_driver waits after power-up before it opens the port (HELLOs sent
+earlier wait in the board's stdin and are answered when main.py serves, 2.5 s after
+power-up: 1.5 s importing its files, then the 1 s BOOTSEL window)."""
+REST_NOISE = PiezoPad().noise / 16
+"""Counts of Gaussian noise (σ) on every pad between the host's waveforms: the piezo
+model's own noise at rest (σ 120 of 65,535, 7.5 of the ADC's 4,096), so a pad is never
+silent (a silent one gave calibration a noise floor of 0 and a threshold of 144)."""
 
 
 class EmulatorUnavailable(RuntimeError):
@@ -90,7 +97,7 @@ def free_port_pair() -> int:
 class EmulatedPadboard:
     """One emulated RP2040 running MicroPython with ``fs_image`` in its flash."""
 
-    def __init__(self, fs_image: bytes, workdir: Path, bootsel: bool = False) -> None:
+    def __init__(self, fs_image: bytes, workdir: Path, bootsel: bool = False, noise: float = REST_NOISE) -> None:
         node = ensure_rp2040js()
         runner = node / RUNNER.name  # ESM finds rp2040js from the script's own folder
         shutil.copyfile(RUNNER, runner)
@@ -112,6 +119,7 @@ class EmulatedPadboard:
             str(fs_path),
             str(self.port),
             str(self.clock_path),
+            f"--noise={noise}",
         ]
         if bootsel:
             args.append("--bootsel")

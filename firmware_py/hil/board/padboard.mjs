@@ -5,7 +5,7 @@
 // levels, hold (the clock stands still), unplug/replug (the clock runs on while unplugged), the emulated clock.  Written for this project from rp2040js's
 // API; ../shared/tools/rp2040/ has the examples it learnt from.
 //
-//   node padboard.mjs FIRMWARE.bin BOOTROM.json FS.img PORT CLOCKFILE [--bootsel]
+//   node padboard.mjs FIRMWARE.bin BOOTROM.json FS.img PORT CLOCKFILE [--bootsel] [--noise=SIGMA]
 //
 // CLOCKFILE gets the emulated time (ns, a float64 written twice) after every slice of
 // execution, so the host can read the emulated clock without a round trip: the
@@ -25,7 +25,9 @@
 // - Board bytes reach the host only after the clock file says the slice that wrote them ran.
 // The ADC's FIFO, its DREQ and the DMA (ring wrap, chaining, the AL1 trigger alias) are
 // rp2040js's own; the ADC takes its input from the waveform queue at the instant a
-// conversion starts (its sample and hold), in 12-bit counts.
+// conversion starts (its sample and hold), in 12-bit counts.  Between waveforms a pad
+// reads mid-rail plus Gaussian noise of SIGMA counts (--noise, seeded, so a run repeats):
+// a piezo's front end is never silent, and calibration's noise floor measures it.
 import fs from 'fs';
 import net from 'net';
 import { Simulator, USBCDC, LogLevel, ConsoleLogger } from 'rp2040js';
@@ -41,6 +43,19 @@ const firmware = fs.readFileSync(fwPath);
 const bootrom = Uint32Array.from(JSON.parse(fs.readFileSync(romPath)));
 const fsImage = fs.readFileSync(fsPath);
 let bootsel = flags.includes('--bootsel');
+const NOISE = +(flags.find((f) => f.startsWith('--noise='))?.slice(8) ?? 0);
+let seed = 0x32e5eed; // mulberry32: the rest noise is the same every run
+function uniform() {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+function restValue() {
+  if (!NOISE) return MID;
+  const g = Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform()); // Box-Muller
+  return Math.min(4095, Math.max(0, Math.round(MID + g * NOISE)));
+}
 
 const waves = [[], [], [], []]; // per ADC channel: {t0, dt, v: Int16Array|Array} in time order
 let sim = null, mcu = null, cdc = null, plugged = false, bootNs = 0, cycles = 0;
@@ -64,7 +79,7 @@ function feedBoard() {
 function waveValue(ch, ns) {
   const q = waves[ch];
   while (q.length && q[0].t0 + q[0].dt * q[0].v.length <= ns) q.shift(); // wholly past
-  if (!q.length || q[0].t0 > ns) return MID;
+  if (!q.length || q[0].t0 > ns) return restValue();
   const seg = q[0];
   return seg.v[Math.floor((ns - seg.t0) / seg.dt)];
 }

@@ -1,7 +1,10 @@
 """Sent to the emulated board over the raw REPL (booted with BOOTSEL held, so main.py
 returned before its loop): main.py's own start() and serve(), with its two per-pass
 calls timed, for BLOCKS blocks; then one line of figures.  SLAP frames are decoded from
-what the board writes, so onsets come back in board ticks.  MicroPython only."""
+what the board writes, so onsets come back in board ticks; the other frames are only
+counted (decoding them here, in bytecode, would be the measurement's own cost).  With
+RAW set, the board streams raw frames as calibration has it do (RAW_START first).
+MicroPython only."""
 
 import gc
 import time
@@ -13,11 +16,13 @@ import wire
 BLOCKS = 250  # the caller replaces this line ...
 UNTIL = -1  # ... and this: stop at the first block from these board ticks on (-1: BLOCKS only)
 FROM = -1  # ... and this: count from the first block from these board ticks on (-1: from the start)
+RAW = None  # ... and this: RAW_START's (pad mask, frames per block, flags), None: no raw streaming
 # blocks, busy µs, longest block µs, frames, longest pass gap µs, passes, ticks of the
 # first and the latest pass, frames the DMA had written by the first and the latest pass,
 # µs of the busy time inside the detector
 stats = array("i", [0] * 11)
 slaps = []
+sent = array("i", [0, 0])  # frames and bytes the board wrote while counting
 
 
 class Done(Exception):
@@ -31,12 +36,18 @@ class Out:
         self.decoder = wire.FrameDecoder()
 
     def write(self, frame):
+        sent[0] += 1
+        sent[1] += len(frame)
+        if frame[2] != wire.SLAP:  # a whole frame a call (Board.send): 0, COBS code, type (never 0), ...
+            return
         for msg_type, _seq, payload in self.decoder.feed(frame):
             if msg_type == wire.SLAP:
                 slaps.append(wire.unpack_slap(payload))
 
 
 board, sampler, probe = main.start(Out())
+if RAW is not None:  # as the host's start_raw sends it; the ACK goes to Out
+    board.on_bytes(wire.encode_frame(wire.RAW_START, 0, bytes(RAW)), 0)
 gc.collect()
 free = gc.mem_free()
 on_block = board.on_block
@@ -57,6 +68,7 @@ def timed_block(ring, first, count, t_first, frame_us, shift, stagger, missed):
             stats[i] = 0
         board.dropped = 0
         slaps.clear()
+        sent[0] = sent[1] = 0
         return
     stats[0] += 1
     stats[1] += d
@@ -102,4 +114,4 @@ try:
     main.serve(board, sampler, probe)
 except Done:
     pass
-print("BUDGET", repr((free, list(stats), board.dropped, slaps)))
+print("BUDGET", repr((free, list(stats), board.dropped, slaps, list(sent))))
