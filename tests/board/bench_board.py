@@ -157,7 +157,8 @@ def main() -> None:
             f"({100 * b.detector_us / max(1, b.busy_us):.0f} % of it in the detector), "
             f"longest block {b.longest_block_us} µs, longest pass gap {b.longest_pass_us} µs, "
             f"ADC {b.frame_rate_hz:,.0f} frames/s, dropped {b.dropped} of {b.adc_frames}, free heap {b.free_heap}, "
-            f"sent {b.frames_sent} frames ({b.bytes_sent:,} bytes)"
+            f"sent {b.frames_sent} frames ({b.bytes_sent:,} bytes), "
+            f"{b.blocks:,} calls of {b.frames / max(1, b.blocks):.1f} frames on average"
         )
     board_fig, sim_fig = figures(burst.slaps, contacts, bands, pairs), figures(sim, contacts, bands, pairs)
     print("| figure | emulated board | simulator |")

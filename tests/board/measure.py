@@ -12,7 +12,7 @@ from firmware_py.padboard.detector import TICKS_MASK, frame_diff, ticks_diff
 
 SCRIPT = Path(__file__).with_name("mp") / "budget.py"
 CLOCK_MHZ = 125  # the RP2040's default system clock: cycles per emulated µs
-BLOCK_FRAMES = 40  # main.BLOCK: frames per block at most (2 ms at 20 kHz)
+BLOCK_FRAMES = 40  # main.BLOCK: frames per block (2 ms at 20 kHz)
 FRAME_US = 50  # main.FRAME_US
 BLOCK_CYCLES = CLOCK_MHZ * BLOCK_FRAMES * FRAME_US  # cycles a block's 2 ms of frames last
 

@@ -114,4 +114,7 @@ try:
     main.serve(board, sampler, probe)
 except Done:
     pass
+finally:  # the next script's main.start() claims new channels: these must not write its ring
+    sampler.rearm.close()
+    sampler.data.close()
 print("BUDGET", repr((free, list(stats), board.dropped, slaps, list(sent))))
