@@ -55,7 +55,7 @@ from hal.config import CabinetConfig, load_config
 from hal.gpio_edge import GpioEdgeSource
 from hal.hardware import lgpio_factories, slap_sources
 from hal.hardware_errors import DriverMissing, padboard_port_missing
-from hal.padboard.driver import PadboardSource
+from hal.padboard.driver import PadboardError, PadboardSource
 from hal.padboard.messages import PadHit
 
 
@@ -306,7 +306,7 @@ def main(
         if restoring is not None:
             try:
                 push(source, restoring)
-            except ProfileError as e:
+            except (ProfileError, PadboardError) as e:
                 write(f"ringside calibrate: {e}")
                 return EXIT_FAILED
             store.set_active(restoring.name)
@@ -352,7 +352,14 @@ def main(
             return EXIT_FAILED
         profile = wizard_profile(args.name, cabinet, wizard, settings)
         path = store.save(profile)
-        push(source, profile)
+        try:
+            push(source, profile)
+        except (ProfileError, PadboardError) as e:  # the board may run them until it restarts: not kept
+            write(
+                f"ringside calibrate: saved {path}, but the board did not keep it: {e}.  Its flash keeps the "
+                f"previous settings; `ringside calibrate --restore {profile.name}` pushes this profile again.{kept}"
+            )
+            return EXIT_HARDWARE
         store.set_active(profile.name)
         if scratch:
             write(

@@ -39,6 +39,28 @@ def test_calibrate_sim_saves_restores_lists(tmp_path: Path, capsys) -> None:
     assert main(["calibrate", "--restore", "nope", "--sim", "quiet", "--data", data]) == 2
 
 
+def test_a_board_that_cannot_keep_the_profile_is_said_in_words(
+    tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The profile is saved before it is pushed; a board whose flash refuses it (the
+    emulated RP2040's does) is told in words, exit 4, no traceback, and the saved profile
+    is not made the active one (the board keeps the previous settings in its flash)."""
+    from calibration.virtual import VirtualPads
+    from hal.padboard.driver import PadboardError
+
+    def refuse(_self: VirtualPads) -> None:
+        raise PadboardError("the board refused command 0x12: status 3 (flash error)")
+
+    monkeypatch.setattr(VirtualPads, "save_settings", refuse)
+    data = str(tmp_path / "data")
+    assert main(["calibrate", "--sim", "quiet", "--pad", "1", "--yes", "--data", data, "--name", "q"]) == 4
+    out = capsys.readouterr().out
+    assert "but the board did not keep it: the board refused command 0x12" in out
+    assert "`ringside calibrate --restore q`" in out and "Traceback" not in out
+    store = ProfileStore(Path(data))
+    assert store.names() == ["q"] and store.active() is None
+
+
 @pytest.mark.slow
 def test_calibrate_sim_with_the_contact_probe_measures_the_onset_curve(tmp_path: Path, capsys) -> None:
     data = str(tmp_path / "data")
