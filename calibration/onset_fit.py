@@ -53,6 +53,7 @@ MATCH_US = 3_000  # a hit belongs to a raw slap whose onset is this close
 MIN_PROBED = 6  # probe slaps needed to measure the curve
 PROBE_LATE_US = 8  # the probe's stamp is this late (a hard interrupt; to confirm on the first board)
 HELD_OUT_SLACK_US = 25  # a fitted curve this much worse than the one in force on held-out slaps still ties
+ON_EDGE_US = 150  # a hit timed on its main swing less the curve lands this close to that swing's half-peak crossing
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,28 @@ def edge_samples(
     return [
         (times[j] - t50, sign * (samples[j] - base) / peak) for j in idx if t50 - window_us / 2 < times[j] <= t50 + 100
     ]
+
+
+def timed_on_main_swing(times: Sequence[int], samples: Sequence[int], t50: float, peak: int) -> bool:
+    """True when ``t50`` (the board's stamp plus the curve's delay) is where the raw signal's
+    swing that reaches the hit's ``peak`` first crosses half of it, within ``ON_EDGE_US``:
+    the board timed the hit on that swing's edge less the curve, so the edge aligned at
+    ``t50`` is the one the curve is about.  False for a hit the board timed on its first
+    lobe (a narrow swing before the main one: the contact's own answer, no curve in its
+    stamp, issue 31), whose ``t50`` lands a whole delay off any half-peak crossing."""
+    quiet = [x for t, x in zip(times, samples) if t50 - 4_000 <= t <= t50 - 2_000]
+    near = [(t, x) for t, x in zip(times, samples) if t50 - 2_000 < t <= t50 + 2_000]
+    if len(quiet) < 4 or len(near) < 4:
+        return False
+    base = statistics.fmean(quiet)
+    sign = 1.0 if max(x for _, x in near) - base >= base - min(x for _, x in near) else -1.0
+    half = peak / 2
+    for (ta, xa), (tb, xb) in zip(near, near[1:]):
+        a, b = sign * (xa - base), sign * (xb - base)
+        if b >= half:
+            cross = tb if a >= half or b == a else ta + (tb - ta) * (half - a) / (b - a)
+            return abs(cross - t50) <= ON_EDGE_US
+    return False
 
 
 def with_edge(
@@ -276,6 +299,7 @@ def fit_onset(
             "needed): check the glove's wire and the pad's foil; the curve was read from the rising edges"
         )
     points: list[tuple[float, float, int]] = []  # (peak, delay, slaps)
+    on_lobe = 0  # slaps the board timed on their first lobe: the curve does not move their stamps
     for evs in groups.values():
         pooled: list[tuple[float, float]] = []
         peaks = []
@@ -283,7 +307,11 @@ def fit_onset(
             hit = min(hits, key=lambda h: abs(h.t_us - ev.onset_us), default=None)
             if hit is None or abs(hit.t_us - ev.onset_us) > MATCH_US or hit.peak <= 0 or ev.clipped:
                 continue
-            pts = edge_samples(times, samples, half_peak_time(hit, base), hit.peak, sigma)
+            t50 = half_peak_time(hit, base)
+            if not timed_on_main_swing(times, samples, t50, hit.peak):
+                on_lobe += 1
+                continue
+            pts = edge_samples(times, samples, t50, hit.peak, sigma)
             if pts:
                 pooled += pts
                 peaks.append(hit.peak)
@@ -295,6 +323,15 @@ def fit_onset(
     slaps = sum(n for _, _, n in points)
     exp = base.onset_exp
     early = (fallback,) if fallback else ()
+    lobes = (
+        f" ({on_lobe} more the board timed on their first lobe, the contact's own answer: the curve does not "
+        "move those stamps, and their edges would misread it)"
+        if on_lobe
+        else ""
+    )
+    todo = "calibrate this pad with the contact probe (docs/calibration.md)"
+    if on_lobe and slaps < MIN_SLAPS:
+        return kept_curve(base, slaps, f"only {slaps} slaps showed a clean rising edge{lobes}", todo, early)
     if not points or slaps < MIN_SLAPS:
         return OnsetFit(
             base.onset_us,
@@ -303,12 +340,11 @@ def fit_onset(
             (said("onset curve", kept, "as it was"),),
             (*early, f"pad {pad + 1}: only {slaps} slaps showed a clean rising edge; onset curve {kept}"),
         )
-    todo = "calibrate this pad with the contact probe (docs/calibration.md)"
     if len(points) < 2:
         return kept_curve(
             base,
             slaps,
-            f"only one step's slaps ({slaps}) showed a clean rising edge, and a curve read from one force "
+            f"only one step's slaps ({slaps}) showed a clean rising edge{lobes}, and a curve read from one force "
             "cannot be checked on slaps it was not read from",
             todo,
             early,
@@ -334,7 +370,7 @@ def fit_onset(
         said(
             "onset curve",
             f"{onset} µs × (peak/10,000)^−{exp / 1000:.3f}",
-            f"from contact to half the peak, read from the rising edges of the prompted slaps ({detail}), "
+            f"from contact to half the peak, read from the rising edges of the prompted slaps ({detail}){lobes}, "
             f"the hard ones counting most; checked on each step left out, {off:.0f} µs off on average (the curve "
             f"in force: {off_before:.0f} µs)",
         ),
