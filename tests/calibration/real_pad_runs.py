@@ -8,17 +8,26 @@ thresholds fell to tens of counts.  Every slap is followed, 26–40 ms later, by
 palm's second contact at 10–17 % of its force, as recordings show.  The operator slaps
 as the wizard prompts (8 soft, 5 hard, a flurry of 8), in virtual time, and the board's
 own detector runs throughout, so the captures hold what a wizard run records.
+
+Silence (:func:`silence_hits`) is run as the board runs it: 20 kHz round robin, 12 bits,
+the DMA ring, blocks of 40 frames through the detector's ``feed``; ``hum`` adds the mains
+(50 Hz and its third harmonic) that a real cabinet's front end picks up, in the
+calibration's rest step too.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from calibration.capture import Capture, Recording
 from calibration.virtual import VirtualPads
+from firmware_py.padboard.detector import Detector
 from firmware_py.sim.pad_sets import make_detector
+from firmware_py.sim.padboard import SimDma
 from firmware_py.sim.piezo import REAL_PAD_KINDS, PiezoModel, PiezoPad, SlapSignal
 from hal.padboard.settings import PadSettings
 
@@ -29,6 +38,110 @@ HARD = (2500.0, 3800.0)
 FLURRY = (800.0, 2000.0)
 SECOND_US = (26_000, 40_000)
 SECOND_SHARE = (0.10, 0.17)
+MAINS_HZ = 50.0
+BOARD_FRAME_US = 50  # the board's DMA: 20 kHz round robin ...
+BOARD_BLOCK = 40  # ... handed to the detector in blocks of 40 frames
+
+
+class HummingModel(PiezoModel):
+    """The piezo model with mains hum on every pad: ``hum`` counts at 50 Hz and a third of
+    it at 150 Hz (a rectifier's harmonic), each pad at its own phase."""
+
+    def __init__(self, pads: Sequence[PiezoPad], seed: int, hum: float, crosstalk: float = 0.0) -> None:
+        super().__init__(pads, seed=seed, crosstalk=crosstalk)
+        self.hum = hum
+        self._phase = [random.Random(seed * 31 + j).uniform(0, 2 * math.pi) for j in range(len(pads))]
+
+    def _hum(self, pad: int, t_us: float) -> float:
+        w = 2 * math.pi * MAINS_HZ * t_us / 1e6 + self._phase[pad]
+        return self.hum * (math.sin(w) + math.sin(3 * w) / 3)
+
+    def sample(self, t_us: float, stagger_us: float = 0.0) -> list[int]:
+        out = super().sample(t_us, stagger_us)
+        return [min(65535, max(0, round(x + self._hum(j, t_us + j * stagger_us)))) for j, x in enumerate(out)]
+
+    def burst(self, pad: int, t_us: float, period_us: float, count: int) -> list[int]:
+        out = super().burst(pad, t_us, period_us, count)
+        return [min(65535, max(0, round(x + self._hum(pad, t_us + k * period_us)))) for k, x in enumerate(out)]
+
+
+def silence_hits(
+    pad: PiezoPad, settings: PadSettings, seconds: float, seed: int, hum: float = 0.0, pads: int = 4
+) -> int:
+    """Hits the board's detector reports in ``seconds`` of silence on ``pads`` pads like
+    ``pad`` (each its own noise, drift and hum), all running ``settings``: false hits."""
+    model = HummingModel([pad] * pads, seed, hum)
+    dma = SimDma(model, BOARD_FRAME_US, 4096 * pads)
+    det = Detector(pads, [settings.as_dict()] * pads)
+    block_us = BOARD_BLOCK * BOARD_FRAME_US
+    warm = len(dma.ring) // pads // BOARD_BLOCK  # the DMA fills its ring before the detector starts
+    for b in range(warm):
+        dma.take(b * block_us, BOARD_BLOCK)
+    hits = 0
+    for b in range(warm, warm + int(seconds * 1e6) // block_us):
+        t = b * block_us
+        first = dma.take(t, BOARD_BLOCK)
+        hits += len(det.feed(dma.ring, first, BOARD_BLOCK, t, BOARD_FRAME_US, SimDma.SHIFT, True))
+    return hits
+
+
+ADC_LSB = 1 << SimDma.SHIFT  # read_u16 counts in one step of the 12-bit ADC
+TAIL_RATIOS = (3.5, 3.75, 4.0, 4.25, 4.5)  # threshold / noise σ where false hits come often, well under 1 per mask
+
+
+def noise_at_adc(noise: float) -> float:
+    """The σ the detector sees of a front end's noise σ ``noise``: with the 12-bit ADC's
+    rounding (a step of 16 counts: σ 16/√12) added."""
+    return math.hypot(noise, ADC_LSB / math.sqrt(12))
+
+
+@dataclass(frozen=True)
+class NoiseTail:
+    """False hits in silence against the threshold-to-noise ratio ``r`` (threshold over
+    the σ at the ADC), measured where they are frequent (``points``: ``(r, hits, pad
+    seconds)``), and ``ln(per hour) = a + b·r`` fitted to those with hits.  A straight line
+    in ``r`` falls slower than a Gaussian tail (``−r²/2``): an upper bound further out."""
+
+    points: tuple[tuple[float, int, float], ...]
+    a: float
+    b: float
+
+    def per_hour(self, r: float) -> float:
+        return math.exp(self.a + self.b * r)
+
+    def ratio_for(self, per_hour: float) -> float:
+        """The ratio at which the fitted line reaches ``per_hour``."""
+        return (math.log(per_hour) - self.a) / self.b
+
+
+def noise_tail(
+    pad: PiezoPad,
+    settings: PadSettings,
+    seconds: float,
+    seed: int,
+    hum: float = 0.0,
+    ratios: Sequence[float] = TAIL_RATIOS,
+) -> NoiseTail:
+    """The false-hit rate of ``pad`` at ``settings``' threshold at each threshold-to-noise
+    ratio of ``ratios``, the pad's noise raised until its threshold is that many σ
+    (everything else as it is: drift, hum, the detector); ``seconds`` of silence on four
+    pads each.  The ring line and the second-contact rule are off (retrigger and second 0
+    %): each only turns hits away (and with noise crossing all the time, the line, fed by
+    every "second contact", never falls: one hit, then none), so the bare threshold and
+    mask count at least the false hits the calibrated settings let through."""
+    bare = replace(settings, retrigger_pct=0, second_pct=0)
+    points = []
+    for k, r in enumerate(ratios):
+        sigma = math.sqrt(max(1.0, (settings.threshold / r) ** 2 - (ADC_LSB / math.sqrt(12)) ** 2))
+        hits = silence_hits(replace(pad, noise=sigma), bare, seconds, seed + k, hum)
+        points.append((r, hits, 4 * seconds))
+    fitted = [(r, math.log(n / sec * 3600)) for r, n, sec in points if n >= 3]
+    if len(fitted) < 3:
+        raise ValueError(f"false hits too rare to fit a tail at ratios {ratios}: {points}")
+    mr = statistics.fmean(r for r, _ in fitted)
+    my = statistics.fmean(y for _, y in fitted)
+    b = sum((r - mr) * (y - my) for r, y in fitted) / sum((r - mr) ** 2 for r, _ in fitted)
+    return NoiseTail(tuple(points), my - b * mr, b)
 
 
 def real_pad(kind: str, gain: float, quiet: bool = True, long_ring: bool = True) -> PiezoPad:
@@ -48,10 +161,11 @@ class RealPadRun:
     pad: PiezoPad
     seed: int = 1
     settings: PadSettings = field(default_factory=PadSettings)
+    hum: float = 0.0
 
     def __post_init__(self) -> None:
         self.vp = VirtualPads(
-            SlapSignal(PiezoModel([self.pad], seed=self.seed, crosstalk=0.0)), make_detector, 1, [self.settings]
+            SlapSignal(HummingModel([self.pad], self.seed, self.hum)), make_detector, 1, [self.settings]
         )
         self.rng = random.Random(self.seed * 7 + 1)
         self.truth: list[tuple[int, float]] = []

@@ -254,3 +254,22 @@ def test_a_hit_timed_on_its_first_lobe_is_told_from_one_timed_on_its_main_swing(
     half_main = 5300 + 1000 / 6
     assert timed_on_main_swing(times, samples, half_main + 40, 8000)
     assert not timed_on_main_swing(times, samples, 5050 - 38 + 818, 8000)  # the lobe's crossing + the curve
+
+
+@pytest.mark.parametrize(("kind", "gain"), [("rubber", 1.0), ("wood", 4.0), ("plate", 8.0), ("wood", 8.0)])
+def test_the_threshold_comes_from_the_noise_and_the_softest_slap_at_every_gain(kind: str, gain: float) -> None:
+    """Long rings and second contacts over the quiet front end, gain × 1–8: the threshold
+    the review names is the one applied, it clears twice the noise peak at rest, and the
+    softest slap it was set against is a real slap (its main swing, not a ring bump or a
+    second contact: those were 27–90 counts, thresholds fell to 21–134, issue 31)."""
+    pad = real_pad(kind, gain)
+    fits, _faults, noise = fit_all(RealPadRun(pad, 3).calibration(), [0], {0: PadSettings()})
+    fit = fits[0]
+    reason = next(r for r in fit.reasons if r.startswith("threshold "))
+    said_thr = re.match(r"threshold (\d+) ", reason)
+    softest = re.search(r"under the softest slap \((\d+)\)", reason)
+    assert said_thr and softest, reason
+    assert int(said_thr[1]) == fit.settings.threshold, (reason, fit.settings.threshold)
+    assert fit.settings.threshold >= 2 * noise[0].peak, (reason, noise[0])
+    assert int(softest[1]) >= 0.5 * SOFT[0] * gain, reason
+    assert fit.settings.threshold <= int(softest[1]) / 2, reason
