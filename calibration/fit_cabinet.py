@@ -17,7 +17,7 @@ from calibration.capture import Capture
 from calibration.crosstalk_fit import Segment, clean_pct, fit_subtraction, segment
 from calibration.diagnosis import Fault, diagnose
 from calibration.fit import MAX_SOURCES, PadFit, fit_pad
-from calibration.onset_fit import fit_onset, probe_pairs, with_edge
+from calibration.onset_fit import fit_onset, probe_slaps, with_edge
 from hal.padboard.settings import PadSettings
 
 SHIFTS = (10, 9, 8, 7)
@@ -86,8 +86,8 @@ def fit_all(
         fit = fit_pad(p, noise[p], o["soft"], o["hard"], o["flurry"], xt[p], base[p], period_us)
         hits = [h for c in prompted if c.pad == p and c.kind != "neighbours" for h in c.hits_on(p)]
         probes = [c for c in captures if c.kind == "probe" and c.pad == p]
-        probed = [pair for c in probes for pair in probe_pairs(c.hits_on(p), c.contacts)] if probes else None
-        onset = fit_onset(p, rising[p], hits, base[p], noise[p].sigma, probed)
+        probed, probe_lobes = probe_slaps(probes, p, base[p]) if probes else (None, 0)
+        onset = fit_onset(p, rising[p], hits, base[p], noise[p].sigma, probed, probe_lobes)
         subs = [fit_subtraction(src, segments[p].get(src, []), noise[p].sigma, period_us) for src in pads if src != p]
         subs = [x for x in subs if x.source < MAX_SOURCES]
         sub_settings = {f"xgain_from{x.source}": x.gain_pm for x in subs}

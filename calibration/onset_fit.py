@@ -40,6 +40,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from calibration.analysis import Event
+from calibration.capture import Capture
 from calibration.fit import on_board, said
 from hal.padboard.messages import PadEdge, PadHit
 from hal.padboard.settings import PadSettings
@@ -90,6 +91,27 @@ def probe_pairs(hits: Sequence[PadHit], contacts: Sequence[int]) -> list[tuple[P
             pairs.append((hit, near))
             free.remove(near)
     return pairs
+
+
+def probe_slaps(captures: Sequence[Capture], pad: int, base: PadSettings) -> tuple[list[tuple[PadHit, int]], int]:
+    """The probe steps' hits on ``pad`` with their touches (:func:`probe_pairs`; ``base``:
+    the settings the board ran with), less those the raw capture shows the board timed on
+    their first lobe (:func:`timed_on_main_swing`): such a stamp has no curve in it, so its
+    delay from the touch is the lobe's, not the curve's; and how many those were.  A
+    capture without raw samples keeps every pair (nothing to tell them apart by)."""
+    pairs: list[tuple[PadHit, int]] = []
+    lobes = 0
+    for c in captures:
+        raw = c.samples.get(pad)
+        edges = c.edges_on(pad)
+        for hit, touch in probe_pairs(c.hits_on(pad), c.contacts):
+            if raw:
+                times, samples = with_edge(c.times, raw, edges, hit.t_us)
+                if not timed_on_main_swing(times, samples, half_peak_time(hit, base), hit.peak):
+                    lobes += 1
+                    continue
+            pairs.append((hit, touch))
+    return pairs, lobes
 
 
 def edge_samples(
@@ -186,14 +208,14 @@ def _least_squares(points: Sequence[tuple[float, float]]) -> tuple[float, float]
     return (t0, c) if c > 0 else None
 
 
-def probe_fit(probed: Sequence[tuple[PadHit, int]], base: PadSettings) -> OnsetFit | None:
+def probe_fit(probed: Sequence[tuple[PadHit, int]], base: PadSettings, lobes: int = 0) -> OnsetFit | None:
     """The curve measured from the probe step's hits and their touches (``base``: the
     settings the board ran with): each slap's delay from the touch to the board's
     half-peak time, moved to the reference peak along the kept slope; the level is their
     median.  Checked on held-out slaps first: the level read from every other slap must
     time the rest no worse than the curve in force (within ``HELD_OUT_SLACK_US``), or that
     curve is kept.  None with
-    fewer than ``MIN_PROBED``."""
+    fewer than ``MIN_PROBED``.  ``lobes``: probe slaps left out, timed on their first lobe."""
     clean = [(h, t) for h, t in probed if h.peak > 0]
     if len(clean) < MIN_PROBED:
         return None
@@ -233,7 +255,12 @@ def probe_fit(probed: Sequence[tuple[PadHit, int]], base: PadSettings) -> OnsetF
                 f"{onset} µs × (peak/10,000)^−{exp / 1000:.3f}",
                 f"from contact to half the peak, measured with the contact probe ({len(clean)} slaps, peaks "
                 f"{min(peaks)}–{max(peaks)}; middle half {q1:.0f}–{q3:.0f} µs at the reference peak; read from "
-                f"half the slaps it timed the other half {off:.0f} µs off, the curve in force {off_before:.0f} µs)",
+                f"half the slaps it timed the other half {off:.0f} µs off, the curve in force {off_before:.0f} µs)"
+                + (
+                    f"; {lobes} more the board timed on their first lobe, where no curve applies, left out"
+                    if lobes
+                    else ""
+                ),
             ),
         ),
         (limited,) if limited else (),
@@ -281,22 +308,28 @@ def fit_onset(
     base: PadSettings,
     sigma: float,
     probed: Sequence[tuple[PadHit, int]] | None = None,
+    probe_lobes: int = 0,
 ) -> OnsetFit:
     """The onset curve of ``pad`` from its prompted slaps: per step (soft, hard, flurry:
     slaps of about one force) the raw ``(event, times, samples)`` of each slap, and the
     board's hits (``base``: the settings it ran with).  Each step's edges are pooled,
     aligned at the board's half-peak times, into one delay at that step's median peak;
     the curve goes through those points.  ``probed``: the probe step's hits with their
-    touches (None: no probe step); enough of them measure the curve instead."""
+    touches (None: no probe step), less the ``probe_lobes`` timed on their first lobe
+    (:func:`probe_slaps`); enough of them measure the curve instead."""
     kept = f"kept at {base.onset_us} µs × (peak/10,000)^−{base.onset_exp / 1000:.3f}"
     fallback = ""
     if probed is not None:
-        measured = probe_fit(probed, base)
+        measured = probe_fit(probed, base, probe_lobes)
         if measured is not None:
             return measured
         fallback = (
             f"pad {pad + 1}: the contact probe gave only {len(probed)} touches with a slap (at least {MIN_PROBED} "
             "needed): check the glove's wire and the pad's foil; the curve was read from the rising edges"
+            if not probe_lobes
+            else f"pad {pad + 1}: the board timed {probe_lobes} of the contact probe's slaps on their first lobe, "
+            f"where no curve applies, and only {len(probed)} on the main swing (at least {MIN_PROBED} needed); "
+            "the curve was read from the rising edges"
         )
     points: list[tuple[float, float, int]] = []  # (peak, delay, slaps)
     on_lobe = 0  # slaps the board timed on their first lobe: the curve does not move their stamps

@@ -15,7 +15,8 @@ import pytest
 from calibration.analysis import Event, NoiseStats
 from calibration.fit import MEANING, PadFit, fit_pad
 from calibration.fit_cabinet import fit_all
-from calibration.onset_fit import PROBE_LATE_US, probe_fit, timed_on_main_swing
+from calibration.capture import Capture
+from calibration.onset_fit import PROBE_LATE_US, delay_us, probe_fit, probe_pairs, probe_slaps, timed_on_main_swing
 from calibration.profiles import wizard_profile
 from calibration.report import review_lines, review_verdicts
 from firmware_py.sim.piezo import PiezoPad
@@ -273,3 +274,36 @@ def test_the_threshold_comes_from_the_noise_and_the_softest_slap_at_every_gain(k
     assert fit.settings.threshold >= 2 * noise[0].peak, (reason, noise[0])
     assert int(softest[1]) >= 0.5 * SOFT[0] * gain, reason
     assert fit.settings.threshold <= int(softest[1]) / 2, reason
+
+
+def lobe_then_main(t: int, touch: int) -> float:
+    """A strike touched at ``touch``: a narrow lobe up (+2,000 peaking 60 µs after) and the
+    main swing down (−8,000, a half-sine from 300 µs to 1.3 ms: half of it at 467 µs)."""
+    dt = t - touch
+    lobe = 2000 * max(0.0, 1 - abs(dt - 60) / 75)
+    main = -8000 * math.sin(math.pi * (dt - 300) / 1000) if 300 <= dt <= 1300 else 0.0
+    return lobe + main
+
+
+def test_probe_slaps_the_board_timed_on_their_first_lobe_are_left_out() -> None:
+    """Twelve probe slaps, the board timing every other one on its first lobe (the stamp
+    at that lobe's half height, no curve in it) and the rest on the main swing less the
+    curve in force.  Every pair taken as it was (the old fit), the lobes' stamps plus the
+    curve read as delays of ~860 µs and pulled the curve off the main swing's 467 µs; now
+    the raw capture tells them apart, and the curve is the main swing's."""
+    base = PadSettings()
+    touches = [100_000 + 200_000 * k for k in range(12)]
+    times = list(range(0, touches[-1] + 100_000, 50))
+    samples = [round(32768 + sum(lobe_then_main(t, c) for c in touches if -100 < t - c < 1400)) for t in times]
+    main_stamp = 467 - round(delay_us(8000, base.onset_us, base.onset_exp))
+    hits = tuple(PadHit(0, c + (22 if k % 2 else main_stamp), 80, 8000) for k, c in enumerate(touches))
+    cap = Capture(
+        "probe", 0, 12, 0, times[-1], tuple(times), {0: tuple(samples)}, hits, len(times), contacts=tuple(touches)
+    )
+    pairs, lobes = probe_slaps([cap], 0, base)
+    assert lobes == 6 and [h.t_us - c for h, c in pairs] == [main_stamp] * 6, (lobes, pairs)
+    fitted = probe_fit(pairs, base, lobes)
+    assert fitted is not None and "6 more the board timed on their first lobe" in fitted.reasons[0], fitted
+    assert abs(delay_us(8000, fitted.onset_us, fitted.onset_exp) - (467 + PROBE_LATE_US)) <= 5, fitted
+    old = probe_fit(probe_pairs(cap.hits, cap.contacts), base)  # every pair, as before
+    assert old is not None and abs(delay_us(8000, old.onset_us, old.onset_exp) - 467) > 100, old
