@@ -13,9 +13,9 @@ from types import SimpleNamespace
 import pytest
 
 from calibration.analysis import Event, NoiseStats
+from calibration.capture import Capture
 from calibration.fit import MEANING, PadFit, fit_pad
 from calibration.fit_cabinet import fit_all
-from calibration.capture import Capture
 from calibration.onset_fit import PROBE_LATE_US, delay_us, probe_fit, probe_pairs, probe_slaps, timed_on_main_swing
 from calibration.profiles import wizard_profile
 from calibration.report import review_lines, review_verdicts
