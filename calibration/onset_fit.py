@@ -362,7 +362,12 @@ def fit_onset(
         if on_lobe
         else ""
     )
-    todo = "calibrate this pad with the contact probe (docs/calibration.md)"
+    if probed is None:
+        todo = "calibrate this pad with the contact probe (docs/calibration.md)"
+    elif probe_lobes:
+        todo = "the probe's slaps too were timed on their first lobe, whose stamps no curve moves"
+    else:
+        todo = "check the glove's wire and the pad's foil, and redo the probe step"
     if on_lobe and slaps < MIN_SLAPS:
         return kept_curve(base, slaps, f"only {slaps} slaps showed a clean rising edge{lobes}", todo, early)
     if not points or slaps < MIN_SLAPS:
