@@ -35,6 +35,15 @@ def events_of(cap: Capture, pad: int, noise: NoiseStats, period_us: int) -> list
     return find_events(pad, cap.times, cap.samples[pad], level, shift=noise.shift, period_us=period_us)
 
 
+def prompted_slaps(evs: list[Event], noise: NoiseStats, prompted: int) -> list[Event]:
+    """A prompted step's slaps: a rise under twice the noise peak at rest is the noise (hum
+    on the drift, an unlucky sum), not a slap, when the prompted number of slaps stand
+    over it (such a rise once set a plate's threshold at 1.2 × the noise peak, issue 31);
+    else every event, and a pad too quiet to tell its slaps from the noise is refused as such."""
+    over = [e for e in evs if e.peak >= 2 * noise.peak]
+    return over if prompted and len(over) >= prompted else evs
+
+
 def fit_all(
     captures: Sequence[Capture],
     targets: Sequence[int],
@@ -51,7 +60,7 @@ def fit_all(
         if c.kind == "neighbours":
             continue
         assert c.pad is not None  # prompted keeps only captures that name their pad
-        evs = events_of(c, c.pad, noise[c.pad], period_us)
+        evs = prompted_slaps(events_of(c, c.pad, noise[c.pad], period_us), noise[c.pad], c.prompted)
         own[c.pad][c.kind] += evs
         board_edges = c.edges_on(c.pad)
         rising[c.pad].setdefault(c.kind, []).extend(

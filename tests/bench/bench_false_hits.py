@@ -48,7 +48,8 @@ def run() -> list[Figure]:
                 false,
                 f"in {4 * DIRECT_S / 60:g} pad-minutes",
                 "0",
-                f"threshold {s.threshold} (noise peak at rest {noise[0].peak}), {ratio:.1f} σ at the ADC",
+                f"threshold {s.threshold} (noise peak at rest {noise[0].peak}), {ratio:.1f} σ at the ADC"
+                + ("" if fits[0].ok else f"; fit refused: {fits[0].problems[0]}"),
             ),
             Figure(
                 f"{name}: false hits per hour, tail read at the threshold",

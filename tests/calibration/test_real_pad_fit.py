@@ -307,3 +307,16 @@ def test_probe_slaps_the_board_timed_on_their_first_lobe_are_left_out() -> None:
     assert abs(delay_us(8000, fitted.onset_us, fitted.onset_exp) - (467 + PROBE_LATE_US)) <= 5, fitted
     old = probe_fit(probe_pairs(cap.hits, cap.contacts), base)  # every pair, as before
     assert old is not None and abs(delay_us(8000, old.onset_us, old.onset_exp) - 467) > 100, old
+
+
+def test_a_rise_of_hum_and_noise_is_not_taken_for_the_softest_slap() -> None:
+    """A plate at × 1 with 30 counts of mains hum: a rise of 86 counts in the soft step
+    (hum on the drift, noise peak at rest 56) was taken for the softest slap, so the
+    threshold fell to 69 (1.2 × the noise peak) and the pad was refused as too noisy,
+    though its soft slaps' main swings are 300+ counts."""
+    fits, _faults, noise = fit_all(
+        RealPadRun(real_pad("plate", 1.0), 1, hum=30.0).calibration(), [0], {0: PadSettings()}
+    )
+    fit = fits[0]
+    assert fit.ok, fit.problems
+    assert fit.settings.threshold >= 2 * noise[0].peak, (fit.settings.threshold, noise[0].peak)
