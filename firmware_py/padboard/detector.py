@@ -441,10 +441,12 @@ def _walk_spread(ring, st, wk, at) -> int:
 
 
 @micropython.viper
-def _walk_over(ring, st, at, count, base, sgn, top) -> int:
-    """How many of ``count`` samples of one pad from ring index ``at`` (one a frame, laid
-    out as ``st``'s header says), less ``base``, times ``sgn``, are at least half of
-    ``top``: a swing's width at half its height, in machine code."""
+def _walk_width(ring, st, at, back, fwd, base, sgn, top) -> int:
+    """How many samples of one pad around ring index ``at`` (one a frame, laid out as
+    ``st``'s header says), less ``base``, times ``sgn``, are at least half of ``top`` in
+    one run with it, looking at most ``back`` frames before it and ``fwd`` after: a
+    swing's own width at half its height (not another swing's the same way beyond where
+    it ends), in machine code."""
     r = ptr16(ring)
     s = ptr32(st)
     n = int(s[0])
@@ -455,13 +457,28 @@ def _walk_over(ring, st, at, count, base, sgn, top) -> int:
     t = int(top)
     q = int(at)
     over = 0
-    j = int(count)
-    while j > 0:
-        if 2 * g * ((int(r[q]) << sh) - b) >= t:
-            over += 1
+    j = int(fwd)
+    while j >= 0:  # from the swing's sample on
+        if 2 * g * ((int(r[q]) << sh) - b) < t:
+            break
+        over += 1
         q += n
         if q >= size:
             q -= size
+        j -= 1
+    if over == 0:
+        return 0
+    q = int(at) - n
+    if q < 0:
+        q += size
+    j = int(back)
+    while j > 0:  # and before it
+        if 2 * g * ((int(r[q]) << sh) - b) < t:
+            break
+        over += 1
+        q -= n
+        if q < 0:
+            q += size
         j -= 1
     return over
 
@@ -1208,10 +1225,12 @@ class Detector:
 
     @micropython.native
     def _narrow(self, i, k, rp, sgn, top, b):
-        """True when pad ``i``'s swing of sign ``sgn`` peaking ``top`` near frame ``k + rp``
-        is over half its height for at most two state frames: a strike's first lobe (the
-        contact's own answer, as long as a soft palm's contact at most), not a resonator's
-        swing (a third of its period: 1.3 ms at 250 Hz)."""
+        """True when pad ``i``'s swing of sign ``sgn`` peaking ``top`` at frame ``k + rp``
+        is over half its height for at most two state frames: a strike's first lobe or
+        pre swing (the contact's own answer, as long as a soft palm's contact at most),
+        not a resonator's swing (a third of its period: 1.3 ms at 250 Hz).  Its own run
+        over half its height: a wooden strike's pre swing is followed, after its narrow
+        lobe the other way, by the main swing its way, which is no part of it."""
         w = 2 * (STATE_US // self.frame_us)
         a = rp - w - 1
         z = rp + w + 1
@@ -1219,9 +1238,8 @@ class Detector:
             z = 0
         if z < a:
             return True
-        n = self.npads
-        at = ((k + a) * n + i) % len(self.ring)
-        return _walk_over(self.ring, self._st, at, z - a + 1, b, sgn, top) <= w
+        at = ((k + rp) * self.npads + i) % len(self.ring)
+        return _walk_width(self.ring, self._st, at, rp - a, z - rp, b, sgn, top) <= w
 
     @micropython.native
     def _lobe_before(self, i, p, k, rc, sgn, b, r_min):
