@@ -74,6 +74,7 @@ FIT_NEAR_US = 100  # the edge's line is kept within this of the sample pair cros
 LOBE_BACK_US = 1200  # a first lobe under the threshold is looked for this far before the main swing's crossing
 BASE_FROM_US = 4000  # the edge's baseline: the samples from this long before the crossing ...
 BASE_TO_US = 1500  # ... to this long before it (a soft slap's contact is ~1.2 ms before it)
+SECOND_HOLD_US = 45000  # a palm's second contact comes up to this long after its slap (26–40 ms: issue 31)
 XTALK_LEAD_US = 40  # a crosstalk onset may seem this much earlier than its source's (estimate error)
 OWN_RING_FRAMES = 256  # frames kept by process() for callers without a DMA ring
 FRAME_BITS = 22  # frame numbers wrap here (small ints on the board: ~3.5 min at 20 kHz)
@@ -557,7 +558,8 @@ class _Pad:
         self.cbase = 0  # ... and the baseline then
         self.onset = 0  # the last hit's (or second contact's): the mask counts from it
         self.peak = 0
-        self.last_peak = 0  # the last slap's
+        self.last_peak = 0  # the last slap's ...
+        self.slap_t = 0  # ... and its onset
         self.rt_level = 0.0  # the retrigger line: this high at ticks line_t, fading from there
         self.line_t = 0
         self.cross_line = 0.0  # the line where the threshold was reached (0: not in a ring)
@@ -1016,7 +1018,8 @@ class Detector:
         """Pad ``i``'s scan ended at frame ``k``: its hit is pending (the crosstalk
         verdict), or, reached while the last slap's ring held the retrigger line up and
         rising less than ``second_pct`` % of that slap's peak over the ring (the line
-        less its margin), the palm's second contact: no hit, and its ring joins the line.
+        less its margin), the palm's second contact: no hit, and its ring joins the line;
+        so too up to ``SECOND_HOLD_US`` after the slap once a short ring has gone.
         With ``second_pct`` set, so does a hit whose peak is under the threshold.  Where
         the ring was predicted with its phase (:meth:`_phase_fit`), the rise over that
         prediction decides instead: a slap if it reached the prediction's level (which
@@ -1037,10 +1040,12 @@ class Detector:
             ring = (p.cross_line - p.thr) * 100 / p.rt_pct if p.cross_line else 0
             # under the threshold once measured on the quiet baseline before it: the ring
             # of a strike, whose slow part the tracked baseline lags after it, crossed
+            d = ticks_diff(onset, p.slap_t)
+            held = p.cross_line or 0 <= d < SECOND_HOLD_US  # the ring stands, or its slap was just now
             if (
                 p.ph_peak < p.ph_level
                 if rose
-                else peak < p.thr or (p.cross_line and peak < p.thr + ring + p.second * p.last_peak / 100)
+                else peak < p.thr or (held and peak < p.thr + ring + p.second * p.last_peak / 100)
             ):
                 line = p.rt_level * math.exp(-ticks_diff(onset, p.line_t) / p.rt_tau)
                 p.rt_level = own if own > line else line
@@ -1048,6 +1053,7 @@ class Detector:
                 return
         self.pending.append([i, onset, peak, delay, clean, subtracted])
         p.last_peak = peak
+        p.slap_t = onset
         p.rt_level = own
         p.line_t = onset
 

@@ -120,3 +120,20 @@ def test_fast_slapping_on_a_long_ringing_pad_counts_every_slap() -> None:
         for frame_us in (50, 250):
             hits = board_hits(long_ringing(kind, tau), contacts, peaks, ring_model(tau), frame_us=frame_us)
             assert once_each(hits, contacts) == [1] * len(contacts), (kind, frame_us, once_each(hits, contacts))
+
+
+def test_the_palms_second_contact_after_a_short_ring_is_not_a_slap() -> None:
+    """A pad whose ring dies in a few ms, with the ring model's short mask (so fast
+    slapping counts): the palm's second contact 26–40 ms after each slap, at 10–17 % of
+    it, comes after the ring has gone and the line with it.  The old detector judged
+    second contacts only while the line stood, so each was a slap (the calibration kept
+    a 46–48 ms mask on such pads instead, which swallows fast slaps); the rule now holds
+    for the time a second contact can come after the slap."""
+    rng = random.Random(14)
+    for kind in ("rubber", "wood", "plate"):
+        contacts = [40_000 + 300_011 * n for n in range(10)]
+        peaks = [rng.uniform(400.0, 3500.0) for _ in contacts]
+        second = [(c + rng.randrange(26_000, 40_000), p * rng.uniform(0.10, 0.17)) for c, p in zip(contacts, peaks)]
+        pad = replace(REAL_PAD_KINDS[kind], gain=GAIN, noise=6.0)
+        hits = board_hits(pad, contacts, peaks, ring_model(pad.ring_tau_us), also=second, tail_us=100_000)
+        assert once_each(hits, contacts) == [1] * len(contacts), (kind, [(h[1], h[3]) for h in hits])
