@@ -939,7 +939,6 @@ class Detector:
             return self._decide(t)
         return _NOTHING
 
-    @micropython.native
     def _phase_fit(self, i, p, k, t):
         """Pad ``i``'s mask ended at state frame ``k`` (ticks ``t``): with the ring model
         set, fit the ring as it stands, phase and all, so a new slap is seen as a rise over
@@ -1003,7 +1002,6 @@ class Detector:
         p.ph_level = p.thr + p.second * p.last_peak // 100 + int(8 * rms + 2 * lost)
         p.ph_on = True
 
-    @micropython.native
     def _predict(self, p, x):
         """|Pad ``p``'s sample ``x`` less the ring's baseline and the ring predicted for it|,
         stepping the prediction on a state frame (as :func:`_gate` does in mode 3)."""
