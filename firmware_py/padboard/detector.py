@@ -1019,10 +1019,10 @@ class Detector:
         less its margin), the palm's second contact: no hit, and its ring joins the line;
         so too up to ``SECOND_HOLD_US`` after the slap once a short ring has gone.
         With ``second_pct`` set, so does a hit whose peak is under the threshold.  Where
-        the ring was predicted with its phase (:meth:`_phase_fit`), the rise over that
-        prediction decides instead: a slap if it reached the prediction's level (which
-        holds second contacts out), its peak the larger of that rise and the sum it made
-        with the ring (a slap meeting the ring's opposite swing sums to less)."""
+        the ring was predicted with its phase (:meth:`_phase_fit`), a hit that rose over
+        that prediction by its level (which holds second contacts out) is a slap too, its
+        peak the larger of that rise and the sum it made with the ring (a slap meeting
+        the ring's opposite swing sums to less)."""
         onset, peak, clean, delay, subtracted = self._onset(i, p, k)
         rose = p.ph_on  # the ring was predicted with its phase: the rise over it decides
         p.ph_on = p.ph_wait = False
@@ -1040,10 +1040,8 @@ class Detector:
             # of a strike, whose slow part the tracked baseline lags after it, crossed
             d = ticks_diff(onset, p.slap_t)
             held = p.cross_line or 0 <= d < SECOND_HOLD_US  # the ring stands, or its slap was just now
-            if (
-                p.ph_peak < p.ph_level
-                if rose
-                else peak < p.thr or (held and peak < p.thr + ring + p.second * p.last_peak / 100)
+            if (peak < p.thr or (held and peak < p.thr + ring + p.second * p.last_peak / 100)) and (
+                not rose or p.ph_peak < p.ph_level
             ):
                 line = p.rt_level * math.exp(-ticks_diff(onset, p.line_t) / p.rt_tau)
                 p.rt_level = own if own > line else line
