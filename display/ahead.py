@@ -29,7 +29,7 @@ from display.compose import Segments
 from display.models import AnyPlayScreen, AttractScreen, DemoScreen, PlayScreen, StationLook
 from display.playout import playout
 from display.text import TextCache, fitted_in, fitting_size, fitting_size_known
-from display.theme import Typeface, font
+from display.theme import UNHINTED_BELOW, Typeface, font
 from games import registry
 from games.levels import Level
 
@@ -179,12 +179,29 @@ class Warm:
         font(self.size, self.bold).render(self.letters, True, (255, 255, 255))
 
 
+FAMILIES = (frozenset(string.digits), frozenset(string.ascii_lowercase), frozenset(string.ascii_uppercase))
+"""Letters given whole to a small face that shows any one of them (:func:`warm_steps`)."""
+
+
+def foreseen(size: int, chars: set[str]) -> set[str]:
+    """The letters to warm in a face asked for ``chars``: a face that shows a digit gets
+    all ten (a score or a count shows others later); a small face (FreeType's, below
+    :data:`display.theme.UNHINTED_BELOW`: the faces strings are measured in to fit, and
+    labels) that shows a small letter gets every small letter, and capitals likewise: the
+    demo says names, punches and windows the sketches never met, and each letter new to
+    a face is loaded and rasterised in the frame that first measures it (a Big Time
+    Boxing demo frame spent a fifth of its instructions so; a small glyph costs little
+    here, a step or so per face)."""
+    families = FAMILIES if size < UNHINTED_BELOW else FAMILIES[:1]
+    return set(chars).union(*(family for family in families if family & chars)) - {" "}
+
+
 def warm_steps(wanted: Wanted) -> Iterator[Warm]:
     """``wanted``'s faces in the order first asked for, each in steps of about
-    :data:`STEP_INSTRUCTIONS` (at least one letter a step); a face that shows a digit
-    is given all ten (a score or a count shows others later)."""
+    :data:`STEP_INSTRUCTIONS` (at least one letter a step), with the letters
+    :func:`foreseen` for each."""
     for (size, bold), chars in wanted.items():
-        letters = sorted((chars | set(string.digits) if chars & set(string.digits) else chars) - set(" "))
+        letters = sorted(foreseen(size, chars))
         cost, step = FACE_INSTRUCTIONS, ""
         for letter in letters:
             each = glyph_instructions(size, bold)
