@@ -70,6 +70,29 @@ def _advance(char: str, bold: bool) -> float:
     return known
 
 
+WIDTHS_KEPT = 4096
+"""Strings' reference widths remembered (then forgotten all at once): a plan's labels."""
+_widths: dict[tuple[str, bool], float] = {}
+_by_char: dict[bool, dict[str, float]] = {False: {}, True: {}}
+"""The reference advances by character, regular and bold (summed without a Python call each)."""
+
+
+def _reference_width(text: str, bold: bool) -> float:
+    """``text``'s width at :data:`REFERENCE` px, summed once per string: a planning draw
+    measures each label several times (fitted, placed, drawn), at several sizes, and
+    every plan of a demo draws the same boards (the first plan of Big Time Boxing was
+    a 7.8 M-instruction step, over a frame's budget)."""
+    known = _widths.get((text, bold))
+    if known is None:
+        if len(_widths) >= WIDTHS_KEPT:
+            _widths.clear()
+        advances = _by_char[bold]
+        for char in set(text).difference(advances):  # met for the first time
+            advances[char] = _advance(char, bold)
+        known = _widths[text, bold] = sum(map(advances.__getitem__, text))
+    return known
+
+
 def advance_steps() -> Iterator[None]:
     """The reference advances of printable ASCII, a step at a time (once a process: the
     sketches of any later plan measure with them; other characters are measured when met)."""
@@ -91,7 +114,7 @@ class Sketch:
 
     def size(self, text: str, /) -> tuple[int, int]:
         self._chars.update(text)
-        width = sum(_advance(c, self._bold) for c in text) * self._size / REFERENCE * WIDER
+        width = _reference_width(text, self._bold) * self._size / REFERENCE * WIDER
         return round(width), round(self._size * 1.15)
 
     def render(self, text: str, antialias: bool, color: tuple[int, int, int], /) -> pygame.Surface:
