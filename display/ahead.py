@@ -133,12 +133,17 @@ class Sketches(TextCache):
         self.fits: set[tuple[str, int, int]] = set()
         """Fitted sizes asked for that are not known yet (:func:`display.text.fitting_size`)."""
         self._sheet = sheet
+        self._faces: dict[tuple[int, bool], Sketch] = {}
         self.segments = Segments()
         """Segments the planning draws record and reuse among themselves (and nowhere else:
         theirs hold stand-ins)."""
 
     def face(self, size: int, bold: bool) -> Typeface:
-        return Sketch(size, bold, self.wanted, self._sheet)
+        """One stand-in per face (a plan asks for faces hundreds of times)."""
+        sketch = self._faces.get((size, bold))
+        if sketch is None:
+            sketch = self._faces[size, bold] = Sketch(size, bold, self.wanted, self._sheet)
+        return sketch
 
     def fitting_size(self, words: str, width: int, largest: int) -> int:
         """The real answer where it is remembered; else an estimate, and the question
