@@ -19,13 +19,13 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/ringside run
 
-# The whole suite in two parts: every test on every core (pytest-xdist, workers stealing
-# work from each other), then the tests marked realtime one at a time on their own, so
-# no parallel worker starves the wall clock they are judged by.
+# The whole suite in two parts side by side (tests/suite.py): every test on every core
+# (pytest-xdist, workers stealing work from each other), and beside them the tests marked
+# realtime one at a time in their own process, at a higher priority where the system
+# allows it, so no parallel worker starves the wall clock they are judged by.
 HEADLESS := SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy
 test: lint types $(STAMP)
-	$(HEADLESS) $(BIN)/python -m pytest -q -n auto --dist worksteal -m "not realtime"
-	$(HEADLESS) $(BIN)/python -m pytest -q -m "realtime"
+	$(HEADLESS) $(BIN)/python -m tests.suite
 
 # What each test module costs in CPU (tests/costs.json), so make test starts the dearest
 # first and its workers finish together: refresh after adding or reshaping heavy tests.
@@ -36,8 +36,7 @@ test-costs: $(STAMP)
 
 # The edit loop (under a minute): lint, types and every test not marked slow, the same two parts.
 check: lint types $(STAMP)
-	$(HEADLESS) $(BIN)/python -m pytest -q -x -n auto --dist worksteal -m "not slow and not realtime"
-	$(HEADLESS) $(BIN)/python -m pytest -q -x -m "realtime and not slow"
+	$(HEADLESS) $(BIN)/python -m tests.suite -m "not slow" -x
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
