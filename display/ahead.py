@@ -29,7 +29,7 @@ from display.compose import Segments
 from display.models import AnyPlayScreen, AttractScreen, DemoScreen, PlayScreen, StationLook
 from display.playout import playout
 from display.text import TextCache, fitted_in, fitting_size, fitting_size_known
-from display.theme import Typeface, font
+from display.theme import UNHINTED_BELOW, Typeface, font
 from games import registry
 from games.levels import Level
 
@@ -70,6 +70,29 @@ def _advance(char: str, bold: bool) -> float:
     return known
 
 
+WIDTHS_KEPT = 4096
+"""Strings' reference widths remembered (then forgotten all at once): a plan's labels."""
+_widths: dict[tuple[str, bool], float] = {}
+_by_char: dict[bool, dict[str, float]] = {False: {}, True: {}}
+"""The reference advances by character, regular and bold (summed without a Python call each)."""
+
+
+def _reference_width(text: str, bold: bool) -> float:
+    """``text``'s width at :data:`REFERENCE` px, summed once per string: a planning draw
+    measures each label several times (fitted, placed, drawn), at several sizes, and
+    every plan of a demo draws the same boards (the first plan of Big Time Boxing was
+    a 7.8 M-instruction step, over a frame's budget)."""
+    known = _widths.get((text, bold))
+    if known is None:
+        if len(_widths) >= WIDTHS_KEPT:
+            _widths.clear()
+        advances = _by_char[bold]
+        for char in set(text).difference(advances):  # met for the first time
+            advances[char] = _advance(char, bold)
+        known = _widths[text, bold] = sum(map(advances.__getitem__, text))
+    return known
+
+
 def advance_steps() -> Iterator[None]:
     """The reference advances of printable ASCII, a step at a time (once a process: the
     sketches of any later plan measure with them; other characters are measured when met)."""
@@ -91,7 +114,7 @@ class Sketch:
 
     def size(self, text: str, /) -> tuple[int, int]:
         self._chars.update(text)
-        width = sum(_advance(c, self._bold) for c in text) * self._size / REFERENCE * WIDER
+        width = _reference_width(text, self._bold) * self._size / REFERENCE * WIDER
         return round(width), round(self._size * 1.15)
 
     def render(self, text: str, antialias: bool, color: tuple[int, int, int], /) -> pygame.Surface:
@@ -110,12 +133,17 @@ class Sketches(TextCache):
         self.fits: set[tuple[str, int, int]] = set()
         """Fitted sizes asked for that are not known yet (:func:`display.text.fitting_size`)."""
         self._sheet = sheet
+        self._faces: dict[tuple[int, bool], Sketch] = {}
         self.segments = Segments()
         """Segments the planning draws record and reuse among themselves (and nowhere else:
         theirs hold stand-ins)."""
 
     def face(self, size: int, bold: bool) -> Typeface:
-        return Sketch(size, bold, self.wanted, self._sheet)
+        """One stand-in per face (a plan asks for faces hundreds of times)."""
+        sketch = self._faces.get((size, bold))
+        if sketch is None:
+            sketch = self._faces[size, bold] = Sketch(size, bold, self.wanted, self._sheet)
+        return sketch
 
     def fitting_size(self, words: str, width: int, largest: int) -> int:
         """The real answer where it is remembered; else an estimate, and the question
@@ -179,12 +207,29 @@ class Warm:
         font(self.size, self.bold).render(self.letters, True, (255, 255, 255))
 
 
+FAMILIES = (frozenset(string.digits), frozenset(string.ascii_lowercase), frozenset(string.ascii_uppercase))
+"""Letters given whole to a small face that shows any one of them (:func:`warm_steps`)."""
+
+
+def foreseen(size: int, chars: set[str]) -> set[str]:
+    """The letters to warm in a face asked for ``chars``: a face that shows a digit gets
+    all ten (a score or a count shows others later); a small face (FreeType's, below
+    :data:`display.theme.UNHINTED_BELOW`: the faces strings are measured in to fit, and
+    labels) that shows a small letter gets every small letter, and capitals likewise: the
+    demo says names, punches and windows the sketches never met, and each letter new to
+    a face is loaded and rasterised in the frame that first measures it (a Big Time
+    Boxing demo frame spent a fifth of its instructions so; a small glyph costs little
+    here, a step or so per face)."""
+    families = FAMILIES if size < UNHINTED_BELOW else FAMILIES[:1]
+    return set(chars).union(*(family for family in families if family & chars)) - {" "}
+
+
 def warm_steps(wanted: Wanted) -> Iterator[Warm]:
     """``wanted``'s faces in the order first asked for, each in steps of about
-    :data:`STEP_INSTRUCTIONS` (at least one letter a step); a face that shows a digit
-    is given all ten (a score or a count shows others later)."""
+    :data:`STEP_INSTRUCTIONS` (at least one letter a step), with the letters
+    :func:`foreseen` for each."""
     for (size, bold), chars in wanted.items():
-        letters = sorted((chars | set(string.digits) if chars & set(string.digits) else chars) - set(" "))
+        letters = sorted(foreseen(size, chars))
         cost, step = FACE_INSTRUCTIONS, ""
         for letter in letters:
             each = glyph_instructions(size, bold)

@@ -131,9 +131,11 @@ def _figure(size: int, color: Color, pose: Pose, style: Style, facing_right: boo
     k = size / 100 * 0.84  # pose space inside a margin that the thickest limb and a glove need
     margin = (size - 100 * k) / 2
 
-    def at(name: str) -> tuple[int, int]:
-        x, y = joints[name]
-        return round(margin + (x if facing_right else 100 - x) * k), round(margin + y * k)
+    points = {
+        name: (round(margin + (x if facing_right else 100 - x) * k), round(margin + y * k))
+        for name, (x, y) in joints.items()
+    }
+    at = points.__getitem__
 
     body = theme.shade(theme.WHITE, 0.92) if style is Style.KARATE else theme.shade(color, 0.55)
     outline = theme.shade(color, 0.35)

@@ -128,6 +128,36 @@ class Canvas:
         result = segment.result
         return pygame.Rect(result) if isinstance(result, pygame.Rect) else result  # type: ignore[return-value]
 
+    def again(self, draw: Callable[..., None], *args: Hashable) -> None:
+        """``draw(self, *args)``; while recording a frame that keeps segments, drawn for the
+        same ``args`` (and this canvas's mapping and clip) as last time, its operations then
+        are put in again, one by one: a demo's game unchanged while only its band blinks is
+        not drawn again in Python, and what does change between two frames is still found
+        operation by operation (as one :class:`display.compose.Segment` any change would
+        repaint all of it).  ``draw`` must depend on nothing else."""
+        frame = self.frame
+        if frame is None or frame.segments is None:
+            draw(self, *args)
+            return
+        clip = frame.clip
+        slot = (draw, self.scale, self.offset, None if clip is None else tuple(clip))
+        key = tuple(_key(a) for a in args)
+        latest = frame.segments.latest.get(slot)
+        if latest is None or latest[0] != key:
+            part = compose.Frame(frame.size, frame.segments)
+            part.clip = clip
+            self.frame = part
+            try:
+                draw(self, *args)
+            finally:
+                self.frame = frame
+            latest = frame.segments.latest[slot] = (key, compose.Segment(part, None))
+        recorded = latest[1]
+        frame.ops += recorded.ops
+        frame.boxes += recorded.boxes
+        frame.readers += recorded.readers
+        frame.clip = recorded.clip_after
+
     def fill(self, color: tuple[int, ...], rect: RectLike | None = None) -> None:
         """Fill ``rect``, or the whole canvas: the surface, or an inset's own area (a demo
         game's background is not painted again under its band)."""

@@ -104,6 +104,10 @@ class Segments:
     def __init__(self, kept: int = SEGMENTS_KEPT) -> None:
         self.kept = kept
         self._by_key: dict[Hashable, Segment] = {}
+        self.latest: dict[Hashable, tuple[Hashable, Segment]] = {}
+        """Per drawing put in again operation by operation (:meth:`display.canvas.Canvas.again`):
+        its inputs last time and what it recorded (one each: it is reused by the next frame
+        or never)."""
 
     def get(self, key: Hashable) -> Segment | None:
         segment = self._by_key.pop(key, None)

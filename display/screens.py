@@ -97,7 +97,8 @@ def draw_demo(surf: Canvas, text: TextCache, s: DemoScreen) -> None:
     DEMO, the game, and PRESS START blinking: the band hides nothing of the game."""
     w, h = surf.get_size()
     surf.fill(theme.BACKGROUND)
-    registry.screens(s.play.game).play(surf.inset((0, 0, w, h - DEMO_BAND)), text, s.play)
+    # drawn again only when the game moved: PRESS START blinks twice a second over a still game
+    surf.inset((0, 0, w, h - DEMO_BAND)).again(registry.screens(s.play.game).play, text, s.play)
     draw.line(surf, theme.GOLD, (0, h - DEMO_BAND), (w, h - DEMO_BAND), 3)
     y = h - DEMO_BAND // 2
     text.draw(surf, f"DEMO · {s.title}", 34, theme.GOLD, (24, y), "midleft", bold=True)

@@ -36,6 +36,23 @@ FreeType face is sized the same, so layouts keep their measures."""
 SIZES_KEPT = 2048
 """Measured strings a face remembers (then it starts again): a few frames' worth."""
 
+GLYPH_BUCKETS = 1024
+"""Each FreeType face's glyph cache, in buckets of two glyphs.  pygame's default (64)
+drops a glyph whenever three of a face's letters hash into one bucket, so an alphabet
+warmed ahead (:mod:`display.ahead`) was loaded and rasterised again when measured: a
+Big Time Boxing demo frame spent a fifth of its instructions reloading glyphs
+(BENCHMARKS.md, issue 34).  It costs 8 KB of pointers a face."""
+
+
+def _freetype() -> None:
+    """FreeType started with :data:`GLYPH_BUCKETS` (``pygame.init`` starts it with 64;
+    started again before the first face is opened: every face keeps the cache it was
+    opened with, and nothing else in the program opens one)."""
+    if pygame.freetype.get_init() and (pygame.freetype.get_cache_size() >= GLYPH_BUCKETS or Face.opened):
+        return
+    pygame.freetype.quit()
+    pygame.freetype.init(cache_size=GLYPH_BUCKETS)
+
 
 class Face:
     """One size of the bundled font with pygame.font's ``render``/``size``, drawn by
@@ -45,9 +62,12 @@ class Face:
     inside words ("Blu e", "pil es", "fig hters").  FreeType's unhinted layout spaces
     the same string evenly; the boxes are padded to the line height as pygame.font's are."""
 
+    opened = 0
+    """Faces opened in this process (FreeType is not restarted under one)."""
+
     def __init__(self, size: int, bold: bool) -> None:
-        if not pygame.freetype.get_init():
-            pygame.freetype.init()
+        _freetype()
+        Face.opened += 1
         self.face = pygame.freetype.Font(None, max(1.0, size * DEFAULT_EM))  # fractional: 720p and 1080p alike
         self.face.pad = True
         self.face.kerning = False  # kerning cost half as much again per render (BENCHMARKS.md); evenness needs none

@@ -74,6 +74,7 @@ FIT_NEAR_US = 100  # the edge's line is kept within this of the sample pair cros
 LOBE_BACK_US = 1200  # a first lobe under the threshold is looked for this far before the main swing's crossing
 BASE_FROM_US = 4000  # the edge's baseline: the samples from this long before the crossing ...
 BASE_TO_US = 1500  # ... to this long before it (a soft slap's contact is ~1.2 ms before it)
+SECOND_HOLD_US = 45000  # a palm's second contact comes up to this long after its slap (26–40 ms: issue 31)
 XTALK_LEAD_US = 40  # a crosstalk onset may seem this much earlier than its source's (estimate error)
 OWN_RING_FRAMES = 256  # frames kept by process() for callers without a DMA ring
 FRAME_BITS = 22  # frame numbers wrap here (small ints on the board: ~3.5 min at 20 kHz)
@@ -119,7 +120,11 @@ except ImportError:  # CPython (the host's simulator and tests): the same code a
 # The gate's state array (compile-time constants on the board, so _gate reads no globals):
 _HEAD = const(8)  # its header: pads, ring size, samples per state frame, shift, clip levels,
 # frames before the first state frame to look at too, and before each of the others
-_PAD_FIELDS = const(7)  # then per pad: mode, level, baseline, noise, baseline shift, clipped, peak
+_PAD_FIELDS = const(12)  # then per pad: mode, level, baseline, noise, baseline shift, clipped, peak
+# (mode 3: the baseline under the ring), and the ring predicted with its phase (mode 3): a1 (+ _PH_OFF),
+# -a2 (Q12), the last two predictions (+ _PH_OFF), its level
+_PH_Q = const(12)  # the ring predictor's coefficients are fixed point with this many bits
+_PH_OFF = const(1 << 20)  # a1 and the predictions are kept this much up in the gate's array (never negative there)
 
 # The walks' array (Detector._wk; the ring's layout comes from the gate's header): what a
 # walk is given (never negative: viper on a 64-bit host reads an "i" array's -1 as 2**32 - 1) ...
@@ -163,10 +168,13 @@ def _gate(ring, st, at, count) -> int:
     mode, level, baseline, noise, baseline shift, clipped samples, peak).  Stops before
     the first state frame where a pad reaches its level, either way, on its sample or on
     any frame since the state frame before (the Python state machine takes that frame)
-    and returns how many frames it took.  Each frame does exactly what
-    ``Detector._frame`` does to a pad that crosses nothing: count clipped samples, follow
-    the baseline (mode 0 and 1; mode 0 is idle and follows the noise too) or, mode 2
-    (scanning), keep the peak.  Machine ints: every value here stays under 2**25."""
+    and returns how many frames it took; in mode 3 (a ring predicted with its phase,
+    :meth:`Detector._phase_fit`) also where its sample less the predicted ring reaches
+    the prediction's level.  Each frame does exactly what ``Detector._frame`` does to a
+    pad that crosses nothing: count clipped samples, follow the baseline (mode 0, 1 and
+    3; mode 0 is idle and follows the noise too; mode 3 steps its prediction on) or,
+    mode 2 (scanning), keep the peak.  Machine ints: every value here stays under 2**25,
+    but the predictor's products (under 2**30)."""
     r = ptr16(ring)
     s = ptr32(st)
     n = int(s[0])
@@ -185,8 +193,19 @@ def _gate(ring, st, at, count) -> int:
         q = pos
         o = _HEAD
         while i < n:  # first: does any pad reach its level here, or since the state frame before?
-            if int(s[o]) != 2:
+            m = int(s[o])
+            if m != 2:
                 b = int(s[o + 2]) >> 8
+                if m == 3:  # the sample over the ring predicted with its phase (from the baseline in o + 6)?
+                    y = (
+                        (int(s[o + 7]) - _PH_OFF) * (int(s[o + 9]) - _PH_OFF)
+                        - int(s[o + 8]) * (int(s[o + 10]) - _PH_OFF)
+                    ) >> _PH_Q
+                    y = (int(r[q]) << sh) - int(s[o + 6]) - y
+                    if y < 0:
+                        y = 0 - y
+                    if y >= int(s[o + 11]):
+                        return f
                 up = (b + int(s[o + 1]) + (1 << sh) - 1) >> sh  # a ring value this high or this
                 down = b - int(s[o + 1])  # low (unshifted) reaches the level
                 if down < 0:
@@ -236,6 +255,13 @@ def _gate(ring, st, at, count) -> int:
                 if m == 0:
                     z = int(s[o + 3])
                     s[o + 3] = z + (((dev << 8) - z) >> 8)
+                elif m == 3:
+                    z = int(s[o + 9])
+                    s[o + 9] = (
+                        ((int(s[o + 7]) - _PH_OFF) * (z - _PH_OFF) - int(s[o + 8]) * (int(s[o + 10]) - _PH_OFF))
+                        >> _PH_Q
+                    ) + _PH_OFF
+                    s[o + 10] = z
             q += 1
             if q >= size:
                 q -= size
@@ -441,10 +467,12 @@ def _walk_spread(ring, st, wk, at) -> int:
 
 
 @micropython.viper
-def _walk_over(ring, st, at, count, base, sgn, top) -> int:
-    """How many of ``count`` samples of one pad from ring index ``at`` (one a frame, laid
-    out as ``st``'s header says), less ``base``, times ``sgn``, are at least half of
-    ``top``: a swing's width at half its height, in machine code."""
+def _walk_width(ring, st, at, back, fwd, base, sgn, top) -> int:
+    """How many samples of one pad around ring index ``at`` (one a frame, laid out as
+    ``st``'s header says), less ``base``, times ``sgn``, are at least half of ``top`` in
+    one run with it, looking at most ``back`` frames before it and ``fwd`` after: a
+    swing's own width at half its height (not another swing's the same way beyond where
+    it ends), in machine code."""
     r = ptr16(ring)
     s = ptr32(st)
     n = int(s[0])
@@ -455,13 +483,28 @@ def _walk_over(ring, st, at, count, base, sgn, top) -> int:
     t = int(top)
     q = int(at)
     over = 0
-    j = int(count)
-    while j > 0:
-        if 2 * g * ((int(r[q]) << sh) - b) >= t:
-            over += 1
+    j = int(fwd)
+    while j >= 0:  # from the swing's sample on
+        if 2 * g * ((int(r[q]) << sh) - b) < t:
+            break
+        over += 1
         q += n
         if q >= size:
             q -= size
+        j -= 1
+    if over == 0:
+        return 0
+    q = int(at) - n
+    if q < 0:
+        q += size
+    j = int(back)
+    while j > 0:  # and before it
+        if 2 * g * ((int(r[q]) << sh) - b) < t:
+            break
+        over += 1
+        q -= n
+        if q < 0:
+            q += size
         j -= 1
     return over
 
@@ -515,10 +558,21 @@ class _Pad:
         self.cbase = 0  # ... and the baseline then
         self.onset = 0  # the last hit's (or second contact's): the mask counts from it
         self.peak = 0
-        self.last_peak = 0  # the last slap's
+        self.last_peak = 0  # the last slap's ...
+        self.slap_t = 0  # ... and its onset
         self.rt_level = 0.0  # the retrigger line: this high at ticks line_t, fading from there
         self.line_t = 0
         self.cross_line = 0.0  # the line where the threshold was reached (0: not in a ring)
+        self.ph_on = False  # the ring is predicted with its phase (Detector._phase_fit) ...
+        self.ph_a1 = 0  # ... as a1 * the last prediction - a2n * the one before (Q12) ...
+        self.ph_a2n = 0
+        self.ph_p1 = 0
+        self.ph_p2 = 0
+        self.ph_level = 0  # ... and a sample that far off it starts a hit
+        self.ph_wait = False  # ... is fitted once ticks ph_fit_t come
+        self.ph_fit_t = 0
+        self.ph_base = 0  # ... the ring's baseline: the tracked one before the strike (it follows the ring)
+        self.ph_peak = 0  # this hit rose this much at most over the predicted ring in its scan
         self.configure({})
 
     def configure(self, settings):
@@ -719,6 +773,8 @@ class Detector:
             st[o] = 0
             st[o + 1] = p.thr
             if ph == SCAN:
+                if p.ph_on:  # the prediction steps on through the scan: the state machine's
+                    return 0
                 st[o] = 2
                 w = _frames_before(p.scan - ticks_diff(t, p.cross), span)
             elif ph == MASK:
@@ -730,6 +786,15 @@ class Detector:
                 if ph == RETRIG:
                     st[o] = 1
                     decaying = True
+                    if p.ph_wait:  # the state machine fits the ring then
+                        w = _frames_before(ticks_diff(p.ph_fit_t, t), span)
+                    if p.ph_on:
+                        st[o] = 3
+                        st[o + 7] = p.ph_a1 + _PH_OFF
+                        st[o + 8] = p.ph_a2n
+                        st[o + 9] = p.ph_p1 + _PH_OFF
+                        st[o + 10] = p.ph_p2 + _PH_OFF
+                        st[o + 11] = p.ph_level
             if w < g:
                 g = w
             if g <= 0:
@@ -738,7 +803,7 @@ class Detector:
             st[o + 3] = p.noise_fp
             st[o + 4] = p.shift
             st[o + 5] = 0
-            st[o + 6] = p.peak
+            st[o + 6] = p.ph_base if st[o] == 3 else p.peak
             o += _PAD_FIELDS
         if decaying:
             if g > left:
@@ -787,6 +852,9 @@ class Detector:
                 p.base_fp = st[o + 2]
                 if p.phase == IDLE:
                     p.noise_fp = st[o + 3]
+                elif st[o] == 3:
+                    p.ph_p1 = st[o + 9] - _PH_OFF
+                    p.ph_p2 = st[o + 10] - _PH_OFF
             o += _PAD_FIELDS
         if self._plan_done > 0 and self.pending and self.recent:  # _decide forgets the old hits at every frame
             t = (self._plan_t + (self._plan_done - 1) * self._plan_span) & TICKS_MASK  # the gate's last
@@ -816,6 +884,10 @@ class Detector:
             if ph == SCAN:
                 if dev > p.peak:
                     p.peak = dev
+                if p.ph_on:
+                    y = self._predict(p, x)
+                    if y > p.ph_peak:
+                        p.ph_peak = y
                 if ticks_diff(t, p.cross) >= p.scan:
                     self._scanned(i, p, k)
             else:
@@ -826,19 +898,29 @@ class Detector:
                         level = _NEVER
                     else:
                         ph = p.phase = RETRIG
+                        self._phase_fit(i, p, k, t)
+                rise = 0  # over the ring predicted with its phase
                 if ph == RETRIG:
                     dyn = _line(p, ticks_diff(t, p.line_t))
                     if dyn:
                         level = dyn
+                        if p.ph_wait and ticks_diff(t, p.ph_fit_t) >= 0:
+                            self._phase_fit(i, p, k, t)
+                        if p.ph_on:
+                            rise = self._predict(p, x)
                     else:
                         ph = p.phase = IDLE
+                        p.ph_on = p.ph_wait = False
                 r = 0
                 if back and not masked:
                     lv = int(level)
                     if lv < level:
                         lv += 1
                     r = _first_over(ring, self._st, (at + i) % size, back, p.base_fp >> 8, lv)
-                if dev >= level or r:
+                if dev >= level or r or (p.ph_on and rise >= p.ph_level):
+                    if ph == IDLE:
+                        p.ph_base = p.base_fp >> 8
+                    p.ph_peak = rise
                     p.crossed = True
                     p.cross = (t - r * self.frame_us) & TICKS_MASK
                     p.cross_k = (k - r) & FRAME_MASK
@@ -857,14 +939,95 @@ class Detector:
             return self._decide(t)
         return _NOTHING
 
+    def _phase_fit(self, i, p, k, t):
+        """Pad ``i``'s mask ended at state frame ``k`` (ticks ``t``): with the ring model
+        set, fit the ring as it stands, phase and all, so a new slap is seen as a rise over
+        it (one meeting the ring in its opposite swing sums to less than either and never
+        rises over a line that knows only the ring's size).  The ring is a damped
+        sinusoid: each state frame's sample is ``a1`` times the one before less ``r²``
+        times the one before that, ``r`` its fade per state frame (the pad's own time
+        constant); ``a1`` (its frequency) is fitted by least squares on the state frames
+        from 2 ms after the threshold was crossed (the contact's force is over) to here
+        (later, if there are not six yet), and the prediction starts from the last two.
+        Its level: the threshold, ``second_pct`` % of the last slap (second contacts stay
+        under it) and what the fit leaves, the phase it may lose included.  Off (the line
+        alone) where the ring is under the threshold or the fit leaves more than a tenth
+        of it (a second swing or mode, noise)."""
+        p.ph_on = False
+        p.ph_wait = False
+        if not p.second or not p.rt_pct:
+            return
+        m = ticks_diff(t, p.cross) // STATE_US - 8  # the main swing's force is over 2 ms on
+        if m > 12:
+            m = 12
+        if m < 6:  # fitted once six state frames stand clear of it
+            p.ph_wait = True
+            p.ph_fit_t = (p.cross + 14 * STATE_US) & TICKS_MASK
+            return
+        n = self.npads
+        ring = self.ring
+        size = len(ring)
+        sh = self.shift
+        b = p.ph_base
+        step = self.step
+        d = [(ring[((k - j * step) * n + i) % size] << sh) - b for j in range(m, 0, -1)]  # oldest first
+        r2 = math.exp(-2 * step * self.frame_us / p.rt_tau)
+        num = den = 0.0
+        for j in range(2, m):
+            num += (d[j] + r2 * d[j - 2]) * d[j - 1]
+            den += d[j - 1] * d[j - 1]
+        if den < (m - 2) * p.thr * p.thr / 4:
+            return
+        a1 = num / den
+        lim = 2 * math.sqrt(r2)
+        if a1 > lim:
+            a1 = lim
+        elif a1 < -lim:
+            a1 = -lim
+        err = 0.0
+        for j in range(2, m):
+            e = d[j] - a1 * d[j - 1] + r2 * d[j - 2]
+            err += e * e
+        if 100 * err > den:
+            return
+        p.ph_a1 = int(a1 * (1 << _PH_Q) + 0.5) if a1 > 0 else -int(-a1 * (1 << _PH_Q) + 0.5)
+        p.ph_a2n = int(r2 * (1 << _PH_Q) + 0.5)
+        p.ph_p1 = d[m - 1]
+        p.ph_p2 = d[m - 2]
+        rms = math.sqrt(err / (m - 2))
+        # a1 known to ~2 standard errors: a phase that drifts, at worst by where the ring has faded by e
+        c = a1 / lim
+        drift = rms / math.sqrt(den) / (lim * math.sqrt(1 - c * c) + 1e-6) * p.rt_tau / (step * self.frame_us * math.e)
+        lost = math.sqrt(2 * den / (m - 2)) * (drift if drift < 1 else 1)  # ... and that much of the ring missed
+        p.ph_level = p.thr + p.second * p.last_peak // 100 + int(8 * rms + 2 * lost)
+        p.ph_on = True
+
+    def _predict(self, p, x):
+        """|Pad ``p``'s sample ``x`` less the ring's baseline and the ring predicted for it|,
+        stepping the prediction on a state frame (as :func:`_gate` does in mode 3)."""
+        y = (p.ph_a1 * p.ph_p1 - p.ph_a2n * p.ph_p2) >> _PH_Q
+        p.ph_p2 = p.ph_p1
+        p.ph_p1 = y
+        y = x - p.ph_base - y
+        return y if y >= 0 else -y
+
     @micropython.native
     def _scanned(self, i, p, k):
         """Pad ``i``'s scan ended at frame ``k``: its hit is pending (the crosstalk
         verdict), or, reached while the last slap's ring held the retrigger line up and
         rising less than ``second_pct`` % of that slap's peak over the ring (the line
-        less its margin), the palm's second contact: no hit, and its ring joins the line.
-        With ``second_pct`` set, so does a hit whose peak is under the threshold."""
+        less its margin), the palm's second contact: no hit, and its ring joins the line;
+        so too up to ``SECOND_HOLD_US`` after the slap once a short ring has gone.
+        With ``second_pct`` set, so does a hit whose peak is under the threshold.  Where
+        the ring was predicted with its phase (:meth:`_phase_fit`), a hit that rose over
+        that prediction by its level (which holds second contacts out) is a slap too, its
+        peak the larger of that rise and the sum it made with the ring (a slap meeting
+        the ring's opposite swing sums to less)."""
         onset, peak, clean, delay, subtracted = self._onset(i, p, k)
+        rose = p.ph_on  # the ring was predicted with its phase: the rise over it decides
+        p.ph_on = p.ph_wait = False
+        if rose and p.ph_peak >= p.ph_level and p.ph_peak > peak:  # its own swing, met by the
+            peak = p.ph_peak  # ring's opposite one
         p.onset = onset
         p.peak = peak
         p.phase = MASK
@@ -875,13 +1038,18 @@ class Detector:
             ring = (p.cross_line - p.thr) * 100 / p.rt_pct if p.cross_line else 0
             # under the threshold once measured on the quiet baseline before it: the ring
             # of a strike, whose slow part the tracked baseline lags after it, crossed
-            if peak < p.thr or (p.cross_line and peak < p.thr + ring + p.second * p.last_peak / 100):
+            d = ticks_diff(onset, p.slap_t)
+            held = p.cross_line or 0 <= d < SECOND_HOLD_US  # the ring stands, or its slap was just now
+            if (peak < p.thr or (held and peak < p.thr + ring + p.second * p.last_peak / 100)) and (
+                not rose or p.ph_peak < p.ph_level
+            ):
                 line = p.rt_level * math.exp(-ticks_diff(onset, p.line_t) / p.rt_tau)
                 p.rt_level = own if own > line else line
                 p.line_t = onset
                 return
         self.pending.append([i, onset, peak, delay, clean, subtracted])
         p.last_peak = peak
+        p.slap_t = onset
         p.rt_level = own
         p.line_t = onset
 
@@ -1170,6 +1338,8 @@ class Detector:
                 lobe = True
             else:  # or the swing that crossed is itself a narrow first lobe
                 lobe = self._narrow(i, k, rp, sgn, top, b)
+        if best <= 0:  # a narrow swing whose state frame's average the ring's opposite swing outweighs:
+            best = top  # its own largest sample (a negative peak timed nothing, and differed on the board)
         raw = best
         stop = rc - EDGE_BACK_US // self.frame_us
         if stop < r_min:
@@ -1208,10 +1378,12 @@ class Detector:
 
     @micropython.native
     def _narrow(self, i, k, rp, sgn, top, b):
-        """True when pad ``i``'s swing of sign ``sgn`` peaking ``top`` near frame ``k + rp``
-        is over half its height for at most two state frames: a strike's first lobe (the
-        contact's own answer, as long as a soft palm's contact at most), not a resonator's
-        swing (a third of its period: 1.3 ms at 250 Hz)."""
+        """True when pad ``i``'s swing of sign ``sgn`` peaking ``top`` at frame ``k + rp``
+        is over half its height for at most two state frames: a strike's first lobe or
+        pre swing (the contact's own answer, as long as a soft palm's contact at most),
+        not a resonator's swing (a third of its period: 1.3 ms at 250 Hz).  Its own run
+        over half its height: a wooden strike's pre swing is followed, after its narrow
+        lobe the other way, by the main swing its way, which is no part of it."""
         w = 2 * (STATE_US // self.frame_us)
         a = rp - w - 1
         z = rp + w + 1
@@ -1219,9 +1391,8 @@ class Detector:
             z = 0
         if z < a:
             return True
-        n = self.npads
-        at = ((k + a) * n + i) % len(self.ring)
-        return _walk_over(self.ring, self._st, at, z - a + 1, b, sgn, top) <= w
+        at = ((k + rp) * self.npads + i) % len(self.ring)
+        return _walk_width(self.ring, self._st, at, rp - a, z - rp, b, sgn, top) <= w
 
     @micropython.native
     def _lobe_before(self, i, p, k, rc, sgn, b, r_min):

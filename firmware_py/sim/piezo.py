@@ -215,6 +215,8 @@ class PiezoModel:
         self.crosstalk_delay_us = crosstalk_delay_us
         self._noise = normals(random.Random(seed))
         self._drift_us = [p.drift_period_s * 1e6 for p in self.pads]
+        self._rest = [(j, p.bias, p.drift, self._drift_us[j], p.noise) for j, p in enumerate(self.pads)]
+        """Per pad: what ``sample`` reads of it at every frame, looked up once."""
         self._landing = random.Random(seed ^ 0x5EED)
         self._burst_noise = random.Random(seed ^ 0xED6E)
         self._active: list[list[tuple[float, Strike]]] = [[] for _ in self.pads]
@@ -257,11 +259,11 @@ class PiezoModel:
         an ADC converting the pads in turn does); slaps long rung out are forgotten.
         (``baseline`` and ``gauss`` written out: the same values, without a call each.)"""
         out = []
-        noise, sin, two_pi = self._noise, math.sin, 2 * math.pi
-        for j, pad in enumerate(self.pads):
+        noise, sin, two_pi, actives = self._noise, math.sin, 2 * math.pi, self._active
+        for j, bias, drift, drift_us, amp in self._rest:
             t = t_us + j * stagger_us
-            v = pad.bias + pad.drift * sin(two_pi * t / self._drift_us[j]) + next(noise) * pad.noise
-            active = self._active[j]
+            v = bias + drift * sin(two_pi * t / drift_us) + next(noise) * amp
+            active = actives[j]
             if active:
                 live = []
                 for t0, p in active:
@@ -271,8 +273,9 @@ class PiezoModel:
                     live.append((t0, p))
                     if dt > 0:
                         v += p.value(dt)
-                self._active[j] = live
-            out.append(min(65535, max(0, int(v))))
+                actives[j] = live
+            x = int(v)
+            out.append(x if 0 <= x <= 65535 else 0 if x < 0 else 65535)
         return out
 
     def burst(self, pad: int, t_us: float, period_us: float, count: int) -> list[int]:

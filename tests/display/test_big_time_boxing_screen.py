@@ -44,6 +44,7 @@ from games.big_time_boxing import (
     BigTimeBoxingOptions,
     Column,
     Combo,
+    DamageTaken,
     Feature,
     Finish,
     KnockedDown,
@@ -489,3 +490,22 @@ def test_a_cards_label_stays_inside_its_face_at_every_display_scale(size: tuple[
     inner = card.inflate(-16, -16)
     words = [t for t in record.texts if t.what != "BLOCKED"]
     assert words and all(inner.contains(t.rect) for t in words), [(t.what, tuple(t.rect)) for t in words]
+
+
+def test_the_damage_dies_flash_repaints_the_die_not_the_board(renderer: Renderer) -> None:
+    """As damage lands the Damage die flashes: frame after frame only the die is recorded
+    again and repainted, not the board's labels, dice and chips around it (issue 34: the
+    whole lower board was, 0.15 Mpx at 1080p each frame of a demo's flash; seen failing)."""
+    game, events = fought(until=lambda g: any(b.damage for b in g.public_view().boxers))
+    t, hit = next((t, e) for t, e in events if isinstance(e, DamageTaken))
+    before = [(tt, e) for tt, e in events if tt <= t]
+    panel = PANELS[hit.player]
+    labels = pygame.Rect(panel.x, panel.y + 140 * panel.height // 436, panel.width, 24)  # FIGHT ENERGY's row
+    marks = pygame.Rect(panel.x, panel.y + 262 * panel.height // 436, panel.width, 120)  # judge points, chips
+    draw(renderer, ring(game, before, t + 60_000))
+    repainted = []
+    for now in range(t + 120_000, t + 420_000, 60_000):
+        draw(renderer, ring(game, before, now))
+        repainted += renderer.dirty
+    assert any(r.colliderect(panel) for r in repainted), "the die does not flash"
+    assert not [r for r in repainted if r.colliderect(labels) or r.colliderect(marks)]

@@ -190,3 +190,40 @@ def test_a_clip_put_back_leaves_the_operations_after_it_as_they_were() -> None:
 
     composer.compose(frame(card=True))
     assert composer.compose(frame(card=False)) == [pygame.Rect(15, 15, 75, 75)]
+
+
+def test_a_demo_whose_game_did_not_move_is_not_drawn_again_while_its_band_blinks(monkeypatch) -> None:
+    """PRESS START blinks over a demo game that has not moved: the game's drawing is not run
+    again (its operations are put in again), only the band is repainted, and the picture is
+    the whole redraw's; when the game moves it is drawn again, change by change (issue 34:
+    a fifth of a Big Time Boxing demo's frames drew the whole game in Python for a blink)."""
+    from dataclasses import replace as changed_model
+
+    from display.games import registry as screens_registry
+    from display.models import DemoScreen
+    from tests.bench.bench_frames import attract_frames
+
+    demo = [m for m in attract_frames(featured=2) if isinstance(m, DemoScreen)]
+    game = demo[0].play.game
+    drawer = screens_registry.screens(game)
+    calls = []
+
+    def counted(surf, text, play) -> None:
+        calls.append(play.now_us)
+        drawer.play(surf, text, play)
+
+    monkeypatch.setattr(screens_registry, "screens", lambda name: replace(drawer, play=counted))
+    composed, whole = Renderer(size=SIZE), Renderer(size=SIZE)
+    first = demo[10]
+    frames = [first, changed_model(first, blink=not first.blink), first, demo[11]]
+    drawn = []
+    for i, model in enumerate(frames):
+        before = len(calls)
+        composed.draw(model)
+        drawn.append(len(calls) - before)
+        whole.draw(model, LayoutRecord())
+        assert pygame.image.tobytes(composed.canvas, "RGB") == pygame.image.tobytes(whole.canvas, "RGB"), i
+        if i in (1, 2):
+            assert composed.dirty and all(r.y >= SIZE[1] * 0.85 for r in composed.dirty), composed.dirty
+    assert demo[11].play != first.play
+    assert drawn == [1, 0, 0, 1]

@@ -6,6 +6,9 @@ issue saw are put back once and caught; letters are laid out evenly (no "Blu e")
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -169,3 +172,19 @@ def test_the_four_station_lobby_reads_from_two_metres(renderer: Renderer) -> Non
         now_us=0,
     )
     assert faults(renderer, screen) == []
+
+
+def test_the_first_face_starts_freetype_with_a_glyph_cache_that_holds_an_alphabet() -> None:
+    """pygame.init starts FreeType with 64 glyph buckets: warmed letters were dropped and
+    loaded again in the frame that measured them (issue 34).  The first face of a
+    process starts FreeType again with :data:`theme.GLYPH_BUCKETS` (64 before: failed)."""
+    probe = (
+        "import pygame, pygame.freetype\n"
+        "pygame.init()\n"
+        "from display import theme\n"
+        "theme.font(20, True).size('Hook')\n"
+        "print(pygame.freetype.get_cache_size())\n"
+    )
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+    out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
+    assert int(out.stdout.split()[-1]) == theme.GLYPH_BUCKETS >= 1024

@@ -14,7 +14,7 @@ import pygame
 from display import behind, draw, motion, theme
 from display.art import Pose, Style, draw_figure
 from display.canvas import Canvas, live, segment
-from display.cards import card_face, fitting_size
+from display.cards import card_face
 from display.games.big_time_boxing.words import (
     BIG_HIT,
     COLUMN,
@@ -301,36 +301,55 @@ def _board_top(
     text.draw(surf, f"{energy}/{start_energy}", 48, theme.WHITE, (x + w, row(74)), "midright", bold=True)
 
 
-@segment
 def _board_rest(
     surf: Canvas, text: TextCache, look: StationLook, rect: pygame.Rect, b: BoxerStatus, hurt: float
 ) -> None:
     """The board under the energy bar: energies, dice (the Damage die flashing by
-    ``hurt``), judge points, chips, rounds and attribute cards (a segment)."""
+    ``hurt``), judge points, chips, rounds and attribute cards: three segments, so the
+    die's flash re-records and repaints the die alone, not the whole board."""
+    _board_dice(surf, text, rect, b.fight_energy, b.health_dice)
+    if b.damage:
+        _damage_die(surf, text, look.color, rect, b.damage, hurt)
+    _board_marks(surf, text, rect, b)
+
+
+@segment
+def _board_dice(
+    surf: Canvas, text: TextCache, rect: pygame.Rect, fight_energy: int, health_dice: tuple[int, ...]
+) -> None:
+    """Fight Energy, the dice's names and the Health dice (a segment)."""
     x, w = rect.x + 20, rect.width - 40
     row = functools.partial(_row, rect)
     text.draw(surf, "FIGHT ENERGY", 28, theme.DIM, (x, row(146)), "midleft", bold=True)
-    text.draw(surf, str(b.fight_energy), 40, theme.WHITE, (x + w, row(146)), "midright", bold=True)
+    text.draw(surf, str(fight_energy), 40, theme.WHITE, (x + w, row(146)), "midright", bold=True)
 
     # what each die is, in words: Health is what is left for the fight, Damage what this round took
     # (named as ROUND ENERGY above it is: this round's)
     text.draw(surf, "HEALTH LEFT", 28, theme.DIM, (x, row(178)), "midleft", bold=True)
     text.draw(surf, "ROUND DAMAGE", 28, theme.DIM, (x + w, row(178)), "midright", bold=True)
-    for i, die in enumerate(b.health_dice):
+    for i, die in enumerate(health_dice):
         dice(surf, text, pygame.Rect(x + i * 62, row(194), 54, 54), str(die), HEALTH_GREEN)
-    if not b.health_dice:
+    if not health_dice:
         text.draw(surf, "0 — in danger", 32, theme.BAD, (x, row(221)), "midleft", bold=True)
-    if b.damage:
-        damage_die = pygame.Rect(x + w - 54, row(194), 54, 54)
-        if hurt > 0:  # the die flashes as the damage lands
-            draw.rect(
-                surf,
-                motion.mix(theme.shade(look.color, 0.22), theme.WHITE, hurt),
-                damage_die.inflate(14, 14),
-                border_radius=12,
-            )
-        dice(surf, text, damage_die, str(b.damage), DAMAGE_RED)
 
+
+@segment
+def _damage_die(surf: Canvas, text: TextCache, color: Color, rect: pygame.Rect, damage: int, hurt: float) -> None:
+    """The Damage die, flashing by ``hurt`` as the damage lands (a segment)."""
+    x, w = rect.x + 20, rect.width - 40
+    damage_die = pygame.Rect(x + w - 54, _row(rect, 194), 54, 54)
+    if hurt > 0:
+        draw.rect(
+            surf, motion.mix(theme.shade(color, 0.22), theme.WHITE, hurt), damage_die.inflate(14, 14), border_radius=12
+        )
+    dice(surf, text, damage_die, str(damage), DAMAGE_RED)
+
+
+@segment
+def _board_marks(surf: Canvas, text: TextCache, rect: pygame.Rect, b: BoxerStatus) -> None:
+    """Judge points, chips, rounds and attribute cards (a segment)."""
+    x, w = rect.x + 20, rect.width - 40
+    row = functools.partial(_row, rect)
     text.draw(surf, "JUDGE POINTS", 28, theme.DIM, (x, row(270)), "midleft", bold=True)
     for i in range(6):
         centre = (x + w - 12 - (5 - i) * 32, row(270))
@@ -438,14 +457,22 @@ def _centre(
     panel(surf, head, theme.PANEL, theme.PANEL_EDGE, 12)
     words, color, left = _asked(s, now, v)
     if left is not None:
-        size = fitting_size(words, head.width - 90, 34)
+        size = text.fitting_size(words, head.width - 90, 34)
         who = next((look.name.upper() for look in s.seats if words.startswith(look.name.upper() + " ")), "")
         asked = words[len(who) :].strip()
         if size < MIN_SIZE and who:  # too long for one readable line: who above, what below
             width = head.width - 90
-            text.draw(surf, who, fitting_size(who, width, 28), color, (head.x + 14, head.y + 16), "midleft", bold=True)
             text.draw(
-                surf, asked, fitting_size(asked, width, 28), theme.TEXT, (head.x + 14, head.y + 40), "midleft", True
+                surf, who, text.fitting_size(who, width, 28), color, (head.x + 14, head.y + 16), "midleft", bold=True
+            )
+            text.draw(
+                surf,
+                asked,
+                text.fitting_size(asked, width, 28),
+                theme.TEXT,
+                (head.x + 14, head.y + 40),
+                "midleft",
+                True,
             )
         else:
             text.draw(surf, words, size, color, (head.x + 14, head.y + 28), "midleft", bold=True)
@@ -455,7 +482,7 @@ def _centre(
         bar = pygame.Rect(head.x + 10, head.bottom - 14, round((head.width - 20) * share), 8)
         draw.rect(surf, theme.GOLD, bar, border_radius=4)
     else:
-        size = fitting_size(words, head.width - 24, 34)
+        size = text.fitting_size(words, head.width - 24, 34)
         text.draw(surf, words, size, color, head.center, "center", bold=True)
     live(surf, head, "what the fight waits for")
     stage = pygame.Rect(CENTRE.x, head.bottom + 8, CENTRE.width, CENTRE.height - head.height - 8)
@@ -669,7 +696,7 @@ def _stage(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, area: pygame.Rec
     card_face(surf, text, rect, card.big, card.label, card.color, card.edge)
     live(surf, area, "the cards of the last play")
     if len(cards) == 1 and card.note:
-        size = fitting_size(card.note, area.width - 10, 30)
+        size = text.fitting_size(card.note, area.width - 10, 30)
         text.draw(surf, card.note, size, theme.TEXT, (area.centerx, area.bottom - 22), "center", bold=True)
     if len(cards) > 1:
         x = area.x
@@ -681,7 +708,7 @@ def _stage(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, area: pygame.Rec
             if i == showing:
                 draw.rect(surf, theme.GOLD, box, width=3, border_radius=6)
             words = c.chip if turned else "?"
-            size = fitting_size(words, width - 8, 28)  # the big card above says it in full: a detail
+            size = text.fitting_size(words, width - 8, 28)  # the big card above says it in full: a detail
             text.draw(surf, words, size, theme.WHITE, box.center, "center", bold=True, detail=True)
             x += width + 6
 
@@ -866,7 +893,7 @@ def score_table(
                 total = str(sum(v.boxers[seat].round_scores))
                 if stopped(v):  # the stoppage decided it, not the round-scores
                     total = FINISH_SHORT[v.finish] if v.winner == seat and v.finish is not None else "—"
-                size = fitting_size(total, total_w - 8, 40)
+                size = text.fitting_size(total, total_w - 8, 40)
                 text.draw(
                     surf, total, size, theme.GOLD, (area.right - total_w // 2, y + row_h // 2), "center", bold=True
                 )

@@ -45,6 +45,10 @@ class Out:
                 slaps.append(wire.unpack_slap(payload))
 
 
+# a run before this one in the same REPL lets its board and DMA ring go first: two rings at
+# once, with the burst's waveforms queued, no longer fit beside a detector 4 KB larger (issue 31)
+board = sampler = probe = detector = feed = on_block = frames_done = None
+gc.collect()
 board, sampler, probe = main.start(Out())
 if RAW is not None:  # as the host's start_raw sends it; the ACK goes to Out
     board.on_bytes(wire.encode_frame(wire.RAW_START, 0, bytes(RAW)), 0)
