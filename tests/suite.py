@@ -17,6 +17,7 @@ The exit status is the first part's that failed.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -28,10 +29,9 @@ REALTIME_NICE = -5
 
 
 def _raise_priority() -> None:
-    try:
+    """Not root: the realtime part keeps the workers' priority (the module docstring)."""
+    with contextlib.suppress(PermissionError):
         os.nice(REALTIME_NICE)
-    except PermissionError:
-        pass  # not root: the same priority as the workers
 
 
 def run(select: str | None, extra: Sequence[str]) -> int:

@@ -215,8 +215,8 @@ class PiezoModel:
         self.crosstalk_delay_us = crosstalk_delay_us
         self._noise = normals(random.Random(seed))
         self._drift_us = [p.drift_period_s * 1e6 for p in self.pads]
+        # Per pad, what ``sample`` reads of it at every frame, looked up once.
         self._rest = [(j, p.bias, p.drift, self._drift_us[j], p.noise) for j, p in enumerate(self.pads)]
-        """Per pad: what ``sample`` reads of it at every frame, looked up once."""
         self._landing = random.Random(seed ^ 0x5EED)
         self._burst_noise = random.Random(seed ^ 0xED6E)
         self._active: list[list[tuple[float, Strike]]] = [[] for _ in self.pads]
