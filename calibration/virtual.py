@@ -8,7 +8,9 @@ so this package keeps to its layer and still runs the very code the board runs.
 The state machine runs on frames every ``sample_period_us`` (4 kHz), as the board's does;
 each hit's rising edge comes every ``edge_period_us`` (20 kHz) from the model, as a board
 whose DMA samples that fast sends it (``EDGE``): five times the frames only where they are
-used, so a calibration stays fast.
+used, so a calibration stays fast.  Frames are sampled and fed to the detector a block
+at a time, as the board's DMA hands them over: the same hits, stamps and edges as frame
+by frame (tests/calibration/test_virtual_blocks.py), without a Python call per frame.
 
 With ``probe_irq_us`` the calibration's contact probe is worn: every slap closes it at
 its true contact, stamped that much late.
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import heapq
 import random
+from array import array
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -36,6 +39,12 @@ from hal.padboard.settings import PadSettings
 
 TICKS_MASK = (1 << 30) - 1
 _HALF = 1 << 29
+FRAME_MASK = (1 << 22) - 1  # the detector's frame numbers wrap here
+RING_FRAMES = 1024  # frames the detector's ring holds (a power of two: it divides the frame numbers' wrap)
+BLOCK_FRAMES = 160
+"""Frames sampled and fed to the detector at once (its ``feed``, as the board's DMA
+blocks are): the detector reads at most ~100 frames back (its scan, edge and crosstalk
+windows), so the ring, less a block written ahead, still holds all it reads."""
 
 
 def _ticks_diff(a: int, b: int) -> int:
@@ -43,7 +52,7 @@ def _ticks_diff(a: int, b: int) -> int:
 
 
 class SignalModel(Protocol):
-    def sample(self, t_us: int) -> list[int]: ...
+    def block(self, t_us: int, period_us: int, most: int) -> list[list[int]]: ...
 
     def add_slap(self, pad: int, t_us: int, peak: float) -> None: ...
 
@@ -85,6 +94,8 @@ class VirtualPads:
         self.slaps: list[tuple[int, int, float]] = []
         self.hits: list[PadHit] = []  # every hit ever, for tests
         self._pending: list[tuple[int, int, int, float]] = []  # handed to the model just in time
+        self._ring = array("H", bytes(2 * RING_FRAMES * pads))  # the detector's, as the board's DMA ring
+        self._k = 0  # the next frame's number
         self._cmp_base = [-1.0] * pads
         self._cmp_high = [False] * pads
 
@@ -108,41 +119,42 @@ class VirtualPads:
         rec.start(self._t)
 
     def pump(self, rec: Recording | None, until_us: int) -> None:
-        """Simulate every frame before ``until_us``."""
+        """Simulate every frame before ``until_us``, a block at a time (see :data:`BLOCK_FRAMES`)."""
         period = self.sample_period_us
-        sample = self.model.sample
-        t = self._t
-        times: list[int] = []
-        rows: list[list[int]] = []
-        keep = rec is not None
+        n = self.pads
+        ring = self._ring
+        ring_frames = len(ring) // n
         cmp = self.comparator
-        process = self._det.process
         pending = self._pending
+        t = self._t
         while t < until_us:
-            while pending and pending[0][0] <= t + 10 * period:
+            k = self._k
+            most = min(BLOCK_FRAMES, (until_us - t + period - 1) // period, ring_frames - k % ring_frames)
+            while pending and pending[0][0] <= t + (most - 1 + 10) * period:  # each slap 10 frames early
                 ts, _, pad, force = heapq.heappop(pending)
                 self.model.add_slap(pad, ts, force)
-            s = sample(t)
+            cols = self.model.block(t, period, most)
+            count = len(cols[0])
+            times = list(range(t, t + count * period, period))
+            rows = list(zip(*cols)) if rec is not None or cmp is not None else []
             if cmp is None:
-                out = process(t & TICKS_MASK, s)
-                if out:
-                    for pad, onset, vel, peak in out:
-                        hit = PadHit(pad, t - _ticks_diff(t & TICKS_MASK, onset), vel, peak)
-                        self.hits.append(hit)
-                        if rec is not None:
-                            rec.add_hit(hit)
-                            self._edge(rec, hit)
+                at = (k % ring_frames) * n
+                for j, col in enumerate(cols):
+                    ring[at + j : at + count * n : n] = array("H", col)
+                last = times[-1]
+                for pad, onset, vel, peak in self._det.feed(ring, k, count, t & TICKS_MASK, period):
+                    hit = PadHit(pad, last - _ticks_diff(last & TICKS_MASK, onset), vel, peak)
+                    self.hits.append(hit)
+                    if rec is not None:
+                        rec.add_hit(hit)
+                        self._edge(rec, hit)
             else:
-                self._compare(rec, t, s)
-            if keep:
-                times.append(t)
-                rows.append(s)
-                if len(times) >= 256:
-                    rec.add_frames(times, rows)  # type: ignore[union-attr]
-                    times, rows = [], []
-            t += period
-        if keep and times:
-            rec.add_frames(times, rows)  # type: ignore[union-attr]
+                for tf, s in zip(times, rows):
+                    self._compare(rec, tf, s)
+            if rec is not None:
+                rec.add_frames(times, rows)
+            self._k = (k + count) & FRAME_MASK
+            t += count * period
         while self._touches and self._touches[0] < t:
             touched = heapq.heappop(self._touches)
             if rec is not None:

@@ -56,13 +56,23 @@ class HummingModel(PiezoModel):
         w = 2 * math.pi * MAINS_HZ * t_us / 1e6 + self._phase[pad]
         return self.hum * (math.sin(w) + math.sin(3 * w) / 3)
 
+    def _hummed(self, pad: int, x: int, t_us: float) -> int:
+        return min(65535, max(0, round(x + self._hum(pad, t_us))))
+
     def sample(self, t_us: float, stagger_us: float = 0.0) -> list[int]:
         out = super().sample(t_us, stagger_us)
-        return [min(65535, max(0, round(x + self._hum(j, t_us + j * stagger_us)))) for j, x in enumerate(out)]
+        return [self._hummed(j, x, t_us + j * stagger_us) for j, x in enumerate(out)]
+
+    def block(self, t_us: int, period_us: int, most: int, stagger_us: float = 0.0) -> list[list[int]]:
+        cols = super().block(t_us, period_us, most, stagger_us)
+        return [
+            [self._hummed(j, x, t_us + f * period_us + j * stagger_us) for f, x in enumerate(col)]
+            for j, col in enumerate(cols)
+        ]
 
     def burst(self, pad: int, t_us: float, period_us: float, count: int) -> list[int]:
         out = super().burst(pad, t_us, period_us, count)
-        return [min(65535, max(0, round(x + self._hum(pad, t_us + k * period_us)))) for k, x in enumerate(out)]
+        return [self._hummed(pad, x, t_us + k * period_us) for k, x in enumerate(out)]
 
 
 def silence_hits(
