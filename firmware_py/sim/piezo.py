@@ -189,15 +189,36 @@ def normals(rng: random.Random, pairs: int = 512) -> Iterator[float]:
 
     def blocks() -> Iterator[list[float]]:
         draw, log, sqrt, cos, sin, two_pi = rng.random, math.log, math.sqrt, math.cos, math.sin, 2.0 * math.pi
+        block = [0.0] * (2 * pairs)  # refilled: the chain has read it through by then
         while True:
-            block: list[float] = []
-            for _ in range(pairs):
-                x2pi = draw() * two_pi
-                g2rad = sqrt(-2.0 * log(1.0 - draw()))
-                block += (cos(x2pi) * g2rad, sin(x2pi) * g2rad)
+            u = [draw() for _ in range(2 * pairs)]
+            x2pi = [x * two_pi for x in u[0::2]]
+            g2rad = [sqrt(-2.0 * log(1.0 - x)) for x in u[1::2]]
+            block[0::2] = [cos(x) * g for x, g in zip(x2pi, g2rad)]
+            block[1::2] = [sin(x) * g for x, g in zip(x2pi, g2rad)]
             yield block
 
     return itertools.chain.from_iterable(blocks())
+
+
+def _add(vs: list[float], ts: Sequence[float], t0: float, strike: Strike) -> None:
+    """``vs[f] += strike.value(ts[f] - t0)`` wherever that is after contact (bit for bit:
+    a lone main swing's ring written out, as :meth:`Pulse.value` computes it)."""
+    start = 0
+    while start < len(ts) and ts[start] - t0 <= 0:
+        start += 1
+    if len(strike.parts) != 1:
+        for f in range(start, len(ts)):
+            vs[f] += strike.value(ts[f] - t0)
+        return
+    pulse = strike.parts[0]
+    assert isinstance(pulse, Pulse)
+    while start < len(ts) and ts[start] - t0 < pulse.d:
+        vs[start] += pulse.value(ts[start] - t0)
+        start += 1
+    scale, after, lam, exp = pulse.scale, pulse.after, pulse.lam, cmath.exp
+    for f in range(start, len(ts)):
+        vs[f] += scale * (after * exp(lam * (ts[f] - t0))).imag
 
 
 class PiezoModel:
@@ -304,7 +325,7 @@ class PiezoModel:
         cols = []
         for j, bias, drift, drift_us, amp in self._rest:
             off = j * stagger_us
-            ts = [t + off for t in times]
+            ts = [t + off for t in times] if off else times  # an int time is the same float's
             vs = [bias + drift * sin(two_pi * t / drift_us) + z * amp for t, z in zip(ts, zs[j::n])]
             active = self._active[j]
             if active:
@@ -313,13 +334,12 @@ class PiezoModel:
                     if ts[0] - t0 > p.end_us:
                         continue
                     live.append((t0, p))
-                    value = p.value
-                    for f, t in enumerate(ts):
-                        dt = t - t0
-                        if dt > 0:
-                            vs[f] += value(dt)
+                    _add(vs, ts, t0, p)
                 self._active[j] = live
-            cols.append([x if 0 <= x <= 65535 else 0 if x < 0 else 65535 for x in map(int, vs)])
+            xs = list(map(int, vs))
+            if xs and (min(xs) < 0 or max(xs) > 65535):
+                xs = [x if 0 <= x <= 65535 else 0 if x < 0 else 65535 for x in xs]
+            cols.append(xs)
         return cols
 
     def burst(self, pad: int, t_us: float, period_us: float, count: int) -> list[int]:
