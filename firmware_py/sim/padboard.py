@@ -109,12 +109,16 @@ class SimDma:
         """Sample ``count`` frames from unwrapped board time ``t_first``; returns the
         frame number of the first."""
         first = self.next_frame
-        n, size, ring = self.pads, len(self.ring), self.ring
+        n, size, ring, shift = self.pads, len(self.ring), self.ring, self.SHIFT
         stagger = self.frame_us / n
-        for d in range(count):
-            at = (first + d) * n
-            for i, x in enumerate(self.model.sample(t_first + d * self.frame_us, stagger)):
-                ring[(at + i) % size] = x >> self.SHIFT
+        d = 0
+        while d < count:
+            cols = self.model.block(t_first + d * self.frame_us, self.frame_us, count - d, stagger)
+            for i, col in enumerate(cols):
+                at = (first + d) * n + i
+                for f, x in enumerate(col):
+                    ring[(at + f * n) % size] = x >> shift
+            d += len(cols[0])
         self.next_frame = (first + count) & FRAME_MASK
         return first
 
