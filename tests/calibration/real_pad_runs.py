@@ -52,27 +52,27 @@ class HummingModel(PiezoModel):
         self.hum = hum
         self._phase = [random.Random(seed * 31 + j).uniform(0, 2 * math.pi) for j in range(len(pads))]
 
-    def _hum(self, pad: int, t_us: float) -> float:
-        w = 2 * math.pi * MAINS_HZ * t_us / 1e6 + self._phase[pad]
-        return self.hum * (math.sin(w) + math.sin(3 * w) / 3)
-
-    def _hummed(self, pad: int, x: int, t_us: float) -> int:
-        return min(65535, max(0, round(x + self._hum(pad, t_us))))
+    def _hummed(self, pad: int, xs: Sequence[int], ts: Sequence[float]) -> list[int]:
+        """Samples ``xs`` of ``pad`` taken at ``ts`` with the hum added, clamped to the rails."""
+        k, hum, phase, sin = 2 * math.pi * MAINS_HZ, self.hum, self._phase[pad], math.sin
+        ws = [k * t / 1e6 + phase for t in ts]
+        out = [round(x + hum * (sin(w) + sin(3 * w) / 3)) for x, w in zip(xs, ws)]
+        return [v if 0 <= v <= 65535 else 0 if v < 0 else 65535 for v in out]
 
     def sample(self, t_us: float, stagger_us: float = 0.0) -> list[int]:
         out = super().sample(t_us, stagger_us)
-        return [self._hummed(j, x, t_us + j * stagger_us) for j, x in enumerate(out)]
+        return [self._hummed(j, [x], [t_us + j * stagger_us])[0] for j, x in enumerate(out)]
 
     def block(self, t_us: int, period_us: int, most: int, stagger_us: float = 0.0) -> list[list[int]]:
         cols = super().block(t_us, period_us, most, stagger_us)
         return [
-            [self._hummed(j, x, t_us + f * period_us + j * stagger_us) for f, x in enumerate(col)]
+            self._hummed(j, col, [t_us + f * period_us + j * stagger_us for f in range(len(col))])
             for j, col in enumerate(cols)
         ]
 
     def burst(self, pad: int, t_us: float, period_us: float, count: int) -> list[int]:
         out = super().burst(pad, t_us, period_us, count)
-        return [self._hummed(pad, x, t_us + k * period_us) for k, x in enumerate(out)]
+        return self._hummed(pad, out, [t_us + k * period_us for k in range(len(out))])
 
 
 def silence_hits(
