@@ -13,6 +13,7 @@ recorded frames and probe contacts must be the same, bit for bit.
 from __future__ import annotations
 
 import heapq
+import itertools
 import random
 from collections.abc import Sequence
 
@@ -20,7 +21,7 @@ from calibration.capture import Capture, Recording
 from calibration.virtual import TICKS_MASK, VirtualPads, _ticks_diff
 from firmware_py.sim.pad_sets import SIM_CABINETS, make_detector
 from firmware_py.sim.padboard import PROBE_IRQ_US
-from firmware_py.sim.piezo import REAL_PAD_KINDS, ModelSlap, PiezoModel, PiezoPad, SlapSignal
+from firmware_py.sim.piezo import REAL_PAD_KINDS, ModelSlap, PiezoModel, PiezoPad, SlapSignal, normals
 from hal.padboard.messages import PadHit
 from hal.padboard.settings import PadSettings
 from tests.calibration.real_pad_runs import HummingModel
@@ -164,3 +165,10 @@ def test_a_block_of_frames_is_the_frames_one_by_one() -> None:
         assert cols == [list(c) for c in zip(*frames)]
         assert [len(a) for a in blk._active] == [len(a) for a in ref._active]
         t += 50 * len(cols[0])
+
+
+def test_the_models_noise_is_gauss_bit_for_bit() -> None:
+    """``normals`` makes its blocks with C-level maps: still ``gauss(0, 1)``'s values."""
+    for seed in (0, 7, 0x5EED):
+        rng = random.Random(seed)
+        assert list(itertools.islice(normals(random.Random(seed)), 3000)) == [rng.gauss(0.0, 1.0) for _ in range(3000)]
