@@ -33,7 +33,6 @@ from __future__ import annotations
 import cmath
 import itertools
 import math
-import operator
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -189,15 +188,14 @@ def normals(rng: random.Random, pairs: int = 512) -> Iterator[float]:
     without a Python call per sample.  Draws ahead of use, so ``rng`` is this stream's alone."""
 
     def blocks() -> Iterator[list[float]]:
-        # gauss's x2pi = random() * 2π, g2rad = sqrt(-2 log(1 - random())), then cos(x2pi) * g2rad
-        # and sin(x2pi) * g2rad, as C-level maps (no Python frame per sample)
+        draw, log, sqrt, cos, sin, two_pi = rng.random, math.log, math.sqrt, math.cos, math.sin, 2.0 * math.pi
         block = [0.0] * (2 * pairs)  # refilled: the chain has read it through by then
         while True:
-            u = list(itertools.starmap(rng.random, itertools.repeat((), 2 * pairs)))
-            x2pi = list(map(operator.mul, u[0::2], itertools.repeat(2.0 * math.pi)))
-            g2rad = list(map(math.sqrt, map((-2.0).__mul__, map(math.log, map((1.0).__sub__, u[1::2])))))
-            block[0::2] = list(map(operator.mul, map(math.cos, x2pi), g2rad))
-            block[1::2] = list(map(operator.mul, map(math.sin, x2pi), g2rad))
+            u = [draw() for _ in range(2 * pairs)]
+            x2pi = [x * two_pi for x in u[0::2]]
+            g2rad = [sqrt(-2.0 * log(1.0 - x)) for x in u[1::2]]
+            block[0::2] = [cos(x) * g for x, g in zip(x2pi, g2rad)]
+            block[1::2] = [sin(x) * g for x, g in zip(x2pi, g2rad)]
             yield block
 
     return itertools.chain.from_iterable(blocks())
@@ -323,15 +321,12 @@ class PiezoModel:
         del times[count:]
         n = len(self.pads)
         zs = list(itertools.islice(self._noise, count * n))
-        mul, add, rep = operator.mul, operator.add, itertools.repeat
+        sin, two_pi = math.sin, 2 * math.pi
         cols = []
         for j, bias, drift, drift_us, amp in self._rest:
             off = j * stagger_us
             ts = [t + off for t in times] if off else times  # an int time is the same float's
-            # bias + drift * sin(2π * t / drift_us) + noise * amp, as C-level maps
-            phase = map(operator.truediv, map(mul, rep(2 * math.pi), ts), rep(drift_us))
-            swing = map(add, rep(bias), map(mul, rep(drift), map(math.sin, phase)))
-            vs = list(map(add, swing, map(mul, zs[j::n], rep(amp))))
+            vs = [bias + drift * sin(two_pi * t / drift_us) + z * amp for t, z in zip(ts, zs[j::n])]
             active = self._active[j]
             if active:
                 live = []
