@@ -168,7 +168,7 @@ def test_a_block_of_frames_is_the_frames_one_by_one() -> None:
 
 
 def test_the_models_noise_is_gauss_bit_for_bit() -> None:
-    """``normals`` makes its blocks with C-level maps: still ``gauss(0, 1)``'s values."""
+    """``normals`` makes its blocks a list at a time: still ``gauss(0, 1)``'s values, bit for bit."""
     for seed in (0, 7, 0x5EED):
         rng = random.Random(seed)
         assert list(itertools.islice(normals(random.Random(seed)), 3000)) == [rng.gauss(0.0, 1.0) for _ in range(3000)]
