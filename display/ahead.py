@@ -39,11 +39,6 @@ FACE_INSTRUCTIONS = 2_500_000
 """A face's first render (opening, HarfBuzz's plan, the first glyph), measured at 40–205 px."""
 PLAYED = 12
 """States of a random playout sketched after the opening (Punch!'s first cards shown)."""
-PLAYOUTS = 3
-"""Random playouts sketched (seeds 0, 1, 2): the demo's own seed is chosen when it starts,
-and a card's word sets the size of its face (each a face of its own to open and warm),
-so one playout's first cards left a Punch! demo's first cards opening two faces in the
-frame that showed them (~5 M instructions)."""
 REFERENCE = 100
 """The size whose advances every stand-in face scales."""
 ADVANCES_A_STEP = 24
@@ -163,7 +158,7 @@ class Sketches(TextCache):
 def demo_sketches(screen: AttractScreen) -> Iterator[DemoScreen]:
     """The featured game's demo as it may look: its opening once for each level its
     computers may play at (their name tags differ), then the first :data:`PLAYED` states
-    of :data:`PLAYOUTS` random playouts (the first cards shown, a count that falls).  A fresh engine at
+    of a random playout (the first cards shown, a count that falls).  A fresh engine at
     the game's default options, as many seats as the game and the stations allow, every
     one a computer's.  Nothing if the game is not registered here or the cabinet has too
     few stations to show it."""
@@ -196,10 +191,8 @@ def demo_sketches(screen: AttractScreen) -> Iterator[DemoScreen]:
     opening = engine.public_view()
     for level in Level:
         yield demo(opening, (), 0, level)
-    for seed in range(PLAYOUTS):
-        played = engine if seed == 0 else engine_type(spec.options_type(), players, seed)
-        for view, events, now_us in itertools.islice(playout(played, seed), PLAYED):
-            yield demo(view, events, now_us, Level.NORMAL)
+    for view, events, now_us in itertools.islice(playout(engine, 0), PLAYED):
+        yield demo(view, events, now_us, Level.NORMAL)
 
 
 @dataclass(frozen=True)

@@ -128,31 +128,3 @@ def test_a_demo_prepared_once_is_not_prepared_again_while_its_faces_stay_open() 
         theme.font(size)
     wanted = next(w for key, w in ahead._planned.items() if key[:2] == (SIZE, title.games[title.featured]))
     assert again() == len(list(warm_steps(wanted))) < first
-
-
-def test_the_plan_foresees_every_face_the_punch_demos_first_cards_are_drawn_in(monkeypatch) -> None:
-    """A card's word sets the size of its face, and the demo's seed is chosen only when it
-    starts: the plan sketches the first states of several playouts, so the faces the first
-    cards are drawn in are warmed (issue 34: sketched from one playout, the cabinet's first
-    Punch! demo drew DODGE and 'Dodge &' in faces the plan never asked for, ~5 M
-    instructions in the frame that showed them).  Fails with one playout sketched."""
-    title, demo = _attract()
-    _forget()
-    renderer = Renderer(size=SIZE)
-    renderer.draw(title)
-    while renderer.prepare():
-        pass
-    (wanted,) = ahead._planned.values()
-    drawn: set[tuple[int, bool]] = set()
-    render = text.TextCache.render
-
-    def noted(
-        self: text.TextCache, words: str, size: int, color: tuple[int, int, int], bold: bool = False
-    ) -> pygame.Surface:
-        drawn.add((size, bold))
-        return render(self, words, size, color, bold)
-
-    monkeypatch.setattr(text.TextCache, "render", noted)
-    for model in demo:
-        renderer.draw(model)
-    assert drawn and drawn <= set(wanted), sorted(drawn - set(wanted))
