@@ -159,7 +159,8 @@ def rounded_rect(surface: pygame.Surface, color: tuple[int, ...], rect: Box, wid
     a card sliding or turning over, a panel repainted under a moving figure, laid it out
     every frame (a seventh of a Big Time Boxing demo frame).  The pixels are pygame's: away
     from the corners they are exactly these fills, and a rounded rect's corners are the
-    same wherever it is (``tests/display/test_compose.py``)."""
+    same wherever it is (``tests/display/test_compose.py``).  For a rect
+    :func:`display.draw.fit_rect` has clamped (its border under half its smaller side)."""
     clip = surface.get_clip()
     x, y, w, h = rect
     corners = ((x, y), (x + w - radius, y), (x, y + h - radius), (x + w - radius, y + h - radius))
