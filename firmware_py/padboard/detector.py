@@ -1043,7 +1043,8 @@ class Detector:
             if (peak < p.thr or (held and peak < p.thr + ring + p.second * p.last_peak / 100)) and (
                 not rose or p.ph_peak < p.ph_level
             ):
-                line = p.rt_level * math.exp(-ticks_diff(onset, p.line_t) / p.rt_tau)
+                dt = ticks_diff(onset, p.line_t)  # < 0: a line from before the ticks wrapped, long gone
+                line = p.rt_level * math.exp(-dt / p.rt_tau) if dt >= 0 else 0.0
                 p.rt_level = own if own > line else line
                 p.line_t = onset
                 return

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from firmware_py.padboard.detector import ticks_diff
+from firmware_py.padboard.detector import TICKS_PERIOD, Detector, ticks_diff
 from firmware_py.sim.piezo import REAL_PAD_KINDS, PiezoPad
 from tests.firmware_py.padboard.test_real_pads import board_hits
 
@@ -126,3 +126,18 @@ def test_the_palms_second_contact_after_a_short_ring_is_not_a_slap() -> None:
         pad = replace(REAL_PAD_KINDS[kind], gain=GAIN, noise=6.0)
         hits = board_hits(pad, contacts, peaks, ring_model(pad.ring_tau_us), also=second, tail_us=100_000)
         assert once_each(hits, contacts) == [1] * len(contacts), (kind, [(h[1], h[3]) for h in hits])
+
+
+def test_a_first_hit_under_the_threshold_near_the_ticks_wrap_is_no_slap_and_no_crash() -> None:
+    """With the ring model set, a pad's first hit whose peak is under the threshold (a
+    crossing on a lagging baseline) goes into the line from the one before, which starts
+    at ticks 0.  Board ticks wrap at 2**30: 25 s before the wrap the line's age read
+    −25 s, and its fade exp(25 s / τ) overflowed (OverflowError, seen once calibration
+    gave a 3 ms ring model to the contact-probe test's pads, whose ticks start near the
+    wrap).  A line that started after the hit is one from before the ticks wrapped: gone."""
+    det = Detector(1, [ring_model(3_000)])
+    p = det.pads[0]
+    onset = TICKS_PERIOD - 25_000_000
+    det._onset = lambda i, p, k: (onset, p.thr // 2, p.thr // 2, 0, 0)  # type: ignore[method-assign]
+    det._scanned(0, p, 0)
+    assert det.pending == [] and p.rt_level == p.thr // 2 * 130 / 100 and p.line_t == onset
