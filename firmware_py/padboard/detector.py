@@ -527,6 +527,62 @@ def _line(p, dt):
     return ring if ring > p.thr else 0
 
 
+def _lag_freq(d, m, r2, c, dw):
+    """The ring's frequency from its phase over a lag of up to ``m // 4`` state frames:
+    the damped sinusoid ``d`` (``m`` state frames, oldest first, fading by ``r2`` per
+    two) holds ``d[j] = 2 r^L cos(L w) d[j-L] - r^2L d[j-2L]`` for any lag ``L``, whose
+    least squares fit knows ``L w`` about as well as the one-frame fit knows ``w``: ``w``
+    ``L`` times better, where ``L w`` is not near a whole turn or half turn (the lag
+    where ``L sin(L w)`` is largest).  Of the angles whose cosine that is, the one
+    nearest ``L`` times the one-frame fit's (``c``: cos w, known to ``dw``).  Returns
+    (cos w, its error as the frequency's) where that is better than ``dw``, else None."""
+    w1 = math.acos(c)
+    lag = 0
+    gain = 0.0
+    for q in range(2, m // 4 + 1):
+        g = q * abs(math.sin(q * w1))
+        if g > gain:
+            lag = q
+            gain = g
+    if lag < 2:
+        return None
+    rl = math.pow(r2, lag / 2)
+    r2l = rl * rl
+    n = m - 2 * lag
+    sx = sy = sxx = sxy = 0.0  # with a constant too: a baseline a little off biases the lag's fit
+    for j in range(2 * lag, m):
+        x = d[j - lag]
+        y = d[j] + r2l * d[j - 2 * lag]
+        sx += x
+        sy += y
+        sxx += x * x
+        sxy += x * y
+    den = sxx - sx * sx / n
+    if den <= 0:
+        return None
+    a = (sxy - sx * sy / n) / den
+    k = (sy - a * sx) / n
+    cl = a / (2 * rl)
+    if not -1 < cl < 1:
+        return None
+    th = math.acos(cl)
+    near = lag * w1
+    turns = math.floor(near / (2 * math.pi) + 0.5)
+    w = 2 * math.pi * turns
+    best = None
+    for x in (w - th, w + th, w + 2 * math.pi - th, w - 2 * math.pi + th):
+        if best is None or abs(x - near) < abs(best - near):
+            best = x
+    err = 0.0
+    for j in range(2 * lag, m):
+        e = d[j] + r2l * d[j - 2 * lag] - a * d[j - lag] - k
+        err += e * e
+    dl = math.sqrt(err / (n - 2) / den) / (2 * rl * math.sin(th)) / lag
+    if dl >= dw or abs(best - near) > lag * 2 * dw + math.pi / 4:  # no better, or another turn than the fit's
+        return None
+    return math.cos(best / lag), dl
+
+
 def velocity(peak, threshold, sensitivity, curve):
     """MIDI-style velocity 1..127 of a hit whose peak is ``peak`` counts above baseline."""
     span = sensitivity - threshold
@@ -955,7 +1011,8 @@ class Detector:
         (later, if there are not six yet), and the prediction starts from the last two;
         fitted again once ``PH_REFIT_FRAMES`` such frames stand (10 ms of ring, before a
         fast slap can come: a dozen frames pinned the frequency too loosely for the level,
-        up to ~3,000 counts at gain × 1), the first fit kept where that one fails.
+        up to ~3,000 counts at gain × 1), the frequency then read from the phase over a
+        lag of several frames (:func:`_lag_freq`), the first fit kept where that one fails.
         Its level: the threshold, ``second_pct`` % of the last slap (second contacts stay
         under it) and what the fit leaves, the phase it may lose included.  Off (the line
         alone) where the ring is under the threshold or the fit leaves more than a tenth
@@ -1004,14 +1061,25 @@ class Detector:
         if 100 * err > den:
             p.ph_on = on
             return
+        c = a1 / lim
+        dw = math.sqrt(err / (m - 2) / den) / (lim * math.sqrt(1 - c * c) + 1e-6)  # a1's error as the frequency's
+        if m >= PH_REFIT_FRAMES:
+            lag = _lag_freq(d, m, r2, c, dw)
+            if lag:
+                c, dw = lag
+                a1 = lim * c
+                err = 0.0
+                for j in range(2, m):
+                    e = d[j] - a1 * d[j - 1] + r2 * d[j - 2]
+                    err += e * e
         p.ph_a1 = int(a1 * (1 << _PH_Q) + 0.5) if a1 > 0 else -int(-a1 * (1 << _PH_Q) + 0.5)
         p.ph_a2n = int(r2 * (1 << _PH_Q) + 0.5)
         p.ph_p1 = d[m - 1]
         p.ph_p2 = d[m - 2]
         rms = math.sqrt(err / (m - 2))
-        # a1 known to ~2 standard errors: a phase that drifts, at worst by where the ring has faded by e
-        c = a1 / lim
-        drift = rms / math.sqrt(den) / (lim * math.sqrt(1 - c * c) + 1e-6) * p.rt_tau / (step * self.frame_us * math.e)
+        dw += 0.5 / (1 << _PH_Q) / (lim * math.sqrt(1 - c * c) + 1e-6)  # and a1's rounding to Q12
+        # the frequency known to ~2 standard errors: a phase that drifts, at worst by where the ring has faded by e
+        drift = dw * p.rt_tau / (step * self.frame_us * math.e)
         lost = math.sqrt(2 * den / (m - 2)) * (drift if drift < 1 else 1)  # ... and that much of the ring missed
         p.ph_level = p.thr + p.second * p.last_peak // 100 + int(8 * rms + 2 * lost)
         p.ph_on = True
