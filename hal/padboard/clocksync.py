@@ -119,6 +119,17 @@ class ClockSync:
         x = self.extend(board_ticks, near_host_us) - self._ref
         return round(self._c + self._k * x)
 
+    def outside_us(self, send_us: int, board_ticks: int, recv_us: int) -> int:
+        """How far the board's reading of a ping maps outside that ping's round trip
+        (``send_us`` to ``recv_us``), beyond what the fit itself cannot tell (half its
+        band: early on, half the one round trip it may rest on); 0 when it fits.  A board
+        whose clock jumped (a restart) answers far outside; a host thread stalled while
+        a first pong waited to be read only widened the band, and must not look like one
+        (issue 29: a 159 ms stall on the first pong put the next one 77 ms "late")."""
+        read_at = self.to_host(board_ticks, (send_us + recv_us) // 2)
+        slack = self.uncertainty_us
+        return round(max(0.0, send_us - slack - read_at, read_at - recv_us - slack))
+
     def _fit(self) -> None:
         ref = self._ref
         assert ref is not None  # set by the first pong, before any fit

@@ -29,7 +29,8 @@ delivered on it, across reconnections too (``repeats``): a slap is delivered onc
 the board's own slaps, numbered past a replayed frame, still arrive.  The driver
 resynchronises (drops the link and makes a new handshake and clock sync, the game
 pausing meanwhile) when a pong's board time cannot be placed between its ping and its
-arrival: the board's clock jumped (a firmware restart).
+arrival, even allowing for what the clock sync cannot yet tell: the board's clock jumped
+(a firmware restart).
 """
 
 from __future__ import annotations
@@ -71,8 +72,9 @@ REPEAT_US = 10_000
 seen again after a resync, mapped by a new clock sync a few ms off the first): the
 board's own mask (``mask_us``, 25 ms by default) keeps real onsets further apart."""
 CLOCK_JUMP_US = 50_000
-"""How far outside its ping's round trip a pong's mapped board time may fall before the
-board's clock is taken to have jumped (the clock sync's error is µs to a few ms)."""
+"""How far outside its ping's round trip a pong's mapped board time may fall, beyond the
+clock sync's own band (:meth:`ClockSync.outside_us`), before the board's clock is taken
+to have jumped (a synced link's error is µs to a few ms)."""
 
 
 _GAVE_UP = (-1, b"")
@@ -570,9 +572,9 @@ class PadboardSource:
             sent = self._pings.pop(token, None)
             if sent is not None:
                 if self._sync.count:
-                    read_at = self._sync.to_host(ticks, (sent + now) // 2)
-                    if not sent - CLOCK_JUMP_US <= read_at <= now + CLOCK_JUMP_US:
-                        raise self._resync(f"the board's clock jumped by {read_at - (sent + now) // 2} µs")
+                    outside = self._sync.outside_us(sent, ticks, now)
+                    if outside > CLOCK_JUMP_US:
+                        raise self._resync(f"the board's clock jumped: a pong read {outside} µs outside its ping")
                 self._sync.add(sent, ticks, now, answered)
         elif msg_type == wire.SLAP:
             pad, vel, onset, peak = wire.unpack_slap(payload)

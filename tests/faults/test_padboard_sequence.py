@@ -27,9 +27,11 @@ from tests.hal.padboard.test_link import CLOCK, FAST, STAMP_TOLERANCE_US, Collec
 
 pytestmark = [pytest.mark.slow, pytest.mark.realtime]
 """Every test here takes more than a moment (``make check`` leaves them to ``make test``)
-and runs the simulator's board on the wall clock over a real pty, as the link tests do:
-in the parallel part, a board starved for 120 ms under load looked like a clock jump, and
-the replay test saw a resync that its hostile frames had not caused."""
+and runs the simulator's board on the wall clock over a real pty, as the link tests do.
+In the parallel part a process starved for 120 ms under load looked like a board whose
+clock jumped, and the replay test saw a resync its hostile frames had not caused: the
+driver judged a pong against a clock sync still resting on one stalled exchange (fixed:
+``ClockSync.outside_us``, issue 29)."""
 
 TICKS = (1 << 30) - 1
 

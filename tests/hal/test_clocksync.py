@@ -91,3 +91,28 @@ def test_padboard_clocksync_refuses_impossible_input() -> None:
         sync.to_host(5, 10)
     with pytest.raises(ValueError):
         sync.add(100, 5, 50)
+
+
+def test_padboard_clocksync_a_stalled_first_pong_is_no_clock_jump() -> None:
+    """Issue 29: the host's reader thread stalled 159 ms before it read the first pong of a
+    handshake (figures from a starved run), so the one exchange the sync rested on was
+    159 ms wide and its middle 77 ms off; the next pong then mapped 77 ms after its own
+    arrival, and the old rule (± 50 ms around the round trip) resynchronised the link, again
+    and again under load, while the board's clock had not moved."""
+    sync = ClockSync()
+    sync.add(57344895289, 565771288, 57345054175)
+    send, ticks, recv = 57345054117, 565938678, 57345065165
+    assert sync.to_host(ticks, (send + recv) // 2) - recv > 50_000  # what the old rule judged
+    assert sync.outside_us(send, ticks, recv) == 0
+
+
+def test_padboard_clocksync_a_board_restart_is_far_outside() -> None:
+    """A board that restarted answers from a new clock origin: far outside the band, early
+    or late, however wide the band still is."""
+    sync = ClockSync()
+    sync.add(1_000_000, 5_000_000, 1_160_000)  # a stalled first pong: a 160 ms band
+    for jump in (-3_000_000, 2_000_000):
+        assert sync.outside_us(1_200_000, 5_200_000 + jump, 1_202_000) > 1_000_000
+    sync.add(1_200_000, 5_201_000, 1_202_000)  # a tight exchange narrows the band
+    assert sync.outside_us(1_300_000, 5_301_000 + 80_000, 1_302_000) > 50_000
+    assert sync.outside_us(1_300_000, 5_301_000, 1_302_000) == 0
