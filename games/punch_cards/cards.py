@@ -27,7 +27,9 @@ PACKET_SIZE = 5
 
 _SPAN = NUMBER_MAX - NUMBER_MIN + 1
 _OFFSETS: tuple[int, ...] = tuple(sum(comb(_SPAN, s) for s in SET_SIZES[:i]) for i in range(len(SET_SIZES)))
-_COLEX: tuple[tuple[int, ...], ...] = tuple(tuple(comb(c, k) for c in range(_SPAN + 1)) for k in range(max(SET_SIZES) + 1))
+_COLEX: tuple[tuple[int, ...], ...] = tuple(
+    tuple(comb(c, k) for c in range(_SPAN + 1)) for k in range(max(SET_SIZES) + 1)
+)
 """``_COLEX[k][c]`` is C(c, k): each row rises with ``c``, so :func:`_unrank` finds each
 number by bisection instead of asking ``comb`` up to 99 times (a new Punch Cards engine
 deals 40 corners; that scan was most of what one cost, issue 34)."""
