@@ -21,13 +21,16 @@ Every value comes with a sentence saying why, and with its margin:
   Only what the board can hold is searched (a mask and a fade of at most 65.5 ms): a ring
   that needs more is covered with 3 dB, and the review says so; one that the board
   cannot cover so gets its longest mask and slowest fade, said as limited.
-- ring model, where that line cannot cover the ring (it is limited or refused) and the
-  ring's time constant was fitted: a short mask (the scan + 3 ms), the retrigger line
-  fading with the ring's own time constant from the share of the peak that keeps every
-  recorded ring (before a second contact can come, 25 ms) 25 % under it, over the
-  threshold, and second contacts (a rise under 30 % of the slap before it over its ring)
-  told apart from slaps (:func:`fit_ring_model`; issue 31).  Where that line too would
-  need more than the board holds (over 400 %), the limited mask and line stay.
+- ring model, wherever the ring's time constant was fitted and that line's mask is
+  longer (a long ring, or a short one whose palm's second contact the mask had to
+  cover: 46–48 ms, which swallows fast slaps) or the line is limited or refused: a short
+  mask (the scan + 3 ms), the retrigger line fading with the ring's own time constant
+  from the share of the peak that keeps every recorded ring (before a second contact
+  can come, 25 ms) 25 % under it (the peak itself where no ring stands over the
+  threshold after the mask), over the threshold, and second contacts (a rise under 30 %
+  of the slap before it over its ring) told apart from slaps (:func:`fit_ring_model`;
+  issue 31).  Where that line too would need more than the board holds (over 400 %),
+  the limited mask and line stay.
 
 - crosstalk: the receiving pad's strongest ratio (its peak ÷ the slapped pad's peak)
   × 1.5 (+3.5 dB), as a percentage; off (0) when no neighbour's slap, scaled to a
@@ -368,12 +371,12 @@ SECOND_PCT = 30  # a second contact rises 10–17 % of the slap over its ring (i
 
 def fit_ring_model(
     thr: int, scan_us: int, tau_us: float, own: Sequence[Event], flurry: Sequence[Event]
-) -> tuple[int, int, int, int, list[str], list[str]] | None:
+) -> tuple[int, int, int, int, list[str], list[str]]:
     """Mask, retrigger pct and decay, second-contact pct of the ring model (module
     docstring) from the pad's own slaps ``own``, their ring's fitted ``tau_us`` and the
     flurry (whose real slaps must clear the line and count as slaps), with the review's
-    reasons and warnings; None where no recorded ring stands over the threshold after
-    the mask."""
+    reasons and warnings.  Where no recorded ring stands over the threshold after the
+    mask (a ring of a few ms), the line starts at the peak itself: the ring's own fade."""
     decay, _ = on_board("retrigger_decay_us", round(tau_us), "")
     mask = scan_us + RING_MASK_US
     ratios = [
@@ -383,9 +386,7 @@ def fit_ring_model(
         for k in range(math.ceil(mask / 1000), min(len(e.envelope), RING_BEFORE_SECOND_MS))
         if e.envelope[k] >= thr
     ]
-    if not ratios:
-        return None
-    wanted = _round_up(max(ratios) * RING_MARGIN * 100, 5)
+    wanted = _round_up(max(ratios) * RING_MARGIN * 100, 5) if ratios else 100
     pct, limit = on_board("retrigger_pct", max(wanted, 100), "a hard slap's ring may be counted twice")
     warnings = [limit] if limit else []
     lost = [
@@ -402,15 +403,17 @@ def fit_ring_model(
         said(
             "ring",
             f"τ {tau_us / 1000:.0f} ms, applied",
-            f"the pad's own ring fades with τ {tau_us / 1000:.0f} ms, longer than a mask can cover and let fast "
-            "slaps through: the retrigger line below follows it",
+            f"the pad's own ring fades with τ {tau_us / 1000:.0f} ms: the retrigger line below follows it, and "
+            "second contacts are told apart from slaps, so the mask can be short enough for fast slaps",
         ),
         said("mask", f"{mask / 1000:g} ms", "the scan and 3 ms: the strike's own first swings"),
         said(
             "retrigger",
             f"{pct} % of the peak decaying with {decay / 1000:g} ms, over the threshold",
             f"the ring's own fade; every recorded ring stayed {db(pct / 100 / max(ratios)):.1f} dB under it "
-            f"(the first {RING_BEFORE_SECOND_MS} ms, before a second contact)",
+            f"(the first {RING_BEFORE_SECOND_MS} ms, before a second contact)"
+            if ratios
+            else "the ring's own fade from the peak; no recorded ring stood over the threshold once the mask ended",
         ),
         said(
             "second contact",
@@ -540,10 +543,9 @@ def fit_pad(
     floor = max(thr / 4, noise.peak)
     tau = decay_tau_us([e.envelope for e in own], floor)
     second = 0
-    ring_model = None
-    if tau is not None and (limited(w4) or any(w.startswith("PROBLEM ") for w in w4)):
-        ring_model = fit_ring_model(thr, scan, tau, own, flurry)
-    if ring_model is not None and not limited(ring_model[5]):  # the line mask and fade could not give: the ring's own
+    ring_model = fit_ring_model(thr, scan, tau, own, flurry) if tau is not None else None
+    line_fails = limited(w4) or any(w.startswith("PROBLEM ") for w in w4)
+    if ring_model is not None and not limited(ring_model[5]) and (line_fails or ring_model[0] < mask):
         mask, pct, decay, second, r4, w4 = ring_model
     else:
         ring_model = None

@@ -42,6 +42,9 @@ SEGMENTS_KEPT = 128
 """Recorded segments kept (the least recently used dropped): a busy screen puts
 10–15 into a frame.  Bounded in count because a segment keeps the rendered strings it
 blits alive after the text cache has let them go."""
+CORNERS_KEPT = 64
+"""Rounded rects' corner pictures kept (:func:`_corners`; the least recently used
+dropped): a screen's cards, panels and chips in their few sizes and colours."""
 
 
 class Frame:
@@ -145,23 +148,70 @@ def blit(surface: pygame.Surface, image: pygame.Surface, topleft: tuple[int, int
     return surface.blit(image, topleft)
 
 
+_CORNERS: dict[Hashable, pygame.Surface] = {}
+
+
 def rounded_rect(surface: pygame.Surface, color: tuple[int, ...], rect: Box, width: int, radius: int) -> pygame.Rect:
-    """``pygame.draw.rect`` with rounded corners, but under a clip that meets none of its
-    corners' squares as the plain fills it paints there (the whole rect, or its four
-    bands): pygame lays out a rounded rect whole whatever the clip (a boxer's panel
-    repainted where its figure moved cost a quarter of a demo frame), and away from the
-    corners its pixels are exactly these (``tests/display/test_compose.py``)."""
+    """``pygame.draw.rect`` with rounded corners, painted as plain fills (the rect but its
+    corners' squares, or its four sides) and, where the clip meets them, its corners'
+    squares blitted from a picture of pygame's own, drawn once for the same colour, border
+    and radius (:func:`_corners`).  pygame lays out a rounded rect whole whatever the clip:
+    a card sliding or turning over, a panel repainted under a moving figure, laid it out
+    every frame (a seventh of a Big Time Boxing demo frame).  The pixels are pygame's: away
+    from the corners they are exactly these fills, and a rounded rect's corners are the
+    same wherever it is (``tests/display/test_compose.py``).  For a rect
+    :func:`display.draw.fit_rect` has clamped (its border under half its smaller side)."""
     clip = surface.get_clip()
     x, y, w, h = rect
     corners = ((x, y), (x + w - radius, y), (x, y + h - radius), (x + w - radius, y + h - radius))
-    if any(clip.colliderect((cx, cy, radius, radius)) for cx, cy in corners):
+    met = [(cx, cy) for cx, cy in corners if clip.colliderect((cx, cy, radius, radius))]
+    if met and (surface.get_bitsize() != 32 or surface.get_masks()[3]):  # a colour key needs every shade
         return pygame.draw.rect(surface, color, rect, width, radius)
-    if width == 0:
-        surface.fill(color, rect)
+    across, down = w - 2 * radius, h - 2 * radius
+    if width == 0 and not met:
+        bands: tuple[Box, ...] = (rect,)
+    elif width == 0:
+        bands = ((x + radius, y, across, h), (x, y + radius, radius, down), (x + w - radius, y + radius, radius, down))
     else:
-        for band in ((x, y, w, width), (x, y + h - width, w, width), (x, y, width, h), (x + w - width, y, width, h)):
-            surface.fill(color, band)
+        bands = (
+            (x + radius, y, across, width),
+            (x + radius, y + h - width, across, width),
+            (x, y + radius, width, down),
+            (x + w - width, y + radius, width, down),
+        )
+    for band in bands:
+        surface.fill(color, band)
+    if met:
+        picture = _corners(surface, color, width, radius)
+        for cx, cy in met:
+            surface.blit(picture, (cx, cy), (radius if cx > x else 0, radius if cy > y else 0, radius, radius))
     return clip.clip(rect)
+
+
+def _corners(surface: pygame.Surface, color: tuple[int, ...], width: int, radius: int) -> pygame.Surface:
+    """The four corner squares (``radius`` a side) of ``pygame.draw.rect(color, rect,
+    width, radius)`` in one square picture ``2 * radius`` a side, each in its own corner,
+    in ``surface``'s pixel format; what pygame does not paint there is colour-keyed out.
+    They are the same for a rect of any size pygame can draw them in (its corners are laid
+    out from its edges: checked for radii 1–39, borders 0–30, every size to 13 px past
+    the least), so they are drawn once, on a square just large enough."""
+    key = (color, width, radius, surface.get_masks())
+    picture = _CORNERS.pop(key, None)
+    if picture is None:
+        side = 2 * (radius + width + 1)
+        square = pygame.Surface((side, side), 0, surface)
+        unpainted = (255 - color[0], *color[1:3])  # another red: never the colour's
+        square.fill(unpainted)
+        pygame.draw.rect(square, color, (0, 0, side, side), width, radius)
+        picture = pygame.Surface((2 * radius, 2 * radius), 0, surface)
+        far = side - radius
+        for cx, cy in ((0, 0), (1, 0), (0, 1), (1, 1)):
+            picture.blit(square, (cx * radius, cy * radius), (cx * far, cy * far, radius, radius))
+        picture.set_colorkey(unpainted)
+    _CORNERS[key] = picture  # (re)inserted last: the most recently used
+    while len(_CORNERS) > CORNERS_KEPT:
+        del _CORNERS[next(iter(_CORNERS))]
+    return picture
 
 
 def shade(surface: pygame.Surface, rect: Box, rgba: tuple[int, int, int, int]) -> pygame.Rect:

@@ -74,6 +74,7 @@ FIT_NEAR_US = 100  # the edge's line is kept within this of the sample pair cros
 LOBE_BACK_US = 1200  # a first lobe under the threshold is looked for this far before the main swing's crossing
 BASE_FROM_US = 4000  # the edge's baseline: the samples from this long before the crossing ...
 BASE_TO_US = 1500  # ... to this long before it (a soft slap's contact is ~1.2 ms before it)
+PH_REFIT_FRAMES = 40  # the ring's phase is fitted again on this many state frames (10 ms), once they stand
 SECOND_HOLD_US = 45000  # a palm's second contact comes up to this long after its slap (26–40 ms: issue 31)
 XTALK_LEAD_US = 40  # a crosstalk onset may seem this much earlier than its source's (estimate error)
 OWN_RING_FRAMES = 256  # frames kept by process() for callers without a DMA ring
@@ -526,6 +527,62 @@ def _line(p, dt):
     return ring if ring > p.thr else 0
 
 
+def _lag_freq(d, m, r2, c, dw):
+    """The ring's frequency from its phase over a lag of up to ``m // 4`` state frames:
+    the damped sinusoid ``d`` (``m`` state frames, oldest first, fading by ``r2`` per
+    two) holds ``d[j] = 2 r^L cos(L w) d[j-L] - r^2L d[j-2L]`` for any lag ``L``, whose
+    least squares fit knows ``L w`` about as well as the one-frame fit knows ``w``: ``w``
+    ``L`` times better, where ``L w`` is not near a whole turn or half turn (the lag
+    where ``L sin(L w)`` is largest).  Of the angles whose cosine that is, the one
+    nearest ``L`` times the one-frame fit's (``c``: cos w, known to ``dw``).  Returns
+    (cos w, its error as the frequency's) where that is better than ``dw``, else None."""
+    w1 = math.acos(c)
+    lag = 0
+    gain = 0.0
+    for q in range(2, m // 4 + 1):
+        g = q * abs(math.sin(q * w1))
+        if g > gain:
+            lag = q
+            gain = g
+    if lag < 2:
+        return None
+    rl = math.pow(r2, lag / 2)
+    r2l = rl * rl
+    n = m - 2 * lag
+    sx = sy = sxx = sxy = 0.0  # with a constant too: a baseline a little off biases the lag's fit
+    for j in range(2 * lag, m):
+        x = d[j - lag]
+        y = d[j] + r2l * d[j - 2 * lag]
+        sx += x
+        sy += y
+        sxx += x * x
+        sxy += x * y
+    den = sxx - sx * sx / n
+    if den <= 0:
+        return None
+    a = (sxy - sx * sy / n) / den
+    k = (sy - a * sx) / n
+    cl = a / (2 * rl)
+    if not -1 < cl < 1:
+        return None
+    th = math.acos(cl)
+    near = lag * w1
+    turns = math.floor(near / (2 * math.pi) + 0.5)
+    w = 2 * math.pi * turns
+    best = None
+    for x in (w - th, w + th, w + 2 * math.pi - th, w - 2 * math.pi + th):
+        if best is None or abs(x - near) < abs(best - near):
+            best = x
+    err = 0.0
+    for j in range(2 * lag, m):
+        e = d[j] + r2l * d[j - 2 * lag] - a * d[j - lag] - k
+        err += e * e
+    dl = math.sqrt(err / (n - 2) / den) / (2 * rl * math.sin(th)) / lag
+    if dl >= dw or abs(best - near) > lag * 2 * dw + math.pi / 4:  # no better, or another turn than the fit's
+        return None
+    return math.cos(best / lag), dl
+
+
 def velocity(peak, threshold, sensitivity, curve):
     """MIDI-style velocity 1..127 of a hit whose peak is ``peak`` counts above baseline."""
     span = sensitivity - threshold
@@ -642,6 +699,7 @@ class Detector:
         self._plan_done = 0  # ... how many the gate has taken, how many more it may ...
         self._plan_left = 0
         self._plan_next = 0  # ... and, while held, the frame number it goes on from
+        self._run_k = 0  # the first frame of the unbroken run the latest block belongs to
         self._next = -1  # the frame after the last one fed and its ticks: the frames before a block
         self._next_t = -1  # are known only when it follows on from them, in number and in time
         if settings:
@@ -704,6 +762,8 @@ class Detector:
         # frames before the first state frame to look at too: only those that came just before
         # (a simulator that skips time numbers its frames on: those in the ring are from then)
         back = step - 1 if first == self._next and t_first == self._next_t else d
+        if first != self._next or t_first != self._next_t:
+            self._run_k = first  # frames before this one were skipped: the ring's older ones are not the ring's past
         self._next = (first + count) & FRAME_MASK
         self._next_t = (t_first + count * frame_us) & TICKS_MASK
         if self._held and (((first + d) & FRAME_MASK) != self._plan_next or span != self._plan_span):
@@ -948,19 +1008,28 @@ class Detector:
         times the one before that, ``r`` its fade per state frame (the pad's own time
         constant); ``a1`` (its frequency) is fitted by least squares on the state frames
         from 2 ms after the threshold was crossed (the contact's force is over) to here
-        (later, if there are not six yet), and the prediction starts from the last two.
+        (later, if there are not six yet), and the prediction starts from the last two;
+        fitted again once ``PH_REFIT_FRAMES`` such frames stand (10 ms of ring, before a
+        fast slap can come: a dozen frames pinned the frequency too loosely for the level,
+        up to ~3,000 counts at gain × 1), the frequency then read from the phase over a
+        lag of several frames (:func:`_lag_freq`), the first fit kept where that one fails.
         Its level: the threshold, ``second_pct`` % of the last slap (second contacts stay
         under it) and what the fit leaves, the phase it may lose included.  Off (the line
         alone) where the ring is under the threshold or the fit leaves more than a tenth
         of it (a second swing or mode, noise)."""
+        on = p.ph_on  # a fit stands: this is the refit
         p.ph_on = False
         p.ph_wait = False
         if not p.second or not p.rt_pct:
             return
         m = ticks_diff(t, p.cross) // STATE_US - 8  # the main swing's force is over 2 ms on
-        if m > 12:
-            m = 12
-        if m < 6:  # fitted once six state frames stand clear of it
+        if m > PH_REFIT_FRAMES:
+            m = PH_REFIT_FRAMES
+        run = frame_diff(k, self._run_k) // self.step  # state frames since frames were last skipped
+        if m > run:
+            m = run
+        if m < 6:  # fitted once six state frames stand clear of it (and of frames skipped)
+            p.ph_on = on
             p.ph_wait = True
             p.ph_fit_t = (p.cross + 14 * STATE_US) & TICKS_MASK
             return
@@ -977,6 +1046,7 @@ class Detector:
             num += (d[j] + r2 * d[j - 2]) * d[j - 1]
             den += d[j - 1] * d[j - 1]
         if den < (m - 2) * p.thr * p.thr / 4:
+            p.ph_on = on
             return
         a1 = num / den
         lim = 2 * math.sqrt(r2)
@@ -989,18 +1059,33 @@ class Detector:
             e = d[j] - a1 * d[j - 1] + r2 * d[j - 2]
             err += e * e
         if 100 * err > den:
+            p.ph_on = on
             return
+        c = a1 / lim
+        dw = math.sqrt(err / (m - 2) / den) / (lim * math.sqrt(1 - c * c) + 1e-6)  # a1's error as the frequency's
+        if m >= PH_REFIT_FRAMES:
+            lag = _lag_freq(d, m, r2, c, dw)
+            if lag:
+                c, dw = lag
+                a1 = lim * c
+                err = 0.0
+                for j in range(2, m):
+                    e = d[j] - a1 * d[j - 1] + r2 * d[j - 2]
+                    err += e * e
         p.ph_a1 = int(a1 * (1 << _PH_Q) + 0.5) if a1 > 0 else -int(-a1 * (1 << _PH_Q) + 0.5)
         p.ph_a2n = int(r2 * (1 << _PH_Q) + 0.5)
         p.ph_p1 = d[m - 1]
         p.ph_p2 = d[m - 2]
         rms = math.sqrt(err / (m - 2))
-        # a1 known to ~2 standard errors: a phase that drifts, at worst by where the ring has faded by e
-        c = a1 / lim
-        drift = rms / math.sqrt(den) / (lim * math.sqrt(1 - c * c) + 1e-6) * p.rt_tau / (step * self.frame_us * math.e)
+        dw += 0.5 / (1 << _PH_Q) / (lim * math.sqrt(1 - c * c) + 1e-6)  # and a1's rounding to Q12
+        # the frequency known to ~2 standard errors: a phase that drifts, at worst by where the ring has faded by e
+        drift = dw * p.rt_tau / (step * self.frame_us * math.e)
         lost = math.sqrt(2 * den / (m - 2)) * (drift if drift < 1 else 1)  # ... and that much of the ring missed
         p.ph_level = p.thr + p.second * p.last_peak // 100 + int(8 * rms + 2 * lost)
         p.ph_on = True
+        if not on and m < PH_REFIT_FRAMES:  # fitted again on the longer ring, before a fast slap can come
+            p.ph_wait = True
+            p.ph_fit_t = (p.cross + (8 + PH_REFIT_FRAMES) * STATE_US) & TICKS_MASK
 
     def _predict(self, p, x):
         """|Pad ``p``'s sample ``x`` less the ring's baseline and the ring predicted for it|,
@@ -1022,12 +1107,20 @@ class Detector:
         the ring was predicted with its phase (:meth:`_phase_fit`), a hit that rose over
         that prediction by its level (which holds second contacts out) is a slap too, its
         peak the larger of that rise and the sum it made with the ring (a slap meeting
-        the ring's opposite swing sums to less)."""
+        the ring's opposite swing sums to less).  A hit that crossed over a ring (the line
+        or the prediction) whose edge lies further before the crossing than its own rise
+        takes (the onset curve's delay, at least a third of the scan, and a state frame)
+        was timed on a swing of that ring: it is timed from the crossing less that delay."""
         onset, peak, clean, delay, subtracted = self._onset(i, p, k)
         rose = p.ph_on  # the ring was predicted with its phase: the rise over it decides
         p.ph_on = p.ph_wait = False
-        if rose and p.ph_peak >= p.ph_level and p.ph_peak > peak:  # its own swing, met by the
-            peak = p.ph_peak  # ring's opposite one
+        over = rose and p.ph_peak >= p.ph_level
+        if over and p.ph_peak > peak:  # its own swing, met by the ring's opposite one
+            peak = p.ph_peak
+        if over or p.cross_line:  # over a ring: an edge further before the crossing than a rise takes
+            rise = onset_delay_us(peak, p.onset_us, p.onset_exp)  # is a swing of the ring before the slap
+            if ticks_diff(p.cross, onset + delay) > (rise if 3 * rise > p.scan else p.scan // 3) + STATE_US:
+                onset = (p.cross - rise) & TICKS_MASK
         p.onset = onset
         p.peak = peak
         p.phase = MASK
@@ -1043,7 +1136,8 @@ class Detector:
             if (peak < p.thr or (held and peak < p.thr + ring + p.second * p.last_peak / 100)) and (
                 not rose or p.ph_peak < p.ph_level
             ):
-                line = p.rt_level * math.exp(-ticks_diff(onset, p.line_t) / p.rt_tau)
+                dt = ticks_diff(onset, p.line_t)  # < 0: a line from before the ticks wrapped, long gone
+                line = p.rt_level * math.exp(-dt / p.rt_tau) if dt >= 0 else 0.0
                 p.rt_level = own if own > line else line
                 p.line_t = onset
                 return

@@ -23,7 +23,7 @@ from firmware_py.sim.piezo import PiezoPad
 from hal.padboard import wire
 from hal.padboard.messages import PadHit
 from hal.padboard.settings import PadSettings
-from tests.calibration.real_pad_runs import HARD, SOFT, RealPadRun, play, real_pad
+from tests.calibration.real_pad_runs import HARD, SOFT, RealPadRun, play, play_fast, real_pad
 
 QUIET = NoiseStats(32768, 6.0, 33, 1.0, 60, 0, 12000, 10)
 LIMITS = {name: (lo, hi) for name, _d, lo, hi in wire.SETTINGS_FIELDS}
@@ -159,6 +159,30 @@ def test_the_ring_is_fitted_from_the_pads_own_rings_and_applied() -> None:
     assert s.retrigger_decay_us == round(fit.ring_tau_us) and s.retrigger_pct > 100, s
     assert s.mask_us < 10_000 and s.second_pct > 0, s
     assert fit.ok and not fit.warnings, (fit.problems, fit.warnings)
+
+
+@pytest.mark.parametrize("kind", ["rubber", "wood", "plate"])
+def test_a_short_ringing_pad_gets_the_ring_model_and_counts_fast_slaps(kind: str) -> None:
+    """A pad whose ring dies in 2–3 ms, each slap followed 26–40 ms later by the palm's
+    second contact: the wizard covered that second contact with a mask of 46–48 ms (the
+    ring model only where no mask the board holds could cover the ring), which swallowed
+    14–15 of 40 fast slaps (15–25 ms apart) and counted others' second contacts.  The
+    ring's τ was fitted, so the ring model applies: a short mask, second contacts told
+    apart, every fast slap counted once and no slap counted twice."""
+    pad = real_pad(kind, 4.0, long_ring=False)
+    fits, _faults, _noise = fit_all(RealPadRun(pad, 1).calibration(), [0], {0: PadSettings()})
+    fit = fits[0]
+    s = fit.settings
+    assert fit.ring_tau_us is not None and fit.ring_tau_us < 10_000, fit.ring_tau_us
+    assert s.mask_us < 10_000 and s.second_pct > 0, s
+    assert s.retrigger_decay_us == round(fit.ring_tau_us), s
+    ring = next(r for r in fit.reasons if r.startswith("ring "))
+    assert "applied" in ring and "not applied" not in ring, ring
+    assert fit.ok, fit.problems
+    fast = play_fast(pad, s, bursts=5)
+    assert (fast.once, fast.extra) == (fast.slaps, 0), fast
+    got = play(pad, s, each=10)
+    assert (got.found, got.doubled) == (got.slaps, 0), got
 
 
 @pytest.mark.parametrize(("kind", "gain"), [("rubber", 1.0), ("wood", 4.0), ("plate", 8.0)])

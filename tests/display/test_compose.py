@@ -227,3 +227,34 @@ def test_a_demo_whose_game_did_not_move_is_not_drawn_again_while_its_band_blinks
             assert composed.dirty and all(r.y >= SIZE[1] * 0.85 for r in composed.dirty), composed.dirty
     assert demo[11].play != first.play
     assert drawn == [1, 0, 0, 1]
+
+
+@pytest.mark.parametrize("width", [0, 1, 4, 7, 30])
+def test_a_rounded_rect_is_laid_out_once_for_its_look_wherever_and_however_large(width: int, monkeypatch) -> None:
+    """A rounded rect repainted across its corners (a card sliding in or turning over, a
+    panel whose edge changed) is pygame.draw.rect's picture at every place, size and
+    clip, and pygame lays it out once for its colour, border and radius, not once a frame
+    (issue 34: a fifth of a Big Time Boxing demo frame went to laying out its stage card
+    and panels again)."""
+    laid_out = []
+    pygames_rect = pygame.draw.rect
+
+    def counted(*args: object) -> pygame.Rect:
+        laid_out.append(args)
+        return pygames_rect(*args)  # type: ignore[arg-type]
+
+    radius = 24
+    clips = [None, (0, 0, 40, 40), (100, 90, 300, 8), (50, 0, 30, 400), (7, 5, 200, 200)]
+    places = [(20, 30), (21, 30), (63, 47), (140, 9), (3, 111)]
+    for place, size in zip(places, [(131, 97), (131, 97), (77, 120), (99, 99), (130, 91)], strict=True):
+        for clip in clips:
+            ours, pygames = pygame.Surface((300, 220)), pygame.Surface((300, 220))
+            for surface in (ours, pygames):
+                surface.fill((9, 9, 9))
+                surface.set_clip(clip)
+            monkeypatch.setattr(pygame.draw, "rect", counted)
+            compose.rounded_rect(ours, (200, 120, 40), (*place, *size), width, radius)
+            monkeypatch.setattr(pygame.draw, "rect", pygames_rect)
+            pygame.draw.rect(pygames, (200, 120, 40), (*place, *size), width, radius)
+            assert pygame.image.tobytes(ours, "RGB") == pygame.image.tobytes(pygames, "RGB"), f"at {place}, clip {clip}"
+    assert len(laid_out) == 1

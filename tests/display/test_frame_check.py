@@ -14,7 +14,7 @@ from typing import Any
 import pygame
 import pytest
 
-from display import draw
+from display import compose, draw
 from display.canvas import Canvas
 from display.frame_check import Shown, check_frames, runs
 from display.games import registry
@@ -47,6 +47,7 @@ def test_the_card_flip_block_is_caught_when_the_clamp_is_taken_away(monkeypatch,
     shown = hil_frames(HIL / "punch" / "every_pairing.toml")[:120]  # the first reveals
     assert not [f for f in check_frames(shown, renderer) if "paint outside" in f]
     monkeypatch.setattr(draw, "fit_rect", lambda box, width, radius: (box, width, radius))
+    monkeypatch.setattr(compose, "rounded_rect", pygame.draw.rect)  # pygame's own, unclamped: its block
     found = [f for f in check_frames(shown, renderer) if "paint outside" in f]
     # The block: a card a few units wide painted some 236 wide, at every reveal.
     blocks = [

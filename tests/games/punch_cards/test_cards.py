@@ -53,12 +53,14 @@ def test_the_same_seed_and_serial_give_the_same_card_and_another_seed_another() 
 
 
 def test_the_set_ranking_is_every_set_once_in_order() -> None:
-    """The unranking covers every 2-, 3- and 4-set exactly once (spot-checked at the
-    ends of each size and on the whole 2-set range)."""
+    """The unranking covers every 2-, 3- and 4-set exactly once (on the whole 2- and
+    3-set ranges, and spot-checked at the ends of the 4-sets)."""
     span = range(NUMBER_MIN, NUMBER_MAX + 1)
     two = sorted(combinations(span, 2), key=lambda s: tuple(reversed(s)))
     assert [_unrank(r) for r in range(len(two))] == two
     n2, n3 = comb(99, 2), comb(99, 3)
+    three = sorted(combinations(span, 3), key=lambda s: tuple(reversed(s)))
+    assert [_unrank(n2 + r) for r in range(n3)] == three
     assert _unrank(n2) == (1, 2, 3) and _unrank(n2 + n3 - 1) == (97, 98, 99)
     assert _unrank(n2 + n3) == (1, 2, 3, 4) and _unrank(SET_COUNT - 1) == (96, 97, 98, 99)
 
