@@ -141,13 +141,8 @@ class VirtualPads:
                 at = (k % ring_frames) * n
                 for j, col in enumerate(cols):
                     ring[at + j : at + count * n : n] = array("H", col)
-                last = times[-1]
-                for pad, onset, vel, peak in self._det.feed(ring, k, count, t & TICKS_MASK, period):
-                    hit = PadHit(pad, last - _ticks_diff(last & TICKS_MASK, onset), vel, peak)
-                    self.hits.append(hit)
-                    if rec is not None:
-                        rec.add_hit(hit)
-                        self._edge(rec, hit)
+                for found in self._det.feed(ring, k, count, t & TICKS_MASK, period):
+                    self._hit(rec, times[-1], *found)
             else:
                 for tf, s in zip(times, rows):
                     self._compare(rec, tf, s)
@@ -155,11 +150,24 @@ class VirtualPads:
                 rec.add_frames(times, rows)
             self._k = (k + count) & FRAME_MASK
             t += count * period
+        self._contacts(rec, t)
+        self._t = t
+
+    def _hit(self, rec: Recording | None, t: int, pad: int, onset: int, velocity: int, peak: int) -> None:
+        """A hit the detector reported by frame time ``t`` (its onset in wrapped ticks):
+        kept, and recorded with its edge."""
+        hit = PadHit(pad, t - _ticks_diff(t & TICKS_MASK, onset), velocity, peak)
+        self.hits.append(hit)
+        if rec is not None:
+            rec.add_hit(hit)
+            self._edge(rec, hit)
+
+    def _contacts(self, rec: Recording | None, t: int) -> None:
+        """The probe's closings before ``t``, into ``rec``."""
         while self._touches and self._touches[0] < t:
             touched = heapq.heappop(self._touches)
             if rec is not None:
                 rec.add_contact(touched)
-        self._t = t
 
     def _edge(self, rec: Recording, hit: PadHit) -> None:
         period = self.edge_period_us

@@ -18,11 +18,10 @@ import random
 from collections.abc import Sequence
 
 from calibration.capture import Capture, Recording
-from calibration.virtual import TICKS_MASK, VirtualPads, _ticks_diff
+from calibration.virtual import TICKS_MASK, VirtualPads
 from firmware_py.sim.pad_sets import SIM_CABINETS, make_detector
 from firmware_py.sim.padboard import PROBE_IRQ_US
 from firmware_py.sim.piezo import REAL_PAD_KINDS, ModelSlap, PiezoModel, PiezoPad, SlapSignal, normals
-from hal.padboard.messages import PadHit
 from hal.padboard.settings import PadSettings
 from tests.calibration.real_pad_runs import HummingModel
 
@@ -41,21 +40,14 @@ class FrameByFrame(VirtualPads):
                 self.model.add_slap(pad, ts, force)
             s = model.sample(t)
             if self.comparator is None:
-                for pad, onset, vel, peak in self._det.process(t & TICKS_MASK, s):
-                    hit = PadHit(pad, t - _ticks_diff(t & TICKS_MASK, onset), vel, peak)
-                    self.hits.append(hit)
-                    if rec is not None:
-                        rec.add_hit(hit)
-                        self._edge(rec, hit)
+                for found in self._det.process(t & TICKS_MASK, s):
+                    self._hit(rec, t, *found)
             else:
                 self._compare(rec, t, s)
             if rec is not None:
                 rec.add_frames([t], [s])
             t += period
-        while self._touches and self._touches[0] < t:
-            touched = heapq.heappop(self._touches)
-            if rec is not None:
-                rec.add_contact(touched)
+        self._contacts(rec, t)
         self._t = t
 
 
