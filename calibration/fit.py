@@ -231,16 +231,18 @@ def fit_scan(own: Sequence[Event], period_us: int) -> tuple[int, str]:
 def _last_violation_ms(
     env: Sequence[int], peak: int, thr: int, pct: int, decay_ms: int, safety: float = RING_SAFETY
 ) -> int:
-    """The first ms from which the ring, × ``safety``, stays under the retrigger line."""
-    last = -1
-    for k, e in enumerate(env):
-        need = e * safety
+    """The first ms from which the ring, × ``safety``, stays under the retrigger line.
+
+    Walked from the ring's end back to its last ms over the line: the mask search asks
+    this for every (pct, decay) it tries, and the ring's quiet tail costs no ``exp``."""
+    for k in range(len(env) - 1, -1, -1):
+        need = env[k] * safety
         if need < thr:
             continue
         line = peak * pct / 100 * math.exp(-k / decay_ms) if pct else 0.0
         if need >= max(thr, line):
-            last = k
-    return last + 1
+            return k + 1
+    return 0
 
 
 Choice = tuple[tuple[int, int], int, int, int]  # (re-open time, mask), mask, pct, decay ms

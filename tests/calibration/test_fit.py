@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import math
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from calibration.analysis import CrosstalkSeen, Event, NoiseStats, find_events, noise_stats
 from calibration.capture import Capture
-from calibration.fit import fit_crosstalk, fit_mask, fit_threshold, fit_velocity
+from calibration.fit import _last_violation_ms, fit_crosstalk, fit_mask, fit_threshold, fit_velocity
 from calibration.verify import Criteria, judge
 from hal.padboard.messages import PadHit
 from hal.padboard.settings import PadSettings
@@ -111,3 +114,24 @@ def test_judge_counts_false_doubles_and_crosstalk() -> None:
         "crosstalk triggers": False,
     }
     assert all(c.advice for c in v.failed())
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(0, 4095), max_size=120),
+    st.integers(1, 4095),
+    st.integers(1, 400),
+    st.sampled_from([0, 25, 50, 100, 150]),
+    st.integers(1, 60),
+    st.sampled_from([1.0, 1.41, 2.0]),
+)
+def test_the_last_ring_violation_is_the_last_ms_over_the_line(
+    env: list[int], peak: int, thr: int, pct: int, decay: int, safety: float
+) -> None:
+    """The mask search's question, walked from the ring's end for speed, answers as its
+    definition does: one past the last ms where the ring × safety is over both the
+    threshold and the retrigger line (0 when it never is)."""
+    over = [
+        k for k, e in enumerate(env) if e * safety >= max(thr, peak * pct / 100 * math.exp(-k / decay) if pct else 0.0)
+    ]
+    assert _last_violation_ms(env, peak, thr, pct, decay, safety) == (over[-1] + 1 if over else 0)
