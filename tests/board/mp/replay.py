@@ -50,7 +50,8 @@ def find(name):
 class Replay:
     def __init__(self):
         self.objects = {}
-        self.arrays = {}
+        self.arrays = {}  # number -> (typecode, length, array)
+        self.spare = []  # such triples the trace let go, for the next array of their shape
         self.fx = []
         self.expect_fx = []
         self.test = ""
@@ -62,26 +63,42 @@ class Replay:
         if "o" in e:
             return self.objects[e["o"]]
         if "a" in e:
-            return self.arrays[e["a"]]
+            return self.arrays[e["a"]][2]
         if "fn" in e:
             return Sink(self)
         raise ValueError("unknown tag " + repr(e))
+
+    def zeroed(self, tc, n):
+        """A zeroed array: one the trace let go, of the same shape, if any.  A board makes
+        its DMA ring once; a fresh 8 KB ring (and its 8 KB of zeros) a test split the
+        capped heap until, at some heap sizes, no 8 KB block was left whole."""
+        for i, (t, length, a) in enumerate(self.spare):
+            if t == tc and length == n:
+                self.spare.pop(i)
+                for j in range(n):
+                    a[j] = 0
+                return (tc, n, a)
+        return (tc, n, array(tc, bytes(n * struct.calcsize(tc))))
 
     def entry(self, e):
         if "test" in e:
             self.test = e["test"]
             return
-        for key, table in (("del", self.objects), ("adel", self.arrays)):
-            if key in e:
-                table.pop(e[key], None)
-                return
+        if "del" in e:
+            self.objects.pop(e["del"], None)
+            return
+        if "adel" in e:
+            gone = self.arrays.pop(e["adel"], None)
+            if gone is not None:
+                self.spare.append(gone)
+            return
         if "end" in e:
             return
         if "anew" in e:
-            self.arrays[e["anew"]] = array(e["tc"], bytes(e["len"] * struct.calcsize(e["tc"])))
+            self.arrays[e["anew"]] = self.zeroed(e["tc"], e["len"])
             return
         if "aset" in e:
-            a = self.arrays[e["aset"]]
+            a = self.arrays[e["aset"]][2]
             for i, x in e["set"]:
                 a[i] = x
             return
