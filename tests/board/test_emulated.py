@@ -9,7 +9,6 @@ Only ``make board-test`` collects this file (conftest.py)."""
 
 from __future__ import annotations
 
-import statistics
 from collections.abc import Iterator
 
 import pytest
@@ -69,6 +68,9 @@ def test_board_stamps_injected_slaps_at_their_contact(repl_board: emulator.Emula
 
 
 SETTLED_PINGS = 20
+BOARD_STAMP_US = 100
+"""A slap's stamp on the board against its contact, on the piezo model's waveforms
+(issue 31's first-lobe timing; 10-40 µs measured here)."""
 """Pongs the clock sync has before the slaps (2 s of the link's 10 pings a second)."""
 
 
@@ -101,7 +103,15 @@ def test_cabinet_driver_reads_slaps_from_the_emulated_board(
 ) -> None:
     """Each slap delivered once to its station, stamped at its contact, once the clock
     sync has the exchanges a cabinet's link has long before a game: its shortest-delay
-    hull needs pings that met the board's loop as it polled (docs/board-testing.md)."""
+    hull needs pings that met the board's loop as it polled (docs/board-testing.md).
+
+    Between slaps (what decides a Karate Hit: every pad is on this one board) the stamps
+    keep the board's own accuracy.  Against the host's clock a round-trip sync can only
+    place the board's clock inside its band (``uncertainty_us``, half the shortest round
+    trip less the board's work): where in the band depends on how the two directions'
+    shortest delays compare, and the host's thread latency, scaled into emulated time by
+    however fast the emulator runs, adds to the two unevenly (a CI run: three slaps
+    0.29-0.32 ms late, 28 µs apart as on an idle machine; the band here 0.24-0.39 ms)."""
     board, source = linked
     while source.sync.count < SETTLED_PINGS:
         board.wait_emulated(100_000)
@@ -112,5 +122,7 @@ def test_cabinet_driver_reads_slaps_from_the_emulated_board(
     events = [e for e in source.poll(board.clock.now_us()) if isinstance(e, SlapEvent)]
     assert [e.station for e in events] == [p for p, _, _ in contacts], events
     errors = [e.t_us - t for e, (_, t, _) in zip(events, contacts)]
-    assert all(abs(x) <= 400 for x in errors), errors  # the stamp's own error plus the clock sync's
-    assert statistics.median(abs(x) for x in errors) <= 250, errors
+    band = source.sync.uncertainty_us
+    print(f"slap errors {errors} µs, the clock sync's band ±{band:.0f} µs")
+    assert max(errors) - min(errors) <= BOARD_STAMP_US, errors
+    assert all(abs(x) <= band + BOARD_STAMP_US for x in errors), (errors, band)

@@ -26,9 +26,10 @@ from hal.events import PadLinkEvent, SlapEvent
 pytestmark = [pytest.mark.board, pytest.mark.slow]
 
 HIL = Path(__file__).resolve().parents[1] / "hil"
-STAMP_US = 400
-"""A slap's stamp against its contact: the board's onset error plus the clock sync's
-(as tests/board/test_emulated.py asks of the driver)."""
+BOARD_STAMP_US = 100
+"""A slap's stamp on the board against its contact; against the host's clock the clock
+sync's band comes on top (as tests/board/test_emulated.py asks of the driver: where in
+its band a round-trip sync lands depends on the host's thread latency in emulated time)."""
 REBOOT_US = 2_500_000
 """What a replugged board takes before it answers HELLO that the sim's padboard (which
 reboots at once) does not: power-up to main.py serving, measured on the emulated RP2040
@@ -44,6 +45,7 @@ class Played:
     slaps_seen: tuple[SlapEvent, ...]
     links: tuple[PadLinkEvent, ...]
     counters: Any
+    sync_band_us: float
 
 
 def after_replug(scenario: Scenario, later_us: int) -> Scenario:
@@ -76,6 +78,7 @@ def play(name: str, out: Path, reboot_us: int = 0) -> Played:
         tuple(e for e in seen if isinstance(e, SlapEvent)),
         tuple(e for e in seen if isinstance(e, PadLinkEvent)),
         run.link.source.counters if run.link is not None else None,
+        run.link.source.sync.uncertainty_us if run.link is not None else 0.0,
     )
 
 
@@ -106,7 +109,8 @@ def test_the_board_stamps_each_near_tie_slap_at_its_contact(near_tie: Played) ->
     f = near_tie.result.fidelity
     assert f.unmatched == 0, f.as_json()
     slap_errors = sorted(f.errors, key=abs)[-near_tie.slaps_injected :]
-    assert all(abs(e) <= STAMP_US for e in slap_errors), f.errors
+    print(f"slap errors {slap_errors} µs, the clock sync's band ±{near_tie.sync_band_us:.0f} µs")
+    assert all(abs(e) <= near_tie.sync_band_us + BOARD_STAMP_US for e in slap_errors), (f.errors, near_tie.sync_band_us)
 
 
 def test_unplug_pauses_the_game_and_the_board_comes_back(unplugged: Played) -> None:
