@@ -119,6 +119,15 @@ class Renderer:
         self.dirty = self.composer.compose(frame)
         return self.canvas
 
+    def layout(self, screen: Screen, record: LayoutRecord) -> None:
+        """What :meth:`draw` with ``record`` records of where text, live state and banners
+        go, without painting a pixel: the frame is recorded as the cabinet records one
+        (a display list, here of no reused segments) and dropped; the canvas and what it
+        shows are untouched.  Shapes record the box they may paint, not what they did.
+        For checks of the words over whole games (the story's order, what a newcomer is
+        told, words over words), which spent half their time painting panels."""
+        self._draw(Canvas(self.canvas, record, frame=Frame(self.canvas.get_size())), screen)
+
     def prepare(self) -> bool:
         """For a frame with nothing to draw: one bounded step of preparing what the next
         screen will draw (:class:`display.ahead.Ahead`: a demo's type while the title

@@ -119,7 +119,7 @@ class HintPlayer:
             while clock.now_us() < end and not self._finished(cabinet):
                 driver.run_until(clock.now_us() + LOOK_US, after_step=flipped)
                 record = LayoutRecord(contrast=False)
-                renderer.draw(cabinet.scene.screen(clock.now_us()), record)
+                renderer.layout(cabinet.scene.screen(clock.now_us()), record)
                 main = tuple(d.what for d in record.texts)
                 if not self.main_in_play and isinstance(cabinet.scene, Play):
                     main = ()

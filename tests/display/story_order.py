@@ -122,7 +122,7 @@ def drawn(models: list[tuple[int, Any]]) -> list[Frame]:
     frames = []
     for t, model in models:
         record = LayoutRecord(contrast=False)
-        renderer.draw(model, record)
+        renderer.layout(model, record)
         banners = tuple(d.what for d, kind in record.covers if kind is Cover.BANNER)
         frames.append(Frame(t, model, banners, tuple(d.what for d in record.texts)))
     return frames

@@ -38,7 +38,7 @@ def hil() -> list[tuple[str, Any]]:
 
 def read(renderer: Renderer, screen: Any) -> list[str]:
     record = LayoutRecord(contrast=False)  # problems() reads where words went, not their contrast
-    renderer.draw(screen, record)
+    renderer.layout(screen, record)
     assert record.texts, "nothing was recorded: the screen drew no text through the canvas"
     return problems(record)
 
@@ -118,6 +118,22 @@ def test_every_game_reads_along_random_playouts(renderer: Renderer) -> None:
 def test_every_hil_scenario_frame_reads(renderer: Renderer, hil: list[tuple[str, Any]]) -> None:
     assert {name.split("-")[1] for name, _s in hil} == set(registry.games())
     check_all(renderer, hil)
+
+
+def test_laying_out_records_what_drawing_records(renderer: Renderer) -> None:
+    """The checks of words read :meth:`Renderer.layout`, which paints nothing: it must
+    record every string, live state, banner and cut string where drawing records it."""
+
+    def recorded(record: LayoutRecord) -> tuple[object, ...]:
+        return tuple(record.texts), tuple(record.lives), tuple(record.covers), tuple(record.cuts)
+
+    screens = [*menu_screens(), *playout_screens(samples=2)]
+    for name, screen in screens:
+        drawn, laid_out = LayoutRecord(contrast=False), LayoutRecord(contrast=False)
+        renderer.draw(screen, drawn)
+        renderer.layout(screen, laid_out)
+        assert recorded(laid_out) == recorded(drawn), name
+        assert len(laid_out.shapes) == len(drawn.shapes), name
 
 
 # -- resolution ----------------------------------------------------------------------------------
