@@ -181,8 +181,25 @@ def judged(label: str, found: list[str]) -> None:
         pytest.xfail("; ".join(reasons))
 
 
+def scenario_cases() -> list[Any]:
+    """Every shipped scenario; one whose padboard link runs on the wall clock is marked
+    ``realtime`` as ``tests/hil`` marks it: it sleeps through its seconds, so it runs
+    beside the parallel workers, not in one of them."""
+    from firmware_py.hil.scenario import load_scenario
+    from firmware_py.hil.sim_backend import runs_in_real_time
+
+    return [
+        pytest.param(
+            p,
+            id=f"{p.parent.name}/{p.stem}",
+            marks=(pytest.mark.realtime,) if runs_in_real_time(load_scenario(p)) else (),
+        )
+        for p in scenarios()
+    ]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("path", scenarios(), ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("path", scenario_cases())
 def test_every_frame_of_every_hil_scenario(path: Path, renderer: Renderer) -> None:
     """The frame check, and the story order (issue 30) read from the same drawings: no
     banner before the reveal that decides it, each reveal readable before (story_order)."""
