@@ -15,6 +15,11 @@ CLOCK_MHZ = 125  # the RP2040's default system clock: cycles per emulated µs
 BLOCK_FRAMES = 40  # main.BLOCK: frames per block (2 ms at 20 kHz)
 FRAME_US = 50  # main.FRAME_US
 BLOCK_CYCLES = CLOCK_MHZ * BLOCK_FRAMES * FRAME_US  # cycles a block's 2 ms of frames last
+BOARD_STAMP_US = 100
+"""A slap's stamp on the board against its contact, on the piezo model's waveforms
+(issue 31's first-lobe timing; 10-40 µs measured here).  Mapped to the host's clock, the
+clock sync's band comes on top: a round-trip sync lands somewhere inside it, where depends
+on the host thread's latency in emulated time (docs/board-testing.md)."""
 
 
 @dataclass(frozen=True)

@@ -22,14 +22,11 @@ from firmware_py.hil.emulated_backend import EmulatedRun
 from firmware_py.hil.result import ScenarioResult
 from firmware_py.hil.scenario import Scenario, load_scenario
 from hal.events import PadLinkEvent, SlapEvent
+from tests.board import measure
 
 pytestmark = [pytest.mark.board, pytest.mark.slow]
 
 HIL = Path(__file__).resolve().parents[1] / "hil"
-BOARD_STAMP_US = 100
-"""A slap's stamp on the board against its contact; against the host's clock the clock
-sync's band comes on top (as tests/board/test_emulated.py asks of the driver: where in
-its band a round-trip sync lands depends on the host's thread latency in emulated time)."""
 REBOOT_US = 2_500_000
 """What a replugged board takes before it answers HELLO that the sim's padboard (which
 reboots at once) does not: power-up to main.py serving, measured on the emulated RP2040
@@ -110,7 +107,10 @@ def test_the_board_stamps_each_near_tie_slap_at_its_contact(near_tie: Played) ->
     assert f.unmatched == 0, f.as_json()
     slap_errors = sorted(f.errors, key=abs)[-near_tie.slaps_injected :]
     print(f"slap errors {slap_errors} µs, the clock sync's band ±{near_tie.sync_band_us:.0f} µs")
-    assert all(abs(e) <= near_tie.sync_band_us + BOARD_STAMP_US for e in slap_errors), (f.errors, near_tie.sync_band_us)
+    assert all(abs(e) <= near_tie.sync_band_us + measure.BOARD_STAMP_US for e in slap_errors), (
+        f.errors,
+        near_tie.sync_band_us,
+    )
 
 
 def test_unplug_pauses_the_game_and_the_board_comes_back(unplugged: Played) -> None:
