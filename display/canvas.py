@@ -107,7 +107,7 @@ class Canvas:
             self.scale,
             self.offset,
             None if clip is None else tuple(clip),
-            tuple(_key(a) for a in args),
+            _keys(args),
             _key(kwargs) if kwargs else (),
         )
         segment = frame.segments.get(key)
@@ -141,7 +141,7 @@ class Canvas:
             return
         clip = frame.clip
         slot = (draw, self.scale, self.offset, None if clip is None else tuple(clip))
-        key = tuple(_key(a) for a in args)
+        key = _keys(args)
         latest = frame.segments.latest.get(slot)
         if latest is None or latest[0] != key:
             part = compose.Frame(frame.size, frame.segments)
@@ -244,6 +244,16 @@ def segment(draw: Callable[Concatenate[Any, P], R]) -> Callable[Concatenate[Any,
         return draw(target, *args, **kwargs)
 
     return recorded
+
+
+PLAIN = frozenset({int, float, str, bool, type(None)})
+"""Argument types that are their own key: most of a segment's arguments (sizes, words,
+flags), taken as they are without a call (a frame builds a key for every segment it puts in)."""
+
+
+def _keys(values: tuple[Any, ...]) -> tuple[Hashable, ...]:
+    """Each of ``values`` as a key (:func:`_key`)."""
+    return tuple([v if type(v) in PLAIN else _key(v) for v in values])
 
 
 def _key(value: Any) -> Hashable:

@@ -128,9 +128,9 @@ def replay(surface: pygame.Surface, segment: Segment) -> pygame.Rect:
     """Paint ``segment``'s operations in order, each under its own clip cut to the clip
     set now (what the composer repaints)."""
     limit = surface.get_clip()
-    for (paint, args, clip), box in zip(segment.ops, segment.boxes, strict=True):
-        if not box.colliderect(limit):
-            continue
+    ops = segment.ops
+    for i in limit.collidelistall(segment.boxes):  # the operations it touches, found without a Python step each
+        paint, args, clip = ops[i]
         area = limit.clip(clip) if clip is not None else limit
         if not area.w or not area.h:
             continue
@@ -248,9 +248,9 @@ class Composer:
 
     def _replay(self, frame: Frame, rect: pygame.Rect, limit: pygame.Rect | None) -> None:
         surface = self.surface
-        for (paint, args, clip), box in zip(frame.ops, frame.boxes, strict=True):
-            if not box.colliderect(rect):
-                continue
+        ops = frame.ops
+        for i in rect.collidelistall(frame.boxes):  # the operations it touches, found without a Python step each
+            paint, args, clip = ops[i]
             if limit is None:
                 surface.set_clip(clip)
             else:

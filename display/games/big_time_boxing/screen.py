@@ -6,7 +6,7 @@ with its countdown, the round scores after each round, and the score sheet at th
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeAlias
 
 import pygame
@@ -27,7 +27,7 @@ from display.games.big_time_boxing.words import (
     WINDOW,
 )
 from display.layout import MIN_SIZE
-from display.memo import per_model
+from display.memo import per_model, per_story
 from display.models import PlayScreen, ResultScreen, StationLook
 from display.text import TextCache
 from display.widgets import PLAY_TOP, banner, panel, paused_overlay, seat_name, title_bar
@@ -519,7 +519,7 @@ def _asked(s: BigTimeBoxingPlay, now: BigTimeBoxingPlay, v: BigTimeBoxingPublicV
     return words, s.seats[seat].color, left
 
 
-@per_model
+@per_story
 def said_at(s: BigTimeBoxingPlay) -> list[tuple[int, object]]:
     """The events with the time the screen says them: in the newest play that put cards
     on the table, what follows a card (a knockdown, the count's end, the fight's end)
@@ -552,7 +552,11 @@ def told(s: BigTimeBoxingPlay) -> BigTimeBoxingPlay:
     that be read for :data:`READ_US`, then shows the present.  The public view stays the
     present one: what is asked now, and the boards, are never behind."""
     moment = behind.telling(s, _deciding_moments(s))
-    return s if moment is None else moment.screen
+    if moment is None:
+        return s
+    # the moments are the story's (whatever the time): its cut events, on the screen now
+    cut = moment.screen.events
+    return s if cut == s.events else replace(s, events=cut)
 
 
 def told_by(s: BigTimeBoxingPlay) -> int | None:
@@ -581,7 +585,7 @@ def _shown_at(s: BigTimeBoxingPlay) -> list[tuple[int, object]]:
     return out
 
 
-@per_model
+@per_story
 def _deciding_moments(s: BigTimeBoxingPlay) -> list[behind.Moment[BigTimeBoxingPlay]]:
     """Each play whose cards decided something said after them (:data:`CONSEQUENCES`)."""
     return behind.deciding_moments(
@@ -608,7 +612,7 @@ def fight_end_said(s: BigTimeBoxingPlay) -> bool:
     return any(isinstance(ev, FightEnded) and t <= s.now_us for t, ev in said_at(s))
 
 
-@per_model
+@per_story
 def last_play(s: BigTimeBoxingPlay) -> tuple[int, list[Shown]]:
     """The cards of the newest play that put any on the table, and when it was made."""
     found: list[Shown] = []
