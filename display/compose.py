@@ -42,6 +42,11 @@ SEGMENTS_KEPT = 128
 """Recorded segments kept (the least recently used dropped): a busy screen puts
 10–15 into a frame.  Bounded in count because a segment keeps the rendered strings it
 blits alive after the text cache has let them go."""
+MADE_WHEN_PAINTED: dict[Paint, Callable[..., object]] = {}
+"""Paint operations that make the picture they paint when they first paint it (a figure
+in a pose), each with what makes it from the operation's own arguments: a drawing that
+only records (:mod:`display.ahead`'s planning) makes none, and the picture can be made
+ahead, in a step of its own (:func:`made_when_painted`)."""
 CORNERS_KEPT = 64
 """Rounded rects' corner pictures kept (:func:`_corners`; the least recently used
 dropped): a screen's cards, panels and chips in their few sizes and colours."""
@@ -122,6 +127,20 @@ class Segments:
         self._by_key[key] = segment
         while len(self._by_key) > self.kept:
             del self._by_key[next(iter(self._by_key))]
+
+
+def made_when_painted(frame: Frame) -> list[tuple[Paint, tuple[Hashable, ...]]]:
+    """``frame``'s operations (its segments' too) that make their picture when painted
+    (:data:`MADE_WHEN_PAINTED`), each once, in order."""
+    out: dict[tuple[Paint, tuple[Hashable, ...]], None] = {}
+    pending = [frame.ops]
+    while pending:
+        for paint, args, _clip in pending.pop():
+            if paint is replay:
+                pending.append(args[0].ops)  # type: ignore[attr-defined]
+            elif paint in MADE_WHEN_PAINTED:
+                out[paint, args] = None
+    return list(out)
 
 
 def replay(surface: pygame.Surface, segment: Segment) -> pygame.Rect:
@@ -264,9 +283,9 @@ class Composer:
 def changed(old: Frame, new: Frame) -> list[pygame.Rect]:
     """The boxes where ``new`` may differ from ``old``: operations only one of them has (or
     has more often); everything when the operations both have are in another order."""
-    before, after = Counter(old.ops), Counter(new.ops)
-    if before == after and old.ops == new.ops:
+    if old.ops == new.ops:  # (compared before any is hashed)
         return []
+    before, after = Counter(old.ops), Counter(new.ops)
     rects = [box for op, box in zip(new.ops, new.boxes, strict=True) if after[op] != before.get(op, 0)]
     rects += [box for op, box in zip(old.ops, old.boxes, strict=True) if before[op] != after.get(op, 0)]
     kept_new = [op for op in new.ops if after[op] == before.get(op, 0)]

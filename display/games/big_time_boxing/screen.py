@@ -215,7 +215,7 @@ def boxer_pose(s: BigTimeBoxingPlay, v: BigTimeBoxingPublicView, seat: int) -> P
             Pose.DOWN if any(isinstance(e, KnockedDown) and e.player == seat for _t, e in s.events[-6:]) else Pose.HIT
         )
     got_up = False
-    for t, ev in reversed(said_at(s)):
+    for t, ev in reversed(_posing(s)):
         if t > s.now_us:
             continue
         if isinstance(ev, GotUp) and ev.player == seat:
@@ -230,11 +230,23 @@ def boxer_pose(s: BigTimeBoxingPlay, v: BigTimeBoxingPublicView, seat: int) -> P
     return Pose.READY
 
 
+@per_story
+def _posing(s: BigTimeBoxingPlay) -> list[tuple[int, object]]:
+    """:func:`said_at`'s events a pose is taken from (what :func:`boxer_pose` looks back through)."""
+    return [(t, ev) for t, ev in said_at(s) if isinstance(ev, GotUp | KnockedDown | RoundStarted | ResultDrawn)]
+
+
+@per_story
+def _energy_events(s: BigTimeBoxingPlay) -> list[tuple[int, object]]:
+    """The events a Round Energy bar eases by (what :func:`_energy_shown` looks back through)."""
+    return [(t, ev) for t, ev in s.events if isinstance(ev, RoundStarted | EnergyChanged)]
+
+
 def _energy_shown(s: BigTimeBoxingPlay, seat: int, energy: int) -> float:
     """The Round Energy the bar shows: easing from the level before the boxer's newest
     change to the level now (no move across a new round's refill)."""
     latest: int | None = None
-    for t, ev in reversed(s.events):
+    for t, ev in reversed(_energy_events(s)):
         if isinstance(ev, RoundStarted):
             return energy
         if isinstance(ev, EnergyChanged) and ev.player == seat:
