@@ -105,28 +105,48 @@ class Segment:
         """Every pixel its operations may touch."""
 
 
+class _Kept:
+    """A segment kept, and when it was last used (a count of uses)."""
+
+    __slots__ = ("segment", "used")
+
+    def __init__(self, segment: Segment, used: int) -> None:
+        self.segment = segment
+        self.used = used
+
+
 class Segments:
     """Recorded segments by key (the drawing, the canvas's mapping and clip, the inputs),
     the least recently used dropped past :data:`SEGMENTS_KEPT`."""
 
     def __init__(self, kept: int = SEGMENTS_KEPT) -> None:
         self.kept = kept
-        self._by_key: dict[Hashable, Segment] = {}
+        self._by_key: dict[Hashable, _Kept] = {}
+        self._uses = 0
         self.latest: dict[Hashable, tuple[Hashable, Segment]] = {}
         """Per drawing put in again operation by operation (:meth:`display.canvas.Canvas.again`):
         its inputs last time and what it recorded (one each: it is reused by the next frame
         or never)."""
 
     def get(self, key: Hashable) -> Segment | None:
-        segment = self._by_key.pop(key, None)
-        if segment is not None:
-            self._by_key[key] = segment  # (re)inserted last: the most recently used
-        return segment
+        """The segment kept for ``key``, now the most recently used (marked in place: a
+        key holding a game's state hashes in Python, and a frame looks up a dozen)."""
+        kept = self._by_key.get(key)
+        if kept is None:
+            return None
+        self._uses += 1
+        kept.used = self._uses
+        return kept.segment
 
     def put(self, key: Hashable, segment: Segment) -> None:
-        self._by_key[key] = segment
-        while len(self._by_key) > self.kept:
-            del self._by_key[next(iter(self._by_key))]
+        self._uses += 1
+        self._by_key[key] = _Kept(segment, self._uses)
+        if len(self._by_key) > self.kept:  # the least recently used goes
+            del self._by_key[min(self._by_key.items(), key=_last_use)[0]]
+
+
+def _last_use(item: tuple[Hashable, _Kept]) -> int:
+    return item[1].used
 
 
 def made_when_painted(frame: Frame) -> list[tuple[Paint, tuple[Hashable, ...]]]:
