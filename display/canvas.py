@@ -246,9 +246,10 @@ def segment(draw: Callable[Concatenate[Any, P], R]) -> Callable[Concatenate[Any,
     return recorded
 
 
-PLAIN = frozenset({int, float, str, bool, type(None)})
-"""Argument types that are their own key: most of a segment's arguments (sizes, words,
-flags), taken as they are without a call (a frame builds a key for every segment it puts in)."""
+PLAIN = {int, float, str, bool, type(None)}
+"""Argument types that are their own key, taken as they are without a call (a frame
+builds a key for every segment it puts in): numbers, words and flags, and every type
+:func:`_key` has answered a value of as it is (a text cache, a station's look)."""
 
 
 def _keys(values: tuple[Any, ...]) -> tuple[Hashable, ...]:
@@ -271,6 +272,7 @@ def _key(value: Any) -> Hashable:
         return tuple(_key(v) for v in value)
     if isinstance(value, dict):
         return tuple(sorted((k, _key(v)) for k, v in value.items()))
+    PLAIN.add(type(value))  # neither a tuple, a rect, a list nor a dict: its own key, always
     return value  # type: ignore[no-any-return]
 
 

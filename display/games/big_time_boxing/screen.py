@@ -764,15 +764,22 @@ def _hints(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, v: BigTimeBoxing
 def _banner(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay) -> None:
     """The newest event worth a banner, over the ring strip, for a moment, once said
     (:func:`said_at`: after the card that decided it has been read)."""
-    for t, ev in sorted(reversed(said_at(s)), key=lambda said: said[0], reverse=True):  # newest first
+    for t, ended, words in _banners(s):
         if t > s.now_us:
             continue
-        if s.now_us - t > BANNER_US and not isinstance(ev, FightEnded):
+        if s.now_us - t > BANNER_US and not ended:
             return
-        words = _banner_words(s, ev)
         if words is not None:
             banner(surf, text, words[0], words[1])
             return
+
+
+@per_story
+def _banners(s: BigTimeBoxingPlay) -> list[tuple[int, bool, tuple[str, Color] | None]]:
+    """Each event as :func:`_banner` looks back through them, newest said first: when it
+    is said, whether it ended the fight, its banner's words if it has one."""
+    newest_first = sorted(reversed(said_at(s)), key=lambda said: said[0], reverse=True)
+    return [(t, isinstance(ev, FightEnded), _banner_words(s, ev)) for t, ev in newest_first]
 
 
 def _banner_words(s: BigTimeBoxingPlay, ev: object) -> tuple[str, Color] | None:
