@@ -23,7 +23,7 @@ except ImportError:
     import wire
     from detector import TICKS_MASK, Detector, ticks_diff
 
-FIRMWARE = "ringside-padboard 2.1"
+FIRMWARE = "ringside-padboard 2.2"
 TICK_BITS = 30
 MAX_RAW_FRAMES = 64
 MICROPYTHON = sys.implementation.name == "micropython"

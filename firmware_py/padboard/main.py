@@ -221,11 +221,17 @@ def serve(board, sampler, probe):
     while True:
         taken = 0
         came = 0
+        framed = False
         while taken < HOST_BYTES and poller.poll(0):  # one byte a pass fell behind a host's pings
             if not taken:
                 came = time.ticks_us()
-            host[taken] = inp.read(1)[0]
+            byte = inp.read(1)[0]
+            host[taken] = byte
             taken += 1
+            if byte:
+                framed = True
+            elif framed:  # a frame's closing zero: a frame that came while we read this one is
+                break  # stamped by the pass that first sees it, never before it was sent
         if taken:  # stamped when the pass first saw them: decoding comes after (a PING's PONG)
             board.on_bytes(host[:taken], came)
         touched = probe.take()

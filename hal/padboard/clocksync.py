@@ -72,6 +72,11 @@ class ClockSync:
         return len(self._samples)
 
     @property
+    def samples(self) -> tuple[PingSample, ...]:
+        """The window's exchanges, oldest first, ticks extended."""
+        return tuple(self._samples)
+
+    @property
     def span_us(self) -> int:
         """Board time covered by the window; the drift is estimated once it is long enough."""
         return self._samples[-1].board - self._samples[0].board if self._samples else 0
