@@ -32,7 +32,7 @@ from array import array
 import machine
 import rp2
 import settings_store
-from board import Board
+from board import Board, take_host
 from detector import EDGE_BACK_US, FRAME_MASK, FRAMES, STATE_US, TICKS_MASK, frame_diff, ticks_diff
 from uctypes import addressof
 
@@ -217,21 +217,17 @@ def serve(board, sampler, probe):
     # frames of backlog we can afford: the detector looks back up to EDGE_BACK_US plus a scan
     keep = sampler.size // pads - (EDGE_BACK_US + 8000) // FRAME_US - BLOCK
     host = bytearray(HOST_BYTES)
+
+    def host_waiting():
+        return poller.poll(0)
+
+    def read_byte():
+        return inp.read(1)[0]
+
     k = 0
     while True:
-        taken = 0
-        came = 0
-        framed = False
-        while taken < HOST_BYTES and poller.poll(0):  # one byte a pass fell behind a host's pings
-            if not taken:
-                came = time.ticks_us()
-            byte = inp.read(1)[0]
-            host[taken] = byte
-            taken += 1
-            if byte:
-                framed = True
-            elif framed:  # a frame's closing zero: a frame that came while we read this one is
-                break  # stamped by the pass that first sees it, never before it was sent
+        # every byte waiting (one a pass fell behind a host's pings), up to a frame's end
+        taken, came = take_host(host_waiting, read_byte, host, time.ticks_us)
         if taken:  # stamped when the pass first saw them: decoding comes after (a PING's PONG)
             board.on_bytes(host[:taken], came)
         touched = probe.take()

@@ -342,9 +342,7 @@ class PadboardSource:
             ser.write(wire.encode_frame(msg_type, self._tx_seq, payload))
             self._tx_seq = (self._tx_seq + 1) & 0xFFFF
 
-    def ping(self) -> None:
-        """Send one PING now; its PONG goes to the clock sync.  The reader pings every
-        ``ping_interval_s`` on its own; a test may send more, closer together."""
+    def _ping(self) -> None:
         self._token = (self._token + 1) & 0xFFFFFFFF
         with self._write_lock:
             frame = wire.encode_frame(wire.PING, self._tx_seq, struct.pack("<I", self._token))
@@ -382,7 +380,7 @@ class PadboardSource:
         while self._sync.count < t.sync_pings:
             if time.monotonic() >= deadline:
                 raise PadboardError(f"padboard on {self.port} answered HELLO but not PING")
-            self.ping()
+            self._ping()
             pause = time.monotonic() + 0.01
             while time.monotonic() < pause:
                 self._read_once()
@@ -449,7 +447,7 @@ class PadboardSource:
         while not self._closing.is_set():
             now = self.clock.now_us()
             if now >= self._next_ping_us:
-                self.ping()
+                self._ping()
                 self._next_ping_us = now + int(t.ping_interval_s * 1e6)
             if now - self._last_rx_us > t.link_timeout_s * 1e6:
                 raise PadboardError(f"padboard on {self.port} went silent")

@@ -9,7 +9,6 @@ Only ``make board-test`` collects this file (conftest.py)."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -70,10 +69,6 @@ def test_board_stamps_injected_slaps_at_their_contact(repl_board: emulator.Emula
 
 SETTLED_PINGS = 20
 """Pongs the clock sync has before the slaps (2 s of the link's 10 pings a second)."""
-BURST_PINGS = 8
-BURST_GAP_US = 300
-"""Pings sent this far apart on the emulated clock: the board's loop reads a ping's bytes
-one a pass, over ~1 ms."""
 CLOCK_SLICE_US = 200
 """How far the host's reading of the emulated clock may lag it: one slice of execution
 (``SLICE`` in padboard.mjs, ~0.2 ms emulated; ``emulator.EmulatedClock``)."""
@@ -139,18 +134,14 @@ def test_the_board_reads_each_ping_after_it_was_sent(
     """Every exchange the clock sync holds is causal on the one emulated clock the board's
     ticks and the host's stamps both count: the board read a ping after the host sent it,
     and wrote its pong before the host read it (the host's reading of the clock lags it by
-    up to a slice).  The connect's pings come 10 ms of wall time apart, ~1 ms emulated:
-    the board's loop took the next ping's bytes in the pass that read the one before and
-    stamped both at the first, 0.67 ms before the second was sent, an exchange no drift
-    fits (band −267 µs; slaps stamped 0.5 ms off).  Here pings come closer still."""
+    up to a slice).  The connect's pings come 10 ms of wall time apart, ~0.5–1 ms emulated:
+    the old loop took a ping's bytes in the pass still reading the one before and stamped
+    both at the first (1–3 of the 8, up to 0.67 ms before they were sent, in 3 of 5 connects),
+    exchanges no drift fits (band −267 µs; slaps stamped 0.5 ms off).  The pass itself is
+    pinned in ``tests/firmware_py/padboard/test_board.py``."""
     board, source = linked
-    for _ in range(BURST_PINGS):  # each while the board may still be reading the one before
-        sent = board.now_us()
-        source.ping()
-        while board.now_us() < sent + BURST_GAP_US:
-            time.sleep(0.001)
-    board.wait_emulated(100_000)
-    assert source.sync.count >= SETTLED_PINGS
+    while source.sync.count < SETTLED_PINGS:
+        board.wait_emulated(100_000)
     early = [(s.send_us, s.board) for s in source.sync.samples if s.board < s.send_us]
     late = [(s.board_sent, s.recv_us) for s in source.sync.samples if s.board_sent > s.recv_us + CLOCK_SLICE_US]
     assert not early and not late, (early, late)
