@@ -218,16 +218,10 @@ def serve(board, sampler, probe):
     keep = sampler.size // pads - (EDGE_BACK_US + 8000) // FRAME_US - BLOCK
     host = bytearray(HOST_BYTES)
 
-    def host_waiting():
-        return poller.poll(0)
-
-    def read_byte():
-        return inp.read(1)[0]
-
     k = 0
     while True:
         # every byte waiting (one a pass fell behind a host's pings), up to a frame's end
-        taken, came = take_host(host_waiting, read_byte, host, time.ticks_us)
+        taken, came = take_host(poller, inp, host, time.ticks_us)
         if taken:  # stamped when the pass first saw them: decoding comes after (a PING's PONG)
             board.on_bytes(host[:taken], came)
         touched = probe.take()

@@ -463,20 +463,20 @@ def test_padboard_board_pong_reads_the_timer_again_just_before_it_answers() -> N
 
 
 class _HostBytes:
-    """The board's stdin as its loop sees it: bytes that arrive at given ticks, and a
-    clock that moves on by ``read_us`` for every byte read."""
+    """The board's stdin and its poller as the loop sees them: bytes that arrive at given
+    ticks, and a clock that moves on by ``read_us`` for every byte read."""
 
     def __init__(self, arrivals: list[tuple[int, bytes]], read_us: int = 20) -> None:
         self.bytes = [(t, b) for t, frame in arrivals for b in frame]
         self.now = 0
         self.read_us = read_us
 
-    def waiting(self) -> bool:
+    def poll(self, timeout: int) -> bool:
         return bool(self.bytes) and self.bytes[0][0] <= self.now
 
-    def read(self) -> int:
+    def read(self, n: int) -> bytes:
         self.now += self.read_us
-        return self.bytes.pop(0)[1]
+        return bytes([self.bytes.pop(0)[1]])
 
     def ticks(self) -> int:
         return self.now
@@ -496,7 +496,7 @@ def test_a_frame_that_comes_while_the_loop_reads_the_one_before_is_stamped_when_
     into = bytearray(64)
     stamps = []
     while host.bytes:
-        taken, came = take_host(host.waiting, host.read, into, host.ticks)
+        taken, came = take_host(host, host, into, host.ticks)
         if taken:
             stamps.append((bytes(into[:taken]), came))
         else:
@@ -512,6 +512,6 @@ def test_the_loop_takes_what_is_waiting_up_to_its_buffer() -> None:
 
     host = _HostBytes([(0, b"\x55" * 100)])
     into = bytearray(64)
-    assert take_host(host.waiting, host.read, into, host.ticks) == (64, 0)
-    assert take_host(host.waiting, host.read, into, host.ticks) == (36, 64 * 20)
-    assert take_host(host.waiting, host.read, into, host.ticks) == (0, 0)
+    assert take_host(host, host, into, host.ticks) == (64, 0)
+    assert take_host(host, host, into, host.ticks) == (36, 64 * 20)
+    assert take_host(host, host, into, host.ticks) == (0, 0)
