@@ -9,8 +9,10 @@ So the title card plans the next demo: its opening (a fresh engine of the featur
 computers in every seat) and the first states of a random playout are drawn with
 :class:`Sketches`, stand-in faces that measure by estimate, open nothing and note each
 size and letter asked for (a card's words fitted for real, a step each, where the fitted
-size is not yet known); then each idle frame renders one face's letters, or part of them,
-into the real faces (:func:`display.theme.font` keeps them).  What the sketches cannot
+size is not yet known), and the pictures its operations make when painted (a boxer's
+figure: ``display.compose.MADE_WHEN_PAINTED``) are made, a step after the draw that asked
+for them; then each idle frame renders one face's letters, or part of them, into the real
+faces (:func:`display.theme.font` keeps them).  What the sketches cannot
 show (the demo plays other cards, a stamina falls further) is guessed only as far as the
 letters go: a face that shows a digit gets all ten.
 """
