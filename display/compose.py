@@ -65,12 +65,13 @@ class Frame:
         self.readers: list[pygame.Rect] = []
         """Boxes of operations that read the pixels they move (shakes)."""
         self.clip: pygame.Rect | None = None
+        self._bounds = pygame.Rect(0, 0, *size)
 
     def add(self, paint: Paint, args: tuple[Hashable, ...], box: pygame.Rect, reads: bool = False) -> pygame.Rect:
         """Write down ``paint(surface, *args)``, which touches no pixel outside ``box``; the
         box, clipped as the operation will be, is what it may paint."""
         clip = self.clip
-        box = box.clip(clip) if clip is not None else box.clip((0, 0, *self.size))
+        box = box.clip(clip if clip is not None else self._bounds)
         self.ops.append((paint, args, None if clip is None else (clip.x, clip.y, clip.w, clip.h)))
         self.boxes.append(box)
         if reads:

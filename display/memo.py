@@ -55,8 +55,11 @@ def per_story(answer: Callable[[S], R]) -> Callable[[S], R]:
 
     @functools.wraps(answer)
     def remembered(screen: S) -> R:
-        for seen, result in kept:
-            if seen is screen or (_same_events(seen.events, screen.events) and seen.seats == screen.seats):
+        for i, (seen, result) in enumerate(kept):
+            if seen is screen:
+                return result
+            if _same_events(seen.events, screen.events) and seen.seats == screen.seats:
+                kept[i] = (screen, result)  # the frame's later questions find it by identity
                 return result
         result = answer(screen)
         kept.insert(0, (screen, result))  # held: compared by identity first
