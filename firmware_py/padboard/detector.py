@@ -629,7 +629,8 @@ class _Pad:
         self.ph_wait = False  # ... is fitted once ticks ph_fit_t come
         self.ph_fit_t = 0
         self.ph_base = 0  # ... the ring's baseline: the tracked one before the strike (it follows the ring)
-        self.ph_peak = 0  # this hit rose this much at most over the predicted ring in its scan
+        self.ph_peak = 0  # this hit rose this much at most over the predicted ring in its scan ...
+        self.ring_off = False  # ... and its edge was timed with that ring taken off (Detector._over_ring)
         self.configure({})
 
     def configure(self, settings):
@@ -688,6 +689,8 @@ class Detector:
         self._own_k = 0
         self._own_t = None
         self._src_clipped = False
+        self._under = None  # the ring predicted under a hit's edge, frames _under_lo .. 0 (_ring_under)
+        self._under_lo = 0
         self._st = array("i", [0] * (_HEAD + _PAD_FIELDS * pads))  # the gate's state (_plan)
         self._st[0] = pads
         self._st[4] = CLIP_LOW
@@ -1110,15 +1113,17 @@ class Detector:
         the ring's opposite swing sums to less).  A hit that crossed over a ring (the line
         or the prediction) whose edge lies further before the crossing than its own rise
         takes (the onset curve's delay, at least a third of the scan, and a state frame)
-        was timed on a swing of that ring: it is timed from the crossing less that delay."""
+        was timed on a swing of that ring: it is timed from the crossing less that delay
+        (not one timed with the predicted ring taken off: :meth:`_over_ring`)."""
         onset, peak, clean, delay, subtracted = self._onset(i, p, k)
         rose = p.ph_on  # the ring was predicted with its phase: the rise over it decides
         p.ph_on = p.ph_wait = False
         over = rose and p.ph_peak >= p.ph_level
         if over and p.ph_peak > peak:  # its own swing, met by the ring's opposite one
             peak = p.ph_peak
-        if over or p.cross_line:  # over a ring: an edge further before the crossing than a rise takes
-            rise = onset_delay_us(peak, p.onset_us, p.onset_exp)  # is a swing of the ring before the slap
+        if (over or p.cross_line) and not p.ring_off:  # over a ring, timed with it (not with it taken off):
+            rise = onset_delay_us(peak, p.onset_us, p.onset_exp)  # an edge further before the crossing than
+            # a rise takes is a swing of the ring before the slap
             if ticks_diff(p.cross, onset + delay) > (rise if 3 * rise > p.scan else p.scan // 3) + STATE_US:
                 onset = (p.cross - rise) & TICKS_MASK
         p.onset = onset
@@ -1251,6 +1256,9 @@ class Detector:
         ``src`` (:meth:`_sources`), less each source pad's own signal (its signal less
         the crosstalk it carries) scaled by its gain, its lag earlier."""
         v = (self.ring[((k + r) * self.npads + i) % len(self.ring)] << self.shift) - b
+        under = self._under
+        if under is not None and r >= self._under_lo:  # the ring under a slap over it (_ring_under)
+            v -= under[r - self._under_lo]
         if src is not None:
             r_min = frame_diff(self._newest, k) - self.ring_frames + 1
             for j, g, bj, lag, echo in src:
@@ -1300,7 +1308,7 @@ class Detector:
                 best = d
                 rp = r
                 sgn = 1
-            r += w
+            r += w if self._under is None else 1  # with the ring taken off, every frame (a narrow lobe)
         if w <= 1 or best <= 0:
             return best, best, rp, sgn
         a = rp - 2 * w
@@ -1419,6 +1427,16 @@ class Detector:
         _top, other, _rp, _sgn = self._peak(i, k, lo, 0, r_min, b, None, -sgn)  # narrow lobe's sample
         if other > main:  # may outdo a wider swing's, its average not)
             main = other
+        stop = rc - EDGE_BACK_US // self.frame_us
+        if stop < r_min:
+            stop = r_min
+        p.ring_off = False
+        if p.ph_on:  # over a ring predicted with its phase: the edge is the slap's once the ring is taken off
+            over = self._over_ring(i, p, k, rc, lo, stop, r_min)
+            if over is not None:
+                x50, best, lobe = over
+                p.ring_off = True
+                return self._stamped(i, p, k, x50, main, best, lobe, 0)
         first = 1 if self._dev(i, k, rc, b, None) >= 0 else -1
         lobe = False  # timed on a first lobe: the contact's own answer, no delay curve
         if first != sgn:  # the strike opened the other way (a first lobe, or clipped at both rails): time
@@ -1435,9 +1453,6 @@ class Detector:
         if best <= 0:  # a narrow swing whose state frame's average the ring's opposite swing outweighs:
             best = top  # its own largest sample (a negative peak timed nothing, and differed on the board)
         raw = best
-        stop = rc - EDGE_BACK_US // self.frame_us
-        if stop < r_min:
-            stop = r_min
         src = None if lobe else self._sources(i, p, k)
         subtracted = 0
         x50 = None
@@ -1459,7 +1474,14 @@ class Detector:
                         subtracted |= 1 << j
         if x50 is None:
             x50 = self._half_time(i, k, rp, best, sgn, stop, b, None)
-        if x50 is None:  # the edge runs past the history kept: time the crossing
+        return self._stamped(i, p, k, x50, main, best, lobe, subtracted)
+
+    @micropython.native
+    def _stamped(self, i, p, k, x50, main, best, lobe, subtracted):
+        """What :meth:`_onset` returns for pad ``i``'s hit whose edge reached half of
+        ``best`` ``x50`` frames from ``k`` (None: the edge runs past the history kept, so
+        the crossing is the stamp)."""
+        if x50 is None:
             return p.cross, main, best, 0, 0
         t50 = self._t0 + frame_diff(k, self._k0) * self.frame_us + int(x50 * self.frame_us + 0.5)
         if self.stagger:
@@ -1469,6 +1491,113 @@ class Detector:
         if ticks_diff(onset, p.cross) > 0:  # contact came before the signal crossed the threshold
             onset = p.cross
         return onset, main, best, delay, subtracted
+
+    def _over_ring(self, i, p, k, rc, lo, stop, r_min):
+        """(half-peak frame, peak, timed on a first lobe) of pad ``i``'s hit that rose over
+        the ring predicted with its phase (crossing at frame ``k + rc``), measured on its
+        signal less the ring's baseline and that ring (:meth:`_ring_under`): on the raw
+        signal the edge carries the ring's slope, and half the peak of slap and ring
+        summed lies on whichever swing of the ring met it (fast slaps were stamped
+        0.1–2 ms off so).  None where the ring cannot be predicted back over the edge."""
+        under = self._ring_under(p, stop - self.step)
+        if under is None:
+            return None
+        self._under = under
+        self._under_lo = stop - self.step
+        b = p.ph_base
+        d = self.step  # where the slap opened: the first frame where what is left moved by the threshold
+        a = rc - LOBE_BACK_US // self.frame_us  # within a state frame (a narrow first lobe can pass between
+        if a < self._under_lo + 2 * d:  # the state frames, and the level the crossing needed is over the
+            a = self._under_lo + 2 * d  # threshold; the ring's baseline drifts by hundreds of counts, and
+        first = 0  # the prediction's error grows slowly)
+        while a <= rc:
+            v = self._dev(i, k, a, b, None) - self._dev(i, k, a - d, b, None)
+            if v >= p.thr or -v >= p.thr:
+                first = 1 if v > 0 else -1
+                break
+            a += 1
+        if first:  # what is left just before: the baseline the slap is measured from
+            left = 0.0
+            for r in range(a - 2 * d, a - d + 1):
+                left += self._dev(i, k, r, b, None)
+            b += int(left / (d + 1))
+        if a > lo:
+            a = lo
+        _top, best, rp, sgn = self._peak(i, k, a, 0, r_min, b, _NOTHING, 0)
+        lobe = False
+        if first:  # the swing it opened with, to where it turns: a first lobe (narrow) is what is timed, and
+            e = a  # a wide swing the other way than the largest is timed as a raw strike's is
+            while e < 0 and first * self._dev(i, k, e + 1, b, None) > 0:
+                e += 1
+            top, low, rl, _sgn = self._peak(i, k, a, e, r_min, b, _NOTHING, first)
+            if top > 0 and (first != sgn or self._narrow_left(i, k, rl, first, top, b)):
+                lobe = self._narrow_left(i, k, rl, first, top, b)
+                best, rp, sgn = low if low > 0 else top, rl, first  # (its own largest sample where the swing
+            elif self.frame_us * 2 <= STATE_US:  # after outweighs its average); or a narrow first lobe under
+                z = a - LOBE_BACK_US // self.frame_us  # the threshold before it (as _lobe_before finds one)
+                if z < self._under_lo:
+                    z = self._under_lo
+                if a - z >= 2:
+                    top, _low, rl, lsgn = self._peak(i, k, z, a - 1, r_min, b, _NOTHING, -sgn)
+                    if lsgn == -sgn and 3 * top >= p.thr and top >= 5 * (p.noise_fp >> 8):
+                        if self._narrow_left(i, k, rl, -sgn, top, b):
+                            best, rp, sgn, lobe = top, rl, -sgn, True
+        x50 = self._half_time(i, k, rp, best, sgn, stop, b, _NOTHING) if best > 0 else None
+        self._under = None
+        return x50, best, lobe
+
+    def _ring_under(self, p, lo):
+        """Pad ``p``'s ring as predicted with its phase (its state at this state frame and
+        the one before: ``ph_p1``, ``ph_p2``), carried back to every frame from ``lo``
+        (frames from now, ``lo`` < 0) to now, oldest first: the same damped sinusoid at the
+        sampler's rate (its angle and fade per frame a ``step``-th of the state frame's),
+        stepped back by its own recursion.  None where the fit's angle is a whole or half
+        turn (the ring's state then does not say its phase)."""
+        q = 1 << _PH_Q
+        r2 = p.ph_a2n / q
+        if r2 <= 0:
+            return None
+        r = math.sqrt(r2)
+        c = p.ph_a1 / q / (2 * r)
+        if not -0.999 < c < 0.999:
+            return None
+        w = math.acos(c)
+        sn = math.sin(w)
+        y0 = p.ph_p1
+        z = (y0 * c - p.ph_p2 * r) / sn  # y(x) = r^x (y0 cos wx + z sin wx), x in state frames
+        step = self.step
+        wf = w / step
+        rf = math.pow(r, 1 / step)
+        n = 1 - lo
+        out = [0.0] * n
+        out[n - 1] = y0
+        if n > 1:
+            out[n - 2] = (y0 * math.cos(wf) - z * math.sin(wf)) / rf
+            a1 = 2 * rf * math.cos(wf)
+            r2 = rf * rf
+            j = n - 3
+            while j >= 0:
+                out[j] = (a1 * out[j + 1] - out[j + 2]) / r2
+                j -= 1
+        return out
+
+    def _narrow_left(self, i, k, rp, sgn, top, b):
+        """:meth:`_narrow` on what is left of pad ``i``'s signal with the ring under it
+        taken off (``_under``): over half of ``top`` for at most two state frames in one
+        run with the sample at frame ``k + rp``."""
+        w = 2 * (STATE_US // self.frame_us)
+        over = 0
+        r = rp
+        while r <= 0 and r <= rp + w + 1 and 2 * sgn * self._dev(i, k, r, b, None) >= top:
+            over += 1
+            r += 1
+        if over == 0:
+            return False
+        r = rp - 1
+        while r >= rp - w - 1 and 2 * sgn * self._dev(i, k, r, b, None) >= top:
+            over += 1
+            r -= 1
+        return over <= w
 
     @micropython.native
     def _narrow(self, i, k, rp, sgn, top, b):
