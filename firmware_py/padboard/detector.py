@@ -202,7 +202,10 @@ def _gate(ring, st, at, count) -> int:
                         (int(s[o + 7]) - _PH_OFF) * (int(s[o + 9]) - _PH_OFF)
                         - int(s[o + 8]) * (int(s[o + 10]) - _PH_OFF)
                     ) >> _PH_Q
-                    y = (int(r[q]) << sh) - int(s[o + 6]) - y
+                    x = int(r[q]) << sh
+                    y = x - int(s[o + 6]) - y
+                    if (y > 0 and x <= lo) or (y < 0 and x >= hi):  # clipped short of the ring: says nothing
+                        y = 0
                     if y < 0:
                         y = 0 - y
                     if y >= int(s[o + 11]):
@@ -527,15 +530,16 @@ def _line(p, dt):
     return ring if ring > p.thr else 0
 
 
-def _lag_freq(d, m, r2, c, dw):
+def _lag_freq(d, ok, m, r2, c, dw):
     """The ring's frequency from its phase over a lag of up to ``m // 4`` state frames:
     the damped sinusoid ``d`` (``m`` state frames, oldest first, fading by ``r2`` per
     two) holds ``d[j] = 2 r^L cos(L w) d[j-L] - r^2L d[j-2L]`` for any lag ``L``, whose
     least squares fit knows ``L w`` about as well as the one-frame fit knows ``w``: ``w``
     ``L`` times better, where ``L w`` is not near a whole turn or half turn (the lag
     where ``L sin(L w)`` is largest).  Of the angles whose cosine that is, the one
-    nearest ``L`` times the one-frame fit's (``c``: cos w, known to ``dw``).  Returns
-    (cos w, its error as the frequency's) where that is better than ``dw``, else None."""
+    nearest ``L`` times the one-frame fit's (``c``: cos w, known to ``dw``); only on the
+    samples ``ok`` says are not clipped.  Returns (cos w, its error as the frequency's)
+    where that is better than ``dw``, else None."""
     w1 = math.acos(c)
     lag = 0
     gain = 0.0
@@ -548,9 +552,12 @@ def _lag_freq(d, m, r2, c, dw):
         return None
     rl = math.pow(r2, lag / 2)
     r2l = rl * rl
-    n = m - 2 * lag
+    use = [j for j in range(2 * lag, m) if ok[j] and ok[j - lag] and ok[j - 2 * lag]]
+    n = len(use)
+    if n < 6:
+        return None
     sx = sy = sxx = sxy = 0.0  # with a constant too: a baseline a little off biases the lag's fit
-    for j in range(2 * lag, m):
+    for j in use:
         x = d[j - lag]
         y = d[j] + r2l * d[j - 2 * lag]
         sx += x
@@ -574,7 +581,7 @@ def _lag_freq(d, m, r2, c, dw):
         if best is None or abs(x - near) < abs(best - near):
             best = x
     err = 0.0
-    for j in range(2 * lag, m):
+    for j in use:
         e = d[j] + r2l * d[j - 2 * lag] - a * d[j - lag] - k
         err += e * e
     dl = math.sqrt(err / (n - 2) / den) / (2 * rl * math.sin(th)) / lag
@@ -615,7 +622,8 @@ class _Pad:
         self.cbase = 0  # ... and the baseline then
         self.onset = 0  # the last hit's (or second contact's): the mask counts from it
         self.peak = 0
-        self.last_peak = 0  # the last slap's ...
+        self.last_peak = 0  # the last slap's, what it rose by itself (over a ring predicted with its phase) ...
+        self.last_rise = 0
         self.slap_t = 0  # ... and its onset
         self.rt_level = 0.0  # the retrigger line: this high at ticks line_t, fading from there
         self.line_t = 0
@@ -626,7 +634,8 @@ class _Pad:
         self.ph_p1 = 0
         self.ph_p2 = 0
         self.ph_level = 0  # ... and a sample that far off it starts a hit
-        self.ph_wait = False  # ... is fitted once ticks ph_fit_t come
+        self.ph_wait = False  # ... is fitted once ticks ph_fit_t come (ph_clip: put off, the ring clipped)
+        self.ph_clip = False
         self.ph_fit_t = 0
         self.ph_base = 0  # ... the ring's baseline: the tracked one before the strike (it follows the ring)
         self.ph_peak = 0  # this hit rose this much at most over the predicted ring in its scan ...
@@ -973,14 +982,21 @@ class Detector:
                             rise = self._predict(p, x)
                     else:
                         ph = p.phase = IDLE
-                        p.ph_on = p.ph_wait = False
+                        p.ph_on = p.ph_wait = p.ph_clip = False
                 r = 0
                 if back and not masked:
                     lv = int(level)
                     if lv < level:
                         lv += 1
                     r = _first_over(ring, self._st, (at + i) % size, back, p.base_fp >> 8, lv)
-                if dev >= level or r or (p.ph_on and rise >= p.ph_level):
+                if p.ph_on:  # the ring predicted with its phase decides (a ring that clipped crosses the
+                    r = 0 if rise < p.ph_level else r  # line, read short of it from its clipped peak)
+                    hit = rise >= p.ph_level
+                elif p.ph_clip:  # a ring that clipped, fitted again 12 ms after it crossed (fast slaps come 15
+                    hit = r = 0  # ms apart or more): the line, read from its clipped peak, lies under it
+                else:
+                    hit = dev >= level or r
+                if hit:
                     if ph == IDLE:
                         p.ph_base = p.base_fp >> 8
                     p.ph_peak = rise
@@ -1023,6 +1039,7 @@ class Detector:
         on = p.ph_on  # a fit stands: this is the refit
         p.ph_on = False
         p.ph_wait = False
+        p.ph_clip = False
         if not p.second or not p.rt_pct:
             return
         m = ticks_diff(t, p.cross) // STATE_US - 8  # the main swing's force is over 2 ms on
@@ -1042,14 +1059,22 @@ class Detector:
         sh = self.shift
         b = p.ph_base
         step = self.step
-        d = [(ring[((k - j * step) * n + i) % size] << sh) - b for j in range(m, 0, -1)]  # oldest first
+        d = [ring[((k - j * step) * n + i) % size] << sh for j in range(m, 0, -1)]  # oldest first
+        ok = [CLIP_LOW < x < CLIP_HIGH for x in d]  # a hard slap's ring clips: fitted where it does not
+        for j in range(m):
+            d[j] -= b
+        use = [j for j in range(2, m) if ok[j] and ok[j - 1] and ok[j - 2]]
+        nf = len(use)
+        if nf < m - 2 and (m < PH_REFIT_FRAMES or nf < 6):  # a few ms of a ring that clips: too few left to fit
+            self._fit_again(p, on, m, True)
+            return
         r2 = math.exp(-2 * step * self.frame_us / p.rt_tau)
         num = den = 0.0
-        for j in range(2, m):
+        for j in use:
             num += (d[j] + r2 * d[j - 2]) * d[j - 1]
             den += d[j - 1] * d[j - 1]
-        if den < (m - 2) * p.thr * p.thr / 4:
-            p.ph_on = on
+        if den < nf * p.thr * p.thr / 4:
+            self._fit_again(p, on, m, nf < m - 2)
             return
         a1 = num / den
         lim = 2 * math.sqrt(r2)
@@ -1058,36 +1083,57 @@ class Detector:
         elif a1 < -lim:
             a1 = -lim
         err = 0.0
-        for j in range(2, m):
+        for j in use:
             e = d[j] - a1 * d[j - 1] + r2 * d[j - 2]
             err += e * e
         if 100 * err > den:
-            p.ph_on = on
+            self._fit_again(p, on, m, nf < m - 2)
             return
         c = a1 / lim
-        dw = math.sqrt(err / (m - 2) / den) / (lim * math.sqrt(1 - c * c) + 1e-6)  # a1's error as the frequency's
+        dw = math.sqrt(err / nf / den) / (lim * math.sqrt(1 - c * c) + 1e-6)  # a1's error as the frequency's
         if m >= PH_REFIT_FRAMES:
-            lag = _lag_freq(d, m, r2, c, dw)
+            lag = _lag_freq(d, ok, m, r2, c, dw)
             if lag:
                 c, dw = lag
                 a1 = lim * c
                 err = 0.0
-                for j in range(2, m):
+                for j in use:
                     e = d[j] - a1 * d[j - 1] + r2 * d[j - 2]
                     err += e * e
         p.ph_a1 = int(a1 * (1 << _PH_Q) + 0.5) if a1 > 0 else -int(-a1 * (1 << _PH_Q) + 0.5)
         p.ph_a2n = int(r2 * (1 << _PH_Q) + 0.5)
-        p.ph_p1 = d[m - 1]
-        p.ph_p2 = d[m - 2]
-        rms = math.sqrt(err / (m - 2))
+        j = m - 1  # the prediction starts from the last two samples that did not clip, stepped on to here
+        while not (ok[j] and ok[j - 1]):
+            j -= 1
+        p.ph_p1 = d[j]
+        p.ph_p2 = d[j - 1]
+        while j < m - 1:
+            y = (p.ph_a1 * p.ph_p1 - p.ph_a2n * p.ph_p2) >> _PH_Q
+            p.ph_p2 = p.ph_p1
+            p.ph_p1 = y
+            j += 1
+        rms = math.sqrt(err / nf)
         dw += 0.5 / (1 << _PH_Q) / (lim * math.sqrt(1 - c * c) + 1e-6)  # and a1's rounding to Q12
         # the frequency known to ~2 standard errors: a phase that drifts, at worst by where the ring has faded by e
         drift = dw * p.rt_tau / (step * self.frame_us * math.e)
-        lost = math.sqrt(2 * den / (m - 2)) * (drift if drift < 1 else 1)  # ... and that much of the ring missed
-        p.ph_level = p.thr + p.second * p.last_peak // 100 + int(8 * rms + 2 * lost)
+        lost = math.sqrt(2 * den / nf) * (drift if drift < 1 else 1)  # ... and that much of the ring missed
+        p.ph_level = p.thr + p.second * p.last_rise // 100 + int(8 * rms + 2 * lost)
         p.ph_on = True
         if not on and m < PH_REFIT_FRAMES:  # fitted again on the longer ring, before a fast slap can come
             p.ph_wait = True
+            p.ph_fit_t = (p.cross + (8 + PH_REFIT_FRAMES) * STATE_US) & TICKS_MASK
+
+    def _fit_again(self, p, on, m, clipped):
+        """Pad ``p``'s ring could not be fitted on ``m`` state frames: the fit standing
+        (``on``) is kept; with none, a ring that clipped (a hard slap's: on its first few
+        ms too few samples are left between its clipped swings, and a fit on them
+        predicted rings far off) is fitted again on ``PH_REFIT_FRAMES`` once they stand
+        (``ph_clip``: nothing starts a hit until then; the line, read from a clipped peak,
+        lies under such a ring, its crossings were taken for slaps or for second contacts
+        that put the fit off again, and fast slaps come 15 ms apart or more)."""
+        p.ph_on = on
+        if clipped and not on and m < PH_REFIT_FRAMES:
+            p.ph_wait = p.ph_clip = True
             p.ph_fit_t = (p.cross + (8 + PH_REFIT_FRAMES) * STATE_US) & TICKS_MASK
 
     def _predict(self, p, x):
@@ -1097,6 +1143,8 @@ class Detector:
         p.ph_p2 = p.ph_p1
         p.ph_p1 = y
         y = x - p.ph_base - y
+        if (y > 0 and x <= CLIP_LOW) or (y < 0 and x >= CLIP_HIGH):  # clipped short of the ring: says nothing
+            return 0
         return y if y >= 0 else -y
 
     @micropython.native
@@ -1117,7 +1165,7 @@ class Detector:
         (not one timed with the predicted ring taken off: :meth:`_over_ring`)."""
         onset, peak, clean, delay, subtracted = self._onset(i, p, k)
         rose = p.ph_on  # the ring was predicted with its phase: the rise over it decides
-        p.ph_on = p.ph_wait = False
+        p.ph_on = p.ph_wait = p.ph_clip = False
         over = rose and p.ph_peak >= p.ph_level
         if over and p.ph_peak > peak:  # its own swing, met by the ring's opposite one
             peak = p.ph_peak
@@ -1138,9 +1186,8 @@ class Detector:
             # of a strike, whose slow part the tracked baseline lags after it, crossed
             d = ticks_diff(onset, p.slap_t)
             held = p.cross_line or 0 <= d < SECOND_HOLD_US  # the ring stands, or its slap was just now
-            if (peak < p.thr or (held and peak < p.thr + ring + p.second * p.last_peak / 100)) and (
-                not rose or p.ph_peak < p.ph_level
-            ):
+            small = peak < p.thr or (held and peak < p.thr + ring + p.second * p.last_peak / 100)
+            if not over if rose else small:  # (the line reads a clipped ring short: the prediction decides)
                 dt = ticks_diff(onset, p.line_t)  # < 0: a line from before the ticks wrapped, long gone
                 line = p.rt_level * math.exp(-dt / p.rt_tau) if dt >= 0 else 0.0
                 p.rt_level = own if own > line else line
@@ -1148,6 +1195,8 @@ class Detector:
                 return
         self.pending.append([i, onset, peak, delay, clean, subtracted])
         p.last_peak = peak
+        p.last_rise = p.ph_peak if over else peak  # a slap over a ring sums with it: its palm's second
+        # contact is a share of what it rose by itself (the sum held a soft slap after a hard one out)
         p.slap_t = onset
         p.rt_level = own
         p.line_t = onset
@@ -1569,15 +1618,20 @@ class Detector:
         wf = w / step
         rf = math.pow(r, 1 / step)
         n = 1 - lo
-        out = [0.0] * n
+        out = array("i", bytes(4 * n))  # whole counts, in one block (the board's heap is small)
         out[n - 1] = y0
         if n > 1:
-            out[n - 2] = (y0 * math.cos(wf) - z * math.sin(wf)) / rf
+            y1 = (y0 * math.cos(wf) - z * math.sin(wf)) / rf
+            out[n - 2] = int(y1)
             a1 = 2 * rf * math.cos(wf)
             r2 = rf * rf
+            y2 = float(y0)
             j = n - 3
             while j >= 0:
-                out[j] = (a1 * out[j + 1] - out[j + 2]) / r2
+                y = (a1 * y1 - y2) / r2
+                out[j] = int(y)
+                y2 = y1
+                y1 = y
                 j -= 1
         return out
 
