@@ -637,6 +637,7 @@ class _Pad:
         self.ph_wait = False  # ... is fitted once ticks ph_fit_t come (ph_clip: put off, the ring clipped)
         self.ph_clip = False
         self.ph_fit_t = 0
+        self.ph_dw = 0.0  # the frequency's error in the last fit that read it (0: none yet)
         self.ph_base = 0  # ... the ring's baseline: the tracked one before the strike (it follows the ring)
         self.ph_peak = 0  # this hit rose this much at most over the predicted ring in its scan ...
         self.ring_off = False  # ... and its edge was timed with that ring taken off (Detector._over_ring)
@@ -1066,7 +1067,8 @@ class Detector:
         use = [j for j in range(2, m) if ok[j] and ok[j - 1] and ok[j - 2]]
         nf = len(use)
         if nf < m - 2 and (m < PH_REFIT_FRAMES or nf < 6):  # a few ms of a ring that clips: too few left to fit
-            self._fit_again(p, on, m, True)
+            if m < PH_REFIT_FRAMES or not p.ph_dw or not self._state_fit(p, d, ok, m, b):
+                self._fit_again(p, on, m, True)
             return
         r2 = math.exp(-2 * step * self.frame_us / p.rt_tau)
         num = den = 0.0
@@ -1114,14 +1116,80 @@ class Detector:
             j += 1
         rms = math.sqrt(err / nf)
         dw += 0.5 / (1 << _PH_Q) / (lim * math.sqrt(1 - c * c) + 1e-6)  # and a1's rounding to Q12
-        # the frequency known to ~2 standard errors: a phase that drifts, at worst by where the ring has faded by e
-        drift = dw * p.rt_tau / (step * self.frame_us * math.e)
-        lost = math.sqrt(2 * den / nf) * (drift if drift < 1 else 1)  # ... and that much of the ring missed
-        p.ph_level = p.thr + p.second * p.last_rise // 100 + int(8 * rms + 2 * lost)
-        p.ph_on = True
+        p.ph_dw = dw
+        self._level(p, rms, math.sqrt(2 * den / nf), dw)
         if not on and m < PH_REFIT_FRAMES:  # fitted again on the longer ring, before a fast slap can come
             p.ph_wait = True
             p.ph_fit_t = (p.cross + (8 + PH_REFIT_FRAMES) * STATE_US) & TICKS_MASK
+
+    def _level(self, p, rms, amp, dw):
+        """Pad ``p``'s level over the ring predicted with its phase, on: the threshold,
+        ``second_pct`` % of what the last slap rose by, 8 times the fit's rms and twice what
+        of the ring (``amp`` high) a phase drifting with the frequency known to ``dw`` (~2
+        standard errors) may miss, at worst by where the ring has faded by e."""
+        drift = dw * p.rt_tau / (self.step * self.frame_us * math.e)
+        lost = amp * (drift if drift < 1 else 1)
+        p.ph_level = p.thr + p.second * p.last_rise // 100 + int(8 * rms + 2 * lost)
+        p.ph_on = True
+
+    def _state_fit(self, p, d, ok, m, b):
+        """Pad ``p``'s ring on ``m`` state frames ``d`` (less its baseline ``b``; ``ok``: not
+        clipped) that clip too much for the frequency to be fitted (a ring of one and a half
+        times the rails' reach, 12 ms after two hard slaps): the frequency and fade of the
+        pad's last fit, its amplitude and phase fitted by least squares on the samples
+        that did not clip (the ring is ``α u + β v``, ``u`` and ``v`` the recursion's
+        sequences from (1, 0) and (0, 1)).  Refused (False) where it leaves more than a
+        tenth, stands on fewer than eight samples, or puts a clipped sample's ring short of
+        the rail it reached."""
+        q = 1 << _PH_Q
+        a1 = p.ph_a1 / q
+        r2 = p.ph_a2n / q
+        suu = suv = svv = sud = svd = sdd = 0.0
+        cnt = 0
+        ua = ub = va = vb = 0.0
+        for j in range(m):
+            u = 1.0 if j == 0 else a1 * ub - r2 * ua
+            v = 1.0 if j == 1 else a1 * vb - r2 * va
+            if ok[j]:
+                x = d[j]
+                suu += u * u
+                suv += u * v
+                svv += v * v
+                sud += u * x
+                svd += v * x
+                sdd += x * x
+                cnt += 1
+            ua, ub, va, vb = ub, u, vb, v
+        det = suu * svv - suv * suv
+        if cnt < 8 or det <= 0:
+            return False
+        al = (sud * svv - svd * suv) / det
+        be = (svd * suu - sud * suv) / det
+        err = sdd - al * sud - be * svd
+        if 100 * err > sdd:
+            return False
+        rms = math.sqrt(err / cnt if err > 0 else 0.0)
+        ua = ub = va = vb = 0.0
+        for j in range(m):  # each clipped sample: the ring predicted there reaches its rail (less the noise)
+            u = 1.0 if j == 0 else a1 * ub - r2 * ua
+            v = 1.0 if j == 1 else a1 * vb - r2 * va
+            if not ok[j]:
+                y = al * u + be * v + b
+                if (d[j] + b >= CLIP_HIGH and y < CLIP_HIGH - 8 * rms) or (
+                    d[j] + b <= CLIP_LOW and y > CLIP_LOW + 8 * rms
+                ):
+                    return False
+            ua, ub, va, vb = ub, u, vb, v
+        y1 = al * ub + be * vb
+        y2 = al * ua + be * va
+        p.ph_p1 = int(y1)
+        p.ph_p2 = int(y2)
+        r = math.sqrt(r2)
+        c = a1 / (2 * r)
+        sn = math.sqrt(1 - c * c) if -1 < c < 1 else 1e-6
+        z = (y1 * c - y2 * r) / sn
+        self._level(p, rms, math.sqrt(y1 * y1 + z * z), p.ph_dw)
+        return True
 
     def _fit_again(self, p, on, m, clipped):
         """Pad ``p``'s ring could not be fitted on ``m`` state frames: the fit standing
