@@ -27,7 +27,10 @@ The onset is then measured on those frames, which the ring still holds:
   ring no mask can cover): the line is the ring, fading with the pad's own time
   constant from over its peak, on top of the threshold; a hit that rises less than
   ``second_pct`` % of the last slap over that ring (the palm's second contact), or whose
-  peak is under the threshold, is no slap, and its ring joins the line.
+  peak is under the threshold, is no slap, and its ring joins the line.  Once the mask
+  has ended the ring is fitted with its phase (on the samples that did not clip) and
+  predicted on: then only a rise over that prediction starts a hit, and the hit's edge
+  is timed with the predicted ring taken off (``Detector._over_ring``).
 - The onset is *not* the threshold crossing: a palm presses for a millisecond or so and
   the signal leaves the baseline smoothly, so a soft slap crosses the threshold near its
   peak and a hard one early, up to a millisecond apart for the same contact time.  The
@@ -622,8 +625,8 @@ class _Pad:
         self.cbase = 0  # ... and the baseline then
         self.onset = 0  # the last hit's (or second contact's): the mask counts from it
         self.peak = 0
-        self.last_peak = 0  # the last slap's, what it rose by itself (over a ring predicted with its phase) ...
-        self.last_rise = 0
+        self.last_peak = 0  # the last slap's peak ...
+        self.last_rise = 0  # ... what it rose by itself (over a ring predicted with its phase: Detector._scanned) ...
         self.slap_t = 0  # ... and its onset
         self.rt_level = 0.0  # the retrigger line: this high at ticks line_t, fading from there
         self.line_t = 0
@@ -991,8 +994,9 @@ class Detector:
                         lv += 1
                     r = _first_over(ring, self._st, (at + i) % size, back, p.base_fp >> 8, lv)
                 if p.ph_on:  # the ring predicted with its phase decides (a ring that clipped crosses the
-                    r = 0 if rise < p.ph_level else r  # line, read short of it from its clipped peak)
-                    hit = rise >= p.ph_level
+                    hit = rise >= p.ph_level  # line, read short of it from its clipped peak)
+                    if not hit:
+                        r = 0
                 elif p.ph_clip:  # a ring that clipped, fitted again 12 ms after it crossed (fast slaps come 15
                     hit = r = 0  # ms apart or more): the line, read from its clipped peak, lies under it
                 else:
@@ -1255,7 +1259,7 @@ class Detector:
             d = ticks_diff(onset, p.slap_t)
             held = p.cross_line or 0 <= d < SECOND_HOLD_US  # the ring stands, or its slap was just now
             small = peak < p.thr or (held and peak < p.thr + ring + p.second * p.last_peak / 100)
-            if not over if rose else small:  # (the line reads a clipped ring short: the prediction decides)
+            if (not over) if rose else small:  # (the line reads a clipped ring short: the prediction decides)
                 dt = ticks_diff(onset, p.line_t)  # < 0: a line from before the ticks wrapped, long gone
                 line = p.rt_level * math.exp(-dt / p.rt_tau) if dt >= 0 else 0.0
                 p.rt_level = own if own > line else line
