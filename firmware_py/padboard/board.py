@@ -23,7 +23,7 @@ except ImportError:
     import wire
     from detector import TICKS_MASK, Detector, ticks_diff
 
-FIRMWARE = "ringside-padboard 2.1"
+FIRMWARE = "ringside-padboard 2.2"
 TICK_BITS = 30
 MAX_RAW_FRAMES = 64
 MICROPYTHON = sys.implementation.name == "micropython"
@@ -43,6 +43,31 @@ if not MICROPYTHON:  # CPython runs the viper function below as plain Python (it
 _CRC_TABLE = array("H", wire._TABLE)
 _BODY = bytearray(wire.MAX_BODY + 2)  # the frame encoder's buffers (Board.encode): one board,
 _OUT = bytearray(wire.MAX_BODY + wire.MAX_BODY // 254 + 4)  # one pair, however many Boards a test makes
+
+
+def take_host(poller, stream, into, ticks):
+    """One loop pass's host bytes into ``into``: those waiting (``poller.poll(0)``), read
+    from ``stream`` one at a time, up to its length, ending at a frame's closing zero;
+    returns how many, and the tick the pass first saw them at, which stamps the frames they
+    finish (a PING's reading of when it came).  A frame that comes while the pass reads
+    the one before is left to the next pass: taken here, it would be stamped before it was
+    sent (0.67 ms on the emulated board), and the host's clock sync could fit no drift to
+    that exchange."""
+    taken = 0
+    came = 0
+    framed = False
+    size = len(into)
+    while taken < size and poller.poll(0):
+        if not taken:
+            came = ticks()
+        byte = stream.read(1)[0]
+        into[taken] = byte
+        taken += 1
+        if byte:
+            framed = True
+        elif framed:
+            break
+    return taken, came
 
 
 @micropython.viper

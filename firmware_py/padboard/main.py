@@ -32,7 +32,7 @@ from array import array
 import machine
 import rp2
 import settings_store
-from board import Board
+from board import Board, take_host
 from detector import EDGE_BACK_US, FRAME_MASK, FRAMES, STATE_US, TICKS_MASK, frame_diff, ticks_diff
 from uctypes import addressof
 
@@ -217,15 +217,11 @@ def serve(board, sampler, probe):
     # frames of backlog we can afford: the detector looks back up to EDGE_BACK_US plus a scan
     keep = sampler.size // pads - (EDGE_BACK_US + 8000) // FRAME_US - BLOCK
     host = bytearray(HOST_BYTES)
+
     k = 0
     while True:
-        taken = 0
-        came = 0
-        while taken < HOST_BYTES and poller.poll(0):  # one byte a pass fell behind a host's pings
-            if not taken:
-                came = time.ticks_us()
-            host[taken] = inp.read(1)[0]
-            taken += 1
+        # every byte waiting (one a pass fell behind a host's pings), up to a frame's end
+        taken, came = take_host(poller, inp, host, time.ticks_us)
         if taken:  # stamped when the pass first saw them: decoding comes after (a PING's PONG)
             board.on_bytes(host[:taken], came)
         touched = probe.take()

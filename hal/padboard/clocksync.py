@@ -14,8 +14,8 @@ best exchanges need not be the same ping, and slow round trips never bind at all
 
 The drift ``k`` is the mean of the two sides' slopes, each the line that hugs its
 hull closest on average over the window (a linear programme, solved by golden-section
-search within ±``max_drift_ppm``); the offset ``c`` is the middle of the band the
-hulls leave at that drift.  Until the window spans ``min_span_us`` the drift is not
+search within ±``max_drift_ppm``), kept within the middle half of the drifts the
+exchanges allow; the offset ``c`` is the middle of the band the hulls leave at that drift.  Until the window spans ``min_span_us`` the drift is not
 estimated but taken from ``prior_drift_ppm`` (the driver passes the last estimate for
 the same board across reconnects).  A long window (60 s at 10 pings/s) pins the drift well
 enough that the extrapolation to "now" stays within a few µs.  Only a constant
@@ -70,6 +70,11 @@ class ClockSync:
     @property
     def count(self) -> int:
         return len(self._samples)
+
+    @property
+    def samples(self) -> tuple[PingSample, ...]:
+        """The window's exchanges, oldest first, ticks extended."""
+        return tuple(self._samples)
 
     @property
     def span_us(self) -> int:
@@ -149,9 +154,24 @@ class ClockSync:
         else:
             k_low = self._golden(lambda k: low(k) + k * mean_x)
             k_high = self._golden(lambda k: -(high(k) + k * mean_x))
-            k = (k_low + k_high) / 2
+            k = self._within_band((k_low + k_high) / 2, lambda k: high(k) - low(k))
         lo, hi = low(k), high(k)
         self._k, self._c, self._margin = k, (lo + hi) / 2, hi - lo
+
+    def _within_band(self, k: float, band: Callable[[float], float]) -> float:
+        """``k`` moved, if need be, into the middle half of the drifts the exchanges allow
+        (where the concave ``band`` is not negative), so it keeps at least a quarter of the
+        widest band.  Each side's slope is one hull edge's, and over a few seconds of
+        noisy delays their mean can be a drift some exchange rules out: a negative band,
+        offsets of half a millisecond (issue 29's emulated board under load).  If every
+        drift is ruled out (a board reset mid-window), the least contradicted one."""
+        widest = self._golden(lambda k: -band(k))
+        if band(widest) < 0:
+            return widest
+        lowest, highest = 1 / (1 + self.max_drift), 1 / (1 - self.max_drift)
+        first, last = _edge(band, widest, lowest), _edge(band, widest, highest)
+        quarter = (last - first) / 4
+        return min(max(k, first + quarter), last - quarter)
 
     def _golden(self, f: Callable[[float], float]) -> float:
         """The k in the allowed drift range that minimises the convex ``f``."""
@@ -169,6 +189,21 @@ class ClockSync:
                 k1 = b - g * (b - a)
                 f1 = f(k1)
         return (a + b) / 2
+
+
+def _edge(band: Callable[[float], float], inside: float, bound: float) -> float:
+    """The last drift from ``inside`` (where ``band`` ≥ 0) towards ``bound`` that keeps
+    ``band`` ≥ 0: bisection, to the precision of ``ClockSync._golden``."""
+    if band(bound) >= 0:
+        return bound
+    outside = bound
+    while abs(outside - inside) > 1e-10:
+        middle = (inside + outside) / 2
+        if band(middle) >= 0:
+            inside = middle
+        else:
+            outside = middle
+    return inside
 
 
 def _hull(points: list[tuple[float, float]], upper: bool) -> list[tuple[float, float]]:

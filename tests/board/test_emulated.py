@@ -69,6 +69,9 @@ def test_board_stamps_injected_slaps_at_their_contact(repl_board: emulator.Emula
 
 SETTLED_PINGS = 20
 """Pongs the clock sync has before the slaps (2 s of the link's 10 pings a second)."""
+CLOCK_SLICE_US = 200
+"""How far the host's reading of the emulated clock may lag it: one slice of execution
+(``SLICE`` in padboard.mjs, ~0.2 ms emulated; ``emulator.EmulatedClock``)."""
 
 
 def connected_source(board: emulator.EmulatedPadboard) -> PadboardSource:
@@ -91,7 +94,7 @@ def test_cabinet_driver_links_to_the_emulated_board(linked: tuple[emulator.Emula
     main.py answers HELLO with its INFO, and pings sync the clocks."""
     _board, source = linked
     assert source.connected
-    assert source.info is not None and source.info.firmware == "ringside-padboard 2.1" and source.info.pads == 3
+    assert source.info is not None and source.info.firmware == "ringside-padboard 2.2" and source.info.pads == 3
     assert source.sync.count >= EMULATED_TIMING.sync_pings
 
 
@@ -123,3 +126,22 @@ def test_cabinet_driver_reads_slaps_from_the_emulated_board(
     print(f"slap errors {errors} µs, the clock sync's band ±{band:.0f} µs")
     assert max(errors) - min(errors) <= measure.BOARD_STAMP_US, errors
     assert all(abs(x) <= band + measure.BOARD_STAMP_US for x in errors), (errors, band)
+
+
+def test_the_board_reads_each_ping_after_it_was_sent(
+    linked: tuple[emulator.EmulatedPadboard, PadboardSource],
+) -> None:
+    """Every exchange the clock sync holds is causal on the one emulated clock the board's
+    ticks and the host's stamps both count: the board read a ping after the host sent it,
+    and wrote its pong before the host read it (the host's reading of the clock lags it by
+    up to a slice).  The connect's pings come 10 ms of wall time apart, ~0.5–1 ms emulated:
+    the old loop took a ping's bytes in the pass still reading the one before and stamped
+    both at the first (1–3 of the 8, up to 0.67 ms before they were sent, in 3 of 5 connects),
+    exchanges no drift fits (band −267 µs; slaps stamped 0.5 ms off).  The pass itself is
+    pinned in ``tests/firmware_py/padboard/test_board.py``."""
+    board, source = linked
+    while source.sync.count < SETTLED_PINGS:
+        board.wait_emulated(100_000)
+    early = [(s.send_us, s.board) for s in source.sync.samples if s.board < s.send_us]
+    late = [(s.board_sent, s.recv_us) for s in source.sync.samples if s.board_sent > s.recv_us + CLOCK_SLICE_US]
+    assert not early and not late, (early, late)

@@ -116,3 +116,49 @@ def test_padboard_clocksync_a_board_restart_is_far_outside() -> None:
     sync.add(1_200_000, 5_201_000, 1_202_000)  # a tight exchange narrows the band
     assert sync.outside_us(1_300_000, 5_301_000 + 80_000, 1_302_000) > 50_000
     assert sync.outside_us(1_300_000, 5_301_000, 1_302_000) == 0
+
+
+def test_padboard_clocksync_never_takes_a_drift_its_exchanges_rule_out() -> None:
+    """Seven exchanges over 2.3 s on a board with no drift, each direction at least 100 µs:
+    the two sides' hull slopes averaged to −150 ppm, a drift no line through the exchanges
+    can have (band −9 µs): a reading mapped outside its own round trip."""
+    sync = ClockSync()
+    exchanges = [
+        (1_000_000, 1_000_100, 1_000_200),
+        (2_307_821, 2_309_714, 2_309_814),
+        (2_393_051, 2_394_013, 2_394_113),
+        (2_595_271, 2_597_610, 2_599_631),
+        (2_638_223, 2_640_413, 2_643_270),
+        (2_803_023, 2_803_123, 2_806_179),
+        (3_294_415, 3_297_083, 3_299_373),
+    ]
+    for send, board, recv in exchanges:
+        sync.add(send, board, recv)
+    assert sync.span_us >= sync.min_span_us  # the drift is fitted, not the prior
+    assert sync.uncertainty_us > 0  # a band the exchanges leave open
+    for send, board, recv in exchanges:
+        assert send <= sync.to_host(board, board) <= recv  # every reading inside its round trip
+
+
+def test_padboard_clocksync_keeps_a_quarter_of_the_widest_band() -> None:
+    """Whatever the slopes' mean, the chosen drift leaves at least a quarter of the band
+    the best drift would (many small windows of consistent exchanges, no drift)."""
+    for seed in range(300):
+        rng = random.Random(seed)
+        sync = ClockSync()
+        for x in [0, *sorted(rng.uniform(0, 2_500_000) for _ in range(5)), 2_100_000 + rng.uniform(0, 400_000)]:
+            send = 1_000_000 + int(x)
+            up = 100 + rng.choice([0, int(rng.uniform(0, 3000))])
+            down = 100 + rng.choice([0, int(rng.uniform(0, 3000))])
+            sync.add(send, send + up, send + up + down)
+        widest = max(_band_at(sync, k_ppm) for k_ppm in range(-300, 301))
+        assert sync.uncertainty_us * 2 >= widest / 4 - 1, (seed, sync.uncertainty_us, widest)
+
+
+def _band_at(sync: ClockSync, drift_ppm: float) -> float:
+    """The band the window's exchanges leave at a given drift (brute force, for checking)."""
+    k = 1 / (1 + drift_ppm * 1e-6)
+    ref = sync._samples[0].board
+    low = max(s.send_us - k * (s.board - ref) for s in sync._samples)
+    high = min(s.recv_us - k * (s.board_sent - ref) for s in sync._samples)
+    return high - low
