@@ -27,7 +27,10 @@ The onset is then measured on those frames, which the ring still holds:
   ring no mask can cover): the line is the ring, fading with the pad's own time
   constant from over its peak, on top of the threshold; a hit that rises less than
   ``second_pct`` % of the last slap over that ring (the palm's second contact), or whose
-  peak is under the threshold, is no slap, and its ring joins the line.
+  peak is under the threshold, is no slap, and its ring joins the line.  Once the mask
+  has ended the ring is fitted with its phase (on the samples that did not clip) and
+  predicted on: then only a rise over that prediction starts a hit, and the hit's edge
+  is timed with the predicted ring taken off (``Detector._over_ring``).
 - The onset is *not* the threshold crossing: a palm presses for a millisecond or so and
   the signal leaves the baseline smoothly, so a soft slap crosses the threshold near its
   peak and a hard one early, up to a millisecond apart for the same contact time.  The
@@ -202,7 +205,10 @@ def _gate(ring, st, at, count) -> int:
                         (int(s[o + 7]) - _PH_OFF) * (int(s[o + 9]) - _PH_OFF)
                         - int(s[o + 8]) * (int(s[o + 10]) - _PH_OFF)
                     ) >> _PH_Q
-                    y = (int(r[q]) << sh) - int(s[o + 6]) - y
+                    x = int(r[q]) << sh
+                    y = x - int(s[o + 6]) - y
+                    if (y > 0 and x <= lo) or (y < 0 and x >= hi):  # clipped short of the ring: says nothing
+                        y = 0
                     if y < 0:
                         y = 0 - y
                     if y >= int(s[o + 11]):
@@ -527,15 +533,16 @@ def _line(p, dt):
     return ring if ring > p.thr else 0
 
 
-def _lag_freq(d, m, r2, c, dw):
+def _lag_freq(d, ok, m, r2, c, dw):
     """The ring's frequency from its phase over a lag of up to ``m // 4`` state frames:
     the damped sinusoid ``d`` (``m`` state frames, oldest first, fading by ``r2`` per
     two) holds ``d[j] = 2 r^L cos(L w) d[j-L] - r^2L d[j-2L]`` for any lag ``L``, whose
     least squares fit knows ``L w`` about as well as the one-frame fit knows ``w``: ``w``
     ``L`` times better, where ``L w`` is not near a whole turn or half turn (the lag
     where ``L sin(L w)`` is largest).  Of the angles whose cosine that is, the one
-    nearest ``L`` times the one-frame fit's (``c``: cos w, known to ``dw``).  Returns
-    (cos w, its error as the frequency's) where that is better than ``dw``, else None."""
+    nearest ``L`` times the one-frame fit's (``c``: cos w, known to ``dw``); only on the
+    samples ``ok`` says are not clipped.  Returns (cos w, its error as the frequency's)
+    where that is better than ``dw``, else None."""
     w1 = math.acos(c)
     lag = 0
     gain = 0.0
@@ -548,9 +555,12 @@ def _lag_freq(d, m, r2, c, dw):
         return None
     rl = math.pow(r2, lag / 2)
     r2l = rl * rl
-    n = m - 2 * lag
+    use = [j for j in range(2 * lag, m) if ok[j] and ok[j - lag] and ok[j - 2 * lag]]
+    n = len(use)
+    if n < 6:
+        return None
     sx = sy = sxx = sxy = 0.0  # with a constant too: a baseline a little off biases the lag's fit
-    for j in range(2 * lag, m):
+    for j in use:
         x = d[j - lag]
         y = d[j] + r2l * d[j - 2 * lag]
         sx += x
@@ -574,7 +584,7 @@ def _lag_freq(d, m, r2, c, dw):
         if best is None or abs(x - near) < abs(best - near):
             best = x
     err = 0.0
-    for j in range(2 * lag, m):
+    for j in use:
         e = d[j] + r2l * d[j - 2 * lag] - a * d[j - lag] - k
         err += e * e
     dl = math.sqrt(err / (n - 2) / den) / (2 * rl * math.sin(th)) / lag
@@ -615,7 +625,8 @@ class _Pad:
         self.cbase = 0  # ... and the baseline then
         self.onset = 0  # the last hit's (or second contact's): the mask counts from it
         self.peak = 0
-        self.last_peak = 0  # the last slap's ...
+        self.last_peak = 0  # the last slap's peak ...
+        self.last_rise = 0  # ... what it rose by itself (over a ring predicted with its phase: Detector._scanned) ...
         self.slap_t = 0  # ... and its onset
         self.rt_level = 0.0  # the retrigger line: this high at ticks line_t, fading from there
         self.line_t = 0
@@ -626,10 +637,13 @@ class _Pad:
         self.ph_p1 = 0
         self.ph_p2 = 0
         self.ph_level = 0  # ... and a sample that far off it starts a hit
-        self.ph_wait = False  # ... is fitted once ticks ph_fit_t come
+        self.ph_wait = False  # ... is fitted once ticks ph_fit_t come (ph_clip: put off, the ring clipped)
+        self.ph_clip = False
         self.ph_fit_t = 0
+        self.ph_dw = 0.0  # the frequency's error in the last fit that read it (0: none yet)
         self.ph_base = 0  # ... the ring's baseline: the tracked one before the strike (it follows the ring)
-        self.ph_peak = 0  # this hit rose this much at most over the predicted ring in its scan
+        self.ph_peak = 0  # this hit rose this much at most over the predicted ring in its scan ...
+        self.ring_off = False  # ... and its edge was timed with that ring taken off (Detector._over_ring)
         self.configure({})
 
     def configure(self, settings):
@@ -688,6 +702,8 @@ class Detector:
         self._own_k = 0
         self._own_t = None
         self._src_clipped = False
+        self._under = None  # the ring predicted under a hit's edge, frames _under_lo .. 0 (_ring_under)
+        self._under_lo = 0
         self._st = array("i", [0] * (_HEAD + _PAD_FIELDS * pads))  # the gate's state (_plan)
         self._st[0] = pads
         self._st[4] = CLIP_LOW
@@ -970,14 +986,22 @@ class Detector:
                             rise = self._predict(p, x)
                     else:
                         ph = p.phase = IDLE
-                        p.ph_on = p.ph_wait = False
+                        p.ph_on = p.ph_wait = p.ph_clip = False
                 r = 0
                 if back and not masked:
                     lv = int(level)
                     if lv < level:
                         lv += 1
                     r = _first_over(ring, self._st, (at + i) % size, back, p.base_fp >> 8, lv)
-                if dev >= level or r or (p.ph_on and rise >= p.ph_level):
+                if p.ph_on:  # the ring predicted with its phase decides (a ring that clipped crosses the
+                    hit = rise >= p.ph_level  # line, read short of it from its clipped peak)
+                    if not hit:
+                        r = 0
+                elif p.ph_clip:  # a ring that clipped, fitted again 12 ms after it crossed (fast slaps come 15
+                    hit = r = 0  # ms apart or more): the line, read from its clipped peak, lies under it
+                else:
+                    hit = dev >= level or r
+                if hit:
                     if ph == IDLE:
                         p.ph_base = p.base_fp >> 8
                     p.ph_peak = rise
@@ -1020,6 +1044,7 @@ class Detector:
         on = p.ph_on  # a fit stands: this is the refit
         p.ph_on = False
         p.ph_wait = False
+        p.ph_clip = False
         if not p.second or not p.rt_pct:
             return
         m = ticks_diff(t, p.cross) // STATE_US - 8  # the main swing's force is over 2 ms on
@@ -1039,14 +1064,23 @@ class Detector:
         sh = self.shift
         b = p.ph_base
         step = self.step
-        d = [(ring[((k - j * step) * n + i) % size] << sh) - b for j in range(m, 0, -1)]  # oldest first
+        d = [ring[((k - j * step) * n + i) % size] << sh for j in range(m, 0, -1)]  # oldest first
+        ok = [CLIP_LOW < x < CLIP_HIGH for x in d]  # a hard slap's ring clips: fitted where it does not
+        for j in range(m):
+            d[j] -= b
+        use = [j for j in range(2, m) if ok[j] and ok[j - 1] and ok[j - 2]]
+        nf = len(use)
+        if nf < m - 2 and (m < PH_REFIT_FRAMES or nf < 6):  # a few ms of a ring that clips: too few left to fit
+            if m < PH_REFIT_FRAMES or not p.ph_dw or not self._state_fit(p, d, ok, m, b):
+                self._fit_again(p, on, m, True)
+            return
         r2 = math.exp(-2 * step * self.frame_us / p.rt_tau)
         num = den = 0.0
-        for j in range(2, m):
+        for j in use:
             num += (d[j] + r2 * d[j - 2]) * d[j - 1]
             den += d[j - 1] * d[j - 1]
-        if den < (m - 2) * p.thr * p.thr / 4:
-            p.ph_on = on
+        if den < nf * p.thr * p.thr / 4:
+            self._fit_again(p, on, m, nf < m - 2)
             return
         a1 = num / den
         lim = 2 * math.sqrt(r2)
@@ -1055,36 +1089,123 @@ class Detector:
         elif a1 < -lim:
             a1 = -lim
         err = 0.0
-        for j in range(2, m):
+        for j in use:
             e = d[j] - a1 * d[j - 1] + r2 * d[j - 2]
             err += e * e
         if 100 * err > den:
-            p.ph_on = on
+            self._fit_again(p, on, m, nf < m - 2)
             return
         c = a1 / lim
-        dw = math.sqrt(err / (m - 2) / den) / (lim * math.sqrt(1 - c * c) + 1e-6)  # a1's error as the frequency's
+        dw = math.sqrt(err / nf / den) / (lim * math.sqrt(1 - c * c) + 1e-6)  # a1's error as the frequency's
         if m >= PH_REFIT_FRAMES:
-            lag = _lag_freq(d, m, r2, c, dw)
+            lag = _lag_freq(d, ok, m, r2, c, dw)
             if lag:
                 c, dw = lag
                 a1 = lim * c
                 err = 0.0
-                for j in range(2, m):
+                for j in use:
                     e = d[j] - a1 * d[j - 1] + r2 * d[j - 2]
                     err += e * e
         p.ph_a1 = int(a1 * (1 << _PH_Q) + 0.5) if a1 > 0 else -int(-a1 * (1 << _PH_Q) + 0.5)
         p.ph_a2n = int(r2 * (1 << _PH_Q) + 0.5)
-        p.ph_p1 = d[m - 1]
-        p.ph_p2 = d[m - 2]
-        rms = math.sqrt(err / (m - 2))
+        j = m - 1  # the prediction starts from the last two samples that did not clip, stepped on to here
+        while not (ok[j] and ok[j - 1]):
+            j -= 1
+        p.ph_p1 = d[j]
+        p.ph_p2 = d[j - 1]
+        while j < m - 1:
+            y = (p.ph_a1 * p.ph_p1 - p.ph_a2n * p.ph_p2) >> _PH_Q
+            p.ph_p2 = p.ph_p1
+            p.ph_p1 = y
+            j += 1
+        rms = math.sqrt(err / nf)
         dw += 0.5 / (1 << _PH_Q) / (lim * math.sqrt(1 - c * c) + 1e-6)  # and a1's rounding to Q12
-        # the frequency known to ~2 standard errors: a phase that drifts, at worst by where the ring has faded by e
-        drift = dw * p.rt_tau / (step * self.frame_us * math.e)
-        lost = math.sqrt(2 * den / (m - 2)) * (drift if drift < 1 else 1)  # ... and that much of the ring missed
-        p.ph_level = p.thr + p.second * p.last_peak // 100 + int(8 * rms + 2 * lost)
-        p.ph_on = True
+        p.ph_dw = dw
+        self._level(p, rms, math.sqrt(2 * den / nf), dw)
         if not on and m < PH_REFIT_FRAMES:  # fitted again on the longer ring, before a fast slap can come
             p.ph_wait = True
+            p.ph_fit_t = (p.cross + (8 + PH_REFIT_FRAMES) * STATE_US) & TICKS_MASK
+
+    def _level(self, p, rms, amp, dw):
+        """Pad ``p``'s level over the ring predicted with its phase, on: the threshold,
+        ``second_pct`` % of what the last slap rose by, 8 times the fit's rms and twice what
+        of the ring (``amp`` high) a phase drifting with the frequency known to ``dw`` (~2
+        standard errors) may miss, at worst by where the ring has faded by e."""
+        drift = dw * p.rt_tau / (self.step * self.frame_us * math.e)
+        lost = amp * (drift if drift < 1 else 1)
+        p.ph_level = p.thr + p.second * p.last_rise // 100 + int(8 * rms + 2 * lost)
+        p.ph_on = True
+
+    def _state_fit(self, p, d, ok, m, b):
+        """Pad ``p``'s ring on ``m`` state frames ``d`` (less its baseline ``b``; ``ok``: not
+        clipped) that clip too much for the frequency to be fitted (a ring of one and a half
+        times the rails' reach, 12 ms after two hard slaps): the frequency and fade of the
+        pad's last fit, its amplitude and phase fitted by least squares on the samples
+        that did not clip (the ring is ``α u + β v``, ``u`` and ``v`` the recursion's
+        sequences from (1, 0) and (0, 1)).  Refused (False) where it leaves more than a
+        tenth, stands on fewer than eight samples, or puts a clipped sample's ring short of
+        the rail it reached."""
+        q = 1 << _PH_Q
+        a1 = p.ph_a1 / q
+        r2 = p.ph_a2n / q
+        suu = suv = svv = sud = svd = sdd = 0.0
+        cnt = 0
+        ua = ub = va = vb = 0.0
+        for j in range(m):
+            u = 1.0 if j == 0 else a1 * ub - r2 * ua
+            v = 1.0 if j == 1 else a1 * vb - r2 * va
+            if ok[j]:
+                x = d[j]
+                suu += u * u
+                suv += u * v
+                svv += v * v
+                sud += u * x
+                svd += v * x
+                sdd += x * x
+                cnt += 1
+            ua, ub, va, vb = ub, u, vb, v
+        det = suu * svv - suv * suv
+        if cnt < 8 or det <= 0:
+            return False
+        al = (sud * svv - svd * suv) / det
+        be = (svd * suu - sud * suv) / det
+        err = sdd - al * sud - be * svd
+        if 100 * err > sdd:
+            return False
+        rms = math.sqrt(err / cnt if err > 0 else 0.0)
+        ua = ub = va = vb = 0.0
+        for j in range(m):  # each clipped sample: the ring predicted there reaches its rail (less the noise)
+            u = 1.0 if j == 0 else a1 * ub - r2 * ua
+            v = 1.0 if j == 1 else a1 * vb - r2 * va
+            if not ok[j]:
+                y = al * u + be * v + b
+                if (d[j] + b >= CLIP_HIGH and y < CLIP_HIGH - 8 * rms) or (
+                    d[j] + b <= CLIP_LOW and y > CLIP_LOW + 8 * rms
+                ):
+                    return False
+            ua, ub, va, vb = ub, u, vb, v
+        y1 = al * ub + be * vb
+        y2 = al * ua + be * va
+        p.ph_p1 = int(y1)
+        p.ph_p2 = int(y2)
+        r = math.sqrt(r2)
+        c = a1 / (2 * r)
+        sn = math.sqrt(1 - c * c) if -1 < c < 1 else 1e-6
+        z = (y1 * c - y2 * r) / sn
+        self._level(p, rms, math.sqrt(y1 * y1 + z * z), p.ph_dw)
+        return True
+
+    def _fit_again(self, p, on, m, clipped):
+        """Pad ``p``'s ring could not be fitted on ``m`` state frames: the fit standing
+        (``on``) is kept; with none, a ring that clipped (a hard slap's: on its first few
+        ms too few samples are left between its clipped swings, and a fit on them
+        predicted rings far off) is fitted again on ``PH_REFIT_FRAMES`` once they stand
+        (``ph_clip``: nothing starts a hit until then; the line, read from a clipped peak,
+        lies under such a ring, its crossings were taken for slaps or for second contacts
+        that put the fit off again, and fast slaps come 15 ms apart or more)."""
+        p.ph_on = on
+        if clipped and not on and m < PH_REFIT_FRAMES:
+            p.ph_wait = p.ph_clip = True
             p.ph_fit_t = (p.cross + (8 + PH_REFIT_FRAMES) * STATE_US) & TICKS_MASK
 
     def _predict(self, p, x):
@@ -1094,6 +1215,8 @@ class Detector:
         p.ph_p2 = p.ph_p1
         p.ph_p1 = y
         y = x - p.ph_base - y
+        if (y > 0 and x <= CLIP_LOW) or (y < 0 and x >= CLIP_HIGH):  # clipped short of the ring: says nothing
+            return 0
         return y if y >= 0 else -y
 
     @micropython.native
@@ -1110,15 +1233,17 @@ class Detector:
         the ring's opposite swing sums to less).  A hit that crossed over a ring (the line
         or the prediction) whose edge lies further before the crossing than its own rise
         takes (the onset curve's delay, at least a third of the scan, and a state frame)
-        was timed on a swing of that ring: it is timed from the crossing less that delay."""
+        was timed on a swing of that ring: it is timed from the crossing less that delay
+        (not one timed with the predicted ring taken off: :meth:`_over_ring`)."""
         onset, peak, clean, delay, subtracted = self._onset(i, p, k)
         rose = p.ph_on  # the ring was predicted with its phase: the rise over it decides
-        p.ph_on = p.ph_wait = False
+        p.ph_on = p.ph_wait = p.ph_clip = False
         over = rose and p.ph_peak >= p.ph_level
         if over and p.ph_peak > peak:  # its own swing, met by the ring's opposite one
             peak = p.ph_peak
-        if over or p.cross_line:  # over a ring: an edge further before the crossing than a rise takes
-            rise = onset_delay_us(peak, p.onset_us, p.onset_exp)  # is a swing of the ring before the slap
+        if (over or p.cross_line) and not p.ring_off:  # over a ring, timed with it (not with it taken off):
+            rise = onset_delay_us(peak, p.onset_us, p.onset_exp)  # an edge further before the crossing than
+            # a rise takes is a swing of the ring before the slap
             if ticks_diff(p.cross, onset + delay) > (rise if 3 * rise > p.scan else p.scan // 3) + STATE_US:
                 onset = (p.cross - rise) & TICKS_MASK
         p.onset = onset
@@ -1133,9 +1258,8 @@ class Detector:
             # of a strike, whose slow part the tracked baseline lags after it, crossed
             d = ticks_diff(onset, p.slap_t)
             held = p.cross_line or 0 <= d < SECOND_HOLD_US  # the ring stands, or its slap was just now
-            if (peak < p.thr or (held and peak < p.thr + ring + p.second * p.last_peak / 100)) and (
-                not rose or p.ph_peak < p.ph_level
-            ):
+            small = peak < p.thr or (held and peak < p.thr + ring + p.second * p.last_peak / 100)
+            if (not over) if rose else small:  # (the line reads a clipped ring short: the prediction decides)
                 dt = ticks_diff(onset, p.line_t)  # < 0: a line from before the ticks wrapped, long gone
                 line = p.rt_level * math.exp(-dt / p.rt_tau) if dt >= 0 else 0.0
                 p.rt_level = own if own > line else line
@@ -1143,6 +1267,8 @@ class Detector:
                 return
         self.pending.append([i, onset, peak, delay, clean, subtracted])
         p.last_peak = peak
+        p.last_rise = p.ph_peak if over else peak  # a slap over a ring sums with it: its palm's second
+        # contact is a share of what it rose by itself (the sum held a soft slap after a hard one out)
         p.slap_t = onset
         p.rt_level = own
         p.line_t = onset
@@ -1251,6 +1377,9 @@ class Detector:
         ``src`` (:meth:`_sources`), less each source pad's own signal (its signal less
         the crosstalk it carries) scaled by its gain, its lag earlier."""
         v = (self.ring[((k + r) * self.npads + i) % len(self.ring)] << self.shift) - b
+        under = self._under
+        if under is not None and r >= self._under_lo:  # the ring under a slap over it (_ring_under)
+            v -= under[r - self._under_lo]
         if src is not None:
             r_min = frame_diff(self._newest, k) - self.ring_frames + 1
             for j, g, bj, lag, echo in src:
@@ -1300,7 +1429,7 @@ class Detector:
                 best = d
                 rp = r
                 sgn = 1
-            r += w
+            r += w if self._under is None else 1  # with the ring taken off, every frame (a narrow lobe)
         if w <= 1 or best <= 0:
             return best, best, rp, sgn
         a = rp - 2 * w
@@ -1419,6 +1548,16 @@ class Detector:
         _top, other, _rp, _sgn = self._peak(i, k, lo, 0, r_min, b, None, -sgn)  # narrow lobe's sample
         if other > main:  # may outdo a wider swing's, its average not)
             main = other
+        stop = rc - EDGE_BACK_US // self.frame_us
+        if stop < r_min:
+            stop = r_min
+        p.ring_off = False
+        if p.ph_on:  # over a ring predicted with its phase: the edge is the slap's once the ring is taken off
+            over = self._over_ring(i, p, k, rc, lo, stop, r_min)
+            if over is not None:
+                x50, best, lobe = over
+                p.ring_off = True
+                return self._stamped(i, p, k, x50, main, best, lobe, 0)
         first = 1 if self._dev(i, k, rc, b, None) >= 0 else -1
         lobe = False  # timed on a first lobe: the contact's own answer, no delay curve
         if first != sgn:  # the strike opened the other way (a first lobe, or clipped at both rails): time
@@ -1435,9 +1574,6 @@ class Detector:
         if best <= 0:  # a narrow swing whose state frame's average the ring's opposite swing outweighs:
             best = top  # its own largest sample (a negative peak timed nothing, and differed on the board)
         raw = best
-        stop = rc - EDGE_BACK_US // self.frame_us
-        if stop < r_min:
-            stop = r_min
         src = None if lobe else self._sources(i, p, k)
         subtracted = 0
         x50 = None
@@ -1459,7 +1595,14 @@ class Detector:
                         subtracted |= 1 << j
         if x50 is None:
             x50 = self._half_time(i, k, rp, best, sgn, stop, b, None)
-        if x50 is None:  # the edge runs past the history kept: time the crossing
+        return self._stamped(i, p, k, x50, main, best, lobe, subtracted)
+
+    @micropython.native
+    def _stamped(self, i, p, k, x50, main, best, lobe, subtracted):
+        """What :meth:`_onset` returns for pad ``i``'s hit whose edge reached half of
+        ``best`` ``x50`` frames from ``k`` (None: the edge runs past the history kept, so
+        the crossing is the stamp)."""
+        if x50 is None:
             return p.cross, main, best, 0, 0
         t50 = self._t0 + frame_diff(k, self._k0) * self.frame_us + int(x50 * self.frame_us + 0.5)
         if self.stagger:
@@ -1469,6 +1612,118 @@ class Detector:
         if ticks_diff(onset, p.cross) > 0:  # contact came before the signal crossed the threshold
             onset = p.cross
         return onset, main, best, delay, subtracted
+
+    def _over_ring(self, i, p, k, rc, lo, stop, r_min):
+        """(half-peak frame, peak, timed on a first lobe) of pad ``i``'s hit that rose over
+        the ring predicted with its phase (crossing at frame ``k + rc``), measured on its
+        signal less the ring's baseline and that ring (:meth:`_ring_under`): on the raw
+        signal the edge carries the ring's slope, and half the peak of slap and ring
+        summed lies on whichever swing of the ring met it (fast slaps were stamped
+        0.1–2 ms off so).  None where the ring cannot be predicted back over the edge."""
+        under = self._ring_under(p, stop - self.step)
+        if under is None:
+            return None
+        self._under = under
+        self._under_lo = stop - self.step
+        b = p.ph_base
+        d = self.step  # where the slap opened: the first frame where what is left moved by the threshold
+        a = rc - LOBE_BACK_US // self.frame_us  # within a state frame (a narrow first lobe can pass between
+        if a < self._under_lo + 2 * d:  # the state frames, and the level the crossing needed is over the
+            a = self._under_lo + 2 * d  # threshold; the ring's baseline drifts by hundreds of counts, and
+        first = 0  # the prediction's error grows slowly)
+        while a <= rc:
+            v = self._dev(i, k, a, b, None) - self._dev(i, k, a - d, b, None)
+            if v >= p.thr or -v >= p.thr:
+                first = 1 if v > 0 else -1
+                break
+            a += 1
+        if first:  # what is left just before: the baseline the slap is measured from
+            left = 0.0
+            for r in range(a - 2 * d, a - d + 1):
+                left += self._dev(i, k, r, b, None)
+            b += int(left / (d + 1))
+        if a > lo:
+            a = lo
+        _top, best, rp, sgn = self._peak(i, k, a, 0, r_min, b, _NOTHING, 0)
+        lobe = False
+        if first:  # the swing it opened with, to where it turns: a first lobe (narrow) is what is timed, and
+            e = a  # a wide swing the other way than the largest is timed as a raw strike's is
+            while e < 0 and first * self._dev(i, k, e + 1, b, None) > 0:
+                e += 1
+            top, low, rl, _sgn = self._peak(i, k, a, e, r_min, b, _NOTHING, first)
+            if top > 0 and (first != sgn or self._narrow_left(i, k, rl, first, top, b)):
+                lobe = self._narrow_left(i, k, rl, first, top, b)
+                best, rp, sgn = low if low > 0 else top, rl, first  # (its own largest sample where the swing
+            elif self.frame_us * 2 <= STATE_US:  # after outweighs its average); or a narrow first lobe under
+                z = a - LOBE_BACK_US // self.frame_us  # the threshold before it (as _lobe_before finds one)
+                if z < self._under_lo:
+                    z = self._under_lo
+                if a - z >= 2:
+                    top, _low, rl, lsgn = self._peak(i, k, z, a - 1, r_min, b, _NOTHING, -sgn)
+                    if lsgn == -sgn and 3 * top >= p.thr and top >= 5 * (p.noise_fp >> 8):
+                        if self._narrow_left(i, k, rl, -sgn, top, b):
+                            best, rp, sgn, lobe = top, rl, -sgn, True
+        x50 = self._half_time(i, k, rp, best, sgn, stop, b, _NOTHING) if best > 0 else None
+        self._under = None
+        return x50, best, lobe
+
+    def _ring_under(self, p, lo):
+        """Pad ``p``'s ring as predicted with its phase (its state at this state frame and
+        the one before: ``ph_p1``, ``ph_p2``), carried back to every frame from ``lo``
+        (frames from now, ``lo`` < 0) to now, oldest first: the same damped sinusoid at the
+        sampler's rate (its angle and fade per frame a ``step``-th of the state frame's),
+        stepped back by its own recursion.  None where the fit's angle is a whole or half
+        turn (the ring's state then does not say its phase)."""
+        q = 1 << _PH_Q
+        r2 = p.ph_a2n / q
+        if r2 <= 0:
+            return None
+        r = math.sqrt(r2)
+        c = p.ph_a1 / q / (2 * r)
+        if not -0.999 < c < 0.999:
+            return None
+        w = math.acos(c)
+        sn = math.sin(w)
+        y0 = p.ph_p1
+        z = (y0 * c - p.ph_p2 * r) / sn  # y(x) = r^x (y0 cos wx + z sin wx), x in state frames
+        step = self.step
+        wf = w / step
+        rf = math.pow(r, 1 / step)
+        n = 1 - lo
+        out = array("i", bytes(4 * n))  # whole counts, in one block (the board's heap is small)
+        out[n - 1] = y0
+        if n > 1:
+            y1 = (y0 * math.cos(wf) - z * math.sin(wf)) / rf
+            out[n - 2] = int(y1)
+            a1 = 2 * rf * math.cos(wf)
+            r2 = rf * rf
+            y2 = float(y0)
+            j = n - 3
+            while j >= 0:
+                y = (a1 * y1 - y2) / r2
+                out[j] = int(y)
+                y2 = y1
+                y1 = y
+                j -= 1
+        return out
+
+    def _narrow_left(self, i, k, rp, sgn, top, b):
+        """:meth:`_narrow` on what is left of pad ``i``'s signal with the ring under it
+        taken off (``_under``): over half of ``top`` for at most two state frames in one
+        run with the sample at frame ``k + rp``."""
+        w = 2 * (STATE_US // self.frame_us)
+        over = 0
+        r = rp
+        while r <= 0 and r <= rp + w + 1 and 2 * sgn * self._dev(i, k, r, b, None) >= top:
+            over += 1
+            r += 1
+        if over == 0:
+            return False
+        r = rp - 1
+        while r >= rp - w - 1 and 2 * sgn * self._dev(i, k, r, b, None) >= top:
+            over += 1
+            r -= 1
+        return over <= w
 
     @micropython.native
     def _narrow(self, i, k, rp, sgn, top, b):

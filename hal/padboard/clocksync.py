@@ -12,15 +12,20 @@ set can ever bind, and the hull is made of the exchanges with the shortest one-w
 delay in that direction: min-RTT filtering made sharper, since the two directions'
 best exchanges need not be the same ping, and slow round trips never bind at all.
 
-The drift ``k`` is the mean of the two sides' slopes, each the line that hugs its
-hull closest on average over the window (a linear programme, solved by golden-section
-search within ±``max_drift_ppm``), kept within the middle half of the drifts the
-exchanges allow; the offset ``c`` is the middle of the band the hulls leave at that drift.  Until the window spans ``min_span_us`` the drift is not
-estimated but taken from ``prior_drift_ppm`` (the driver passes the last estimate for
-the same board across reconnects).  A long window (60 s at 10 pings/s) pins the drift well
-enough that the extrapolation to "now" stays within a few µs.  Only a constant
-asymmetry between the two directions' *shortest* delays stays invisible (as to any
-round-trip method): it shifts every stamp by half that asymmetry.
+The drift ``k`` is the mean of the two sides' slopes, each the line that hugs its hull
+closest on average over the window (a linear programme, solved by golden-section search
+within ±``max_drift_ppm``), kept within the middle half of the drifts the exchanges
+allow; the offset ``c`` is the middle of the band the hulls leave at that drift, reached
+by slewing: a refit moves the mapping of "now" by ``max_step_us`` at most, unless the
+exchanges rule out where it was. A pong whose delay one way is the shortest yet moves
+the middle by half what it tightens (170 µs seen on the emulated board): stepped, two
+slaps a pong apart, a near tie's, would be timed against two different clocks. Until the
+window spans ``min_span_us`` the drift is not estimated but taken from
+``prior_drift_ppm`` (the driver passes the last estimate for the same board across
+reconnects). A long window (60 s at 10 pings/s) pins the drift well enough that the
+extrapolation to "now" stays within a few µs. Only a constant asymmetry between the two
+directions' *shortest* delays stays invisible (as to any round-trip method): it shifts
+every stamp by half that asymmetry.
 
 Board ticks wrap (MicroPython's ``ticks_us`` at 2**30); they are extended to an
 unbounded count around the board time predicted for when they arrived.
@@ -55,16 +60,19 @@ class ClockSync:
         max_drift_ppm: float = 300.0,
         prior_drift_ppm: float = 0.0,
         min_span_us: int = 2_000_000,
+        max_step_us: float = 25.0,
     ) -> None:
         self.period = 1 << tick_bits
         self.max_drift = max_drift_ppm * 1e-6
         self.prior_k = 1 / (1 + prior_drift_ppm * 1e-6)
         self.min_span_us = min_span_us
+        self.max_step_us = max_step_us
         self._samples: deque[PingSample] = deque(maxlen=window)
         self._ref: int | None = None
         self._c = 0.0
         self._k = 1.0
         self._margin = 0.0
+        self._lag = 0.0
         self.rtt_min_us: int | None = None
 
     @property
@@ -88,10 +96,11 @@ class ClockSync:
 
     @property
     def uncertainty_us(self) -> float:
-        """Half the width of the band at the chosen drift: the offset error bound if the
-        drift estimate were exact, and nothing were known about the delays; 0 if the
-        exchanges contradict each other (a board reset mid-window)."""
-        return max(0.0, self._margin / 2)
+        """Half the width of the band at the chosen drift, plus how far the slewed mapping
+        still is from its middle: the offset error bound if the drift estimate were exact,
+        and nothing were known about the delays; 0 if the exchanges contradict each other
+        (a board reset mid-window)."""
+        return max(0.0, self._margin / 2) + self._lag
 
     def extend(self, ticks: int, near_host_us: int) -> int:
         """Wrapped board ``ticks`` as an unbounded count, picking the wrap nearest to the
@@ -156,7 +165,15 @@ class ClockSync:
             k_high = self._golden(lambda k: -(high(k) + k * mean_x))
             k = self._within_band((k_low + k_high) / 2, lambda k: high(k) - low(k))
         lo, hi = low(k), high(k)
-        self._k, self._c, self._margin = k, (lo + hi) / 2, hi - lo
+        middle = (lo + hi) / 2
+        if lo <= hi:  # slewed: where the old mapping put the newest exchange, moved a step at most
+            x = samples[-1].board - ref
+            was = self._c + (self._k - k) * x
+            c = min(max(middle, was - self.max_step_us), was + self.max_step_us)
+            c = min(max(c, lo), hi)
+        else:
+            c = middle
+        self._k, self._c, self._margin, self._lag = k, c, hi - lo, abs(c - middle)
 
     def _within_band(self, k: float, band: Callable[[float], float]) -> float:
         """``k`` moved, if need be, into the middle half of the drifts the exchanges allow

@@ -265,6 +265,7 @@ class FastOutcome:
     slaps: int
     once: int  # slaps found exactly once
     extra: int  # hits that are no slap's first (doubles, rings, second contacts)
+    late_us: tuple[int, ...]  # each found slap's first stamp after its true contact
 
 
 def play_fast(pad: PiezoPad, settings: PadSettings, seed: int = 60, bursts: int = 10) -> FastOutcome:
@@ -290,4 +291,5 @@ def play_fast(pad: PiezoPad, settings: PadSettings, seed: int = 60, bursts: int 
     hits = sorted(h.t_us for h in run.vp.hits[start:])
     firsts = [[h for h in hits if -2_000 <= h - a <= 5_000] for a in at]
     once = sum(1 for f in firsts if len(f) == 1)
-    return FastOutcome(len(at), once, len(hits) - sum(1 for f in firsts if f))
+    late = tuple(f[0] - a for f, a in zip(firsts, at, strict=True) if f)
+    return FastOutcome(len(at), once, len(hits) - sum(1 for f in firsts if f), late)

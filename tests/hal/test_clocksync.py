@@ -162,3 +162,31 @@ def _band_at(sync: ClockSync, drift_ppm: float) -> float:
     low = max(s.send_us - k * (s.board - ref) for s in sync._samples)
     high = min(s.recv_us - k * (s.board_sent - ref) for s in sync._samples)
     return high - low
+
+
+def test_padboard_clocksync_slews_to_a_tighter_band_instead_of_stepping() -> None:
+    """A pong whose host→board delay is the shortest yet moves the band's middle by half
+    what it tightens (170 µs on the emulated board, between two slaps 50 ms apart).  The
+    mapping moves ``max_step_us`` a pong towards it, stays inside every round trip, and
+    says how far it still is in its uncertainty."""
+    sync = ClockSync()
+    send = 1_000_000
+    for _ in range(20):  # no drift (the window stays under min_span_us: the prior's); 500 µs
+        # each way, the board's work 1 ms
+        sync.add(send, send + 500, send + 2_000, send + 1_500)
+        send += 50_000
+    before = sync.to_host(send, send)
+    sync.add(send, send + 160, send + 1_660, send + 1_160)  # 340 µs faster host→board
+    assert sync.to_host(send, send) - before <= sync.max_step_us + 1
+    send += 50_000
+    assert sync.uncertainty_us >= 170 - sync.max_step_us  # its band's half plus the lag
+    steps = []
+    for _ in range(12):
+        was = sync.to_host(send, send)
+        sync.add(send, send + 500, send + 2_000, send + 1_500)
+        steps.append(sync.to_host(send, send) - was)
+        for s in sync.samples:
+            assert s.send_us <= sync.to_host(s.board, s.board) <= s.recv_us
+        send += 50_000
+    assert max(abs(x) for x in steps) <= sync.max_step_us + 1, steps
+    assert abs(sync.to_host(send, send) - (send + 170)) <= 2  # the new middle, reached
