@@ -22,6 +22,21 @@ clock sync's band comes on top: a round-trip sync lands somewhere inside it, whe
 on the host thread's latency in emulated time (docs/board-testing.md)."""
 
 
+RESERVE = """import gc
+gc.collect()
+try:
+    reserve = [bytearray(19 * 1024), bytearray(16 * 1024)]
+except MemoryError:
+    reserve = None
+"""
+"""Run at the REPL before the script: heap that the script's compiling cannot split, given
+back (mp/budget.py) just before main.start() allocates its DMA ring (16 KB, and 16 KB of
+zeros it is made from).  At the REPL after boot the ~170 KB free lay in pieces of 20 KB at
+most (then 17, 15, 14 KB); with the onset timing (issue 31), or a settings file to load,
+the script's compiling left no two 16 KB pieces.  A run after another in the same REPL finds
+no such pieces (the last run's ring is still held): that ring's place goes to the next."""
+
+
 @dataclass(frozen=True)
 class Budget:
     free_heap: int  # bytes after main.start(), gc.collect()
@@ -37,6 +52,10 @@ class Budget:
     slaps: tuple[tuple[int, int, int, int], ...]  # (pad, velocity, onset ticks, peak)
     frames_sent: int  # frames the board wrote to the host (SLAPs, and RAW and EDGE while raw streams) ...
     bytes_sent: int  # ... and their bytes
+    onsets: int  # Detector._onset calls (a hit's onset measured) ...
+    onset_us: int  # ... µs in them ...
+    longest_onset_us: int  # ... the longest ...
+    over_ring: int  # ... and how many were timed with a predicted ring taken off (Detector._over_ring)
 
     @property
     def cycles_per_block(self) -> float:
@@ -70,9 +89,10 @@ def budget(
     code = code.replace("UNTIL = -1", f"UNTIL = {until_us & TICKS_MASK if until_us >= 0 else -1}")
     code = code.replace("FROM = -1", f"FROM = {from_us & TICKS_MASK if from_us >= 0 else -1}")
     code = code.replace("RAW = None", f"RAW = {raw!r}")
+    board.exec_raw(RESERVE, timeout=timeout)
     out = board.exec_raw(code, timeout=timeout)
     line = next(x for x in out.splitlines() if x.startswith("BUDGET "))
-    free, stats, dropped, slaps, (frames_sent, bytes_sent) = ast.literal_eval(line.removeprefix("BUDGET "))
+    free, stats, dropped, slaps, (frames_sent, bytes_sent), onsets = ast.literal_eval(line.removeprefix("BUDGET "))
     n, busy, longest, frames, gap, _passes, first, last, f_first, f_last, det = stats
     adc = frame_diff(f_last, f_first)
     elapsed = ticks_diff(last, first)
@@ -90,6 +110,7 @@ def budget(
         tuple(map(tuple, slaps)),
         frames_sent,
         bytes_sent,
+        *onsets,
     )
 
 

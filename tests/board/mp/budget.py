@@ -23,6 +23,9 @@ RAW = None  # ... and this: RAW_START's (pad mask, frames per block, flags), Non
 stats = array("i", [0] * 11)
 slaps = []
 sent = array("i", [0, 0])  # frames and bytes the board wrote while counting
+# Detector._onset calls, µs in them, the longest, and of those the calls of _over_ring
+# (a hit over a ring predicted with its phase, timed with that ring taken off; issue 31)
+onsets = array("i", [0, 0, 0, 0])
 
 
 class Done(Exception):
@@ -46,8 +49,9 @@ class Out:
 
 
 # a run before this one in the same REPL lets its board and DMA ring go first: two rings at
-# once, with the burst's waveforms queued, no longer fit beside a detector 4 KB larger (issue 31)
-board = sampler = probe = detector = feed = on_block = frames_done = None
+# once, with the burst's waveforms queued, no longer fit beside a detector 4 KB larger (issue 31);
+# and the heap measure.RESERVE kept from this script's compiling goes back for the ring
+board = sampler = probe = detector = feed = on_block = frames_done = onset = over_ring = reserve = None
 gc.collect()
 board, sampler, probe = main.start(Out())
 if RAW is not None:  # as the host's start_raw sends it; the ACK goes to Out
@@ -73,6 +77,8 @@ def timed_block(ring, first, count, t_first, frame_us, shift, stagger, missed):
         board.dropped = 0
         slaps.clear()
         sent[0] = sent[1] = 0
+        for i in range(len(onsets)):
+            onsets[i] = 0
         return
     stats[0] += 1
     stats[1] += d
@@ -111,6 +117,27 @@ def timed_feed(*args):
     return hits
 
 
+def timed_onset(i, p, k):
+    t = time.ticks_us()
+    out = onset(i, p, k)
+    d = time.ticks_diff(time.ticks_us(), t)
+    onsets[0] += 1
+    onsets[1] += d
+    if d > onsets[2]:
+        onsets[2] = d
+    return out
+
+
+def counted_over_ring(*args):
+    onsets[3] += 1
+    return over_ring(*args)
+
+
+onset = detector._onset
+detector._onset = timed_onset  # the instance's attribute, found before the class's method
+over_ring = getattr(detector, "_over_ring", None)  # a detector before issue 31's branch i31h has none
+if over_ring is not None:
+    detector._over_ring = counted_over_ring
 detector.feed = timed_feed
 board.on_block = timed_block
 sampler.frames_done = timed_frames
@@ -121,4 +148,4 @@ except Done:
 finally:  # the next script's main.start() claims new channels: these must not write its ring
     sampler.rearm.close()
     sampler.data.close()
-print("BUDGET", repr((free, list(stats), board.dropped, slaps, list(sent))))
+print("BUDGET", repr((free, list(stats), board.dropped, slaps, list(sent), list(onsets))))
