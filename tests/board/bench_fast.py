@@ -1,4 +1,4 @@
-"""``python -m tests.board.bench_fast [BURSTS [KIND GAIN [DETECTOR_PY]]]``: the emulated
+"""``python -m tests.board.bench_fast [--no-ring] [BURSTS [KIND GAIN [DETECTOR_PY]]]``: the emulated
 padboard's CPU on fast slaps over a long ring (issue 31), for BENCHMARKS.md.
 
 bench_board's burst (single slaps 70 ms apart, default settings) never takes the
@@ -16,9 +16,10 @@ three pads; no crosstalk (the fit saw one pad alone), and between the bursts the
 rest at the pad's own noise (the emulator's default σ 7.5 counts is over this quiet
 pad's fitted threshold).  DETECTOR_PY: a detector.py to
 boot instead of the tree's (an older one, to compare on the same slaps).  The figures count
-from LEAD_US before the first contact to 60 ms after the last; ``onset`` is the detector's
-``_onset`` timed per call on the chip, and ``over ring`` how many of those calls took the
-ring-less path.  An emulator bench: ``make test`` never runs it."""
+from LEAD_US before the first contact to 60 ms after the last; the detector's ``_onset``,
+``_over_ring`` (the ring-less path, within ``_onset``) and ``_phase_fit`` are timed per call
+on the chip.  ``--no-ring``: the same settings with the ring model off (``second_pct`` 0),
+to tell its cost from the rest of the detector's on the same slaps.  An emulator bench: ``make test`` never runs it."""
 
 from __future__ import annotations
 
@@ -120,11 +121,13 @@ def counted(found: tuple[tuple[int, int, int, int], ...], contacts: list[tuple[i
 
 
 def main() -> None:
-    args = sys.argv[1:]
+    args = [a for a in sys.argv[1:] if a != "--no-ring"]
     bursts = int(args[0]) if args else 9
     kind, gain = (args[1], float(args[2])) if len(args) > 2 else ("plate", 4.0)
     pad = real_pad(kind, gain)
     settings = fitted(pad)
+    if "--no-ring" in sys.argv[1:]:
+        settings = replace(settings, second_pct=0)
     print(f"{kind} × {gain:g}, fitted: {settings.as_dict()}")
     with tempfile.TemporaryDirectory(prefix="board-bench-fast-") as tmp:
         stored = Path(tmp) / settings_store.FILENAME
@@ -147,10 +150,8 @@ def main() -> None:
         f"longest pass gap {b.longest_pass_us} µs, ADC {b.frame_rate_hz:,.0f} frames/s, dropped {b.dropped} of "
         f"{b.adc_frames}, free heap {b.free_heap}, {b.blocks:,} calls of {b.frames / max(1, b.blocks):.1f} frames"
     )
-    print(
-        f"onset: {b.onsets} calls, {b.onset_us / max(1, b.onsets):,.0f} µs a call on average, longest "
-        f"{b.longest_onset_us} µs, {b.over_ring} over a predicted ring"
-    )
+    for name, (calls, us, longest) in b.timed.items():
+        print(f"{name}: {calls} calls, {us / max(1, calls):,.0f} µs a call on average, longest {longest} µs")
     for k, v in counted(b.slaps, contacts).items():
         print(f"{k}: {v}")
 

@@ -11,6 +11,7 @@ from firmware_py.hil.board.emulator import EmulatedPadboard
 from firmware_py.padboard.detector import TICKS_MASK, frame_diff, ticks_diff
 
 SCRIPT = Path(__file__).with_name("mp") / "budget.py"
+TIMED = ("_onset", "_over_ring", "_phase_fit")  # as mp/budget.py's TIMED
 CLOCK_MHZ = 125  # the RP2040's default system clock: cycles per emulated µs
 BLOCK_FRAMES = 40  # main.BLOCK: frames per block (2 ms at 20 kHz)
 FRAME_US = 50  # main.FRAME_US
@@ -52,10 +53,9 @@ class Budget:
     slaps: tuple[tuple[int, int, int, int], ...]  # (pad, velocity, onset ticks, peak)
     frames_sent: int  # frames the board wrote to the host (SLAPs, and RAW and EDGE while raw streams) ...
     bytes_sent: int  # ... and their bytes
-    onsets: int  # Detector._onset calls (a hit's onset measured) ...
-    onset_us: int  # ... µs in them ...
-    longest_onset_us: int  # ... the longest ...
-    over_ring: int  # ... and how many were timed with a predicted ring taken off (Detector._over_ring)
+    timed: dict[str, tuple[int, int, int]]
+    """Per detector method mp/budget.py times (TIMED: a hit's onset, the part of it over a
+    predicted ring, a ring's phase fit): calls, µs in them, the longest call's µs."""
 
     @property
     def cycles_per_block(self) -> float:
@@ -92,7 +92,7 @@ def budget(
     board.exec_raw(RESERVE, timeout=timeout)
     out = board.exec_raw(code, timeout=timeout)
     line = next(x for x in out.splitlines() if x.startswith("BUDGET "))
-    free, stats, dropped, slaps, (frames_sent, bytes_sent), onsets = ast.literal_eval(line.removeprefix("BUDGET "))
+    free, stats, dropped, slaps, (frames_sent, bytes_sent), timings = ast.literal_eval(line.removeprefix("BUDGET "))
     n, busy, longest, frames, gap, _passes, first, last, f_first, f_last, det = stats
     adc = frame_diff(f_last, f_first)
     elapsed = ticks_diff(last, first)
@@ -110,7 +110,7 @@ def budget(
         tuple(map(tuple, slaps)),
         frames_sent,
         bytes_sent,
-        *onsets,
+        {name: (timings[3 * j], timings[3 * j + 1], timings[3 * j + 2]) for j, name in enumerate(TIMED)},
     )
 
 
