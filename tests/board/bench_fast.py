@@ -141,7 +141,7 @@ def main() -> None:
             # drift-free: each waveform starts and ends at the rest level the emulator reads between them
             contacts = injected(board, replace(pad, drift=0.0), bursts)
             until, since = contacts[-1][1] + 60_000, contacts[0][1] - LEAD_US
-            b = measure.budget(board, until_us=until, from_us=since)
+            b = measure.budget(board, until_us=until, from_us=since, timed=True)
     if b.elapsed_us < until - since - 2 * LEAD_US:
         raise RuntimeError(f"main.py served {b.elapsed_us} µs of the {until - since} µs burst: it started late")
     print(

@@ -23,7 +23,9 @@ RAW = None  # ... and this: RAW_START's (pad mask, frames per block, flags), Non
 stats = array("i", [0] * 11)
 slaps = []
 sent = array("i", [0, 0])  # frames and bytes the board wrote while counting
-# per method of TIMED (issue 31's per-hit work): calls, µs in them, the longest call
+# per method of TIMED (issue 31's per-hit work): calls, µs in them, the longest call; the
+# caller cuts the wrapping (from "# methods timed" to its end) unless asked, so that the
+# free heap figure is the board's alone
 TIMED = ("_onset", "_over_ring", "_phase_fit")
 timings = array("i", [0] * (3 * len(TIMED)))
 
@@ -117,6 +119,7 @@ def timed_feed(*args):
     return hits
 
 
+# methods timed
 def timed(name, at):
     """The detector's method ``name`` timed per call into timings[at:at + 3], as the
     instance's attribute (found before the class's method); a detector without it
@@ -140,6 +143,7 @@ def timed(name, at):
 
 for j in range(len(TIMED)):
     timed(TIMED[j], 3 * j)
+# methods timed: end
 detector.feed = timed_feed
 board.on_block = timed_block
 sampler.frames_done = timed_frames
