@@ -9,8 +9,10 @@ So the title card plans the next demo: its opening (a fresh engine of the featur
 computers in every seat) and the first states of a random playout are drawn with
 :class:`Sketches`, stand-in faces that measure by estimate, open nothing and note each
 size and letter asked for (a card's words fitted for real, a step each, where the fitted
-size is not yet known); then each idle frame renders one face's letters, or part of them,
-into the real faces (:func:`display.theme.font` keeps them).  What the sketches cannot
+size is not yet known), and the pictures its operations make when painted (a boxer's
+figure: ``display.compose.MADE_WHEN_PAINTED``) are made, a step after the draw that asked
+for them; then each idle frame renders one face's letters, or part of them, into the real
+faces (:func:`display.theme.font` keeps them).  What the sketches cannot
 show (the demo plays other cards, a stamina falls further) is guessed only as far as the
 letters go: a face that shows a digit gets all ten.
 """
@@ -19,13 +21,13 @@ from __future__ import annotations
 
 import itertools
 import string
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import pygame
 
-from display.compose import Segments
+from display.compose import MADE_WHEN_PAINTED, Frame, Paint, Segments, made_when_painted
 from display.models import AnyPlayScreen, AttractScreen, DemoScreen, PlayScreen, StationLook
 from display.playout import playout
 from display.text import TextCache, fitted_in, fitting_size, fitting_size_known
@@ -269,8 +271,9 @@ class Ahead:
     ``plan(screen, sketches)`` draws ``screen`` with ``sketches`` (and its segments)
     somewhere nothing is shown."""
 
-    def __init__(self, plan: Callable[[DemoScreen, Sketches], None], size: tuple[int, int]) -> None:
-        """``size``: the canvas's (stand-in strings are cut from a blank sheet as wide)."""
+    def __init__(self, plan: Callable[[DemoScreen, Sketches], Frame], size: tuple[int, int]) -> None:
+        """``size``: the canvas's (stand-in strings are cut from a blank sheet as wide);
+        ``plan`` answers the display list it recorded."""
         self._plan = plan
         self._size = size
         self._sheet: pygame.Surface | None = None
@@ -312,15 +315,30 @@ class Ahead:
             self._sheet = pygame.Surface((self._size[0], self._size[1] // 4), pygame.SRCALPHA)  # taller than any type
             yield None
         sketches = Sketches(self._sheet)
+        made: set[tuple[Paint, tuple[Hashable, ...]]] = set()
         for sketch in demo_sketches(screen):
             yield None  # the engine made, or a state played: a step of its own
-            self._plan(sketch, sketches)  # a Python draw of one frame: about one step
-            yield None
+            yield from self._draw(sketch, sketches, made)
             while sketches.fits:  # card words fitted: measured for real (remembered), a step each, then again
                 for words, width, largest in sorted(sketches.fits):
                     fitting_size(words, width, largest)
                     yield None
                 sketches.fits.clear()
-                self._plan(sketch, sketches)
-                yield None
+                yield from self._draw(sketch, sketches, made)
         _planned[key] = sketches.wanted
+
+    def _draw(
+        self, sketch: DemoScreen, sketches: Sketches, made: set[tuple[Paint, tuple[Hashable, ...]]]
+    ) -> Iterator[None]:
+        """A planning draw (a Python draw of one frame: about one step), then, in a step of
+        their own, the pictures its operations make when painted that no earlier one asked
+        for (the boxers' figures: the first planning draw of a boxing demo, which made
+        them, was a 7.5 M-instruction step, over a busy frame's budget)."""
+        frame = self._plan(sketch, sketches)
+        yield None
+        pictures = [op for op in made_when_painted(frame) if op not in made]
+        if pictures:
+            made.update(pictures)
+            for paint, args in pictures:
+                MADE_WHEN_PAINTED[paint](*args)
+            yield None

@@ -107,7 +107,7 @@ class Canvas:
             self.scale,
             self.offset,
             None if clip is None else tuple(clip),
-            tuple(_key(a) for a in args),
+            _keys(args),
             _key(kwargs) if kwargs else (),
         )
         segment = frame.segments.get(key)
@@ -141,7 +141,7 @@ class Canvas:
             return
         clip = frame.clip
         slot = (draw, self.scale, self.offset, None if clip is None else tuple(clip))
-        key = tuple(_key(a) for a in args)
+        key = _keys(args)
         latest = frame.segments.latest.get(slot)
         if latest is None or latest[0] != key:
             part = compose.Frame(frame.size, frame.segments)
@@ -246,6 +246,17 @@ def segment(draw: Callable[Concatenate[Any, P], R]) -> Callable[Concatenate[Any,
     return recorded
 
 
+PLAIN = {int, float, str, bool, type(None)}
+"""Argument types that are their own key, taken as they are without a call (a frame
+builds a key for every segment it puts in): numbers, words and flags, and every type
+:func:`_key` has answered a value of as it is (a text cache, a station's look)."""
+
+
+def _keys(values: tuple[Any, ...]) -> tuple[Hashable, ...]:
+    """Each of ``values`` as a key (:func:`_key`)."""
+    return tuple([v if type(v) in PLAIN else _key(v) for v in values])
+
+
 def _key(value: Any) -> Hashable:
     """``value`` as a dictionary key: rects as tuples, lists as tuples, dicts as sorted pairs
     (a tuple that hashes as it is stays as it is: most arguments are colours and numbers)."""
@@ -261,6 +272,7 @@ def _key(value: Any) -> Hashable:
         return tuple(_key(v) for v in value)
     if isinstance(value, dict):
         return tuple(sorted((k, _key(v)) for k, v in value.items()))
+    PLAIN.add(type(value))  # neither a tuple, a rect, a list nor a dict: its own key, always
     return value  # type: ignore[no-any-return]
 
 

@@ -42,6 +42,11 @@ SEGMENTS_KEPT = 128
 """Recorded segments kept (the least recently used dropped): a busy screen puts
 10–15 into a frame.  Bounded in count because a segment keeps the rendered strings it
 blits alive after the text cache has let them go."""
+MADE_WHEN_PAINTED: dict[Paint, Callable[..., object]] = {}
+"""Paint operations that make the picture they paint when they first paint it (a figure
+in a pose), each with what makes it from the operation's own arguments: a drawing that
+only records (:mod:`display.ahead`'s planning) makes none, and the picture can be made
+ahead, in a step of its own (:func:`made_when_painted`)."""
 CORNERS_KEPT = 64
 """Rounded rects' corner pictures kept (:func:`_corners`; the least recently used
 dropped): a screen's cards, panels and chips in their few sizes and colours."""
@@ -60,12 +65,13 @@ class Frame:
         self.readers: list[pygame.Rect] = []
         """Boxes of operations that read the pixels they move (shakes)."""
         self.clip: pygame.Rect | None = None
+        self._bounds = pygame.Rect(0, 0, *size)
 
     def add(self, paint: Paint, args: tuple[Hashable, ...], box: pygame.Rect, reads: bool = False) -> pygame.Rect:
         """Write down ``paint(surface, *args)``, which touches no pixel outside ``box``; the
         box, clipped as the operation will be, is what it may paint."""
         clip = self.clip
-        box = box.clip(clip) if clip is not None else box.clip((0, 0, *self.size))
+        box = box.clip(clip if clip is not None else self._bounds)
         self.ops.append((paint, args, None if clip is None else (clip.x, clip.y, clip.w, clip.h)))
         self.boxes.append(box)
         if reads:
@@ -100,37 +106,71 @@ class Segment:
         """Every pixel its operations may touch."""
 
 
+class _Kept:
+    """A segment kept, and when it was last used (a count of uses)."""
+
+    __slots__ = ("segment", "used")
+
+    def __init__(self, segment: Segment, used: int) -> None:
+        self.segment = segment
+        self.used = used
+
+
 class Segments:
     """Recorded segments by key (the drawing, the canvas's mapping and clip, the inputs),
     the least recently used dropped past :data:`SEGMENTS_KEPT`."""
 
     def __init__(self, kept: int = SEGMENTS_KEPT) -> None:
         self.kept = kept
-        self._by_key: dict[Hashable, Segment] = {}
+        self._by_key: dict[Hashable, _Kept] = {}
+        self._uses = 0
         self.latest: dict[Hashable, tuple[Hashable, Segment]] = {}
         """Per drawing put in again operation by operation (:meth:`display.canvas.Canvas.again`):
         its inputs last time and what it recorded (one each: it is reused by the next frame
         or never)."""
 
     def get(self, key: Hashable) -> Segment | None:
-        segment = self._by_key.pop(key, None)
-        if segment is not None:
-            self._by_key[key] = segment  # (re)inserted last: the most recently used
-        return segment
+        """The segment kept for ``key``, now the most recently used (marked in place: a
+        key holding a game's state hashes in Python, and a frame looks up a dozen)."""
+        kept = self._by_key.get(key)
+        if kept is None:
+            return None
+        self._uses += 1
+        kept.used = self._uses
+        return kept.segment
 
     def put(self, key: Hashable, segment: Segment) -> None:
-        self._by_key[key] = segment
-        while len(self._by_key) > self.kept:
-            del self._by_key[next(iter(self._by_key))]
+        self._uses += 1
+        self._by_key[key] = _Kept(segment, self._uses)
+        if len(self._by_key) > self.kept:  # the least recently used goes
+            del self._by_key[min(self._by_key.items(), key=_last_use)[0]]
+
+
+def _last_use(item: tuple[Hashable, _Kept]) -> int:
+    return item[1].used
+
+
+def made_when_painted(frame: Frame) -> list[tuple[Paint, tuple[Hashable, ...]]]:
+    """``frame``'s operations (its segments' too) that make their picture when painted
+    (:data:`MADE_WHEN_PAINTED`), each once, in order."""
+    out: dict[tuple[Paint, tuple[Hashable, ...]], None] = {}
+    pending = [frame.ops]
+    while pending:
+        for paint, args, _clip in pending.pop():
+            if paint is replay:
+                pending.append(args[0].ops)  # type: ignore[attr-defined]
+            elif paint in MADE_WHEN_PAINTED:
+                out[paint, args] = None
+    return list(out)
 
 
 def replay(surface: pygame.Surface, segment: Segment) -> pygame.Rect:
     """Paint ``segment``'s operations in order, each under its own clip cut to the clip
     set now (what the composer repaints)."""
     limit = surface.get_clip()
-    for (paint, args, clip), box in zip(segment.ops, segment.boxes, strict=True):
-        if not box.colliderect(limit):
-            continue
+    ops = segment.ops
+    for i in limit.collidelistall(segment.boxes):  # the operations it touches, found without a Python step each
+        paint, args, clip = ops[i]
         area = limit.clip(clip) if clip is not None else limit
         if not area.w or not area.h:
             continue
@@ -248,9 +288,9 @@ class Composer:
 
     def _replay(self, frame: Frame, rect: pygame.Rect, limit: pygame.Rect | None) -> None:
         surface = self.surface
-        for (paint, args, clip), box in zip(frame.ops, frame.boxes, strict=True):
-            if not box.colliderect(rect):
-                continue
+        ops = frame.ops
+        for i in rect.collidelistall(frame.boxes):  # the operations it touches, found without a Python step each
+            paint, args, clip = ops[i]
             if limit is None:
                 surface.set_clip(clip)
             else:
@@ -264,9 +304,9 @@ class Composer:
 def changed(old: Frame, new: Frame) -> list[pygame.Rect]:
     """The boxes where ``new`` may differ from ``old``: operations only one of them has (or
     has more often); everything when the operations both have are in another order."""
-    before, after = Counter(old.ops), Counter(new.ops)
-    if before == after and old.ops == new.ops:
+    if old.ops == new.ops:  # (compared before any is hashed)
         return []
+    before, after = Counter(old.ops), Counter(new.ops)
     rects = [box for op, box in zip(new.ops, new.boxes, strict=True) if after[op] != before.get(op, 0)]
     rects += [box for op, box in zip(old.ops, old.boxes, strict=True) if before[op] != after.get(op, 0)]
     kept_new = [op for op in new.ops if after[op] == before.get(op, 0)]

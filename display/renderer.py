@@ -134,10 +134,12 @@ class Renderer:
         card waits); False when nothing was left to prepare.  The canvas is not touched."""
         return self.ahead.step()
 
-    def _sketch(self, screen: DemoScreen, sketches: Sketches) -> None:
+    def _sketch(self, screen: DemoScreen, sketches: Sketches) -> Frame:
         """Draw ``screen`` with ``sketches`` into a display list that is never painted
-        (its segments kept apart: none of them is reused by a frame shown)."""
-        self._draw(Canvas(self.canvas, frame=Frame(self.canvas.get_size(), sketches.segments)), screen, sketches)
+        (its segments kept apart: none of them is reused by a frame shown); the list."""
+        frame = Frame(self.canvas.get_size(), sketches.segments)
+        self._draw(Canvas(self.canvas, frame=frame), screen, sketches)
+        return frame
 
     def _draw(self, canvas: Canvas, screen: Screen, text: TextCache | None = None) -> None:
         text = self.text if text is None else text

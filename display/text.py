@@ -24,7 +24,8 @@ surface also leaves the heap more fragmented, so the budget is kept small."""
 
 
 SHRUNK_KEPT = 1024
-"""Sizes of strings shrunk to fit remembered (then forgotten all at once): a few screens' worth."""
+"""Sizes of strings shrunk or fitted to a width remembered (then forgotten all at once): a
+few screens' worth."""
 
 STAND_INS = str.maketrans({"✗": "×", "✓": "√", "→": "»", "←": "«"})
 """Symbols the bundled font has no glyph for (it would draw a box), with the nearest it has:
@@ -44,6 +45,7 @@ class TextCache:
         self.bytes = 0
         self._cache: dict[tuple[str, int, Color, bool], pygame.Surface] = {}
         self._shrink: dict[tuple[str, int, float, int, bool], int] = {}
+        self._fits: dict[tuple[str, int, int, bool], tuple[str, int]] = {}
 
     def render(self, text: str, size: int, color: Color, bold: bool = False) -> pygame.Surface:
         key = (text, size, color, bold)
@@ -70,7 +72,7 @@ class TextCache:
         names from a convention-wide ledger), so no string can spill out of its place.
         The bundled font has no combining marks: an accent NFC cannot fold into its letter
         is left out rather than drawn as a box under the line."""
-        return self.render(*fit(text, size, max_width, bold, self.face), color, bold)
+        return self.render(*self._fit(text, size, max_width, bold), color, bold)
 
     def draw_fitted(
         self,
@@ -86,7 +88,7 @@ class TextCache:
     ) -> pygame.Rect:
         """:meth:`draw` of :meth:`fitted` text."""
         scale = target.scale if isinstance(target, Canvas) else 1.0
-        shown, px = fit(text, _px(size, scale), int(max_width * scale), bold, self.face)
+        shown, px = self._fit(text, _px(size, scale), int(max_width * scale), bold)
         drawn = size * px / _px(size, scale)  # the size it came to, for the readability record
         rect = _place(target, self.render(shown, px, color, bold), pos, anchor, text, (drawn, color, detail, bold))
         if shown.endswith("…") and not text.endswith("…") and isinstance(target, Canvas) and target.record is not None:
@@ -129,6 +131,18 @@ class TextCache:
             if len(self._shrink) >= SHRUNK_KEPT:
                 self._shrink.clear()
             self._shrink[key] = known
+        return known
+
+    def _fit(self, text: str, size: int, max_width: int, bold: bool) -> tuple[str, int]:
+        """:func:`fit` in this cache's faces, remembered as rendered strings are (a card's
+        label is fitted each frame it slides: its letters normalised and looked at one
+        by one, a Python call each)."""
+        key = (text, size, max_width, bold)
+        known = self._fits.get(key)
+        if known is None:
+            if len(self._fits) >= SHRUNK_KEPT:
+                self._fits.clear()
+            known = self._fits[key] = fit(text, size, max_width, bold, self.face)
         return known
 
     def measure(self, target: Canvas | pygame.Surface, text: str, size: int, bold: bool = False) -> tuple[int, int]:

@@ -258,3 +258,16 @@ def test_a_rounded_rect_is_laid_out_once_for_its_look_wherever_and_however_large
             pygame.draw.rect(pygames, (200, 120, 40), (*place, *size), width, radius)
             assert pygame.image.tobytes(ours, "RGB") == pygame.image.tobytes(pygames, "RGB"), f"at {place}, clip {clip}"
     assert len(laid_out) == 1
+
+
+def test_the_segments_kept_drop_the_least_recently_used() -> None:
+    """A segment found is marked used (in place: a key holding a game's state hashes in
+    Python), and the one used longest ago goes when one more is recorded than are kept."""
+    segments = compose.Segments(kept=2)
+    a, b, c = (compose.Segment(Frame((10, 10)), n) for n in range(3))
+    segments.put("a", a)
+    segments.put("b", b)
+    assert segments.get("a") is a  # a used after b
+    segments.put("c", c)
+    assert segments.get("b") is None
+    assert segments.get("a") is a and segments.get("c") is c

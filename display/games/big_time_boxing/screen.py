@@ -6,7 +6,7 @@ with its countdown, the round scores after each round, and the score sheet at th
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeAlias
 
 import pygame
@@ -27,7 +27,7 @@ from display.games.big_time_boxing.words import (
     WINDOW,
 )
 from display.layout import MIN_SIZE
-from display.memo import per_model
+from display.memo import per_model, per_story
 from display.models import PlayScreen, ResultScreen, StationLook
 from display.text import TextCache
 from display.widgets import PLAY_TOP, banner, panel, paused_overlay, seat_name, title_bar
@@ -215,7 +215,7 @@ def boxer_pose(s: BigTimeBoxingPlay, v: BigTimeBoxingPublicView, seat: int) -> P
             Pose.DOWN if any(isinstance(e, KnockedDown) and e.player == seat for _t, e in s.events[-6:]) else Pose.HIT
         )
     got_up = False
-    for t, ev in reversed(said_at(s)):
+    for t, ev in reversed(_posing(s)):
         if t > s.now_us:
             continue
         if isinstance(ev, GotUp) and ev.player == seat:
@@ -230,11 +230,23 @@ def boxer_pose(s: BigTimeBoxingPlay, v: BigTimeBoxingPublicView, seat: int) -> P
     return Pose.READY
 
 
+@per_story
+def _posing(s: BigTimeBoxingPlay) -> list[tuple[int, object]]:
+    """:func:`said_at`'s events a pose is taken from (what :func:`boxer_pose` looks back through)."""
+    return [(t, ev) for t, ev in said_at(s) if isinstance(ev, GotUp | KnockedDown | RoundStarted | ResultDrawn)]
+
+
+@per_story
+def _energy_events(s: BigTimeBoxingPlay) -> list[tuple[int, object]]:
+    """The events a Round Energy bar eases by (what :func:`_energy_shown` looks back through)."""
+    return [(t, ev) for t, ev in s.events if isinstance(ev, RoundStarted | EnergyChanged)]
+
+
 def _energy_shown(s: BigTimeBoxingPlay, seat: int, energy: int) -> float:
     """The Round Energy the bar shows: easing from the level before the boxer's newest
     change to the level now (no move across a new round's refill)."""
     latest: int | None = None
-    for t, ev in reversed(s.events):
+    for t, ev in reversed(_energy_events(s)):
         if isinstance(ev, RoundStarted):
             return energy
         if isinstance(ev, EnergyChanged) and ev.player == seat:
@@ -519,7 +531,7 @@ def _asked(s: BigTimeBoxingPlay, now: BigTimeBoxingPlay, v: BigTimeBoxingPublicV
     return words, s.seats[seat].color, left
 
 
-@per_model
+@per_story
 def said_at(s: BigTimeBoxingPlay) -> list[tuple[int, object]]:
     """The events with the time the screen says them: in the newest play that put cards
     on the table, what follows a card (a knockdown, the count's end, the fight's end)
@@ -552,7 +564,11 @@ def told(s: BigTimeBoxingPlay) -> BigTimeBoxingPlay:
     that be read for :data:`READ_US`, then shows the present.  The public view stays the
     present one: what is asked now, and the boards, are never behind."""
     moment = behind.telling(s, _deciding_moments(s))
-    return s if moment is None else moment.screen
+    if moment is None:
+        return s
+    # the moments are the story's (whatever the time): its cut events, on the screen now
+    cut = moment.screen.events
+    return s if cut == s.events else replace(s, events=cut)
 
 
 def told_by(s: BigTimeBoxingPlay) -> int | None:
@@ -581,7 +597,7 @@ def _shown_at(s: BigTimeBoxingPlay) -> list[tuple[int, object]]:
     return out
 
 
-@per_model
+@per_story
 def _deciding_moments(s: BigTimeBoxingPlay) -> list[behind.Moment[BigTimeBoxingPlay]]:
     """Each play whose cards decided something said after them (:data:`CONSEQUENCES`)."""
     return behind.deciding_moments(
@@ -608,7 +624,7 @@ def fight_end_said(s: BigTimeBoxingPlay) -> bool:
     return any(isinstance(ev, FightEnded) and t <= s.now_us for t, ev in said_at(s))
 
 
-@per_model
+@per_story
 def last_play(s: BigTimeBoxingPlay) -> tuple[int, list[Shown]]:
     """The cards of the newest play that put any on the table, and when it was made."""
     found: list[Shown] = []
@@ -748,15 +764,22 @@ def _hints(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, v: BigTimeBoxing
 def _banner(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay) -> None:
     """The newest event worth a banner, over the ring strip, for a moment, once said
     (:func:`said_at`: after the card that decided it has been read)."""
-    for t, ev in sorted(reversed(said_at(s)), key=lambda said: said[0], reverse=True):  # newest first
+    for t, ended, words in _banners(s):
         if t > s.now_us:
             continue
-        if s.now_us - t > BANNER_US and not isinstance(ev, FightEnded):
+        if s.now_us - t > BANNER_US and not ended:
             return
-        words = _banner_words(s, ev)
         if words is not None:
             banner(surf, text, words[0], words[1])
             return
+
+
+@per_story
+def _banners(s: BigTimeBoxingPlay) -> list[tuple[int, bool, tuple[str, Color] | None]]:
+    """Each event as :func:`_banner` looks back through them, newest said first: when it
+    is said, whether it ended the fight, its banner's words if it has one."""
+    newest_first = sorted(reversed(said_at(s)), key=lambda said: said[0], reverse=True)
+    return [(t, isinstance(ev, FightEnded), _banner_words(s, ev)) for t, ev in newest_first]
 
 
 def _banner_words(s: BigTimeBoxingPlay, ev: object) -> tuple[str, Color] | None:
