@@ -1,25 +1,25 @@
-"""``python -m tests.board.bench_fast [--no-ring] [BURSTS [KIND GAIN [DETECTOR_PY]]]``: the emulated
-padboard's CPU on fast slaps over a long ring (issue 31), for BENCHMARKS.md.
+"""``python -m tests.board.bench_fast [--no-ring] [BURSTS [KIND GAIN [DETECTOR_PY]]]``: the
+emulated padboard's CPU on fast slaps over a long ring (issue 31), for BENCHMARKS.md.
 
 bench_board's burst (single slaps 70 ms apart, default settings) never takes the
 detector's ring path: a hit is timed over a ring predicted with its phase
-(``Detector._over_ring``, carried back over ~6 ms and a scan and walked in Python) only
-when the pad runs the ring model (``second_pct``, which the calibration fits to a
-long-ringing pad) and a slap lands on the ring of the one before.  So here every pad runs
-the settings the wizard fits for a real pad of KIND behind a front end of GAIN (default
-plate × 4, tests/calibration/real_pad_runs.py, as issue 31's host figures), sent with
-in the board's settings file in its flash image (where main.start() loads them from;
-the board cannot take them over the raw REPL: the script's text would split the heap), and the burst is
+(``Detector._over_ring``, the ring carried back over ~6 ms and a scan, the edge walked in
+Python) only when the pad runs the ring model (``second_pct``, which the calibration fits
+to a long-ringing pad) and a slap lands on the ring of the one before.  So here every pad
+runs the settings the wizard fits for a real pad of KIND behind a front end of GAIN
+(default plate × 4, tests/calibration/real_pad_runs.py, as issue 31's host figures),
+written into the board's settings file in its flash image, where main.start() loads them
+as a calibrated board boots (the emulator does not write flash).  The burst is
 ``play_fast``'s: BURSTS bursts of four slaps 15–25 ms apart (each 0.8–1.25 × the one
 before, the last with the palm's second contact 26–40 ms later), 0.4 s apart, round the
-three pads; no crosstalk (the fit saw one pad alone), and between the bursts the pads
-rest at the pad's own noise (the emulator's default σ 7.5 counts is over this quiet
-pad's fitted threshold).  DETECTOR_PY: a detector.py to
-boot instead of the tree's (an older one, to compare on the same slaps).  The figures count
-from LEAD_US before the first contact to 60 ms after the last; the detector's ``_onset``,
-``_over_ring`` (the ring-less path, within ``_onset``) and ``_phase_fit`` are timed per call
-on the chip.  ``--no-ring``: the same settings with the ring model off (``second_pct`` 0),
-to tell its cost from the rest of the detector's on the same slaps.  An emulator bench: ``make test`` never runs it."""
+three pads; no crosstalk (the fit saw one pad alone); between the bursts the pads rest at
+the pad's own noise (the emulator's default σ 7.5 counts is over this quiet pad's fitted
+threshold).  DETECTOR_PY: a detector.py to boot instead of the tree's (an older one, to
+compare on the same slaps).  The figures count from LEAD_US before the first contact to 60
+ms after the last; the detector's ``_onset``, ``_over_ring`` (the ring-less path, within
+``_onset``) and ``_phase_fit`` are timed per call on the chip.  ``--no-ring``: the same
+settings with the ring model off (``second_pct`` 0), to tell its cost from the rest of the
+detector's on the same slaps.  An emulator bench: ``make test`` never runs it."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ from tests.board import measure
 from tests.calibration.real_pad_runs import HARD, SECOND_SHARE, SECOND_US, SOFT, RealPadRun, real_pad
 
 LEAD_US = 10_000  # the burst's figures count from this long before its first contact
-START_US = 3_000_000  # emulated time the waveforms leave main.py to start in: compiling mp/budget.py takes ~2 s
+START_US = 3_000_000  # emulated time the waveforms leave main.py to start in (compiling and starting it took ~2.6 s)
 BURST_GAP_US = 400_000  # play_fast's
 TAIL_US = 300_000  # a burst's waveform runs this long after its last contact (the ring is in the noise)
 SEED = 60
