@@ -11,6 +11,7 @@ from firmware_py.hil.board.emulator import EmulatedPadboard
 from firmware_py.padboard.detector import TICKS_MASK, frame_diff, ticks_diff
 
 SCRIPT = Path(__file__).with_name("mp") / "budget.py"
+TIMED = ("_onset", "_over_ring", "_phase_fit")  # as mp/budget.py's TIMED
 CLOCK_MHZ = 125  # the RP2040's default system clock: cycles per emulated µs
 BLOCK_FRAMES = 40  # main.BLOCK: frames per block (2 ms at 20 kHz)
 FRAME_US = 50  # main.FRAME_US
@@ -20,6 +21,21 @@ BOARD_STAMP_US = 100
 (issue 31's first-lobe timing; 10-40 µs measured here).  Mapped to the host's clock, the
 clock sync's band comes on top: a round-trip sync lands somewhere inside it, where depends
 on the host thread's latency in emulated time (docs/board-testing.md)."""
+
+
+RESERVE = """import gc
+gc.collect()
+try:
+    reserve = [bytearray(19 * 1024), bytearray(16 * 1024)]
+except MemoryError:
+    reserve = None
+"""
+"""Run at the REPL before the script: heap that the script's compiling cannot split, given
+back (mp/budget.py) just before main.start() allocates its DMA ring (16 KB, and 16 KB of
+zeros it is made from).  At the REPL after boot the ~170 KB free lay in pieces of 20 KB at
+most (then 17, 15, 14 KB); with the onset timing (issue 31), or a settings file to load,
+the script's compiling left no two 16 KB pieces.  A run after another in the same REPL finds
+no such pieces (the last run's ring is still held): that ring's place goes to the next."""
 
 
 @dataclass(frozen=True)
@@ -37,6 +53,9 @@ class Budget:
     slaps: tuple[tuple[int, int, int, int], ...]  # (pad, velocity, onset ticks, peak)
     frames_sent: int  # frames the board wrote to the host (SLAPs, and RAW and EDGE while raw streams) ...
     bytes_sent: int  # ... and their bytes
+    timed: dict[str, tuple[int, int, int]]
+    """Per detector method mp/budget.py times (TIMED: a hit's onset, the part of it over a
+    predicted ring, a ring's phase fit): calls, µs in them, the longest call's µs."""
 
     @property
     def cycles_per_block(self) -> float:
@@ -61,18 +80,25 @@ def budget(
     from_us: int = -1,
     timeout: float = 3600,
     raw: tuple[int, int, int] | None = None,
+    timed: bool = False,
 ) -> Budget:
     """main.py's start() and serve() on ``board`` (booted with BOOTSEL held, at its REPL)
     for ``blocks`` blocks or until the block holding emulated µs ``until_us``; with
     ``from_us``, the figures (and slaps) count from the block holding that µs on; with
-    ``raw`` (RAW_START's pad mask, frames per block, flags), raw frames stream throughout."""
+    ``raw`` (RAW_START's pad mask, frames per block, flags), raw frames stream throughout;
+    with ``timed``, the detector's TIMED methods are timed per call (their wrappers' code
+    then counts in the free heap figure: ~1.5 KB)."""
     code = SCRIPT.read_text().replace("BLOCKS = 250", f"BLOCKS = {int(blocks)}")
     code = code.replace("UNTIL = -1", f"UNTIL = {until_us & TICKS_MASK if until_us >= 0 else -1}")
     code = code.replace("FROM = -1", f"FROM = {from_us & TICKS_MASK if from_us >= 0 else -1}")
     code = code.replace("RAW = None", f"RAW = {raw!r}")
+    if not timed:
+        head, rest = code.split("# methods timed\n")
+        code = head + rest.split("# methods timed: end\n")[1]
+    board.exec_raw(RESERVE, timeout=timeout)
     out = board.exec_raw(code, timeout=timeout)
     line = next(x for x in out.splitlines() if x.startswith("BUDGET "))
-    free, stats, dropped, slaps, (frames_sent, bytes_sent) = ast.literal_eval(line.removeprefix("BUDGET "))
+    free, stats, dropped, slaps, (frames_sent, bytes_sent), timings = ast.literal_eval(line.removeprefix("BUDGET "))
     n, busy, longest, frames, gap, _passes, first, last, f_first, f_last, det = stats
     adc = frame_diff(f_last, f_first)
     elapsed = ticks_diff(last, first)
@@ -90,6 +116,7 @@ def budget(
         tuple(map(tuple, slaps)),
         frames_sent,
         bytes_sent,
+        {name: (timings[3 * j], timings[3 * j + 1], timings[3 * j + 2]) for j, name in enumerate(TIMED)},
     )
 
 

@@ -23,6 +23,11 @@ RAW = None  # ... and this: RAW_START's (pad mask, frames per block, flags), Non
 stats = array("i", [0] * 11)
 slaps = []
 sent = array("i", [0, 0])  # frames and bytes the board wrote while counting
+# per method of TIMED (issue 31's per-hit work): calls, µs in them, the longest call; the
+# caller cuts the wrapping (from "# methods timed" to its end) unless asked, so that the
+# free heap figure is the board's alone
+TIMED = ("_onset", "_over_ring", "_phase_fit")
+timings = array("i", [0] * (3 * len(TIMED)))
 
 
 class Done(Exception):
@@ -46,8 +51,9 @@ class Out:
 
 
 # a run before this one in the same REPL lets its board and DMA ring go first: two rings at
-# once, with the burst's waveforms queued, no longer fit beside a detector 4 KB larger (issue 31)
-board = sampler = probe = detector = feed = on_block = frames_done = None
+# once, with the burst's waveforms queued, no longer fit beside a detector 4 KB larger (issue 31);
+# and the heap measure.RESERVE kept from this script's compiling goes back for the ring
+board = sampler = probe = detector = feed = on_block = frames_done = reserve = None
 gc.collect()
 board, sampler, probe = main.start(Out())
 if RAW is not None:  # as the host's start_raw sends it; the ACK goes to Out
@@ -73,6 +79,8 @@ def timed_block(ring, first, count, t_first, frame_us, shift, stagger, missed):
         board.dropped = 0
         slaps.clear()
         sent[0] = sent[1] = 0
+        for i in range(len(timings)):
+            timings[i] = 0
         return
     stats[0] += 1
     stats[1] += d
@@ -111,6 +119,31 @@ def timed_feed(*args):
     return hits
 
 
+# methods timed
+def timed(name, at):
+    """The detector's method ``name`` timed per call into timings[at:at + 3], as the
+    instance's attribute (found before the class's method); a detector without it
+    (before issue 31's branch i31h: no _over_ring) keeps its calls at 0."""
+    f = getattr(detector, name, None)
+    if f is None:
+        return
+
+    def call(*args):
+        t = time.ticks_us()
+        out = f(*args)
+        d = time.ticks_diff(time.ticks_us(), t)
+        timings[at] += 1
+        timings[at + 1] += d
+        if d > timings[at + 2]:
+            timings[at + 2] = d
+        return out
+
+    setattr(detector, name, call)
+
+
+for j in range(len(TIMED)):
+    timed(TIMED[j], 3 * j)
+# methods timed: end
 detector.feed = timed_feed
 board.on_block = timed_block
 sampler.frames_done = timed_frames
@@ -121,4 +154,4 @@ except Done:
 finally:  # the next script's main.start() claims new channels: these must not write its ring
     sampler.rearm.close()
     sampler.data.close()
-print("BUDGET", repr((free, list(stats), board.dropped, slaps, list(sent))))
+print("BUDGET", repr((free, list(stats), board.dropped, slaps, list(sent), list(timings))))
