@@ -45,7 +45,7 @@ def test_adc_and_dma_take_20_khz_frames_of_three_pads(repl_board: emulator.Emula
     what the MicroPython tests cap at."""
     got = measure.budget(repl_board, blocks=30)
     assert abs(got.frame_rate_hz - 20_000) < 100, got
-    assert abs(got.free_heap - micropython.PICO_FREE_HEAP) <= 4096, got  # else update the cap
+    assert abs(got.free_heap - micropython.PICO_FREE_HEAP) <= 4096, got  # else update it (and see HEAP)
 
 
 def test_main_loop_keeps_up_with_20_khz_on_three_pads(repl_board: emulator.EmulatedPadboard) -> None:
