@@ -9,6 +9,8 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import pytest
+
 from firmware_py.padboard.detector import TICKS_PERIOD, Detector, ticks_diff
 from firmware_py.sim.piezo import REAL_PAD_KINDS, PiezoPad
 from tests.firmware_py.padboard.test_real_pads import board_hits
@@ -190,6 +192,7 @@ def stamps_after_contact(hits: list[tuple[int, int, int, int]], contacts: list[i
     return out
 
 
+@pytest.mark.slow  # in make test; out of the MicroPython replay, whose other ring cases take the same path
 def test_a_fast_slap_over_a_ring_is_stamped_where_the_same_slap_alone_is() -> None:
     """Fast slaps (bursts of four 15–25 ms apart) on pads ringing with τ 33–45 ms, at the
     board's 20 kHz: each slap after a burst's first rides on the ring of the ones before.
@@ -248,6 +251,7 @@ def hard_bursts_at_gain_8(seed: int, first: tuple[float, float]) -> dict[tuple[s
     return wrong
 
 
+@pytest.mark.slow  # in make test; the replay takes the harder bursts' (both clipped fits)
 def test_fast_hard_slaps_whose_rings_clip_are_counted_once() -> None:
     """Bursts of four hard slaps 15–25 ms apart behind a front end of gain × 8 (main
     swings of 20,000–36,000 counts: they and their rings clip at the rails), with the
