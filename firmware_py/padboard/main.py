@@ -217,7 +217,6 @@ def serve(board, sampler, probe):
     # frames of backlog we can afford: the detector looks back up to EDGE_BACK_US plus a scan
     keep = sampler.size // pads - (EDGE_BACK_US + 8000) // FRAME_US - BLOCK
     host = bytearray(HOST_BYTES)
-
     k = 0
     while True:
         # every byte waiting (one a pass fell behind a host's pings), up to a frame's end

@@ -185,14 +185,18 @@ class ClockSync:
         widest = self._golden(lambda k: -band(k))
         if band(widest) < 0:
             return widest
-        lowest, highest = 1 / (1 + self.max_drift), 1 / (1 - self.max_drift)
+        lowest, highest = self._k_range()
         first, last = _edge(band, widest, lowest), _edge(band, widest, highest)
         quarter = (last - first) / 4
         return min(max(k, first + quarter), last - quarter)
 
+    def _k_range(self) -> tuple[float, float]:
+        """The ``k`` of the fastest and slowest board the drift allows (±``max_drift_ppm``)."""
+        return 1 / (1 + self.max_drift), 1 / (1 - self.max_drift)
+
     def _golden(self, f: Callable[[float], float]) -> float:
         """The k in the allowed drift range that minimises the convex ``f``."""
-        a, b = 1 / (1 + self.max_drift), 1 / (1 - self.max_drift)
+        a, b = self._k_range()
         g = (math.sqrt(5) - 1) / 2
         k1, k2 = b - g * (b - a), a + g * (b - a)
         f1, f2 = f(k1), f(k2)

@@ -68,7 +68,8 @@ def test_board_stamps_injected_slaps_at_their_contact(repl_board: emulator.Emula
 
 
 SETTLED_PINGS = 20
-"""Pongs the clock sync has before the slaps (2 s of the link's 10 pings a second)."""
+"""Pongs the clock sync has before the slaps: the connect's 8 within milliseconds, then
+~1.2 s of the link's 10 a second (so the drift is still the prior's)."""
 CLOCK_SLICE_US = 200
 """How far the host's reading of the emulated clock may lag it: one slice of execution
 (``SLICE`` in padboard.mjs, ~0.2 ms emulated; ``emulator.EmulatedClock``)."""
