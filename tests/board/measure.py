@@ -56,6 +56,8 @@ class Budget:
     timed: dict[str, tuple[int, int, int]]
     """Per detector method mp/budget.py times (TIMED: a hit's onset, the part of it over a
     predicted ring, a ring's phase fit): calls, µs in them, the longest call's µs."""
+    started_us: int
+    """Board ticks of serve()'s first pass: what the detector saw came from then on."""
 
     @property
     def cycles_per_block(self) -> float:
@@ -117,6 +119,7 @@ def budget(
         frames_sent,
         bytes_sent,
         {name: (timings[3 * j], timings[3 * j + 1], timings[3 * j + 2]) for j, name in enumerate(TIMED)},
+        first,
     )
 
 
