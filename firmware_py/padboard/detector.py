@@ -178,16 +178,17 @@ def _gate(ring, st, at, count) -> int:
     """The state machine's frames while nothing can happen but the baselines following,
     in machine code on the board (viper): ``count`` state frames of the ring's halfwords
     from sample ``at``, every pad as ``st`` says (``Detector._plan`` fills it: per pad
-    mode, level, baseline, noise, baseline shift, clipped samples, peak).  Stops before
-    the first state frame where a pad reaches its level, either way, on its sample or on
-    any frame since the state frame before (the Python state machine takes that frame)
-    and returns how many frames it took; in mode 3 (a ring predicted with its phase,
-    :meth:`Detector._phase_fit`) also where its sample less the predicted ring reaches
-    the prediction's level.  Each frame does exactly what ``Detector._frame`` does to a
-    pad that crosses nothing: count clipped samples, follow the baseline (mode 0, 1 and
-    3; mode 0 is idle and follows the noise too; mode 3 steps its prediction on) or,
-    mode 2 (scanning), keep the peak.  Machine ints: every value here stays under 2**25,
-    but the predictor's products (under 2**30)."""
+    mode, level, baseline, noise, baseline shift, clipped samples, peak)."""
+    # Stops before the first state frame where a pad reaches its level, either way, on
+    # its sample or on any frame since the state frame before (the Python state machine
+    # takes that frame) and returns how many frames it took; in mode 3 (a ring predicted
+    # with its phase, :meth:`Detector._phase_fit`) also where its sample less the
+    # predicted ring reaches the prediction's level. Each frame does exactly what
+    # ``Detector._frame`` does to a pad that crosses nothing: count clipped samples,
+    # follow the baseline (mode 0, 1 and 3; mode 0 is idle and follows the noise too;
+    # mode 3 steps its prediction on) or, mode 2 (scanning), keep the peak. Machine
+    # ints: every value here stays under 2**25, but the predictor's products (under
+    # 2**30).
     r = ptr16(ring)
     s = ptr32(st)
     n = int(s[0])
@@ -642,12 +643,13 @@ def _lag_freq(d, ok, m, r2, c, dw):
     """The ring's frequency from its phase over a lag of up to ``m // 4`` state frames:
     the damped sinusoid ``d`` (``m`` state frames, oldest first, fading by ``r2`` per
     two) holds ``d[j] = 2 r^L cos(L w) d[j-L] - r^2L d[j-2L]`` for any lag ``L``, whose
-    least squares fit knows ``L w`` about as well as the one-frame fit knows ``w``: ``w``
-    ``L`` times better, where ``L w`` is not near a whole turn or half turn (the lag
-    where ``L sin(L w)`` is largest).  Of the angles whose cosine that is, the one
-    nearest ``L`` times the one-frame fit's (``c``: cos w, known to ``dw``); only on the
-    samples ``ok`` says are not clipped.  Returns (cos w, its error as the frequency's)
-    where that is better than ``dw``, else None."""
+    least squares fit knows ``L w`` about as well as the one-frame fit knows ``w``:
+    ``w`` ``L`` times better, where ``L w`` is not near a whole turn or half turn (the
+    lag where ``L sin(L w)`` is largest)."""
+    # Of the angles whose cosine that is, the one nearest ``L`` times the one-frame
+    # fit's (``c``: cos w, known to ``dw``); only on the samples ``ok`` says are not
+    # clipped. Returns (cos w, its error as the frequency's) where that is better than
+    # ``dw``, else None.
     w1 = math.acos(c)
     lag = 0
     gain = 0.0
@@ -853,13 +855,13 @@ class Detector:
     @micropython.native
     def feed(self, ring, first, count, t_first, frame_us, shift=0, stagger=False):
         """Frames ``first`` .. ``first + count - 1`` of the sampler (frame numbers count
-        up and wrap at ``FRAMES``; sample ``i`` of frame ``k`` is
-        ``ring[(k * pads + i) % len(ring)]``, and ``len(ring)`` must divide
-        ``FRAMES * pads``), the first taken at ticks ``t_first`` and each ``frame_us``
-        after the one before.  ``shift``: ring values are read_u16 counts >> shift.
-        ``stagger``: pad ``i`` was sampled ``i * frame_us / pads`` after the frame's time.
-        The ring must still hold the last ``EDGE_BACK_US`` plus a scan time of frames.
-        Returns the hits decided in these frames, as :meth:`process` does."""
+        up and wrap at ``FRAMES``; sample ``i`` of frame ``k`` is ``ring[(k * pads + i)
+        % len(ring)]``, and ``len(ring)`` must divide ``FRAMES * pads``), the first
+        taken at ticks ``t_first`` and each ``frame_us`` after the one before."""
+        # ``shift``: ring values are read_u16 counts >> shift. ``stagger``: pad ``i``
+        # was sampled ``i * frame_us / pads`` after the frame's time. The ring must
+        # still hold the last ``EDGE_BACK_US`` plus a scan time of frames. Returns the
+        # hits decided in these frames, as :meth:`process` does.
         n = self.npads
         st = self._st
         if ring is not self.ring or frame_us != self.frame_us or shift != self.shift or stagger != self.stagger:
@@ -928,13 +930,15 @@ class Detector:
         ``t``) :func:`_gate` may take: as many as pass before a scan, mask, retrigger
         decay or crosstalk wait ends (the Python state machine takes the frame where one
         does), ``FRAMES`` if none will; while a retrigger threshold decays and decides,
-        at most ``left`` (this block's).  Fills the gate's state with each pad's; the
-        level a pad must reach for the gate to stop is its threshold, none while masked,
-        and while the retrigger threshold decays, the lowest it comes to in those frames
-        (the state machine then decides the frame); none where the line decides nothing
-        (over a ring predicted with its phase the rise over it does; a ring that clipped
-        waits for its refit), whose plan runs on to the line's end.  0: the next frame is
-        the state machine's.  A plan longer than the block runs on into the next (``_held``)."""
+        at most ``left`` (this block's)."""
+        # Fills the gate's state with each pad's; the level a pad must reach for the
+        # gate to stop is its threshold, none while masked, and while the retrigger
+        # threshold decays, the lowest it comes to in those frames (the state machine
+        # then decides the frame); none where the line decides nothing (over a ring
+        # predicted with its phase the rise over it does; a ring that clipped waits for
+        # its refit), whose plan runs on to the line's end. 0: the next frame is the
+        # state machine's. A plan longer than the block runs on into the next
+        # (``_held``).
         if not self.gated:
             return 0
         self._plan_t = t
@@ -1155,23 +1159,24 @@ class Detector:
         return _NOTHING
 
     def _phase_fit(self, i, p, k, t):
-        """Pad ``i``'s mask ended at state frame ``k`` (ticks ``t``): with the ring model
-        set, fit the ring as it stands, phase and all, so a new slap is seen as a rise over
-        it (one meeting the ring in its opposite swing sums to less than either and never
-        rises over a line that knows only the ring's size).  The ring is a damped
-        sinusoid: each state frame's sample is ``a1`` times the one before less ``r²``
-        times the one before that, ``r`` its fade per state frame (the pad's own time
-        constant); ``a1`` (its frequency) is fitted by least squares on the state frames
-        from 2 ms after the threshold was crossed (the contact's force is over) to here
-        (later, if there are not six yet), and the prediction starts from the last two;
-        fitted again once ``PH_REFIT_FRAMES`` such frames stand (10 ms of ring, before a
-        fast slap can come: a dozen frames pinned the frequency too loosely for the level,
-        up to ~3,000 counts at gain × 1), the frequency then read from the phase over a
-        lag of several frames (:func:`_lag_freq`), the first fit kept where that one fails.
-        Its level: the threshold, ``second_pct`` % of the last slap (second contacts stay
-        under it) and what the fit leaves, the phase it may lose included.  Off (the line
-        alone) where the ring is under the threshold or the fit leaves more than a tenth
-        of it (a second swing or mode, noise)."""
+        """Pad ``i``'s mask ended at state frame ``k`` (ticks ``t``): with the ring
+        model set, fit the ring as it stands, phase and all, so a new slap is seen as a
+        rise over it (one meeting the ring in its opposite swing sums to less than
+        either and never rises over a line that knows only the ring's size)."""
+        # The ring is a damped sinusoid: each state frame's sample is ``a1`` times the
+        # one before less ``r²`` times the one before that, ``r`` its fade per state
+        # frame (the pad's own time constant); ``a1`` (its frequency) is fitted by least
+        # squares on the state frames from 2 ms after the threshold was crossed (the
+        # contact's force is over) to here (later, if there are not six yet), and the
+        # prediction starts from the last two; fitted again once ``PH_REFIT_FRAMES``
+        # such frames stand (10 ms of ring, before a fast slap can come: a dozen frames
+        # pinned the frequency too loosely for the level, up to ~3,000 counts at gain ×
+        # 1), the frequency then read from the phase over a lag of several frames
+        # (:func:`_lag_freq`), the first fit kept where that one fails. Its level: the
+        # threshold, ``second_pct`` % of the last slap (second contacts stay under it)
+        # and what the fit leaves, the phase it may lose included. Off (the line alone)
+        # where the ring is under the threshold or the fit leaves more than a tenth of
+        # it (a second swing or mode, noise).
         on = p.ph_on  # a fit stands: this is the refit
         p.ph_on = False
         p.ph_wait = False
@@ -1355,17 +1360,19 @@ class Detector:
         """Pad ``i``'s scan ended at frame ``k``: its hit is pending (the crosstalk
         verdict), or, reached while the last slap's ring held the retrigger line up and
         rising less than ``second_pct`` % of that slap's peak over the ring (the line
-        less its margin), the palm's second contact: no hit, and its ring joins the line;
-        so too up to ``SECOND_HOLD_US`` after the slap once a short ring has gone.
-        With ``second_pct`` set, so does a hit whose peak is under the threshold.  Where
-        the ring was predicted with its phase (:meth:`_phase_fit`), a hit that rose over
-        that prediction by its level (which holds second contacts out) is a slap too, its
-        peak the larger of that rise and the sum it made with the ring (a slap meeting
-        the ring's opposite swing sums to less).  A hit that crossed over a ring (the line
-        or the prediction) whose edge lies further before the crossing than its own rise
-        takes (the onset curve's delay, at least a third of the scan, and a state frame)
-        was timed on a swing of that ring: it is timed from the crossing less that delay
-        (not one timed with the predicted ring taken off: :meth:`_over_ring`)."""
+        less its margin), the palm's second contact: no hit, and its ring joins the
+        line; so too up to ``SECOND_HOLD_US`` after the slap once a short ring has
+        gone."""
+        # With ``second_pct`` set, so does a hit whose peak is under the threshold.
+        # Where the ring was predicted with its phase (:meth:`_phase_fit`), a hit that
+        # rose over that prediction by its level (which holds second contacts out) is a
+        # slap too, its peak the larger of that rise and the sum it made with the ring
+        # (a slap meeting the ring's opposite swing sums to less). A hit that crossed
+        # over a ring (the line or the prediction) whose edge lies further before the
+        # crossing than its own rise takes (the onset curve's delay, at least a third of
+        # the scan, and a state frame) was timed on a swing of that ring: it is timed
+        # from the crossing less that delay (not one timed with the predicted ring taken
+        # off: :meth:`_over_ring`).
         onset, peak, clean, delay, subtracted = self._onset(i, p, k)
         rose = p.ph_on  # the ring was predicted with its phase: the rise over it decides
         p.ph_on = p.ph_wait = p.ph_clip = False
@@ -1412,10 +1419,12 @@ class Detector:
         slap of its own (:meth:`_slapped`; a pad that only carries a third pad's
         crosstalk would take that slap away twice), as ``(pad, gain, its baseline, lag
         in frames, its crosstalk)``, where its crosstalk lists the same for the other
-        slapped pads: subtracted from it first, so its own signal is what is subtracted.
-        (Not this pad's: if this hit is only crosstalk, that pad carries none of it; if
-        it is a slap, what that pad carries of it is a few % of it, half a millisecond
-        late, and costs its stamp a few µs.)  None when there is nothing to subtract."""
+        slapped pads: subtracted from it first, so its own signal is what is
+        subtracted."""
+        # (Not this pad's: if this hit is only crosstalk, that pad carries none of it;
+        # if it is a slap, what that pad carries of it is a few % of it, half a
+        # millisecond late, and costs its stamp a few µs.) None when there is nothing to
+        # subtract.
         n = self.npads
         active = []
         for j in range(n):
@@ -1521,14 +1530,15 @@ class Detector:
     @micropython.native
     def _peak(self, i, k, lo, hi, r_min, b, src, want):
         """(largest |deviation|, peak, its frame, sign) of pad ``i``'s signal (less the
-        sources in ``src``) over frames ``k + lo`` .. ``k + hi`` (``want``: only that
-        sign, 0 either): the peak is, with several frames per state frame, the largest
-        of the signal averaged over ``STATE_US`` around the largest sample (the largest
-        of many noisy samples is too high).  With sources, the largest sample is looked
-        for on every state frame only (the average around it looks at every frame).
-        The raw signal's (integers, or what is left under a ring: :meth:`_walked`) is walked
-        by :func:`_walk_peak`, every frame; with sources (whose subtraction leaves fractions)
-        the same walk runs here."""
+        sources in ``src``) over frames ``k + lo`` .."""
+        # ``k + hi`` (``want``: only that sign, 0 either): the peak is, with several
+        # frames per state frame, the largest of the signal averaged over ``STATE_US``
+        # around the largest sample (the largest of many noisy samples is too high).
+        # With sources, the largest sample is looked for on every state frame only (the
+        # average around it looks at every frame). The raw signal's (integers, or what
+        # is left under a ring: :meth:`_walked`) is walked by :func:`_walk_peak`, every
+        # frame; with sources (whose subtraction leaves fractions) the same walk runs
+        # here.
         w = self.step
         if src is None:
             wk = self._wk
@@ -1585,11 +1595,13 @@ class Detector:
 
     @micropython.native
     def _half_time(self, i, k, rp, best, sgn, stop, b, src):
-        """Frames from ``k`` to where the rising edge before frame ``k + rp`` reached half
-        of ``best`` (a straight line through the samples between a quarter and three
-        quarters of it; constant-fraction timing), or None if it runs past ``stop``.
-        The raw signal's edge (integers, or what is left under a ring: :meth:`_walked`) is
-        walked by :func:`_walk_edge`, one with sources (fractions) here; the sums are floats in the same order either way."""
+        """Frames from ``k`` to where the rising edge before frame ``k + rp`` reached
+        half of ``best`` (a straight line through the samples between a quarter and
+        three quarters of it; constant-fraction timing), or None if it runs past
+        ``stop``."""
+        # The raw signal's edge (integers, or what is left under a ring:
+        # :meth:`_walked`) is walked by :func:`_walk_edge`, one with sources (fractions)
+        # here; the sums are floats in the same order either way.
         half = best / 2
         sx = sy = sxx = sxy = 0.0
         m = 0
@@ -1658,14 +1670,16 @@ class Detector:
         """(onset ticks, peak, clean peak, delay, subtracted pads) of pad ``i``'s hit,
         whose scan ended at frame ``k``: the peak over every frame since the state frame
         before the crossing, and the time the rising edge reached half of it, less the
-        pad's delay from contact to there.  With crosstalk gains set, the other pads
-        that had hits near this one are subtracted first (their crosstalk rides on this
-        edge and raises this peak): the clean peak and the edge are measured on what is
-        left, if a slap of this pad's own stands there (at least the threshold, and
-        ``xclean_pct`` % of what was subtracted); ``subtracted`` is a bit mask of those pads
-        (0: measured on the raw signal).  ``peak`` is the raw peak of the strike's main
-        swing, whichever way it goes and whatever the edge was timed on (velocity, the
-        ring after it and crosstalk cancel compare raw peaks).  Frames are relative to ``k``."""
+        pad's delay from contact to there."""
+        # With crosstalk gains set, the other pads that had hits near this one are
+        # subtracted first (their crosstalk rides on this edge and raises this peak):
+        # the clean peak and the edge are measured on what is left, if a slap of this
+        # pad's own stands there (at least the threshold, and ``xclean_pct`` % of what
+        # was subtracted); ``subtracted`` is a bit mask of those pads (0: measured on
+        # the raw signal). ``peak`` is the raw peak of the strike's main swing,
+        # whichever way it goes and whatever the edge was timed on (velocity, the ring
+        # after it and crosstalk cancel compare raw peaks). Frames are relative to
+        # ``k``.
         r_min = frame_diff(self._newest, k) - self.ring_frames + 1  # older frames are overwritten
         rc = frame_diff(p.cross_k, k)
         b = self._edge_base(i, p, k, rc, r_min)
@@ -1974,17 +1988,18 @@ class Detector:
 
     @micropython.native
     def _crosstalk(self, c, pad):
-        """True when another pad's hit within the window is stronger than this one by the
-        crosstalk ratio, and this one could have come from it: crosstalk carries the
+        """True when another pad's hit within the window is stronger than this one by
+        the crosstalk ratio, and this one could have come from it: crosstalk carries the
         other slap's force, so this hit is timed as a slap that hard would be on this
         pad (the same share of a hard slap: a peak in the other pad's counts is another
         force here when the pads' gains differ), and crosstalk never starts before the
-        slap that causes it.  A hit whose
-        edge was timed with that pad's signal subtracted is a slap of its own (what was
-        left stood clear: ``_onset``), not its crosstalk, if it came first: later, what
-        the subtraction leaves on a pad that rings unlike that one can stand as clear
-        as a slap (the rough cabinet's 180 Hz pad failed verification so), and a later
-        slap is dropped as it was before the subtraction."""
+        slap that causes it."""
+        # A hit whose edge was timed with that pad's signal subtracted is a slap of its
+        # own (what was left stood clear: ``_onset``), not its crosstalk, if it came
+        # first: later, what the subtraction leaves on a pad that rings unlike that one
+        # can stand as clear as a slap (the rough cabinet's 180 Hz pad failed
+        # verification so), and a later slap is dropped as it was before the
+        # subtraction.
         bar = c[2] * 100
         t50 = c[1] + c[3]
         for lst in (self.pending, self.recent):

@@ -309,6 +309,8 @@ def ring_at(det: Detector, f: int) -> float:
     return float(r**x * (p.ph_p1 * math.cos(w * x) + z * math.sin(w * x)))
 
 
+@pytest.mark.slow  # in make test; out of the MicroPython replay (its calls into the walks would be traced as
+# calls of ptr16, a viper builtin): the replay runs the same code under the other ring cases
 @pytest.mark.parametrize("frame_us", [50, 250])
 def test_the_ring_carried_back_in_machine_ints_is_the_damped_sinusoid_to_a_count(frame_us: int) -> None:
     """The ring predicted under a hit's edge is carried back from its state frame by frame
@@ -343,6 +345,7 @@ def test_the_ring_carried_back_in_machine_ints_is_the_damped_sinusoid_to_a_count
     assert max(worst.values()) <= 1, worst
 
 
+@pytest.mark.slow  # in make test; out of the MicroPython replay, as the test above
 def test_a_slap_over_an_exactly_predicted_ring_is_timed_as_the_same_slap_alone() -> None:
     """What :meth:`Detector._over_ring` times is the signal less the predicted ring, walked
     by the same machine-code walks as the ring.  A slap's rising edge (a half sine of 1 ms
