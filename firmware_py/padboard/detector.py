@@ -150,8 +150,6 @@ _WK_V = const(11)  # ... its value ...
 _WK_ABOVE = const(12)  # ... and the one after it
 _WK_PAIRS = const(13)  # how many samples lie between a quarter and three quarters of the peak ...
 _WK_HEAD = const(14)  # ... listed from here as (samples back, value)
-_WK_GRAM = const(22)  # _walk_gram's sums: frames summed, three linear sums, six quadratic ones in three parts each
-_ERR_Q = const(24)  # a fit's squared error is taken with its coefficients fixed point with this many bits
 
 # The signal left under a hit over a ring predicted with its phase (Detector._ring_left): one
 # pad's frames with that ring taken off, walked by the same walks as the ring (a header laid
@@ -415,13 +413,12 @@ def _walk_peak(ring, st, wk, at, want) -> int:
 @micropython.viper
 def _walk_edge(ring, st, wk, at, sgn) -> int:
     """:meth:`Detector._half_time`'s walk on one pad's raw signal, in machine code: back
-    from ring index ``at`` (laid out as ``st``'s header says) over up to
-    ``wk[_WK_COUNT]`` samples, each less ``wk[_WK_BASE]`` times ``sgn``, until one is at
-    most a fifth of ``wk[_WK_BEST]``: the first under half of it (``_WK_X``, ``_WK_V``,
-    ``_WK_ABOVE``) and those between a quarter and three quarters of it (from
-    ``_WK_HEAD``; ``wk`` holds ``_WK_HEAD + 2 * wk[_WK_COUNT]``)."""
-    # Integer tests, the same as the float ones on any peak under 2**21. Returns 1 if a
-    # sample came under half the peak, else 0.
+    from ring index ``at`` (laid out as ``st``'s header says) over up to ``wk[_WK_COUNT]``
+    samples, each less ``wk[_WK_BASE]`` times ``sgn``, until one is at most a fifth of
+    ``wk[_WK_BEST]``: the first under half of it (``_WK_X``, ``_WK_V``, ``_WK_ABOVE``) and
+    those between a quarter and three quarters of it (from ``_WK_HEAD``; ``wk`` holds
+    ``_WK_HEAD + 2 * wk[_WK_COUNT]``).  Integer tests, the same as the float ones on any
+    peak under 2**21.  Returns 1 if a sample came under half the peak, else 0."""
     r = ptr16(ring)
     s = ptr32(st)
     w = ptr32(wk)
@@ -563,82 +560,6 @@ def _walk_move(ring, st, at, count, gap, level) -> int:
 
 
 @micropython.viper
-def _walk_gram(ring, st, wk, at, m, lag, base) -> int:
-    """Sums over one pad's ``m`` state frames up to ring index ``at`` (laid out as ``st``
-    says) less ``base``, at each frame from ``2 * lag`` on whose sample ``u`` and those
-    ``lag`` and ``2 * lag`` state frames before (``v``, ``w``) did not clip: of u, v, w
-    (``wk[1..3]``) and of uu, vv, ww, uv, vw, uw (``wk[4..21]``; ``wk`` holds 25); returns
-    how many frames."""
-    # In machine ints: each quadratic sum as three, of its 8-bit halves' products (high
-    # times high, the two crossed, low times low), each under 2**24 over 40 frames.
-    r = ptr16(ring)
-    s = ptr32(st)
-    o = ptr32(wk)
-    size = int(s[1])
-    stride = int(s[2])
-    sh = int(s[3])
-    lo = int(s[4])
-    hi = int(s[5])
-    b = int(base)
-    gap = int(lag) * stride
-    j = 2 * int(lag)
-    cnt = int(m)
-    q = int(at) - (cnt - 1 - j) * stride
-    while q < 0:
-        q += size
-    k = 1
-    while k < _WK_GRAM:
-        o[k] = 0
-        k += 1
-    n = 0
-    while j < cnt:
-        e = q - gap
-        if e < 0:
-            e += size
-        f = e - gap
-        if f < 0:
-            f += size
-        u = int(r[q]) << sh
-        v = int(r[e]) << sh
-        w = int(r[f]) << sh
-        if lo < u and u < hi and lo < v and v < hi and lo < w and w < hi:
-            n += 1
-            o[1] = int(o[1]) + u - b
-            o[2] = int(o[2]) + v - b
-            o[3] = int(o[3]) + w - b
-            o[_WK_GRAM] = u - b + 65536  # the three (never negative there), then the sums of
-            o[_WK_GRAM + 1] = v - b + 65536  # uu, vv, ww, uv, vw, uw: each pair's two, 2 bits
-            o[_WK_GRAM + 2] = w - b + 65536  # each, from the low end of pair
-            t = 4
-            pair = 0x894A50
-            while t < _WK_GRAM:
-                x = int(o[_WK_GRAM + (pair & 3)]) - 65536
-                y = int(o[_WK_GRAM + ((pair >> 2) & 3)]) - 65536
-                pair >>= 4
-                o[t] = int(o[t]) + (x >> 8) * (y >> 8)
-                o[t + 1] = int(o[t + 1]) + (x >> 8) * (y & 0xFF) + (x & 0xFF) * (y >> 8)
-                o[t + 2] = int(o[t + 2]) + (x & 0xFF) * (y & 0xFF)
-                t += 3
-        q += stride
-        if q >= size:
-            q -= size
-        j += 1
-    o[0] = n
-    return n
-
-
-def _sq_err(g, a, c):
-    """Sum over the frames of :meth:`Detector._gram`'s sums ``g`` of (u - a v + c w)²:
-    exact with ``a`` and ``c`` fixed point (``_ERR_Q`` bits), a float at the end (the
-    sums' terms cancel: in the board's single floats they would leave nothing)."""
-    q = 1 << _ERR_Q
-    x = _fixed(a, _ERR_Q)
-    y = _fixed(c, _ERR_Q)
-    e = q * q * g[4] + x * x * g[5] + y * y * g[6] - 2 * q * x * g[7] + 2 * q * y * g[9] - 2 * x * y * g[8]
-    return e / (q * q)
-
-
-@micropython.viper
 def _ring_left(ring, st, left, at, count, base, y0, y1, a, b, fb) -> int:
     """One pad's ``count`` samples up to ring index ``at`` (laid out as ``st`` says) less
     ``base`` and the ring under them, into ``left`` (oldest first, ``_LEFT_MID`` up, held
@@ -708,15 +629,75 @@ def _frames_before(rem, span):
 
 def _line(p, dt):
     """Pad ``p``'s retrigger level ``dt`` µs after its line started, 0 once the line has
-    ended: the line fading from ``rt_level`` (a share of the last peak), over the
-    threshold while above it."""
-    # With ``second_pct`` set (the ring model calibration applies) the line is the ring
-    # over the threshold, so a ring riding on a lagging baseline needs the threshold on
-    # top of it, and holds until the ring is a quarter of the threshold.
+    ended: the line fading from ``rt_level`` (a share of the last peak), over the threshold
+    while above it.  With ``second_pct`` set (the ring model calibration applies) the line
+    is the ring over the threshold, so a ring riding on a lagging baseline needs the
+    threshold on top of it, and holds until the ring is a quarter of the threshold."""
     ring = p.rt_level * math.exp(-dt / p.rt_tau)
     if p.second:
         return p.thr + ring if 4 * ring > p.thr else 0
     return ring if ring > p.thr else 0
+
+
+def _lag_freq(d, ok, m, r2, c, dw):
+    """The ring's frequency from its phase over a lag of up to ``m // 4`` state frames:
+    the damped sinusoid ``d`` (``m`` state frames, oldest first, fading by ``r2`` per
+    two) holds ``d[j] = 2 r^L cos(L w) d[j-L] - r^2L d[j-2L]`` for any lag ``L``, whose
+    least squares fit knows ``L w`` about as well as the one-frame fit knows ``w``:
+    ``w`` ``L`` times better, where ``L w`` is not near a whole turn or half turn (the
+    lag where ``L sin(L w)`` is largest)."""
+    # Of the angles whose cosine that is, the one nearest ``L`` times the one-frame
+    # fit's (``c``: cos w, known to ``dw``); only on the samples ``ok`` says are not
+    # clipped. Returns (cos w, its error as the frequency's) where that is better than
+    # ``dw``, else None.
+    w1 = math.acos(c)
+    lag = 0
+    gain = 0.0
+    for q in range(2, m // 4 + 1):
+        g = q * abs(math.sin(q * w1))
+        if g > gain:
+            lag = q
+            gain = g
+    if lag < 2:
+        return None
+    rl = math.pow(r2, lag / 2)
+    r2l = rl * rl
+    use = [j for j in range(2 * lag, m) if ok[j] and ok[j - lag] and ok[j - 2 * lag]]
+    n = len(use)
+    if n < 6:
+        return None
+    sx = sy = sxx = sxy = 0.0  # with a constant too: a baseline a little off biases the lag's fit
+    for j in use:
+        x = d[j - lag]
+        y = d[j] + r2l * d[j - 2 * lag]
+        sx += x
+        sy += y
+        sxx += x * x
+        sxy += x * y
+    den = sxx - sx * sx / n
+    if den <= 0:
+        return None
+    a = (sxy - sx * sy / n) / den
+    k = (sy - a * sx) / n
+    cl = a / (2 * rl)
+    if not -1 < cl < 1:
+        return None
+    th = math.acos(cl)
+    near = lag * w1
+    turns = math.floor(near / (2 * math.pi) + 0.5)
+    w = 2 * math.pi * turns
+    best = None
+    for x in (w - th, w + th, w + 2 * math.pi - th, w - 2 * math.pi + th):
+        if best is None or abs(x - near) < abs(best - near):
+            best = x
+    err = 0.0
+    for j in use:
+        e = d[j] + r2l * d[j - 2 * lag] - a * d[j - lag] - k
+        err += e * e
+    dl = math.sqrt(err / (n - 2) / den) / (2 * rl * math.sin(th)) / lag
+    if dl >= dw or abs(best - near) > lag * 2 * dw + math.pi / 4:  # no better, or another turn than the fit's
+        return None
+    return math.cos(best / lag), dl
 
 
 def velocity(peak, threshold, sensitivity, curve):
@@ -1223,35 +1204,44 @@ class Detector:
         ok = [CLIP_LOW < x < CLIP_HIGH for x in d]  # a hard slap's ring clips: fitted where it does not
         for j in range(m):
             d[j] -= b
-        g = self._gram(i, k, m, 1, b)  # the fit's sums over the frames whose triple did not clip: exact ints
-        nf = g[0]
+        use = [j for j in range(2, m) if ok[j] and ok[j - 1] and ok[j - 2]]
+        nf = len(use)
         if nf < m - 2 and (m < PH_REFIT_FRAMES or nf < 6):  # a few ms of a ring that clips: too few left to fit
             if m < PH_REFIT_FRAMES or not p.ph_dw or not self._state_fit(p, d, ok, m, b):
                 self._fit_again(p, on, m, True)
             return
         r2 = math.exp(-2 * step * self.frame_us / p.rt_tau)
-        den = g[5]
+        num = den = 0.0
+        for j in use:
+            num += (d[j] + r2 * d[j - 2]) * d[j - 1]
+            den += d[j - 1] * d[j - 1]
         if den < nf * p.thr * p.thr / 4:
             self._fit_again(p, on, m, nf < m - 2)
             return
-        a1 = (g[7] + r2 * g[8]) / den  # least squares: sum (u + r2 w) v / sum v v
+        a1 = num / den
         lim = 2 * math.sqrt(r2)
         if a1 > lim:
             a1 = lim
         elif a1 < -lim:
             a1 = -lim
-        err = _sq_err(g, a1, r2)
+        err = 0.0
+        for j in use:
+            e = d[j] - a1 * d[j - 1] + r2 * d[j - 2]
+            err += e * e
         if 100 * err > den:
             self._fit_again(p, on, m, nf < m - 2)
             return
         c = a1 / lim
         dw = math.sqrt(err / nf / den) / (lim * math.sqrt(1 - c * c) + 1e-6)  # a1's error as the frequency's
         if m >= PH_REFIT_FRAMES:
-            lag = self._lag_freq(i, k, m, b, r2, c, dw)
+            lag = _lag_freq(d, ok, m, r2, c, dw)
             if lag:
                 c, dw = lag
                 a1 = lim * c
-                err = _sq_err(g, a1, r2)
+                err = 0.0
+                for j in use:
+                    e = d[j] - a1 * d[j - 1] + r2 * d[j - 2]
+                    err += e * e
         p.ph_a1 = _fixed(a1, _PH_Q)
         p.ph_a2n = int(r2 * (1 << _PH_Q) + 0.5)
         j = m - 1  # the prediction starts from the last two samples that did not clip, stepped on to here
@@ -1264,78 +1254,13 @@ class Detector:
             p.ph_p2 = p.ph_p1
             p.ph_p1 = y
             j += 1
-        rms = math.sqrt(err / nf if err > 0 else 0.0)
+        rms = math.sqrt(err / nf)
         dw += 0.5 / (1 << _PH_Q) / (lim * math.sqrt(1 - c * c) + 1e-6)  # and a1's rounding to Q12
         p.ph_dw = dw
         self._level(p, rms, math.sqrt(2 * den / nf), dw)
         if not on and m < PH_REFIT_FRAMES:  # fitted again on the longer ring, before a fast slap can come
             p.ph_wait = True
             p.ph_fit_t = (p.cross + (8 + PH_REFIT_FRAMES) * STATE_US) & TICKS_MASK
-
-    def _lag_freq(self, i, k, m, b, r2, c, dw):
-        """The ring's frequency from its phase over a lag of up to ``m // 4`` state frames:
-        (cos w, its error as the frequency's) where better than the one-frame fit's ``c``
-        (cos w, known to ``dw``), else None.  Pad ``i``'s last ``m`` state frames to ``k``
-        less ``b``, fading by ``r2`` per two."""
-        # The damped sinusoid holds d[j] = 2 r^L cos(L w) d[j-L] - r^2L d[j-2L] for any lag
-        # L, whose least squares fit knows L w about as well as the one-frame fit knows w:
-        # w L times better, where L w is not near a whole turn or half turn (the lag where
-        # L sin(L w) is largest).  Of the angles whose cosine that is, the one nearest L
-        # times the one-frame fit's; only on the samples that did not clip.  The fit's sums
-        # are exact ints (_walk_gram).
-        w1 = math.acos(c)
-        lag = 0
-        gain = 0.0
-        for q in range(2, m // 4 + 1):
-            g = q * abs(math.sin(q * w1))
-            if g > gain:
-                lag = q
-                gain = g
-        if lag < 2:
-            return None
-        rl = math.pow(r2, lag / 2)
-        r2l = rl * rl
-        g = self._gram(i, k, m, lag, b)
-        n = g[0]
-        if n < 6:
-            return None
-        sx = g[2]  # with a constant too: a baseline a little off biases the lag's fit
-        sy = g[1] + r2l * g[3]
-        den = g[5] - sx * sx / n
-        if den <= 0:
-            return None
-        a = (g[7] + r2l * g[8] - sx * sy / n) / den
-        kk = (sy - a * sx) / n
-        cl = a / (2 * rl)
-        if not -1 < cl < 1:
-            return None
-        th = math.acos(cl)
-        near = lag * w1
-        turns = math.floor(near / (2 * math.pi) + 0.5)
-        w = 2 * math.pi * turns
-        best = None
-        for x in (w - th, w + th, w + 2 * math.pi - th, w - 2 * math.pi + th):
-            if best is None or abs(x - near) < abs(best - near):
-                best = x
-        err = _sq_err(g, a, r2l) - n * kk * kk  # about its mean
-        dl = math.sqrt((err if err > 0 else 0.0) / (n - 2) / den) / (2 * rl * math.sin(th)) / lag
-        if dl >= dw or abs(best - near) > lag * 2 * dw + math.pi / 4:  # no better, or another turn than the fit's
-            return None
-        return math.cos(best / lag), dl
-
-    def _gram(self, i, k, m, lag, b):
-        """:func:`_walk_gram`'s sums over pad ``i``'s last ``m`` state frames before frame
-        ``k``, less ``b``, at a lag of ``lag``: [frames, Σu, Σv, Σw, Σuu, Σvv, Σww, Σuv,
-        Σvw, Σuw], exact ints."""
-        wk = self._wk
-        if len(wk) < _WK_GRAM + 3:
-            self._wk = wk = array("i", bytes(4 * (_WK_GRAM + 3)))
-        at = ((k - self.step) * self.npads + i) % len(self.ring)
-        _walk_gram(self.ring, self._st, wk, at, m, lag, b)
-        g = [wk[0], wk[1], wk[2], wk[3]]
-        for o in range(4, _WK_GRAM, 3):
-            g.append((wk[o] << 16) + (wk[o + 1] << 8) + wk[o + 2])
-        return g
 
     def _level(self, p, rms, amp, dw):
         """Pad ``p``'s level over the ring predicted with its phase, on: the threshold,
@@ -1348,14 +1273,14 @@ class Detector:
         p.ph_on = True
 
     def _state_fit(self, p, d, ok, m, b):
-        """Pad ``p``'s ring on ``m`` state frames ``d`` (less its baseline ``b``;
-        ``ok``: not clipped) that clip too much for the frequency to be fitted (a ring
-        of one and a half times the rails' reach, 12 ms after two hard slaps): the
-        frequency and fade of the pad's last fit, its amplitude and phase fitted by
-        least squares on the samples that did not clip (the ring is ``α u + β v``, ``u``
-        and ``v`` the recursion's sequences from (1, 0) and (0, 1))."""
-        # Refused (False) where it leaves more than a tenth, stands on fewer than eight
-        # samples, or puts a clipped sample's ring short of the rail it reached.
+        """Pad ``p``'s ring on ``m`` state frames ``d`` (less its baseline ``b``; ``ok``: not
+        clipped) that clip too much for the frequency to be fitted (a ring of one and a half
+        times the rails' reach, 12 ms after two hard slaps): the frequency and fade of the
+        pad's last fit, its amplitude and phase fitted by least squares on the samples
+        that did not clip (the ring is ``α u + β v``, ``u`` and ``v`` the recursion's
+        sequences from (1, 0) and (0, 1)).  Refused (False) where it leaves more than a
+        tenth, stands on fewer than eight samples, or puts a clipped sample's ring short of
+        the rail it reached."""
         q = 1 << _PH_Q
         a1 = p.ph_a1 / q
         r2 = p.ph_a2n / q
@@ -1895,11 +1820,10 @@ class Detector:
         return x50, best, lobe
 
     def _ring_left(self, i, p, k, lo, r_min):
-        """Pad ``i``'s signal less its ring's baseline and the ring predicted with its
-        phase from frame ``k + lo`` (``lo`` < 0) to ``k`` into ``_left``
-        (:func:`_ring_left`)."""
-        # False where the fit's angle is a whole or half turn (the ring's state then
-        # does not say its phase) or the ring carried back outgrows the fixed point.
+        """Pad ``i``'s signal less its ring's baseline and the ring predicted with its phase
+        from frame ``k + lo`` (``lo`` < 0) to ``k`` into ``_left`` (:func:`_ring_left`).
+        False where the fit's angle is a whole or half turn (the ring's state then does
+        not say its phase) or the ring carried back outgrows the fixed point."""
         # The same damped sinusoid at the sampler's rate (its angle and fade per frame a
         # step-th of the state frame's), from its state here and a state frame before
         # (ph_p1, ph_p2); from two state frames and a frame before lo, which the walks may
@@ -1954,13 +1878,12 @@ class Detector:
 
     @micropython.native
     def _narrow(self, i, k, rp, sgn, top, b):
-        """True when pad ``i``'s swing of sign ``sgn`` peaking ``top`` at frame ``k +
-        rp`` is over half its height for at most two state frames: a strike's first lobe
-        or pre swing (the contact's own answer, as long as a soft palm's contact at
-        most), not a resonator's swing (a third of its period: 1.3 ms at 250 Hz)."""
-        # Its own run over half its height: a wooden strike's pre swing is followed,
-        # after its narrow lobe the other way, by the main swing its way, which is no
-        # part of it.
+        """True when pad ``i``'s swing of sign ``sgn`` peaking ``top`` at frame ``k + rp``
+        is over half its height for at most two state frames: a strike's first lobe or
+        pre swing (the contact's own answer, as long as a soft palm's contact at most),
+        not a resonator's swing (a third of its period: 1.3 ms at 250 Hz).  Its own run
+        over half its height: a wooden strike's pre swing is followed, after its narrow
+        lobe the other way, by the main swing its way, which is no part of it."""
         return self._width(i, k, rp, sgn, top, b) <= 2 * (STATE_US // self.frame_us)
 
     @micropython.native
@@ -2012,10 +1935,9 @@ class Detector:
         """The baseline under a hit's edge (crossing at frame ``k + rc``): the mean of
         the samples from ``BASE_FROM_US`` to ``BASE_TO_US`` before the crossing, if they
         were quiet (their mean deviation from it at most twice the idle noise's); else
-        the tracked baseline."""
-        # The tracked one follows slowly (for a steady threshold) and so lags a drifting
-        # baseline by up to ~150 counts, a few % of a soft slap: its half-peak level,
-        # and so its stamp, moved by tens of µs.
+        the tracked baseline.  The tracked one follows slowly (for a steady threshold)
+        and so lags a drifting baseline by up to ~150 counts, a few % of a soft slap:
+        its half-peak level, and so its stamp, moved by tens of µs."""
         a = rc - BASE_FROM_US // self.frame_us
         z = rc - BASE_TO_US // self.frame_us
         if a < r_min:
