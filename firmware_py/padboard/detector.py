@@ -150,6 +150,7 @@ _WK_V = const(11)  # ... its value ...
 _WK_ABOVE = const(12)  # ... and the one after it
 _WK_PAIRS = const(13)  # how many samples lie between a quarter and three quarters of the peak ...
 _WK_HEAD = const(14)  # ... listed from here as (samples back, value)
+_ERR_Q = const(24)  # a fit's squared error is taken with its coefficients fixed point with this many bits
 
 # The signal left under a hit over a ring predicted with its phase (Detector._ring_left): one
 # pad's frames with that ring taken off, walked by the same walks as the ring (a header laid
@@ -639,7 +640,7 @@ def _line(p, dt):
     return ring if ring > p.thr else 0
 
 
-def _lag_freq(d, ok, m, r2, c, dw):
+def _lag_freq(d, ok, m, r2, c, dw, sh):
     """The ring's frequency from its phase over a lag of up to ``m // 4`` state frames:
     the damped sinusoid ``d`` (``m`` state frames, oldest first, fading by ``r2`` per
     two) holds ``d[j] = 2 r^L cos(L w) d[j-L] - r^2L d[j-2L]`` for any lag ``L``, whose
@@ -662,22 +663,16 @@ def _lag_freq(d, ok, m, r2, c, dw):
         return None
     rl = math.pow(r2, lag / 2)
     r2l = rl * rl
-    use = [j for j in range(2 * lag, m) if ok[j] and ok[j - lag] and ok[j - 2 * lag]]
-    n = len(use)
+    g = _gram(d, ok, m, lag, sh)
+    n = g[0]
     if n < 6:
         return None
-    sx = sy = sxx = sxy = 0.0  # with a constant too: a baseline a little off biases the lag's fit
-    for j in use:
-        x = d[j - lag]
-        y = d[j] + r2l * d[j - 2 * lag]
-        sx += x
-        sy += y
-        sxx += x * x
-        sxy += x * y
-    den = sxx - sx * sx / n
+    sx = g[2]  # with a constant too: a baseline a little off biases the lag's fit
+    sy = g[1] + r2l * g[3]
+    den = g[5] - sx * sx / n
     if den <= 0:
         return None
-    a = (sxy - sx * sy / n) / den
+    a = (g[7] + r2l * g[8] - sx * sy / n) / den
     k = (sy - a * sx) / n
     cl = a / (2 * rl)
     if not -1 < cl < 1:
@@ -690,14 +685,47 @@ def _lag_freq(d, ok, m, r2, c, dw):
     for x in (w - th, w + th, w + 2 * math.pi - th, w - 2 * math.pi + th):
         if best is None or abs(x - near) < abs(best - near):
             best = x
-    err = 0.0
-    for j in use:
-        e = d[j] + r2l * d[j - 2 * lag] - a * d[j - lag] - k
-        err += e * e
-    dl = math.sqrt(err / (n - 2) / den) / (2 * rl * math.sin(th)) / lag
+    err = _sq_err(g, a, r2l) - n * k * k  # about its mean
+    dl = math.sqrt((err if err > 0 else 0.0) / (n - 2) / den) / (2 * rl * math.sin(th)) / lag
     if dl >= dw or abs(best - near) > lag * 2 * dw + math.pi / 4:  # no better, or another turn than the fit's
         return None
     return math.cos(best / lag), dl
+
+
+@micropython.native
+def _gram(d, ok, m, lag, sh):
+    """[frames, Σu, Σv, Σw, Σuu, Σvv, Σww, Σuv, Σvw, Σuw] over the samples ``d`` (``m``,
+    oldest first) from ``2 * lag`` on whose sample ``u`` and those ``lag`` and
+    ``2 * lag`` before (``v``, ``w``) did not clip (``ok``), each ``>> sh``: exact ints,
+    small ones on the board (12-bit samples, their squares' sums under 2**30)."""
+    n = su = sv = sw = uu = vv = ww = uv = vw = uw = 0
+    for j in range(2 * lag, m):
+        if ok[j] and ok[j - lag] and ok[j - 2 * lag]:
+            u = d[j] >> sh
+            v = d[j - lag] >> sh
+            w = d[j - 2 * lag] >> sh
+            n += 1
+            su += u
+            sv += v
+            sw += w
+            uu += u * u
+            vv += v * v
+            ww += w * w
+            uv += u * v
+            vw += v * w
+            uw += u * w
+    return [n, su, sv, sw, uu, vv, ww, uv, vw, uw]
+
+
+def _sq_err(g, a, c):
+    """The sum over :func:`_gram`'s frames ``g`` of (u - a v + c w)², exact with ``a`` and
+    ``c`` fixed point (``_ERR_Q`` bits), a float at the end: its terms cancel, and in the
+    board's single floats would leave nothing."""
+    q = 1 << _ERR_Q
+    x = _fixed(a, _ERR_Q)
+    y = _fixed(c, _ERR_Q)
+    e = q * q * g[4] + x * x * g[5] + y * y * g[6] - 2 * q * x * g[7] + 2 * q * y * g[9] - 2 * x * y * g[8]
+    return e / (q * q)
 
 
 def velocity(peak, threshold, sensitivity, curve):
@@ -1204,44 +1232,36 @@ class Detector:
         ok = [CLIP_LOW < x < CLIP_HIGH for x in d]  # a hard slap's ring clips: fitted where it does not
         for j in range(m):
             d[j] -= b
-        use = [j for j in range(2, m) if ok[j] and ok[j - 1] and ok[j - 2]]
-        nf = len(use)
+        g = _gram(d, ok, m, 1, sh)  # the fit's sums (exact ints) over the triples that did not clip
+        nf = g[0]
+        u2 = 1 << (2 * sh)  # squared sums in the sums' units (>> sh) times this are in counts
         if nf < m - 2 and (m < PH_REFIT_FRAMES or nf < 6):  # a few ms of a ring that clips: too few left to fit
             if m < PH_REFIT_FRAMES or not p.ph_dw or not self._state_fit(p, d, ok, m, b):
                 self._fit_again(p, on, m, True)
             return
         r2 = math.exp(-2 * step * self.frame_us / p.rt_tau)
-        num = den = 0.0
-        for j in use:
-            num += (d[j] + r2 * d[j - 2]) * d[j - 1]
-            den += d[j - 1] * d[j - 1]
+        den = g[5] * u2
         if den < nf * p.thr * p.thr / 4:
             self._fit_again(p, on, m, nf < m - 2)
             return
-        a1 = num / den
+        a1 = (g[7] + r2 * g[8]) / g[5]  # least squares: sum (u + r2 w) v / sum v v
         lim = 2 * math.sqrt(r2)
         if a1 > lim:
             a1 = lim
         elif a1 < -lim:
             a1 = -lim
-        err = 0.0
-        for j in use:
-            e = d[j] - a1 * d[j - 1] + r2 * d[j - 2]
-            err += e * e
+        err = _sq_err(g, a1, r2) * u2
         if 100 * err > den:
             self._fit_again(p, on, m, nf < m - 2)
             return
         c = a1 / lim
         dw = math.sqrt(err / nf / den) / (lim * math.sqrt(1 - c * c) + 1e-6)  # a1's error as the frequency's
         if m >= PH_REFIT_FRAMES:
-            lag = _lag_freq(d, ok, m, r2, c, dw)
+            lag = _lag_freq(d, ok, m, r2, c, dw, sh)
             if lag:
                 c, dw = lag
                 a1 = lim * c
-                err = 0.0
-                for j in use:
-                    e = d[j] - a1 * d[j - 1] + r2 * d[j - 2]
-                    err += e * e
+                err = _sq_err(g, a1, r2) * u2
         p.ph_a1 = _fixed(a1, _PH_Q)
         p.ph_a2n = int(r2 * (1 << _PH_Q) + 0.5)
         j = m - 1  # the prediction starts from the last two samples that did not clip, stepped on to here
