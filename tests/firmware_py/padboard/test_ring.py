@@ -13,6 +13,7 @@ from dataclasses import replace
 
 import pytest
 
+from firmware_py.padboard import detector
 from firmware_py.padboard.detector import STATE_US, TICKS_PERIOD, Detector, ticks_diff
 from firmware_py.sim.piezo import REAL_PAD_KINDS, PiezoPad
 from tests.firmware_py.padboard.test_real_pads import board_hits
@@ -384,3 +385,29 @@ def test_a_slap_over_an_exactly_predicted_ring_is_timed_as_the_same_slap_alone()
     assert alone_x is not None and over_x is not None
     assert abs(over_x - alone_x) <= 0.02, timed
     assert abs(over_peak - alone_peak) <= 1 and over_lobe == alone_lobe, timed
+
+
+def test_the_phase_fits_sums_are_exact_ints_and_its_squared_error_the_float_loops() -> None:
+    """The ring's phase fit (:meth:`Detector._phase_fit`, :func:`_lag_freq`) reads its least
+    squares from integer sums over the triples of state frames that did not clip
+    (``_gram``: on the board 12-bit samples, whose squares' sums stay small ints, so no
+    float is made per frame) and its squared error from them exactly (``_sq_err``).  Each
+    sum is the direct one, and the squared error the float loop's to 1e-9 of the sums (the
+    expanded terms are over 10^4 times the error: in the board's single floats they would
+    leave a few digits of it, or less on a quieter ring)."""
+    rng = random.Random(7)
+    w, r = 2 * math.pi * 250 * STATE_US / 1e6, math.exp(-STATE_US / 45_000)
+    d = [int(30_000 * r**j * math.cos(w * j + 0.4) + rng.gauss(0, 20)) for j in range(40)]
+    ok = [rng.random() > 0.15 for _ in d]
+    for lag, sh in ((1, 0), (3, 0), (1, 4), (4, 4)):
+        g = detector._gram(d, ok, len(d), lag, sh)
+        use = [j for j in range(2 * lag, len(d)) if ok[j] and ok[j - lag] and ok[j - 2 * lag]]
+        u = [d[j] >> sh for j in use]
+        v = [d[j - lag] >> sh for j in use]
+        x = [d[j - 2 * lag] >> sh for j in use]
+        pairs = [(u, u), (v, v), (x, x), (u, v), (v, x), (u, x)]
+        assert g == [len(use), sum(u), sum(v), sum(x), *(sum(p * q for p, q in zip(a, b)) for a, b in pairs)]
+        a1, c = 2 * r * math.cos(w * lag) + 1e-4, r ** (2 * lag)
+        loop = sum((p - a1 * q + c * s) ** 2 for p, q, s in zip(u, v, x))
+        assert abs(detector._sq_err(g, a1, c) - loop) <= 1e-9 * g[4], (detector._sq_err(g, a1, c), loop)
+        assert loop < 1e-4 * g[4]  # the fit leaves little: what the expansion's terms cancel to
