@@ -1879,8 +1879,7 @@ class Detector:
             self._left = left = array("H", bytes(2 * n))  # kept: one block, the largest edge so far
             self._left_st[1] = n
         self._left_lo = first
-        n_ = self.npads
-        at = (k * n_ + i) % len(self.ring)
+        at = (k * self.npads + i) % len(self.ring)  # frame k: the newest
         _ring_left(
             self.ring,
             self._st,
