@@ -1,59 +1,61 @@
 """Slap onset detector: piezo samples of every pad in, hits out.
 
-This file runs unchanged on the board (MicroPython) and on the host (CPython), so the
-simulator and the tests exercise the very code the board runs.  It keeps to the
-MicroPython subset: builtins and ``math`` only, integer arithmetic on the per-sample
-path, no allocation while nothing happens.
+The overview is the comment below: the board compiles this file as it boots and holds
+every docstring in its heap until the compile ends (27 KB of them; issue 31, i31j)."""
 
-Samples arrive as the board's DMA writes them: a ring of frames, one sample per pad per
-frame, interleaved (frame ``k`` of pad ``i`` is ``ring[(k % frames) * pads + i]``), every
-frame ``frame_us`` after the one before (:meth:`Detector.feed`).  :meth:`Detector.process`
-takes one frame at a time into a ring of the detector's own, for callers without DMA.
-
-Two rates.  The state machine below looks at one frame every ``STATE_US`` (4 kHz):
-settings such as the baseline follow are tuned per such frame; the state frames where
-nothing can happen but the baselines following run in :func:`_gate`, machine code on
-the board (viper: MicroPython alone did not keep up).  Onsets are looked for on every
-frame the ADC took (20 kHz on the board): at each state frame, the samples since the
-one before too, either way (a real pad's first lobe can be narrower than a state frame).
-The onset is then measured on those frames, which the ring still holds:
-
-- Per pad, the baseline follows a slow IIR (frozen while a hit is scanned); a hit starts
-  at the first sample whose distance from the baseline reaches the threshold, and the scan that
-  follows finds its peak (the velocity: the strike's main swing, whichever way it goes).
-  The mask time then blocks new onsets, after which a retrigger threshold, starting at a
-  share of the last peak and decaying exponentially, keeps the ring of that hit from
-  firing again.  The ring model (``second_pct`` set; calibration fits it to a pad whose
-  ring no mask can cover): the line is the ring, fading with the pad's own time
-  constant from over its peak, on top of the threshold; a hit that rises less than
-  ``second_pct`` % of the last slap over that ring (the palm's second contact), or whose
-  peak is under the threshold, is no slap, and its ring joins the line.  Once the mask
-  has ended the ring is fitted with its phase (on the samples that did not clip) and
-  predicted on: then only a rise over that prediction starts a hit, and the hit's edge
-  is timed with the predicted ring taken off (``Detector._over_ring``).
-- The onset is *not* the threshold crossing: a palm presses for a millisecond or so and
-  the signal leaves the baseline smoothly, so a soft slap crosses the threshold near its
-  peak and a hard one early, up to a millisecond apart for the same contact time.  The
-  detector times the rising edge where it is steepest and least disturbed by noise, at
-  half the hit's own peak (a straight line fitted through the full-rate samples between
-  a quarter and three quarters of the peak: constant-fraction timing), and subtracts
-  the pad's delay from contact to that point.  A real pad's strike timed on its first
-  lobe (a narrow swing against the main one, crossing or not) subtracts nothing: the
-  lobe is the contact's own answer.  Timed on a smooth swing, the delay depends a little
-  on the force:
-  ``onset_us`` at a peak of ``ONSET_REF`` counts, times (peak/ONSET_REF)^(−onset_exp/1000).
-  Calibration measures that curve per pad (docs/slap-timing.md).
-- Crosstalk: a finished hit waits until every onset within its crosstalk window is known
-  and scanned, and is dropped if another pad's hit in that window is stronger than its
-  own peak by more than the crosstalk ratio and could have caused it.  Crosstalk never
-  starts before the slap that causes it, and it carries that slap's force (a short,
-  hard contact), so the candidate is timed as a slap that hard on its pad would be; if
-  that still puts it clearly before the other hit, it is a real slap that came first
-  and is kept.
-
-Times are board ticks (µs) that wrap at 2**30, as MicroPython's ``ticks_us`` does;
-every comparison goes through :func:`ticks_diff`.
-"""
+# This file runs unchanged on the board (MicroPython) and on the host (CPython), so the
+# simulator and the tests exercise the very code the board runs.  It keeps to the
+# MicroPython subset: builtins and ``math`` only, integer arithmetic on the per-sample
+# path, no allocation while nothing happens.
+#
+# Samples arrive as the board's DMA writes them: a ring of frames, one sample per pad per
+# frame, interleaved (frame ``k`` of pad ``i`` is ``ring[(k % frames) * pads + i]``), every
+# frame ``frame_us`` after the one before (:meth:`Detector.feed`).  :meth:`Detector.process`
+# takes one frame at a time into a ring of the detector's own, for callers without DMA.
+#
+# Two rates.  The state machine below looks at one frame every ``STATE_US`` (4 kHz):
+# settings such as the baseline follow are tuned per such frame; the state frames where
+# nothing can happen but the baselines following run in :func:`_gate`, machine code on
+# the board (viper: MicroPython alone did not keep up).  Onsets are looked for on every
+# frame the ADC took (20 kHz on the board): at each state frame, the samples since the
+# one before too, either way (a real pad's first lobe can be narrower than a state frame).
+# The onset is then measured on those frames, which the ring still holds:
+#
+# - Per pad, the baseline follows a slow IIR (frozen while a hit is scanned); a hit starts
+#   at the first sample whose distance from the baseline reaches the threshold, and the scan that
+#   follows finds its peak (the velocity: the strike's main swing, whichever way it goes).
+#   The mask time then blocks new onsets, after which a retrigger threshold, starting at a
+#   share of the last peak and decaying exponentially, keeps the ring of that hit from
+#   firing again.  The ring model (``second_pct`` set; calibration fits it to a pad whose
+#   ring no mask can cover): the line is the ring, fading with the pad's own time
+#   constant from over its peak, on top of the threshold; a hit that rises less than
+#   ``second_pct`` % of the last slap over that ring (the palm's second contact), or whose
+#   peak is under the threshold, is no slap, and its ring joins the line.  Once the mask
+#   has ended the ring is fitted with its phase (on the samples that did not clip) and
+#   predicted on: then only a rise over that prediction starts a hit, and the hit's edge
+#   is timed with the predicted ring taken off (``Detector._over_ring``).
+# - The onset is *not* the threshold crossing: a palm presses for a millisecond or so and
+#   the signal leaves the baseline smoothly, so a soft slap crosses the threshold near its
+#   peak and a hard one early, up to a millisecond apart for the same contact time.  The
+#   detector times the rising edge where it is steepest and least disturbed by noise, at
+#   half the hit's own peak (a straight line fitted through the full-rate samples between
+#   a quarter and three quarters of the peak: constant-fraction timing), and subtracts
+#   the pad's delay from contact to that point.  A real pad's strike timed on its first
+#   lobe (a narrow swing against the main one, crossing or not) subtracts nothing: the
+#   lobe is the contact's own answer.  Timed on a smooth swing, the delay depends a little
+#   on the force:
+#   ``onset_us`` at a peak of ``ONSET_REF`` counts, times (peak/ONSET_REF)^(−onset_exp/1000).
+#   Calibration measures that curve per pad (docs/slap-timing.md).
+# - Crosstalk: a finished hit waits until every onset within its crosstalk window is known
+#   and scanned, and is dropped if another pad's hit in that window is stronger than its
+#   own peak by more than the crosstalk ratio and could have caused it.  Crosstalk never
+#   starts before the slap that causes it, and it carries that slap's force (a short,
+#   hard contact), so the candidate is timed as a slap that hard on its pad would be; if
+#   that still puts it clearly before the other hit, it is a real slap that came first
+#   and is kept.
+#
+# Times are board ticks (µs) that wrap at 2**30, as MicroPython's ``ticks_us`` does;
+# every comparison goes through :func:`ticks_diff`.
 
 import math
 from array import array
@@ -148,6 +150,14 @@ _WK_V = const(11)  # ... its value ...
 _WK_ABOVE = const(12)  # ... and the one after it
 _WK_PAIRS = const(13)  # how many samples lie between a quarter and three quarters of the peak ...
 _WK_HEAD = const(14)  # ... listed from here as (samples back, value)
+_ERR_Q = const(24)  # a fit's squared error is taken with its coefficients fixed point with this many bits
+
+# The signal left under a hit over a ring predicted with its phase (Detector._ring_left): one
+# pad's frames with that ring taken off, walked by the same walks as the ring (a header laid
+# out as the gate's: one pad, shift 0), halfwords kept this far up from the ring's baseline
+_LEFT_MID = const(32768)
+_ROT_Q = const(28)  # the ring is carried back by a recursion whose coefficients are fixed point with this many bits
+_ROT_TOP = const(1 << 28)  # the ring, fixed point, stays under this (its products under 2**30)
 
 
 try:  # MicroPython: the C version, which allocates nothing on the per-sample path
@@ -169,16 +179,17 @@ def _gate(ring, st, at, count) -> int:
     """The state machine's frames while nothing can happen but the baselines following,
     in machine code on the board (viper): ``count`` state frames of the ring's halfwords
     from sample ``at``, every pad as ``st`` says (``Detector._plan`` fills it: per pad
-    mode, level, baseline, noise, baseline shift, clipped samples, peak).  Stops before
-    the first state frame where a pad reaches its level, either way, on its sample or on
-    any frame since the state frame before (the Python state machine takes that frame)
-    and returns how many frames it took; in mode 3 (a ring predicted with its phase,
-    :meth:`Detector._phase_fit`) also where its sample less the predicted ring reaches
-    the prediction's level.  Each frame does exactly what ``Detector._frame`` does to a
-    pad that crosses nothing: count clipped samples, follow the baseline (mode 0, 1 and
-    3; mode 0 is idle and follows the noise too; mode 3 steps its prediction on) or,
-    mode 2 (scanning), keep the peak.  Machine ints: every value here stays under 2**25,
-    but the predictor's products (under 2**30)."""
+    mode, level, baseline, noise, baseline shift, clipped samples, peak)."""
+    # Stops before the first state frame where a pad reaches its level, either way, on
+    # its sample or on any frame since the state frame before (the Python state machine
+    # takes that frame) and returns how many frames it took; in mode 3 (a ring predicted
+    # with its phase, :meth:`Detector._phase_fit`) also where its sample less the
+    # predicted ring reaches the prediction's level. Each frame does exactly what
+    # ``Detector._frame`` does to a pad that crosses nothing: count clipped samples,
+    # follow the baseline (mode 0, 1 and 3; mode 0 is idle and follows the noise too;
+    # mode 3 steps its prediction on) or, mode 2 (scanning), keep the peak. Machine
+    # ints: every value here stays under 2**25, but the predictor's products (under
+    # 2**30).
     r = ptr16(ring)
     s = ptr32(st)
     n = int(s[0])
@@ -516,6 +527,102 @@ def _walk_width(ring, st, at, back, fwd, base, sgn, top) -> int:
     return over
 
 
+@micropython.viper
+def _walk_move(ring, st, at, count, gap, level) -> int:
+    """The first of ``count`` samples of one pad from ring index ``at`` on (laid out as
+    ``st`` says) that is ``level`` or more from the one ``gap`` frames before it: its
+    offset + 1, negative where it fell, 0 if none is.  In machine code."""
+    r = ptr16(ring)
+    s = ptr32(st)
+    n = int(s[0])
+    size = int(s[1])
+    sh = int(s[3])
+    lv = int(level)
+    cnt = int(count)
+    q = int(at)
+    e = q - int(gap) * n
+    while e < 0:
+        e += size
+    j = 0
+    while j < cnt:
+        v = (int(r[q]) << sh) - (int(r[e]) << sh)
+        if v >= lv:
+            return j + 1
+        if 0 - v >= lv:
+            return 0 - j - 1
+        q += n
+        if q >= size:
+            q -= size
+        e += n
+        if e >= size:
+            e -= size
+        j += 1
+    return 0
+
+
+@micropython.viper
+def _ring_left(ring, st, left, at, count, base, y0, y1, a, b, fb) -> int:
+    """One pad's ``count`` samples up to ring index ``at`` (laid out as ``st`` says) less
+    ``base`` and the ring under them, into ``left`` (oldest first, ``_LEFT_MID`` up, held
+    in 0..65535), in machine ints; returns how many were held."""
+    # The ring: y0 now, y1 a frame later (fixed point, fb bits), carried back by its
+    # recursion, each frame a times the one after less b times the one after that (_ROT_Q
+    # bits: twice the frame's angle's cosine over its fade, one over the fade squared).
+    # Exact on the board's 32 bits: each product in 15-bit halves, rounded to the nearest
+    # (the ring under _ROT_TOP, a and b under 2**30); its value in whole counts toward 0.
+    # With _ROT_Q bits the angle drifts by ~2**-29 over its sine a frame: under a count
+    # over the DMA's ring (Q12, as the gate steps it per state frame, drifted by tens of
+    # counts over a 20 kHz edge).
+    r = ptr16(ring)
+    s = ptr32(st)
+    o = ptr16(left)
+    n = int(s[0])
+    size = int(s[1])
+    sh = int(s[3])
+    base_ = int(base) - _LEFT_MID
+    p1 = int(y0)
+    p2 = int(y1)
+    f = int(fb)
+    ahi = int(a) >> 15  # the coefficients' halves
+    alo = int(a) & 0x7FFF
+    bhi = int(b) >> 15
+    blo = int(b) & 0x7FFF
+    q = int(at)
+    held = 0
+    j = int(count) - 1
+    while j >= 0:
+        if p1 >= 0:
+            v = p1 >> f
+        else:
+            v = 0 - ((0 - p1) >> f)
+        v = (int(r[q]) << sh) - base_ - v
+        if v < 0:
+            v = 0
+            held += 1
+        elif v > 65535:
+            v = 65535
+            held += 1
+        o[j] = v
+        hi = p1 >> 15
+        lo = p1 & 0x7FFF
+        y = 4 * hi * ahi + ((hi * alo + lo * ahi + ((lo * alo) >> 15) + 0x1000) >> 13)  # p1 a
+        hi = p2 >> 15
+        lo = p2 & 0x7FFF
+        y -= 4 * hi * bhi + ((hi * blo + lo * bhi + ((lo * blo) >> 15) + 0x1000) >> 13)  # - p2 b
+        p2 = p1
+        p1 = y
+        q -= n
+        if q < 0:
+            q += size
+        j -= 1
+    return held
+
+
+def _fixed(x, bits):
+    """``x`` in fixed point with ``bits`` bits, rounded to the nearest (halves away from 0)."""
+    return int(x * (1 << bits) + 0.5) if x > 0 else -int(-x * (1 << bits) + 0.5)
+
+
 def _frames_before(rem, span):
     """State frames ``span`` µs apart, the first now, that come before ``rem`` µs pass."""
     return (rem + span - 1) // span if rem > 0 else 0
@@ -533,16 +640,17 @@ def _line(p, dt):
     return ring if ring > p.thr else 0
 
 
-def _lag_freq(d, ok, m, r2, c, dw):
+def _lag_freq(d, ok, m, r2, c, dw, sh):
     """The ring's frequency from its phase over a lag of up to ``m // 4`` state frames:
     the damped sinusoid ``d`` (``m`` state frames, oldest first, fading by ``r2`` per
     two) holds ``d[j] = 2 r^L cos(L w) d[j-L] - r^2L d[j-2L]`` for any lag ``L``, whose
-    least squares fit knows ``L w`` about as well as the one-frame fit knows ``w``: ``w``
-    ``L`` times better, where ``L w`` is not near a whole turn or half turn (the lag
-    where ``L sin(L w)`` is largest).  Of the angles whose cosine that is, the one
-    nearest ``L`` times the one-frame fit's (``c``: cos w, known to ``dw``); only on the
-    samples ``ok`` says are not clipped.  Returns (cos w, its error as the frequency's)
-    where that is better than ``dw``, else None."""
+    least squares fit knows ``L w`` about as well as the one-frame fit knows ``w``:
+    ``w`` ``L`` times better, where ``L w`` is not near a whole turn or half turn (the
+    lag where ``L sin(L w)`` is largest)."""
+    # Of the angles whose cosine that is, the one nearest ``L`` times the one-frame
+    # fit's (``c``: cos w, known to ``dw``); only on the samples ``ok`` says are not
+    # clipped. Returns (cos w, its error as the frequency's) where that is better than
+    # ``dw``, else None.
     w1 = math.acos(c)
     lag = 0
     gain = 0.0
@@ -555,22 +663,16 @@ def _lag_freq(d, ok, m, r2, c, dw):
         return None
     rl = math.pow(r2, lag / 2)
     r2l = rl * rl
-    use = [j for j in range(2 * lag, m) if ok[j] and ok[j - lag] and ok[j - 2 * lag]]
-    n = len(use)
+    g = _gram(d, ok, m, lag, sh)
+    n = g[0]
     if n < 6:
         return None
-    sx = sy = sxx = sxy = 0.0  # with a constant too: a baseline a little off biases the lag's fit
-    for j in use:
-        x = d[j - lag]
-        y = d[j] + r2l * d[j - 2 * lag]
-        sx += x
-        sy += y
-        sxx += x * x
-        sxy += x * y
-    den = sxx - sx * sx / n
+    sx = g[2]  # with a constant too: a baseline a little off biases the lag's fit
+    sy = g[1] + r2l * g[3]
+    den = g[5] - sx * sx / n
     if den <= 0:
         return None
-    a = (sxy - sx * sy / n) / den
+    a = (g[7] + r2l * g[8] - sx * sy / n) / den
     k = (sy - a * sx) / n
     cl = a / (2 * rl)
     if not -1 < cl < 1:
@@ -583,14 +685,47 @@ def _lag_freq(d, ok, m, r2, c, dw):
     for x in (w - th, w + th, w + 2 * math.pi - th, w - 2 * math.pi + th):
         if best is None or abs(x - near) < abs(best - near):
             best = x
-    err = 0.0
-    for j in use:
-        e = d[j] + r2l * d[j - 2 * lag] - a * d[j - lag] - k
-        err += e * e
-    dl = math.sqrt(err / (n - 2) / den) / (2 * rl * math.sin(th)) / lag
+    err = _sq_err(g, a, r2l) - n * k * k  # about its mean
+    dl = math.sqrt((err if err > 0 else 0.0) / (n - 2) / den) / (2 * rl * math.sin(th)) / lag
     if dl >= dw or abs(best - near) > lag * 2 * dw + math.pi / 4:  # no better, or another turn than the fit's
         return None
     return math.cos(best / lag), dl
+
+
+@micropython.native
+def _gram(d, ok, m, lag, sh):
+    """[frames, Σu, Σv, Σw, Σuu, Σvv, Σww, Σuv, Σvw, Σuw] over the samples ``d`` (``m``,
+    oldest first) from ``2 * lag`` on whose sample ``u`` and those ``lag`` and
+    ``2 * lag`` before (``v``, ``w``) did not clip (``ok``), each ``>> sh``: exact ints,
+    small ones on the board (12-bit samples, their squares' sums under 2**30)."""
+    n = su = sv = sw = uu = vv = ww = uv = vw = uw = 0
+    for j in range(2 * lag, m):
+        if ok[j] and ok[j - lag] and ok[j - 2 * lag]:
+            u = d[j] >> sh
+            v = d[j - lag] >> sh
+            w = d[j - 2 * lag] >> sh
+            n += 1
+            su += u
+            sv += v
+            sw += w
+            uu += u * u
+            vv += v * v
+            ww += w * w
+            uv += u * v
+            vw += v * w
+            uw += u * w
+    return [n, su, sv, sw, uu, vv, ww, uv, vw, uw]
+
+
+def _sq_err(g, a, c):
+    """The sum over :func:`_gram`'s frames ``g`` of (u - a v + c w)², exact with ``a`` and
+    ``c`` fixed point (``_ERR_Q`` bits), a float at the end: its terms cancel, and in the
+    board's single floats would leave nothing."""
+    q = 1 << _ERR_Q
+    x = _fixed(a, _ERR_Q)
+    y = _fixed(c, _ERR_Q)
+    e = q * q * g[4] + x * x * g[5] + y * y * g[6] - 2 * q * x * g[7] + 2 * q * y * g[9] - 2 * x * y * g[8]
+    return e / (q * q)
 
 
 def velocity(peak, threshold, sensitivity, curve):
@@ -702,8 +837,10 @@ class Detector:
         self._own_k = 0
         self._own_t = None
         self._src_clipped = False
-        self._under = None  # the ring predicted under a hit's edge, frames _under_lo .. 0 (_ring_under)
-        self._under_lo = 0
+        self._left = None  # the signal left under a hit's edge with the predicted ring taken off (_ring_left) ...
+        self._left_st = array("i", [1, 0, 0, 0, 0, 0, 0, 0])  # ... its walks' header (one pad, shift 0) ...
+        self._left_lo = 0  # ... the frame its first sample is (from k) ...
+        self._left_on = False  # ... and whether the walks walk it (Detector._walked)
         self._st = array("i", [0] * (_HEAD + _PAD_FIELDS * pads))  # the gate's state (_plan)
         self._st[0] = pads
         self._st[4] = CLIP_LOW
@@ -746,13 +883,13 @@ class Detector:
     @micropython.native
     def feed(self, ring, first, count, t_first, frame_us, shift=0, stagger=False):
         """Frames ``first`` .. ``first + count - 1`` of the sampler (frame numbers count
-        up and wrap at ``FRAMES``; sample ``i`` of frame ``k`` is
-        ``ring[(k * pads + i) % len(ring)]``, and ``len(ring)`` must divide
-        ``FRAMES * pads``), the first taken at ticks ``t_first`` and each ``frame_us``
-        after the one before.  ``shift``: ring values are read_u16 counts >> shift.
-        ``stagger``: pad ``i`` was sampled ``i * frame_us / pads`` after the frame's time.
-        The ring must still hold the last ``EDGE_BACK_US`` plus a scan time of frames.
-        Returns the hits decided in these frames, as :meth:`process` does."""
+        up and wrap at ``FRAMES``; sample ``i`` of frame ``k`` is ``ring[(k * pads + i)
+        % len(ring)]``, and ``len(ring)`` must divide ``FRAMES * pads``), the first
+        taken at ticks ``t_first`` and each ``frame_us`` after the one before."""
+        # ``shift``: ring values are read_u16 counts >> shift. ``stagger``: pad ``i``
+        # was sampled ``i * frame_us / pads`` after the frame's time. The ring must
+        # still hold the last ``EDGE_BACK_US`` plus a scan time of frames. Returns the
+        # hits decided in these frames, as :meth:`process` does.
         n = self.npads
         st = self._st
         if ring is not self.ring or frame_us != self.frame_us or shift != self.shift or stagger != self.stagger:
@@ -820,12 +957,16 @@ class Detector:
         """How many of the next state frames (``span`` µs apart, the first at ticks
         ``t``) :func:`_gate` may take: as many as pass before a scan, mask, retrigger
         decay or crosstalk wait ends (the Python state machine takes the frame where one
-        does), ``FRAMES`` if none will; while a retrigger threshold decays, at most
-        ``left`` (this block's).  Fills the gate's state with each pad's; the level a
-        pad must reach for the gate to stop is its threshold, none while masked, and
-        while the retrigger threshold decays, the lowest it comes to in those frames
-        (the state machine then decides the frame).  0: the next frame is the state
-        machine's.  A plan longer than the block runs on into the next (``_held``)."""
+        does), ``FRAMES`` if none will; while a retrigger threshold decays and decides,
+        at most ``left`` (this block's)."""
+        # Fills the gate's state with each pad's; the level a pad must reach for the
+        # gate to stop is its threshold, none while masked, and while the retrigger
+        # threshold decays, the lowest it comes to in those frames (the state machine
+        # then decides the frame); none where the line decides nothing (over a ring
+        # predicted with its phase the rise over it does; a ring that clipped waits for
+        # its refit), whose plan runs on to the line's end. 0: the next frame is the
+        # state machine's. A plan longer than the block runs on into the next
+        # (``_held``).
         if not self.gated:
             return 0
         self._plan_t = t
@@ -861,9 +1002,15 @@ class Detector:
                 w = g
                 if ph == RETRIG:
                     st[o] = 1
-                    decaying = True
                     if p.ph_wait:  # the state machine fits the ring then
                         w = _frames_before(ticks_diff(p.ph_fit_t, t), span)
+                    if p.ph_on or p.ph_clip:  # the line decides nothing (_frame): the gate runs on, across
+                        st[o + 1] = _NEVER  # blocks, until the line ends (not a plan a block: BENCHMARKS.md)
+                        e = self._line_frames(p, t, span)
+                        if e < w:
+                            w = e
+                    else:
+                        decaying = True
                     if p.ph_on:
                         st[o] = 3
                         st[o + 7] = p.ph_a1 + _PH_OFF
@@ -886,12 +1033,28 @@ class Detector:
                 g = left
             o = _HEAD
             for p in self.pads:
-                if p.phase == RETRIG:
+                if p.phase == RETRIG and not (p.ph_on or p.ph_clip):
                     g = self._decay(p, o, g, t, span)
                     if g <= 0:
                         return 0
                 o += _PAD_FIELDS
         return g
+
+    def _line_frames(self, p, t, span):
+        """State frames ``span`` µs apart, the first at ticks ``t``, before pad ``p``'s
+        retrigger line ends (:func:`_line`): from where the fading line meets the level it
+        ends at, then checked with :func:`_line` itself at the frames either side, as the
+        state machine checks it at each frame."""
+        dt = ticks_diff(t, p.line_t)
+        end = p.thr / 4 if p.second else p.thr
+        f = 0
+        if p.rt_level > end:
+            f = _frames_before(int(p.rt_tau * math.log(p.rt_level / end)) - dt, span)
+        while f > 0 and not _line(p, dt + (f - 1) * span):
+            f -= 1
+        while _line(p, dt + f * span):
+            f += 1
+        return f
 
     @micropython.native
     def _decay(self, p, o, g, t, span):
@@ -1024,23 +1187,24 @@ class Detector:
         return _NOTHING
 
     def _phase_fit(self, i, p, k, t):
-        """Pad ``i``'s mask ended at state frame ``k`` (ticks ``t``): with the ring model
-        set, fit the ring as it stands, phase and all, so a new slap is seen as a rise over
-        it (one meeting the ring in its opposite swing sums to less than either and never
-        rises over a line that knows only the ring's size).  The ring is a damped
-        sinusoid: each state frame's sample is ``a1`` times the one before less ``r²``
-        times the one before that, ``r`` its fade per state frame (the pad's own time
-        constant); ``a1`` (its frequency) is fitted by least squares on the state frames
-        from 2 ms after the threshold was crossed (the contact's force is over) to here
-        (later, if there are not six yet), and the prediction starts from the last two;
-        fitted again once ``PH_REFIT_FRAMES`` such frames stand (10 ms of ring, before a
-        fast slap can come: a dozen frames pinned the frequency too loosely for the level,
-        up to ~3,000 counts at gain × 1), the frequency then read from the phase over a
-        lag of several frames (:func:`_lag_freq`), the first fit kept where that one fails.
-        Its level: the threshold, ``second_pct`` % of the last slap (second contacts stay
-        under it) and what the fit leaves, the phase it may lose included.  Off (the line
-        alone) where the ring is under the threshold or the fit leaves more than a tenth
-        of it (a second swing or mode, noise)."""
+        """Pad ``i``'s mask ended at state frame ``k`` (ticks ``t``): with the ring
+        model set, fit the ring as it stands, phase and all, so a new slap is seen as a
+        rise over it (one meeting the ring in its opposite swing sums to less than
+        either and never rises over a line that knows only the ring's size)."""
+        # The ring is a damped sinusoid: each state frame's sample is ``a1`` times the
+        # one before less ``r²`` times the one before that, ``r`` its fade per state
+        # frame (the pad's own time constant); ``a1`` (its frequency) is fitted by least
+        # squares on the state frames from 2 ms after the threshold was crossed (the
+        # contact's force is over) to here (later, if there are not six yet), and the
+        # prediction starts from the last two; fitted again once ``PH_REFIT_FRAMES``
+        # such frames stand (10 ms of ring, before a fast slap can come: a dozen frames
+        # pinned the frequency too loosely for the level, up to ~3,000 counts at gain ×
+        # 1), the frequency then read from the phase over a lag of several frames
+        # (:func:`_lag_freq`), the first fit kept where that one fails. Its level: the
+        # threshold, ``second_pct`` % of the last slap (second contacts stay under it)
+        # and what the fit leaves, the phase it may lose included. Off (the line alone)
+        # where the ring is under the threshold or the fit leaves more than a tenth of
+        # it (a second swing or mode, noise).
         on = p.ph_on  # a fit stands: this is the refit
         p.ph_on = False
         p.ph_wait = False
@@ -1068,45 +1232,37 @@ class Detector:
         ok = [CLIP_LOW < x < CLIP_HIGH for x in d]  # a hard slap's ring clips: fitted where it does not
         for j in range(m):
             d[j] -= b
-        use = [j for j in range(2, m) if ok[j] and ok[j - 1] and ok[j - 2]]
-        nf = len(use)
+        g = _gram(d, ok, m, 1, sh)  # the fit's sums (exact ints) over the triples that did not clip
+        nf = g[0]
+        u2 = 1 << (2 * sh)  # squared sums in the sums' units (>> sh) times this are in counts
         if nf < m - 2 and (m < PH_REFIT_FRAMES or nf < 6):  # a few ms of a ring that clips: too few left to fit
             if m < PH_REFIT_FRAMES or not p.ph_dw or not self._state_fit(p, d, ok, m, b):
                 self._fit_again(p, on, m, True)
             return
         r2 = math.exp(-2 * step * self.frame_us / p.rt_tau)
-        num = den = 0.0
-        for j in use:
-            num += (d[j] + r2 * d[j - 2]) * d[j - 1]
-            den += d[j - 1] * d[j - 1]
+        den = g[5] * u2
         if den < nf * p.thr * p.thr / 4:
             self._fit_again(p, on, m, nf < m - 2)
             return
-        a1 = num / den
+        a1 = (g[7] + r2 * g[8]) / g[5]  # least squares: sum (u + r2 w) v / sum v v
         lim = 2 * math.sqrt(r2)
         if a1 > lim:
             a1 = lim
         elif a1 < -lim:
             a1 = -lim
-        err = 0.0
-        for j in use:
-            e = d[j] - a1 * d[j - 1] + r2 * d[j - 2]
-            err += e * e
+        err = _sq_err(g, a1, r2) * u2
         if 100 * err > den:
             self._fit_again(p, on, m, nf < m - 2)
             return
         c = a1 / lim
         dw = math.sqrt(err / nf / den) / (lim * math.sqrt(1 - c * c) + 1e-6)  # a1's error as the frequency's
         if m >= PH_REFIT_FRAMES:
-            lag = _lag_freq(d, ok, m, r2, c, dw)
+            lag = _lag_freq(d, ok, m, r2, c, dw, sh)
             if lag:
                 c, dw = lag
                 a1 = lim * c
-                err = 0.0
-                for j in use:
-                    e = d[j] - a1 * d[j - 1] + r2 * d[j - 2]
-                    err += e * e
-        p.ph_a1 = int(a1 * (1 << _PH_Q) + 0.5) if a1 > 0 else -int(-a1 * (1 << _PH_Q) + 0.5)
+                err = _sq_err(g, a1, r2) * u2
+        p.ph_a1 = _fixed(a1, _PH_Q)
         p.ph_a2n = int(r2 * (1 << _PH_Q) + 0.5)
         j = m - 1  # the prediction starts from the last two samples that did not clip, stepped on to here
         while not (ok[j] and ok[j - 1]):
@@ -1224,17 +1380,19 @@ class Detector:
         """Pad ``i``'s scan ended at frame ``k``: its hit is pending (the crosstalk
         verdict), or, reached while the last slap's ring held the retrigger line up and
         rising less than ``second_pct`` % of that slap's peak over the ring (the line
-        less its margin), the palm's second contact: no hit, and its ring joins the line;
-        so too up to ``SECOND_HOLD_US`` after the slap once a short ring has gone.
-        With ``second_pct`` set, so does a hit whose peak is under the threshold.  Where
-        the ring was predicted with its phase (:meth:`_phase_fit`), a hit that rose over
-        that prediction by its level (which holds second contacts out) is a slap too, its
-        peak the larger of that rise and the sum it made with the ring (a slap meeting
-        the ring's opposite swing sums to less).  A hit that crossed over a ring (the line
-        or the prediction) whose edge lies further before the crossing than its own rise
-        takes (the onset curve's delay, at least a third of the scan, and a state frame)
-        was timed on a swing of that ring: it is timed from the crossing less that delay
-        (not one timed with the predicted ring taken off: :meth:`_over_ring`)."""
+        less its margin), the palm's second contact: no hit, and its ring joins the
+        line; so too up to ``SECOND_HOLD_US`` after the slap once a short ring has
+        gone."""
+        # With ``second_pct`` set, so does a hit whose peak is under the threshold.
+        # Where the ring was predicted with its phase (:meth:`_phase_fit`), a hit that
+        # rose over that prediction by its level (which holds second contacts out) is a
+        # slap too, its peak the larger of that rise and the sum it made with the ring
+        # (a slap meeting the ring's opposite swing sums to less). A hit that crossed
+        # over a ring (the line or the prediction) whose edge lies further before the
+        # crossing than its own rise takes (the onset curve's delay, at least a third of
+        # the scan, and a state frame) was timed on a swing of that ring: it is timed
+        # from the crossing less that delay (not one timed with the predicted ring taken
+        # off: :meth:`_over_ring`).
         onset, peak, clean, delay, subtracted = self._onset(i, p, k)
         rose = p.ph_on  # the ring was predicted with its phase: the rise over it decides
         p.ph_on = p.ph_wait = p.ph_clip = False
@@ -1281,10 +1439,12 @@ class Detector:
         slap of its own (:meth:`_slapped`; a pad that only carries a third pad's
         crosstalk would take that slap away twice), as ``(pad, gain, its baseline, lag
         in frames, its crosstalk)``, where its crosstalk lists the same for the other
-        slapped pads: subtracted from it first, so its own signal is what is subtracted.
-        (Not this pad's: if this hit is only crosstalk, that pad carries none of it; if
-        it is a slap, what that pad carries of it is a few % of it, half a millisecond
-        late, and costs its stamp a few µs.)  None when there is nothing to subtract."""
+        slapped pads: subtracted from it first, so its own signal is what is
+        subtracted."""
+        # (Not this pad's: if this hit is only crosstalk, that pad carries none of it;
+        # if it is a slap, what that pad carries of it is a few % of it, half a
+        # millisecond late, and costs its stamp a few µs.) None when there is nothing to
+        # subtract.
         n = self.npads
         active = []
         for j in range(n):
@@ -1377,9 +1537,6 @@ class Detector:
         ``src`` (:meth:`_sources`), less each source pad's own signal (its signal less
         the crosstalk it carries) scaled by its gain, its lag earlier."""
         v = (self.ring[((k + r) * self.npads + i) % len(self.ring)] << self.shift) - b
-        under = self._under
-        if under is not None and r >= self._under_lo:  # the ring under a slap over it (_ring_under)
-            v -= under[r - self._under_lo]
         if src is not None:
             r_min = frame_diff(self._newest, k) - self.ring_frames + 1
             for j, g, bj, lag, echo in src:
@@ -1393,13 +1550,15 @@ class Detector:
     @micropython.native
     def _peak(self, i, k, lo, hi, r_min, b, src, want):
         """(largest |deviation|, peak, its frame, sign) of pad ``i``'s signal (less the
-        sources in ``src``) over frames ``k + lo`` .. ``k + hi`` (``want``: only that
-        sign, 0 either): the peak is, with several frames per state frame, the largest
-        of the signal averaged over ``STATE_US`` around the largest sample (the largest
-        of many noisy samples is too high).  With sources, the largest sample is looked
-        for on every state frame only (the average around it looks at every frame).
-        The raw signal's (integers) is walked by :func:`_walk_peak`; with sources (whose
-        subtraction leaves fractions) the same walk runs here."""
+        sources in ``src``) over frames ``k + lo`` .."""
+        # ``k + hi`` (``want``: only that sign, 0 either): the peak is, with several
+        # frames per state frame, the largest of the signal averaged over ``STATE_US``
+        # around the largest sample (the largest of many noisy samples is too high).
+        # With sources, the largest sample is looked for on every state frame only (the
+        # average around it looks at every frame). The raw signal's (integers, or what
+        # is left under a ring: :meth:`_walked`) is walked by :func:`_walk_peak`, every
+        # frame; with sources (whose subtraction leaves fractions) the same walk runs
+        # here.
         w = self.step
         if src is None:
             wk = self._wk
@@ -1408,7 +1567,8 @@ class Detector:
             wk[_WK_BACK] = lo - r_min
             wk[_WK_FWD] = -lo
             wk[_WK_STEP] = w
-            best = _walk_peak(self.ring, self._st, wk, ((k + lo) * self.npads + i) % len(self.ring), want)
+            buf, st, at = self._walked(i, k, lo)
+            best = _walk_peak(buf, st, wk, at, want)
             rp = lo + wk[_WK_AT]
             sgn = wk[_WK_SGN]
             if w <= 1 or best <= 0:
@@ -1429,7 +1589,7 @@ class Detector:
                 best = d
                 rp = r
                 sgn = 1
-            r += w if self._under is None else 1  # with the ring taken off, every frame (a narrow lobe)
+            r += w
         if w <= 1 or best <= 0:
             return best, best, rp, sgn
         a = rp - 2 * w
@@ -1455,11 +1615,13 @@ class Detector:
 
     @micropython.native
     def _half_time(self, i, k, rp, best, sgn, stop, b, src):
-        """Frames from ``k`` to where the rising edge before frame ``k + rp`` reached half
-        of ``best`` (a straight line through the samples between a quarter and three
-        quarters of it; constant-fraction timing), or None if it runs past ``stop``.
-        The raw signal's edge (integers) is walked by :func:`_walk_edge`, one with
-        sources (fractions) here; the sums are floats in the same order either way."""
+        """Frames from ``k`` to where the rising edge before frame ``k + rp`` reached
+        half of ``best`` (a straight line through the samples between a quarter and
+        three quarters of it; constant-fraction timing), or None if it runs past
+        ``stop``."""
+        # The raw signal's edge (integers, or what is left under a ring:
+        # :meth:`_walked`) is walked by :func:`_walk_edge`, one with sources (fractions)
+        # here; the sums are floats in the same order either way.
         half = best / 2
         sx = sy = sxx = sxy = 0.0
         m = 0
@@ -1472,7 +1634,8 @@ class Detector:
             wk[_WK_COUNT] = count
             wk[_WK_BASE] = b
             wk[_WK_BEST] = best
-            if not _walk_edge(self.ring, self._st, wk, ((k + rp - 1) * self.npads + i) % len(self.ring), sgn):
+            buf, st, at = self._walked(i, k, rp - 1)
+            if not _walk_edge(buf, st, wk, at, sgn):
                 return None
             v = wk[_WK_V]
             x50 = -1 - wk[_WK_X] + (half - v) / (wk[_WK_ABOVE] - v)  # the sample pair around half the peak
@@ -1527,14 +1690,16 @@ class Detector:
         """(onset ticks, peak, clean peak, delay, subtracted pads) of pad ``i``'s hit,
         whose scan ended at frame ``k``: the peak over every frame since the state frame
         before the crossing, and the time the rising edge reached half of it, less the
-        pad's delay from contact to there.  With crosstalk gains set, the other pads
-        that had hits near this one are subtracted first (their crosstalk rides on this
-        edge and raises this peak): the clean peak and the edge are measured on what is
-        left, if a slap of this pad's own stands there (at least the threshold, and
-        ``xclean_pct`` % of what was subtracted); ``subtracted`` is a bit mask of those pads
-        (0: measured on the raw signal).  ``peak`` is the raw peak of the strike's main
-        swing, whichever way it goes and whatever the edge was timed on (velocity, the
-        ring after it and crosstalk cancel compare raw peaks).  Frames are relative to ``k``."""
+        pad's delay from contact to there."""
+        # With crosstalk gains set, the other pads that had hits near this one are
+        # subtracted first (their crosstalk rides on this edge and raises this peak):
+        # the clean peak and the edge are measured on what is left, if a slap of this
+        # pad's own stands there (at least the threshold, and ``xclean_pct`` % of what
+        # was subtracted); ``subtracted`` is a bit mask of those pads (0: measured on
+        # the raw signal). ``peak`` is the raw peak of the strike's main swing,
+        # whichever way it goes and whatever the edge was timed on (velocity, the ring
+        # after it and crosstalk cancel compare raw peaks). Frames are relative to
+        # ``k``.
         r_min = frame_diff(self._newest, k) - self.ring_frames + 1  # older frames are overwritten
         rc = frame_diff(p.cross_k, k)
         b = self._edge_base(i, p, k, rc, r_min)
@@ -1616,114 +1781,119 @@ class Detector:
     def _over_ring(self, i, p, k, rc, lo, stop, r_min):
         """(half-peak frame, peak, timed on a first lobe) of pad ``i``'s hit that rose over
         the ring predicted with its phase (crossing at frame ``k + rc``), measured on its
-        signal less the ring's baseline and that ring (:meth:`_ring_under`): on the raw
+        signal less the ring's baseline and that ring (:meth:`_ring_left`): on the raw
         signal the edge carries the ring's slope, and half the peak of slap and ring
         summed lies on whichever swing of the ring met it (fast slaps were stamped
         0.1–2 ms off so).  None where the ring cannot be predicted back over the edge."""
-        under = self._ring_under(p, stop - self.step)
-        if under is None:
+        # What is left is computed once, in machine code, and walked by the ring's walks
+        # (_walked): walked frame by frame in Python, a hit cost the board 23-39 ms (i31j).
+        d = self.step
+        under = stop - d  # the ring is taken off from here on
+        if not self._ring_left(i, p, k, under, r_min):
             return None
-        self._under = under
-        self._under_lo = stop - self.step
-        b = p.ph_base
-        d = self.step  # where the slap opened: the first frame where what is left moved by the threshold
-        a = rc - LOBE_BACK_US // self.frame_us  # within a state frame (a narrow first lobe can pass between
-        if a < self._under_lo + 2 * d:  # the state frames, and the level the crossing needed is over the
-            a = self._under_lo + 2 * d  # threshold; the ring's baseline drifts by hundreds of counts, and
-        first = 0  # the prediction's error grows slowly)
-        while a <= rc:
-            v = self._dev(i, k, a, b, None) - self._dev(i, k, a - d, b, None)
-            if v >= p.thr or -v >= p.thr:
-                first = 1 if v > 0 else -1
-                break
-            a += 1
+        left = self._left
+        st = self._left_st
+        if r_min < self._left_lo:
+            r_min = self._left_lo
+        b = _LEFT_MID  # what is left is kept this far up from the ring's baseline
+        a = rc - LOBE_BACK_US // self.frame_us  # where the slap opened: the first frame where what is left moved
+        if a < under + 2 * d:  # by the threshold within a state frame (a narrow first lobe can pass between the
+            a = under + 2 * d  # state frames, and the level the crossing needed is over the threshold; the ring's
+        first = 0  # baseline drifts by hundreds of counts, and the prediction's error grows slowly)
+        if a <= rc:
+            moved = _walk_move(left, st, a - self._left_lo, rc - a + 1, d, p.thr)
+            if moved:
+                first = 1 if moved > 0 else -1
+                a += first * moved - 1
+            else:
+                a = rc + 1
         if first:  # what is left just before: the baseline the slap is measured from
-            left = 0.0
-            for r in range(a - 2 * d, a - d + 1):
-                left += self._dev(i, k, r, b, None)
-            b += int(left / (d + 1))
+            wk = self._wk
+            wk[_WK_COUNT] = d + 1
+            wk[_WK_BASE] = 0  # (what is left is never negative: this sums it)
+            m = _walk_spread(left, st, wk, a - 2 * d - self._left_lo) - (d + 1) * _LEFT_MID
+            b += m // (d + 1) if m >= 0 else -((-m) // (d + 1))  # toward zero
         if a > lo:
             a = lo
-        _top, best, rp, sgn = self._peak(i, k, a, 0, r_min, b, _NOTHING, 0)
+        self._left_on = True
+        _top, best, rp, sgn = self._peak(i, k, a, 0, r_min, b, None, 0)
         lobe = False
         if first:  # the swing it opened with, to where it turns: a first lobe (narrow) is what is timed, and
-            e = a  # a wide swing the other way than the largest is timed as a raw strike's is
-            while e < 0 and first * self._dev(i, k, e + 1, b, None) > 0:
-                e += 1
-            top, low, rl, _sgn = self._peak(i, k, a, e, r_min, b, _NOTHING, first)
-            if top > 0 and (first != sgn or self._narrow_left(i, k, rl, first, top, b)):
-                lobe = self._narrow_left(i, k, rl, first, top, b)
+            e = a + _walk_width(left, st, a + 1 - self._left_lo, 0, -a - 1, b, first, 1)  # a wide swing the other
+            top, low, rl, _sgn = self._peak(i, k, a, e, r_min, b, None, first)  # way than the largest is timed
+            w = 2 * (STATE_US // self.frame_us)  # as a raw strike's is
+            narrow = top > 0 and 0 < self._width(i, k, rl, first, top, b) <= w
+            if top > 0 and (first != sgn or narrow):
+                lobe = narrow
                 best, rp, sgn = low if low > 0 else top, rl, first  # (its own largest sample where the swing
             elif self.frame_us * 2 <= STATE_US:  # after outweighs its average); or a narrow first lobe under
                 z = a - LOBE_BACK_US // self.frame_us  # the threshold before it (as _lobe_before finds one)
-                if z < self._under_lo:
-                    z = self._under_lo
+                if z < under:
+                    z = under
                 if a - z >= 2:
-                    top, _low, rl, lsgn = self._peak(i, k, z, a - 1, r_min, b, _NOTHING, -sgn)
+                    top, _low, rl, lsgn = self._peak(i, k, z, a - 1, r_min, b, None, -sgn)
                     if lsgn == -sgn and 3 * top >= p.thr and top >= 5 * (p.noise_fp >> 8):
-                        if self._narrow_left(i, k, rl, -sgn, top, b):
+                        if 0 < self._width(i, k, rl, -sgn, top, b) <= w:
                             best, rp, sgn, lobe = top, rl, -sgn, True
-        x50 = self._half_time(i, k, rp, best, sgn, stop, b, _NOTHING) if best > 0 else None
-        self._under = None
+        x50 = self._half_time(i, k, rp, best, sgn, stop, b, None) if best > 0 else None
+        self._left_on = False
         return x50, best, lobe
 
-    def _ring_under(self, p, lo):
-        """Pad ``p``'s ring as predicted with its phase (its state at this state frame and
-        the one before: ``ph_p1``, ``ph_p2``), carried back to every frame from ``lo``
-        (frames from now, ``lo`` < 0) to now, oldest first: the same damped sinusoid at the
-        sampler's rate (its angle and fade per frame a ``step``-th of the state frame's),
-        stepped back by its own recursion.  None where the fit's angle is a whole or half
-        turn (the ring's state then does not say its phase)."""
+    def _ring_left(self, i, p, k, lo, r_min):
+        """Pad ``i``'s signal less its ring's baseline and the ring predicted with its phase
+        from frame ``k + lo`` (``lo`` < 0) to ``k`` into ``_left`` (:func:`_ring_left`).
+        False where the fit's angle is a whole or half turn (the ring's state then does
+        not say its phase) or the ring carried back outgrows the fixed point."""
+        # The same damped sinusoid at the sampler's rate (its angle and fade per frame a
+        # step-th of the state frame's), from its state here and a state frame before
+        # (ph_p1, ph_p2); from two state frames and a frame before lo, which the walks may
+        # look back over, but not before r_min (the ring no longer holds it) unless lo is.
         q = 1 << _PH_Q
         r2 = p.ph_a2n / q
         if r2 <= 0:
-            return None
+            return False
         r = math.sqrt(r2)
         c = p.ph_a1 / q / (2 * r)
         if not -0.999 < c < 0.999:
-            return None
+            return False
         w = math.acos(c)
-        sn = math.sin(w)
         y0 = p.ph_p1
-        z = (y0 * c - p.ph_p2 * r) / sn  # y(x) = r^x (y0 cos wx + z sin wx), x in state frames
+        z = (y0 * c - p.ph_p2 * r) / math.sin(w)  # y(x) = r^x (y0 cos wx + z sin wx), x in state frames
         step = self.step
+        first = lo - 2 * step - 1
+        if first < r_min:
+            first = r_min if r_min < lo else lo
+        n = 1 - first
         wf = w / step
         rf = math.pow(r, 1 / step)
-        n = 1 - lo
-        out = array("i", bytes(4 * n))  # whole counts, in one block (the board's heap is small)
-        out[n - 1] = y0
-        if n > 1:
-            y1 = (y0 * math.cos(wf) - z * math.sin(wf)) / rf
-            out[n - 2] = int(y1)
-            a1 = 2 * rf * math.cos(wf)
-            r2 = rf * rf
-            y2 = float(y0)
-            j = n - 3
-            while j >= 0:
-                y = (a1 * y1 - y2) / r2
-                out[j] = int(y)
-                y2 = y1
-                y1 = y
-                j -= 1
-        return out
-
-    def _narrow_left(self, i, k, rp, sgn, top, b):
-        """:meth:`_narrow` on what is left of pad ``i``'s signal with the ring under it
-        taken off (``_under``): over half of ``top`` for at most two state frames in one
-        run with the sample at frame ``k + rp``."""
-        w = 2 * (STATE_US // self.frame_us)
-        over = 0
-        r = rp
-        while r <= 0 and r <= rp + w + 1 and 2 * sgn * self._dev(i, k, r, b, None) >= top:
-            over += 1
-            r += 1
-        if over == 0:
+        if rf <= 0.5:  # the recursion's coefficients stay under 2**30
             return False
-        r = rp - 1
-        while r >= rp - w - 1 and 2 * sgn * self._dev(i, k, r, b, None) >= top:
-            over += 1
-            r -= 1
-        return over <= w
+        grown = math.sqrt(y0 * y0 + z * z) / math.pow(rf, n)  # its envelope at its largest (a frame past lo's)
+        fb = 12  # fixed point bits: whole counts, up to 12 bits under them
+        while grown * (1 << fb) >= _ROT_TOP:
+            if fb == 0:
+                return False
+            fb -= 1
+        left = self._left
+        if left is None or len(left) < n:
+            self._left = left = array("H", bytes(2 * n))  # kept: one block, the largest edge so far
+            self._left_st[1] = n
+        self._left_lo = first
+        at = (k * self.npads + i) % len(self.ring)  # frame k: the newest
+        _ring_left(
+            self.ring,
+            self._st,
+            left,
+            at,
+            n,
+            p.ph_base,
+            y0 << fb,
+            _fixed(rf * (y0 * math.cos(wf) + z * math.sin(wf)), fb),  # the frame after
+            _fixed(2 * math.cos(wf) / rf, _ROT_Q),
+            _fixed(1 / (rf * rf), _ROT_Q),
+            fb,
+        )
+        return True
 
     @micropython.native
     def _narrow(self, i, k, rp, sgn, top, b):
@@ -1733,15 +1903,28 @@ class Detector:
         not a resonator's swing (a third of its period: 1.3 ms at 250 Hz).  Its own run
         over half its height: a wooden strike's pre swing is followed, after its narrow
         lobe the other way, by the main swing its way, which is no part of it."""
+        return self._width(i, k, rp, sgn, top, b) <= 2 * (STATE_US // self.frame_us)
+
+    @micropython.native
+    def _width(self, i, k, rp, sgn, top, b):
+        """How many frames pad ``i``'s swing of sign ``sgn`` at frame ``k + rp`` stays over
+        half of ``top`` in one run with that frame (0 if that frame is not), looking at
+        most two state frames and one frame each way (:func:`_walk_width`)."""
         w = 2 * (STATE_US // self.frame_us)
-        a = rp - w - 1
         z = rp + w + 1
         if z > 0:  # frames after k are not taken yet
             z = 0
-        if z < a:
-            return True
-        at = ((k + rp) * self.npads + i) % len(self.ring)
-        return _walk_width(self.ring, self._st, at, rp - a, z - rp, b, sgn, top) <= w
+        buf, st, at = self._walked(i, k, rp)
+        return _walk_width(buf, st, at, w + 1, z - rp, b, sgn, top)
+
+    @micropython.native
+    def _walked(self, i, k, r):
+        """(samples, their walks' header, index) of pad ``i``'s frame ``k + r`` for the
+        walks: the ring's, or while a hit over a predicted ring is timed (:meth:`_over_ring`)
+        what is left with that ring taken off (``_left``, from frame ``k + _left_lo``)."""
+        if self._left_on:
+            return self._left, self._left_st, r - self._left_lo
+        return self.ring, self._st, ((k + r) * self.npads + i) % len(self.ring)
 
     @micropython.native
     def _lobe_before(self, i, p, k, rc, sgn, b, r_min):
@@ -1824,17 +2007,18 @@ class Detector:
 
     @micropython.native
     def _crosstalk(self, c, pad):
-        """True when another pad's hit within the window is stronger than this one by the
-        crosstalk ratio, and this one could have come from it: crosstalk carries the
+        """True when another pad's hit within the window is stronger than this one by
+        the crosstalk ratio, and this one could have come from it: crosstalk carries the
         other slap's force, so this hit is timed as a slap that hard would be on this
         pad (the same share of a hard slap: a peak in the other pad's counts is another
         force here when the pads' gains differ), and crosstalk never starts before the
-        slap that causes it.  A hit whose
-        edge was timed with that pad's signal subtracted is a slap of its own (what was
-        left stood clear: ``_onset``), not its crosstalk, if it came first: later, what
-        the subtraction leaves on a pad that rings unlike that one can stand as clear
-        as a slap (the rough cabinet's 180 Hz pad failed verification so), and a later
-        slap is dropped as it was before the subtraction."""
+        slap that causes it."""
+        # A hit whose edge was timed with that pad's signal subtracted is a slap of its
+        # own (what was left stood clear: ``_onset``), not its crosstalk, if it came
+        # first: later, what the subtraction leaves on a pad that rings unlike that one
+        # can stand as clear as a slap (the rough cabinet's 180 Hz pad failed
+        # verification so), and a later slap is dropped as it was before the
+        # subtraction.
         bar = c[2] * 100
         t50 = c[1] + c[3]
         for lst in (self.pending, self.recent):

@@ -3,8 +3,8 @@ emulated padboard's CPU on fast slaps over a long ring (issue 31), for BENCHMARK
 
 bench_board's burst (single slaps 70 ms apart, default settings) never takes the
 detector's ring path: a hit is timed over a ring predicted with its phase
-(``Detector._over_ring``, the ring carried back over ~6 ms and a scan, the edge walked in
-Python) only when the pad runs the ring model (``second_pct``, which the calibration fits
+(``Detector._over_ring``, the ring carried back over ~6 ms and a scan and taken off, the
+edge walked on what is left) only when the pad runs the ring model (``second_pct``, which the calibration fits
 to a long-ringing pad) and a slap lands on the ring of the one before.  So here every pad
 runs the settings the wizard fits for a real pad of KIND behind a front end of GAIN
 (default plate × 4, tests/calibration/real_pad_runs.py, as issue 31's host figures),

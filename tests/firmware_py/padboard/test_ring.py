@@ -6,12 +6,15 @@ ring, fading with its time constant, and second contacts told apart)."""
 
 from __future__ import annotations
 
+import math
 import random
+from array import array
 from dataclasses import replace
 
 import pytest
 
-from firmware_py.padboard.detector import TICKS_PERIOD, Detector, ticks_diff
+from firmware_py.padboard import detector
+from firmware_py.padboard.detector import STATE_US, TICKS_PERIOD, Detector, ticks_diff
 from firmware_py.sim.piezo import REAL_PAD_KINDS, PiezoPad
 from tests.firmware_py.padboard.test_real_pads import board_hits
 
@@ -277,3 +280,134 @@ def test_fast_hard_slaps_whose_ring_still_clips_at_its_refit_are_counted_once() 
     are fitted then, on the samples that did not clip, and checked against the ones that
     did.  Each slap is counted once."""
     assert hard_bursts_at_gain_8(32, (3_500.0, 4_500.0)) == {}
+
+
+def ring_predicted(det: Detector, hz: float, tau_us: float, y0: float, z: float) -> None:
+    """Pad 0 of ``det`` predicting a ring of ``hz`` fading with ``tau_us``, whose value is
+    ``y0`` at this state frame and ``y0 cos w - z sin w`` over the fade the one before
+    (``w``: its angle per state frame), as :meth:`Detector._phase_fit` leaves it."""
+    p = det.pads[0]
+    w = 2 * math.pi * hz * STATE_US / 1e6
+    r = math.exp(-STATE_US / tau_us)
+    p.ph_a1 = round(2 * r * math.cos(w) * 4096)
+    p.ph_a2n = round(r * r * 4096)
+    # the angle and fade the detector reads back from its Q12 coefficients
+    r = math.sqrt(p.ph_a2n / 4096)
+    w = math.acos(p.ph_a1 / 4096 / (2 * r))
+    p.ph_p1 = int(y0)
+    p.ph_p2 = int((y0 * math.cos(w) + z * math.sin(w)) / r)  # y(-1) = r^-1 (y0 cos w - z sin(-w))
+    p.ph_base = 32_768
+
+
+def ring_at(det: Detector, f: int) -> float:
+    """Pad 0's predicted ring at frame ``f`` from now, in floats: r^x (y0 cos wx + z sin wx)."""
+    p = det.pads[0]
+    r = math.sqrt(p.ph_a2n / 4096)
+    c = p.ph_a1 / 4096 / (2 * r)
+    w = math.acos(c)
+    z = (p.ph_p1 * c - p.ph_p2 * r) / math.sin(w)
+    x = f / det.step
+    return float(r**x * (p.ph_p1 * math.cos(w * x) + z * math.sin(w * x)))
+
+
+@pytest.mark.slow  # in make test; out of the MicroPython replay (its calls into the walks would be traced as
+# calls of ptr16, a viper builtin): the replay runs the same code under the other ring cases
+@pytest.mark.parametrize("frame_us", [50, 250])
+def test_the_ring_carried_back_in_machine_ints_is_the_damped_sinusoid_to_a_count(frame_us: int) -> None:
+    """The ring predicted under a hit's edge is carried back from its state frame by frame
+    in fixed point (viper on the board: 32-bit ints, no floats).  Over the edge's window
+    (~190 frames at 20 kHz) and over a whole DMA ring (1,365 frames), at 150–400 Hz and
+    amplitudes to 30,000 counts, each frame's ring agrees with the damped sinusoid computed
+    in floats to within a count of its whole counts.  (Q12 coefficients, as the gate
+    steps the ring per state frame, drift by tens of counts over the window at 20 kHz.)"""
+    worst = {}
+    for hz, tau, y0, z, span_us in (
+        (250.0, 45_000.0, 12_000.0, -7_000.0, 9_500),
+        (150.0, 33_000.0, -15_000.0, 11_000.0, 9_500),
+        (400.0, 40_000.0, 20_000.0, 8_000.0, 9_500),
+        (250.0, 45_000.0, 3_000.0, 2_500.0, 68_250),
+    ):
+        det = Detector(1, [ring_model(tau)])
+        det.feed(array("H", [32_768] * 1_366), 0, 1, 0, frame_us)
+        ring_predicted(det, hz, tau, y0, z)
+        lo = 1 - span_us // frame_us
+        raw = array("H", [32_768] * 1_366)  # frame 1,365 is now; the pad's signal is its ring
+        for f in range(lo - 2 * det.step - 1, 1):
+            raw[1_365 + f] = int(32_768 + ring_at(det, f))
+        det.ring = raw
+        det._st[1] = len(raw)
+        assert det._ring_left(0, det.pads[0], 1_365, lo, -1_365)
+        assert det._left_lo <= lo
+        off = [
+            abs((raw[1_365 + f] - 32_768 - (det._left[f - det._left_lo] - 32_768)) - int(ring_at(det, f)))
+            for f in range(det._left_lo, 1)
+        ]
+        worst[hz, span_us] = max(off)
+    assert max(worst.values()) <= 1, worst
+
+
+@pytest.mark.slow  # in make test; out of the MicroPython replay, as the test above
+def test_a_slap_over_an_exactly_predicted_ring_is_timed_as_the_same_slap_alone() -> None:
+    """What :meth:`Detector._over_ring` times is the signal less the predicted ring, walked
+    by the same machine-code walks as the ring.  A slap's rising edge (a half sine of 1 ms
+    to 9,000 counts) over a ring the prediction knows exactly is timed where that slap
+    alone, with no ring under it (the same prediction at zero), is: half its peak at the
+    same frame to a fiftieth of a frame, the same peak to a count, on its own swing."""
+    frame_us, hz, tau = 50, 250.0, 45_000.0
+    n = 4_096
+    timed = []
+    for amp in (0.0, 9_000.0):
+        det = Detector(1, [ring_model(tau)])
+        det.feed(array("H", [2_048] * n), 0, 1, 0, frame_us, 0)
+        ring_predicted(det, hz, tau, amp, 0.6 * amp)
+        p = det.pads[0]
+        q = 4096
+        r = math.sqrt(p.ph_a2n / q)
+        c = p.ph_a1 / q / (2 * r)
+        w = math.acos(c)
+        zz = (p.ph_p1 * c - p.ph_p2 * r) / math.sin(w)
+        k = 2_000  # the scan ends here; the slap's contact 3 ms before
+        ring = array("H", bytes(2 * n))
+        for f in range(-400, 1):
+            x = f / 5
+            slap = 9_000 * math.sin(math.pi * (f + 60) / 40) if -60 <= f <= -40 else (9_000 if f > -40 else 0)
+            ring[(k + f) % n] = int(32_768 + slap + r**x * (p.ph_p1 * math.cos(w * x) + zz * math.sin(w * x)))
+        det.ring = ring
+        det.ring_frames = n
+        det._st[1] = n
+        det._k0, det._newest = 0, k
+        p.noise_fp = 6 << 8
+        rc = -55
+        got = det._over_ring(0, p, k, rc, rc - det.step + 1, rc - 120, -3_000)
+        assert got is not None
+        timed.append(got)
+    (alone_x, alone_peak, alone_lobe), (over_x, over_peak, over_lobe) = timed
+    assert alone_x is not None and over_x is not None
+    assert abs(over_x - alone_x) <= 0.02, timed
+    assert abs(over_peak - alone_peak) <= 1 and over_lobe == alone_lobe, timed
+
+
+def test_the_phase_fits_sums_are_exact_ints_and_its_squared_error_the_float_loops() -> None:
+    """The ring's phase fit (:meth:`Detector._phase_fit`, :func:`_lag_freq`) reads its least
+    squares from integer sums over the triples of state frames that did not clip
+    (``_gram``: on the board 12-bit samples, whose squares' sums stay small ints, so no
+    float is made per frame) and its squared error from them exactly (``_sq_err``).  Each
+    sum is the direct one, and the squared error the float loop's to 1e-9 of the sums (the
+    expanded terms are over 10^4 times the error: in the board's single floats they would
+    leave a few digits of it, or less on a quieter ring)."""
+    rng = random.Random(7)
+    w, r = 2 * math.pi * 250 * STATE_US / 1e6, math.exp(-STATE_US / 45_000)
+    d = [int(30_000 * r**j * math.cos(w * j + 0.4) + rng.gauss(0, 20)) for j in range(40)]
+    ok = [rng.random() > 0.15 for _ in d]
+    for lag, sh in ((1, 0), (3, 0), (1, 4), (4, 4)):
+        g = detector._gram(d, ok, len(d), lag, sh)
+        use = [j for j in range(2 * lag, len(d)) if ok[j] and ok[j - lag] and ok[j - 2 * lag]]
+        u = [d[j] >> sh for j in use]
+        v = [d[j - lag] >> sh for j in use]
+        x = [d[j - 2 * lag] >> sh for j in use]
+        pairs = [(u, u), (v, v), (x, x), (u, v), (v, x), (u, x)]
+        assert g == [len(use), sum(u), sum(v), sum(x), *(sum(p * q for p, q in zip(a, b)) for a, b in pairs)]
+        a1, c = 2 * r * math.cos(w * lag) + 1e-4, r ** (2 * lag)
+        loop = sum((p - a1 * q + c * s) ** 2 for p, q, s in zip(u, v, x))
+        assert abs(detector._sq_err(g, a1, c) - loop) <= 1e-9 * g[4], (detector._sq_err(g, a1, c), loop)
+        assert loop < 1e-4 * g[4]  # the fit leaves little: what the expansion's terms cancel to
