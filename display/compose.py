@@ -26,6 +26,7 @@ each under its own clip cut to that one, so the pixels are a whole redraw's.
 
 from __future__ import annotations
 
+import operator
 from collections import Counter
 from collections.abc import Callable, Hashable
 from typing import Any
@@ -35,7 +36,7 @@ import pygame
 Box = tuple[int, int, int, int]
 Paint = Callable[..., pygame.Rect]
 """A paint operation: called as ``paint(surface, *args)``, returns the pixels it painted."""
-MAX_RECTS = 12
+MAX_RECTS = 24
 """More changed rectangles than this are merged into fewer (each costs a pass over the
 display list)."""
 SEGMENTS_KEPT = 128
@@ -47,6 +48,14 @@ MADE_WHEN_PAINTED: dict[Paint, Callable[..., object]] = {}
 in a pose), each with what makes it from the operation's own arguments: a drawing that
 only records (:mod:`display.ahead`'s planning) makes none, and the picture can be made
 ahead, in a step of its own (:func:`made_when_painted`)."""
+IN_PLACE = 4
+"""Two display lists as long as each other are compared place by place when they differ
+at no more than one place in this many (:func:`_differ`); else by counting operations,
+which finds an operation moved or put in without marking all that follows it."""
+RING_HOLE = 10_000
+"""An outline around a hole this large (pixels) is written down a side at a time
+(:meth:`Frame.add`): a board's panel or a card, not a chip or a die, whose four
+operations would cost more to record and compare than repainting their insides."""
 CORNERS_KEPT = 64
 """Rounded rects' corner pictures kept (:func:`_corners`; the least recently used
 dropped): a screen's cards, panels and chips in their few sizes and colours."""
@@ -67,10 +76,31 @@ class Frame:
         self.clip: pygame.Rect | None = None
         self._bounds = pygame.Rect(0, 0, *size)
 
-    def add(self, paint: Paint, args: tuple[Hashable, ...], box: pygame.Rect, reads: bool = False) -> pygame.Rect:
+    def add(
+        self, paint: Paint, args: tuple[Hashable, ...], box: pygame.Rect, reads: bool = False, ring: int = 0
+    ) -> pygame.Rect:
         """Write down ``paint(surface, *args)``, which touches no pixel outside ``box``; the
-        box, clipped as the operation will be, is what it may paint."""
+        box, clipped as the operation will be, is what it may paint.  ``ring``: it paints
+        only within this many pixels of the box's edges (an outline); around a hole of
+        :data:`RING_HOLE` pixels or more it is written down four times, once a side under
+        that side's clip (the same pixels), so a frame whose outline alone changed (a
+        board's edge turning gold as the turn passes) repaints the four sides, not all
+        that is inside them."""
         clip = self.clip
+        if ring and (box.w - 2 * ring) * (box.h - 2 * ring) >= RING_HOLE and box.w > 2 * ring and box.h > 2 * ring:
+            x, y, w, h = box
+            for side in (
+                (x, y, w, ring),
+                (x, y + h - ring, w, ring),
+                (x, y + ring, ring, h - 2 * ring),
+                (x + w - ring, y + ring, ring, h - 2 * ring),
+            ):
+                part = pygame.Rect(side) if clip is None else clip.clip(side)
+                if part.w and part.h:
+                    self.clip = part
+                    self.add(paint, args, part, reads)
+            self.clip = clip
+            return box.clip(clip if clip is not None else self._bounds)
         box = box.clip(clip if clip is not None else self._bounds)
         self.ops.append((paint, args, None if clip is None else (clip.x, clip.y, clip.w, clip.h)))
         self.boxes.append(box)
@@ -303,22 +333,113 @@ class Composer:
 
 def changed(old: Frame, new: Frame) -> list[pygame.Rect]:
     """The boxes where ``new`` may differ from ``old``: operations only one of them has (or
-    has more often); everything when the operations both have are in another order."""
+    has more often); everything when the operations both have are in another order.  A
+    segment put in where the old frame had another at the same place (a board whose edge
+    turned gold as the turn passed) gives only the boxes where the two segments differ
+    (:func:`_within`)."""
     if old.ops == new.ops:  # (compared before any is hashed)
         return []
-    before, after = Counter(old.ops), Counter(new.ops)
-    rects = [box for op, box in zip(new.ops, new.boxes, strict=True) if after[op] != before.get(op, 0)]
-    rects += [box for op, box in zip(old.ops, old.boxes, strict=True) if before[op] != after.get(op, 0)]
-    kept_new = [op for op in new.ops if after[op] == before.get(op, 0)]
-    kept_old = [op for op in old.ops if before[op] == after.get(op, 0)]
-    if kept_new != kept_old:
+    rects = _differ(old.ops, old.boxes, new.ops, new.boxes)
+    if rects is None:
         return [pygame.Rect(0, 0, *new.size)]
     return [r for r in rects if r.w and r.h]
 
 
+Ops = list[tuple[Paint, tuple[Hashable, ...], Box | None]]
+
+
+def _differ(
+    old_ops: Ops, old_boxes: list[pygame.Rect], new_ops: Ops, new_boxes: list[pygame.Rect]
+) -> list[pygame.Rect] | None:
+    """:func:`changed` of two display lists (a frame's or a segment's); None when the
+    operations both have are in another order.  Lists as long as each other that differ
+    at a few places (a frame whose clock moved a bar, a card, a figure) are compared place
+    by place (:func:`_in_place`), which hashes nothing."""
+    if len(old_ops) == len(new_ops):
+        places = [i for i, same in enumerate(map(operator.eq, old_ops, new_ops)) if not same]
+        if len(places) * IN_PLACE <= len(new_ops):
+            return _in_place(old_ops, old_boxes, new_ops, new_boxes, places)
+    before, after = Counter(old_ops), Counter(new_ops)
+    added = [after[op] != before.get(op, 0) for op in new_ops]
+    gone = [before[op] != after.get(op, 0) for op in old_ops]
+    kept_new = [op for op, a in zip(new_ops, added, strict=True) if not a]
+    kept_old = [op for op, g in zip(old_ops, gone, strict=True) if not g]
+    if kept_new != kept_old:
+        return None
+    if not _replaced_segments(new_ops, added):
+        return [box for box, a in zip(new_boxes, added, strict=True) if a] + [
+            box for box, g in zip(old_boxes, gone, strict=True) if g
+        ]
+    return _within(_slots(old_ops, old_boxes, gone), _slots(new_ops, new_boxes, added))
+
+
+def _in_place(
+    old_ops: Ops, old_boxes: list[pygame.Rect], new_ops: Ops, new_boxes: list[pygame.Rect], places: list[int]
+) -> list[pygame.Rect]:
+    """The boxes of both lists' operations at ``places`` (where they differ): every other
+    place holds the same operation in both, so a pixel outside those boxes is painted by
+    the same operations in the same order.  Two segments at the same place and box give
+    only where they differ."""
+    rects: list[pygame.Rect] = []
+    for i in places:
+        was, now = old_ops[i], new_ops[i]
+        if was[0] is replay and now[0] is replay and was[2] == now[2] and old_boxes[i] == new_boxes[i]:
+            a, b = was[1][0], now[1][0]
+            inner = _differ(a.ops, a.boxes, b.ops, b.boxes)  # type: ignore[attr-defined]
+            if inner is not None:
+                rects += inner
+                continue
+        rects += [old_boxes[i], new_boxes[i]]
+    return rects
+
+
+def _replaced_segments(ops: Ops, added: list[bool]) -> bool:
+    """Whether any operation only ``ops`` has is a segment (one it may have replaced)."""
+    return any(a and op[0] is replay for op, a in zip(ops, added, strict=True))
+
+
+Slot = list[tuple[tuple[Paint, tuple[Hashable, ...], Box | None], pygame.Rect]]
+
+
+def _slots(ops: Ops, boxes: list[pygame.Rect], only: list[bool]) -> list[Slot]:
+    """The operations only this list has, grouped by the operations both have before them
+    (slot ``k``: after the ``k``-th kept one), each with its box."""
+    slots: list[Slot] = [[]]
+    for op, box, o in zip(ops, boxes, only, strict=True):
+        if o:
+            slots[-1].append((op, box))
+        else:
+            slots.append([])
+    return slots
+
+
+def _within(old: list[Slot], new: list[Slot]) -> list[pygame.Rect]:
+    """The boxes of the operations only one list has, slot by slot; where a slot of each
+    has as many, the ``k``-th of each paired, a pair of segments at the same place gives
+    only where they differ (:func:`_differ` of their operations): every pixel outside the
+    boxes is then painted by the same operations in the same order in both lists."""
+    rects: list[pygame.Rect] = []
+    for was, now in zip(old, new, strict=True):
+        if len(was) != len(now):
+            rects += [box for _op, box in was] + [box for _op, box in now]
+            continue
+        for (op_was, box_was), (op_now, box_now) in zip(was, now, strict=True):
+            if op_was[0] is replay and op_now[0] is replay and op_was[2] == op_now[2] and box_was == box_now:
+                a, b = op_was[1][0], op_now[1][0]
+                inner = _differ(a.ops, a.boxes, b.ops, b.boxes)  # type: ignore[attr-defined]
+                if inner is not None:
+                    rects += inner
+                    continue
+            rects += [box_was, box_now]
+    return rects
+
+
 def _merge(rects: list[pygame.Rect], readers: list[pygame.Rect], whole: pygame.Rect) -> list[pygame.Rect]:
-    """Fewer, larger rectangles: overlapping ones joined, one that touches a reader's box
-    grown over all of it, at most :data:`MAX_RECTS` (else the two nearest joined)."""
+    """Fewer, larger rectangles: overlapping ones joined where one rectangle covering both
+    is no larger than the two (else both kept: what they share is repainted twice, and a
+    panel's four sides with a chip across one of them are not joined into the whole
+    panel), one that touches a reader's box grown over all of it, at most
+    :data:`MAX_RECTS` (else the two nearest joined)."""
     out: list[pygame.Rect] = []
     pending = [r.clip(whole) for r in rects]
     while pending:
@@ -328,9 +449,10 @@ def _merge(rects: list[pygame.Rect], readers: list[pygame.Rect], whole: pygame.R
         for box in readers:
             if r.colliderect(box) and not r.contains(box):
                 r = r.union(box)
-        hit = r.collidelist(out)
-        if hit >= 0:
-            pending.append(r.union(out.pop(hit)))
+        for hit in r.collidelistall(out):
+            if _area(r.union(out[hit])) <= _area(r) + _area(out[hit]):
+                pending.append(r.union(out.pop(hit)))
+                break
         else:
             out.append(r)
     while len(out) > MAX_RECTS:
