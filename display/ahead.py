@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 import string
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Generator, Hashable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -290,14 +290,15 @@ def _still_open(then: tuple[int, int]) -> bool:
 class Ahead:
     """The work of preparing the next demo, done a step at a time (:meth:`step`).
 
-    ``plan(screen, sketches, foreseen)`` draws ``screen`` (``foreseen``: what its game may
-    show later) with ``sketches`` (and its segments) somewhere nothing is shown; ``ready(screen)`` records ``screen`` as the renderer
+    ``plan(screen, sketches, part)`` draws ``screen`` (``part``: that part of what its game
+    may show later; None answered when there is none) with ``sketches`` (and its
+    segments) somewhere nothing is shown; ``ready(screen)`` records ``screen`` as the renderer
     records a frame, painting nothing, within a step's allowance of new strings (False:
     not through yet, the next call goes on)."""
 
     def __init__(
         self,
-        plan: Callable[[DemoScreen, Sketches, bool], Frame],
+        plan: Callable[[DemoScreen, Sketches, int | None], Frame | None],
         size: tuple[int, int],
         ready: Callable[[DemoScreen], bool] | None = None,
     ) -> None:
@@ -356,22 +357,25 @@ class Ahead:
             if n < len(Level):  # the openings come first
                 _openings[key].append(sketch)
             yield None  # the engine made, or a state played: a step of its own
-            yield from self._fitted(sketch, sketches, made, False)
-        if _openings[key]:  # and what its game says it may show later (every card of a stage)
-            yield from self._fitted(_openings[key][0], sketches, made, True)
+            yield from self._fitted(sketch, sketches, made, None)
+        part = 0
+        while _openings[key] and (yield from self._fitted(_openings[key][0], sketches, made, part)):
+            part += 1  # what its game says it may show later (every card of a stage), a part a step
         _planned[key] = sketches.wanted
 
     def _fitted(
-        self, sketch: DemoScreen, sketches: Sketches, made: set[tuple[Paint, tuple[Hashable, ...]]], foreseen: bool
-    ) -> Iterator[None]:
+        self, sketch: DemoScreen, sketches: Sketches, made: set[tuple[Paint, tuple[Hashable, ...]]], part: int | None
+    ) -> Generator[None, None, bool]:
         """A planning draw (:meth:`_draw`), then, while it fitted words to a width not met
         before, each measured for real (remembered), a step each, and the draw again:
-        what the draw asked for at sizes estimated is forgotten (faces never drawn in)."""
+        what the draw asked for at sizes estimated is forgotten (faces never drawn in).
+        False when ``part`` was asked and there is no such part."""
         while True:
             kept = sketches.asked()
-            yield from self._draw(sketch, sketches, made, foreseen)
+            if not (yield from self._draw(sketch, sketches, made, part)):
+                return False
             if not sketches.fits:
-                return
+                return True
             sketches.back_to(kept)
             for words, width, largest in sorted(sketches.fits):
                 fitting_size(words, width, largest)
@@ -379,13 +383,16 @@ class Ahead:
             sketches.fits.clear()
 
     def _draw(
-        self, sketch: DemoScreen, sketches: Sketches, made: set[tuple[Paint, tuple[Hashable, ...]]], foreseen: bool
-    ) -> Iterator[None]:
+        self, sketch: DemoScreen, sketches: Sketches, made: set[tuple[Paint, tuple[Hashable, ...]]], part: int | None
+    ) -> Generator[None, None, bool]:
         """A planning draw (a Python draw of one frame: about one step), then, in a step of
         their own, the pictures its operations make when painted that no earlier one asked
         for (the boxers' figures: the first planning draw of a boxing demo, which made
-        them, was a 7.5 M-instruction step, over a busy frame's budget)."""
-        frame = self._plan(sketch, sketches, foreseen)
+        them, was a 7.5 M-instruction step, over a busy frame's budget).  False, with no
+        step taken, when ``part`` was asked and there is no such part."""
+        frame = self._plan(sketch, sketches, part)
+        if frame is None:
+            return False
         yield None
         pictures = [op for op in made_when_painted(frame) if op not in made]
         if pictures:
@@ -393,3 +400,4 @@ class Ahead:
             for paint, args in pictures:
                 MADE_WHEN_PAINTED[paint](*args)
             yield None
+        return True

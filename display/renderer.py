@@ -49,9 +49,10 @@ from display.screens import (
 from display.text import BUDGET_BYTES, Later, TextCache
 
 CANVAS = UNITS
-READY_ALLOWANCE = 1_500_000
+READY_ALLOWANCE = 1_000_000
 """What a step drawing a coming frame ahead (:meth:`Renderer._ready`) may spend on strings
-new to the text cache: with the drawing's own Python (~1.5 M) about a frame's 3 M."""
+new to the text cache (the drawing's own Python, recording a screen's segments the first
+time, is 2–5 M more: the largest step of Punch!'s preparation was 6.7 M at 1.5 M)."""
 
 SCREENS: dict[type, Callable[[Canvas, TextCache, Any], None]] = {
     AttractScreen: draw_attract,
@@ -138,16 +139,17 @@ class Renderer:
         card waits); False when nothing was left to prepare.  The canvas is not touched."""
         return self.ahead.step()
 
-    def _sketch(self, screen: DemoScreen, sketches: Sketches, foreseen: bool = False) -> Frame:
+    def _sketch(self, screen: DemoScreen, sketches: Sketches, part: int | None = None) -> Frame | None:
         """Draw ``screen`` with ``sketches`` into a display list that is never painted
         (its segments kept apart: none of them is reused by a frame shown); the list.
-        ``foreseen``: instead, what its game may show later (:func:`draw_demo_foreseen`)."""
+        ``part``: instead, that part of what its game may show later (None when there is
+        no such part: :func:`draw_demo_foreseen`)."""
         frame = Frame(self.canvas.get_size(), sketches.segments)
         canvas = Canvas(self.canvas, frame=frame)
-        if foreseen:
-            draw_demo_foreseen(canvas, sketches, screen)
-        else:
+        if part is None:
             self._draw(canvas, screen, sketches)
+        elif not draw_demo_foreseen(canvas, sketches, screen, part):
+            return None
         return frame
 
     def _ready(self, screen: DemoScreen) -> bool:

@@ -112,12 +112,12 @@ def _demo_game(surf: Canvas) -> Canvas:
     return surf.inset((0, 0, w, h - DEMO_BAND))
 
 
-def draw_demo_foreseen(surf: Canvas, text: TextCache, s: DemoScreen) -> None:
-    """What the demo's game may show beyond its first states, drawn where the demo draws
-    its game (``foreseen`` of its screens: :mod:`display.ahead`'s planning only)."""
+def draw_demo_foreseen(surf: Canvas, text: TextCache, s: DemoScreen, part: int) -> bool:
+    """Part ``part`` of what the demo's game may show beyond its first states, drawn where
+    the demo draws its game (``foreseen`` of its screens: :mod:`display.ahead`'s planning
+    only); False when there is no such part."""
     foreseen = registry.screens(s.play.game).foreseen
-    if foreseen is not None:
-        foreseen(_demo_game(surf), text, s.play)
+    return foreseen is not None and foreseen(_demo_game(surf), text, s.play, part)
 
 
 def draw_select(surf: Canvas, text: TextCache, s: SelectScreen) -> None:

@@ -148,9 +148,9 @@ def test_a_planning_draw_makes_no_figure_and_the_next_step_makes_them_all() -> N
     made = []
     plan = renderer.ahead._plan
 
-    def planned(sketch: DemoScreen, sketches: ahead.Sketches, foreseen: bool) -> compose.Frame:
+    def planned(sketch: DemoScreen, sketches: ahead.Sketches, part: int | None) -> compose.Frame | None:
         before = art._figure.cache_info().misses
-        frame = plan(sketch, sketches, foreseen)
+        frame = plan(sketch, sketches, part)
         made.append(art._figure.cache_info().misses - before)
         return frame
 

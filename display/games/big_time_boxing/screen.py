@@ -744,22 +744,35 @@ def _stage_card(surf: Canvas, text: TextCache, card: Shown, rect: pygame.Rect, a
         text.draw(surf, card.note, size, theme.TEXT, (area.centerx, area.bottom - 22), "center", bold=True)
 
 
-def foreseen_cards(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay) -> None:
+FORESEEN_A_PART = 8
+"""Cards drawn in one part of :func:`foreseen_cards` (a planning step: ~3 M instructions)."""
+
+
+def foreseen_cards(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, part: int) -> bool:
     """Every card a punch may put on the stage (thrown, blocked, its Result card read),
-    each big at rest where the stage shows it, one over another, without the note under
-    it (which names a boxer): for the attract mode's planning only (:mod:`display.ahead`:
-    nothing it draws is shown).  Which of them a demo shows its seed decides, and a card
-    word the planning had not met was fitted in faces opened for it in the frame that
-    showed it (HOOK: a 23 M-instruction frame of the demo)."""
+    each big at rest where the stage shows it, one over another, :data:`FORESEEN_A_PART`
+    a part, without the note under it (which names a boxer): for the attract mode's
+    planning only (:mod:`display.ahead`: nothing it draws is shown); False when there is
+    no part ``part``.  Which of them a demo shows its seed decides, and a card word the
+    planning had not met was fitted in faces opened for it in the frame that showed it
+    (HOOK: a 23 M-instruction frame of the demo)."""
+    cards = _punch_cards_shown(s)[part * FORESEEN_A_PART : (part + 1) * FORESEEN_A_PART]
     head = pygame.Rect(CENTRE.x, CENTRE.y, CENTRE.width, 70)
     area = pygame.Rect(CENTRE.x, head.bottom + 8, CENTRE.width, CENTRE.height - head.height - 8)
     rect = _card_rect(area)
-    seen: set[tuple[str, str]] = set()
+    for card in cards:
+        card_face(surf, text, rect, card.big, card.label, card.color, card.edge)
+    return bool(cards)
+
+
+def _punch_cards_shown(s: BigTimeBoxingPlay) -> list[Shown]:
+    """:func:`_punch_cards` as the stage shows them, each look once."""
+    shown: dict[tuple[str, str, Color, Color], Shown] = {}
     for ev in _punch_cards():
         card = shown_card(s, ev)
-        if card is not None and (card.big, card.label) not in seen:
-            seen.add((card.big, card.label))
-            card_face(surf, text, rect, card.big, card.label, card.color, card.edge)
+        if card is not None:
+            shown.setdefault((card.big, card.label, card.color, card.edge), card)
+    return list(shown.values())
 
 
 def _punch_cards() -> Iterator[object]:
