@@ -264,10 +264,11 @@ def warm_steps(wanted: Wanted) -> Iterator[Warm]:
 _planned: dict[tuple[object, ...], Wanted] = {}
 """What each demo wants (by canvas size, game and stations), once planned: a demo comes
 back every cycle, and its sizes and letters do not change."""
-_openings: dict[tuple[object, ...], list[DemoScreen]] = {}
-"""Each planned demo's first frame at each level its computers may play at: drawn ahead
-for real (``ready``) after its faces are warmed, so the demo's first frame, which
-repaints the whole screen, renders and fits no string and records no segment."""
+_sketched: dict[tuple[object, ...], list[DemoScreen]] = {}
+"""Each planned demo's sketches (:func:`demo_sketches`: its opening at each level its
+computers may play at, then its first states): drawn ahead for real (``ready``) after
+its faces are warmed, so the demo's first frame, which repaints the whole screen,
+renders and fits no string and records no segment, and its next ones render fewer."""
 _warmed: dict[tuple[object, ...], tuple[int, int]] = {}
 """Per demo warmed: :func:`_faces_let_go` just after (the faces, like
 :func:`display.theme.font`'s cache, are the process's, whichever renderer warmed them)."""
@@ -336,9 +337,9 @@ class Ahead:
         for warm in warm_steps(_planned[key]):
             warm()
             yield None
-        if self._ready is not None:  # the demo's first frame, at any level: its strings and segments made
-            for opening in _openings[key]:
-                while not self._ready(opening):
+        if self._ready is not None:
+            for sketch in _sketched[key]:  # its first frame at any level, then its first states, made
+                while not self._ready(sketch):
                     yield None
                 yield None
         _warmed[key] = _faces_let_go()
@@ -352,14 +353,13 @@ class Ahead:
             yield None
         sketches = Sketches(self._sheet)
         made: set[tuple[Paint, tuple[Hashable, ...]]] = set()
-        _openings[key] = []
-        for n, sketch in enumerate(demo_sketches(screen)):
-            if n < len(Level):  # the openings come first
-                _openings[key].append(sketch)
+        _sketched[key] = []
+        for sketch in demo_sketches(screen):
+            _sketched[key].append(sketch)
             yield None  # the engine made, or a state played: a step of its own
             yield from self._fitted(sketch, sketches, made, None)
         part = 0
-        while _openings[key] and (yield from self._fitted(_openings[key][0], sketches, made, part)):
+        while _sketched[key] and (yield from self._fitted(_sketched[key][0], sketches, made, part)):
             part += 1  # what its game says it may show later (every card of a stage), a part a step
         _planned[key] = sketches.wanted
 
