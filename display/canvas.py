@@ -83,15 +83,14 @@ class Canvas:
         return UNITS[1]
 
     def paint(
-        self, paint: compose.Paint, args: tuple[Hashable, ...], box: pygame.Rect, reads: bool = False, ring: int = 0
+        self, paint: compose.Paint, args: tuple[Hashable, ...], box: pygame.Rect, reads: bool = False
     ) -> pygame.Rect:
         """``paint(surface, *args)`` (pixels), which touches nothing outside ``box``: done
         now, or written into the frame being recorded (then ``box`` is returned: what it
-        may paint).  ``reads``: it moves pixels already there (a shake); ``ring``: it paints
-        only this many pixels in from the box's edges (an outline: :meth:`display.compose.Frame.add`)."""
+        may paint).  ``reads``: it moves pixels already there (a shake)."""
         if self.frame is None:
             return paint(self.surface, *args)
-        return self.frame.add(paint, args, box, reads, ring)
+        return self.frame.add(paint, args, box, reads)
 
     def segment(self, draw: Callable[..., R], *args: Any, **kwargs: Any) -> R:
         """``draw(self, *args, **kwargs)``; while recording a frame that keeps segments, its paint

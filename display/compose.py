@@ -29,7 +29,7 @@ from __future__ import annotations
 import operator
 from collections import Counter
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import Any, cast
 
 import pygame
 
@@ -52,10 +52,6 @@ IN_PLACE = 4
 """Two display lists as long as each other are compared place by place when they differ
 at no more than one place in this many (:func:`_differ`); else by counting operations,
 which finds an operation moved or put in without marking all that follows it."""
-RING_HOLE = 10_000
-"""An outline around a hole this large (pixels) is written down a side at a time
-(:meth:`Frame.add`): a board's panel or a card, not a chip or a die, whose four
-operations would cost more to record and compare than repainting their insides."""
 CORNERS_KEPT = 64
 """Rounded rects' corner pictures kept (:func:`_corners`; the least recently used
 dropped): a screen's cards, panels and chips in their few sizes and colours."""
@@ -76,31 +72,10 @@ class Frame:
         self.clip: pygame.Rect | None = None
         self._bounds = pygame.Rect(0, 0, *size)
 
-    def add(
-        self, paint: Paint, args: tuple[Hashable, ...], box: pygame.Rect, reads: bool = False, ring: int = 0
-    ) -> pygame.Rect:
+    def add(self, paint: Paint, args: tuple[Hashable, ...], box: pygame.Rect, reads: bool = False) -> pygame.Rect:
         """Write down ``paint(surface, *args)``, which touches no pixel outside ``box``; the
-        box, clipped as the operation will be, is what it may paint.  ``ring``: it paints
-        only within this many pixels of the box's edges (an outline); around a hole of
-        :data:`RING_HOLE` pixels or more it is written down four times, once a side under
-        that side's clip (the same pixels), so a frame whose outline alone changed (a
-        board's edge turning gold as the turn passes) repaints the four sides, not all
-        that is inside them."""
+        box, clipped as the operation will be, is what it may paint."""
         clip = self.clip
-        if ring and (box.w - 2 * ring) * (box.h - 2 * ring) >= RING_HOLE and box.w > 2 * ring and box.h > 2 * ring:
-            x, y, w, h = box
-            for side in (
-                (x, y, w, ring),
-                (x, y + h - ring, w, ring),
-                (x, y + ring, ring, h - 2 * ring),
-                (x + w - ring, y + ring, ring, h - 2 * ring),
-            ):
-                part = pygame.Rect(side) if clip is None else clip.clip(side)
-                if part.w and part.h:
-                    self.clip = part
-                    self.add(paint, args, part, reads)
-            self.clip = clip
-            return box.clip(clip if clip is not None else self._bounds)
         box = box.clip(clip if clip is not None else self._bounds)
         self.ops.append((paint, args, None if clip is None else (clip.x, clip.y, clip.w, clip.h)))
         self.boxes.append(box)
@@ -284,6 +259,11 @@ def _corners(surface: pygame.Surface, color: tuple[int, ...], width: int, radius
     return picture
 
 
+OUTLINES = (rounded_rect, pygame.draw.rect)
+"""Paint operations called ``(color, rect, width, radius)``: with a width, an outline that
+paints within ``max(width, radius)`` of the rect's edges (:func:`_sides`)."""
+
+
 def shade(surface: pygame.Surface, rect: Box, rgba: tuple[int, int, int, int]) -> pygame.Rect:
     """A translucent layer over ``rect``."""
     layer = pygame.Surface(rect[2:], pygame.SRCALPHA)
@@ -345,7 +325,8 @@ def changed(old: Frame, new: Frame) -> list[pygame.Rect]:
     return [r for r in rects if r.w and r.h]
 
 
-Ops = list[tuple[Paint, tuple[Hashable, ...], Box | None]]
+Op = tuple[Paint, tuple[Hashable, ...], Box | None]
+Ops = list[Op]
 
 
 def _differ(
@@ -382,20 +363,47 @@ def _in_place(
     only where they differ."""
     rects: list[pygame.Rect] = []
     for i in places:
-        was, now = old_ops[i], new_ops[i]
-        if was[0] is replay and now[0] is replay and was[2] == now[2] and old_boxes[i] == new_boxes[i]:
-            a, b = was[1][0], now[1][0]
-            inner = _differ(a.ops, a.boxes, b.ops, b.boxes)  # type: ignore[attr-defined]
-            if inner is not None:
-                rects += inner
-                continue
-        rects += [old_boxes[i], new_boxes[i]]
+        rects += _between(old_ops[i], old_boxes[i], new_ops[i], new_boxes[i])
     return rects
 
 
+def _between(was: Op, box_was: pygame.Rect, now: Op, box_now: pygame.Rect) -> list[pygame.Rect]:
+    """Where two operations at the same place in their lists may paint differently: both
+    boxes; two segments at the same place and box, where their operations differ; an
+    outline whose colour alone changed (a board's edge turning gold as the turn passes),
+    its four sides (:func:`_sides`), not what they enclose."""
+    if was[2] == now[2] and box_was == box_now:
+        if was[0] is replay and now[0] is replay:
+            a, b = was[1][0], now[1][0]
+            inner = _differ(a.ops, a.boxes, b.ops, b.boxes)  # type: ignore[attr-defined]
+            if inner is not None:
+                return inner
+        elif was[0] is now[0] and was[0] in OUTLINES and was[1][1:] == now[1][1:]:
+            rect, width, radius = cast(tuple[Box, int, int], was[1][1:])
+            if width:
+                return _sides(rect, max(width, radius), box_now)
+    return [box_was, box_now]
+
+
+def _sides(rect: Box, ring: int, box: pygame.Rect) -> list[pygame.Rect]:
+    """The four sides, ``ring`` pixels deep, of ``rect``'s edge, within ``box``: all an
+    outline that deep paints (a rounded one's corners lie within its radius)."""
+    x, y, w, h = rect
+    if 2 * ring >= min(w, h):
+        return [box]
+    sides = (
+        (x, y, w, ring),
+        (x, y + h - ring, w, ring),
+        (x, y + ring, ring, h - 2 * ring),
+        (x + w - ring, y + ring, ring, h - 2 * ring),
+    )
+    return [box.clip(side) for side in sides]
+
+
 def _replaced_segments(ops: Ops, added: list[bool]) -> bool:
-    """Whether any operation only ``ops`` has is a segment (one it may have replaced)."""
-    return any(a and op[0] is replay for op, a in zip(ops, added, strict=True))
+    """Whether any operation only ``ops`` has is a segment or an outline (one it may have
+    replaced at the same place: :func:`_between`)."""
+    return any(a and (op[0] is replay or op[0] in OUTLINES) for op, a in zip(ops, added, strict=True))
 
 
 Slot = list[tuple[tuple[Paint, tuple[Hashable, ...], Box | None], pygame.Rect]]
@@ -424,13 +432,7 @@ def _within(old: list[Slot], new: list[Slot]) -> list[pygame.Rect]:
             rects += [box for _op, box in was] + [box for _op, box in now]
             continue
         for (op_was, box_was), (op_now, box_now) in zip(was, now, strict=True):
-            if op_was[0] is replay and op_now[0] is replay and op_was[2] == op_now[2] and box_was == box_now:
-                a, b = op_was[1][0], op_now[1][0]
-                inner = _differ(a.ops, a.boxes, b.ops, b.boxes)  # type: ignore[attr-defined]
-                if inner is not None:
-                    rects += inner
-                    continue
-            rects += [box_was, box_now]
+            rects += _between(op_was, box_was, op_now, box_now)
     return rects
 
 

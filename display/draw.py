@@ -49,8 +49,7 @@ def rect(target: Target, color: Color, r: RectLike, width: int = 0, border_radiu
         painted = pygame.Rect(box.x, box.y, 0, 0)
     elif isinstance(target, Canvas):
         paint = compose.rounded_rect if fitted[2] else pygame.draw.rect
-        ring = max(fitted[1], fitted[2]) if fitted[1] else 0  # an outline paints no deeper than its border or corners
-        painted = target.paint(paint, (color, tuple(fitted[0]), *fitted[1:]), fitted[0], ring=ring)
+        painted = target.paint(paint, (color, tuple(fitted[0]), *fitted[1:]), fitted[0])
     else:
         painted = pygame.draw.rect(surface, color, *fitted)
     if isinstance(target, Canvas):

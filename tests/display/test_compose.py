@@ -275,8 +275,9 @@ def test_the_segments_kept_drop_the_least_recently_used() -> None:
 
 def test_a_panel_whose_edge_changed_repaints_its_sides_not_its_inside() -> None:
     """A board's panel whose edge turned gold (the turn passing) is another segment at the
-    same place: only where the two differ is repainted (the four sides of its edge, a
-    side at a time), nothing inside it, and the picture is the whole redraw's.  Fails
+    same place: only where the two differ is repainted (the four sides of its edge, the
+    outline's colour alone having changed), nothing inside it, and the picture is the
+    whole redraw's.  Fails
     with a changed segment's whole box repainted (the whole board, 650–880 kpx of a Big
     Time Boxing demo frame at 1080p)."""
     from display.canvas import Canvas
