@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 import string
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Generator, Hashable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -140,6 +140,23 @@ class Sketches(TextCache):
         """Segments the planning draws record and reuse among themselves (and nowhere else:
         theirs hold stand-ins)."""
 
+    def asked(self) -> Wanted:
+        """What has been asked for so far (a copy, for :meth:`back_to`)."""
+        return {face: set(chars) for face, chars in self.wanted.items()}
+
+    def back_to(self, asked: Wanted) -> None:
+        """Forget what was asked for since :meth:`asked` answered ``asked``, and every
+        string and segment made (some at sizes estimated: a card recorded before its
+        words were measured would be put in again as it was, its faces never asked for)."""
+        self.wanted.clear()
+        self.wanted.update(asked)
+        self._faces.clear()  # the stand-ins note into the sets just replaced
+        self._cache.clear()
+        self._fits.clear()
+        self._shrink.clear()
+        self.bytes = 0
+        self.segments = Segments()
+
     def face(self, size: int, bold: bool) -> Typeface:
         """One stand-in per face (a plan asks for faces hundreds of times)."""
         sketch = self._faces.get((size, bold))
@@ -158,8 +175,9 @@ class Sketches(TextCache):
 
 
 def demo_sketches(screen: AttractScreen) -> Iterator[DemoScreen]:
-    """The featured game's demo as it may look: its opening once for each level its
-    computers may play at (their name tags differ), then the first :data:`PLAYED` states
+    """The featured game's demo as it may look: its opening (what the game said as it
+    began, just said) once for each level its computers may play at (their name tags
+    differ), then the first :data:`PLAYED` states
     of a random playout (the first cards shown, a count that falls).  A fresh engine at
     the game's default options, as many seats as the game and the stations allow, every
     one a computer's.  Nothing if the game is not registered here or the cabinet has too
@@ -190,9 +208,9 @@ def demo_sketches(screen: AttractScreen) -> Iterator[DemoScreen]:
         )
         return DemoScreen(play, spec.title, True)
 
-    opening = engine.public_view()
-    for level in Level:
-        yield demo(opening, (), 0, level)
+    opening, told = engine.public_view(), tuple((0, event) for event in engine.opening_events)
+    for level in Level:  # as a demo's first frame shows it: what the game said as it began, just said
+        yield demo(opening, told, 0, level)
     for view, events, now_us in itertools.islice(playout(engine, 0), PLAYED):
         yield demo(view, events, now_us, Level.NORMAL)
 
@@ -246,6 +264,11 @@ def warm_steps(wanted: Wanted) -> Iterator[Warm]:
 _planned: dict[tuple[object, ...], Wanted] = {}
 """What each demo wants (by canvas size, game and stations), once planned: a demo comes
 back every cycle, and its sizes and letters do not change."""
+_sketched: dict[tuple[object, ...], list[DemoScreen]] = {}
+"""Each planned demo's sketches (:func:`demo_sketches`: its opening at each level its
+computers may play at, then its first states): drawn ahead for real (``ready``) after
+its faces are warmed, so the demo's first frame, which repaints the whole screen,
+renders and fits no string and records no segment, and its next ones render fewer."""
 _warmed: dict[tuple[object, ...], tuple[int, int]] = {}
 """Per demo warmed: :func:`_faces_let_go` just after (the faces, like
 :func:`display.theme.font`'s cache, are the process's, whichever renderer warmed them)."""
@@ -268,13 +291,22 @@ def _still_open(then: tuple[int, int]) -> bool:
 class Ahead:
     """The work of preparing the next demo, done a step at a time (:meth:`step`).
 
-    ``plan(screen, sketches)`` draws ``screen`` with ``sketches`` (and its segments)
-    somewhere nothing is shown."""
+    ``plan(screen, sketches, part)`` draws ``screen`` (``part``: that part of what its game
+    may show later; None answered when there is none) with ``sketches`` (and its
+    segments) somewhere nothing is shown; ``ready(screen)`` records ``screen`` as the renderer
+    records a frame, painting nothing, within a step's allowance of new strings (False:
+    not through yet, the next call goes on)."""
 
-    def __init__(self, plan: Callable[[DemoScreen, Sketches], Frame], size: tuple[int, int]) -> None:
+    def __init__(
+        self,
+        plan: Callable[[DemoScreen, Sketches, int | None], Frame | None],
+        size: tuple[int, int],
+        ready: Callable[[DemoScreen], bool] | None = None,
+    ) -> None:
         """``size``: the canvas's (stand-in strings are cut from a blank sheet as wide);
         ``plan`` answers the display list it recorded."""
         self._plan = plan
+        self._ready = ready
         self._size = size
         self._sheet: pygame.Surface | None = None
         self._for: tuple[object, ...] | None = None
@@ -305,6 +337,11 @@ class Ahead:
         for warm in warm_steps(_planned[key]):
             warm()
             yield None
+        if self._ready is not None:
+            for sketch in _sketched[key]:  # its first frame at any level, then its first states, made
+                while not self._ready(sketch):
+                    yield None
+                yield None
         _warmed[key] = _faces_let_go()
 
     def _sketch(self, screen: AttractScreen, key: tuple[object, ...]) -> Iterator[None]:
@@ -316,25 +353,46 @@ class Ahead:
             yield None
         sketches = Sketches(self._sheet)
         made: set[tuple[Paint, tuple[Hashable, ...]]] = set()
+        _sketched[key] = []
         for sketch in demo_sketches(screen):
+            _sketched[key].append(sketch)
             yield None  # the engine made, or a state played: a step of its own
-            yield from self._draw(sketch, sketches, made)
-            while sketches.fits:  # card words fitted: measured for real (remembered), a step each, then again
-                for words, width, largest in sorted(sketches.fits):
-                    fitting_size(words, width, largest)
-                    yield None
-                sketches.fits.clear()
-                yield from self._draw(sketch, sketches, made)
+            yield from self._fitted(sketch, sketches, made, None)
+        part = 0
+        while _sketched[key] and (yield from self._fitted(_sketched[key][0], sketches, made, part)):
+            part += 1  # what its game says it may show later (every card of a stage), a part a step
         _planned[key] = sketches.wanted
 
+    def _fitted(
+        self, sketch: DemoScreen, sketches: Sketches, made: set[tuple[Paint, tuple[Hashable, ...]]], part: int | None
+    ) -> Generator[None, None, bool]:
+        """A planning draw (:meth:`_draw`), then, while it fitted words to a width not met
+        before, each measured for real (remembered), a step each, and the draw again:
+        what the draw asked for at sizes estimated is forgotten (faces never drawn in).
+        False when ``part`` was asked and there is no such part."""
+        while True:
+            kept = sketches.asked()
+            if not (yield from self._draw(sketch, sketches, made, part)):
+                return False
+            if not sketches.fits:
+                return True
+            sketches.back_to(kept)
+            for words, width, largest in sorted(sketches.fits):
+                fitting_size(words, width, largest)
+                yield None
+            sketches.fits.clear()
+
     def _draw(
-        self, sketch: DemoScreen, sketches: Sketches, made: set[tuple[Paint, tuple[Hashable, ...]]]
-    ) -> Iterator[None]:
+        self, sketch: DemoScreen, sketches: Sketches, made: set[tuple[Paint, tuple[Hashable, ...]]], part: int | None
+    ) -> Generator[None, None, bool]:
         """A planning draw (a Python draw of one frame: about one step), then, in a step of
         their own, the pictures its operations make when painted that no earlier one asked
         for (the boxers' figures: the first planning draw of a boxing demo, which made
-        them, was a 7.5 M-instruction step, over a busy frame's budget)."""
-        frame = self._plan(sketch, sketches)
+        them, was a 7.5 M-instruction step, over a busy frame's budget).  False, with no
+        step taken, when ``part`` was asked and there is no such part."""
+        frame = self._plan(sketch, sketches, part)
+        if frame is None:
+            return False
         yield None
         pictures = [op for op in made_when_painted(frame) if op not in made]
         if pictures:
@@ -342,3 +400,4 @@ class Ahead:
             for paint, args in pictures:
                 MADE_WHEN_PAINTED[paint](*args)
             yield None
+        return True

@@ -26,16 +26,17 @@ each under its own clip cut to that one, so the pixels are a whole redraw's.
 
 from __future__ import annotations
 
+import operator
 from collections import Counter
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import Any, cast
 
 import pygame
 
 Box = tuple[int, int, int, int]
 Paint = Callable[..., pygame.Rect]
 """A paint operation: called as ``paint(surface, *args)``, returns the pixels it painted."""
-MAX_RECTS = 12
+MAX_RECTS = 24
 """More changed rectangles than this are merged into fewer (each costs a pass over the
 display list)."""
 SEGMENTS_KEPT = 128
@@ -47,6 +48,10 @@ MADE_WHEN_PAINTED: dict[Paint, Callable[..., object]] = {}
 in a pose), each with what makes it from the operation's own arguments: a drawing that
 only records (:mod:`display.ahead`'s planning) makes none, and the picture can be made
 ahead, in a step of its own (:func:`made_when_painted`)."""
+IN_PLACE = 4
+"""Two display lists as long as each other are compared place by place when they differ
+at no more than one place in this many (:func:`_differ`); else by counting operations,
+which finds an operation moved or put in without marking all that follows it."""
 CORNERS_KEPT = 64
 """Rounded rects' corner pictures kept (:func:`_corners`; the least recently used
 dropped): a screen's cards, panels and chips in their few sizes and colours."""
@@ -254,6 +259,11 @@ def _corners(surface: pygame.Surface, color: tuple[int, ...], width: int, radius
     return picture
 
 
+OUTLINES = (rounded_rect, pygame.draw.rect)
+"""Paint operations called ``(color, rect, width, radius)``: with a width, an outline that
+paints within ``max(width, radius)`` of the rect's edges (:func:`_sides`)."""
+
+
 def shade(surface: pygame.Surface, rect: Box, rgba: tuple[int, int, int, int]) -> pygame.Rect:
     """A translucent layer over ``rect``."""
     layer = pygame.Surface(rect[2:], pygame.SRCALPHA)
@@ -303,22 +313,135 @@ class Composer:
 
 def changed(old: Frame, new: Frame) -> list[pygame.Rect]:
     """The boxes where ``new`` may differ from ``old``: operations only one of them has (or
-    has more often); everything when the operations both have are in another order."""
+    has more often); everything when the operations both have are in another order.  A
+    segment put in where the old frame had another at the same place (a board whose edge
+    turned gold as the turn passed) gives only the boxes where the two segments differ
+    (:func:`_within`)."""
     if old.ops == new.ops:  # (compared before any is hashed)
         return []
-    before, after = Counter(old.ops), Counter(new.ops)
-    rects = [box for op, box in zip(new.ops, new.boxes, strict=True) if after[op] != before.get(op, 0)]
-    rects += [box for op, box in zip(old.ops, old.boxes, strict=True) if before[op] != after.get(op, 0)]
-    kept_new = [op for op in new.ops if after[op] == before.get(op, 0)]
-    kept_old = [op for op in old.ops if before[op] == after.get(op, 0)]
-    if kept_new != kept_old:
+    rects = _differ(old.ops, old.boxes, new.ops, new.boxes)
+    if rects is None:
         return [pygame.Rect(0, 0, *new.size)]
     return [r for r in rects if r.w and r.h]
 
 
+Op = tuple[Paint, tuple[Hashable, ...], Box | None]
+Ops = list[Op]
+
+
+def _differ(
+    old_ops: Ops, old_boxes: list[pygame.Rect], new_ops: Ops, new_boxes: list[pygame.Rect]
+) -> list[pygame.Rect] | None:
+    """:func:`changed` of two display lists (a frame's or a segment's); None when the
+    operations both have are in another order.  Lists as long as each other that differ
+    at a few places (a frame whose clock moved a bar, a card, a figure) are compared place
+    by place (:func:`_in_place`), which hashes nothing."""
+    if len(old_ops) == len(new_ops):
+        places = [i for i, same in enumerate(map(operator.eq, old_ops, new_ops)) if not same]
+        if len(places) * IN_PLACE <= len(new_ops):
+            return _in_place(old_ops, old_boxes, new_ops, new_boxes, places)
+    before, after = Counter(old_ops), Counter(new_ops)
+    added = [after[op] != before.get(op, 0) for op in new_ops]
+    gone = [before[op] != after.get(op, 0) for op in old_ops]
+    kept_new = [op for op, a in zip(new_ops, added, strict=True) if not a]
+    kept_old = [op for op, g in zip(old_ops, gone, strict=True) if not g]
+    if kept_new != kept_old:
+        return None
+    if not _replaced_segments(new_ops, added):
+        return [box for box, a in zip(new_boxes, added, strict=True) if a] + [
+            box for box, g in zip(old_boxes, gone, strict=True) if g
+        ]
+    return _within(_slots(old_ops, old_boxes, gone), _slots(new_ops, new_boxes, added))
+
+
+def _in_place(
+    old_ops: Ops, old_boxes: list[pygame.Rect], new_ops: Ops, new_boxes: list[pygame.Rect], places: list[int]
+) -> list[pygame.Rect]:
+    """The boxes of both lists' operations at ``places`` (where they differ): every other
+    place holds the same operation in both, so a pixel outside those boxes is painted by
+    the same operations in the same order.  Two segments at the same place and box give
+    only where they differ."""
+    rects: list[pygame.Rect] = []
+    for i in places:
+        rects += _between(old_ops[i], old_boxes[i], new_ops[i], new_boxes[i])
+    return rects
+
+
+def _between(was: Op, box_was: pygame.Rect, now: Op, box_now: pygame.Rect) -> list[pygame.Rect]:
+    """Where two operations at the same place in their lists may paint differently: both
+    boxes; two segments at the same place and box, where their operations differ; an
+    outline whose colour alone changed (a board's edge turning gold as the turn passes),
+    its four sides (:func:`_sides`), not what they enclose."""
+    if was[2] == now[2] and box_was == box_now:
+        if was[0] is replay and now[0] is replay:
+            a, b = was[1][0], now[1][0]
+            inner = _differ(a.ops, a.boxes, b.ops, b.boxes)  # type: ignore[attr-defined]
+            if inner is not None:
+                return inner
+        elif was[0] is now[0] and was[0] in OUTLINES and was[1][1:] == now[1][1:]:
+            rect, width, radius = cast(tuple[Box, int, int], was[1][1:])
+            if width:
+                return _sides(rect, max(width, radius), box_now)
+    return [box_was, box_now]
+
+
+def _sides(rect: Box, ring: int, box: pygame.Rect) -> list[pygame.Rect]:
+    """The four sides, ``ring`` pixels deep, of ``rect``'s edge, within ``box``: all an
+    outline that deep paints (a rounded one's corners lie within its radius)."""
+    x, y, w, h = rect
+    if 2 * ring >= min(w, h):
+        return [box]
+    sides = (
+        (x, y, w, ring),
+        (x, y + h - ring, w, ring),
+        (x, y + ring, ring, h - 2 * ring),
+        (x + w - ring, y + ring, ring, h - 2 * ring),
+    )
+    return [box.clip(side) for side in sides]
+
+
+def _replaced_segments(ops: Ops, added: list[bool]) -> bool:
+    """Whether any operation only ``ops`` has is a segment or an outline (one it may have
+    replaced at the same place: :func:`_between`)."""
+    return any(a and (op[0] is replay or op[0] in OUTLINES) for op, a in zip(ops, added, strict=True))
+
+
+Slot = list[tuple[tuple[Paint, tuple[Hashable, ...], Box | None], pygame.Rect]]
+
+
+def _slots(ops: Ops, boxes: list[pygame.Rect], only: list[bool]) -> list[Slot]:
+    """The operations only this list has, grouped by the operations both have before them
+    (slot ``k``: after the ``k``-th kept one), each with its box."""
+    slots: list[Slot] = [[]]
+    for op, box, o in zip(ops, boxes, only, strict=True):
+        if o:
+            slots[-1].append((op, box))
+        else:
+            slots.append([])
+    return slots
+
+
+def _within(old: list[Slot], new: list[Slot]) -> list[pygame.Rect]:
+    """The boxes of the operations only one list has, slot by slot; where a slot of each
+    has as many, the ``k``-th of each paired, a pair of segments at the same place gives
+    only where they differ (:func:`_differ` of their operations): every pixel outside the
+    boxes is then painted by the same operations in the same order in both lists."""
+    rects: list[pygame.Rect] = []
+    for was, now in zip(old, new, strict=True):
+        if len(was) != len(now):
+            rects += [box for _op, box in was] + [box for _op, box in now]
+            continue
+        for (op_was, box_was), (op_now, box_now) in zip(was, now, strict=True):
+            rects += _between(op_was, box_was, op_now, box_now)
+    return rects
+
+
 def _merge(rects: list[pygame.Rect], readers: list[pygame.Rect], whole: pygame.Rect) -> list[pygame.Rect]:
-    """Fewer, larger rectangles: overlapping ones joined, one that touches a reader's box
-    grown over all of it, at most :data:`MAX_RECTS` (else the two nearest joined)."""
+    """Fewer, larger rectangles: overlapping ones joined where one rectangle covering both
+    is no larger than the two (else both kept: what they share is repainted twice, and a
+    panel's four sides with a chip across one of them are not joined into the whole
+    panel), one that touches a reader's box grown over all of it, at most
+    :data:`MAX_RECTS` (else the two nearest joined)."""
     out: list[pygame.Rect] = []
     pending = [r.clip(whole) for r in rects]
     while pending:
@@ -328,9 +451,10 @@ def _merge(rects: list[pygame.Rect], readers: list[pygame.Rect], whole: pygame.R
         for box in readers:
             if r.colliderect(box) and not r.contains(box):
                 r = r.union(box)
-        hit = r.collidelist(out)
-        if hit >= 0:
-            pending.append(r.union(out.pop(hit)))
+        for hit in r.collidelistall(out):
+            if _area(r.union(out[hit])) <= _area(r) + _area(out[hit]):
+                pending.append(r.union(out.pop(hit)))
+                break
         else:
             out.append(r)
     while len(out) > MAX_RECTS:

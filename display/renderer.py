@@ -39,15 +39,20 @@ from display.motion import STILL_AFTER_US
 from display.screens import (
     draw_attract,
     draw_demo,
+    draw_demo_foreseen,
     draw_join,
     draw_options,
     draw_result,
     draw_select,
     draw_service,
 )
-from display.text import BUDGET_BYTES, TextCache
+from display.text import BUDGET_BYTES, Later, TextCache
 
 CANVAS = UNITS
+READY_ALLOWANCE = 1_000_000
+"""What a step drawing a coming frame ahead (:meth:`Renderer._ready`) may spend on strings
+new to the text cache (the drawing's own Python, recording a screen's segments the first
+time, is 2–5 M more: the largest step of Punch!'s preparation was 6.7 M at 1.5 M)."""
 
 SCREENS: dict[type, Callable[[Canvas, TextCache, Any], None]] = {
     AttractScreen: draw_attract,
@@ -78,7 +83,7 @@ class Renderer:
         self.dirty: list[pygame.Rect] = []
         """The rectangles of the canvas the last :meth:`draw` repainted (none: unchanged)."""
         self._last: Screen | None = None
-        self.ahead = Ahead(self._sketch, self.canvas.get_size())
+        self.ahead = Ahead(self._sketch, self.canvas.get_size(), self._ready)
         """The next demo's type, prepared while the title card waits (:meth:`prepare`)."""
         for game in registry.games():  # loaded now, not by a demo's first frame (0.1 s here)
             with contextlib.suppress(registry.NoScreens):  # said where it is drawn
@@ -134,12 +139,32 @@ class Renderer:
         card waits); False when nothing was left to prepare.  The canvas is not touched."""
         return self.ahead.step()
 
-    def _sketch(self, screen: DemoScreen, sketches: Sketches) -> Frame:
+    def _sketch(self, screen: DemoScreen, sketches: Sketches, part: int | None = None) -> Frame | None:
         """Draw ``screen`` with ``sketches`` into a display list that is never painted
-        (its segments kept apart: none of them is reused by a frame shown); the list."""
+        (its segments kept apart: none of them is reused by a frame shown); the list.
+        ``part``: instead, that part of what its game may show later (None when there is
+        no such part: :func:`draw_demo_foreseen`)."""
         frame = Frame(self.canvas.get_size(), sketches.segments)
-        self._draw(Canvas(self.canvas, frame=frame), screen, sketches)
+        canvas = Canvas(self.canvas, frame=frame)
+        if part is None:
+            self._draw(canvas, screen, sketches)
+        elif not draw_demo_foreseen(canvas, sketches, screen, part):
+            return None
         return frame
+
+    def _ready(self, screen: DemoScreen) -> bool:
+        """Record ``screen`` as :meth:`draw` records a frame (its strings fitted and rendered
+        into this renderer's text cache, its segments into its own), painting nothing and
+        composing nothing, spending at most :data:`READY_ALLOWANCE` on strings new to the
+        cache; False when that ran out first (what was made stays: the next call goes on)."""
+        self.text.allowance = READY_ALLOWANCE
+        try:
+            self._draw(Canvas(self.canvas, frame=Frame(self.canvas.get_size(), self.segments)), screen)
+        except Later:
+            return False
+        finally:
+            self.text.allowance = None
+        return True
 
     def _draw(self, canvas: Canvas, screen: Screen, text: TextCache | None = None) -> None:
         text = self.text if text is None else text

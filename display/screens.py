@@ -98,12 +98,26 @@ def draw_demo(surf: Canvas, text: TextCache, s: DemoScreen) -> None:
     w, h = surf.get_size()
     surf.fill(theme.BACKGROUND)
     # drawn again only when the game moved: PRESS START blinks twice a second over a still game
-    surf.inset((0, 0, w, h - DEMO_BAND)).again(registry.screens(s.play.game).play, text, s.play)
+    _demo_game(surf).again(registry.screens(s.play.game).play, text, s.play)
     draw.line(surf, theme.GOLD, (0, h - DEMO_BAND), (w, h - DEMO_BAND), 3)
     y = h - DEMO_BAND // 2
     text.draw(surf, f"DEMO · {s.title}", 34, theme.GOLD, (24, y), "midleft", bold=True)
     if s.blink:
         text.draw(surf, "PRESS  START", 44, theme.WHITE, (w - 24, y), "midright", bold=True)
+
+
+def _demo_game(surf: Canvas) -> Canvas:
+    """Where a demo's game is drawn: the screen above the band, shrunk."""
+    w, h = surf.get_size()
+    return surf.inset((0, 0, w, h - DEMO_BAND))
+
+
+def draw_demo_foreseen(surf: Canvas, text: TextCache, s: DemoScreen, part: int) -> bool:
+    """Part ``part`` of what the demo's game may show beyond its first states, drawn where
+    the demo draws its game (``foreseen`` of its screens: :mod:`display.ahead`'s planning
+    only); False when there is no such part."""
+    foreseen = registry.screens(s.play.game).foreseen
+    return foreseen is not None and foreseen(_demo_game(surf), text, s.play, part)
 
 
 def draw_select(surf: Canvas, text: TextCache, s: SelectScreen) -> None:

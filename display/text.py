@@ -27,6 +27,15 @@ SHRUNK_KEPT = 1024
 """Sizes of strings shrunk or fitted to a width remembered (then forgotten all at once): a
 few screens' worth."""
 
+NEW_STRING_INSTRUCTIONS = 250_000
+"""About what a string new to a cache costs to fit or render at the sizes screens use,
+faces open and warmed (a demo's first frame fitted and rendered ~40: 5.7 M of render)."""
+
+
+class Later(Exception):
+    """A drawing stopped: the cache's :attr:`TextCache.allowance` for new strings was spent."""
+
+
 STAND_INS = str.maketrans({"✗": "×", "✓": "√", "→": "»", "←": "«"})
 """Symbols the bundled font has no glyph for (it would draw a box), with the nearest it has:
 report lines written for a terminal (calibration's ✗ and →) read the same on the screen."""
@@ -46,11 +55,23 @@ class TextCache:
         self._cache: dict[tuple[str, int, Color, bool], pygame.Surface] = {}
         self._shrink: dict[tuple[str, int, float, int, bool], int] = {}
         self._fits: dict[tuple[str, int, int, bool], tuple[str, int]] = {}
+        self.allowance: int | None = None
+        """Instructions a drawing may still spend on strings new to the cache (None: no
+        limit); a new string asked past it raises :class:`Later` (the first is always
+        allowed): a coming frame drawn ahead a bounded step at a time (``Renderer.prepare``)."""
+
+    def _spend(self) -> None:
+        """Account for a string new to the cache (:attr:`allowance`)."""
+        if self.allowance is not None:
+            if self.allowance <= 0:
+                raise Later
+            self.allowance -= NEW_STRING_INSTRUCTIONS
 
     def render(self, text: str, size: int, color: Color, bold: bool = False) -> pygame.Surface:
         key = (text, size, color, bold)
         surf = self._cache.pop(key, None)
         if surf is None:
+            self._spend()
             surf = self.face(size, bold).render(text.translate(STAND_INS), True, color)
             self.bytes += _size(surf)
             while self.bytes > self.budget_bytes and self._cache:
@@ -124,6 +145,7 @@ class TextCache:
         key = (text, size, scale, max_width, bold)
         known = self._shrink.get(key)
         if known is None:
+            self._spend()
             shown = text.translate(STAND_INS)
             known = size
             while self.face(_px(known, scale), bold).size(shown)[0] > max_width * scale and known > MIN_SIZE:
@@ -140,6 +162,7 @@ class TextCache:
         key = (text, size, max_width, bold)
         known = self._fits.get(key)
         if known is None:
+            self._spend()
             if len(self._fits) >= SHRUNK_KEPT:
                 self._fits.clear()
             known = self._fits[key] = fit(text, size, max_width, bold, self.face)

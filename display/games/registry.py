@@ -29,6 +29,8 @@ ResultStory = TypeVar("ResultStory")
 """What the game's controls tell its result screen (``GameControls.result_story``)."""
 
 PlayDrawer = Callable[[Canvas, TextCache, PlayScreen[PublicView, PlayStory]], None]
+PartDrawer = Callable[[Canvas, TextCache, PlayScreen[PublicView, PlayStory], int], bool]
+"""Draws the given part of something drawn a part at a time; False: there is no such part."""
 """Draws a game in play onto the main display's canvas."""
 PrivateLayout = Callable[[PrivateScreen[PlayerView], tuple[int, int]], Image.Image]
 """Draws one seat's private display as a 1-bit image of the given size."""
@@ -52,6 +54,12 @@ class GameScreens(Generic[PlayerView, PublicView, PlayStory, ResultStory]):
     """Whether a play screen animates with no end in sight (a glow pulsing until it is
     answered); None: never.  Otherwise its picture is still
     :data:`display.motion.STILL_AFTER_US` after its newest event, and not redrawn."""
+    foreseen: PartDrawer[PublicView, PlayStory] | None = None
+    """Draws, over a play screen, the words the screen may show that a demo's first
+    states may not (each card a stage may turn over), a part (a planning step's worth) at
+    a time: only ever into the attract mode's planning (:mod:`display.ahead`), so a demo
+    whose seed shows them fits and renders them in faces opened and warmed ahead; None:
+    its demo's first states say enough."""
 
 
 AnyGameScreens = GameScreens[Any, Any, Any, Any]
@@ -66,11 +74,12 @@ def game_screens(
     result: ResultDrawer[PublicView, ResultStory] | None = None,
     sounds: GameSounds = SILENT,
     moving: Callable[[PlayScreen[PublicView, PlayStory]], bool] | None = None,
+    foreseen: PartDrawer[PublicView, PlayStory] | None = None,
 ) -> GameScreens[PlayerView, PublicView, PlayStory, ResultStory]:
     """The screens of the game whose engine is ``engine``: mypy checks that the play and
     result screens draw that engine's public view and the private layout its seat's view
     (the engine is only read by the type checker)."""
-    return GameScreens(play=play, private=private, result=result, sounds=sounds, moving=moving)
+    return GameScreens(play=play, private=private, result=result, sounds=sounds, moving=moving, foreseen=foreseen)
 
 
 class NoScreens(LookupError):

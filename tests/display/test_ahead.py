@@ -128,7 +128,8 @@ def test_a_demo_prepared_once_is_not_prepared_again_while_its_faces_stay_open() 
     for size in range(500, 500 + theme.font.cache_info().maxsize):  # fills the cache: faces are let go
         theme.font(size)
     wanted = next(w for key, w in ahead._planned.items() if key[:2] == (SIZE, title.games[title.featured]))
-    assert again() == len(list(warm_steps(wanted))) < first
+    warmed = len(list(warm_steps(wanted)))
+    assert warmed < again() < first  # warmed, and the openings drawn ahead again: not sketched
 
 
 def test_a_planning_draw_makes_no_figure_and_the_next_step_makes_them_all() -> None:
@@ -147,9 +148,9 @@ def test_a_planning_draw_makes_no_figure_and_the_next_step_makes_them_all() -> N
     made = []
     plan = renderer.ahead._plan
 
-    def planned(sketch: DemoScreen, sketches: ahead.Sketches) -> compose.Frame:
+    def planned(sketch: DemoScreen, sketches: ahead.Sketches, part: int | None) -> compose.Frame | None:
         before = art._figure.cache_info().misses
-        frame = plan(sketch, sketches)
+        frame = plan(sketch, sketches, part)
         made.append(art._figure.cache_info().misses - before)
         return frame
 
@@ -164,3 +165,58 @@ def test_a_planning_draw_makes_no_figure_and_the_next_step_makes_them_all() -> N
     before = art._figure.cache_info().misses
     renderer.draw(opening)
     assert art._figure.cache_info().misses == before, "the demo's first frame made a figure not prepared"
+
+
+def test_the_demos_first_frame_drawn_ahead_renders_no_string_and_records_no_segment() -> None:
+    """The demo's first frame repaints the whole screen; drawn ahead for real (at every
+    level its computers may play at) while the title card waits, it then fits and renders
+    no string and records no segment: only the Python drawing and the paint are left.
+    Fails without the openings drawn ahead (the boxing demo's first frame: 26 M
+    instructions at 1080p, 12 M with them)."""
+    title, demo = _attract()
+    _forget()
+    renderer = Renderer(size=SIZE)
+    renderer.draw(title)
+    while renderer.prepare():
+        pass
+    strings, segments = set(renderer.text._cache), set(renderer.segments._by_key)
+    renderer.draw(demo[0])
+    assert set(renderer.text._cache) <= strings, set(renderer.text._cache) - strings
+    assert set(renderer.segments._by_key) <= segments
+
+
+def test_a_boxing_demo_showing_any_punchs_card_opens_no_face_for_it(monkeypatch) -> None:
+    """Which cards a demo turns over its seed decides: Big Time Boxing's stage shows each
+    card a punch may put there (thrown, blocked, its Result card) in faces opened and
+    warmed while the title card waited, and fitted ahead.  Fails without the game's
+    ``foreseen`` cards (HOOK first shown: a 23 M-instruction frame, faces opened for it)."""
+    from display.games.big_time_boxing import screen as boxing_screen
+
+    title, _demo = _attract()
+    boxing = replace(title, featured=title.games.index("Big Time Boxing"))
+    _forget()
+    renderer = Renderer(size=SIZE)
+    renderer.draw(boxing)
+    while renderer.prepare():
+        pass
+    opened: list[tuple[int, bool]] = []
+    real = text.font
+
+    def font(size: int, bold: bool = False) -> object:
+        before = real.cache_info().misses
+        face = real(size, bold)
+        if real.cache_info().misses != before:
+            opened.append((size, bold))
+        return face
+
+    monkeypatch.setattr(text, "font", font)
+    opening = next(iter(ahead.demo_sketches(boxing)))
+    shown = 0
+    for event in boxing_screen._punch_cards():
+        play = replace(opening.play, events=((1_000_000, event),), now_us=3_000_000)  # the card alone, at rest
+        card = boxing_screen.shown_card(play, event)
+        assert card is not None
+        renderer.draw(replace(opening, play=play))
+        shown += 1
+    assert shown > 40
+    assert not [face for face in opened if face[0] >= 40], opened  # the stage's faces (a note's are smaller)

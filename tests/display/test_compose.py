@@ -271,3 +271,35 @@ def test_the_segments_kept_drop_the_least_recently_used() -> None:
     segments.put("c", c)
     assert segments.get("b") is None
     assert segments.get("a") is a and segments.get("c") is c
+
+
+def test_a_panel_whose_edge_changed_repaints_its_sides_not_its_inside() -> None:
+    """A board's panel whose edge turned gold (the turn passing) is another segment at the
+    same place: only where the two differ is repainted (the four sides of its edge, the
+    outline's colour alone having changed), nothing inside it, and the picture is the
+    whole redraw's.  Fails
+    with a changed segment's whole box repainted (the whole board, 650–880 kpx of a Big
+    Time Boxing demo frame at 1080p)."""
+    from display.canvas import Canvas
+    from display.widgets import panel
+
+    rect = pygame.Rect(100, 100, 400, 400)
+    segments = compose.Segments()
+
+    def frame(surface: pygame.Surface, edge: tuple[int, int, int]) -> Frame:
+        f = Frame(surface.get_size(), segments)
+        canvas = Canvas(surface, frame=f)
+        canvas.fill((0, 0, 0))
+        panel(canvas, rect, (40, 40, 60), edge)
+        canvas.fill((200, 0, 0), (250, 250, 20, 20))  # something on the panel
+        return f
+
+    surface, whole = pygame.Surface((1280, 720)), pygame.Surface((1280, 720))
+    composer = Composer(surface)
+    composer.compose(frame(surface, (90, 90, 90)))
+    dirty = composer.compose(frame(surface, (255, 200, 40)))
+    Composer(whole).compose(frame(whole, (255, 200, 40)))
+    assert pygame.image.tobytes(surface, "RGB") == pygame.image.tobytes(whole, "RGB")
+    inside = rect.inflate(-2 * 18, -2 * 18)  # within the corners' radius of the edge
+    assert dirty and not any(r.colliderect(inside) for r in dirty), dirty
+    assert sum(r.w * r.h for r in dirty) < rect.w * rect.h // 4

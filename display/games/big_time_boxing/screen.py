@@ -6,6 +6,7 @@ with its countdown, the round scores after each round, and the score sheet at th
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import TypeAlias
 
@@ -39,12 +40,14 @@ from games.big_time_boxing import (
     BigTimeBoxingPublicView,
     BoxerStatus,
     Clinched,
+    Column,
     Count,
     CoveredUp,
     DamageTaken,
     Defended,
     EnergyChanged,
     Escaped,
+    Feature,
     FightEnded,
     GotUp,
     KnockedDown,
@@ -704,16 +707,12 @@ def _stage(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, area: pygame.Rec
     step = STAGGER_US
     showing = min(len(cards) - 1, max(0, (s.now_us - at) // step))
     card = cards[showing]
-    rect = pygame.Rect(0, 0, 284, 252)  # wide enough for its label at the readable size
-    rect.midtop = (area.centerx, area.y + 4)
+    rect = _card_rect(area)
     if card.seat is not None:  # a boxer's card slides in from his side of the stage
         side = (area.width - rect.width) // 2 * (-1 if card.seat == 0 else 1)
         rect.topleft = motion.slide((rect.x + side, rect.y), rect.topleft, s.now_us, at + showing * step)
-    card_face(surf, text, rect, card.big, card.label, card.color, card.edge)
+    _stage_card(surf, text, card, rect, area, len(cards) == 1)
     live(surf, area, "the cards of the last play")
-    if len(cards) == 1 and card.note:
-        size = text.fitting_size(card.note, area.width - 10, 30)
-        text.draw(surf, card.note, size, theme.TEXT, (area.centerx, area.bottom - 22), "center", bold=True)
     if len(cards) > 1:
         x = area.x
         width = (area.width - 6 * (len(cards) - 1)) // len(cards)
@@ -727,6 +726,68 @@ def _stage(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, area: pygame.Rec
             size = text.fitting_size(words, width - 8, 28)  # the big card above says it in full: a detail
             text.draw(surf, words, size, theme.WHITE, box.center, "center", bold=True, detail=True)
             x += width + 6
+
+
+def _card_rect(area: pygame.Rect) -> pygame.Rect:
+    """Where the stage's big card rests."""
+    rect = pygame.Rect(0, 0, 284, 252)  # wide enough for its label at the readable size
+    rect.midtop = (area.centerx, area.y + 4)
+    return rect
+
+
+def _stage_card(surf: Canvas, text: TextCache, card: Shown, rect: pygame.Rect, area: pygame.Rect, alone: bool) -> None:
+    """A card of the last play big on the stage at ``rect``, and its note under it when it
+    is the play's only card."""
+    card_face(surf, text, rect, card.big, card.label, card.color, card.edge)
+    if alone and card.note:
+        size = text.fitting_size(card.note, area.width - 10, 30)
+        text.draw(surf, card.note, size, theme.TEXT, (area.centerx, area.bottom - 22), "center", bold=True)
+
+
+FORESEEN_A_PART = 8
+"""Cards drawn in one part of :func:`foreseen_cards` (a planning step: ~3 M instructions)."""
+
+
+def foreseen_cards(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, part: int) -> bool:
+    """Every card a punch may put on the stage (thrown, blocked, its Result card read),
+    each big at rest where the stage shows it, one over another, :data:`FORESEEN_A_PART`
+    a part, without the note under it (which names a boxer): for the attract mode's
+    planning only (:mod:`display.ahead`: nothing it draws is shown); False when there is
+    no part ``part``.  Which of them a demo shows its seed decides, and a card word the
+    planning had not met was fitted in faces opened for it in the frame that showed it
+    (HOOK: a 23 M-instruction frame of the demo)."""
+    cards = _punch_cards_shown(s)[part * FORESEEN_A_PART : (part + 1) * FORESEEN_A_PART]
+    head = pygame.Rect(CENTRE.x, CENTRE.y, CENTRE.width, 70)
+    area = pygame.Rect(CENTRE.x, head.bottom + 8, CENTRE.width, CENTRE.height - head.height - 8)
+    rect = _card_rect(area)
+    for card in cards:
+        card_face(surf, text, rect, card.big, card.label, card.color, card.edge)
+    return bool(cards)
+
+
+def _punch_cards_shown(s: BigTimeBoxingPlay) -> list[Shown]:
+    """:func:`_punch_cards` as the stage shows them, each look once."""
+    shown: dict[tuple[str, str, Color, Color], Shown] = {}
+    for ev in _punch_cards():
+        card = shown_card(s, ev)
+        if card is not None:
+            shown.setdefault((card.big, card.label, card.color, card.edge), card)
+    return list(shown.values())
+
+
+def _punch_cards() -> Iterator[object]:
+    """An event for each card a punch may put on the stage (:func:`shown_card`)."""
+    values: dict[tuple[Punch, Column], set[int]] = {}  # what a Result card may read for each punch and column
+    for result in CARDS.results:
+        for key, value in result.values.items():
+            values.setdefault(key, set()).add(value)
+    for card in CARDS.boxers:
+        yield PunchThrown(0, card.id, card.punch, Column.OS_OS, False)
+        if card.feature in (Feature.JC_DEFENSE, Feature.HUB_DEFENSE):
+            yield Defended(0, card.id, card.punch)
+    for (punch, column), drawn in values.items():
+        for value in drawn:
+            yield ResultDrawn(0, 0, punch, column, value)
 
 
 # -- hints, banners, the round's score --------------------------------------------------------
