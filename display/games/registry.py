@@ -29,9 +29,9 @@ ResultStory = TypeVar("ResultStory")
 """What the game's controls tell its result screen (``GameControls.result_story``)."""
 
 PlayDrawer = Callable[[Canvas, TextCache, PlayScreen[PublicView, PlayStory]], None]
+"""Draws a game in play onto the main display's canvas."""
 PartDrawer = Callable[[Canvas, TextCache, PlayScreen[PublicView, PlayStory], int], bool]
 """Draws the given part of something drawn a part at a time; False: there is no such part."""
-"""Draws a game in play onto the main display's canvas."""
 PrivateLayout = Callable[[PrivateScreen[PlayerView], tuple[int, int]], Image.Image]
 """Draws one seat's private display as a 1-bit image of the given size."""
 ResultDrawer = Callable[[Canvas, TextCache, ResultScreen[PublicView, ResultStory]], None]
