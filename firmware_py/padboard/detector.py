@@ -127,8 +127,9 @@ except ImportError:  # CPython (the host's simulator and tests): the same code a
 _HEAD = const(8)  # its header: pads, ring size, samples per state frame, shift, clip levels,
 # frames before the first state frame to look at too, and before each of the others
 _PAD_FIELDS = const(12)  # then per pad: mode, level, baseline, noise, baseline shift, clipped, peak
-# (mode 3: the baseline under the ring), and the ring predicted with its phase (mode 3): a1 (+ _PH_OFF),
-# -a2 (Q12), the last two predictions (+ _PH_OFF), its level
+# (mode 3: the baseline under the ring), and the ring predicted with its phase (modes 3 and 4): a1 (+ _PH_OFF),
+# -a2 (Q12), the last two predictions (+ _PH_OFF), its level (mode 4, a scan over it: the largest rise over
+# it so far; its baseline in the level's place)
 _PH_Q = const(12)  # the ring predictor's coefficients are fixed point with this many bits
 _PH_OFF = const(1 << 20)  # a1 and the predictions are kept this much up in the gate's array (never negative there)
 
@@ -187,9 +188,10 @@ def _gate(ring, st, at, count) -> int:
     # predicted ring reaches the prediction's level. Each frame does exactly what
     # ``Detector._frame`` does to a pad that crosses nothing: count clipped samples,
     # follow the baseline (mode 0, 1 and 3; mode 0 is idle and follows the noise too;
-    # mode 3 steps its prediction on) or, mode 2 (scanning), keep the peak. Machine
-    # ints: every value here stays under 2**25, but the predictor's products (under
-    # 2**30).
+    # mode 3 steps its prediction on) or, mode 2 (scanning), keep the peak; mode 4
+    # (scanning over a ring predicted with its phase) keeps the peak, steps the
+    # prediction on and keeps the largest rise over it. Machine ints: every value here
+    # stays under 2**25, but the predictor's products (under 2**30).
     r = ptr16(ring)
     s = ptr32(st)
     n = int(s[0])
@@ -209,7 +211,7 @@ def _gate(ring, st, at, count) -> int:
         o = _HEAD
         while i < n:  # first: does any pad reach its level here, or since the state frame before?
             m = int(s[o])
-            if m != 2:
+            if m != 2 and m != 4:
                 b = int(s[o + 2]) >> 8
                 if m == 3:  # the sample over the ring predicted with its phase (from the baseline in o + 6)?
                     y = (
@@ -265,9 +267,23 @@ def _gate(ring, st, at, count) -> int:
             if dev < 0:
                 dev = 0 - dev
             m = int(s[o])
-            if m == 2:
+            if m == 2 or m == 4:
                 if dev > int(s[o + 6]):
                     s[o + 6] = dev
+                if m == 4:  # Detector._predict's rise over the ring, the prediction stepped on
+                    z = int(s[o + 9])
+                    y = (
+                        (int(s[o + 7]) - _PH_OFF) * (z - _PH_OFF) - int(s[o + 8]) * (int(s[o + 10]) - _PH_OFF)
+                    ) >> _PH_Q
+                    s[o + 9] = y + _PH_OFF
+                    s[o + 10] = z
+                    y = x - int(s[o + 1]) - y
+                    if (y > 0 and x <= lo) or (y < 0 and x >= hi):
+                        y = 0
+                    if y < 0:
+                        y = 0 - y
+                    if y > int(s[o + 11]):
+                        s[o + 11] = y
             else:
                 s[o + 2] = b + (((x << 8) - b) >> int(s[o + 4]))
                 if m == 0:
@@ -990,10 +1006,16 @@ class Detector:
             st[o] = 0
             st[o + 1] = p.thr
             if ph == SCAN:
-                if p.ph_on:  # the prediction steps on through the scan: the state machine's
-                    return 0
                 st[o] = 2
                 w = _frames_before(p.scan - ticks_diff(t, p.cross), span)
+                if p.ph_on:  # the prediction steps on through the scan, the rise over it kept
+                    st[o] = 4
+                    st[o + 7] = p.ph_a1 + _PH_OFF
+                    st[o + 8] = p.ph_a2n
+                    st[o + 9] = p.ph_p1 + _PH_OFF
+                    st[o + 10] = p.ph_p2 + _PH_OFF
+                    st[o + 11] = p.ph_peak
+                    st[o + 1] = p.ph_base
             elif ph == MASK:
                 st[o] = 1
                 st[o + 1] = _NEVER
@@ -1087,6 +1109,10 @@ class Detector:
             st[o + 5] = 0
             if p.phase == SCAN:
                 p.peak = st[o + 6]
+                if st[o] == 4:
+                    p.ph_p1 = st[o + 9] - _PH_OFF
+                    p.ph_p2 = st[o + 10] - _PH_OFF
+                    p.ph_peak = st[o + 11]
             else:
                 p.base_fp = st[o + 2]
                 if p.phase == IDLE:
