@@ -270,13 +270,17 @@ def _gate(ring, st, at, count) -> int:
             if m == 2 or m == 4:
                 if dev > int(s[o + 6]):
                     s[o + 6] = dev
-                if m == 4:  # Detector._predict's rise over the ring, the prediction stepped on
-                    z = int(s[o + 9])
-                    y = (
-                        (int(s[o + 7]) - _PH_OFF) * (z - _PH_OFF) - int(s[o + 8]) * (int(s[o + 10]) - _PH_OFF)
-                    ) >> _PH_Q
-                    s[o + 9] = y + _PH_OFF
-                    s[o + 10] = z
+            else:
+                s[o + 2] = b + (((x << 8) - b) >> int(s[o + 4]))
+                if m == 0:
+                    z = int(s[o + 3])
+                    s[o + 3] = z + (((dev << 8) - z) >> 8)
+            if m >= 3:  # the ring predicted with its phase steps on
+                z = int(s[o + 9])
+                y = ((int(s[o + 7]) - _PH_OFF) * (z - _PH_OFF) - int(s[o + 8]) * (int(s[o + 10]) - _PH_OFF)) >> _PH_Q
+                s[o + 9] = y + _PH_OFF
+                s[o + 10] = z
+                if m == 4:  # Detector._predict's rise over it
                     y = x - int(s[o + 1]) - y
                     if (y > 0 and x <= lo) or (y < 0 and x >= hi):
                         y = 0
@@ -284,18 +288,6 @@ def _gate(ring, st, at, count) -> int:
                         y = 0 - y
                     if y > int(s[o + 11]):
                         s[o + 11] = y
-            else:
-                s[o + 2] = b + (((x << 8) - b) >> int(s[o + 4]))
-                if m == 0:
-                    z = int(s[o + 3])
-                    s[o + 3] = z + (((dev << 8) - z) >> 8)
-                elif m == 3:
-                    z = int(s[o + 9])
-                    s[o + 9] = (
-                        ((int(s[o + 7]) - _PH_OFF) * (z - _PH_OFF) - int(s[o + 8]) * (int(s[o + 10]) - _PH_OFF))
-                        >> _PH_Q
-                    ) + _PH_OFF
-                    s[o + 10] = z
             q += 1
             if q >= size:
                 q -= size
@@ -312,9 +304,9 @@ def _gate(ring, st, at, count) -> int:
 @micropython.viper
 def _first_over(ring, st, at, back, base, level) -> int:
     """How many frames before ring index ``at`` (one pad's sample; the ring laid out as
-    ``st``'s header says) the first of the ``back`` samples before it lies whose distance
-    from ``base`` reaches ``level``, either way; 0 if none does.  In machine code: the
-    state machine asks it for every pad at every frame it takes."""
+    ``st``'s header says) the first of the ``back`` samples before it lies whose
+    distance from ``base`` reaches ``level``, either way; 0 if none does."""
+    # In machine code: the state machine asks it for every pad at every frame it takes.
     r = ptr16(ring)
     s = ptr32(st)
     n = int(s[0])
@@ -341,12 +333,13 @@ def _first_over(ring, st, at, back, base, level) -> int:
 
 @micropython.viper
 def _walk_peak(ring, st, wk, at, want) -> int:
-    """:meth:`Detector._peak` on one pad's raw signal, in machine code: ``wk[_WK_COUNT]``
-    samples from ring index ``at`` (one a frame, laid out as ``st``'s header says), less
-    ``wk[_WK_BASE]``; the largest deviation (of sign ``want``, 0 either), its sample and
-    sign, then the largest sum of ``wk[_WK_STEP]`` consecutive samples from two steps
-    before it to one after (within ``_WK_BACK`` / ``_WK_FWD``), and where it ends.
-    Returns the largest deviation; the rest goes into ``wk``."""
+    """:meth:`Detector._peak` on one pad's raw signal, in machine code:
+    ``wk[_WK_COUNT]`` samples from ring index ``at`` (one a frame, laid out as
+    ``st``'s header says), less ``wk[_WK_BASE]``; the largest deviation (of sign
+    ``want``, 0 either), its sample and sign, then the largest sum of
+    ``wk[_WK_STEP]`` consecutive samples from two steps before it to one after
+    (within ``_WK_BACK`` / ``_WK_FWD``), and where it ends."""
+    # Returns the largest deviation; the rest goes into ``wk``.
     r = ptr16(ring)
     s = ptr32(st)
     w = ptr32(wk)
@@ -430,12 +423,13 @@ def _walk_peak(ring, st, wk, at, want) -> int:
 @micropython.viper
 def _walk_edge(ring, st, wk, at, sgn) -> int:
     """:meth:`Detector._half_time`'s walk on one pad's raw signal, in machine code: back
-    from ring index ``at`` (laid out as ``st``'s header says) over up to ``wk[_WK_COUNT]``
-    samples, each less ``wk[_WK_BASE]`` times ``sgn``, until one is at most a fifth of
-    ``wk[_WK_BEST]``: the first under half of it (``_WK_X``, ``_WK_V``, ``_WK_ABOVE``) and
-    those between a quarter and three quarters of it (from ``_WK_HEAD``; ``wk`` holds
-    ``_WK_HEAD + 2 * wk[_WK_COUNT]``).  Integer tests, the same as the float ones on any
-    peak under 2**21.  Returns 1 if a sample came under half the peak, else 0."""
+    from ring index ``at`` (laid out as ``st``'s header says) over up to
+    ``wk[_WK_COUNT]`` samples, each less ``wk[_WK_BASE]`` times ``sgn``, until one is
+    at most a fifth of ``wk[_WK_BEST]``: the first under half of it (``_WK_X``,
+    ``_WK_V``, ``_WK_ABOVE``) and those between a quarter and three quarters of it
+    (from ``_WK_HEAD``; ``wk`` holds ``_WK_HEAD + 2 * wk[_WK_COUNT]``)."""
+    # Integer tests, the same as the float ones on any peak under 2**21. Returns 1 if a
+    # sample came under half the peak, else 0.
     r = ptr16(ring)
     s = ptr32(st)
     w = ptr32(wk)
@@ -840,6 +834,7 @@ class Detector:
         # [pad, onset, peak, delay subtracted, clean peak, subtracted pads (bits)] of hits
         self.pending = []  # scanned, awaiting the crosstalk verdict
         self.recent = []  # emitted, kept for the crosstalk window
+        self.scans = 0  # hits scanned (slaps and second contacts): their garbage is collected once at rest (main.serve)
         self.ring = None  # where the frames are: the DMA's ring or our own
         self.ring_frames = 1
         self.frame_us = STATE_US
@@ -1319,14 +1314,14 @@ class Detector:
         p.ph_on = True
 
     def _state_fit(self, p, d, ok, m, b):
-        """Pad ``p``'s ring on ``m`` state frames ``d`` (less its baseline ``b``; ``ok``: not
-        clipped) that clip too much for the frequency to be fitted (a ring of one and a half
-        times the rails' reach, 12 ms after two hard slaps): the frequency and fade of the
-        pad's last fit, its amplitude and phase fitted by least squares on the samples
-        that did not clip (the ring is ``α u + β v``, ``u`` and ``v`` the recursion's
-        sequences from (1, 0) and (0, 1)).  Refused (False) where it leaves more than a
-        tenth, stands on fewer than eight samples, or puts a clipped sample's ring short of
-        the rail it reached."""
+        """Pad ``p``'s ring on ``m`` state frames ``d`` (less its baseline ``b``;
+        ``ok``: not clipped) that clip too much for the frequency to be fitted (a
+        ring of one and a half times the rails' reach, 12 ms after two hard slaps):
+        the frequency and fade of the pad's last fit, its amplitude and phase fitted
+        by least squares on the samples that did not clip (the ring is ``α u + β v``,
+        ``u`` and ``v`` the recursion's sequences from (1, 0) and (0, 1))."""
+        # Refused (False) where it leaves more than a tenth, stands on fewer than eight
+        # samples, or puts a clipped sample's ring short of the rail it reached.
         q = 1 << _PH_Q
         a1 = p.ph_a1 / q
         r2 = p.ph_a2n / q
@@ -1419,6 +1414,7 @@ class Detector:
         # the scan, and a state frame) was timed on a swing of that ring: it is timed
         # from the crossing less that delay (not one timed with the predicted ring taken
         # off: :meth:`_over_ring`).
+        self.scans += 1
         onset, peak, clean, delay, subtracted = self._onset(i, p, k)
         rose = p.ph_on  # the ring was predicted with its phase: the rise over it decides
         p.ph_on = p.ph_wait = p.ph_clip = False
@@ -1923,12 +1919,13 @@ class Detector:
 
     @micropython.native
     def _narrow(self, i, k, rp, sgn, top, b):
-        """True when pad ``i``'s swing of sign ``sgn`` peaking ``top`` at frame ``k + rp``
-        is over half its height for at most two state frames: a strike's first lobe or
-        pre swing (the contact's own answer, as long as a soft palm's contact at most),
-        not a resonator's swing (a third of its period: 1.3 ms at 250 Hz).  Its own run
-        over half its height: a wooden strike's pre swing is followed, after its narrow
-        lobe the other way, by the main swing its way, which is no part of it."""
+        """True when pad ``i``'s swing of sign ``sgn`` peaking ``top`` at frame ``k +
+        rp`` is over half its height for at most two state frames: a strike's first
+        lobe or pre swing (the contact's own answer, as long as a soft palm's contact
+        at most), not a resonator's swing (a third of its period: 1.3 ms at 250 Hz)."""
+        # Its own run over half its height: a wooden strike's pre swing is followed,
+        # after its narrow lobe the other way, by the main swing its way, which is no
+        # part of it.
         return self._width(i, k, rp, sgn, top, b) <= 2 * (STATE_US // self.frame_us)
 
     @micropython.native
@@ -1978,11 +1975,12 @@ class Detector:
     @micropython.native
     def _edge_base(self, i, p, k, rc, r_min):
         """The baseline under a hit's edge (crossing at frame ``k + rc``): the mean of
-        the samples from ``BASE_FROM_US`` to ``BASE_TO_US`` before the crossing, if they
-        were quiet (their mean deviation from it at most twice the idle noise's); else
-        the tracked baseline.  The tracked one follows slowly (for a steady threshold)
-        and so lags a drifting baseline by up to ~150 counts, a few % of a soft slap:
-        its half-peak level, and so its stamp, moved by tens of µs."""
+        the samples from ``BASE_FROM_US`` to ``BASE_TO_US`` before the crossing, if
+        they were quiet (their mean deviation from it at most twice the idle
+        noise's); else the tracked baseline."""
+        # The tracked one follows slowly (for a steady threshold) and so lags a drifting
+        # baseline by up to ~150 counts, a few % of a soft slap: its half-peak level,
+        # and so its stamp, moved by tens of µs.
         a = rc - BASE_FROM_US // self.frame_us
         z = rc - BASE_TO_US // self.frame_us
         if a < r_min:
@@ -2087,6 +2085,16 @@ class Detector:
         k = self._k0
         out = [ring[((k + r) * n + pad) % size] << sh for r in range(first, last + 1)]
         return t & TICKS_MASK, fu, out
+
+    def resting(self):
+        """True while every pad is idle (no hit, mask or ring line) and no hit awaits its
+        verdict: a slap can still come, but no burst is under way."""
+        if self.pending:
+            return False
+        for p in self.pads:
+            if p.phase != IDLE:
+                return False
+        return True
 
     def health(self, pad):
         """(baseline, noise, largest peak since the last call, clipped samples) of a pad."""
