@@ -127,8 +127,9 @@ except ImportError:  # CPython (the host's simulator and tests): the same code a
 _HEAD = const(8)  # its header: pads, ring size, samples per state frame, shift, clip levels,
 # frames before the first state frame to look at too, and before each of the others
 _PAD_FIELDS = const(12)  # then per pad: mode, level, baseline, noise, baseline shift, clipped, peak
-# (mode 3: the baseline under the ring), and the ring predicted with its phase (mode 3): a1 (+ _PH_OFF),
-# -a2 (Q12), the last two predictions (+ _PH_OFF), its level
+# (mode 3: the baseline under the ring), and the ring predicted with its phase (modes 3 and 4): a1 (+ _PH_OFF),
+# -a2 (Q12), the last two predictions (+ _PH_OFF), its level (mode 4, a scan over it: the largest rise over
+# it so far; its baseline in the level's place)
 _PH_Q = const(12)  # the ring predictor's coefficients are fixed point with this many bits
 _PH_OFF = const(1 << 20)  # a1 and the predictions are kept this much up in the gate's array (never negative there)
 
@@ -177,9 +178,10 @@ def frame_diff(a, b):
 @micropython.viper
 def _gate(ring, st, at, count) -> int:
     """The state machine's frames while nothing can happen but the baselines following,
-    in machine code on the board (viper): ``count`` state frames of the ring's halfwords
-    from sample ``at``, every pad as ``st`` says (``Detector._plan`` fills it: per pad
-    mode, level, baseline, noise, baseline shift, clipped samples, peak)."""
+    in machine code on the board (viper)."""
+    # ``count`` state frames of the ring's halfwords from sample ``at``, every pad as
+    # ``st`` says (``Detector._plan`` fills it: per pad mode, level, baseline, noise,
+    # baseline shift, clipped samples, peak).
     # Stops before the first state frame where a pad reaches its level, either way, on
     # its sample or on any frame since the state frame before (the Python state machine
     # takes that frame) and returns how many frames it took; in mode 3 (a ring predicted
@@ -187,9 +189,10 @@ def _gate(ring, st, at, count) -> int:
     # predicted ring reaches the prediction's level. Each frame does exactly what
     # ``Detector._frame`` does to a pad that crosses nothing: count clipped samples,
     # follow the baseline (mode 0, 1 and 3; mode 0 is idle and follows the noise too;
-    # mode 3 steps its prediction on) or, mode 2 (scanning), keep the peak. Machine
-    # ints: every value here stays under 2**25, but the predictor's products (under
-    # 2**30).
+    # mode 3 steps its prediction on) or, mode 2 (scanning), keep the peak; mode 4
+    # (scanning over a ring predicted with its phase) keeps the peak, steps the
+    # prediction on and keeps the largest rise over it. Machine ints: every value here
+    # stays under 2**25, but the predictor's products (under 2**30).
     r = ptr16(ring)
     s = ptr32(st)
     n = int(s[0])
@@ -209,7 +212,7 @@ def _gate(ring, st, at, count) -> int:
         o = _HEAD
         while i < n:  # first: does any pad reach its level here, or since the state frame before?
             m = int(s[o])
-            if m != 2:
+            if m != 2 and m != 4:
                 b = int(s[o + 2]) >> 8
                 if m == 3:  # the sample over the ring predicted with its phase (from the baseline in o + 6)?
                     y = (
@@ -265,7 +268,7 @@ def _gate(ring, st, at, count) -> int:
             if dev < 0:
                 dev = 0 - dev
             m = int(s[o])
-            if m == 2:
+            if m == 2 or m == 4:
                 if dev > int(s[o + 6]):
                     s[o + 6] = dev
             else:
@@ -273,13 +276,19 @@ def _gate(ring, st, at, count) -> int:
                 if m == 0:
                     z = int(s[o + 3])
                     s[o + 3] = z + (((dev << 8) - z) >> 8)
-                elif m == 3:
-                    z = int(s[o + 9])
-                    s[o + 9] = (
-                        ((int(s[o + 7]) - _PH_OFF) * (z - _PH_OFF) - int(s[o + 8]) * (int(s[o + 10]) - _PH_OFF))
-                        >> _PH_Q
-                    ) + _PH_OFF
-                    s[o + 10] = z
+            if m >= 3:  # the ring predicted with its phase steps on
+                z = int(s[o + 9])
+                y = ((int(s[o + 7]) - _PH_OFF) * (z - _PH_OFF) - int(s[o + 8]) * (int(s[o + 10]) - _PH_OFF)) >> _PH_Q
+                s[o + 9] = y + _PH_OFF
+                s[o + 10] = z
+                if m == 4:  # Detector._predict's rise over it
+                    y = x - int(s[o + 1]) - y
+                    if (y > 0 and x <= lo) or (y < 0 and x >= hi):
+                        y = 0
+                    if y < 0:
+                        y = 0 - y
+                    if y > int(s[o + 11]):
+                        s[o + 11] = y
             q += 1
             if q >= size:
                 q -= size
@@ -296,9 +305,9 @@ def _gate(ring, st, at, count) -> int:
 @micropython.viper
 def _first_over(ring, st, at, back, base, level) -> int:
     """How many frames before ring index ``at`` (one pad's sample; the ring laid out as
-    ``st``'s header says) the first of the ``back`` samples before it lies whose distance
-    from ``base`` reaches ``level``, either way; 0 if none does.  In machine code: the
-    state machine asks it for every pad at every frame it takes."""
+    ``st``'s header says) the first of the ``back`` samples before it lies whose
+    distance from ``base`` reaches ``level``, either way; 0 if none does."""
+    # In machine code: the state machine asks it for every pad at every frame it takes.
     r = ptr16(ring)
     s = ptr32(st)
     n = int(s[0])
@@ -325,12 +334,13 @@ def _first_over(ring, st, at, back, base, level) -> int:
 
 @micropython.viper
 def _walk_peak(ring, st, wk, at, want) -> int:
-    """:meth:`Detector._peak` on one pad's raw signal, in machine code: ``wk[_WK_COUNT]``
-    samples from ring index ``at`` (one a frame, laid out as ``st``'s header says), less
-    ``wk[_WK_BASE]``; the largest deviation (of sign ``want``, 0 either), its sample and
-    sign, then the largest sum of ``wk[_WK_STEP]`` consecutive samples from two steps
-    before it to one after (within ``_WK_BACK`` / ``_WK_FWD``), and where it ends.
-    Returns the largest deviation; the rest goes into ``wk``."""
+    """:meth:`Detector._peak` on one pad's raw signal, in machine code."""
+    # ``wk[_WK_COUNT]`` samples from ring index ``at`` (one a frame, laid out as
+    # ``st``'s header says), less ``wk[_WK_BASE]``; the largest deviation (of sign
+    # ``want``, 0 either), its sample and sign, then the largest sum of ``wk[_WK_STEP]``
+    # consecutive samples from two steps before it to one after (within ``_WK_BACK`` /
+    # ``_WK_FWD``), and where it ends.
+    # Returns the largest deviation; the rest goes into ``wk``.
     r = ptr16(ring)
     s = ptr32(st)
     w = ptr32(wk)
@@ -413,13 +423,14 @@ def _walk_peak(ring, st, wk, at, want) -> int:
 
 @micropython.viper
 def _walk_edge(ring, st, wk, at, sgn) -> int:
-    """:meth:`Detector._half_time`'s walk on one pad's raw signal, in machine code: back
-    from ring index ``at`` (laid out as ``st``'s header says) over up to ``wk[_WK_COUNT]``
-    samples, each less ``wk[_WK_BASE]`` times ``sgn``, until one is at most a fifth of
-    ``wk[_WK_BEST]``: the first under half of it (``_WK_X``, ``_WK_V``, ``_WK_ABOVE``) and
-    those between a quarter and three quarters of it (from ``_WK_HEAD``; ``wk`` holds
-    ``_WK_HEAD + 2 * wk[_WK_COUNT]``).  Integer tests, the same as the float ones on any
-    peak under 2**21.  Returns 1 if a sample came under half the peak, else 0."""
+    """:meth:`Detector._half_time`'s walk on one pad's raw signal, in machine code."""
+    # Back from ring index ``at`` (laid out as ``st``'s header says) over up to
+    # ``wk[_WK_COUNT]`` samples, each less ``wk[_WK_BASE]`` times ``sgn``, until one is
+    # at most a fifth of ``wk[_WK_BEST]``: the first under half of it (``_WK_X``,
+    # ``_WK_V``, ``_WK_ABOVE``) and those between a quarter and three quarters of it
+    # (from ``_WK_HEAD``; ``wk`` holds ``_WK_HEAD + 2 * wk[_WK_COUNT]``).
+    # Integer tests, the same as the float ones on any peak under 2**21. Returns 1 if a
+    # sample came under half the peak, else 0.
     r = ptr16(ring)
     s = ptr32(st)
     w = ptr32(wk)
@@ -630,10 +641,11 @@ def _frames_before(rem, span):
 
 def _line(p, dt):
     """Pad ``p``'s retrigger level ``dt`` µs after its line started, 0 once the line has
-    ended: the line fading from ``rt_level`` (a share of the last peak), over the threshold
-    while above it.  With ``second_pct`` set (the ring model calibration applies) the line
-    is the ring over the threshold, so a ring riding on a lagging baseline needs the
-    threshold on top of it, and holds until the ring is a quarter of the threshold."""
+    ended: the line fading from ``rt_level`` (a share of the last peak), over the
+    threshold while above it."""
+    # With ``second_pct`` set (the ring model calibration applies) the line is the ring
+    # over the threshold, so a ring riding on a lagging baseline needs the threshold on
+    # top of it, and holds until the ring is a quarter of the threshold.
     ring = p.rt_level * math.exp(-dt / p.rt_tau)
     if p.second:
         return p.thr + ring if 4 * ring > p.thr else 0
@@ -641,12 +653,12 @@ def _line(p, dt):
 
 
 def _lag_freq(d, ok, m, r2, c, dw, sh):
-    """The ring's frequency from its phase over a lag of up to ``m // 4`` state frames:
-    the damped sinusoid ``d`` (``m`` state frames, oldest first, fading by ``r2`` per
-    two) holds ``d[j] = 2 r^L cos(L w) d[j-L] - r^2L d[j-2L]`` for any lag ``L``, whose
-    least squares fit knows ``L w`` about as well as the one-frame fit knows ``w``:
-    ``w`` ``L`` times better, where ``L w`` is not near a whole turn or half turn (the
-    lag where ``L sin(L w)`` is largest)."""
+    """The ring's frequency from its phase over a lag of up to ``m // 4`` state frames."""
+    # The damped sinusoid ``d`` (``m`` state frames, oldest first, fading by ``r2`` per
+    # two) holds ``d[j] = 2 r^L cos(L w) d[j-L] - r^2L d[j-2L]`` for any lag ``L``,
+    # whose least squares fit knows ``L w`` about as well as the one-frame fit knows
+    # ``w``: ``w`` ``L`` times better, where ``L w`` is not near a whole turn or half
+    # turn (the lag where ``L sin(L w)`` is largest).
     # Of the angles whose cosine that is, the one nearest ``L`` times the one-frame
     # fit's (``c``: cos w, known to ``dw``); only on the samples ``ok`` says are not
     # clipped. Returns (cos w, its error as the frequency's) where that is better than
@@ -824,6 +836,7 @@ class Detector:
         # [pad, onset, peak, delay subtracted, clean peak, subtracted pads (bits)] of hits
         self.pending = []  # scanned, awaiting the crosstalk verdict
         self.recent = []  # emitted, kept for the crosstalk window
+        self.scans = 0  # hits scanned (slaps and second contacts): their garbage is collected once at rest (main.serve)
         self.ring = None  # where the frames are: the DMA's ring or our own
         self.ring_frames = 1
         self.frame_us = STATE_US
@@ -955,10 +968,11 @@ class Detector:
     @micropython.native
     def _plan(self, left, t, span):
         """How many of the next state frames (``span`` µs apart, the first at ticks
-        ``t``) :func:`_gate` may take: as many as pass before a scan, mask, retrigger
-        decay or crosstalk wait ends (the Python state machine takes the frame where one
-        does), ``FRAMES`` if none will; while a retrigger threshold decays and decides,
-        at most ``left`` (this block's)."""
+        ``t``) :func:`_gate` may take."""
+        # As many as pass before a scan, mask, retrigger decay or crosstalk wait ends
+        # (the Python state machine takes the frame where one does), ``FRAMES`` if none
+        # will; while a retrigger threshold decays and decides, at most ``left`` (this
+        # block's).
         # Fills the gate's state with each pad's; the level a pad must reach for the
         # gate to stop is its threshold, none while masked, and while the retrigger
         # threshold decays, the lowest it comes to in those frames (the state machine
@@ -990,10 +1004,16 @@ class Detector:
             st[o] = 0
             st[o + 1] = p.thr
             if ph == SCAN:
-                if p.ph_on:  # the prediction steps on through the scan: the state machine's
-                    return 0
                 st[o] = 2
                 w = _frames_before(p.scan - ticks_diff(t, p.cross), span)
+                if p.ph_on:  # the prediction steps on through the scan, the rise over it kept
+                    st[o] = 4
+                    st[o + 7] = p.ph_a1 + _PH_OFF
+                    st[o + 8] = p.ph_a2n
+                    st[o + 9] = p.ph_p1 + _PH_OFF
+                    st[o + 10] = p.ph_p2 + _PH_OFF
+                    st[o + 11] = p.ph_peak
+                    st[o + 1] = p.ph_base
             elif ph == MASK:
                 st[o] = 1
                 st[o + 1] = _NEVER
@@ -1042,9 +1062,10 @@ class Detector:
 
     def _line_frames(self, p, t, span):
         """State frames ``span`` µs apart, the first at ticks ``t``, before pad ``p``'s
-        retrigger line ends (:func:`_line`): from where the fading line meets the level it
-        ends at, then checked with :func:`_line` itself at the frames either side, as the
-        state machine checks it at each frame."""
+        retrigger line ends (:func:`_line`)."""
+        # From where the fading line meets the level it ends at, then checked with
+        # :func:`_line` itself at the frames either side, as the state machine checks it
+        # at each frame.
         dt = ticks_diff(t, p.line_t)
         end = p.thr / 4 if p.second else p.thr
         f = 0
@@ -1087,6 +1108,10 @@ class Detector:
             st[o + 5] = 0
             if p.phase == SCAN:
                 p.peak = st[o + 6]
+                if st[o] == 4:
+                    p.ph_p1 = st[o + 9] - _PH_OFF
+                    p.ph_p2 = st[o + 10] - _PH_OFF
+                    p.ph_peak = st[o + 11]
             else:
                 p.base_fp = st[o + 2]
                 if p.phase == IDLE:
@@ -1187,10 +1212,11 @@ class Detector:
         return _NOTHING
 
     def _phase_fit(self, i, p, k, t):
-        """Pad ``i``'s mask ended at state frame ``k`` (ticks ``t``): with the ring
-        model set, fit the ring as it stands, phase and all, so a new slap is seen as a
-        rise over it (one meeting the ring in its opposite swing sums to less than
-        either and never rises over a line that knows only the ring's size)."""
+        """Pad ``i``'s mask ended at state frame ``k`` (ticks ``t``)."""
+        # With the ring model set, fit the ring as it stands, phase and all, so a new
+        # slap is seen as a rise over it (one meeting the ring in its opposite swing
+        # sums to less than either and never rises over a line that knows only the
+        # ring's size).
         # The ring is a damped sinusoid: each state frame's sample is ``a1`` times the
         # one before less ``r²`` times the one before that, ``r`` its fade per state
         # frame (the pad's own time constant); ``a1`` (its frequency) is fitted by least
@@ -1283,24 +1309,25 @@ class Detector:
             p.ph_fit_t = (p.cross + (8 + PH_REFIT_FRAMES) * STATE_US) & TICKS_MASK
 
     def _level(self, p, rms, amp, dw):
-        """Pad ``p``'s level over the ring predicted with its phase, on: the threshold,
-        ``second_pct`` % of what the last slap rose by, 8 times the fit's rms and twice what
-        of the ring (``amp`` high) a phase drifting with the frequency known to ``dw`` (~2
-        standard errors) may miss, at worst by where the ring has faded by e."""
+        """Pad ``p``'s level over the ring predicted with its phase, on."""
+        # The threshold, ``second_pct`` % of what the last slap rose by, 8 times the
+        # fit's rms and twice what of the ring (``amp`` high) a phase drifting with the
+        # frequency known to ``dw`` (~2 standard errors) may miss, at worst by where the
+        # ring has faded by e.
         drift = dw * p.rt_tau / (self.step * self.frame_us * math.e)
         lost = amp * (drift if drift < 1 else 1)
         p.ph_level = p.thr + p.second * p.last_rise // 100 + int(8 * rms + 2 * lost)
         p.ph_on = True
 
     def _state_fit(self, p, d, ok, m, b):
-        """Pad ``p``'s ring on ``m`` state frames ``d`` (less its baseline ``b``; ``ok``: not
-        clipped) that clip too much for the frequency to be fitted (a ring of one and a half
-        times the rails' reach, 12 ms after two hard slaps): the frequency and fade of the
-        pad's last fit, its amplitude and phase fitted by least squares on the samples
-        that did not clip (the ring is ``α u + β v``, ``u`` and ``v`` the recursion's
-        sequences from (1, 0) and (0, 1)).  Refused (False) where it leaves more than a
-        tenth, stands on fewer than eight samples, or puts a clipped sample's ring short of
-        the rail it reached."""
+        """Pad ``p``'s ring on ``m`` state frames ``d`` (less its baseline ``b``; ``ok``:
+        not clipped) that clip too much for the frequency to be fitted."""
+        # (A ring of one and a half times the rails' reach, 12 ms after two hard slaps.)
+        # The frequency and fade of the pad's last fit, its amplitude and phase fitted by
+        # least squares on the samples that did not clip (the ring is ``α u + β v``, ``u``
+        # and ``v`` the recursion's sequences from (1, 0) and (0, 1)).
+        # Refused (False) where it leaves more than a tenth, stands on fewer than eight
+        # samples, or puts a clipped sample's ring short of the rail it reached.
         q = 1 << _PH_Q
         a1 = p.ph_a1 / q
         r2 = p.ph_a2n / q
@@ -1352,13 +1379,14 @@ class Detector:
         return True
 
     def _fit_again(self, p, on, m, clipped):
-        """Pad ``p``'s ring could not be fitted on ``m`` state frames: the fit standing
-        (``on``) is kept; with none, a ring that clipped (a hard slap's: on its first few
-        ms too few samples are left between its clipped swings, and a fit on them
-        predicted rings far off) is fitted again on ``PH_REFIT_FRAMES`` once they stand
-        (``ph_clip``: nothing starts a hit until then; the line, read from a clipped peak,
-        lies under such a ring, its crossings were taken for slaps or for second contacts
-        that put the fit off again, and fast slaps come 15 ms apart or more)."""
+        """Pad ``p``'s ring could not be fitted on ``m`` state frames."""
+        # The fit standing (``on``) is kept; with none, a ring that clipped (a hard
+        # slap's: on its first few ms too few samples are left between its clipped
+        # swings, and a fit on them predicted rings far off) is fitted again on
+        # ``PH_REFIT_FRAMES`` once they stand (``ph_clip``: nothing starts a hit until
+        # then; the line, read from a clipped peak, lies under such a ring, its
+        # crossings were taken for slaps or for second contacts that put the fit off
+        # again, and fast slaps come 15 ms apart or more).
         p.ph_on = on
         if clipped and not on and m < PH_REFIT_FRAMES:
             p.ph_wait = p.ph_clip = True
@@ -1377,12 +1405,12 @@ class Detector:
 
     @micropython.native
     def _scanned(self, i, p, k):
-        """Pad ``i``'s scan ended at frame ``k``: its hit is pending (the crosstalk
-        verdict), or, reached while the last slap's ring held the retrigger line up and
-        rising less than ``second_pct`` % of that slap's peak over the ring (the line
-        less its margin), the palm's second contact: no hit, and its ring joins the
-        line; so too up to ``SECOND_HOLD_US`` after the slap once a short ring has
-        gone."""
+        """Pad ``i``'s scan ended at frame ``k``."""
+        # Its hit is pending (the crosstalk verdict), or, reached while the last slap's
+        # ring held the retrigger line up and rising less than ``second_pct`` % of that
+        # slap's peak over the ring (the line less its margin), the palm's second
+        # contact: no hit, and its ring joins the line; so too up to ``SECOND_HOLD_US``
+        # after the slap once a short ring has gone.
         # With ``second_pct`` set, so does a hit whose peak is under the threshold.
         # Where the ring was predicted with its phase (:meth:`_phase_fit`), a hit that
         # rose over that prediction by its level (which holds second contacts out) is a
@@ -1393,6 +1421,7 @@ class Detector:
         # the scan, and a state frame) was timed on a swing of that ring: it is timed
         # from the crossing less that delay (not one timed with the predicted ring taken
         # off: :meth:`_over_ring`).
+        self.scans += 1
         onset, peak, clean, delay, subtracted = self._onset(i, p, k)
         rose = p.ph_on  # the ring was predicted with its phase: the rise over it decides
         p.ph_on = p.ph_wait = p.ph_clip = False
@@ -1434,13 +1463,13 @@ class Detector:
     @micropython.native
     def _sources(self, i, p, k):
         """What is subtracted from pad ``i``'s signal before its edge is timed (its scan
-        ended at frame ``k``): every other pad with a crosstalk gain here that crossed
-        its threshold from ``EDGE_BACK_US`` before this hit's crossing until now with a
-        slap of its own (:meth:`_slapped`; a pad that only carries a third pad's
-        crosstalk would take that slap away twice), as ``(pad, gain, its baseline, lag
-        in frames, its crosstalk)``, where its crosstalk lists the same for the other
-        slapped pads: subtracted from it first, so its own signal is what is
-        subtracted."""
+        ended at frame ``k``)."""
+        # Every other pad with a crosstalk gain here that crossed its threshold from
+        # ``EDGE_BACK_US`` before this hit's crossing until now with a slap of its own
+        # (:meth:`_slapped`; a pad that only carries a third pad's crosstalk would take
+        # that slap away twice), as ``(pad, gain, its baseline, lag in frames, its
+        # crosstalk)``, where its crosstalk lists the same for the other slapped pads:
+        # subtracted from it first, so its own signal is what is subtracted.
         # (Not this pad's: if this hit is only crosstalk, that pad carries none of it;
         # if it is a slap, what that pad carries of it is a few % of it, half a
         # millisecond late, and costs its stamp a few µs.) None when there is nothing to
@@ -1475,10 +1504,11 @@ class Detector:
 
     @micropython.native
     def _slapped(self, j, k, pads):
-        """True when pad ``j``'s latest hit is a slap of its own: over its frames up to
-        ``k`` (its scan, or as much as there is), its signal less the crosstalk of the
-        other ``pads`` still stands as a hit does in :meth:`_onset` (averaged over a
-        state frame, at least the threshold and ``xclean_pct`` % of what was taken)."""
+        """True when pad ``j``'s latest hit is a slap of its own."""
+        # Over its frames up to ``k`` (its scan, or as much as there is), its signal
+        # less the crosstalk of the other ``pads`` still stands as a hit does in
+        # :meth:`_onset` (averaged over a state frame, at least the threshold and
+        # ``xclean_pct`` % of what was taken).
         q = self.pads[j]
         r_min = frame_diff(self._newest, k) - self.ring_frames + 1
         lo = frame_diff(q.cross_k, k) - self.step + 1
@@ -1688,9 +1718,10 @@ class Detector:
     @micropython.native
     def _onset(self, i, p, k):
         """(onset ticks, peak, clean peak, delay, subtracted pads) of pad ``i``'s hit,
-        whose scan ended at frame ``k``: the peak over every frame since the state frame
-        before the crossing, and the time the rising edge reached half of it, less the
-        pad's delay from contact to there."""
+        whose scan ended at frame ``k``."""
+        # The peak over every frame since the state frame before the crossing, and the
+        # time the rising edge reached half of it, less the pad's delay from contact to
+        # there.
         # With crosstalk gains set, the other pads that had hits near this one are
         # subtracted first (their crosstalk rides on this edge and raises this peak):
         # the clean peak and the edge are measured on what is left, if a slap of this
@@ -1840,10 +1871,11 @@ class Detector:
         return x50, best, lobe
 
     def _ring_left(self, i, p, k, lo, r_min):
-        """Pad ``i``'s signal less its ring's baseline and the ring predicted with its phase
-        from frame ``k + lo`` (``lo`` < 0) to ``k`` into ``_left`` (:func:`_ring_left`).
-        False where the fit's angle is a whole or half turn (the ring's state then does
-        not say its phase) or the ring carried back outgrows the fixed point."""
+        """Pad ``i``'s signal less its ring's baseline and the ring predicted with its
+        phase from frame ``k + lo`` (``lo`` < 0) to ``k`` into ``_left``
+        (:func:`_ring_left`)."""
+        # False where the fit's angle is a whole or half turn (the ring's state then
+        # does not say its phase) or the ring carried back outgrows the fixed point.
         # The same damped sinusoid at the sampler's rate (its angle and fade per frame a
         # step-th of the state frame's), from its state here and a state frame before
         # (ph_p1, ph_p2); from two state frames and a frame before lo, which the walks may
@@ -1897,12 +1929,14 @@ class Detector:
 
     @micropython.native
     def _narrow(self, i, k, rp, sgn, top, b):
-        """True when pad ``i``'s swing of sign ``sgn`` peaking ``top`` at frame ``k + rp``
-        is over half its height for at most two state frames: a strike's first lobe or
-        pre swing (the contact's own answer, as long as a soft palm's contact at most),
-        not a resonator's swing (a third of its period: 1.3 ms at 250 Hz).  Its own run
-        over half its height: a wooden strike's pre swing is followed, after its narrow
-        lobe the other way, by the main swing its way, which is no part of it."""
+        """True when pad ``i``'s swing of sign ``sgn`` peaking ``top`` at frame ``k +
+        rp`` is over half its height for at most two state frames."""
+        # A strike's first lobe or pre swing (the contact's own answer, as long as a
+        # soft palm's contact at most), not a resonator's swing (a third of its period:
+        # 1.3 ms at 250 Hz).
+        # Its own run over half its height: a wooden strike's pre swing is followed,
+        # after its narrow lobe the other way, by the main swing its way, which is no
+        # part of it.
         return self._width(i, k, rp, sgn, top, b) <= 2 * (STATE_US // self.frame_us)
 
     @micropython.native
@@ -1951,12 +1985,13 @@ class Detector:
 
     @micropython.native
     def _edge_base(self, i, p, k, rc, r_min):
-        """The baseline under a hit's edge (crossing at frame ``k + rc``): the mean of
-        the samples from ``BASE_FROM_US`` to ``BASE_TO_US`` before the crossing, if they
-        were quiet (their mean deviation from it at most twice the idle noise's); else
-        the tracked baseline.  The tracked one follows slowly (for a steady threshold)
-        and so lags a drifting baseline by up to ~150 counts, a few % of a soft slap:
-        its half-peak level, and so its stamp, moved by tens of µs."""
+        """The baseline under a hit's edge (crossing at frame ``k + rc``)."""
+        # The mean of the samples from ``BASE_FROM_US`` to ``BASE_TO_US`` before the
+        # crossing, if they were quiet (their mean deviation from it at most twice the
+        # idle noise's); else the tracked baseline.
+        # The tracked one follows slowly (for a steady threshold) and so lags a drifting
+        # baseline by up to ~150 counts, a few % of a soft slap: its half-peak level,
+        # and so its stamp, moved by tens of µs.
         a = rc - BASE_FROM_US // self.frame_us
         z = rc - BASE_TO_US // self.frame_us
         if a < r_min:
@@ -2008,11 +2043,11 @@ class Detector:
     @micropython.native
     def _crosstalk(self, c, pad):
         """True when another pad's hit within the window is stronger than this one by
-        the crosstalk ratio, and this one could have come from it: crosstalk carries the
-        other slap's force, so this hit is timed as a slap that hard would be on this
-        pad (the same share of a hard slap: a peak in the other pad's counts is another
-        force here when the pads' gains differ), and crosstalk never starts before the
-        slap that causes it."""
+        the crosstalk ratio, and this one could have come from it."""
+        # Crosstalk carries the other slap's force, so this hit is timed as a slap that
+        # hard would be on this pad (the same share of a hard slap: a peak in the other
+        # pad's counts is another force here when the pads' gains differ), and crosstalk
+        # never starts before the slap that causes it.
         # A hit whose edge was timed with that pad's signal subtracted is a slap of its
         # own (what was left stood clear: ``_onset``), not its crosstalk, if it came
         # first: later, what the subtraction leaves on a pad that rings unlike that one
@@ -2036,10 +2071,11 @@ class Detector:
 
     def edge(self, pad, onset, before_us, after_us, most):
         """Pad ``pad``'s samples around a hit's ``onset`` (ticks) as the sampler took
-        them (every frame, not one in ``step``): ``(ticks of the first, µs apart,
-        [read_u16 counts])`` from ``before_us`` before the onset to ``after_us`` after,
-        at most ``most``, of the frames the ring still holds.  Calibration reads the
-        palm's contact from them (``calibration.onset_fit``)."""
+        them (every frame, not one in ``step``)."""
+        # ``(ticks of the first, µs apart, [read_u16 counts])`` from ``before_us``
+        # before the onset to ``after_us`` after, at most ``most``, of the frames the
+        # ring still holds. Calibration reads the palm's contact from them
+        # (``calibration.onset_fit``).
         fu = self.frame_us
         at = ticks_diff(onset, self._t0)
         first = (at - before_us) // fu
@@ -2061,6 +2097,16 @@ class Detector:
         k = self._k0
         out = [ring[((k + r) * n + pad) % size] << sh for r in range(first, last + 1)]
         return t & TICKS_MASK, fu, out
+
+    def resting(self):
+        """True while every pad is idle (no hit, mask or ring line) and no hit awaits its
+        verdict: a slap can still come, but no burst is under way."""
+        if self.pending:
+            return False
+        for p in self.pads:
+            if p.phase != IDLE:
+                return False
+        return True
 
     def health(self, pad):
         """(baseline, noise, largest peak since the last call, clipped samples) of a pad."""

@@ -24,6 +24,7 @@ import micropython
 # emulated board, tests/board/).  run() hands Ctrl-C back when BOOTSEL asks for the REPL.
 micropython.kbd_intr(-1)
 
+import gc
 import select
 import sys
 import time
@@ -217,6 +218,8 @@ def serve(board, sampler, probe):
     # frames of backlog we can afford: the detector looks back up to EDGE_BACK_US plus a scan
     keep = sampler.size // pads - (EDGE_BACK_US + 8000) // FRAME_US - BLOCK
     host = bytearray(HOST_BYTES)
+    det = board.detector
+    swept = det.scans  # the hits scanned when garbage was last collected
     k = 0
     while True:
         # every byte waiting (one a pass fell behind a host's pings), up to a frame's end
@@ -228,7 +231,11 @@ def serve(board, sampler, probe):
             board.on_contact(touched)
         ready = (sampler.frames_done() - k) & FRAME_MASK
         if ready < BLOCK:  # whole blocks only: handed over as they came (16 frames a call on
-            continue  # average), each call's own cost took a burst to 60 % of the CPU (issue 32)
+            # average), each call's own cost took a burst to 60 % of the CPU (issue 32)
+            if swept != det.scans and det.resting():  # a burst's garbage, collected once the pads rest:
+                gc.collect()  # a pass takes ~10 ms, and inside a burst it ran the backlog over keep (issue 31)
+                swept = det.scans
+            continue
         missed = 0
         if ready > keep:  # we fell so far behind that the DMA overwrote what we still need
             missed = ready - BLOCK
