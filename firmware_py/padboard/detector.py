@@ -1580,8 +1580,8 @@ class Detector:
     @micropython.native
     def _peak(self, i, k, lo, hi, r_min, b, src, want):
         """(largest |deviation|, peak, its frame, sign) of pad ``i``'s signal (less the
-        sources in ``src``) over frames ``k + lo`` .."""
-        # ``k + hi`` (``want``: only that sign, 0 either): the peak is, with several
+        sources in ``src``) over frames ``k + lo`` .. ``k + hi``."""
+        # ``want``: only that sign, 0 either. The peak is, with several
         # frames per state frame, the largest of the signal averaged over ``STATE_US``
         # around the largest sample (the largest of many noisy samples is too high).
         # With sources, the largest sample is looked for on every state frame only (the
