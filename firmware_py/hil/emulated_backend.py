@@ -172,6 +172,9 @@ class EmulatedRun(SimRun):
         if booting:
             self.rec.note(0, "board boot", link_events=[repr(e) for e in booting])
 
+    def _start_timeline(self) -> None:
+        """The timebase is the emulated board's, set as its link opens (:meth:`EmulatedLink.start_at`)."""
+
     def _schedule(self) -> None:
         from firmware_py.hil.board.slaps import AFTER_US, BEFORE_US
 

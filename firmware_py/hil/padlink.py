@@ -15,9 +15,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
-SLAP_LEAD_US = 30_000
-"""A slap is handed to the simulator this long before its time: samples already taken
-are not taken again."""
+SLAP_LEAD_US = 250_000
+"""A slap is handed to the simulator this long before its time (never before an unplug
+or replug ahead of it): samples already taken are not taken again, and the loop handing
+it may run that far behind the wall clock on a loaded machine (a cold first frame)."""
 
 
 class RealtimeClock:

@@ -27,6 +27,8 @@ from firmware_py.runtime.virtual_time import VirtualTimeDriver
 from hal.events import ButtonEvent, PadLinkEvent, SlapEvent
 
 NAME = "sim"
+TIMELINE_LEAD_US = 50_000
+"""In real time, how long after the cabinet is built its scenario time 0 comes."""
 
 
 class BackendLacks(Exception):
@@ -179,6 +181,7 @@ class SimRun:
         )
         if self.cabinet.ctx.sound is not None:
             self.cabinet.ctx.sound.speaker.listeners.append(lambda t_us, name: self.rec.cue(t_us - self.t0, name))
+        self._start_timeline()
         self._wrap_hardware()
         if sc.start == "game":
             self._start_game()
@@ -188,16 +191,32 @@ class SimRun:
         return load_cabinet_config(self.scenario, data_dir)
 
     def _open_link(self, data_dir: Path) -> None:
-        """The padboard simulator and driver in real time, for a config with a padboard."""
+        """The padboard simulator and driver in real time, for a config with a padboard
+        (their handshake runs while the cabinet is built; ``data_dir`` is for a board
+        that keeps files, as the emulated one does)."""
         if not uses_padboard_link(self.config):
             return
         from firmware_py.hil.padlink import PadboardLink, RealtimeClock
 
-        sc = self.scenario
         self.realtime = RealtimeClock()
-        self.link = PadboardLink(self.config, sc.seed, self.realtime)
-        self.t0 = self.realtime.now_us() + 50_000 - sc.start_us
+        self.link = PadboardLink(self.config, self.scenario.seed, self.realtime)
+
+    def _start_timeline(self) -> None:
+        """On the link's clock, scenario time 0 comes a little after the cabinet is built:
+        building it takes 0.4-0.9 s, and a timeline begun before it started the loop that
+        far behind the wall clock, so a slap it handed the simulator 30 ms ahead arrived
+        after the simulator had sampled past it and was never seen (CI, under load).  The
+        cabinet was built on the virtual clock's start: the boot scene is made again at
+        the timeline's start (a fresh store holds no game to resume)."""
+        if self.realtime is None:
+            return
+        from firmware_py.runtime.scenes import Attract
+
+        sc = self.scenario
+        self.t0 = self.realtime.now_us() + TIMELINE_LEAD_US - sc.start_us
         self.clock.set(self.t0 + sc.start_us)
+        if sc.start != "game":
+            self.cabinet.scene = Attract(self.cabinet.ctx, self.clock.now_us())
         self.rec.note(
             0, "timebase", t0_us=self.t0, why="padboard simulator and driver in real time: stamps are t0 + scenario µs"
         )
@@ -276,13 +295,21 @@ class SimRun:
                 station, velocity, link = inp.station, inp.velocity, self.link
                 from firmware_py.hil.padlink import SLAP_LEAD_US
 
-                sim.at(max(self.t0, at - SLAP_LEAD_US), lambda: link.slap(station, at, velocity))
+                hand = max(sim.clock.now_us(), at - SLAP_LEAD_US, self._link_remade_before(inp.at_us))
+                sim.at(min(at, hand), lambda: link.slap(station, at, velocity))
             else:
                 sim.slap(inp.station, at, inp.velocity, inp.delay_us)
         elif inp.action == "service":
             sim.service_key(inp.on, at)
         else:
             self._padboard_input(inp)
+
+    def _link_remade_before(self, at_us: int) -> int:
+        """Cabinet µs just after the last unplug or replug at or before scenario µs
+        ``at_us`` (the simulator's board reboots with a new clock on a replug: a slap is
+        handed to it only after), or t0."""
+        remade = [i.at_us for i in self.scenario.inputs if i.action in ("unplug", "replug") and i.at_us <= at_us]
+        return self.t0 + max(remade) + 1 if remade else self.t0
 
     def _padboard_input(self, inp: Input) -> None:
         """Unplug, replug and garbage on the padboard link.  With the padboard simulator

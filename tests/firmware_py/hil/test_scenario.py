@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 import tomllib
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -263,3 +264,27 @@ def test_hil_run_takes_folders_and_leaves_cabinet_configs_out(tmp_path: Path) ->
     files = expand([HIL / "padboard"])
     assert [f.name for f in files] == ["garbage_during_play.toml", "unplug_mid_game.toml"]
     assert expand([HIL / "padboard" / "configs" / "cabinet-padboard.toml"]) == []
+
+
+@pytest.mark.realtime
+def test_hil_real_time_timeline_starts_once_the_cabinet_is_built(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A scenario on the padboard link runs on the wall clock.  Building the cabinet takes
+    0.4-0.9 s on a loaded machine; a timeline begun before it started the loop that far
+    behind, and a slap handed to the simulator ahead of its time came after the simulator
+    had sampled past it: never seen (CI, the garbage scenario).  Here the build is made
+    0.8 s slower on purpose, and the slap after the noise still wins the Hit."""
+    from firmware_py.runtime.cabinet import Cabinet
+
+    build = Cabinet.__init__
+
+    def slow_build(self: Cabinet, *args: object, **kwargs: object) -> None:
+        build(self, *args, **kwargs)  # type: ignore[arg-type]
+        time.sleep(0.8)
+
+    monkeypatch.setattr(Cabinet, "__init__", slow_build)
+    s = load_scenario(HIL / "padboard" / "garbage_during_play.toml")
+    result = run_scenario(s, report_dir=tmp_path, window=False)
+    assert result.status == "pass", result.summary()
+    assert result.fidelity.unmatched == 0
