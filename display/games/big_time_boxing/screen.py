@@ -797,8 +797,8 @@ FORESEEN_A_PART = 6
 
 def foreseen(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, part: int) -> bool:
     """What a demo may show beyond its first states, a part at a time: for each seat and
-    each level a demo's computer may play at, what the head and the key hints say of it
-    (:func:`_foreseen_names`), then every card a punch may put on the stage
+    each level a demo's computer may play at, what the head, the key hints and the notes
+    under a lone card say of it (:func:`_foreseen_names`), then every card a punch may put on the stage
     (:func:`_foreseen_cards`).  For the attract mode's planning only (:mod:`display.ahead`:
     nothing it draws is shown); False when there is no part ``part``.  Which of them a
     demo shows its seed decides, and words the planning had not met were fitted in faces
