@@ -39,6 +39,10 @@ STEP_INSTRUCTIONS = 3_000_000
 """A step's estimated cost: the attract goal for a whole frame (issue 34)."""
 FACE_INSTRUCTIONS = 2_500_000
 """A face's first render (opening, HarfBuzz's plan, the first glyph), measured at 40–205 px."""
+MEASURE_INSTRUCTIONS = 300_000
+"""A string's width measured in an open face (shaped whole: a fit of a boxing demo's head
+words is measured in two to four faces).  At 400 k a step of fits cost about half its
+estimate (the preparation ran past the title card's idle frames); at 200 k one cost 7.7 M."""
 PLAYED = 12
 """States of a random playout sketched after the opening (Punch!'s first cards shown)."""
 REFERENCE = 100
@@ -261,6 +265,51 @@ def warm_steps(wanted: Wanted) -> Iterator[Warm]:
             yield Warm(size, bold, step)
 
 
+Fit = tuple[str, int, int]
+"""Words to fit, the width, the largest size (:func:`display.text.fitting_size`)."""
+
+
+def fit_steps(fits: list[Fit], measured: Wanted, face: Callable[[int, bool], Typeface]) -> Iterator[list[Fit]]:
+    """``fits`` about :data:`STEP_INSTRUCTIONS` at a time (at least one a step).  A fit
+    measures its words in the bold faces :func:`_measured_in` says, each
+    :data:`MEASURE_INSTRUCTIONS`; a face not in ``measured`` costs :data:`FACE_INSTRUCTIONS` more
+    and each letter new to it a glyph (counted as :func:`warm_steps` counts a render: a
+    measure loads no more); ``measured`` notes them.  A fit a step was a step for each of
+    a name's words at each level a demo's computers may play at, more steps than the
+    title card has idle frames."""
+    step: list[Fit] = []
+    cost = 0
+    for fit in fits:
+        words, width, largest = fit
+        each = 0
+        for size in _measured_in(face, words, width, largest):
+            each += MEASURE_INSTRUCTIONS
+            chars = measured.get((size, True))
+            if chars is None:
+                each += FACE_INSTRUCTIONS
+                chars = measured[size, True] = set()
+            new = set(words) - chars
+            each += len(new) * glyph_instructions(size, True)
+            chars.update(new)
+        if step and cost + each > STEP_INSTRUCTIONS:
+            yield step
+            step, cost = [], 0
+        step.append(fit)
+        cost += each
+    if step:
+        yield step
+
+
+def _measured_in(face: Callable[[int, bool], Typeface], words: str, width: int, largest: int) -> set[int]:
+    """The sizes :func:`display.text.fitted_in` may measure ``words`` in, estimated in
+    ``face``'s faces: the largest, the first guess, each size down from it to the
+    answer, and one below it (an estimate may stop a size short)."""
+    wide = face(largest, True).size(words)[0]
+    guess = max(14, min(largest, largest * width // max(1, wide)))
+    answer = fitted_in(face, words, width, largest)
+    return {largest, *range(guess, max(14, answer - 2) - 1, -2)}
+
+
 _planned: dict[tuple[object, ...], Wanted] = {}
 """What each demo wants (by canvas size, game and stations), once planned: a demo comes
 back every cycle, and its sizes and letters do not change."""
@@ -353,21 +402,28 @@ class Ahead:
             yield None
         sketches = Sketches(self._sheet)
         made: set[tuple[Paint, tuple[Hashable, ...]]] = set()
+        measured: Wanted = {}
         _sketched[key] = []
         for sketch in demo_sketches(screen):
             _sketched[key].append(sketch)
             yield None  # the engine made, or a state played: a step of its own
-            yield from self._fitted(sketch, sketches, made, None)
+            yield from self._fitted(sketch, sketches, made, None, measured)
         part = 0
-        while _sketched[key] and (yield from self._fitted(_sketched[key][0], sketches, made, part)):
+        while _sketched[key] and (yield from self._fitted(_sketched[key][0], sketches, made, part, measured)):
             part += 1  # what its game says it may show later (every card of a stage), a part a step
         _planned[key] = sketches.wanted
 
     def _fitted(
-        self, sketch: DemoScreen, sketches: Sketches, made: set[tuple[Paint, tuple[Hashable, ...]]], part: int | None
+        self,
+        sketch: DemoScreen,
+        sketches: Sketches,
+        made: set[tuple[Paint, tuple[Hashable, ...]]],
+        part: int | None,
+        measured: Wanted,
     ) -> Generator[None, None, bool]:
         """A planning draw (:meth:`_draw`), then, while it fitted words to a width not met
-        before, each measured for real (remembered), a step each, and the draw again:
+        before, each measured for real (remembered), a step's worth at a time
+        (:func:`fit_steps`; ``measured``: the faces and letters measured so far), and the draw again:
         what the draw asked for at sizes estimated is forgotten (faces never drawn in).
         False when ``part`` was asked and there is no such part."""
         while True:
@@ -377,10 +433,16 @@ class Ahead:
             if not sketches.fits:
                 return True
             sketches.back_to(kept)
-            for words, width, largest in sorted(sketches.fits):
-                fitting_size(words, width, largest)
+            for fits in fit_steps(sorted(sketches.fits), measured, self._estimate):
+                for words, width, largest in fits:
+                    fitting_size(words, width, largest)
                 yield None
             sketches.fits.clear()
+
+    def _estimate(self, size: int, bold: bool) -> Sketch:
+        """A stand-in face that notes its letters nowhere (an estimate of a fitted size)."""
+        assert self._sheet is not None
+        return Sketch(size, bold, {}, self._sheet)
 
     def _draw(
         self, sketch: DemoScreen, sketches: Sketches, made: set[tuple[Paint, tuple[Hashable, ...]]], part: int | None

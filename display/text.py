@@ -10,7 +10,7 @@ import pygame
 
 from display import compose
 from display.canvas import Canvas
-from display.theme import Typeface, font
+from display.theme import UNHINTED_BELOW, Typeface, font
 
 Color = tuple[int, int, int]
 MIN_SIZE = 14
@@ -175,8 +175,9 @@ class TextCache:
         return round(w / scale), round(h / scale)
 
 
-FITTED_KEPT = 256
-"""Fitted sizes remembered (then forgotten all at once): a few games' cards."""
+FITTED_KEPT = 1024
+"""Fitted sizes remembered (then forgotten all at once): a few games' cards, and a boxing
+demo's words planned at every level its computers may play at (~300)."""
 _fitted: dict[tuple[str, int, int], int] = {}
 
 
@@ -184,19 +185,44 @@ def fitting_size(words: str, width: int, largest: int) -> int:
     """The largest bold font size, down to 14, at which ``words`` fit in ``width`` px.
 
     Text width grows in proportion to the size, so one measurement at the largest size
-    gives the answer (then checked): loading a font per candidate size cost 50 ms."""
+    gives the answer (then checked): loading a font per candidate size cost 50 ms.
+    Remembered for words as wide as these (:func:`_as_wide`), and for these words as
+    they are (found without working out the others: a frame asks for many)."""
     key = (words, width, largest)
     size = _fitted.get(key)
     if size is None:
-        if len(_fitted) >= FITTED_KEPT:
+        wide = (_as_wide(words, largest), width, largest)
+        size = _fitted.get(wide)
+        if len(_fitted) >= FITTED_KEPT - 1:
             _fitted.clear()
-        size = _fitted[key] = fitted_in(font, words, width, largest)
+        if size is None:
+            size = _fitted[wide] = fitted_in(font, words, width, largest)
+        _fitted[key] = size
     return size
 
 
 def fitting_size_known(words: str, width: int, largest: int) -> int | None:
     """:func:`fitting_size`'s answer if it is remembered (nothing measured)."""
-    return _fitted.get((words, width, largest))
+    known = _fitted.get((words, width, largest))
+    return known if known is not None else _fitted.get((_as_wide(words, largest), width, largest))
+
+
+FIGURES_AS_ZERO = str.maketrans("123456789", "000000000")
+
+
+def _as_wide(words: str, largest: int) -> str:
+    """Words exactly as wide as ``words`` in every bold face from :data:`MIN_SIZE` to
+    ``largest``: the digits between its first and last letters as zeros, where those
+    faces are all FreeType's (:data:`theme.UNHINTED_BELOW`).  The bundled font's figures
+    are tabular and laid out unhinted, without kerning, so one is as wide as another
+    inside a string (not at its ends, where a string's box is its ink's);
+    ``tests/display/test_text_cache.py`` checks it at every size.  A boxing demo's two
+    computers' words ("CPU 1 · HARD may defend: Uppercut", "CPU 2 · …") are fitted once,
+    not once each: planning every level's words measured each in two to four faces while
+    the title card waited."""
+    if not MIN_SIZE <= largest < UNHINTED_BELOW or len(words) < 3:
+        return words
+    return words[0] + words[1:-1].translate(FIGURES_AS_ZERO) + words[-1]
 
 
 def fitted_in(face: Callable[[int, bool], Typeface], words: str, width: int, largest: int) -> int:

@@ -10,7 +10,11 @@ model changed, the frames left unchanged running the renderer's preparation step
   type prepared while the title card waited): 40 drawn frames, the last 30 counted (the
   title card's last 2 or so and the demo's first ~28, as ``bench_frames``' attract row);
 - **demo**: the demo past its first second (~8 drawn frames), 30 frames counted after
-  10 (a demo too short for that, its last 40);
+  10 (a demo too short for that, its last 40), drawn by a fresh renderer ("cold": every
+  string and segment of those 40 frames is new to it);
+- **demo after its title card**: the same 30 frames drawn as the cabinet draws them, by
+  the renderer that drew the title card (preparing the demo in its idle frames) and the
+  demo's frames before them;
 - **preparing**: each ``Renderer.prepare`` step after the title card is drawn, faces cold
   (a fresh process);
 - **memory traffic** of the demo past its first second (``bench_frames.Traffic``: bytes
@@ -74,9 +78,11 @@ def run() -> list[Figure]:
         start = min(DEMO_FROM, len(demo) - WARM - MEASURED)
         assert start >= 0, f"the {game} demo drew {len(demo)} frames: too few to measure"
         titles[game], demos[game] = title, demo[start:]
+        shown = len(drawn) - len(demo) + start + WARM + MEASURED  # the title card's frames, then the demo's
         for size in SIZES:
             stretches[size].append((f"{game} featured", size, until_drawn(loop, WARM + MEASURED), True))
             stretches[size].append((f"{game} demo", size, demo[start : start + WARM + MEASURED], True))
+            stretches[size].append((f"{game} demo after its title card", size, until_drawn(loop, shown), True))
     card = [m for m in attract_frames(featured=0) if isinstance(m, AttractScreen)]
     for size in SIZES:
         counts = traffic_of(card, size)
@@ -128,16 +134,19 @@ def run() -> list[Figure]:
     for size in SIZES:
         goal = "≤ 3 M" if size == (1920, 1080) else ""
         for (name, _size, _models, _changes), per_frame in zip(stretches[size], runs[size].result(), strict=True):
-            what = "title card, then the demo's first frames" if name.endswith("featured") else "past its first second"
-            figures.append(
-                Figure(
-                    f"attract {name.removesuffix(' featured').removesuffix(' demo')} {_res(size)}: {what}",
-                    per_frame,
-                    "instr",
-                    goal,
-                    f"per frame, draw + show; callgrind, {MEASURED} frames after {WARM}",
+            game, _, stretch = name.partition(" demo")
+            if name.endswith("featured"):
+                game, what = name.removesuffix(" featured"), "title card, then the demo's first frames"
+                note = f"per frame, draw + show; callgrind, {MEASURED} frames after {WARM}"
+            elif not stretch:
+                what, note = (
+                    "past its first second",
+                    f"a fresh renderer (cold); callgrind, {MEASURED} frames after {WARM}",
                 )
-            )
+            else:
+                what = "past its first second, after its title card"
+                note = f"the same {MEASURED} frames drawn by the renderer that drew the title card and the demo before them, as the cabinet does"
+            figures.append(Figure(f"attract {game} {_res(size)}: {what}", per_frame, "instr", goal, note))
         for game in titles:
             counts = steps[size, game].result()
             figures.append(

@@ -204,7 +204,9 @@ def traffic_of(models: list[Any], size: tuple[int, int]) -> list[tuple[float, in
 
 def _worker(stretches_file: str, tree: str) -> None:
     """Draw and show every stretch; ``os.getppid()`` before and after its MEASURED frames
-    (callgrind dumps there).  ``tree``: the code to draw with ('' for this one)."""
+    (callgrind dumps there): those after its first WARM, or its last MEASURED when it
+    draws more (a demo past its first second drawn after its title card and that second,
+    as the cabinet does).  ``tree``: the code to draw with ('' for this one)."""
     if tree:
         sys.path.insert(0, tree)
     from display.renderer import Renderer
@@ -216,13 +218,15 @@ def _worker(stretches_file: str, tree: str) -> None:
         composed = hasattr(window, "main")
         renderer = Renderer(canvas=window.main) if composed else Renderer(size=size)
         prepares = hasattr(renderer, "prepare")
+        draws = len(changed_at(models)) if changes_only else len(models)
+        first = max(WARM, draws - MEASURED)  # a longer stretch is counted over its last frames
         last, drawn = None, 0
         for model in models:
             if changes_only and model == last:  # left on screen: the cabinet's idle step
                 if prepares:
                     renderer.prepare()
                 continue
-            if drawn == WARM:
+            if drawn == first:
                 os.getppid()
             last, drawn = model, drawn + 1
             canvas = renderer.draw(model)

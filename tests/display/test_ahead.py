@@ -4,6 +4,7 @@ preparation is bounded."""
 
 from __future__ import annotations
 
+import itertools
 import string
 from dataclasses import replace
 
@@ -220,3 +221,70 @@ def test_a_boxing_demo_showing_any_punchs_card_opens_no_face_for_it(monkeypatch)
         shown += 1
     assert shown > 40
     assert not [face for face in opened if face[0] >= 40], opened  # the stage's faces (a note's are smaller)
+
+
+def test_a_boxing_demo_at_any_level_opening_any_window_fits_nothing_and_opens_no_face(monkeypatch) -> None:
+    """A demo's computers play at levels drawn at random, and their name tags ("CPU 1 ·
+    HARD") are in what the head, the key hints and the note under a lone card say: each
+    window open to each seat at each level, its turn, each note, was fitted in faces
+    opened and warmed while the title card waited.  Fails without the game's ``foreseen`` names (the plan's played states are at
+    one level: "CPU 1 · HARD may defend: Uppercut" fitted in a face opened for it, a
+    13–19 M-instruction frame at 1080p)."""
+    from display.games.big_time_boxing import screen as boxing_screen
+    from display.models import StationLook
+    from display.playout import playout
+    from games.big_time_boxing import BigTimeBoxing, BigTimeBoxingOptions
+    from games.levels import Level
+
+    title, _demo = _attract()
+    boxing = replace(title, featured=title.games.index("Big Time Boxing"))
+    _forget()
+    renderer = Renderer(size=SIZE)
+    renderer.draw(boxing)
+    while renderer.prepare():
+        pass
+    opened: list[tuple[int, bool]] = []
+    real = text.font
+
+    def font(size: int, bold: bool = False) -> object:
+        before = real.cache_info().misses
+        face = real(size, bold)
+        if real.cache_info().misses != before:
+            opened.append((size, bold))
+        return face
+
+    fitted: list[str] = []
+    measure = text.fitted_in
+
+    def fitted_in(face: object, words: str, width: int, largest: int) -> int:
+        fitted.append(words)
+        return measure(face, words, width, largest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(text, "font", font)
+    monkeypatch.setattr(text, "fitted_in", fitted_in)
+    opening = next(iter(ahead.demo_sketches(boxing)))
+    states = [
+        (view, events, now_us)
+        for view, events, now_us in itertools.islice(playout(BigTimeBoxing(BigTimeBoxingOptions(), 2, 0), 7), 200)
+        if view.phase.window is not None or view.phase is boxing_screen.Phase.TURN
+    ]
+    windows = {view.phase.window for view, _events, _now in states}
+    assert len(windows) >= 3, windows  # a response, a combo, an escape or a trapped response
+    heads: set[str] = set()
+    for level in Level:
+        seats = tuple(
+            StationLook(f"CPU {n} · {level.name}", look.color) for n, look in enumerate(opening.play.seats, 1)
+        )
+        for view, events, now_us in states:
+            play = replace(opening.play, seats=seats, view=view, events=events, now_us=now_us)
+            words = boxing_screen._asked(play, play, view)[0]
+            heads.update((words, *words.split(f"{seats[0].name} ", 1), *words.split(f"{seats[1].name} ", 1)))
+            renderer.draw(replace(opening, play=play))
+    heads.discard("")
+    assert len(heads) > 40
+    assert not heads & set(fitted), sorted(heads & set(fitted))  # nor the name or the words alone, over two lines
+    named = [words for words in fitted if "CPU" in words]
+    assert not named, named  # nor the note under a lone card ("CPU 2 · HARD throws: 2 energy")
+    assert not [face for face in opened if face[0] <= 34], (
+        opened
+    )  # the head's faces and the hints' (the stage's are larger)

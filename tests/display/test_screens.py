@@ -186,3 +186,26 @@ def test_a_long_service_page_stays_in_its_panel_and_counts_the_rest(renderer: Re
     lines = [t for t in record.texts if t.rect.x >= panel.x and t.rect.y >= panel.y]
     assert lines and all(panel.contains(t.rect) for t in lines)
     assert lines[-1].what == f"… {40 - len(lines) + 1} more"
+
+
+def test_a_play_screen_whose_clock_moved_is_told_apart_before_its_view_is_compared() -> None:
+    """The loop draws a frame only when its model changed: a demo's drawn frames (the
+    clock moved) compared their engines' views field by field first, ~0.05 M instructions
+    each (BENCHMARKS.md, issue 34's eleventh round)."""
+    from display.models import PlayScreen
+
+    compared: list[object] = []
+
+    class View:
+        def __eq__(self, other: object) -> bool:
+            compared.append(other)
+            return True
+
+        __hash__ = object.__hash__
+
+    one = PlayScreen(game="g", title="G", seats=(), view=View(), events=(), now_us=1)
+    two = PlayScreen(game="g", title="G", seats=(), view=View(), events=(), now_us=2)
+    assert one != two
+    assert not compared
+    assert one == PlayScreen(game="g", title="G", seats=(), view=View(), events=(), now_us=1)
+    assert compared

@@ -59,10 +59,12 @@ from games.big_time_boxing import (
     ResultDrawn,
     RoundScored,
     RoundStarted,
+    Trap,
     Trapped,
     Window,
     WindowOpened,
 )
+from games.levels import Level
 
 BigTimeBoxingResult: TypeAlias = ResultScreen[BigTimeBoxingPublicView, None]
 """Big Time Boxing's result: its score sheet is drawn from the final play screen."""
@@ -471,6 +473,26 @@ def _centre(
     head = pygame.Rect(CENTRE.x, CENTRE.y, CENTRE.width, 70)
     panel(surf, head, theme.PANEL, theme.PANEL_EDGE, 12)
     words, color, left = _asked(s, now, v)
+    _head(surf, text, s, head, words, color, left, v.options.answer_us)
+    live(surf, head, "what the fight waits for")
+    stage = pygame.Rect(CENTRE.x, head.bottom + 8, CENTRE.width, CENTRE.height - head.height - 8)
+    if not _round_score(surf, text, s, stage):
+        _stage(surf, text, s, stage)
+
+
+def _head(
+    surf: Canvas,
+    text: TextCache,
+    s: BigTimeBoxingPlay,
+    head: pygame.Rect,
+    words: str,
+    color: Color,
+    left: int | None,
+    answer_us: int,
+) -> None:
+    """What is asked (:func:`_asked`) in the centre's head: a window's words on the left
+    (who above, what below, when too long for one readable line), its seconds left and
+    their bar; else the words centred."""
     if left is not None:
         size = text.fitting_size(words, head.width - 90, 34)
         who = next((look.name.upper() for look in s.seats if words.startswith(look.name.upper() + " ")), "")
@@ -493,16 +515,29 @@ def _centre(
             text.draw(surf, words, size, color, (head.x + 14, head.y + 28), "midleft", bold=True)
         seconds = -(-left // 1_000_000)
         text.draw(surf, str(seconds), 52, theme.GOLD, (head.right - 16, head.y + 30), "midright", bold=True)
-        share = max(0.0, min(1.0, left / v.options.answer_us))
+        share = max(0.0, min(1.0, left / answer_us))
         bar = pygame.Rect(head.x + 10, head.bottom - 14, round((head.width - 20) * share), 8)
         draw.rect(surf, theme.GOLD, bar, border_radius=4)
     else:
         size = text.fitting_size(words, head.width - 24, 34)
         text.draw(surf, words, size, color, head.center, "center", bold=True)
-    live(surf, head, "what the fight waits for")
-    stage = pygame.Rect(CENTRE.x, head.bottom + 8, CENTRE.width, CENTRE.height - head.height - 8)
-    if not _round_score(surf, text, s, stage):
-        _stage(surf, text, s, stage)
+
+
+PICKS = "{} PICKS AN ATTRIBUTE"
+TURN = "{}'S TURN"
+CHOOSES_A_CARD = "{} chooses a card…"
+CHOOSES = "{} chooses…"
+"""What the head and the key hints say of a boxer by name (his name in capitals in the head)."""
+
+
+def _window_said(name: str, window: Window, trap: Trap | None, punch: Punch | None) -> str:
+    """The head's words while ``window`` is open to the boxer ``name``d."""
+    about = ""
+    if window is Window.ESCAPE and trap is not None:
+        about = f" {TRAP[trap]}"
+    elif punch is not None and window is not Window.COMBO:
+        about = f": {PUNCH[punch]}"
+    return f"{name} {WINDOW[window]}{about}"
 
 
 def _asked(s: BigTimeBoxingPlay, now: BigTimeBoxingPlay, v: BigTimeBoxingPublicView) -> tuple[str, Color, int | None]:
@@ -517,18 +552,13 @@ def _asked(s: BigTimeBoxingPlay, now: BigTimeBoxingPlay, v: BigTimeBoxingPublicV
         return f"{who} — {finish}" if v.winner is not None else finish, theme.GOLD, None
     if v.phase is Phase.DRAFT:
         seat = v.drafting if v.drafting is not None else v.active
-        return f"{names[seat]} PICKS AN ATTRIBUTE", s.seats[seat].color, None
+        return PICKS.format(names[seat]), s.seats[seat].color, None
     if v.phase is Phase.TURN:
-        return f"{names[v.active]}'S TURN", s.seats[v.active].color, None
+        return TURN.format(names[v.active]), s.seats[v.active].color, None
     seat = v.window_player if v.window_player is not None else v.active
     window = v.phase.window
     assert window is not None
-    about = ""
-    if window is Window.ESCAPE and v.trap is not None:
-        about = f" {TRAP[v.trap]}"
-    elif v.window_punch is not None and window is not Window.COMBO:
-        about = f": {PUNCH[v.window_punch]}"
-    words = f"{names[seat]} {WINDOW[window]}{about}"
+    words = _window_said(names[seat], window, v.trap, v.window_punch)
     opened = next((t for t, e in reversed(now.events) if isinstance(e, WindowOpened)), None)
     left = None if opened is None else max(0, v.options.answer_us - (s.now_us - opened))
     return words, s.seats[seat].color, left
@@ -648,7 +678,7 @@ def shown_card(s: BigTimeBoxingPlay, ev: object) -> Shown | None:
     look = s.seats
     if isinstance(ev, PunchThrown):
         card = CARDS.boxers[ev.card]
-        note = f"{look[ev.player].name} throws: {card.cost} energy" + (" (combo)" if ev.combo else "")
+        note = _throws(look[ev.player].name, card.cost, ev.combo)
         return Shown(
             PUNCH[ev.punch].upper(),
             FEATURE[card.feature],
@@ -661,7 +691,7 @@ def shown_card(s: BigTimeBoxingPlay, ev: object) -> Shown | None:
     if isinstance(ev, Defended):
         card = CARDS.boxers[ev.card]
         label = f"{PUNCH[card.punch]} · {FEATURE[card.feature]}"
-        note = f"{look[ev.player].name} cancels the {PUNCH[ev.punch]}"
+        note = CANCELS.format(look[ev.player].name, PUNCH[ev.punch])
         return Shown("BLOCKED", label, (40, 90, 170), look[ev.player].color, "Blocked", note, ev.player)
     if isinstance(ev, ResultDrawn):
         where = COLUMN[ev.column] if ev.column is not None else "better of two"
@@ -740,29 +770,94 @@ def _stage_card(surf: Canvas, text: TextCache, card: Shown, rect: pygame.Rect, a
     is the play's only card."""
     card_face(surf, text, rect, card.big, card.label, card.color, card.edge)
     if alone and card.note:
-        size = text.fitting_size(card.note, area.width - 10, 30)
-        text.draw(surf, card.note, size, theme.TEXT, (area.centerx, area.bottom - 22), "center", bold=True)
+        _note(surf, text, card.note, area)
 
 
-FORESEEN_A_PART = 8
-"""Cards drawn in one part of :func:`foreseen_cards` (a planning step: ~3 M instructions)."""
+def _note(surf: Canvas, text: TextCache, note: str, area: pygame.Rect) -> None:
+    """The note under a lone card on the stage ``area`` (who played it, and how)."""
+    size = text.fitting_size(note, area.width - 10, 30)
+    text.draw(surf, note, size, theme.TEXT, (area.centerx, area.bottom - 22), "center", bold=True)
 
 
-def foreseen_cards(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, part: int) -> bool:
-    """Every card a punch may put on the stage (thrown, blocked, its Result card read),
-    each big at rest where the stage shows it, one over another, :data:`FORESEEN_A_PART`
-    a part, without the note under it (which names a boxer): for the attract mode's
-    planning only (:mod:`display.ahead`: nothing it draws is shown); False when there is
-    no part ``part``.  Which of them a demo shows its seed decides, and a card word the
-    planning had not met was fitted in faces opened for it in the frame that showed it
-    (HOOK: a 23 M-instruction frame of the demo)."""
-    cards = _punch_cards_shown(s)[part * FORESEEN_A_PART : (part + 1) * FORESEEN_A_PART]
+COSTS = sorted({card.cost for card in CARDS.boxers})
+"""What a boxer's card may cost to throw."""
+THROWS = "{} throws: {} energy"
+CANCELS = "{} cancels the {}"
+"""The notes under a lone card of a boxer's (:func:`shown_card`): a punch thrown, a punch blocked."""
+
+
+def _throws(name: str, cost: int, combo: bool) -> str:
+    """The note under a punch ``name`` threw for ``cost`` energy."""
+    return THROWS.format(name, cost) + (" (combo)" if combo else "")
+
+
+FORESEEN_A_PART = 6
+"""Cards drawn in one part of :func:`foreseen` (a planning step: ~3 M instructions)."""
+
+
+def foreseen(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, part: int) -> bool:
+    """What a demo may show beyond its first states, a part at a time: for each seat and
+    each level a demo's computer may play at, what the head, the key hints and the notes
+    under a lone card say of it (:func:`_foreseen_names`), then every card a punch may put on the stage
+    (:func:`_foreseen_cards`).  For the attract mode's planning only (:mod:`display.ahead`:
+    nothing it draws is shown); False when there is no part ``part``.  Which of them a
+    demo shows its seed decides, and words the planning had not met were fitted in faces
+    opened for them in the frame that showed them (HOOK: a 23 M-instruction frame of the
+    demo; "CPU 1 · HARD may defend: Uppercut", the plan's played states being at another
+    level: 13–19 M)."""
+    names = len(s.seats) * len(Level)
+    if part < names:
+        seat, level = divmod(part, len(Level))
+        _foreseen_names(surf, text, s, seat, list(Level)[level])
+        return True
+    cards = _punch_cards_shown(s)[(part - names) * FORESEEN_A_PART : (part - names + 1) * FORESEEN_A_PART]
+    _foreseen_cards(surf, text, cards)
+    return bool(cards)
+
+
+def _foreseen_cards(surf: Canvas, text: TextCache, cards: list[Shown]) -> None:
+    """``cards``, each big at rest where the stage shows it, one over another, without the
+    note under it (which names a boxer)."""
     head = pygame.Rect(CENTRE.x, CENTRE.y, CENTRE.width, 70)
     area = pygame.Rect(CENTRE.x, head.bottom + 8, CENTRE.width, CENTRE.height - head.height - 8)
     rect = _card_rect(area)
     for card in cards:
         card_face(surf, text, rect, card.big, card.label, card.color, card.edge)
-    return bool(cards)
+
+
+def _foreseen_names(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, seat: int, level: Level) -> None:
+    """What the head, the key hints and the note under a lone card may say of ``seat``
+    when a computer of ``level`` plays it (its name tag "CPU 1 · HARD", as a demo names
+    its computers), one over another: its turn, its pick, each window open to it, each
+    punch it may throw or block.  The notes are the words alone (not the card each is
+    under: looking every card up again made a part a 12–15 M-instruction step)."""
+    who, _, _ = s.seats[seat].name.partition(" · ")
+    look = StationLook(f"{who} · {level.name}", s.seats[seat].color)
+    named = replace(s, seats=tuple(look if i == seat else other for i, other in enumerate(s.seats)))
+    name = look.name.upper()
+    head = pygame.Rect(CENTRE.x, CENTRE.y, CENTRE.width, 70)
+    answer_us = s.view.options.answer_us
+    for words in (TURN.format(name), PICKS.format(name)):
+        _head(surf, text, named, head, words, look.color, None, answer_us)
+    for window in Window:
+        for trap, punch in _window_abouts(window):
+            _head(surf, text, named, head, _window_said(name, window, trap, punch), look.color, answer_us, answer_us)
+    for hint in (CHOOSES_A_CARD, CHOOSES):
+        _hint(surf, text, hint.format(look.name))
+    area = pygame.Rect(CENTRE.x, head.bottom + 8, CENTRE.width, CENTRE.height - head.height - 8)
+    notes = [_throws(look.name, cost, combo) for cost in COSTS for combo in (False, True)]
+    for note in notes + [CANCELS.format(look.name, PUNCH[punch]) for punch in Punch]:
+        _note(surf, text, note, area)
+
+
+def _window_abouts(window: Window) -> list[tuple[Trap | None, Punch | None]]:
+    """What ``window``'s words may name (:func:`_window_said`): the trap of an escape, the
+    punch of a response; nothing of a combo."""
+    if window is Window.COMBO:
+        return [(None, None)]
+    if window is Window.ESCAPE:
+        return [(trap, None) for trap in Trap]
+    return [(None, punch) for punch in Punch]
 
 
 def _punch_cards_shown(s: BigTimeBoxingPlay) -> list[Shown]:
@@ -797,7 +892,7 @@ def _hints(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, v: BigTimeBoxing
     if v.phase is Phase.TURN:  # named: a computer's turn is not the person's to press
         energy = v.boxers[v.active].round_energy
         if s.computer(v.active):
-            msg = f"{names[v.active]} chooses a card…"
+            msg = CHOOSES_A_CARD.format(names[v.active])
         elif energy == 0:
             msg = f"{names[v.active]}: Round Energy 0, F then a card covers up"
         else:
@@ -806,7 +901,7 @@ def _hints(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, v: BigTimeBoxing
         seat = v.window_player if v.window_player is not None else v.active
         who = names[seat]
         if s.computer(seat):
-            msg = f"{who} chooses…"
+            msg = CHOOSES.format(who)
         elif window is Window.COMBO:
             msg = f"{who}: A–D add a combo punch  ·  START no combo"
         elif window is Window.ESCAPE:
@@ -818,8 +913,13 @@ def _hints(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay, v: BigTimeBoxing
     else:
         msg = ""
     if msg:
-        shown = text.draw(surf, msg, 34, theme.DIM, (surf.get_width() // 2, HINTS_Y), "center", max_width=1200)
-        live(surf, shown, "key hints")
+        _hint(surf, text, msg)
+
+
+def _hint(surf: Canvas, text: TextCache, msg: str) -> None:
+    """The key hints' line ``msg``."""
+    shown = text.draw(surf, msg, 34, theme.DIM, (surf.get_width() // 2, HINTS_Y), "center", max_width=1200)
+    live(surf, shown, "key hints")
 
 
 def _banner(surf: Canvas, text: TextCache, s: BigTimeBoxingPlay) -> None:
