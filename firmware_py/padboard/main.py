@@ -30,6 +30,7 @@ import sys
 import time
 from array import array
 
+import dma_store  # the DMA ring's memory, before compiling the rest splits the heap
 import machine
 import rp2
 import settings_store
@@ -41,7 +42,6 @@ from uctypes import addressof
 # wires to VSYS/3: add 3 here only on boards that bring it out to a pin.
 CHANNELS = (0, 1, 2)
 FRAME_US = 50  # 20 kHz per pad; the ADC runs len(CHANNELS) times faster
-RING_BITS = 13  # an 8 KiB ring: 4096 samples, 68 ms at 3 pads × 20 kHz
 BLOCK = 40  # frames handed over at once (2 ms): host bytes are read between blocks
 REPL_WINDOW_MS = 1000
 HOST_BYTES = 64  # host bytes taken per loop pass at most, so a flood cannot stall sampling
@@ -77,14 +77,16 @@ class DmaSampler:
     """The ADC in free-running round robin over ``channels``, copied by DMA into
     ``ring`` forever.  :meth:`frames_done` says how many whole frames are in."""
 
+    # One sampler at a time: its ring is dma_store's, which a second one would write too.
+
     def __init__(self, channels, frame_us):
         n = len(channels)
         self.pads = n
         self.frame_us = frame_us
-        ring_bytes = 1 << RING_BITS
-        # The DMA wraps its write address within an aligned block of ring_bytes: allocate
-        # twice that and use the aligned half, or it would write past our buffer.
-        self._store = array("H", bytes(2 * ring_bytes))
+        ring_bytes = dma_store.RING_BYTES
+        self._store = dma_store.STORE
+        if self._store is None:  # not claimed at boot: twice the ring, to use an aligned half
+            self._store = array("H", bytes(2 * ring_bytes))
         skip = ((-addressof(self._store)) & (ring_bytes - 1)) >> 1
         self.ring = memoryview(self._store)[skip : skip + ring_bytes // 2]
         self.size = ring_bytes // 2
@@ -116,7 +118,7 @@ class DmaSampler:
                 size=1,
                 inc_read=False,
                 inc_write=True,
-                ring_size=RING_BITS,
+                ring_size=dma_store.RING_BITS,
                 ring_sel=True,
                 treq_sel=DREQ_ADC,
                 chain_to=self.rearm.channel,

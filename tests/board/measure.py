@@ -23,21 +23,6 @@ clock sync's band comes on top: a round-trip sync lands somewhere inside it, whe
 on the host thread's latency in emulated time (docs/board-testing.md)."""
 
 
-RESERVE = """import gc
-gc.collect()
-try:
-    reserve = [bytearray(19 * 1024), bytearray(16 * 1024)]
-except MemoryError:
-    reserve = None
-"""
-"""Run at the REPL before the script: heap that the script's compiling cannot split, given
-back (mp/budget.py) just before main.start() allocates its DMA ring (16 KB, and 16 KB of
-zeros it is made from).  At the REPL after boot the ~170 KB free lay in pieces of 20 KB at
-most (then 17, 15, 14 KB); with the onset timing (issue 31), or a settings file to load,
-the script's compiling left no two 16 KB pieces.  A run after another in the same REPL finds
-no such pieces (the last run's ring is still held): that ring's place goes to the next."""
-
-
 @dataclass(frozen=True)
 class Budget:
     free_heap: int  # bytes after main.start(), gc.collect()
@@ -97,7 +82,6 @@ def budget(
     if not timed:
         head, rest = code.split("# methods timed\n")
         code = head + rest.split("# methods timed: end\n")[1]
-    board.exec_raw(RESERVE, timeout=timeout)
     out = board.exec_raw(code, timeout=timeout)
     line = next(x for x in out.splitlines() if x.startswith("BUDGET "))
     free, stats, dropped, slaps, (frames_sent, bytes_sent), timings = ast.literal_eval(line.removeprefix("BUDGET "))

@@ -50,10 +50,10 @@ class Out:
                 slaps.append(wire.unpack_slap(payload))
 
 
-# a run before this one in the same REPL lets its board and DMA ring go first: two rings at
-# once, with the burst's waveforms queued, no longer fit beside a detector 4 KB larger (issue 31);
-# and the heap measure.RESERVE kept from this script's compiling goes back for the ring
-board = sampler = probe = detector = feed = on_block = frames_done = reserve = None
+# a run before this one in the same REPL lets its board go first (two, with a burst's waveforms
+# queued, need not fit); the DMA ring is not allocated again: main.py's import of dma_store at
+# boot claimed it, and `import main` here finds that module loaded
+board = sampler = probe = detector = feed = on_block = frames_done = None
 gc.collect()
 board, sampler, probe = main.start(Out())
 if RAW is not None:  # as the host's start_raw sends it; the ACK goes to Out
@@ -151,7 +151,7 @@ try:
     main.serve(board, sampler, probe)
 except Done:
     pass
-finally:  # the next script's main.start() claims new channels: these must not write its ring
+finally:  # the next script's main.start() points new channels at the same ring: these stop
     sampler.rearm.close()
     sampler.data.close()
 print("BUDGET", repr((free, list(stats), board.dropped, slaps, list(sent), list(timings))))
