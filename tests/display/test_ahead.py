@@ -186,13 +186,9 @@ def test_the_demos_first_frame_drawn_ahead_renders_no_string_and_records_no_segm
     assert set(renderer.segments._by_key) <= segments
 
 
-def test_a_boxing_demo_showing_any_punchs_card_opens_no_face_for_it(monkeypatch) -> None:
-    """Which cards a demo turns over its seed decides: Big Time Boxing's stage shows each
-    card a punch may put there (thrown, blocked, its Result card) in faces opened and
-    warmed while the title card waited, and fitted ahead.  Fails without the game's
-    ``foreseen`` cards (HOOK first shown: a 23 M-instruction frame, faces opened for it)."""
-    from display.games.big_time_boxing import screen as boxing_screen
-
+def _boxing_demo_prepared() -> tuple[AttractScreen, Renderer]:
+    """The title card featuring Big Time Boxing, and a fresh renderer that drew it and
+    ran every preparation step it had (faces and fits forgotten first)."""
     title, _demo = _attract()
     boxing = replace(title, featured=title.games.index("Big Time Boxing"))
     _forget()
@@ -200,6 +196,11 @@ def test_a_boxing_demo_showing_any_punchs_card_opens_no_face_for_it(monkeypatch)
     renderer.draw(boxing)
     while renderer.prepare():
         pass
+    return boxing, renderer
+
+
+def _faces_opened(monkeypatch) -> list[tuple[int, bool]]:
+    """From now on, each (size, bold) face opened for the first time, in order."""
     opened: list[tuple[int, bool]] = []
     real = text.font
 
@@ -211,6 +212,19 @@ def test_a_boxing_demo_showing_any_punchs_card_opens_no_face_for_it(monkeypatch)
         return face
 
     monkeypatch.setattr(text, "font", font)
+    return opened
+
+
+def test_a_boxing_demo_showing_any_punchs_card_opens_no_face_for_it(monkeypatch) -> None:
+    """Which cards a demo turns over its seed decides: Big Time Boxing's stage shows each
+    card a punch may put there (thrown, blocked, its Result card) in faces opened and
+    warmed while the title card waited, and fitted ahead.  Fails without the game's
+    ``foreseen`` cards (HOOK first shown: a 23 M-instruction frame, faces opened for it)."""
+    from display.games.big_time_boxing import screen as boxing_screen
+
+    boxing, renderer = _boxing_demo_prepared()
+    opened = _faces_opened(monkeypatch)
+
     opening = next(iter(ahead.demo_sketches(boxing)))
     shown = 0
     for event in boxing_screen._punch_cards():
@@ -236,23 +250,8 @@ def test_a_boxing_demo_at_any_level_opening_any_window_fits_nothing_and_opens_no
     from games.big_time_boxing import BigTimeBoxing, BigTimeBoxingOptions
     from games.levels import Level
 
-    title, _demo = _attract()
-    boxing = replace(title, featured=title.games.index("Big Time Boxing"))
-    _forget()
-    renderer = Renderer(size=SIZE)
-    renderer.draw(boxing)
-    while renderer.prepare():
-        pass
-    opened: list[tuple[int, bool]] = []
-    real = text.font
-
-    def font(size: int, bold: bool = False) -> object:
-        before = real.cache_info().misses
-        face = real(size, bold)
-        if real.cache_info().misses != before:
-            opened.append((size, bold))
-        return face
-
+    boxing, renderer = _boxing_demo_prepared()
+    opened = _faces_opened(monkeypatch)
     fitted: list[str] = []
     measure = text.fitted_in
 
@@ -260,7 +259,6 @@ def test_a_boxing_demo_at_any_level_opening_any_window_fits_nothing_and_opens_no
         fitted.append(words)
         return measure(face, words, width, largest)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(text, "font", font)
     monkeypatch.setattr(text, "fitted_in", fitted_in)
     opening = next(iter(ahead.demo_sketches(boxing)))
     states = [
