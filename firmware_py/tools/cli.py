@@ -218,6 +218,7 @@ def command(argv: list[str] | None) -> int:
         return int(web_server().run(config, args))
     if args.command == "run":
         from firmware_py.process import data_folder
+        from firmware_py.tools.run import stop_behind
 
         try:
             data_folder.prepare(config.data_dir)
@@ -232,9 +233,13 @@ def command(argv: list[str] | None) -> int:
             log.warning("ringside: %s cannot hold a lock file (read-only)", config.data_dir)
         try:
             return run_cabinet(config, args)
-        except Exception:
-            log.exception("ringside: unexpected error; the cabinet stops")
-            return EXIT_FAILED
+        except Exception as e:
+            stop = stop_behind(e)
+            if stop is None:
+                log.exception("ringside: unexpected error; the cabinet stops")
+                return EXIT_FAILED
+            log.info("ringside: %s cut a step short, which ended in %s: %s", stop.signal_name, type(e).__name__, e)
+            raise stop from e
     return EXIT_BAD_INPUT
 
 
