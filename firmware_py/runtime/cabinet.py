@@ -224,12 +224,8 @@ class Cabinet:
         (``display.compose``)."""
         now = self.clock.now_us()
         screen = self.scene.screen(now)
-        self.drawn = not (
-            self.window is not None
-            and self.window.strip is None
-            and self.scene.live_session() is None
-            and screen == self._on_screen
-        )
+        kept = self.window is not None and self.window.strip is None and self.scene.live_session() is None
+        self.drawn = not (kept and screen == self._on_screen)
         self._quiet = None
         if not self.drawn:
             # a bounded step toward what comes next (a demo's type); with nothing left, idle
@@ -244,6 +240,10 @@ class Cabinet:
             self.window.present(canvas, self.renderer.dirty)
         self.frames += 1
         self.scene.frame_shown(self.clock.now_us() + self.config.display.latency_us, now)
+        if kept and self.renderer.prepared and self.scene.screen(now) == screen:
+            # What was drawn still stands after its flip was told and nothing is left to
+            # prepare: idle now, not after a frame that would only find that out.
+            self._quiet = self._still_until(now)
         return canvas
 
     def _draw_dev_panels(self, strip: pygame.Surface, shown: tuple[StationReadback, ...]) -> None:
