@@ -15,7 +15,7 @@ from display.window import Window
 from firmware_py.runtime import loop
 from firmware_py.runtime.cabinet import Cabinet
 from firmware_py.runtime.loop import run_main_loop
-from firmware_py.runtime.scenes import DEMO_TICK_US, TITLE_US, Attract
+from firmware_py.runtime.scenes import DEMO_TICK_US, LED_STEP_US, TITLE_US, Attract
 from games.registry import BUILTIN
 from hal.clock import ManualClock
 from hal.events import Button
@@ -222,3 +222,28 @@ def test_a_title_card_still_preparing_takes_the_next_frame(config, store) -> Non
         assert cabinet.window is not None
         cabinet.window.close()
         sim.close()
+
+
+@pytest.mark.parametrize("game", range(len(BUILTIN)))
+def test_a_demo_s_clock_steps_on_the_led_bars_steps(cabinet, game) -> None:
+    """A demo starts when its title card's end was seen, between two steps of the LED
+    bars' breathing (late by the loop's wake-up): its clock-driven parts still step on
+    the LED bars' steps, so the idle loop wakes once for both, not twice 200 ms apart
+    (issue 34, thirteenth round).  No computer moves here: the demo is not ticked on."""
+    attract = cabinet.scene
+    assert isinstance(attract, Attract)
+    attract.demo_game = game
+    attract.phase_us -= TITLE_US
+    start = attract.entered_us + 3 * LED_STEP_US + 37_000
+    attract.tick(start)
+    assert attract.demo is not None and attract.phase_us == start
+    changes, last = [], attract.screen(start)
+    for t in range(start, start + 1_000_000, 1_000):
+        screen = attract.screen(t)
+        if screen != last:
+            changes.append(t)
+            last = screen
+        until = attract.still_until(t)
+        assert until is not None and (until - attract.entered_us) % LED_STEP_US == 0, (t, until)
+    assert len(changes) >= 1_000_000 // DEMO_TICK_US - 1  # its clock stepped (and PRESS START blinked)
+    assert all((t - attract.entered_us) % LED_STEP_US == 0 for t in changes), changes
