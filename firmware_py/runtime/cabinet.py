@@ -177,9 +177,10 @@ class Cabinet:
     def quiet_until(self) -> int | None:
         """When the loop next needs a frame if no input arrives (None: at the next frame
         of its rate).  Only an idle cabinet's own screen waits: the last frame left the
-        screen as it was with nothing to prepare, and the scene said then until when it
-        stays so (:meth:`Scene.still_until`; the attract music's timer too); an input
-        since ends the wait.  Most scenes say nothing, and a game in play or the
+        screen as it was, or drew a screen that still stood after its flip was told, with
+        nothing to prepare, and the scene said then until when it stays so
+        (:meth:`Scene.still_until`; the attract music's timer too); an input since ends
+        the wait.  Most scenes say nothing, and a game in play or the
         development window draws every frame."""
         return self._quiet
 
