@@ -360,6 +360,9 @@ class Ahead:
         self._sheet: pygame.Surface | None = None
         self._for: tuple[object, ...] | None = None
         self._steps: Iterator[None] = iter(())
+        self.finished = True
+        """Whether no step is left (a step answered False, or nothing was set to prepare):
+        a frame drawn then may leave the loop idle without first asking for a step."""
 
     def expect(self, screen: AttractScreen) -> None:
         """The title card ``screen`` is up: prepare its featured game's demo (planned
@@ -369,14 +372,18 @@ class Ahead:
         if key != self._for:
             self._for = key
             self._steps = self._work(screen, key)
+            self.finished = False
 
     def drop(self) -> None:
         """Another screen is up: nothing more is prepared for the last title card."""
         self._for, self._steps = None, iter(())
+        self.finished = True
 
     def step(self) -> bool:
         """One bounded step of the preparation; False when none was left."""
-        return next(self._steps, False) is None
+        stepped = next(self._steps, False) is None
+        self.finished = not stepped
+        return stepped
 
     def _work(self, screen: AttractScreen, key: tuple[object, ...]) -> Iterator[None]:
         if key in _warmed and _still_open(_warmed[key]):

@@ -139,6 +139,12 @@ class Renderer:
         card waits); False when nothing was left to prepare.  The canvas is not touched."""
         return self.ahead.step()
 
+    @property
+    def prepared(self) -> bool:
+        """Whether :meth:`prepare` is known to have nothing left to do (no title card's
+        demo being prepared, or its preparation through)."""
+        return self.ahead.finished
+
     def _sketch(self, screen: DemoScreen, sketches: Sketches, part: int | None = None) -> Frame | None:
         """Draw ``screen`` with ``sketches`` into a display list that is never painted
         (its segments kept apart: none of them is reused by a frame shown); the list.

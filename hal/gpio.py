@@ -61,6 +61,8 @@ class GpioCabinet:
             LEDBarGraph(*sc.led_bar.pins, pwm=sc.led_bar.pwm, pin_factory=factories[sc.led_bar.chip])
             for sc in config.stations
         ]
+        self._segments: list[list[float | None]] = [[None] * len(bar) for bar in self.led_bars]
+        """Each bar's segment values as last written (None: not written yet)."""
 
     def _watch(self, device: InputDevice, station: int, button: Button | None, lockout_us: int) -> None:
         def on_edge(ticks: float, state: bool) -> None:
@@ -98,12 +100,25 @@ class GpioCabinet:
         return ButtonEvent(station, button, pressed, t_us)
 
     def set_led_level(self, station: int, level: float) -> None:
-        """Light ``level`` (0..1) of the station's bar; fractions dim the top segment on PWM bars."""
+        """Light ``level`` (0..1) of the station's bar; fractions dim the top segment on PWM bars.
+
+        Only the segments whose value changes are written: a step of the attract screen's
+        breathing chase moves one or two of ten, and each write through gpiozero costs
+        (a quarter of a ms here for a whole bar, issue 34's idle CPU).  The values are
+        ``LEDBarGraph.value``'s own, so the bar ends as that setter leaves it."""
         bar = self.led_bars[station]
+        count = len(bar)
         level = min(1.0, max(0.0, level))
-        if not self.config.stations[station].led_bar.pwm:
-            level = round(level * len(bar)) / len(bar)
-        bar.value = level
+        if self.config.stations[station].led_bar.pwm:
+            values = [min(1.0, max(0.0, count * level - index)) for index in range(count)]
+        else:
+            lit = round(level * count)
+            values = [1.0 if index < lit else 0.0 for index in range(count)]
+        written = self._segments[station]
+        for index, (led, value) in enumerate(zip(bar.leds, values, strict=True)):
+            if written[index] != value:
+                led.value = value
+                written[index] = value
 
     def close(self) -> None:
         for d in (*self._inputs, *self.led_bars):

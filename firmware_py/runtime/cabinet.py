@@ -177,9 +177,10 @@ class Cabinet:
     def quiet_until(self) -> int | None:
         """When the loop next needs a frame if no input arrives (None: at the next frame
         of its rate).  Only an idle cabinet's own screen waits: the last frame left the
-        screen as it was with nothing to prepare, and the scene said then until when it
-        stays so (:meth:`Scene.still_until`; the attract music's timer too); an input
-        since ends the wait.  Most scenes say nothing, and a game in play or the
+        screen as it was, or drew a screen that still stood after its flip was told, with
+        nothing to prepare, and the scene said then until when it stays so
+        (:meth:`Scene.still_until`; the attract music's timer too); an input since ends
+        the wait.  Most scenes say nothing, and a game in play or the
         development window draws every frame."""
         return self._quiet
 
@@ -224,12 +225,8 @@ class Cabinet:
         (``display.compose``)."""
         now = self.clock.now_us()
         screen = self.scene.screen(now)
-        self.drawn = not (
-            self.window is not None
-            and self.window.strip is None
-            and self.scene.live_session() is None
-            and screen == self._on_screen
-        )
+        kept = self.window is not None and self.window.strip is None and self.scene.live_session() is None
+        self.drawn = not (kept and screen == self._on_screen)
         self._quiet = None
         if not self.drawn:
             # a bounded step toward what comes next (a demo's type); with nothing left, idle
@@ -244,6 +241,10 @@ class Cabinet:
             self.window.present(canvas, self.renderer.dirty)
         self.frames += 1
         self.scene.frame_shown(self.clock.now_us() + self.config.display.latency_us, now)
+        if kept and self.renderer.prepared and self.scene.screen(now) == screen:
+            # What was drawn still stands after its flip was told and nothing is left to
+            # prepare: idle now, not after a frame that would only find that out.
+            self._quiet = self._still_until(now)
         return canvas
 
     def _draw_dev_panels(self, strip: pygame.Surface, shown: tuple[StationReadback, ...]) -> None:

@@ -56,7 +56,9 @@ DEMO_TICK_US = 200_000
 """A demo's clock-driven parts (countdowns, easing bars, flashes) advance in these steps,
 so an idle cabinet redraws about 5 times a second rather than every frame (issue 13:
 attract CPU ≤ 5 % of a core; at 100 ms steps the demos with their animations measured
-4.7 %); a move still shows on the next frame.  A game in play is drawn every frame."""
+4.7 %); a move still shows on the next frame.  A game in play is drawn every frame.
+The steps fall on the LED bars' (a whole number of them, from when the attract mode
+began), so the idle loop wakes once for both (issue 34's idle CPU)."""
 
 
 def _next_step(now_us: int, start_us: int, step_us: int) -> int:
@@ -144,7 +146,7 @@ class Attract(Scene):
         until = _next_step(now_us, self.entered_us, LED_STEP_US)
         if self.demo is None:
             return min(until, self.phase_us + TITLE_US)
-        ends = [self.phase_us + DEMO_US, _next_step(now_us, self.phase_us, DEMO_TICK_US)]
+        ends = [self.phase_us + DEMO_US, _next_step(now_us, self.entered_us, DEMO_TICK_US)]
         if self.demo.over_since is not None:
             ends.append(self.demo.over_since + GAME_OVER_HOLD_US)
         if self.demo.computers is not None and (look := self.demo.computers.next_look(now_us)) is not None:
@@ -154,7 +156,7 @@ class Attract(Scene):
     def screen(self, now_us: int) -> AttractScreen | DemoScreen:
         blink = ((now_us - self.entered_us) // BLINK_US) % 2 == 0
         if self.demo is not None:
-            shown_us = now_us - (now_us - self.phase_us) % DEMO_TICK_US
+            shown_us = max(self.phase_us, now_us - (now_us - self.entered_us) % DEMO_TICK_US)
             return DemoScreen(self.demo.screen(shown_us), self.demo.session.controls.spec.title, blink)
         if self._recent is None:  # read once a title card: the store is not queried every frame
             self._recent = self._recent_lines()

@@ -15,7 +15,7 @@ from display.window import Window
 from firmware_py.runtime import loop
 from firmware_py.runtime.cabinet import Cabinet
 from firmware_py.runtime.loop import run_main_loop
-from firmware_py.runtime.scenes import DEMO_TICK_US, TITLE_US, Attract
+from firmware_py.runtime.scenes import DEMO_TICK_US, LED_STEP_US, TITLE_US, Attract
 from games.registry import BUILTIN
 from hal.clock import ManualClock
 from hal.events import Button
@@ -37,11 +37,12 @@ def run_virtually(cabinet: Cabinet, sim: SimCabinet, clock: ManualClock, seconds
     sim.wait = wait  # type: ignore[method-assign]
     if not paced:
         cabinet.quiet_until = lambda: None  # type: ignore[method-assign]
-    out: dict[str, Any] = {"screens": [], "leds": [], "steps": 0, "changed": []}
+    out: dict[str, Any] = {"screens": [], "leds": [], "steps": 0, "changed": [], "renders": []}
     render, set_led, cabinet_step = cabinet.render, sim.set_led_level, cabinet.step
 
     def shown() -> Any:
         canvas = render()
+        out["renders"].append((clock.now_us(), cabinet.drawn))
         if cabinet.drawn:
             out["screens"].append((clock.now_us(), cabinet.scene.screen(clock.now_us())))
         return canvas
@@ -155,3 +156,94 @@ def test_a_press_on_an_idle_attract_screen_is_answered_at_once(config, store) ->
         assert cabinet.window is not None
         cabinet.window.close()
         sim.close()
+
+
+@pytest.mark.parametrize("game", range(len(BUILTIN)))
+def test_a_drawn_frame_that_still_stands_leaves_the_loop_idle_at_once(config, store, game) -> None:
+    """A demo's frame drawn, its flip told and nothing left to prepare: the loop waits for
+    the next step of what is shown, not for a frame that would only find the screen
+    unchanged (issue 34, thirteenth round: that frame was half the demos' wake-ups)."""
+    clock = ManualClock(1_000_000)
+    cabinet, sim = attract_cabinet(config, clock, store, game)
+    try:
+        out = run_virtually(cabinet, sim, clock, 3.0, paced=True)
+        renders = out["renders"]
+        drawn = [t for t, d in renders if d]
+        checks = [
+            t for (t0, d0), (t, d) in zip(renders, renders[1:], strict=False) if d0 and not d and t - t0 <= FRAME_US
+        ]
+        assert len(drawn) >= 15  # the demo moved and its clock stepped
+        # a wake-up that falls within a frame of a drawn one (a computer's move due) may
+        # find nothing to draw; at the frame rate after every drawn frame, all would
+        assert len(checks) <= len(drawn) // 4, (len(checks), len(drawn))
+    finally:
+        assert cabinet.window is not None
+        cabinet.window.close()
+        sim.close()
+
+
+def test_a_frame_whose_flip_changed_the_screen_is_followed_by_the_next(config, store) -> None:
+    """What a flip tells the scene may change its screen (a game that times reveals by
+    flips): then the loop is not idle, and the next frame of its rate draws the change."""
+    clock = ManualClock(1_000_000)
+    cabinet, sim = attract_cabinet(config, clock, store, None)
+    cabinet.renderer.prepare = lambda: False  # type: ignore[method-assign]  # nothing to prepare
+    try:
+        run_virtually(cabinet, sim, clock, 0.05, paced=True)  # the title card up, the loop idle
+        assert cabinet.quiet_until() is not None
+        attract = cabinet.scene
+        assert isinstance(attract, Attract)
+        clock.advance(500_000)  # PRESS START blinks: a frame is drawn
+        cabinet.step(clock.now_us())
+        attract.frame_shown = lambda _t, _n: setattr(attract, "demo_game", 1)  # type: ignore[method-assign]
+        cabinet.render()
+        assert cabinet.drawn and cabinet.quiet_until() is None  # another game featured since
+        clock.advance(FRAME_US)
+        cabinet.step(clock.now_us())
+        cabinet.render()
+        assert cabinet.drawn
+    finally:
+        assert cabinet.window is not None
+        cabinet.window.close()
+        sim.close()
+
+
+def test_a_title_card_still_preparing_takes_the_next_frame(config, store) -> None:
+    """The title card's first frame sets its next demo's preparation going: the frames
+    after it keep coming at the frame rate, a step of preparation each, until it is through."""
+    clock = ManualClock(1_000_000)
+    cabinet, sim = attract_cabinet(config, clock, store, None)
+    try:
+        cabinet.step(clock.now_us())
+        cabinet.render()
+        assert cabinet.drawn and not cabinet.renderer.prepared
+        assert cabinet.quiet_until() is None
+    finally:
+        assert cabinet.window is not None
+        cabinet.window.close()
+        sim.close()
+
+
+@pytest.mark.parametrize("game", range(len(BUILTIN)))
+def test_a_demo_s_clock_steps_on_the_led_bars_steps(cabinet, game) -> None:
+    """A demo starts when its title card's end was seen, between two steps of the LED
+    bars' breathing (late by the loop's wake-up): its clock-driven parts still step on
+    the LED bars' steps, so the idle loop wakes once for both, not twice 200 ms apart
+    (issue 34, thirteenth round).  No computer moves here: the demo is not ticked on."""
+    attract = cabinet.scene
+    assert isinstance(attract, Attract)
+    attract.demo_game = game
+    attract.phase_us -= TITLE_US
+    start = attract.entered_us + 3 * LED_STEP_US + 37_000
+    attract.tick(start)
+    assert attract.demo is not None and attract.phase_us == start
+    changes, last = [], attract.screen(start)
+    for t in range(start, start + 1_000_000, 1_000):
+        screen = attract.screen(t)
+        if screen != last:
+            changes.append(t)
+            last = screen
+        until = attract.still_until(t)
+        assert until is not None and (until - attract.entered_us) % LED_STEP_US == 0, (t, until)
+    assert len(changes) >= 1_000_000 // DEMO_TICK_US - 1  # its clock stepped (and PRESS START blinked)
+    assert all((t - attract.entered_us) % LED_STEP_US == 0 for t in changes), changes

@@ -81,3 +81,27 @@ def test_led_bar_fractions_with_pwm(config) -> None:
 
 def test_kernel_ticks_are_seconds_to_microseconds() -> None:
     assert kernel_ticks_to_us(12.000001) == 12_000_001
+
+
+@pytest.mark.parametrize("pwm", [False, True])
+def test_a_new_level_writes_only_the_segments_it_changes(config, monkeypatch, pwm) -> None:
+    """Issue 34's idle CPU: the attract screen's breathing chase steps the bars ten times
+    a second, one or two segments each; the others are not written again (each write
+    through gpiozero costs), and the bar shows what the whole bar's setter would."""
+    bar = replace(config.stations[0].led_bar, pwm=pwm)
+    cfg = replace(config, stations=(replace(config.stations[0], led_bar=bar), config.stations[1]))
+    cab, f = make(cfg)
+    writes = []
+    set_state = MockPWMPin._set_state
+    monkeypatch.setattr(MockPWMPin, "_set_state", lambda pin, value: (writes.append(pin), set_state(pin, value)))
+    pins = [f[1].pin(p) for p in cfg.stations[0].led_bar.pins]
+    cab.set_led_level(0, 0.3)
+    assert len(writes) == 10  # the first level: every segment written
+    for level, changed in ((0.4, 1), (0.4, 0), (0.35 if pwm else 0.2, 1 if pwm else 2), (0.0, 4 if pwm else 2)):
+        writes.clear()
+        cab.set_led_level(0, level)
+        assert len(writes) == changed, (level, writes)
+        ours = [p.state for p in pins]
+        cab.led_bars[0].value = level if pwm else round(level * 10) / 10  # gpiozero's own setter
+        assert [p.state for p in pins] == ours
+    cab.close()
