@@ -1936,16 +1936,21 @@ class Detector:
     def _main(self, i, k, lo, r_min, b, top, best, rp, sgn):
         """(peak, sign) of pad ``i``'s main swing from frame ``k + lo`` on, whichever way it
         goes, given the largest (``_peak``'s ``top``, ``best``, ``rp``, ``sgn``)."""
-        # The larger of the two signs' averaged peaks (a narrow lobe's sample may outdo a
-        # wider swing's, its average not); where no average is taken (a state frame a
-        # sample) and a narrow swing outdoes a wide one the other way, the wide one's sign:
-        # a first lobe against the main swing is told from a pre swing with it by that sign.
+        # The peak: the larger of the two signs' averaged peaks (a narrow lobe's sample may
+        # outdo a wider swing's, its average not). The sign, by which a first lobe against
+        # the main swing is told from a pre swing with it: the wide swing's, the earlier of
+        # two wide ones (where no average is taken, a state frame a sample, a lobe's sample
+        # outdoes the main swing; over a ring the swing after the main one may, what the
+        # prediction missed added to it); else the larger's.
         top2, other, rp2, _sgn = self._peak(i, k, lo, 0, r_min, b, None, -sgn)
-        if other > best:
-            return other, -sgn
-        if other > 0 and self._narrow(i, k, rp, sgn, top, b) and not self._narrow(i, k, rp2, -sgn, top2, b):
-            return best, -sgn
-        return best, sgn
+        peak = other if other > best else best
+        if other > 0:
+            wide = not self._narrow(i, k, rp, sgn, top, b)
+            if not self._narrow(i, k, rp2, -sgn, top2, b) and (not wide or rp2 < rp):
+                return peak, -sgn
+            if wide:
+                return peak, sgn
+        return peak, -sgn if other > best else sgn
 
     @micropython.native
     def _narrow(self, i, k, rp, sgn, top, b):
