@@ -89,6 +89,8 @@ MEANING = {
     "crosstalk window": "how close two pads' hits must be for one to be the other's shaking",
     "baseline follow": "how fast the pad's resting level is followed as it wanders",
     "onset curve": "the time from the palm touching the pad to the moment the board times, taken off every stamp",
+    "lobe delay": "the time from the palm touching the pad to a first swing against the main one, taken off a "
+    "stamp the board times on that swing",
     "ring": "how the pad rings on after a slap: a new slap must rise over that ring (the retrigger line follows it)",
     "second contact": "a rise this small over the ring after a slap is the palm touching again, not a slap",
 }

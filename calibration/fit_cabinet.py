@@ -17,6 +17,7 @@ from calibration.capture import Capture
 from calibration.crosstalk_fit import Segment, clean_pct, fit_subtraction, segment
 from calibration.diagnosis import Fault, diagnose
 from calibration.fit import MAX_SOURCES, PadFit, fit_pad
+from calibration.lobe_fit import fit_lobe
 from calibration.onset_fit import fit_onset, probe_slaps, with_edge
 from hal.padboard.settings import PadSettings
 
@@ -97,6 +98,8 @@ def fit_all(
         probes = [c for c in captures if c.kind == "probe" and c.pad == p]
         probed, probe_lobes = probe_slaps(probes, p, base[p]) if probes else (None, 0)
         onset = fit_onset(p, rising[p], hits, base[p], noise[p].sigma, probed, probe_lobes)
+        curve = replace(base[p], onset_us=onset.onset_us, onset_exp=onset.onset_exp)
+        lobe = fit_lobe(p, rising[p], hits, curve, base[p], noise[p].sigma)
         subs = [fit_subtraction(src, segments[p].get(src, []), noise[p].sigma, period_us) for src in pads if src != p]
         subs = [x for x in subs if x.source < MAX_SOURCES]
         sub_settings = {f"xgain_from{x.source}": x.gain_pm for x in subs}
@@ -106,10 +109,13 @@ def fit_all(
             sub_settings["xclean_pct"] = clean
         fits[p] = replace(
             fit,
-            settings=replace(fit.settings, onset_us=onset.onset_us, onset_exp=onset.onset_exp, **sub_settings),
+            settings=replace(
+                fit.settings, onset_us=onset.onset_us, onset_exp=onset.onset_exp, lobe_us=lobe.lobe_us, **sub_settings
+            ),
             reasons=(
                 *fit.reasons,
                 *onset.reasons,
+                *lobe.reasons,
                 *(f"crosstalk subtraction from {x.reason}" for x in subs),
                 *(
                     [
@@ -120,7 +126,7 @@ def fit_all(
                     else []
                 ),
             ),
-            warnings=(*fit.warnings, *onset.warnings),
+            warnings=(*fit.warnings, *onset.warnings, *lobe.warnings),
         )
         faults[p] = diagnose(
             p,

@@ -45,6 +45,7 @@ _BODY = bytearray(wire.MAX_BODY + 2)  # the frame encoder's buffers (Board.encod
 _OUT = bytearray(wire.MAX_BODY + wire.MAX_BODY // 254 + 4)  # one pair, however many Boards a test makes
 
 
+@micropython.native  # every loop pass calls it: its frame off the heap (main.py's DmaSampler.frames_done says why)
 def take_host(poller, stream, into, ticks):
     """One loop pass's host bytes into ``into``: those waiting (``poller.poll(0)``), read
     from ``stream`` one at a time, up to its length, ending at a frame's closing zero;

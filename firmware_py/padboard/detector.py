@@ -813,6 +813,7 @@ class _Pad:
         self.xlag = [s[name] for name in wire.XLAG_FROM]
         self.xclean = s["xclean_pct"]
         self.second = s["second_pct"]
+        self.lobe_us = s["lobe_us"]
 
     def xt_ratio(self, src):
         """The crosstalk ratio (pct) for hits on pad ``src``."""
@@ -1740,10 +1741,7 @@ class Detector:
         top, best, rp, sgn = self._peak(i, k, lo, 0, r_min, b, None, 0)
         if top + abs(b - p.cbase) < p.peak:  # the ring no longer holds the edge: keep what the state frames saw
             return p.cross, p.peak, p.peak, 0, 0
-        main = best  # the strike's main swing, whichever way: the velocity and the ring after it (a
-        _top, other, _rp, _sgn = self._peak(i, k, lo, 0, r_min, b, None, -sgn)  # narrow lobe's sample
-        if other > main:  # may outdo a wider swing's, its average not)
-            main = other
+        main, msgn = self._main(i, k, lo, r_min, b, top, best, rp, sgn)  # the velocity and the ring after it
         stop = rc - EDGE_BACK_US // self.frame_us
         if stop < r_min:
             stop = r_min
@@ -1755,18 +1753,18 @@ class Detector:
                 p.ring_off = True
                 return self._stamped(i, p, k, x50, main, best, lobe, 0)
         first = 1 if self._dev(i, k, rc, b, None) >= 0 else -1
-        lobe = False  # timed on a first lobe: the contact's own answer, no delay curve
+        lobe = 0  # timed on a first lobe (the contact's own answer, no delay curve): its sign times the main swing's
         if first != sgn:  # the strike opened the other way (a first lobe, or clipped at both rails): time
             top, best, rp, sgn = self._peak(i, k, lo, rp, r_min, b, None, first)  # that swing, before the main one
-            lobe = self._narrow(i, k, rp, sgn, top, b)
+            lobe = sgn * msgn if self._narrow(i, k, rp, sgn, top, b) else 0
         else:  # a first lobe under the threshold just before the main swing (at the full rate)?
             found = self._lobe_before(i, p, k, rc, -sgn, b, r_min) if self.frame_us * 2 <= STATE_US else None
             if found:
                 best, rp = found
                 sgn = -sgn
-                lobe = True
+                lobe = sgn * msgn
             else:  # or the swing that crossed is itself a narrow first lobe
-                lobe = self._narrow(i, k, rp, sgn, top, b)
+                lobe = sgn * msgn if self._narrow(i, k, rp, sgn, top, b) else 0
         if best <= 0:  # a narrow swing whose state frame's average the ring's opposite swing outweighs:
             best = top  # its own largest sample (a negative peak timed nothing, and differed on the board)
         raw = best
@@ -1798,19 +1796,25 @@ class Detector:
         """What :meth:`_onset` returns for pad ``i``'s hit whose edge reached half of
         ``best`` ``x50`` frames from ``k`` (None: the edge runs past the history kept, so
         the crossing is the stamp)."""
+        # ``lobe``: 0, the main swing was timed (the onset curve comes off); else a narrow
+        # swing, its sign times the main swing's: against it (< 0) a first lobe (the pad's
+        # lobe delay comes off), the main swing's way a pre swing from the contact (nothing).
         if x50 is None:
             return p.cross, main, best, 0, 0
         t50 = self._t0 + frame_diff(k, self._k0) * self.frame_us + int(x50 * self.frame_us + 0.5)
         if self.stagger:
             t50 += i * self.frame_us // self.npads
-        delay = 0 if lobe else onset_delay_us(best, p.onset_us, p.onset_exp)
+        if lobe:
+            delay = p.lobe_us if lobe < 0 else 0
+        else:
+            delay = onset_delay_us(best, p.onset_us, p.onset_exp)
         onset = (t50 - delay) & TICKS_MASK
         if ticks_diff(onset, p.cross) > 0:  # contact came before the signal crossed the threshold
             onset = p.cross
         return onset, main, best, delay, subtracted
 
     def _over_ring(self, i, p, k, rc, lo, stop, r_min):
-        """(half-peak frame, peak, timed on a first lobe) of pad ``i``'s hit that rose over
+        """(half-peak frame, peak, the swing timed as :meth:`_stamped` takes it) of pad ``i``'s hit that rose over
         the ring predicted with its phase (crossing at frame ``k + rc``), measured on its
         signal less the ring's baseline and that ring (:meth:`_ring_left`): on the raw
         signal the edge carries the ring's slope, and half the peak of slap and ring
@@ -1847,15 +1851,16 @@ class Detector:
         if a > lo:
             a = lo
         self._left_on = True
-        _top, best, rp, sgn = self._peak(i, k, a, 0, r_min, b, None, 0)
-        lobe = False
+        top, best, rp, sgn = self._peak(i, k, a, 0, r_min, b, None, 0)
+        _main, msgn = self._main(i, k, a, r_min, b, top, best, rp, sgn)
+        lobe = 0
         if first:  # the swing it opened with, to where it turns: a first lobe (narrow) is what is timed, and
             e = a + _walk_width(left, st, a + 1 - self._left_lo, 0, -a - 1, b, first, 1)  # a wide swing the other
             top, low, rl, _sgn = self._peak(i, k, a, e, r_min, b, None, first)  # way than the largest is timed
             w = 2 * (STATE_US // self.frame_us)  # as a raw strike's is
             narrow = top > 0 and 0 < self._width(i, k, rl, first, top, b) <= w
             if top > 0 and (first != sgn or narrow):
-                lobe = narrow
+                lobe = first * msgn if narrow else 0
                 best, rp, sgn = low if low > 0 else top, rl, first  # (its own largest sample where the swing
             elif self.frame_us * 2 <= STATE_US:  # after outweighs its average); or a narrow first lobe under
                 z = a - LOBE_BACK_US // self.frame_us  # the threshold before it (as _lobe_before finds one)
@@ -1865,7 +1870,7 @@ class Detector:
                     top, _low, rl, lsgn = self._peak(i, k, z, a - 1, r_min, b, None, -sgn)
                     if lsgn == -sgn and 3 * top >= p.thr and top >= 5 * (p.noise_fp >> 8):
                         if 0 < self._width(i, k, rl, -sgn, top, b) <= w:
-                            best, rp, sgn, lobe = top, rl, -sgn, True
+                            best, rp, sgn, lobe = top, rl, -sgn, -sgn * msgn
         x50 = self._half_time(i, k, rp, best, sgn, stop, b, None) if best > 0 else None
         self._left_on = False
         return x50, best, lobe
@@ -1926,6 +1931,26 @@ class Detector:
             fb,
         )
         return True
+
+    @micropython.native
+    def _main(self, i, k, lo, r_min, b, top, best, rp, sgn):
+        """(peak, sign) of pad ``i``'s main swing from frame ``k + lo`` on, whichever way it
+        goes, given the largest (``_peak``'s ``top``, ``best``, ``rp``, ``sgn``)."""
+        # The peak: the larger of the two signs' averaged peaks (a narrow lobe's sample may
+        # outdo a wider swing's, its average not). The sign, by which a first lobe against
+        # the main swing is told from a pre swing with it: the wide swing's, the earlier of
+        # two wide ones (where no average is taken, a state frame a sample, a lobe's sample
+        # outdoes the main swing; over a ring the swing after the main one may, what the
+        # prediction missed added to it); else the larger's.
+        top2, other, rp2, _sgn = self._peak(i, k, lo, 0, r_min, b, None, -sgn)
+        peak = other if other > best else best
+        if other > 0:
+            wide = not self._narrow(i, k, rp, sgn, top, b)
+            if not self._narrow(i, k, rp2, -sgn, top2, b) and (not wide or rp2 < rp):
+                return peak, -sgn
+            if wide:
+                return peak, sgn
+        return peak, -sgn if other > best else sgn
 
     @micropython.native
     def _narrow(self, i, k, rp, sgn, top, b):

@@ -20,8 +20,9 @@ ADDED_FIELDS = (
     *wire.XLAG_FROM,
     "xclean_pct",
     "second_pct",
+    "lobe_us",
 )
-"""Settings added in protocols 2, 3 and 6: a profile saved before them loads with the defaults."""
+"""Settings added in protocols 2, 3, 6 and 7: a profile saved before them loads with the defaults."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,11 @@ class PadSettings:
         measures there, so the stamp is the contact, whatever the force
         (docs/slap-timing.md; calibration fits it per pad).  The scan must reach the
         peak: the stamp is timed from it.
+    lobe_us: a hit the board times on a narrow first lobe against the main swing (the
+        contact's own answer, no curve) has this taken off its stamp: the pad's delay
+        from contact to that lobe's half height (a wooden pad's lobe comes a few hundred
+        µs after contact, behind a pre swing too small to time; calibration measures it).
+        A swing the main swing's way before it (that pre swing) takes none.
     """
 
     threshold: int = _D["threshold"]
@@ -90,6 +96,7 @@ class PadSettings:
     xlag_from3: int = _D["xlag_from3"]
     xclean_pct: int = _D["xclean_pct"]
     second_pct: int = _D["second_pct"]
+    lobe_us: int = _D["lobe_us"]
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -104,7 +111,7 @@ class PadSettings:
 
     @classmethod
     def from_dict(cls, d: dict[str, int]) -> PadSettings:
-        """From a full dict; the settings protocols 2, 3 and 6 added may be missing from
+        """From a full dict; the settings protocols 2, 3, 6 and 7 added may be missing from
         older profiles and then take their defaults."""
         values = {name: _D[name] for name in ADDED_FIELDS}
         values.update(d)

@@ -15,8 +15,8 @@ See docs/padboard-protocol.md for the message catalogue.
 
 import struct
 
-PROTOCOL_VERSION = 6  # 2: onset curve, crosstalk per pad; 3: crosstalk subtraction; 4: edges; 5: PONG twice stamped;
-# 6: the ring line up to 400 % of the peak, second contacts (second_pct)
+PROTOCOL_VERSION = 7  # 2: onset curve, crosstalk per pad; 3: crosstalk subtraction; 4: edges; 5: PONG twice stamped;
+# 6: the ring line up to 400 % of the peak, second contacts (second_pct); 7: the first lobe's delay (lobe_us)
 MAX_BODY = 1024  # longest decoded body (type + seq + payload + crc) a decoder accepts
 
 # host -> board
@@ -95,6 +95,10 @@ SETTINGS_FIELDS = (
     # that rises less than this % of the last hit's peak over that ring (the line
     # / retrigger_pct) is the palm's second contact: not a slap, its ring joins the line
     ("second_pct", 0, 0, 100),
+    # contact -> half the height of a narrow first lobe against the main swing, taken off
+    # the stamp of a hit timed on one (a wooden pad's comes a few hundred µs after its
+    # contact, behind a pre swing too small to time; calibration measures it)
+    ("lobe_us", 0, 0, 2000),
 )
 XTALK_FROM = ("xtalk_from0", "xtalk_from1", "xtalk_from2", "xtalk_from3")
 XGAIN_FROM = ("xgain_from0", "xgain_from1", "xgain_from2", "xgain_from3")

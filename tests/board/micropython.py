@@ -12,13 +12,15 @@ from pathlib import Path
 from firmware_py.hil.board import image
 
 HERE = Path(__file__).resolve().parent
-PICO_FREE_HEAP = 140_320
+PICO_FREE_HEAP = 137_456
 """Bytes the emulated Pico (MicroPython v1.28.0, RPI_PICO) has free after ``main.start``
 set the board up (``gc.collect(); gc.mem_free()``, test_emulated.py measures it again):
 140,528 before issue 31's ring-less edge and phase fit went to machine code and ints
 (i31j: their viper and native code, 6.9 KB); 133,584 before the gate scanned a hit over
 a predicted ring (i31k: its machine code, 1.2 KB); 132,368 before the DMA ring was
-claimed at boot, aligned, 8 KB (dma_store.py), not inside a 16 KB store."""
+claimed at boot, aligned, 8 KB (dma_store.py), not inside a 16 KB store; 140,320 before
+``take_host`` and ``DmaSampler.frames_done`` went to machine code (1,936 B) and the lobe
+delay came in (928 B, i31n)."""
 HEAP = 327_680
 """The unix port is 64-bit: every object, pointer and GC block is twice the Pico's, so the
 same objects need up to twice the bytes.  The cap was twice the Pico's free heap (2 ×

@@ -166,16 +166,22 @@ def real_pad(kind: str, gain: float, quiet: bool = True, long_ring: bool = True)
 @dataclass
 class RealPadRun:
     """One pad on virtual time with a scripted operator; ``truth`` holds every intended
-    slap ``(t_us, force)`` (second contacts are not slaps)."""
+    slap ``(t_us, force)`` (second contacts are not slaps).  The detector looks at a frame
+    every ``period_us`` (the wizard's virtual pads: 4 kHz; the board's DMA: 50 µs)."""
 
     pad: PiezoPad
     seed: int = 1
     settings: PadSettings = field(default_factory=PadSettings)
     hum: float = 0.0
+    period_us: int = 250
 
     def __post_init__(self) -> None:
         self.vp = VirtualPads(
-            SlapSignal(HummingModel([self.pad], self.seed, self.hum)), make_detector, 1, [self.settings]
+            SlapSignal(HummingModel([self.pad], self.seed, self.hum)),
+            make_detector,
+            1,
+            [self.settings],
+            sample_period_us=self.period_us,
         )
         self.rng = random.Random(self.seed * 7 + 1)
         self.truth: list[tuple[int, float]] = []
@@ -230,10 +236,10 @@ class Outcome:
         return statistics.median(abs(x) for x in self.late_us) if self.late_us else float("nan")
 
 
-def play(pad: PiezoPad, settings: PadSettings, seed: int = 50, each: int = 30) -> Outcome:
+def play(pad: PiezoPad, settings: PadSettings, seed: int = 50, each: int = 30, period_us: int = 250) -> Outcome:
     """``each`` soft and ``each`` hard slaps (each with its second contact), 0.4–0.6 s
-    apart, on fresh pads running ``settings``."""
-    run = RealPadRun(pad, seed, settings)
+    apart, on fresh pads running ``settings`` (a frame every ``period_us``)."""
+    run = RealPadRun(pad, seed, settings, period_us=period_us)
     start = len(run.vp.hits)
     t = run.vp.now_us() + 200_000
     kinds = [SOFT] * each + [HARD] * each
