@@ -153,9 +153,12 @@ class DmaSampler:
     @micropython.native
     def frames_done(self):
         """Whole frames written so far (wrapping at FRAMES).  Also sharpens the time of
-        frame 0: every sample we see written was finished before we looked."""
-        now = time.ticks_us()
+        frame 0: every sample we see written was finished before we looked.  So the
+        pointer is read before the clock: read after it, an interrupt between the two let
+        samples written after ``now`` count as done by then, and frame 0 (the earliest
+        time ever seen is kept) would stay that much early for every stamp after."""
         pos = (self.data.write - self._base) >> 1
+        now = time.ticks_us()
         if pos < self._last:
             self._wrap()
         self._last = pos
