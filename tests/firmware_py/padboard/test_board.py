@@ -306,25 +306,38 @@ DMA_STUBS = {
 }
 
 
-def test_padboard_dma_sampler_counts_frames_and_times_them_across_every_wrap(tmp_path: Path) -> None:
-    """main.py's bookkeeping of the DMA (run on stand-ins for the RP2040's modules): frames
-    counted from the write pointer through ring wraps, a wrap missed while the loop stalled
-    (a flash write) recovered from the clock, and frame times continuous across the
-    wrap of the frame numbers."""
+def run_on_dma_standins(tmp_path: Path, start_us: int, script: str) -> str:
+    """``script`` run in a fresh CPython on the board's files and the RP2040's stand-ins,
+    after ``s = main.DmaSampler((0, 1, 2), 50)`` on a clock ``clock[0]`` (µs, from
+    ``start_us``) it sets: what it printed."""
     for f in BOARD_FILES:
         shutil.copy(f, tmp_path / f.name)
     for name, body in DMA_STUBS.items():
         (tmp_path / f"{name}.py").write_text(body)
-    script = (
+    preamble = (
         f"import sys; sys.path.insert(0, {str(tmp_path)!r})\n"
         "import time\n"
-        "now = [1000]\n"
-        "time.ticks_us = lambda: now[0]\n"
+        f"clock = [{start_us}]\n"
+        "time.ticks_us = lambda: clock[0]\n"
         "time.ticks_ms = lambda: 0\n"
         "time.ticks_diff = lambda a, b: ((a - b + (1 << 29)) & ((1 << 30) - 1)) - (1 << 29)\n"
         "time.ticks_add = lambda a, b: (a + b) & ((1 << 30) - 1)\n"
         "import main, detector\n"
         "s = main.DmaSampler((0, 1, 2), 50)\n"
+    )
+    res = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", preamble + script], capture_output=True, text=True, cwd=tmp_path
+    )
+    assert res.returncode == 0, res.stderr
+    return res.stdout
+
+
+def test_padboard_dma_sampler_counts_frames_and_times_them_across_every_wrap(tmp_path: Path) -> None:
+    """main.py's bookkeeping of the DMA (run on stand-ins for the RP2040's modules): frames
+    counted from the write pointer through ring wraps, a wrap missed while the loop stalled
+    (a flash write) recovered from the clock, and frame times continuous across the
+    wrap of the frame numbers."""
+    script = (
         "assert s._base % 8192 == 0 and s.size == 4096, (s._base, s.size)\n"
         "T0 = 5000\n"
         "written = 0\n"
@@ -332,7 +345,7 @@ def test_padboard_dma_sampler_counts_frames_and_times_them_across_every_wrap(tmp
         "    global written\n"
         "    written += samples\n"
         "    late = (written * 7) % 17\n"  # the loop looks at any phase after the newest sample
-        "    now[0] = (T0 + (written - 1) * 50 // 3 + late) & ((1 << 30) - 1)\n"
+        "    clock[0] = (T0 + (written - 1) * 50 // 3 + late) & ((1 << 30) - 1)\n"
         "    s.data.write = s._base + 2 * (written % s.size)\n"
         "    return s.frames_done()\n"
         "for _ in range(40):\n"
@@ -350,9 +363,7 @@ def test_padboard_dma_sampler_counts_frames_and_times_them_across_every_wrap(tmp
         "    assert abs(detector.ticks_diff(last_t, (T0 + (written // 3) * 50) & ((1 << 30) - 1))) <= 4\n"
         "print('ok', k)\n"
     )
-    res = subprocess.run([sys.executable, "-I", "-S", "-c", script], capture_output=True, text=True, cwd=tmp_path)
-    assert res.returncode == 0, res.stderr
-    assert res.stdout.startswith("ok")
+    assert run_on_dma_standins(tmp_path, 1000, script).startswith("ok")
 
 
 def test_padboard_dma_sampler_keeps_frame_0s_time_when_an_interrupt_splits_its_look(tmp_path: Path) -> None:
@@ -362,41 +373,27 @@ def test_padboard_dma_sampler_keeps_frame_0s_time_when_an_interrupt_splits_its_l
     frame 0 went 200 µs early, and with it every stamp after (issue 31, i31n's suspect
     for fast slaps' p99 on the board).  Here every tenth look is held up 200 µs inside
     its read of the pointer."""
-    for f in BOARD_FILES:
-        shutil.copy(f, tmp_path / f.name)
-    for name, body in DMA_STUBS.items():
-        (tmp_path / f"{name}.py").write_text(body)
     script = (
-        f"import sys; sys.path.insert(0, {str(tmp_path)!r})\n"
-        "import time\n"
         "T0 = 5000\n"
-        "t = [T0 + 1000]\n"
         "held = [False]\n"
-        "time.ticks_us = lambda: t[0]\n"
-        "time.ticks_ms = lambda: 0\n"
-        "time.ticks_diff = lambda a, b: ((a - b + (1 << 29)) & ((1 << 30) - 1)) - (1 << 29)\n"
-        "time.ticks_add = lambda a, b: (a + b) & ((1 << 30) - 1)\n"
-        "import main, detector\n"
-        "s = main.DmaSampler((0, 1, 2), 50)\n"
         "def pointer(_dma):\n"
         "    if held[0]:\n"
-        "        t[0] += 200\n"  # the interrupt, while the DMA writes on
-        "    written = (t[0] - T0) * 3 // 50 + 1\n"  # sample i is finished at T0 + i * 50 / 3
+        "        clock[0] += 200\n"  # the interrupt, while the DMA writes on
+        "    written = (clock[0] - T0) * 3 // 50 + 1\n"  # sample i is finished at T0 + i * 50 / 3
         "    return s._base + 2 * (written % s.size)\n"
         "s.data = type('Dma', (), {'write': property(pointer)})()\n"
         "worst = 0\n"
         "for i in range(300):\n"
-        "    t[0] += 997\n"
+        "    clock[0] += 997\n"
         "    held[0] = i % 10 == 5\n"
         "    k = s.frames_done()\n"
         "    if i >= 50:\n"  # once the looks have fallen at every phase of a frame
         "        worst = max(worst, abs(detector.ticks_diff(s.ticks_of(k), T0 + k * 50)))\n"
         "print('worst', worst)\n"
     )
-    res = subprocess.run([sys.executable, "-I", "-S", "-c", script], capture_output=True, text=True, cwd=tmp_path)
-    assert res.returncode == 0, res.stderr
-    assert res.stdout.startswith("worst")
-    assert int(res.stdout.split()[1]) <= 4, res.stdout  # frame times as the DMA made them, to the µs's rounding
+    out = run_on_dma_standins(tmp_path, 6000, script)
+    assert out.startswith("worst")
+    assert int(out.split()[1]) <= 4, out  # frame times as the DMA made them, to the µs's rounding
 
 
 def _edge_run(flags: int) -> tuple[list[tuple[int, int, bytes]], PiezoModel]:
