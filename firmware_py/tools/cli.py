@@ -218,7 +218,7 @@ def command(argv: list[str] | None) -> int:
         return int(web_server().run(config, args))
     if args.command == "run":
         from firmware_py.process import data_folder
-        from firmware_py.tools.run import stop_behind
+        from firmware_py.tools.run import signalled_stop
 
         try:
             data_folder.prepare(config.data_dir)
@@ -234,7 +234,7 @@ def command(argv: list[str] | None) -> int:
         try:
             return run_cabinet(config, args)
         except Exception as e:
-            stop = stop_behind(e)
+            stop = signalled_stop()
             if stop is None:
                 log.exception("ringside: unexpected error; the cabinet stops")
                 return EXIT_FAILED

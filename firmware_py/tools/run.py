@@ -106,11 +106,11 @@ def raise_if_stopped() -> None:
         raise StopRequested(_received[0])
 
 
-def stop_behind(error: Exception) -> StopRequested | None:
-    """The stop a signal asked for, if one came before ``error`` reached the top.  C code
-    that calls back into Python may report the handler's exception as an error of its own
-    (SIGTERM in pygame's lookup of its default font, as a font opened: "Failed to find
-    default font"; CI, 7 December), so an error once a signal has come is that stop."""
+def signalled_stop() -> StopRequested | None:
+    """The stop a signal asked for, if one came.  C code that calls back into Python may
+    report the handler's exception as an error of its own (SIGTERM in pygame's lookup of
+    its default font, as a font opened: "Failed to find default font"; CI, 7 December),
+    so an error that reaches the top once a signal has come is that stop."""
     if _received and _received[0] in {s.name for s in StopSignals.SIGNALS}:
         return StopRequested(_received[0])
     return None
