@@ -5,8 +5,8 @@ before the board's other files, whose compiling leaves no 16 KB piece of it whol
 # 18.8-20 KB, and DmaSampler's store (twice the ring, to hold an aligned ring wherever it
 # lands, made from as many bytes of zeros) no longer fit.  Claimed before that compile, the
 # 16 KB store made the compile run out (MemoryError in detector.py, allocating 1,968 B):
-# only the ring itself is claimed here, 8 KB, aligned by what is allocated before it and
-# let go after (first fits in a heap still whole).  A module runs once: `import main` at
+# only the ring itself is claimed here, 8 KB and the few bytes before its aligned address
+# (first fits in a heap still whole).  A module runs once: `import main` at
 # the REPL (tests/board/mp/budget.py) finds this one in sys.modules, with the same STORE.
 
 import gc
@@ -19,23 +19,29 @@ RING_BYTES = 1 << RING_BITS
 
 
 def _claim():
-    """The ring at an address the DMA's wrapping needs (a multiple of RING_BYTES), or None."""
-    held = []  # rings that came out unaligned, and fillers after them: let go on return
-    over = 0  # bytes between a filler's end and the next ring (small objects, unless in holes)
+    """An array holding the ring at an address the DMA's wrapping needs (a multiple of
+    RING_BYTES) as little past its start as the heap allows, or None."""
+    held = []  # tries that came out too short for an aligned ring: let go on return
     for _ in range(4):
-        ring = array("H", range(RING_BYTES >> 1))  # from a range: no temporary of its size
-        off = addressof(ring) & (RING_BYTES - 1)
-        if not off:
-            for i in range(len(ring)):
-                ring[i] = 0
-            return ring
-        if held:  # the filler before it missed the aligned address by this much
-            over += off if off < RING_BYTES // 2 else off - RING_BYTES
-        held.append(ring)
-        held.append(bytearray((-off - over) & (RING_BYTES - 1)))  # up to the next aligned address
+        probe = array("H", range(RING_BYTES >> 1))  # from a range: no temporary of its size
+        gap = (-addressof(probe)) & (RING_BYTES - 1)  # to the aligned address at or after it
+        if gap:
+            # No free piece before the probe held a ring, so the store, a ring and the gap,
+            # lands where the probe was, with an aligned ring at the gap's end.  (Rings and
+            # fillers up to the next aligned address, tried before, lost the fillers to
+            # earlier holes when main.py's code moved, and the ring none of four tries
+            # aligned, or went 8 KB up the heap, where the compile after needs it whole.)
+            probe = None
+            gc.collect()
+            probe = array("H", range((RING_BYTES + gap) >> 1))
+        if ((-addressof(probe)) & (RING_BYTES - 1)) + RING_BYTES <= 2 * len(probe):
+            for i in range(len(probe)):
+                probe[i] = 0
+            return probe
+        held.append(probe)
     return None
 
 
 STORE = _claim()
-"""None where no try came out aligned: DmaSampler then allocates twice the ring itself."""
+"""None where no try held an aligned ring: DmaSampler then allocates twice the ring itself."""
 gc.collect()  # what moved the ring on goes back to the compile

@@ -65,6 +65,21 @@ DREQ_ADC = 36
 AL1_TRANS_COUNT_TRIG = 7  # word index of that alias among a DMA channel's registers
 
 
+@micropython.viper
+def dma_look(regs, out):
+    """The DMA channel's write pointer (``regs``: its registers), then the 1 µs timer's
+    low word masked as ``time.ticks_us()`` masks it, two loads apart, into ``out[0]`` and
+    ``out[1]``.  Read through Python (``dma.write`` then ``time.ticks_us()``) the two were
+    ~5 µs apart on the chip, and every frame time was that much late (issue 31)."""
+    r = ptr32(regs)  # noqa: F821  (viper's own; the host's tests give CPython one)
+    timer = ptr32(0x40054028)  # noqa: F821  (TIMERAWL)
+    o = ptr32(out)  # noqa: F821
+    w = r[1]  # WRITE_ADDR
+    t = timer[0]
+    o[0] = w
+    o[1] = t & 0x3FFFFFFF
+
+
 def wants_repl():
     start = time.ticks_ms()
     while time.ticks_diff(time.ticks_ms(), start) < REPL_WINDOW_MS:
@@ -108,6 +123,7 @@ class DmaSampler:
         while (mem[ADC_FCS] >> FCS_LEVEL_SHIFT) & 0xF:
             mem[ADC_FIFO]  # drain
         self._count = array("I", [self.size])
+        self._look = array("I", [0, 0])  # dma_look's write pointer and ticks
         self.data = rp2.DMA()
         self.rearm = rp2.DMA()
         self.data.config(
@@ -130,6 +146,7 @@ class DmaSampler:
             count=1,
             ctrl=self.rearm.pack_ctrl(size=2, inc_read=False, inc_write=False),
         )
+        self._regs = self.data.registers  # made once: each read of the attribute makes a memoryview
         self.data.active(1)
         mask = 0
         for ch in channels:
@@ -156,9 +173,13 @@ class DmaSampler:
         frame 0: every sample we see written was finished before we looked.  So the
         pointer is read before the clock: read after it, an interrupt between the two let
         samples written after ``now`` count as done by then, and frame 0 (the earliest
-        time ever seen is kept) would stay that much early for every stamp after."""
-        pos = (self.data.write - self._base) >> 1
-        now = time.ticks_us()
+        time ever seen is kept) would stay that much early for every stamp after.  Frame
+        0 is late by the time between the two reads: :func:`dma_look` makes them two
+        loads apart."""
+        look = self._look
+        dma_look(self._regs, look)
+        pos = (look[0] - self._base) >> 1
+        now = look[1]
         if pos < self._last:
             self._wrap()
         self._last = pos

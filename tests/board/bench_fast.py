@@ -110,13 +110,17 @@ def counted(found: tuple[tuple[int, int, int, int], ...], contacts: list[tuple[i
     for pad, t, _f in contacts:
         near = [ticks_diff(onset, t & TICKS_MASK) for p, _v, onset, _pk in found if p == pad]
         firsts.append(sorted(d for d in near if -2_000 <= d <= 5_000))
-    errs = sorted(abs(f[0]) for f in firsts if f)
+    signed = sorted(f[0] for f in firsts if f)
+    errs = sorted(abs(e) for e in signed)
     p99 = errs[min(len(errs) - 1, round(0.99 * (len(errs) - 1)))] if errs else 0
     return {
         "slaps once": f"{sum(1 for f in firsts if len(f) == 1)} of {len(contacts)}",
         "missed": str(sum(1 for f in firsts if not f)),
         "extra hits": str(len(found) - sum(1 for f in firsts if f)),
         "|onset error| median / p99": f"{statistics.median(errs) if errs else 0:.0f} / {p99} µs",
+        "onset error, earliest / median / latest": (
+            f"{signed[0]:+} / {statistics.median(signed):+.0f} / {signed[-1]:+} µs" if signed else "none"
+        ),
     }
 
 

@@ -293,10 +293,13 @@ DMA_STUBS = {
     "micropython": MICROPYTHON_STANDIN,
     "rp2": (
         "def bootsel_button(): return True\n"
+        "class _Registers(list):\n"  # word 1 (WRITE_ADDR) is the channel's write pointer
+        "    def __init__(self, dma): super().__init__([0] * 16); self.dma = dma\n"
+        "    def __getitem__(self, i): return self.dma.write if i == 1 else super().__getitem__(i)\n"
         "class DMA:\n"
         "    n = 0\n"
         "    def __init__(self):\n"
-        "        self.channel = DMA.n; DMA.n += 1; self.write = 0; self.registers = [0] * 16\n"
+        "        self.channel = DMA.n; DMA.n += 1; self.write = 0; self.registers = _Registers(self)\n"
         "    def pack_ctrl(self, **kw): return 0\n"
         "    def config(self, read=None, write=None, count=None, ctrl=None, trigger=False):\n"
         "        if isinstance(write, int): self.write = write\n"
@@ -322,6 +325,10 @@ def run_on_dma_standins(tmp_path: Path, start_us: int, script: str) -> str:
         "time.ticks_ms = lambda: 0\n"
         "time.ticks_diff = lambda a, b: ((a - b + (1 << 29)) & ((1 << 30) - 1)) - (1 << 29)\n"
         "time.ticks_add = lambda a, b: (a + b) & ((1 << 30) - 1)\n"
+        "class _Timer:\n"  # TIMERAWL: time.ticks_us() is its low 30 bits
+        "    def __getitem__(self, i): return clock[0]\n"
+        "import builtins\n"  # viper's ptr32: a buffer's words, or the timer's address
+        "builtins.ptr32 = lambda x: _Timer() if x == 0x40054028 else x\n"
         "import main, detector\n"
         "s = main.DmaSampler((0, 1, 2), 50)\n"
     )
@@ -381,7 +388,7 @@ def test_padboard_dma_sampler_keeps_frame_0s_time_when_an_interrupt_splits_its_l
         "        clock[0] += 200\n"  # the interrupt, while the DMA writes on
         "    written = (clock[0] - T0) * 3 // 50 + 1\n"  # sample i is finished at T0 + i * 50 / 3
         "    return s._base + 2 * (written % s.size)\n"
-        "s.data = type('Dma', (), {'write': property(pointer)})()\n"
+        "s._regs = type('Registers', (), {'__getitem__': lambda self, i: pointer(self)})()\n"
         "worst = 0\n"
         "for i in range(300):\n"
         "    clock[0] += 997\n"
