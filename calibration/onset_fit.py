@@ -28,8 +28,10 @@ No edge shows what comes before the signal starts: the pad's mount and front end
 the bending wave's way from where the palm lands to the piezo (tens of µs, the same on
 every slap).  With the contact probe (a conductive glove whose touch on the pad's foil
 the board stamps) the curve is measured instead: each probe slap's delay from the touch
-to the board's half-peak time, moved to the reference peak along the slope, and the
-median of them is the level (:func:`probe_pairs`, :func:`probe_fit`).
+to its main swing's half-peak crossing in its raw capture, whichever swing the board
+timed it on, moved to the reference peak along the slope, and the median of them is the
+level (:func:`probe_slaps`, :func:`probe_fit`); the same slaps' first lobes measure the
+lobe delay (:mod:`calibration.lobe_fit`).
 """
 
 from __future__ import annotations
@@ -99,12 +101,14 @@ def probe_pairs(hits: Sequence[PadHit], contacts: Sequence[int]) -> list[tuple[P
 class ProbeSlap:
     """What one probe slap's raw capture shows against the glove's touch (µs from contact)."""
 
-    peak: int  # the hit's
+    peak: int  # the hit's (of a slap the board did not report: its main swing's largest sample)
     main_us: float  # to the main swing's half-peak crossing: a point of the onset curve
     lobe_us: float | None  # to a narrow first lobe's half height (None: none seen)
 
 
-def probe_slaps(captures: Sequence[Capture], pad: int, base: PadSettings, sigma: float) -> list[ProbeSlap]:
+def probe_slaps(
+    captures: Sequence[Capture], pad: int, base: PadSettings, sigma: float, threshold: int | None = None
+) -> list[ProbeSlap]:
     """The probe steps' slaps on ``pad``, each read against its touch from its raw capture:
     how long after the contact its main swing reached half its peak and its first lobe
     against it half its height (:func:`~calibration.swings.swings`), whichever of them the
@@ -112,7 +116,8 @@ def probe_slaps(captures: Sequence[Capture], pad: int, base: PadSettings, sigma:
     edge where it sent one, at the hit's peak; a touch without one (a slap under the
     threshold the board calibrates with) on the raw stream alone, for its main swing only
     (a lobe is a sample or two there), where that stands ``PROBE_SNR`` noise sigmas
-    (``sigma``: the pad's noise at rest).  A capture without raw samples gives the board's
+    (``sigma``: the pad's noise at rest; ``threshold``: the one the board will time with,
+    which sets how it takes a lobe's height).  A capture without raw samples gives the board's
     half-peak time (its stamp plus the curve in force, ``base``) for the main swing's, and
     no lobe; a slap whose signal before it was not quiet is left out."""
     out: list[ProbeSlap] = []
@@ -126,15 +131,16 @@ def probe_slaps(captures: Sequence[Capture], pad: int, base: PadSettings, sigma:
                 out.append(ProbeSlap(hit.peak, half_peak_time(hit, base) - contact, None))
                 continue
             times, samples = with_edge(c.times, raw, edges, hit.t_us)
-            seen = swings(times, samples, hit.t_us, hit.peak, sigma)
+            seen = swings(times, samples, hit.t_us, hit.peak, sigma, threshold)
             if seen is not None:
                 lobe = None if seen.lobe_us is None else seen.lobe_us - contact
                 out.append(ProbeSlap(hit.peak, seen.main_us - contact, lobe))
-        paired = {t for _h, t in pairs}
-        for touch in c.contacts if raw else ():
-            seen = None if touch in paired else swings(c.times, raw or (), touch, None, sigma)
-            if seen is not None and seen.main_peak >= PROBE_SNR * sigma:
-                out.append(ProbeSlap(round(seen.main_peak), seen.main_us - touch + PROBE_LATE_US, None))
+        if raw:
+            paired = {t for _h, t in pairs}
+            for touch in c.contacts:
+                seen = None if touch in paired else swings(c.times, raw, touch, None, sigma)
+                if seen is not None and seen.main_peak >= PROBE_SNR * sigma:
+                    out.append(ProbeSlap(round(seen.main_peak), seen.main_us - touch + PROBE_LATE_US, None))
     return out
 
 
