@@ -47,7 +47,7 @@ def swings(
     before the slap was not quiet or no swing reached half the peak.  The lobe is timed
     as the board times it: at half its largest sample, or, where that stands the board's
     ``threshold`` (the lobe crossed it), at half of a state frame's average around it
-    (lower, so earlier: 13–43 µs on the widened model's pads).  The ring of a slap
+    (lower, so earlier).  The ring of a slap
     before may go on under it, up to a twentieth of the peak: the lobe's edge and the main
     swing's are steep there, and a flurry's slaps are most of those the board sends an
     edge of."""
