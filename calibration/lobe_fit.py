@@ -11,6 +11,12 @@ stamp taken on the lobe then agrees with one taken on the main swing, as far as 
 is right.  Read from each slap's raw capture (the board's 20 kHz edge where it sent one),
 the median over the prompted slaps; checked on held-out slaps (the delay read from every
 other slap must time the rest no worse than the one in force) and refused otherwise.
+
+With the contact probe the contact is known: each probe slap's lobe is timed from the
+glove's touch (:func:`calibration.onset_fit.probe_slaps`), with no curve in it.  Six such
+slaps measure the delay alone; fewer (a pad whose soft slaps stay under the threshold the
+board calibrates with) count with the prompted slaps', timed against the curve, which
+the probe has then measured too.
 """
 
 from __future__ import annotations
@@ -21,13 +27,10 @@ from dataclasses import dataclass
 
 from calibration.analysis import Event
 from calibration.fit import on_board, said
-from calibration.onset_fit import HELD_OUT_SLACK_US, MATCH_US, MIN_SLAPS, delay_us
+from calibration.onset_fit import HELD_OUT_SLACK_US, MATCH_US, MIN_PROBED, MIN_SLAPS, ProbeSlap, delay_us
+from calibration.swings import swings
 from hal.padboard.messages import PadHit
 from hal.padboard.settings import PadSettings
-
-LOBE_BACK_US = 1_200  # the lobe is looked for this far before the main swing's half-peak crossing ...
-LOBE_WIDE_US = 500  # ... over half its height for at most this long (the board's two state frames) ...
-LOBE_NOISE = 5.0  # ... and standing this many noise sigmas
 
 
 @dataclass(frozen=True)
@@ -38,61 +41,14 @@ class LobeFit:
     warnings: tuple[str, ...] = ()
 
 
-def _crossing(ts: Sequence[int], vs: Sequence[float], j: int, level: float) -> float:
-    """When the signal ``vs`` rose through ``level`` between samples ``j - 1`` and ``j``."""
-    a, b = vs[j - 1], vs[j]
-    return ts[j] - (ts[j] - ts[j - 1]) * (b - level) / (b - a) if b != a else float(ts[j])
-
-
-def lobe_lead(times: Sequence[int], samples: Sequence[int], around: int, peak: int, sigma: float) -> float | None:
-    """µs from where a narrow lobe against the main swing reached half its height to where
-    the main swing (the swing of ``peak``, whichever way: the one over half of it longest)
-    did, for the slap stamped at ``around``; None where the signal before it was not quiet
-    or no such lobe stands ``LOBE_NOISE`` sigmas.  The ring of a slap before may go on
-    under it, up to a twentieth of the peak: the lobe's edge and the main swing's are steep
-    there, and a flurry's slaps are most of those the board sends an edge of."""
-    quiet = [x for t, x in zip(times, samples) if around - 4_000 <= t <= around - 2_000]
-    idx = [j for j, t in enumerate(times) if around - 2_000 < t <= around + 3_000]
-    if len(quiet) < 4 or len(idx) < 8 or statistics.pstdev(quiet) > max(2 * sigma + 1, peak / 20):
-        return None
-    base = statistics.fmean(quiet)
-    ts = [times[j] for j in idx]
-    dev = [samples[j] - base for j in idx]
-    half = peak / 2
-    best = None  # (how long over half the peak, sign, first sample of that run)
-    for sign in (1, -1):
-        j = 0
-        while j < len(dev):
-            if sign * dev[j] >= half:
-                e = j
-                while e + 1 < len(dev) and sign * dev[e + 1] >= half:
-                    e += 1
-                if j > 0 and (best is None or ts[e] - ts[j] > best[0]):
-                    best = (ts[e] - ts[j], sign, j)
-                j = e + 1
-            else:
-                j += 1
-    if best is None:
-        return None
-    _w, sign, m = best
-    vs = [sign * x for x in dev]
-    t_main = _crossing(ts, vs, m, half)
-    against = [(-vs[j], j) for j in range(1, m) if ts[j] >= t_main - LOBE_BACK_US]
-    if not against:
-        return None
-    top, at = max(against)
-    if top < LOBE_NOISE * sigma:
-        return None
-    ls = [-x for x in vs]
-    a = at
-    while a > 0 and ls[a] >= top / 2:
-        a -= 1
-    z = at
-    while z + 1 < len(ls) and ls[z + 1] >= top / 2:
-        z += 1
-    if a == 0 or ts[z] - ts[a + 1] > LOBE_WIDE_US:
-        return None
-    return t_main - _crossing(ts, ls, a + 1, top / 2)
+def lobe_lead(
+    times: Sequence[int], samples: Sequence[int], around: int, peak: int, sigma: float, threshold: int | None
+) -> float | None:
+    """µs from where a narrow lobe against the main swing reached half its height (as the
+    board with ``threshold`` takes it) to where the main swing did, for the slap stamped at
+    ``around`` (:func:`swings`); None without such a lobe."""
+    s = swings(times, samples, around, peak, sigma, threshold)
+    return None if s is None or s.lobe_us is None else s.main_us - s.lobe_us
 
 
 def fit_lobe(
@@ -102,28 +58,65 @@ def fit_lobe(
     curve: PadSettings,
     base: PadSettings,
     sigma: float,
+    probed: Sequence[ProbeSlap] = (),
+    threshold: int | None = None,
 ) -> LobeFit:
     """The lobe delay of ``pad`` from its prompted slaps (the raw ``(event, times, samples)``
     of each, and the board's hits), against the onset curve ``curve`` applies; ``base``: the
-    settings the board ran with.  The delay in force is kept where fewer than ``MIN_SLAPS``
-    slaps show such a lobe (a pad without one: nothing to take off) or where the delay read
-    from half the slaps times the other half worse than it."""
+    settings the board ran with.  With ``MIN_PROBED`` slaps of the probe step (``probed``)
+    opening with a lobe, the delay is measured from the glove's touch instead, and the
+    curve is not in it; with fewer, theirs count with the prompted slaps'.  ``threshold``:
+    the one the board will time with (a lobe over it is timed at half a state frame's
+    average: :func:`~calibration.swings.swings`).  The delay in
+    force is kept where fewer than ``MIN_SLAPS`` slaps show such a lobe (a pad without one:
+    nothing to take off) or where the delay read from half the slaps times the other half
+    worse than it."""
     kept = f"kept at {base.lobe_us} µs"
+    touched = [s.lobe_us for s in probed if s.lobe_us is not None]
+    if len(touched) >= MIN_PROBED:
+        return _fitted(
+            pad,
+            touched,
+            base,
+            f"from the glove's touch to half a first lobe against the main swing, measured with the contact probe "
+            f"on {len(touched)} of its slaps",
+            "check the glove's wire and the pad's foil, and redo the probe step",
+        )
     leads: list[float] = []
     for evs in groups.values():
         for ev, times, samples in evs:
             hit = min(hits, key=lambda h: abs(h.t_us - ev.onset_us), default=None)
             if hit is None or abs(hit.t_us - ev.onset_us) > MATCH_US or hit.peak <= 0 or ev.clipped:
                 continue
-            lead = lobe_lead(times, samples, hit.t_us, hit.peak, sigma)
+            lead = lobe_lead(times, samples, hit.t_us, hit.peak, sigma, threshold)
             if lead is not None:
                 leads.append(delay_us(hit.peak, curve.onset_us, curve.onset_exp) - lead)
+    leads += touched
     if len(leads) < MIN_SLAPS:
         return LobeFit(
             base.lobe_us,
             len(leads),
             (said("lobe delay", kept, f"only {len(leads)} slaps opened with a narrow lobe against the main swing"),),
         )
+    return _fitted(
+        pad,
+        leads,
+        base,
+        f"from contact to half a first lobe against the main swing, read from {len(leads)} slaps that opened with "
+        f"one (the onset curve less how long the main swing's half-peak came after the lobe's"
+        + (f"; {len(touched)} of them measured from the contact probe's touch" if touched else "")
+        + ")",
+        "check the pad's mount and redo the calibration",
+    )
+
+
+def _fitted(pad: int, delays: Sequence[float], base: PadSettings, how: str, todo: str) -> LobeFit:
+    """The median of ``delays`` (µs from contact to the lobe's half height, read as ``how``
+    says) as the pad's lobe delay, where the median of every other one times the rest no
+    worse than the delay in force; else that one kept, and the operator told why and what
+    to do (``todo``)."""
+    kept = f"kept at {base.lobe_us} µs"
+    leads = list(delays)
     new: list[float] = []
     old: list[float] = []
     for half in (0, 1):
@@ -140,7 +133,7 @@ def fit_lobe(
             base.lobe_us,
             len(leads),
             (said("lobe delay", kept, f"a new delay was refused: {why}"),),
-            (f"pad {pad + 1}: the lobe delay was not changed: {why}; check the pad's mount and redo the calibration",),
+            (f"pad {pad + 1}: the lobe delay was not changed: {why}; {todo}",),
         )
     lobe, limited = on_board(
         "lobe_us",
@@ -154,9 +147,8 @@ def fit_lobe(
             said(
                 "lobe delay",
                 f"{lobe} µs",
-                f"from contact to half a first lobe against the main swing, read from {len(leads)} slaps that opened "
-                f"with one (the onset curve less how long the main swing's half-peak came after the lobe's); read "
-                f"from half the slaps it timed the other half {off:.0f} µs off, the delay in force {off_before:.0f} µs",
+                f"{how}; read from half the slaps it timed the other half {off:.0f} µs off, the delay in force "
+                f"{off_before:.0f} µs",
             ),
         ),
         (limited,) if limited else (),

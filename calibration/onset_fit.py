@@ -28,8 +28,10 @@ No edge shows what comes before the signal starts: the pad's mount and front end
 the bending wave's way from where the palm lands to the piezo (tens of µs, the same on
 every slap).  With the contact probe (a conductive glove whose touch on the pad's foil
 the board stamps) the curve is measured instead: each probe slap's delay from the touch
-to the board's half-peak time, moved to the reference peak along the slope, and the
-median of them is the level (:func:`probe_pairs`, :func:`probe_fit`).
+to its main swing's half-peak crossing in its raw capture, whichever swing the board
+timed it on, moved to the reference peak along the slope, and the median of them is the
+level (:func:`probe_slaps`, :func:`probe_fit`); the same slaps' first lobes measure the
+lobe delay (:mod:`calibration.lobe_fit`).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from dataclasses import dataclass
 from calibration.analysis import Event
 from calibration.capture import Capture
 from calibration.fit import on_board, said
+from calibration.swings import swings
 from hal.padboard.messages import PadEdge, PadHit
 from hal.padboard.settings import PadSettings
 
@@ -52,6 +55,7 @@ NOISE_FLOOR = 4.0  # ... and at least this many noise sigmas up
 MIN_SLAPS = 6
 MATCH_US = 3_000  # a hit belongs to a raw slap whose onset is this close
 MIN_PROBED = 6  # probe slaps needed to measure the curve
+PROBE_SNR = 20.0  # a probe slap the board did not report is read where its main swing stands this many noise sigmas
 PROBE_LATE_US = 8  # the probe's stamp is this late (a hard interrupt; to confirm on the first board)
 HELD_OUT_SLACK_US = 25  # a fitted curve this much worse than the one in force on held-out slaps still ties
 ON_EDGE_US = 150  # a hit timed on its main swing less the curve lands this close to that swing's half-peak crossing
@@ -93,25 +97,51 @@ def probe_pairs(hits: Sequence[PadHit], contacts: Sequence[int]) -> list[tuple[P
     return pairs
 
 
-def probe_slaps(captures: Sequence[Capture], pad: int, base: PadSettings) -> tuple[list[tuple[PadHit, int]], int]:
-    """The probe steps' hits on ``pad`` with their touches (:func:`probe_pairs`; ``base``:
-    the settings the board ran with), less those the raw capture shows the board timed on
-    their first lobe (:func:`timed_on_main_swing`): such a stamp has no curve in it, so its
-    delay from the touch is the lobe's, not the curve's; and how many those were.  A
-    capture without raw samples keeps every pair (nothing to tell them apart by)."""
-    pairs: list[tuple[PadHit, int]] = []
-    lobes = 0
+@dataclass(frozen=True)
+class ProbeSlap:
+    """What one probe slap's raw capture shows against the glove's touch (µs from contact)."""
+
+    peak: int  # the hit's (of a slap the board did not report: its main swing's largest sample)
+    main_us: float  # to the main swing's half-peak crossing: a point of the onset curve
+    lobe_us: float | None  # to a narrow first lobe's half height (None: none seen)
+
+
+def probe_slaps(
+    captures: Sequence[Capture], pad: int, base: PadSettings, sigma: float, threshold: int | None = None
+) -> list[ProbeSlap]:
+    """The probe steps' slaps on ``pad``, each read against its touch from its raw capture:
+    how long after the contact its main swing reached half its peak and its first lobe
+    against it half its height (:func:`~calibration.swings.swings`), whichever of them the
+    board timed.  A touch with a hit (:func:`probe_pairs`) is read on the board's 20 kHz
+    edge where it sent one, at the hit's peak; a touch without one (a slap under the
+    threshold the board calibrates with) on the raw stream alone, for its main swing only
+    (a lobe is a sample or two there), where that stands ``PROBE_SNR`` noise sigmas
+    (``sigma``: the pad's noise at rest; ``threshold``: the one the board will time with,
+    which sets how it takes a lobe's height).  A capture without raw samples gives the board's
+    half-peak time (its stamp plus the curve in force, ``base``) for the main swing's, and
+    no lobe; a slap whose signal before it was not quiet is left out."""
+    out: list[ProbeSlap] = []
     for c in captures:
         raw = c.samples.get(pad)
         edges = c.edges_on(pad)
-        for hit, touch in probe_pairs(c.hits_on(pad), c.contacts):
-            if raw:
-                times, samples = with_edge(c.times, raw, edges, hit.t_us)
-                if not timed_on_main_swing(times, samples, half_peak_time(hit, base), hit.peak):
-                    lobes += 1
-                    continue
-            pairs.append((hit, touch))
-    return pairs, lobes
+        pairs = probe_pairs(c.hits_on(pad), c.contacts)
+        for hit, touch in pairs:
+            contact = touch - PROBE_LATE_US
+            if not raw:
+                out.append(ProbeSlap(hit.peak, half_peak_time(hit, base) - contact, None))
+                continue
+            times, samples = with_edge(c.times, raw, edges, hit.t_us)
+            seen = swings(times, samples, hit.t_us, hit.peak, sigma, threshold)
+            if seen is not None:
+                lobe = None if seen.lobe_us is None else seen.lobe_us - contact
+                out.append(ProbeSlap(hit.peak, seen.main_us - contact, lobe))
+        if raw:
+            paired = {t for _h, t in pairs}
+            for touch in c.contacts:
+                seen = None if touch in paired else swings(c.times, raw, touch, None, sigma)
+                if seen is not None and seen.main_peak >= PROBE_SNR * sigma:
+                    out.append(ProbeSlap(round(seen.main_peak), seen.main_us - touch + PROBE_LATE_US, None))
+    return out
 
 
 def edge_samples(
@@ -208,19 +238,18 @@ def _least_squares(points: Sequence[tuple[float, float]]) -> tuple[float, float]
     return (t0, c) if c > 0 else None
 
 
-def probe_fit(probed: Sequence[tuple[PadHit, int]], base: PadSettings, lobes: int = 0) -> OnsetFit | None:
-    """The curve measured from the probe step's hits and their touches (``base``: the
-    settings the board ran with): each slap's delay from the touch to the board's
-    half-peak time, moved to the reference peak along the kept slope; the level is their
-    median.  Checked on held-out slaps first: the level read from every other slap must
-    time the rest no worse than the curve in force (within ``HELD_OUT_SLACK_US``), or that
-    curve is kept.  None with
-    fewer than ``MIN_PROBED``.  ``lobes``: probe slaps left out, timed on their first lobe."""
-    clean = [(h, t) for h, t in probed if h.peak > 0]
+def probe_fit(probed: Sequence[ProbeSlap], base: PadSettings) -> OnsetFit | None:
+    """The curve measured from the probe step's slaps (:func:`probe_slaps`; ``base``: the
+    settings the board ran with): each slap's delay from the contact to its main swing's
+    half-peak crossing, moved to the reference peak along the kept slope; the level is
+    their median.  Checked on held-out slaps first: the level read from every other slap
+    must time the rest no worse than the curve in force (within ``HELD_OUT_SLACK_US``), or
+    that curve is kept.  None with fewer than ``MIN_PROBED``."""
+    clean = [s for s in probed if s.peak > 0]
     if len(clean) < MIN_PROBED:
         return None
     exp = base.onset_exp
-    delays = [(h.peak, half_peak_time(h, base) - t + PROBE_LATE_US) for h, t in clean]
+    delays = [(s.peak, s.main_us) for s in clean]
     levels = [d * (p / ONSET_REF) ** (exp / 1000) for p, d in delays]
     new: list[float] = []
     old: list[float] = []
@@ -244,7 +273,8 @@ def probe_fit(probed: Sequence[tuple[PadHit, int]], base: PadSettings, lobes: in
         "this pad's slaps are stamped off by the rest; check the glove's wire and the pad's foil",
     )
     q1, q3 = levels[len(levels) // 4], levels[(3 * len(levels)) // 4]
-    peaks = [h.peak for h, _ in clean]
+    peaks = [s.peak for s in clean]
+    lobes = sum(s.lobe_us is not None for s in clean)
     return OnsetFit(
         onset,
         exp,
@@ -253,14 +283,10 @@ def probe_fit(probed: Sequence[tuple[PadHit, int]], base: PadSettings, lobes: in
             said(
                 "onset curve",
                 f"{onset} µs × (peak/10,000)^−{exp / 1000:.3f}",
-                f"from contact to half the peak, measured with the contact probe ({len(clean)} slaps, peaks "
-                f"{min(peaks)}–{max(peaks)}; middle half {q1:.0f}–{q3:.0f} µs at the reference peak; read from "
-                f"half the slaps it timed the other half {off:.0f} µs off, the curve in force {off_before:.0f} µs)"
-                + (
-                    f"; {lobes} more the board timed on their first lobe, where no curve applies, left out"
-                    if lobes
-                    else ""
-                ),
+                f"from contact to half the main swing's peak, measured with the contact probe ({len(clean)} slaps, "
+                f"peaks {min(peaks)}–{max(peaks)}, {lobes} of them opening with a first lobe; middle half "
+                f"{q1:.0f}–{q3:.0f} µs at the reference peak; read from half the slaps it timed the other half "
+                f"{off:.0f} µs off, the curve in force {off_before:.0f} µs)",
             ),
         ),
         (limited,) if limited else (),
@@ -307,29 +333,24 @@ def fit_onset(
     hits: Sequence[PadHit],
     base: PadSettings,
     sigma: float,
-    probed: Sequence[tuple[PadHit, int]] | None = None,
-    probe_lobes: int = 0,
+    probed: Sequence[ProbeSlap] | None = None,
 ) -> OnsetFit:
     """The onset curve of ``pad`` from its prompted slaps: per step (soft, hard, flurry:
     slaps of about one force) the raw ``(event, times, samples)`` of each slap, and the
     board's hits (``base``: the settings it ran with).  Each step's edges are pooled,
     aligned at the board's half-peak times, into one delay at that step's median peak;
-    the curve goes through those points.  ``probed``: the probe step's hits with their
-    touches (None: no probe step), less the ``probe_lobes`` timed on their first lobe
-    (:func:`probe_slaps`); enough of them measure the curve instead."""
+    the curve goes through those points.  ``probed``: the probe step's slaps (None: no
+    probe step, :func:`probe_slaps`); enough of them measure the curve instead."""
     kept = f"kept at {base.onset_us} µs × (peak/10,000)^−{base.onset_exp / 1000:.3f}"
     fallback = ""
     if probed is not None:
-        measured = probe_fit(probed, base, probe_lobes)
+        measured = probe_fit(probed, base)
         if measured is not None:
             return measured
         fallback = (
             f"pad {pad + 1}: the contact probe gave only {len(probed)} touches with a slap (at least {MIN_PROBED} "
-            "needed): check the glove's wire and the pad's foil; the curve was read from the rising edges"
-            if not probe_lobes
-            else f"pad {pad + 1}: the board timed {probe_lobes} of the contact probe's slaps on their first lobe, "
-            f"where no curve applies, and only {len(probed)} on the main swing (at least {MIN_PROBED} needed); "
-            "the curve was read from the rising edges"
+            "needed): check the glove's wire and the pad's foil (or slap harder: the board reports only slaps over "
+            "its threshold while it is calibrated); the curve was read from the rising edges"
         )
     points: list[tuple[float, float, int]] = []  # (peak, delay, slaps)
     on_lobe = 0  # slaps the board timed on their first lobe: the curve does not move their stamps
@@ -364,8 +385,6 @@ def fit_onset(
     )
     if probed is None:
         todo = "calibrate this pad with the contact probe (docs/calibration.md)"
-    elif probe_lobes:
-        todo = "the probe's slaps too were timed on their first lobe, whose stamps no curve moves"
     else:
         todo = "check the glove's wire and the pad's foil, and redo the probe step"
     if on_lobe and slaps < MIN_SLAPS:

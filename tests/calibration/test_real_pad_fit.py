@@ -16,7 +16,8 @@ from calibration.analysis import Event, NoiseStats
 from calibration.capture import Capture
 from calibration.fit import MEANING, PadFit, fit_pad
 from calibration.fit_cabinet import fit_all
-from calibration.onset_fit import PROBE_LATE_US, delay_us, probe_fit, probe_pairs, probe_slaps, timed_on_main_swing
+from calibration.lobe_fit import fit_lobe
+from calibration.onset_fit import PROBE_LATE_US, ProbeSlap, delay_us, probe_fit, probe_slaps, timed_on_main_swing
 from calibration.profiles import wizard_profile
 from calibration.report import review_lines, review_verdicts
 from firmware_py.sim.piezo import PiezoPad
@@ -256,10 +257,8 @@ def test_a_probe_curve_that_misses_held_out_slaps_is_refused() -> None:
     that agree (700 µs each) are applied."""
     base = PadSettings(onset_us=800, onset_exp=0)
 
-    def probed(delays: list[int]) -> list[tuple[PadHit, int]]:
-        # the board's half-peak time is its stamp + 800 µs; the touch is the delay before it
-        stamps = [1_000_000 * (k + 1) for k in range(len(delays))]
-        return [(PadHit(0, t, 100, 10_000), t + 800 + PROBE_LATE_US - d) for t, d in zip(stamps, delays, strict=True)]
+    def probed(delays: list[int]) -> list[ProbeSlap]:
+        return [ProbeSlap(10_000, d, None) for d in delays]
 
     refused = probe_fit(probed([600, 1000] * 6), base)
     assert refused is not None and refused.onset_us == 800, refused
@@ -318,36 +317,70 @@ def test_the_threshold_comes_from_the_noise_and_the_softest_slap_at_every_gain(k
 
 
 def lobe_then_main(t: int, touch: int) -> float:
-    """A strike touched at ``touch``: a narrow lobe up (+2,000 peaking 60 µs after) and the
-    main swing down (−8,000, a half-sine from 300 µs to 1.3 ms: half of it at 467 µs)."""
+    """A strike touched at ``touch``: a narrow lobe up (+2,000 peaking 50 µs after: half of
+    it at 12.5 µs) and the main swing down (−8,000, a half-sine from 300 µs to 1.3 ms: half
+    of it at 467 µs)."""
     dt = t - touch
-    lobe = 2000 * max(0.0, 1 - abs(dt - 60) / 75)
+    lobe = 2000 * max(0.0, 1 - abs(dt - 50) / 75)
     main = -8000 * math.sin(math.pi * (dt - 300) / 1000) if 300 <= dt <= 1300 else 0.0
     return lobe + main
 
 
-def test_probe_slaps_the_board_timed_on_their_first_lobe_are_left_out() -> None:
-    """Twelve probe slaps, the board timing every other one on its first lobe (the stamp
-    at that lobe's half height, no curve in it) and the rest on the main swing less the
-    curve in force.  Every pair taken as it was (the old fit), the lobes' stamps plus the
-    curve read as delays of ~860 µs and pulled the curve off the main swing's 467 µs; now
-    the raw capture tells them apart, and the curve is the main swing's."""
-    base = PadSettings()
+def probe_capture(stamps: Callable[[int, int], int], late: Callable[[int], int] = lambda k: 0) -> Capture:
+    """Twelve probe slaps shaped as :func:`lobe_then_main`, 20 kHz, the board's stamp of
+    slap ``k`` touched at ``c`` ``stamps(k, c)``, and the probe's touch ``late(k)`` µs off
+    its usual lateness."""
     touches = [100_000 + 200_000 * k for k in range(12)]
     times = list(range(0, touches[-1] + 100_000, 50))
     samples = [round(32768 + sum(lobe_then_main(t, c) for c in touches if -100 < t - c < 1400)) for t in times]
-    main_stamp = 467 - round(delay_us(8000, base.onset_us, base.onset_exp))
-    hits = tuple(PadHit(0, c + (22 if k % 2 else main_stamp), 80, 8000) for k, c in enumerate(touches))
-    cap = Capture(
-        "probe", 0, 12, 0, times[-1], tuple(times), {0: tuple(samples)}, hits, len(times), contacts=tuple(touches)
+    hits = tuple(PadHit(0, stamps(k, c), 80, 8000) for k, c in enumerate(touches))
+    return Capture(
+        "probe",
+        0,
+        12,
+        0,
+        times[-1],
+        tuple(times),
+        {0: tuple(samples)},
+        hits,
+        len(times),
+        contacts=tuple(c + PROBE_LATE_US + late(k) for k, c in enumerate(touches)),
     )
-    pairs, lobes = probe_slaps([cap], 0, base)
-    assert lobes == 6 and [h.t_us - c for h, c in pairs] == [main_stamp] * 6, (lobes, pairs)
-    fitted = probe_fit(pairs, base, lobes)
-    assert fitted is not None and "6 more the board timed on their first lobe" in fitted.reasons[0], fitted
-    assert abs(delay_us(8000, fitted.onset_us, fitted.onset_exp) - (467 + PROBE_LATE_US)) <= 5, fitted
-    old = probe_fit(probe_pairs(cap.hits, cap.contacts), base)  # every pair, as before
-    assert old is not None and abs(delay_us(8000, old.onset_us, old.onset_exp) - 467) > 100, old
+
+
+def test_every_probe_slap_measures_the_curve_and_the_lobe_whichever_swing_the_board_timed() -> None:
+    """Twelve probe slaps, the board timing every other one on its first lobe (the stamp
+    at that lobe's half height less the lobe delay in force) and the rest on the main
+    swing less the curve in force.  The lobe-timed ones were once left out, so a pad that
+    times most slaps on a lobe (wood) kept the default curve; now each slap's raw capture
+    gives both delays from the touch: the main swing's half-peak 467 µs after contact
+    (the curve's point), the lobe's half height 12.5 µs after it (the lobe delay)."""
+    base = PadSettings(lobe_us=150)
+    main_stamp = 467 - round(delay_us(8000, base.onset_us, base.onset_exp))
+    cap = probe_capture(lambda k, c: c + (12 - 150 if k % 2 else main_stamp))
+    slaps = probe_slaps([cap], 0, base, 6.0)
+    assert len(slaps) == 12, slaps
+    assert all(abs(s.main_us - 467) <= 5 for s in slaps), slaps
+    assert all(s.lobe_us is not None and abs(s.lobe_us - 12.5) <= 3 for s in slaps), slaps
+    fitted = probe_fit(slaps, base)
+    assert fitted is not None and "12 of them opening with a first lobe" in fitted.reasons[0], fitted
+    assert abs(delay_us(8000, fitted.onset_us, fitted.onset_exp) - 467) <= 5, fitted
+    lobe = fit_lobe(0, {}, [], replace(base, onset_us=fitted.onset_us), base, 6.0, slaps)
+    assert abs(lobe.lobe_us - 12) <= 3 and "measured with the contact probe on 12" in lobe.reasons[0], lobe
+
+
+def test_a_probe_whose_touches_wander_is_refused_in_words() -> None:
+    """A glove that brushes the foil 400 µs before the palm lands on every other slap: the
+    lobe delays read are 12.5 and 412.5 µs in turn, so the delay read from half the slaps
+    misses the other half's by more than the one in force (200 µs) does; that one is kept,
+    and the operator is told why and to check the glove."""
+    base = PadSettings(lobe_us=200)
+    cap = probe_capture(lambda k, c: c - 200, late=lambda k: -400 * (k % 2))
+    slaps = probe_slaps([cap], 0, base, 6.0)
+    lobe = fit_lobe(0, {}, [], base, base, 6.0, slaps)
+    assert lobe.lobe_us == 200, lobe
+    assert lobe.warnings and lobe.warnings[0].startswith("pad 1: the lobe delay was not changed: read from half"), lobe
+    assert "check the glove's wire and the pad's foil" in lobe.warnings[0], lobe
 
 
 def test_a_rise_of_hum_and_noise_is_not_taken_for_the_softest_slap() -> None:
