@@ -75,11 +75,11 @@ def run() -> list[Figure]:
             errors = [abs(x) for x in got.late_us]
             out.append(
                 Figure(
-                    f"{pad_name(kind, gain, long_ring)}, {rate}: onset |error| p99",
+                    f"{pad_name(kind, gain, long_ring)}, {rate}: onset error p99 (absolute)",
                     percentile(errors, 99) if errors else float("nan"),
                     "µs",
                     "≤ 100",
-                    f"median {statistics.median(errors) if errors else float('nan'):.0f} µs; found once "
+                    f"median (absolute) {statistics.median(errors) if errors else float('nan'):.0f} µs; found once "
                     f"{got.once} of {got.slaps}, {got.extra} extra hits; seeds {seeds[0]}–{seeds[-1]}",
                 )
             )
