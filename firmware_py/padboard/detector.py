@@ -1848,6 +1848,7 @@ class Detector:
             wk[_WK_BASE] = 0  # (what is left is never negative: this sums it)
             m = _walk_spread(left, st, wk, a - 2 * d - self._left_lo) - (d + 1) * _LEFT_MID
             b += m // (d + 1) if m >= 0 else -((-m) // (d + 1))  # toward zero
+        o = a  # where it opened (the peaks are looked for from the state frame before the crossing, if earlier)
         if a > lo:
             a = lo
         self._left_on = True
@@ -1855,19 +1856,19 @@ class Detector:
         _main, msgn = self._main(i, k, a, r_min, b, top, best, rp, sgn)
         lobe = 0
         if first:  # the swing it opened with, to where it turns: a first lobe (narrow) is what is timed, and
-            e = a + _walk_width(left, st, a + 1 - self._left_lo, 0, -a - 1, b, first, 1)  # a wide swing the other
-            top, low, rl, _sgn = self._peak(i, k, a, e, r_min, b, None, first)  # way than the largest is timed
+            e = o + _walk_width(left, st, o + 1 - self._left_lo, 0, -o - 1, b, first, 1)  # a wide swing the other
+            top, low, rl, _sgn = self._peak(i, k, o, e, r_min, b, None, first)  # way than the largest is timed
             w = 2 * (STATE_US // self.frame_us)  # as a raw strike's is
             narrow = top > 0 and 0 < self._width(i, k, rl, first, top, b) <= w
             if top > 0 and (first != sgn or narrow):
                 lobe = first * msgn if narrow else 0
                 best, rp, sgn = low if low > 0 else top, rl, first  # (its own largest sample where the swing
             elif self.frame_us * 2 <= STATE_US:  # after outweighs its average); or a narrow first lobe under
-                z = a - LOBE_BACK_US // self.frame_us  # the threshold before it (as _lobe_before finds one)
+                z = o - LOBE_BACK_US // self.frame_us  # the threshold before it (as _lobe_before finds one)
                 if z < under:
                     z = under
-                if a - z >= 2:
-                    top, _low, rl, lsgn = self._peak(i, k, z, a - 1, r_min, b, None, -sgn)
+                if o - z >= 2:
+                    top, _low, rl, lsgn = self._peak(i, k, z, o - 1, r_min, b, None, -sgn)
                     if lsgn == -sgn and 3 * top >= p.thr and top >= 5 * (p.noise_fp >> 8):
                         if 0 < self._width(i, k, rl, -sgn, top, b) <= w:
                             best, rp, sgn, lobe = top, rl, -sgn, -sgn * msgn

@@ -274,10 +274,13 @@ class FastOutcome:
     late_us: tuple[int, ...]  # each found slap's first stamp after its true contact
 
 
-def play_fast(pad: PiezoPad, settings: PadSettings, seed: int = 60, bursts: int = 10) -> FastOutcome:
+def play_fast(
+    pad: PiezoPad, settings: PadSettings, seed: int = 60, bursts: int = 10, period_us: int = 250
+) -> FastOutcome:
     """Bursts of four slaps 15–25 ms apart (two hands in turn; each 0.8–1.25 × the one
-    before, from soft to hard, the last with its second contact), 0.4 s apart."""
-    run = RealPadRun(pad, seed, settings)
+    before, from soft to hard, the last with its second contact), 0.4 s apart, on a pad
+    looked at every ``period_us`` (the board's DMA: ``BOARD_FRAME_US``)."""
+    run = RealPadRun(pad, seed, settings, period_us=period_us)
     start = len(run.vp.hits)
     r = run.rng
     t = run.vp.now_us() + 200_000
