@@ -2073,7 +2073,10 @@ class Detector:
         # Crosstalk carries the other slap's force, so this hit is timed as a slap that
         # hard would be on this pad (the same share of a hard slap: a peak in the other
         # pad's counts is another force here when the pads' gains differ), and crosstalk
-        # never starts before the slap that causes it.
+        # never starts before the slap that causes it. A hit timed on a first lobe or a
+        # pre swing took that swing's own delay, which force does not shorten: a slap
+        # that hard would have been timed the same (real pads' crosstalk is often
+        # lobe-timed, and the main swing's curve put its onset before its source's).
         # A hit whose edge was timed with that pad's signal subtracted is a slap of its
         # own (what was left stood clear: ``_onset``), not its crosstalk, if it came
         # first: later, what the subtraction leaves on a pad that rings unlike that one
@@ -2091,7 +2094,8 @@ class Detector:
                     if d > pad.xt_win:
                         continue
                     here = o[2] * pad.sens / self.pads[o[0]].sens  # as hard: the same share of a hard slap
-                    if ticks_diff(t50 - onset_delay_us(here, pad.onset_us, pad.onset_exp), o[1]) >= -XTALK_LEAD_US:
+                    rise = onset_delay_us(here, pad.onset_us, pad.onset_exp)
+                    if ticks_diff(t50 - (c[3] if c[3] < rise else rise), o[1]) >= -XTALK_LEAD_US:
                         return True
         return False
 

@@ -9,6 +9,8 @@ from dataclasses import replace
 from firmware_py.padboard.detector import Detector, ticks_diff
 from firmware_py.sim.padboard import SimDma
 from firmware_py.sim.piezo import REAL_PAD_KINDS, ModelSlap, PiezoModel, PiezoPad
+from tests.calibration.real_pad_runs import real_pad
+from tests.firmware_py.padboard.test_onset import DEFAULT, _Sink
 
 BLOCK = 40
 FRAME_US = 50
@@ -124,3 +126,59 @@ def test_the_pads_lobe_delay_comes_off_a_first_lobe_against_the_main_swing_not_o
     assert len(pre) == len(contacts), [h[1] for h in pre]
     late4 = [ticks_diff(h[1], c) for h, c in zip(pre, contacts, strict=True)]
     assert all(0 <= d <= 120 for d in late4), late4
+
+
+def pair_hits(settings: list[dict[str, int]], peak: float, seed: int, frame_us: int = FRAME_US) -> list[int]:
+    """The pads hit when pad 1 of two wooden pads (× 4, the long ring, a quiet front end)
+    that share 20 % of a slap through the table is slapped ``peak`` hard at 30 ms."""
+    model = PiezoModel([real_pad("wood", 0.5)] * 2, seed=seed, crosstalk=0.2)
+    model.add(ModelSlap(1, 30_000, peak))
+    sink = _Sink(2, settings)
+    dma = SimDma(model, frame_us)
+    t = 0
+    while t < 150_000:
+        dma.feed(sink, t, BLOCK)  # type: ignore[arg-type]
+        t += BLOCK * frame_us
+    return [h[0] for h in sink.hits]
+
+
+def test_crosstalk_timed_on_its_first_lobe_is_still_crosstalk() -> None:
+    """A hard slap on a wooden pad reaches its neighbour at 20 %, a tenth of the slap's
+    peak there, and at 20 kHz the neighbour times that crosstalk on its first lobe, ~250
+    µs after the slap's own stamp. The old check took the onset curve's delay for a slap
+    that hard (~800 µs) off the lobe's half-height time, put the crosstalk's onset before
+    its source's and kept it: every hard slap hit the neighbour too (90 of 90 at the
+    wizard's settings for wood × 4), and the wizard's verification failed on crosstalk.
+    A lobe's delay is its own, whatever the force."""
+    common = {
+        **DEFAULT,
+        "scan_us": 2250,
+        "mask_us": 5250,
+        "retrigger_pct": 135,
+        "retrigger_decay_us": 40_150,
+        "xtalk_pct": 16,
+        "xtalk_window_us": 5500,
+        "baseline_shift": 7,
+        "second_pct": 30,
+        "lobe_us": 362,
+        "xclean_pct": 20,
+    }
+    near = {
+        "threshold": 912,
+        "sensitivity": 10_746,
+        "curve": 64,
+        "xtalk_from1": 16,
+        "xgain_from1": 100,
+        "xlag_from1": 249,
+    }
+    slapped = {
+        "threshold": 782,
+        "sensitivity": 9_901,
+        "curve": 57,
+        "xtalk_from0": 16,
+        "xgain_from0": 100,
+        "xlag_from0": 251,
+    }
+    settings = [{**common, **near}, {**common, **slapped}]
+    got = [pair_hits(settings, peak, seed) for seed in range(6) for peak in (20_000.0, 26_000.0)]
+    assert all(g == [1] for g in got), got
