@@ -81,6 +81,7 @@ BASE_FROM_US = 4000  # the edge's baseline: the samples from this long before th
 BASE_TO_US = 1500  # ... to this long before it (a soft slap's contact is ~1.2 ms before it)
 PH_REFIT_FRAMES = 40  # the ring's phase is fitted again on this many state frames (10 ms), once they stand
 SECOND_HOLD_US = 45000  # a palm's second contact comes up to this long after its slap (26–40 ms: issue 31)
+REBASE_SKIP_US = 200000  # frames skipped this long: drift has moved where a pad rests, its ring has gone
 XTALK_LEAD_US = 40  # a crosstalk onset may seem this much earlier than its source's (estimate error)
 OWN_RING_FRAMES = 256  # frames kept by process() for callers without a DMA ring
 FRAME_BITS = 22  # frame numbers wrap here (small ints on the board: ~3.5 min at 20 kHz)
@@ -931,6 +932,8 @@ class Detector:
         back = step - 1 if first == self._next and t_first == self._next_t else d
         if first != self._next or t_first != self._next_t:
             self._run_k = first  # frames before this one were skipped: the ring's older ones are not the ring's past
+            if ticks_diff(t_first, self._next_t) >= REBASE_SKIP_US:
+                self._rebase()
         self._next = (first + count) & FRAME_MASK
         self._next_t = (t_first + count * frame_us) & TICKS_MASK
         if self._held and (((first + d) & FRAME_MASK) != self._plan_next or span != self._plan_span):
@@ -965,6 +968,18 @@ class Detector:
                 out.extend(hits)
             d += step
         return out if out is not None else _NOTHING
+
+    def _rebase(self):
+        """After a long skip, where a pad rests has moved with drift: each pad not scanning
+        sets its baseline from its next frame (a step is no slap), and a ring predicted with
+        its phase (a step a frame) goes on no more: the retrigger line, fading with time,
+        decides."""
+        if self._held:
+            self._unplan()  # the gate's copy of the pads' state goes back to them first
+        for p in self.pads:
+            if p.phase != SCAN:
+                p.base_fp = -1
+                p.ph_on = p.ph_wait = p.ph_clip = False
 
     @micropython.native
     def _plan(self, left, t, span):

@@ -182,3 +182,41 @@ def test_crosstalk_timed_on_its_first_lobe_is_still_crosstalk() -> None:
     settings = [{**common, **near}, {**common, **slapped}]
     got = [pair_hits(settings, peak, seed) for seed in range(6) for peak in (20_000.0, 26_000.0)]
     assert all(g == [1] for g in got), got
+
+
+RUBBER_X1 = {  # as the wizard fits a rubber pad at × 1 with a quiet front end (the probe bench's)
+    "threshold": 116,
+    "sensitivity": 2_881,
+    "curve": 67,
+    "scan_us": 2_500,
+    "mask_us": 5_500,
+    "retrigger_pct": 140,
+    "retrigger_decay_us": 34_201,
+    "baseline_shift": 7,
+    "second_pct": 30,
+}
+
+
+def test_a_pad_that_drifted_while_frames_were_skipped_takes_no_step_for_a_slap() -> None:
+    """A simulator samples only around its slaps and skips the time between (the board
+    skips frames when its loop falls behind): over a third of a second the baseline's
+    drift moves a pad at rest by more than a quiet front end's threshold. The old
+    detector kept the baseline from before the skip and took the step for a slap on
+    every pad at once (a rubber pad at × 1 in the probe bench: a hit 12 ms before most
+    slaps, on another pad, and 7 of 60 slaps lost under its ring line); a pad at rest
+    takes its baseline again after a skip, and the next slap is found and timed."""
+    pad = replace(real_pad("rubber", 0.125), drift=400.0, drift_period_s=7.0)
+    model = PiezoModel([pad], seed=5, crosstalk=0.0)
+    settings = {**DEFAULT, **RUBBER_X1, "onset_us": 0, "lobe_us": 0}
+    sink = Hits(settings)
+    dma = SimDma(model, FRAME_US)
+    slaps = [100_000 + 400_000 * n for n in range(6)]
+    for s in slaps:
+        model.add(ModelSlap(0, s, 8_000.0))
+        t = s - 10_000  # the samples from 10 ms before each slap to 25 ms after it, as PadboardChain takes them
+        while t < s + 25_000:
+            dma.feed(sink, t, BLOCK)  # type: ignore[arg-type]
+            t += BLOCK * FRAME_US
+    late = [ticks_diff(h[1], s) for h, s in zip(sink.hits, slaps, strict=False)]
+    assert len(sink.hits) == len(slaps), late
+    assert all(0 <= d <= 120 for d in late), late
