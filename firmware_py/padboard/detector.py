@@ -1895,6 +1895,9 @@ class Detector:
             narrow = top > 0 and 0 < self._width(i, k, rl, first, top, b) <= w
             if top > 0 and (first != sgn or narrow):
                 lobe = first * msgn if narrow else 0
+                if lobe > 0 and self._left_clipped and self._railed(i, k, o, e, first):
+                    lobe = 0  # no pre swing (a few % of the main swing) reaches the rail: the main swing, its
+                    # opening in a stretch clipped short of the ring, its top at the rail (so it reads narrow)
                 best, rp, sgn = low if low > 0 else top, rl, first  # (its own largest sample where the swing
             elif self.frame_us * 2 <= STATE_US:  # after outweighs its average); or a narrow first lobe under
                 z = o - LOBE_BACK_US // self.frame_us  # the threshold before it (as _lobe_before finds one)
@@ -1908,6 +1911,20 @@ class Detector:
         x50 = self._half_time(i, k, rp, best, sgn, stop, b, None) if best > 0 else None
         self._left_on = False
         return x50, best, lobe
+
+    def _railed(self, i, k, lo, hi, sgn):
+        """True where one of pad ``i``'s samples from frame ``k + lo`` to ``k + hi`` sat at
+        the rail the way of ``sgn`` (a swing that went further than the ADC reads)."""
+        ring = self.ring
+        size = len(ring)
+        sh = self.shift
+        r = lo
+        while r <= hi:
+            x = ring[((k + r) * self.npads + i) % size] << sh
+            if (x >= CLIP_HIGH) if sgn > 0 else (x <= CLIP_LOW):
+                return True
+            r += 1
+        return False
 
     def _ring_left(self, i, p, k, lo, r_min):
         """Pad ``i``'s signal less its ring's baseline and the ring predicted with its

@@ -250,10 +250,13 @@ def test_a_hard_slap_over_a_clipped_ring_is_not_timed_on_the_predictions_error_b
     before contact (wood × 8's fast-slap p99 of 297 µs).  A sample clipped short of the
     ring now says nothing, and where the ring clipped a slap opens where what is left moved
     by the threshold over what the error moved by in the two state frames before the
-    frames looked at.  None is stamped early; one
-    slap whose whole opening (pre swing and lobe) lies in a clipped stretch is timed on its
-    main swing, whose clipped top reads narrow, so no curve comes off it (seen +747 µs; it
-    was −297): at most that one is more than 100 µs off."""
+    frames looked at.  None is stamped early.  One slap (seed 62, the fourth) opens while
+    the ring sits at the rail: its pre swing and first lobe lie wholly in a stretch
+    clipped short of the ring, and what is left first moves where its main swing leaves
+    that stretch; that swing's own top sits at the other rail, so it reads narrow and was
+    taken for a pre swing, timed with nothing off (+747 µs).  No pre swing (a few % of the
+    main swing) reaches the rail: such a swing is the main swing, and its curve comes off.
+    Every slap is within 100 µs of contact."""
     pad = real_pad("wood", 8.0)
     settings = PadSettings(
         threshold=287,
@@ -266,11 +269,11 @@ def test_a_hard_slap_over_a_clipped_ring_is_not_timed_on_the_predictions_error_b
         baseline_shift=7,
         second_pct=30,
         lobe_us=175,
-    )  # the wizard's, calibrating this pad at 4 kHz (real_pad_runs, seed 1)
+    )  # the wizard's at i31p, calibrating this pad at 4 kHz (real_pad_runs, seed 1)
     late = [x for seed in (61, 62) for x in play_fast(pad, settings, seed=seed, period_us=BOARD_FRAME_US).late_us]
     assert len(late) == 80
-    assert min(late) >= -100, sorted(late)[:3]
-    assert sum(1 for x in late if abs(x) > 100) <= 1, sorted(late)[-3:]
+    off = [(n, x) for n, x in enumerate(late) if abs(x) > 100]
+    assert not off, off
 
 
 def hard_bursts_at_gain_8(seed: int, first: tuple[float, float]) -> dict[tuple[str, int], list[int]]:
