@@ -543,7 +543,9 @@ def _walk_width(ring, st, at, back, fwd, base, sgn, top) -> int:
 def _walk_move(ring, st, at, count, gap, level) -> int:
     """The first of ``count`` samples of one pad from ring index ``at`` on (laid out as
     ``st`` says) that is ``level`` or more from the one ``gap`` frames before it: its
-    offset + 1, negative where it fell, 0 if none is.  In machine code."""
+    offset + 1, negative where it fell, 0 if none is; a pair with a sample at exactly
+    ``_LEFT_MID`` (clipped short of the ring: :func:`_ring_left`) is passed over.  In
+    machine code."""
     r = ptr16(ring)
     s = ptr32(st)
     n = int(s[0])
@@ -557,11 +559,14 @@ def _walk_move(ring, st, at, count, gap, level) -> int:
         e += size
     j = 0
     while j < cnt:
-        v = (int(r[q]) << sh) - (int(r[e]) << sh)
-        if v >= lv:
-            return j + 1
-        if 0 - v >= lv:
-            return 0 - j - 1
+        x = int(r[q])
+        y = int(r[e])
+        if x != _LEFT_MID and y != _LEFT_MID:
+            v = (x << sh) - (y << sh)
+            if v >= lv:
+                return j + 1
+            if 0 - v >= lv:
+                return 0 - j - 1
         q += n
         if q >= size:
             q -= size
@@ -576,7 +581,9 @@ def _walk_move(ring, st, at, count, gap, level) -> int:
 def _ring_left(ring, st, left, at, count, base, y0, y1, a, b, fb) -> int:
     """One pad's ``count`` samples up to ring index ``at`` (laid out as ``st`` says) less
     ``base`` and the ring under them, into ``left`` (oldest first, ``_LEFT_MID`` up, held
-    in 0..65535), in machine ints; returns how many were held."""
+    in 0..65535), in machine ints.  A sample clipped short of the ring says nothing of
+    what is left (as :meth:`Detector._predict` takes it): it is put at exactly
+    ``_LEFT_MID`` (the ring itself), which :func:`_walk_move` skips; returns how many were."""
     # The ring: y0 now, y1 a frame later (fixed point, fb bits), carried back by its
     # recursion, each frame a times the one after less b times the one after that (_ROT_Q
     # bits: twice the frame's angle's cosine over its fade, one over the fade squared).
@@ -591,6 +598,8 @@ def _ring_left(ring, st, left, at, count, base, y0, y1, a, b, fb) -> int:
     n = int(s[0])
     size = int(s[1])
     sh = int(s[3])
+    clo = int(s[4])
+    chi = int(s[5])
     base_ = int(base) - _LEFT_MID
     p1 = int(y0)
     p2 = int(y1)
@@ -600,20 +609,22 @@ def _ring_left(ring, st, left, at, count, base, y0, y1, a, b, fb) -> int:
     bhi = int(b) >> 15
     blo = int(b) & 0x7FFF
     q = int(at)
-    held = 0
+    clipped = 0
     j = int(count) - 1
     while j >= 0:
         if p1 >= 0:
             v = p1 >> f
         else:
             v = 0 - ((0 - p1) >> f)
-        v = (int(r[q]) << sh) - base_ - v
-        if v < 0:
+        x = int(r[q]) << sh
+        v = x - base_ - v
+        if (v < _LEFT_MID and x >= chi) or (v > _LEFT_MID and x <= clo):
+            v = _LEFT_MID
+            clipped += 1
+        elif v < 0:
             v = 0
-            held += 1
         elif v > 65535:
             v = 65535
-            held += 1
         o[j] = v
         hi = p1 >> 15
         lo = p1 & 0x7FFF
@@ -627,7 +638,26 @@ def _ring_left(ring, st, left, at, count, base, y0, y1, a, b, fb) -> int:
         if q < 0:
             q += size
         j -= 1
-    return held
+    return clipped
+
+
+def _drift(left, x, d):
+    """The larger of how far what is left (``_LEFT_MID`` up) moved over each of the two
+    spans of ``d`` frames before index ``x``, leaving out a span with a sample clipped
+    short of the ring (exactly ``_LEFT_MID``: :func:`_ring_left`)."""
+    most = 0
+    y = x - 2 * d
+    while d > 0 and y >= 0 and y + d <= x:
+        u = left[y]
+        v = left[y + d]
+        if u != _LEFT_MID and v != _LEFT_MID:
+            v -= u
+            if v < 0:
+                v = -v
+            if v > most:
+                most = v
+        y += d
+    return most
 
 
 def _fixed(x, bits):
@@ -856,6 +886,7 @@ class Detector:
         self._left_st = array("i", [1, 0, 0, 0, 0, 0, 0, 0])  # ... its walks' header (one pad, shift 0) ...
         self._left_lo = 0  # ... the frame its first sample is (from k) ...
         self._left_on = False  # ... and whether the walks walk it (Detector._walked)
+        self._left_clipped = 0  # samples in it clipped short of the ring (_ring_left)
         self._st = array("i", [0] * (_HEAD + _PAD_FIELDS * pads))  # the gate's state (_plan)
         self._st[0] = pads
         self._st[4] = CLIP_LOW
@@ -1850,8 +1881,10 @@ class Detector:
         if a < under + 2 * d:  # by the threshold within a state frame (a narrow first lobe can pass between the
             a = under + 2 * d  # state frames, and the level the crossing needed is over the threshold; the ring's
         first = 0  # baseline drifts by hundreds of counts, and the prediction's error grows slowly)
-        if a <= rc:
-            moved = _walk_move(left, st, a - self._left_lo, rc - a + 1, d, p.thr)
+        if a <= rc:  # by the threshold (where the ring clipped, over what the error moved by before: a fit
+            x = a - self._left_lo  # between clipped swings is off by hundreds of counts, and its error moves)
+            m = _drift(left, x, d) if self._left_clipped else 0
+            moved = _walk_move(left, st, x, rc - a + 1, d, p.thr + m)
             if moved:
                 first = 1 if moved > 0 else -1
                 a += first * moved - 1
@@ -1877,6 +1910,9 @@ class Detector:
             narrow = top > 0 and 0 < self._width(i, k, rl, first, top, b) <= w
             if top > 0 and (first != sgn or narrow):
                 lobe = first * msgn if narrow else 0
+                if lobe > 0 and self._left_clipped and self._railed(i, k, o, e, first):
+                    lobe = 0  # no pre swing (a few % of the main swing) reaches the rail: the main swing, its
+                    # opening in a stretch clipped short of the ring, its top at the rail (so it reads narrow)
                 best, rp, sgn = low if low > 0 else top, rl, first  # (its own largest sample where the swing
             elif self.frame_us * 2 <= STATE_US:  # after outweighs its average); or a narrow first lobe under
                 z = o - LOBE_BACK_US // self.frame_us  # the threshold before it (as _lobe_before finds one)
@@ -1890,6 +1926,20 @@ class Detector:
         x50 = self._half_time(i, k, rp, best, sgn, stop, b, None) if best > 0 else None
         self._left_on = False
         return x50, best, lobe
+
+    def _railed(self, i, k, lo, hi, sgn):
+        """True where one of pad ``i``'s samples from frame ``k + lo`` to ``k + hi`` sat at
+        the rail the way of ``sgn`` (a swing that went further than the ADC reads)."""
+        ring = self.ring
+        size = len(ring)
+        sh = self.shift
+        r = lo
+        while r <= hi:
+            x = ring[((k + r) * self.npads + i) % size] << sh
+            if (x >= CLIP_HIGH) if sgn > 0 else (x <= CLIP_LOW):
+                return True
+            r += 1
+        return False
 
     def _ring_left(self, i, p, k, lo, r_min):
         """Pad ``i``'s signal less its ring's baseline and the ring predicted with its
@@ -1933,7 +1983,7 @@ class Detector:
             self._left_st[1] = n
         self._left_lo = first
         at = (k * self.npads + i) % len(self.ring)  # frame k: the newest
-        _ring_left(
+        self._left_clipped = _ring_left(
             self.ring,
             self._st,
             left,
