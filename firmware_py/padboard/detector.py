@@ -41,9 +41,10 @@ every docstring in its heap until the compile ends (27 KB of them; issue 31, i31
 #   half the hit's own peak (a straight line fitted through the full-rate samples between
 #   a quarter and three quarters of the peak: constant-fraction timing), and subtracts
 #   the pad's delay from contact to that point.  A real pad's strike timed on its first
-#   lobe (a narrow swing against the main one, crossing or not) subtracts nothing: the
-#   lobe is the contact's own answer.  Timed on a smooth swing, the delay depends a little
-#   on the force:
+#   lobe (a narrow swing against the main one, crossing or not), the contact's own
+#   answer, subtracts the pad's lobe delay; one timed on a pre swing (narrow, the main
+#   swing's way, from the contact) is timed where its edge's line meets the baseline.
+#   Timed on a smooth swing, the delay depends a little on the force:
 #   ``onset_us`` at a peak of ``ONSET_REF`` counts, times (peak/ONSET_REF)^(−onset_exp/1000).
 #   Calibration measures that curve per pad (docs/slap-timing.md).
 # - Crosstalk: a finished hit waits until every onset within its crosstalk window is known
@@ -851,6 +852,7 @@ class Detector:
         self._own_k = 0
         self._own_t = None
         self._src_clipped = False
+        self._rise = 1.0  # the edge's rise per frame where _half_time's last edge crossed half its peak
         self._left = None  # the signal left under a hit's edge with the predicted ring taken off (_ring_left) ...
         self._left_st = array("i", [1, 0, 0, 0, 0, 0, 0, 0])  # ... its walks' header (one pad, shift 0) ...
         self._left_lo = 0  # ... the frame its first sample is (from k) ...
@@ -1649,10 +1651,12 @@ class Detector:
         """Frames from ``k`` to where the rising edge before frame ``k + rp`` reached
         half of ``best`` (a straight line through the samples between a quarter and
         three quarters of it; constant-fraction timing), or None if it runs past
-        ``stop``."""
+        ``stop``.  That line's rise per frame goes into ``_rise``."""
         # The raw signal's edge (integers, or what is left under a ring:
         # :meth:`_walked`) is walked by :func:`_walk_edge`, one with sources (fractions)
-        # here; the sums are floats in the same order either way.
+        # here; the sums are floats in the same order either way.  Where too few samples
+        # stand in the band for a line, or its line strays, the line is the one through
+        # the two samples around half the peak.
         half = best / 2
         sx = sy = sxx = sxy = 0.0
         m = 0
@@ -1669,7 +1673,8 @@ class Detector:
             if not _walk_edge(buf, st, wk, at, sgn):
                 return None
             v = wk[_WK_V]
-            x50 = -1 - wk[_WK_X] + (half - v) / (wk[_WK_ABOVE] - v)  # the sample pair around half the peak
+            rise = wk[_WK_ABOVE] - v
+            x50 = -1 - wk[_WK_X] + (half - v) / rise  # the sample pair around half the peak
             m = wk[_WK_PAIRS]
             o = _WK_HEAD
             for _ in range(m):
@@ -1689,7 +1694,8 @@ class Detector:
             while r >= stop:
                 v = sgn * self._dev(i, k, r, b, src)
                 if x50 is None and v < half:
-                    x50 = r - rp + (half - v) / (above - v)
+                    rise = above - v
+                    x50 = r - rp + (half - v) / rise
                 if v <= floor:
                     break
                 if band_lo <= v <= band_hi:
@@ -1714,6 +1720,8 @@ class Detector:
                         near = 1
                     if x50 - near <= fit <= x50 + near:
                         x50 = fit
+                        rise = slope
+        self._rise = rise
         return rp + x50
 
     @micropython.native
@@ -1798,14 +1806,19 @@ class Detector:
         the crossing is the stamp)."""
         # ``lobe``: 0, the main swing was timed (the onset curve comes off); else a narrow
         # swing, its sign times the main swing's: against it (< 0) a first lobe (the pad's
-        # lobe delay comes off), the main swing's way a pre swing from the contact (nothing).
+        # lobe delay comes off), the main swing's way a pre swing, which rises from the
+        # contact itself: it is timed where its edge's line (``_rise``, through its half
+        # height) meets the baseline (at half its height it came 50-80 µs after the
+        # contact on wood, a sixth of its width and more: issue 31).
         if x50 is None:
             return p.cross, main, best, 0, 0
         t50 = self._t0 + frame_diff(k, self._k0) * self.frame_us + int(x50 * self.frame_us + 0.5)
         if self.stagger:
             t50 += i * self.frame_us // self.npads
-        if lobe:
-            delay = p.lobe_us if lobe < 0 else 0
+        if lobe < 0:
+            delay = p.lobe_us
+        elif lobe:
+            delay = int(best * self.frame_us / (2 * self._rise) + 0.5)
         else:
             delay = onset_delay_us(best, p.onset_us, p.onset_exp)
         onset = (t50 - delay) & TICKS_MASK

@@ -4,6 +4,7 @@ fed as the board feeds it (20 kHz round robin, 12 bits, the DMA ring, blocks of 
 
 from __future__ import annotations
 
+import statistics
 from dataclasses import replace
 
 from firmware_py.padboard.detector import Detector, ticks_diff
@@ -110,7 +111,11 @@ def test_the_pads_lobe_delay_comes_off_a_first_lobe_against_the_main_swing_not_o
     lobe: 270–300 µs after contact at 20 kHz (BENCHMARKS.md, issue 31, i31l: wood × 1's
     single slaps, p99 296 µs), whatever the force.  The pad's lobe delay (``lobe_us``,
     which calibration measures) comes off those stamps; at gain × 4 the pre swing stands
-    clear and is timed (40–85 µs after contact), and nothing comes off it."""
+    clear and is timed where it starts, the contact (its edge's line through its half
+    height, to the baseline): no setting is needed for it.  Timed at its half height, these
+    came 50–82 µs after contact (median 68; issue 31, i31s), over the probe's goal of 50
+    µs with nothing to take off them; at its start, −10 to +39 (median 13; the palm's
+    landing spot adds 0–30)."""
     pad = replace(REAL_PAD_KINDS["wood"], noise=6.0, drift=0.0)
     contacts = [40_000 + 300_011 * n for n in range(12)]
     settings = {"threshold": 101, "onset_us": 818, "onset_exp": 98, "sensitivity": 3_000, "lobe_us": 280}
@@ -123,4 +128,5 @@ def test_the_pads_lobe_delay_comes_off_a_first_lobe_against_the_main_swing_not_o
     pre = board_hits(pad4, contacts, [300.0 + 25.0 * n for n in range(12)], settings4)
     assert len(pre) == len(contacts), [h[1] for h in pre]
     late4 = [ticks_diff(h[1], c) for h, c in zip(pre, contacts, strict=True)]
-    assert all(0 <= d <= 120 for d in late4), late4
+    assert all(-30 <= d <= 50 for d in late4), late4
+    assert -10 <= statistics.median(late4) <= 30, late4
