@@ -1761,19 +1761,23 @@ class Detector:
                 p.ring_off = True
                 return self._stamped(i, p, k, x50, main, best, lobe, 0)
         first = 1 if self._dev(i, k, rc, b, None) >= 0 else -1
-        lobe = 0  # timed on a first lobe (the contact's own answer, no delay curve): its sign times the main swing's
+        lobe = 0  # timed on a narrow swing (a first lobe or a pre swing): its sign times the main swing's
         if first != sgn:  # the strike opened the other way (a first lobe, or clipped at both rails): time
-            top, best, rp, sgn = self._peak(i, k, lo, rp, r_min, b, None, first)  # that swing, before the main one
+            end = rp
+            top, best, rp, sgn = self._peak(i, k, lo, end, r_min, b, None, first)  # that swing, before the main one
             lobe = sgn * msgn if self._narrow(i, k, rp, sgn, top, b) else 0
+            if lobe:  # at half its own largest sample, as a lobe under the threshold is (one rule for both)
+                best, rp = self._top(i, k, lo, end, sgn, b)
         else:  # a first lobe under the threshold just before the main swing (at the full rate)?
             found = self._lobe_before(i, p, k, rc, -sgn, b, r_min) if self.frame_us * 2 <= STATE_US else None
             if found:
                 best, rp = found
                 sgn = -sgn
                 lobe = sgn * msgn
-            else:  # or the swing that crossed is itself a narrow first lobe
-                lobe = sgn * msgn if self._narrow(i, k, rp, sgn, top, b) else 0
-        if best <= 0:  # a narrow swing whose state frame's average the ring's opposite swing outweighs:
+            elif self._narrow(i, k, rp, sgn, top, b):  # or the swing that crossed is itself a narrow swing
+                lobe = sgn * msgn
+                best, rp = self._top(i, k, lo, 0, sgn, b)
+        if best <= 0:  # a wide swing whose state frame's average the ring's opposite swing outweighs:
             best = top  # its own largest sample (a negative peak timed nothing, and differed on the board)
         raw = best
         src = None if lobe else self._sources(i, p, k)
@@ -1873,9 +1877,10 @@ class Detector:
             top, low, rl, _sgn = self._peak(i, k, o, e, r_min, b, None, first)  # way than the largest is timed
             w = 2 * (STATE_US // self.frame_us)  # as a raw strike's is
             narrow = top > 0 and 0 < self._width(i, k, rl, first, top, b) <= w
-            if top > 0 and (first != sgn or narrow):
-                lobe = first * msgn if narrow else 0
-                best, rp, sgn = low if low > 0 else top, rl, first  # (its own largest sample where the swing
+            if top > 0 and (first != sgn or narrow):  # (a narrow one at half its own largest sample, a wide one
+                lobe = first * msgn if narrow else 0  # at half its average, or its largest sample where the swing
+                best, rp = self._top(i, k, o, e, first, b) if narrow else (low if low > 0 else top, rl)
+                sgn = first
             elif self.frame_us * 2 <= STATE_US:  # after outweighs its average); or a narrow first lobe under
                 z = o - LOBE_BACK_US // self.frame_us  # the threshold before it (as _lobe_before finds one)
                 if z < under:
@@ -1884,7 +1889,8 @@ class Detector:
                     top, _low, rl, lsgn = self._peak(i, k, z, o - 1, r_min, b, None, -sgn)
                     if lsgn == -sgn and 3 * top >= p.thr and top >= 5 * (p.noise_fp >> 8):
                         if 0 < self._width(i, k, rl, -sgn, top, b) <= w:
-                            best, rp, sgn, lobe = top, rl, -sgn, -sgn * msgn
+                            best, rp = self._top(i, k, z, o - 1, -sgn, b)
+                            sgn, lobe = -sgn, -sgn * msgn
         x50 = self._half_time(i, k, rp, best, sgn, stop, b, None) if best > 0 else None
         self._left_on = False
         return x50, best, lobe
@@ -2010,17 +2016,28 @@ class Detector:
             a = r_min
         if rc - a < 2:
             return None
-        wk = self._wk
-        wk[_WK_COUNT] = rc - a
-        wk[_WK_BASE] = b
-        wk[_WK_STEP] = 1
-        top = _walk_peak(self.ring, self._st, wk, ((k + a) * self.npads + i) % len(self.ring), sgn)
-        if 3 * top < p.thr or top < 5 * (p.noise_fp >> 8) or wk[_WK_SGN] != sgn:
+        top, rl = self._top(i, k, a, rc - 1, sgn, b)
+        if 3 * top < p.thr or top < 5 * (p.noise_fp >> 8):
             return None
-        rl = a + wk[_WK_AT]
         if not self._narrow(i, k, rl, sgn, top, b):
             return None
         return top, rl
+
+    @micropython.native
+    def _top(self, i, k, lo, hi, sgn, b):
+        """(largest deviation of sign ``sgn``, its frame) of pad ``i``'s signal less ``b``
+        over frames ``k + lo`` .. ``k + hi`` (0 and ``lo`` if none goes that way)."""
+        # The height a narrow swing is timed by, whether it crossed the threshold or not:
+        # half a state frame's average, which the crossing ones took, lies lower on a
+        # swing narrower than the state frame, so the two kinds' lobes came 12-21 µs apart
+        # against one lobe delay (issue 31, i31s).
+        wk = self._wk
+        wk[_WK_COUNT] = hi - lo + 1 if hi >= lo else 0
+        wk[_WK_BASE] = b
+        wk[_WK_STEP] = 1
+        buf, st, at = self._walked(i, k, lo)
+        top = _walk_peak(buf, st, wk, at, sgn)
+        return top, lo + wk[_WK_AT]
 
     @micropython.native
     def _edge_base(self, i, p, k, rc, r_min):

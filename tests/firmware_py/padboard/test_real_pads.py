@@ -130,3 +130,24 @@ def test_the_pads_lobe_delay_comes_off_a_first_lobe_against_the_main_swing_not_o
     late4 = [ticks_diff(h[1], c) for h, c in zip(pre, contacts, strict=True)]
     assert all(-30 <= d <= 50 for d in late4), late4
     assert -10 <= statistics.median(late4) <= 30, late4
+
+
+def test_a_first_lobe_is_timed_at_the_same_height_whether_it_crossed_the_threshold_or_not() -> None:
+    """A rubber strike's first lobe (0.55 × the main swing, ~170 µs wide) timed once with
+    a threshold it crosses and once with one only the main swing crosses (the lobe then
+    found under it, before the main swing): the same slaps, so the same stamps, as the
+    one lobe delay the pad has must fit both.  The board took a crossing lobe's height as
+    half a state frame's average (lower on a swing narrower than the state frame, so
+    earlier) and one under the threshold as half its largest sample: here 18–48 µs after
+    contact against 40–64, 21 µs apart (median; issue 31, i31s).  Now both at half the
+    largest sample."""
+    pad = replace(REAL_PAD_KINDS["rubber"], noise=6.0, drift=0.0)
+    contacts = [40_000 + 300_011 * n for n in range(12)]
+    peaks = [3000.0 + 100.0 * n for n in range(12)]
+    late = {}
+    for thr in (900, 2_600):  # under the lobe (1,650-2,260 counts), over it
+        hits = board_hits(pad, contacts, peaks, {"threshold": thr, "lobe_us": 0})
+        assert len(hits) == len(contacts), (thr, [h[1] for h in hits])
+        late[thr] = [ticks_diff(h[1], c) for h, c in zip(hits, contacts, strict=True)]
+    assert all(abs(a - b) <= 5 for a, b in zip(late[900], late[2_600], strict=True)), late
+    assert all(0 <= d <= 80 for d in late[900]), late
