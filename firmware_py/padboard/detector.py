@@ -1811,9 +1811,11 @@ class Detector:
         # ``lobe``: 0, the main swing was timed (the onset curve comes off); else a narrow
         # swing, its sign times the main swing's: against it (< 0) a first lobe (the pad's
         # lobe delay comes off), the main swing's way a pre swing, which rises from the
-        # contact itself: it is timed where its edge's line (``_rise``, through its half
-        # height) meets the baseline (at half its height it came 50-80 µs after the
-        # contact on wood, a sixth of its width and more: issue 31).
+        # contact itself: at the full rate it is timed where its edge's line (``_rise``,
+        # through its half height) meets the baseline (at half its height it came 50-80 µs
+        # after the contact on wood, a sixth of its width and more: issue 31); at 4 kHz it
+        # is a sample or two, the line through them up to a frame early, so at its half
+        # height there.
         if x50 is None:
             return p.cross, main, best, 0, 0
         t50 = self._t0 + frame_diff(k, self._k0) * self.frame_us + int(x50 * self.frame_us + 0.5)
@@ -1822,7 +1824,7 @@ class Detector:
         if lobe < 0:
             delay = p.lobe_us
         elif lobe:
-            delay = int(best * self.frame_us / (2 * self._rise) + 0.5)
+            delay = int(best * self.frame_us / (2 * self._rise) + 0.5) if self.frame_us * 2 <= STATE_US else 0
         else:
             delay = onset_delay_us(best, p.onset_us, p.onset_exp)
         onset = (t50 - delay) & TICKS_MASK
