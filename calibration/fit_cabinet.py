@@ -96,11 +96,10 @@ def fit_all(
         fit = fit_pad(p, noise[p], o["soft"], o["hard"], o["flurry"], xt[p], base[p], period_us)
         hits = [h for c in prompted if c.pad == p and c.kind != "neighbours" for h in c.hits_on(p)]
         probes = [c for c in captures if c.kind == "probe" and c.pad == p]
-        thr = fit.settings.threshold  # the one the board will time with
-        probed = probe_slaps(probes, p, base[p], noise[p].sigma, thr) if probes else None
+        probed = probe_slaps(probes, p, base[p], noise[p].sigma) if probes else None
         onset = fit_onset(p, rising[p], hits, base[p], noise[p].sigma, probed)
         curve = replace(base[p], onset_us=onset.onset_us, onset_exp=onset.onset_exp)
-        lobe = fit_lobe(p, rising[p], hits, curve, base[p], noise[p].sigma, probed or (), thr)
+        lobe = fit_lobe(p, rising[p], hits, curve, base[p], noise[p].sigma, probed or ())
         subs = [fit_subtraction(src, segments[p].get(src, []), noise[p].sigma, period_us) for src in pads if src != p]
         subs = [x for x in subs if x.source < MAX_SOURCES]
         sub_settings = {f"xgain_from{x.source}": x.gain_pm for x in subs}

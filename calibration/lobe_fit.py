@@ -41,13 +41,11 @@ class LobeFit:
     warnings: tuple[str, ...] = ()
 
 
-def lobe_lead(
-    times: Sequence[int], samples: Sequence[int], around: int, peak: int, sigma: float, threshold: int | None
-) -> float | None:
-    """µs from where a narrow lobe against the main swing reached half its height (as the
-    board with ``threshold`` takes it) to where the main swing did, for the slap stamped at
-    ``around`` (:func:`swings`); None without such a lobe."""
-    s = swings(times, samples, around, peak, sigma, threshold)
+def lobe_lead(times: Sequence[int], samples: Sequence[int], around: int, peak: int, sigma: float) -> float | None:
+    """µs from where a narrow lobe against the main swing reached half its height to where
+    the main swing did, for the slap stamped at ``around`` (:func:`swings`); None without
+    such a lobe."""
+    s = swings(times, samples, around, peak, sigma)
     return None if s is None or s.lobe_us is None else s.main_us - s.lobe_us
 
 
@@ -59,15 +57,12 @@ def fit_lobe(
     base: PadSettings,
     sigma: float,
     probed: Sequence[ProbeSlap] = (),
-    threshold: int | None = None,
 ) -> LobeFit:
     """The lobe delay of ``pad`` from its prompted slaps (the raw ``(event, times, samples)``
     of each, and the board's hits), against the onset curve ``curve`` applies; ``base``: the
     settings the board ran with.  With ``MIN_PROBED`` slaps of the probe step (``probed``)
     opening with a lobe, the delay is measured from the glove's touch instead, and the
-    curve is not in it; with fewer, theirs count with the prompted slaps'.  ``threshold``:
-    the one the board will time with (a lobe over it is timed at half a state frame's
-    average: :func:`~calibration.swings.swings`).  The delay in
+    curve is not in it; with fewer, theirs count with the prompted slaps'.  The delay in
     force is kept where fewer than ``MIN_SLAPS`` slaps show such a lobe (a pad without one:
     nothing to take off) or where the delay read from half the slaps times the other half
     worse than it."""
@@ -88,7 +83,7 @@ def fit_lobe(
             hit = min(hits, key=lambda h: abs(h.t_us - ev.onset_us), default=None)
             if hit is None or abs(hit.t_us - ev.onset_us) > MATCH_US or hit.peak <= 0 or ev.clipped:
                 continue
-            lead = lobe_lead(times, samples, hit.t_us, hit.peak, sigma, threshold)
+            lead = lobe_lead(times, samples, hit.t_us, hit.peak, sigma)
             if lead is not None:
                 leads.append(delay_us(hit.peak, curve.onset_us, curve.onset_exp) - lead)
     leads += touched

@@ -106,9 +106,7 @@ class ProbeSlap:
     lobe_us: float | None  # to a narrow first lobe's half height (None: none seen)
 
 
-def probe_slaps(
-    captures: Sequence[Capture], pad: int, base: PadSettings, sigma: float, threshold: int | None = None
-) -> list[ProbeSlap]:
+def probe_slaps(captures: Sequence[Capture], pad: int, base: PadSettings, sigma: float) -> list[ProbeSlap]:
     """The probe steps' slaps on ``pad``, each read against its touch from its raw capture:
     how long after the contact its main swing reached half its peak and its first lobe
     against it half its height (:func:`~calibration.swings.swings`), whichever of them the
@@ -116,8 +114,7 @@ def probe_slaps(
     edge where it sent one, at the hit's peak; a touch without one (a slap under the
     threshold the board calibrates with) on the raw stream alone, for its main swing only
     (a lobe is a sample or two there), where that stands ``PROBE_SNR`` noise sigmas
-    (``sigma``: the pad's noise at rest; ``threshold``: the one the board will time with,
-    which sets how it takes a lobe's height).  A capture without raw samples gives the board's
+    (``sigma``: the pad's noise at rest).  A capture without raw samples gives the board's
     half-peak time (its stamp plus the curve in force, ``base``) for the main swing's, and
     no lobe; a slap whose signal before it was not quiet is left out."""
     out: list[ProbeSlap] = []
@@ -131,7 +128,7 @@ def probe_slaps(
                 out.append(ProbeSlap(hit.peak, half_peak_time(hit, base) - contact, None))
                 continue
             times, samples = with_edge(c.times, raw, edges, hit.t_us)
-            seen = swings(times, samples, hit.t_us, hit.peak, sigma, threshold)
+            seen = swings(times, samples, hit.t_us, hit.peak, sigma)
             if seen is not None:
                 lobe = None if seen.lobe_us is None else seen.lobe_us - contact
                 out.append(ProbeSlap(hit.peak, seen.main_us - contact, lobe))

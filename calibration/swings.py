@@ -16,7 +16,6 @@ from dataclasses import dataclass
 LOBE_BACK_US = 1_200  # the lobe is looked for this far before the main swing's half-peak crossing ...
 LOBE_WIDE_US = 500  # ... over half its height for at most this long (the board's two state frames) ...
 LOBE_NOISE = 5.0  # ... and standing this many noise sigmas
-STATE_US = 250  # the board's state frame (firmware_py/padboard/detector.py)
 
 
 @dataclass(frozen=True)
@@ -38,16 +37,14 @@ def swings(
     around: int,
     peak: int | None,
     sigma: float,
-    threshold: int | None = None,
 ) -> Swings | None:
     """The main swing (the swing of ``peak``, whichever way: the one over half of it
     longest; None: of the slap's largest sample, and timed at half its own largest) of the
     slap stamped (or touched) at ``around``, and a narrow lobe against it in the
     ``LOBE_BACK_US`` before it that stands ``LOBE_NOISE`` sigmas; None where the signal
     before the slap was not quiet or no swing reached half the peak.  The lobe is timed
-    as the board times it: at half its largest sample, or, where that stands the board's
-    ``threshold`` (the lobe crossed it), at half of a state frame's average around it
-    (lower, so earlier).  The ring of a slap
+    as the board times it, at half its largest sample, whether it crossed the board's
+    threshold or not (``Detector._top``).  The ring of a slap
     before may go on under it, up to a twentieth of the peak: the lobe's edge and the main
     swing's are steep there, and a flurry's slaps are most of those the board sends an
     edge of."""
@@ -101,23 +98,4 @@ def swings(
         z += 1
     if a == 0 or ts[z] - ts[a + 1] > LOBE_WIDE_US:
         return Swings(t_main, top_main, None)
-    if threshold is not None and top >= threshold:  # the board takes its height as a state frame's average
-        height = _state_frame_peak(ts, ls, at)
-        a = at
-        while a > 0 and ls[a] >= height / 2:
-            a -= 1
-        if a == 0:
-            return Swings(t_main, top_main, None)
-        return Swings(t_main, top_main, _crossing(ts, ls, a + 1, height / 2))
     return Swings(t_main, top_main, _crossing(ts, ls, a + 1, top / 2))
-
-
-def _state_frame_peak(ts: Sequence[int], vs: Sequence[float], at: int) -> float:
-    """The height the board gives a swing whose largest sample is ``vs[at]``: with several
-    frames a state frame, the largest mean of a state frame's run of samples from two
-    runs before that sample to one after (``Detector._peak``); the sample itself else."""
-    w = max(1, STATE_US // max(1, ts[min(at + 1, len(ts) - 1)] - ts[at]))
-    a, z = max(0, at - 2 * w), min(len(vs), at + w + 1)
-    if w <= 1 or z - a < w:
-        return vs[at]
-    return max(sum(vs[j : j + w]) / w for j in range(a, z - w + 1))

@@ -41,9 +41,10 @@ every docstring in its heap until the compile ends (27 KB of them; issue 31, i31
 #   half the hit's own peak (a straight line fitted through the full-rate samples between
 #   a quarter and three quarters of the peak: constant-fraction timing), and subtracts
 #   the pad's delay from contact to that point.  A real pad's strike timed on its first
-#   lobe (a narrow swing against the main one, crossing or not) subtracts nothing: the
-#   lobe is the contact's own answer.  Timed on a smooth swing, the delay depends a little
-#   on the force:
+#   lobe (a narrow swing against the main one, crossing or not), the contact's own
+#   answer, subtracts the pad's lobe delay; one timed on a pre swing (narrow, the main
+#   swing's way, from the contact) is timed where its edge's line meets the baseline.
+#   Timed on a smooth swing, the delay depends a little on the force:
 #   ``onset_us`` at a peak of ``ONSET_REF`` counts, times (peak/ONSET_REF)^(−onset_exp/1000).
 #   Calibration measures that curve per pad (docs/slap-timing.md).
 # - Crosstalk: a finished hit waits until every onset within its crosstalk window is known
@@ -882,6 +883,7 @@ class Detector:
         self._own_k = 0
         self._own_t = None
         self._src_clipped = False
+        self._rise = 1.0  # the edge's rise per frame where _half_time's last edge crossed half its peak
         self._left = None  # the signal left under a hit's edge with the predicted ring taken off (_ring_left) ...
         self._left_st = array("i", [1, 0, 0, 0, 0, 0, 0, 0])  # ... its walks' header (one pad, shift 0) ...
         self._left_lo = 0  # ... the frame its first sample is (from k) ...
@@ -1695,10 +1697,12 @@ class Detector:
         """Frames from ``k`` to where the rising edge before frame ``k + rp`` reached
         half of ``best`` (a straight line through the samples between a quarter and
         three quarters of it; constant-fraction timing), or None if it runs past
-        ``stop``."""
+        ``stop``.  That line's rise per frame goes into ``_rise``."""
         # The raw signal's edge (integers, or what is left under a ring:
         # :meth:`_walked`) is walked by :func:`_walk_edge`, one with sources (fractions)
-        # here; the sums are floats in the same order either way.
+        # here; the sums are floats in the same order either way.  Where too few samples
+        # stand in the band for a line, or its line strays, the line is the one through
+        # the two samples around half the peak.
         half = best / 2
         sx = sy = sxx = sxy = 0.0
         m = 0
@@ -1715,7 +1719,8 @@ class Detector:
             if not _walk_edge(buf, st, wk, at, sgn):
                 return None
             v = wk[_WK_V]
-            x50 = -1 - wk[_WK_X] + (half - v) / (wk[_WK_ABOVE] - v)  # the sample pair around half the peak
+            rise = wk[_WK_ABOVE] - v
+            x50 = -1 - wk[_WK_X] + (half - v) / rise  # the sample pair around half the peak
             m = wk[_WK_PAIRS]
             o = _WK_HEAD
             for _ in range(m):
@@ -1735,7 +1740,8 @@ class Detector:
             while r >= stop:
                 v = sgn * self._dev(i, k, r, b, src)
                 if x50 is None and v < half:
-                    x50 = r - rp + (half - v) / (above - v)
+                    rise = above - v
+                    x50 = r - rp + (half - v) / rise
                 if v <= floor:
                     break
                 if band_lo <= v <= band_hi:
@@ -1760,6 +1766,8 @@ class Detector:
                         near = 1
                     if x50 - near <= fit <= x50 + near:
                         x50 = fit
+                        rise = slope
+        self._rise = rise
         return rp + x50
 
     @micropython.native
@@ -1799,19 +1807,23 @@ class Detector:
                 p.ring_off = True
                 return self._stamped(i, p, k, x50, main, best, lobe, 0)
         first = 1 if self._dev(i, k, rc, b, None) >= 0 else -1
-        lobe = 0  # timed on a first lobe (the contact's own answer, no delay curve): its sign times the main swing's
+        lobe = 0  # timed on a narrow swing (a first lobe or a pre swing): its sign times the main swing's
         if first != sgn:  # the strike opened the other way (a first lobe, or clipped at both rails): time
-            top, best, rp, sgn = self._peak(i, k, lo, rp, r_min, b, None, first)  # that swing, before the main one
+            end = rp
+            top, best, rp, sgn = self._peak(i, k, lo, end, r_min, b, None, first)  # that swing, before the main one
             lobe = sgn * msgn if self._narrow(i, k, rp, sgn, top, b) else 0
+            if lobe:  # at half its own largest sample, as a lobe under the threshold is (one rule for both)
+                best, rp = self._top(i, k, lo, end, sgn, b)
         else:  # a first lobe under the threshold just before the main swing (at the full rate)?
             found = self._lobe_before(i, p, k, rc, -sgn, b, r_min) if self.frame_us * 2 <= STATE_US else None
             if found:
                 best, rp = found
                 sgn = -sgn
                 lobe = sgn * msgn
-            else:  # or the swing that crossed is itself a narrow first lobe
-                lobe = sgn * msgn if self._narrow(i, k, rp, sgn, top, b) else 0
-        if best <= 0:  # a narrow swing whose state frame's average the ring's opposite swing outweighs:
+            elif self._narrow(i, k, rp, sgn, top, b):  # or the swing that crossed is itself a narrow swing
+                lobe = sgn * msgn
+                best, rp = self._top(i, k, lo, 0, sgn, b)
+        if best <= 0:  # a wide swing whose state frame's average the ring's opposite swing outweighs:
             best = top  # its own largest sample (a negative peak timed nothing, and differed on the board)
         raw = best
         src = None if lobe else self._sources(i, p, k)
@@ -1844,14 +1856,21 @@ class Detector:
         the crossing is the stamp)."""
         # ``lobe``: 0, the main swing was timed (the onset curve comes off); else a narrow
         # swing, its sign times the main swing's: against it (< 0) a first lobe (the pad's
-        # lobe delay comes off), the main swing's way a pre swing from the contact (nothing).
+        # lobe delay comes off), the main swing's way a pre swing, which rises from the
+        # contact itself: at the full rate it is timed where its edge's line (``_rise``,
+        # through its half height) meets the baseline (at half its height it came 50-80 µs
+        # after the contact on wood, a sixth of its width and more: issue 31); at 4 kHz it
+        # is a sample or two, the line through them up to a frame early, so at its half
+        # height there.
         if x50 is None:
             return p.cross, main, best, 0, 0
         t50 = self._t0 + frame_diff(k, self._k0) * self.frame_us + int(x50 * self.frame_us + 0.5)
         if self.stagger:
             t50 += i * self.frame_us // self.npads
-        if lobe:
-            delay = p.lobe_us if lobe < 0 else 0
+        if lobe < 0:
+            delay = p.lobe_us
+        elif lobe:
+            delay = int(best * self.frame_us / (2 * self._rise) + 0.5) if self.frame_us * 2 <= STATE_US else 0
         else:
             delay = onset_delay_us(best, p.onset_us, p.onset_exp)
         onset = (t50 - delay) & TICKS_MASK
@@ -1908,21 +1927,23 @@ class Detector:
             top, low, rl, _sgn = self._peak(i, k, o, e, r_min, b, None, first)  # way than the largest is timed
             w = 2 * (STATE_US // self.frame_us)  # as a raw strike's is
             narrow = top > 0 and 0 < self._width(i, k, rl, first, top, b) <= w
-            if top > 0 and (first != sgn or narrow):
-                lobe = first * msgn if narrow else 0
-                if lobe > 0 and self._left_clipped and self._railed(i, k, o, e, first):
-                    lobe = 0  # no pre swing (a few % of the main swing) reaches the rail: the main swing, its
-                    # opening in a stretch clipped short of the ring, its top at the rail (so it reads narrow)
-                best, rp, sgn = low if low > 0 else top, rl, first  # (its own largest sample where the swing
-            elif self.frame_us * 2 <= STATE_US:  # after outweighs its average); or a narrow first lobe under
-                z = o - LOBE_BACK_US // self.frame_us  # the threshold before it (as _lobe_before finds one)
+            if top > 0 and (first != sgn or narrow):  # (a narrow one at half its own largest sample, a wide one
+                lobe = first * msgn if narrow else 0  # at half its average, or its largest sample where the swing
+                if lobe > 0 and self._left_clipped and self._railed(i, k, o, e, first):  # after outweighs its
+                    lobe = 0  # average). No pre swing (a few % of the main swing) reaches the rail: the main
+                    narrow = False  # swing, its opening clipped short of the ring, its top at the rail (so narrow)
+                best, rp = self._top(i, k, o, e, first, b) if narrow else (low if low > 0 else top, rl)
+                sgn = first
+            elif self.frame_us * 2 <= STATE_US:  # Or a narrow first lobe under the threshold before it (as
+                z = o - LOBE_BACK_US // self.frame_us  # _lobe_before finds one)
                 if z < under:
                     z = under
                 if o - z >= 2:
                     top, _low, rl, lsgn = self._peak(i, k, z, o - 1, r_min, b, None, -sgn)
                     if lsgn == -sgn and 3 * top >= p.thr and top >= 5 * (p.noise_fp >> 8):
                         if 0 < self._width(i, k, rl, -sgn, top, b) <= w:
-                            best, rp, sgn, lobe = top, rl, -sgn, -sgn * msgn
+                            best, rp = self._top(i, k, z, o - 1, -sgn, b)
+                            sgn, lobe = -sgn, -sgn * msgn
         x50 = self._half_time(i, k, rp, best, sgn, stop, b, None) if best > 0 else None
         self._left_on = False
         return x50, best, lobe
@@ -2062,17 +2083,28 @@ class Detector:
             a = r_min
         if rc - a < 2:
             return None
-        wk = self._wk
-        wk[_WK_COUNT] = rc - a
-        wk[_WK_BASE] = b
-        wk[_WK_STEP] = 1
-        top = _walk_peak(self.ring, self._st, wk, ((k + a) * self.npads + i) % len(self.ring), sgn)
-        if 3 * top < p.thr or top < 5 * (p.noise_fp >> 8) or wk[_WK_SGN] != sgn:
+        top, rl = self._top(i, k, a, rc - 1, sgn, b)
+        if 3 * top < p.thr or top < 5 * (p.noise_fp >> 8):
             return None
-        rl = a + wk[_WK_AT]
         if not self._narrow(i, k, rl, sgn, top, b):
             return None
         return top, rl
+
+    @micropython.native
+    def _top(self, i, k, lo, hi, sgn, b):
+        """(largest deviation of sign ``sgn``, its frame) of pad ``i``'s signal less ``b``
+        over frames ``k + lo`` .. ``k + hi`` (0 and ``lo`` if none goes that way)."""
+        # The height a narrow swing is timed by, whether it crossed the threshold or not:
+        # half a state frame's average, which the crossing ones took, lies lower on a
+        # swing narrower than the state frame, so the two kinds' lobes came 12-21 µs apart
+        # against one lobe delay (issue 31, i31s).
+        wk = self._wk
+        wk[_WK_COUNT] = hi - lo + 1 if hi >= lo else 0
+        wk[_WK_BASE] = b
+        wk[_WK_STEP] = 1
+        buf, st, at = self._walked(i, k, lo)
+        top = _walk_peak(buf, st, wk, at, sgn)
+        return top, lo + wk[_WK_AT]
 
     @micropython.native
     def _edge_base(self, i, p, k, rc, r_min):

@@ -20,7 +20,10 @@ from calibration.lobe_fit import fit_lobe
 from calibration.onset_fit import PROBE_LATE_US, ProbeSlap, delay_us, probe_fit, probe_slaps, timed_on_main_swing
 from calibration.profiles import wizard_profile
 from calibration.report import review_lines, review_verdicts
-from firmware_py.sim.piezo import PiezoPad
+from calibration.swings import swings
+from firmware_py.padboard.detector import Detector
+from firmware_py.sim.padboard import SimDma
+from firmware_py.sim.piezo import REAL_PAD_KINDS, ModelSlap, PiezoModel, PiezoPad
 from hal.padboard import wire
 from hal.padboard.messages import PadHit
 from hal.padboard.settings import PadSettings
@@ -367,6 +370,49 @@ def test_every_probe_slap_measures_the_curve_and_the_lobe_whichever_swing_the_bo
     assert abs(delay_us(8000, fitted.onset_us, fitted.onset_exp) - 467) <= 5, fitted
     lobe = fit_lobe(0, {}, [], replace(base, onset_us=fitted.onset_us), base, 6.0, slaps)
     assert abs(lobe.lobe_us - 12) <= 3 and "measured with the contact probe on 12" in lobe.reasons[0], lobe
+
+
+class RecordingBoard:
+    """The board's detector (one pad, ``settings``) behind SimDma, keeping its hits and
+    the samples it was fed (read_u16 counts, board µs): what the board sends of each
+    hit's edge, and more."""
+
+    def __init__(self, settings: dict[str, int]) -> None:
+        self.detector = Detector(1, [settings])
+        self.hits: list[tuple[int, int, int, int]] = []
+        self.times: list[int] = []
+        self.samples: list[int] = []
+
+    def on_block(self, ring, first, count, t_first, frame_us, shift, stagger) -> None:  # type: ignore[no-untyped-def]
+        for f in range(count):
+            self.times.append(t_first + f * frame_us)
+            self.samples.append(ring[(first + f) % len(ring)] << shift)
+        self.hits.extend(self.detector.feed(ring, first, count, t_first, frame_us, shift, stagger))
+
+
+@pytest.mark.parametrize("threshold", [900, 2_600])
+def test_a_first_lobe_is_read_at_the_height_the_board_times_it_by(threshold: int) -> None:
+    """Rubber strikes (a first lobe at 0.55 × the main swing) at 20 kHz through the
+    board's detector, with a threshold the lobe crosses (900) and one only the main swing
+    crosses (2,600): the calibration reads each lobe's half height where the board timed
+    it (its stamp, no lobe delay set), so the lobe delay it measures is the one the board's
+    stamps need.  The board took a crossing lobe at half a state frame's average and
+    the calibration followed it there only when told the threshold; one rule for both
+    now, half the lobe's largest sample (issue 31, i31s)."""
+    pad = replace(REAL_PAD_KINDS["rubber"], noise=6.0, drift=0.0)
+    contacts = [40_000 + 300_011 * n for n in range(12)]
+    model = PiezoModel([pad], seed=3, crosstalk=0.0)
+    for n, t in enumerate(contacts):
+        model.add(ModelSlap(0, t, 3_000.0 + 100.0 * n))
+    board = RecordingBoard({"xtalk_pct": 0, "onset_us": 0, "sensitivity": 12_000, "threshold": threshold})
+    dma = SimDma(model, 50)
+    for t in range(0, contacts[-1] + 60_000, 2_000):
+        dma.feed(board, t, 40)  # type: ignore[arg-type]
+    assert len(board.hits) == len(contacts), board.hits
+    for _pad, stamp, _v, peak in board.hits:
+        seen = swings(board.times, board.samples, stamp, peak, 8.0)
+        assert seen is not None and seen.lobe_us is not None, (stamp, seen)
+        assert abs(seen.lobe_us - stamp) <= 3, (stamp, seen)
 
 
 def test_a_probe_whose_touches_wander_is_refused_in_words() -> None:

@@ -4,6 +4,7 @@ fed as the board feeds it (20 kHz round robin, 12 bits, the DMA ring, blocks of 
 
 from __future__ import annotations
 
+import statistics
 from dataclasses import replace
 
 from firmware_py.padboard.detector import Detector, ticks_diff
@@ -112,7 +113,11 @@ def test_the_pads_lobe_delay_comes_off_a_first_lobe_against_the_main_swing_not_o
     lobe: 270–300 µs after contact at 20 kHz (BENCHMARKS.md, issue 31, i31l: wood × 1's
     single slaps, p99 296 µs), whatever the force.  The pad's lobe delay (``lobe_us``,
     which calibration measures) comes off those stamps; at gain × 4 the pre swing stands
-    clear and is timed (40–85 µs after contact), and nothing comes off it."""
+    clear and is timed where it starts, the contact (its edge's line through its half
+    height, to the baseline): no setting is needed for it.  Timed at its half height, these
+    came 50–82 µs after contact (median 68; issue 31, i31s), over the probe's goal of 50
+    µs with nothing to take off them; at its start, −10 to +39 (median 13; the palm's
+    landing spot adds 0–30)."""
     pad = replace(REAL_PAD_KINDS["wood"], noise=6.0, drift=0.0)
     contacts = [40_000 + 300_011 * n for n in range(12)]
     settings = {"threshold": 101, "onset_us": 818, "onset_exp": 98, "sensitivity": 3_000, "lobe_us": 280}
@@ -125,7 +130,8 @@ def test_the_pads_lobe_delay_comes_off_a_first_lobe_against_the_main_swing_not_o
     pre = board_hits(pad4, contacts, [300.0 + 25.0 * n for n in range(12)], settings4)
     assert len(pre) == len(contacts), [h[1] for h in pre]
     late4 = [ticks_diff(h[1], c) for h, c in zip(pre, contacts, strict=True)]
-    assert all(0 <= d <= 120 for d in late4), late4
+    assert all(-30 <= d <= 50 for d in late4), late4
+    assert -10 <= statistics.median(late4) <= 30, late4
 
 
 def pair_hits(settings: list[dict[str, int]], peak: float, seed: int, frame_us: int = FRAME_US) -> list[int]:
@@ -220,3 +226,24 @@ def test_a_pad_that_drifted_while_frames_were_skipped_takes_no_step_for_a_slap()
     late = [ticks_diff(h[1], s) for h, s in zip(sink.hits, slaps, strict=False)]
     assert len(sink.hits) == len(slaps), late
     assert all(0 <= d <= 120 for d in late), late
+
+
+def test_a_first_lobe_is_timed_at_the_same_height_whether_it_crossed_the_threshold_or_not() -> None:
+    """A rubber strike's first lobe (0.55 × the main swing, ~170 µs wide) timed once with
+    a threshold it crosses and once with one only the main swing crosses (the lobe then
+    found under it, before the main swing): the same slaps, so the same stamps, as the
+    one lobe delay the pad has must fit both.  The board took a crossing lobe's height as
+    half a state frame's average (lower on a swing narrower than the state frame, so
+    earlier) and one under the threshold as half its largest sample: here 18–48 µs after
+    contact against 40–64, 21 µs apart (median; issue 31, i31s).  Now both at half the
+    largest sample."""
+    pad = replace(REAL_PAD_KINDS["rubber"], noise=6.0, drift=0.0)
+    contacts = [40_000 + 300_011 * n for n in range(12)]
+    peaks = [3000.0 + 100.0 * n for n in range(12)]
+    late = {}
+    for thr in (900, 2_600):  # under the lobe (1,650-2,260 counts), over it
+        hits = board_hits(pad, contacts, peaks, {"threshold": thr, "lobe_us": 0})
+        assert len(hits) == len(contacts), (thr, [h[1] for h in hits])
+        late[thr] = [ticks_diff(h[1], c) for h, c in zip(hits, contacts, strict=True)]
+    assert all(abs(a - b) <= 5 for a, b in zip(late[900], late[2_600], strict=True)), late
+    assert all(0 <= d <= 80 for d in late[900]), late
