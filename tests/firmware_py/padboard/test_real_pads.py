@@ -11,7 +11,7 @@ from firmware_py.padboard.detector import Detector, ticks_diff
 from firmware_py.sim.padboard import SimDma
 from firmware_py.sim.piezo import REAL_PAD_KINDS, ModelSlap, PiezoModel, PiezoPad
 from tests.calibration.real_pad_runs import real_pad
-from tests.firmware_py.padboard.test_onset import DEFAULT, _Sink
+from tests.firmware_py.padboard.test_onset import DEFAULT, _Sink, dma_run
 
 BLOCK = 40
 FRAME_US = 50
@@ -247,3 +247,44 @@ def test_a_first_lobe_is_timed_at_the_same_height_whether_it_crossed_the_thresho
         late[thr] = [ticks_diff(h[1], c) for h, c in zip(hits, contacts, strict=True)]
     assert all(abs(a - b) <= 5 for a, b in zip(late[900], late[2_600], strict=True)), late
     assert all(0 <= d <= 80 for d in late[900]), late
+
+
+def test_a_soft_slap_just_before_a_hard_one_beside_it_is_timed_on_its_own_first_lobe() -> None:
+    """Karate Fight: a soft slap on a rubber pad (× 8) and a hard one on the pad beside it
+    100 µs later.  The hard slap's first lobe reaches this pad through the table 250 µs
+    on, at 20 %: larger than the soft slap's own, which may even stay under the threshold.
+    The detector took the largest lobe against the main swing and stamped the soft slap
+    on the crosstalk, at its threshold crossing 100 µs late (14 of these 24 before), so
+    the Hit went to the fighter who slapped second (rubber × 8's 98 % with the contact
+    probe, crosstalk_real_pads).  A strike's first lobe is its first.  Settings: the
+    wizard's with the probe for rubber × 8."""
+    common = {
+        **DEFAULT,
+        "curve": 60,
+        "scan_us": 2500,
+        "mask_us": 5500,
+        "retrigger_pct": 135,
+        "retrigger_decay_us": 33_050,
+        "xtalk_pct": 30,
+        "xtalk_window_us": 3750,
+        "baseline_shift": 7,
+        "onset_us": 833,
+        "xclean_pct": 20,
+        "second_pct": 30,
+        "lobe_us": 45,
+    }
+    soft_pad = {**common, "threshold": 1618, "sensitivity": 23_054, "xtalk_from1": 30, "xgain_from1": 200}
+    hard_pad = {**common, "threshold": 2062, "sensitivity": 22_328, "xtalk_from0": 30, "xgain_from0": 200}
+    for seed in range(12):
+        for soft in (3_500.0, 4_000.0):
+            got = dma_run(
+                [(0, 30_000, soft), (1, 30_100, 22_000.0)],
+                seed=seed,
+                crosstalk=0.2,
+                pad=real_pad("rubber", 1.0),
+                settings=[soft_pad, hard_pad],
+            )
+            assert [p for p, _e, _v in got] == [0, 1], (seed, soft, got)
+            (_, first, _), (_, second, _) = got
+            assert -50 <= first <= 50, (seed, soft, got)
+            assert first < 100 + second, (seed, soft, got)
