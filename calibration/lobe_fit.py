@@ -14,12 +14,12 @@ Read against the curve instead, wood's came ~100 µs early at × 4 (the edges' c
 µs, too long), and at × 1 no delay was fitted at all (five slaps with a lobe, the hard
 step's: the board reports no softer one at the threshold it calibrates with).
 
-Otherwise no edge shows the contact itself, and a lobe has too few samples to fit a start
-to, so each slap's lobe is timed against its own main swing: the board takes the onset curve off the
-main swing's half-peak time, so the contact is that time less the curve, and the lobe's
-delay is the curve less how long the main swing's half-peak comes after the lobe's.  A
-stamp taken on the lobe then agrees with one taken on the main swing, as far as the curve
-is right.  Read from each slap's raw capture (the board's 20 kHz edge where it sent one),
+Otherwise no edge shows the contact itself, and a lobe has too few samples to fit a
+start to, so each slap's lobe is timed against its own main swing: the board takes the
+onset curve off the main swing's half-peak time, so the contact is that time less the
+curve, and the lobe's delay is the curve less how long the main swing's half-peak comes
+after the lobe's.  A stamp taken on the lobe then agrees with one taken on the main
+swing, as far as the curve is right.  Read from each slap's raw capture (the board's 20 kHz edge where it sent one),
 the median over the prompted slaps; checked on held-out slaps (the delay read from every
 other slap must time the rest no worse than the one in force) and refused otherwise.
 
@@ -27,7 +27,8 @@ With the contact probe the contact is known: each probe slap's lobe is timed fro
 glove's touch (:func:`calibration.onset_fit.probe_slaps`), with no curve in it.  Six such
 slaps measure the delay alone; fewer (a pad whose soft slaps stay under the threshold the
 board calibrates with) count with the prompted slaps', timed against the curve, which
-the probe has then measured too.
+the probe has then measured too (pre swings are not read then: the probe's touch is the
+contact its curve was measured from).
 """
 
 from __future__ import annotations
