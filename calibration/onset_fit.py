@@ -30,8 +30,16 @@ every slap).  With the contact probe (a conductive glove whose touch on the pad'
 the board stamps) the curve is measured instead: each probe slap's delay from the touch
 to its main swing's half-peak crossing in its raw capture, whichever swing the board
 timed it on, moved to the reference peak along the slope, and the median of them is the
-level (:func:`probe_slaps`, :func:`probe_fit`); the same slaps' first lobes measure the
+level (:func:`probe_slaps`, :func:`contact_fit`); the same slaps' first lobes measure the
 lobe delay (:mod:`calibration.lobe_fit`).
+
+A wooden pad's strike gives its contact without the probe: it opens with a pre swing the
+main swing's way, rising from the contact, which the board times at its start (its
+edge's line through its half height, down to the baseline).  Where enough prompted slaps
+show one, and a first lobe after it, clear of the noise on the board's 20 kHz edge, the
+curve is measured against that start as against the probe's touch
+(:func:`started_slaps`), and the rising edges' fit, which such a strike's edge misleads,
+is not tried.
 """
 
 from __future__ import annotations
@@ -39,7 +47,7 @@ from __future__ import annotations
 import statistics
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from calibration.analysis import Event
 from calibration.capture import Capture
@@ -55,6 +63,7 @@ NOISE_FLOOR = 4.0  # ... and at least this many noise sigmas up
 MIN_SLAPS = 6
 MATCH_US = 3_000  # a hit belongs to a raw slap whose onset is this close
 MIN_PROBED = 6  # probe slaps needed to measure the curve
+MIN_STARTED = 4  # slaps timed against their pre swing's start needed (two a half for the held-out check)
 PROBE_SNR = 20.0  # a probe slap the board did not report is read where its main swing stands this many noise sigmas
 PROBE_LATE_US = 8  # the probe's stamp is this late (a hard interrupt; to confirm on the first board)
 HELD_OUT_SLACK_US = 25  # a fitted curve this much worse than the one in force on held-out slaps still ties
@@ -98,15 +107,16 @@ def probe_pairs(hits: Sequence[PadHit], contacts: Sequence[int]) -> list[tuple[P
 
 
 @dataclass(frozen=True)
-class ProbeSlap:
-    """What one probe slap's raw capture shows against the glove's touch (µs from contact)."""
+class ContactSlap:
+    """What one slap's raw capture shows against its contact (µs from it): the probe's
+    touch (:func:`probe_slaps`) or its pre swing's start (:func:`started_slaps`)."""
 
     peak: int  # the hit's (of a slap the board did not report: its main swing's largest sample)
     main_us: float  # to the main swing's half-peak crossing: a point of the onset curve
     lobe_us: float | None  # to a narrow first lobe's half height (None: none seen)
 
 
-def probe_slaps(captures: Sequence[Capture], pad: int, base: PadSettings, sigma: float) -> list[ProbeSlap]:
+def probe_slaps(captures: Sequence[Capture], pad: int, base: PadSettings, sigma: float) -> list[ContactSlap]:
     """The probe steps' slaps on ``pad``, each read against its touch from its raw capture:
     how long after the contact its main swing reached half its peak and its first lobe
     against it half its height (:func:`~calibration.swings.swings`), whichever of them the
@@ -117,7 +127,7 @@ def probe_slaps(captures: Sequence[Capture], pad: int, base: PadSettings, sigma:
     (``sigma``: the pad's noise at rest).  A capture without raw samples gives the board's
     half-peak time (its stamp plus the curve in force, ``base``) for the main swing's, and
     no lobe; a slap whose signal before it was not quiet is left out."""
-    out: list[ProbeSlap] = []
+    out: list[ContactSlap] = []
     for c in captures:
         raw = c.samples.get(pad)
         edges = c.edges_on(pad)
@@ -125,19 +135,48 @@ def probe_slaps(captures: Sequence[Capture], pad: int, base: PadSettings, sigma:
         for hit, touch in pairs:
             contact = touch - PROBE_LATE_US
             if not raw:
-                out.append(ProbeSlap(hit.peak, half_peak_time(hit, base) - contact, None))
+                out.append(ContactSlap(hit.peak, half_peak_time(hit, base) - contact, None))
                 continue
             times, samples = with_edge(c.times, raw, edges, hit.t_us)
             seen = swings(times, samples, hit.t_us, hit.peak, sigma)
             if seen is not None:
                 lobe = None if seen.lobe_us is None else seen.lobe_us - contact
-                out.append(ProbeSlap(hit.peak, seen.main_us - contact, lobe))
+                out.append(ContactSlap(hit.peak, seen.main_us - contact, lobe))
         if raw:
             paired = {t for _h, t in pairs}
             for touch in c.contacts:
                 seen = None if touch in paired else swings(c.times, raw, touch, None, sigma)
                 if seen is not None and seen.main_peak >= PROBE_SNR * sigma:
-                    out.append(ProbeSlap(round(seen.main_peak), seen.main_us - touch + PROBE_LATE_US, None))
+                    out.append(ContactSlap(round(seen.main_peak), seen.main_us - touch + PROBE_LATE_US, None))
+    return out
+
+
+def matched_hit(ev: Event, hits: Sequence[PadHit]) -> PadHit | None:
+    """The board's hit of the prompted slap ``ev``: the one stamped within ``MATCH_US`` of
+    its onset, where it has a peak and the slap did not clip; else None."""
+    hit = min(hits, key=lambda h: abs(h.t_us - ev.onset_us), default=None)
+    if hit is None or abs(hit.t_us - ev.onset_us) > MATCH_US or hit.peak <= 0 or ev.clipped:
+        return None
+    return hit
+
+
+def started_slaps(
+    groups: Mapping[str, Sequence[tuple[Event, Sequence[int], Sequence[int]]]], hits: Sequence[PadHit], sigma: float
+) -> list[ContactSlap]:
+    """The prompted slaps (``groups``, as :func:`fit_onset` takes them) that opened with a
+    pre swing and a first lobe against the main swing after it, both clear of the noise,
+    on the board's 20 kHz edge (:func:`~calibration.swings.swings`), each read against its
+    pre swing's start: where the board stamps a slap it times on its pre swing (its
+    edge's line at half height, down to the baseline), the contact as the board knows it.
+    A wooden pad's strike opens so; the curve and the lobe delay read against that start
+    make its main-swing and lobe stamps agree with its pre-swing ones."""
+    out: list[ContactSlap] = []
+    for evs in groups.values():
+        for ev, times, samples in evs:
+            hit = matched_hit(ev, hits)
+            seen = None if hit is None else swings(times, samples, hit.t_us, hit.peak, sigma)
+            if hit is not None and seen is not None and seen.lobe_us is not None and seen.pre_us is not None:
+                out.append(ContactSlap(hit.peak, seen.main_us - seen.pre_us, seen.lobe_us - seen.pre_us))
     return out
 
 
@@ -235,15 +274,23 @@ def _least_squares(points: Sequence[tuple[float, float]]) -> tuple[float, float]
     return (t0, c) if c > 0 else None
 
 
-def probe_fit(probed: Sequence[ProbeSlap], base: PadSettings) -> OnsetFit | None:
-    """The curve measured from the probe step's slaps (:func:`probe_slaps`; ``base``: the
+PROBE_HOW = "measured with the contact probe"
+PROBE_TODO = "check the glove's wire and the pad's foil, and redo the probe step"
+STARTED_HOW = "measured from the start of each slap's pre swing, where the board stamps one (the contact)"
+STARTED_TODO = "check the pad's mount and redo the calibration"
+
+
+def contact_fit(slaps: Sequence[ContactSlap], base: PadSettings, least: int, how: str, todo: str) -> OnsetFit | None:
+    """The curve measured from slaps read against their contact (the probe step's,
+    :func:`probe_slaps`, or those that opened with a pre swing, :func:`started_slaps`;
+    ``how`` says which, ``todo`` what the operator does if it is refused; ``base``: the
     settings the board ran with): each slap's delay from the contact to its main swing's
     half-peak crossing, moved to the reference peak along the kept slope; the level is
     their median.  Checked on held-out slaps first: the level read from every other slap
     must time the rest no worse than the curve in force (within ``HELD_OUT_SLACK_US``), or
-    that curve is kept.  None with fewer than ``MIN_PROBED``."""
-    clean = [s for s in probed if s.peak > 0]
-    if len(clean) < MIN_PROBED:
+    that curve is kept.  None with fewer than ``least``."""
+    clean = [s for s in slaps if s.peak > 0]
+    if len(clean) < least:
         return None
     exp = base.onset_exp
     delays = [(s.peak, s.main_us) for s in clean]
@@ -259,15 +306,15 @@ def probe_fit(probed: Sequence[ProbeSlap], base: PadSettings) -> OnsetFit | None
         return kept_curve(
             base,
             len(clean),
-            f"measured with the contact probe, it would time the slaps it was not read from {off:.0f} µs off "
-            f"(median), the curve in force {off_before:.0f} µs",
-            "check the glove's wire and the pad's foil, and redo the probe step",
+            f"{how}, it would time the slaps it was not read from {off:.0f} µs off (median), the curve in force "
+            f"{off_before:.0f} µs",
+            todo,
         )
     levels.sort()
     onset, limited = on_board(
         "onset_us",
         round(statistics.median(levels)),
-        "this pad's slaps are stamped off by the rest; check the glove's wire and the pad's foil",
+        f"this pad's slaps are stamped off by the rest; {todo}",
     )
     q1, q3 = levels[len(levels) // 4], levels[(3 * len(levels)) // 4]
     peaks = [s.peak for s in clean]
@@ -280,7 +327,7 @@ def probe_fit(probed: Sequence[ProbeSlap], base: PadSettings) -> OnsetFit | None
             said(
                 "onset curve",
                 f"{onset} µs × (peak/10,000)^−{exp / 1000:.3f}",
-                f"from contact to half the main swing's peak, measured with the contact probe ({len(clean)} slaps, "
+                f"from contact to half the main swing's peak, {how} ({len(clean)} slaps, "
                 f"peaks {min(peaks)}–{max(peaks)}, {lobes} of them opening with a first lobe; middle half "
                 f"{q1:.0f}–{q3:.0f} µs at the reference peak; read from half the slaps it timed the other half "
                 f"{off:.0f} µs off, the curve in force {off_before:.0f} µs)",
@@ -288,6 +335,12 @@ def probe_fit(probed: Sequence[ProbeSlap], base: PadSettings) -> OnsetFit | None
         ),
         (limited,) if limited else (),
     )
+
+
+def probe_fit(probed: Sequence[ContactSlap], base: PadSettings) -> OnsetFit | None:
+    """The curve measured with the contact probe (:func:`contact_fit`), from ``MIN_PROBED``
+    of its slaps (:func:`probe_slaps`)."""
+    return contact_fit(probed, base, MIN_PROBED, PROBE_HOW, PROBE_TODO)
 
 
 def kept_curve(base: PadSettings, slaps: int, why: str, todo: str, early: Sequence[str] = ()) -> OnsetFit:
@@ -330,14 +383,16 @@ def fit_onset(
     hits: Sequence[PadHit],
     base: PadSettings,
     sigma: float,
-    probed: Sequence[ProbeSlap] | None = None,
+    probed: Sequence[ContactSlap] | None = None,
 ) -> OnsetFit:
     """The onset curve of ``pad`` from its prompted slaps: per step (soft, hard, flurry:
     slaps of about one force) the raw ``(event, times, samples)`` of each slap, and the
     board's hits (``base``: the settings it ran with).  Each step's edges are pooled,
     aligned at the board's half-peak times, into one delay at that step's median peak;
     the curve goes through those points.  ``probed``: the probe step's slaps (None: no
-    probe step, :func:`probe_slaps`); enough of them measure the curve instead."""
+    probe step, :func:`probe_slaps`); enough of them measure the curve instead.  Without
+    those, ``MIN_STARTED`` slaps that opened with a pre swing (:func:`started_slaps`)
+    measure it against the pre swing's start, before the rising edges are tried."""
     kept = f"kept at {base.onset_us} µs × (peak/10,000)^−{base.onset_exp / 1000:.3f}"
     fallback = ""
     if probed is not None:
@@ -347,16 +402,19 @@ def fit_onset(
         fallback = (
             f"pad {pad + 1}: the contact probe gave only {len(probed)} touches with a slap (at least {MIN_PROBED} "
             "needed): check the glove's wire and the pad's foil (or slap harder: the board reports only slaps over "
-            "its threshold while it is calibrated); the curve was read from the rising edges"
+            "its threshold while it is calibrated); the curve was read without it"
         )
+    started = contact_fit(started_slaps(groups, hits, sigma), base, MIN_STARTED, STARTED_HOW, STARTED_TODO)
+    if started is not None:
+        return replace(started, warnings=(fallback, *started.warnings)) if fallback else started
     points: list[tuple[float, float, int]] = []  # (peak, delay, slaps)
     on_lobe = 0  # slaps the board timed on their first lobe: the curve does not move their stamps
     for evs in groups.values():
         pooled: list[tuple[float, float]] = []
         peaks = []
         for ev, times, samples in evs:
-            hit = min(hits, key=lambda h: abs(h.t_us - ev.onset_us), default=None)
-            if hit is None or abs(hit.t_us - ev.onset_us) > MATCH_US or hit.peak <= 0 or ev.clipped:
+            hit = matched_hit(ev, hits)
+            if hit is None:
                 continue
             t50 = half_peak_time(hit, base)
             if not timed_on_main_swing(times, samples, t50, hit.peak):

@@ -17,7 +17,7 @@ from calibration.capture import Capture
 from calibration.fit import MEANING, PadFit, fit_pad
 from calibration.fit_cabinet import fit_all
 from calibration.lobe_fit import fit_lobe
-from calibration.onset_fit import PROBE_LATE_US, ProbeSlap, delay_us, probe_fit, probe_slaps, timed_on_main_swing
+from calibration.onset_fit import PROBE_LATE_US, ContactSlap, delay_us, probe_fit, probe_slaps, timed_on_main_swing
 from calibration.profiles import wizard_profile
 from calibration.report import review_lines, review_verdicts
 from calibration.swings import swings
@@ -260,8 +260,8 @@ def test_a_probe_curve_that_misses_held_out_slaps_is_refused() -> None:
     that agree (700 µs each) are applied."""
     base = PadSettings(onset_us=800, onset_exp=0)
 
-    def probed(delays: list[int]) -> list[ProbeSlap]:
-        return [ProbeSlap(10_000, d, None) for d in delays]
+    def probed(delays: list[int]) -> list[ContactSlap]:
+        return [ContactSlap(10_000, d, None) for d in delays]
 
     refused = probe_fit(probed([600, 1000] * 6), base)
     assert refused is not None and refused.onset_us == 800, refused
