@@ -170,4 +170,6 @@ def swing_start(ts: Sequence[int], vs: Sequence[float], at: int, top: float) -> 
             fit = ts[at] + (half - (sy - slope * sx) / m) / slope
             if abs(fit - x50) <= max(FIT_NEAR_US, ts[at] - ts[at - 1]):
                 x50, rise = fit, slope
+    if ts[at] > x50 and rise * (ts[at] - x50) < half:  # no slower than the line from half to the top (the board's)
+        rise = half / (ts[at] - x50)
     return x50 - half / rise

@@ -1767,6 +1767,12 @@ class Detector:
                     if x50 - near <= fit <= x50 + near:
                         x50 = fit
                         rise = slope
+        if x50 < 0 and rise * -x50 < half:
+            # No slower than the line from half to the top sample: a rise that is concave
+            # (a half sine's, a ramp's) is steeper at half its height than above it.  A line
+            # through noise on a small pre swing's edge (7 noise sigmas) ran back to a start
+            # 183 µs before wood's contact (issue 31).
+            rise = half / -x50
         self._rise = rise
         return rp + x50
 

@@ -4,6 +4,7 @@ fed as the board feeds it (20 kHz round robin, 12 bits, the DMA ring, blocks of 
 
 from __future__ import annotations
 
+import random
 import statistics
 from dataclasses import replace
 
@@ -288,3 +289,19 @@ def test_a_soft_slap_just_before_a_hard_one_beside_it_is_timed_on_its_own_first_
             (_, first, _), (_, second, _) = got
             assert -50 <= first <= 50, (seed, soft, got)
             assert first < 100 + second, (seed, soft, got)
+
+
+def test_a_line_through_noise_on_a_small_pre_swing_does_not_run_back_past_the_contact() -> None:
+    """A wooden strike's pre swing at the default threshold (900, no calibration) can
+    stand only 7 noise sigmas: the line through its edge's few samples took the noise's
+    slope and ran back to a start 183 µs before the contact (strike 23 of
+    ``bench_real_pads``: a Hit given to a fighter who slapped up to 183 µs later).  The
+    rise is taken no slower than the line from half the swing's height to its top sample,
+    as a half sine's or a ramp's is: that strike 99 µs early now, and none earlier."""
+    rng = random.Random(7)
+    contacts = [40_000 + 120_011 * n for n in range(23)]
+    peaks = [rng.uniform(1500.0, 8000.0) for _ in contacts]
+    hits = board_hits(REAL_PAD_KINDS["wood"], contacts, peaks, {"threshold": 900})
+    assert len(hits) == len(contacts), [h[1] for h in hits]
+    late = [ticks_diff(h[1], c) for h, c in zip(hits, contacts, strict=True)]
+    assert min(late) >= -100, late
