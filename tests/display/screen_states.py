@@ -106,7 +106,19 @@ def menu_screens() -> Iterator[Named]:
 def playout_screens(samples: int = 6, seed: int = 1) -> Iterator[Named]:
     """Every registered game at every player count its screen shows, at ``samples``
     points of a random playout, each drawn just after its newest event."""
-    for engine_type in registry.engines():
+    yield from _playout_screens(samples, seed, registry.engines())
+
+
+@functools.cache
+def _playout_screens(samples: int, seed: int, engines: tuple[type[Engine], ...]) -> tuple[Named, ...]:
+    """Played once a process for each ``samples``, ``seed`` and set of games: the playouts
+    are seeded, the models frozen, and the layout, readability and frame checks read the
+    same ones at both sizes (about 3 s of play a pass, six passes in test_layout alone)."""
+    return tuple(_played_playout_screens(samples, seed, engines))
+
+
+def _played_playout_screens(samples: int, seed: int, engines: tuple[type[Engine], ...]) -> Iterator[Named]:
+    for engine_type in engines:
         spec = engine_type.spec
         for players in sorted({spec.min_players, spec.max_players}):
             engine: Engine = engine_type(spec.options_type(), players, seed)

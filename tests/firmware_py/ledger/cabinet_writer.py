@@ -14,7 +14,7 @@ import sys
 from firmware_py.games.punch_cards.ledger import Ledger, LedgerBusy, StaleCards
 from games.bots import RandomBot
 from games.punch_cards import Answer, PunchCardsDuel
-from tests.firmware_py.ledger.conftest import FAST_PINS
+from tests.firmware_py.ledger.support import FAST_PINS
 
 
 def main(url: str, prefix: str, count: int, seed: int) -> None:

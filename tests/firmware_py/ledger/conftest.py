@@ -10,12 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py.games.punch_cards.ledger import Ledger, PinHasher
+from firmware_py.games.punch_cards.ledger import Ledger
 from tests.firmware_py.ledger.pg_server import PostgresServer, find_bindir
-
-FAST_PINS = PinHasher(n=16, r=1, p=1)
-"""scrypt at a token cost: the tests hash hundreds of PINs."""
-SEED = 2024
+from tests.firmware_py.ledger.support import FAST_PINS, SEED
 
 
 class Clock:

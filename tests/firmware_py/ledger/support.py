@@ -1,8 +1,15 @@
-"""Helpers for the ledger tests (no tests here): finished duels with a chosen winner."""
+"""Helpers for the ledger tests (no tests here): the event's seed, a cheap PIN hash, and
+finished duels with a chosen winner.  It imports no pytest: the cabinet processes the
+crash tests start (cabinet_writer) import it, each paying its import time."""
 
 from __future__ import annotations
 
+from firmware_py.games.punch_cards.ledger import PinHasher
 from games.punch_cards import CORNERS, Answer, Call, CallIt, DuelOptions, PickCorner, PunchCardsDuel, Stake, judge
+
+FAST_PINS = PinHasher(n=16, r=1, p=1)
+"""scrypt at a token cost: the tests hash hundreds of PINs."""
+SEED = 2024
 
 
 def decided_duel(options: DuelOptions, winner: int, stakes: tuple[int, int] | None = None) -> PunchCardsDuel | None:
