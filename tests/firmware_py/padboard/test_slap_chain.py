@@ -10,6 +10,7 @@ import statistics
 import pytest
 
 from firmware_py.games.karate_fight.slap_verdict import verdict
+from firmware_py.padboard.board import Board
 from firmware_py.sim.piezo import PiezoPad, peak_for_velocity
 from firmware_py.sim.slap_chain import GpioEdgeChain, PadboardChain, PhysicalSlap, Stamped, row_table
 from hal.edge_timing import NOMINAL_RING_US, EdgeWalk
@@ -75,3 +76,24 @@ def test_chain_gpio_edge_correction_takes_out_the_force_bias() -> None:
 def test_chain_equal_stamps_are_no_winner() -> None:
     same = [Stamped(0, 1_000_000, 1_001_000), Stamped(1, 1_000_000, 1_002_000)]
     assert verdict(same, 800_000, 6_000) is None  # a dead heat goes to Jan Ken, not to a fighter
+
+
+@pytest.mark.parametrize("gapless", [False, True])
+def test_a_gapless_chain_samples_between_cases_as_a_board_does(gapless: bool) -> None:
+    """By default each case is sampled from 10 ms before its first slap, and what lies
+    between cases is skipped (lighter); ``gapless`` feeds the board every frame, as a
+    board samples, so a ring still sounding from the case before reaches the next one."""
+    chain = PadboardChain(TABLE, SETTINGS, seed=3, gapless=gapless)
+    fed: list[int] = []
+    feed = chain.dma.feed
+
+    def recorded(board: Board, t_first: int, count: int) -> None:
+        fed.append(t_first)
+        feed(board, t_first, count)
+
+    chain.dma.feed = recorded  # type: ignore[method-assign]
+    for _ in range(3):
+        chain.run([PhysicalSlap(1, chain.now_us + 60_000, 8_000.0)])
+    steps = {b - a for a, b in zip(fed, fed[1:], strict=False)}
+    block = 40 * chain.dma.frame_us
+    assert (steps == {block}) is gapless, sorted(steps)
