@@ -44,8 +44,9 @@ from calibration.onset_fit import (
     MIN_PROBED,
     MIN_SLAPS,
     MIN_STARTED,
+    PROBE_REMEDY,
     STARTED_HOW,
-    STARTED_TODO,
+    STARTED_REMEDY,
     ContactSlap,
     delay_us,
     matched_hit,
@@ -92,7 +93,7 @@ def fit_lobe(
             base,
             f"from the glove's touch to half a first lobe against the main swing, measured with the contact probe "
             f"on {len(touched)} of its slaps",
-            "check the glove's wire and the pad's foil, and redo the probe step",
+            PROBE_REMEDY,
         )
     started = [] if touched else [s.lobe_us for s in started_slaps(groups, hits, sigma) if s.lobe_us is not None]
     if len(started) >= MIN_STARTED:
@@ -102,7 +103,7 @@ def fit_lobe(
             base,
             f"from contact to half a first lobe against the main swing, {STARTED_HOW}, on {len(started)} slaps "
             "that opened with both",
-            STARTED_TODO,
+            STARTED_REMEDY,
         )
     leads: list[float] = []
     for evs in groups.values():
@@ -130,11 +131,11 @@ def fit_lobe(
     )
 
 
-def _fitted(pad: int, delays: Sequence[float], base: PadSettings, how: str, todo: str) -> LobeFit:
+def _fitted(pad: int, delays: Sequence[float], base: PadSettings, how: str, remedy: str) -> LobeFit:
     """The median of ``delays`` (µs from contact to the lobe's half height, read as ``how``
     says) as the pad's lobe delay, where the median of every other one times the rest no
     worse than the delay in force; else that one kept, and the operator told why and what
-    to do (``todo``)."""
+    to do (``remedy``)."""
     kept = f"kept at {base.lobe_us} µs"
     leads = list(delays)
     new: list[float] = []
@@ -153,7 +154,7 @@ def _fitted(pad: int, delays: Sequence[float], base: PadSettings, how: str, todo
             base.lobe_us,
             len(leads),
             (said("lobe delay", kept, f"a new delay was refused: {why}"),),
-            (f"pad {pad + 1}: the lobe delay was not changed: {why}; {todo}",),
+            (f"pad {pad + 1}: the lobe delay was not changed: {why}; {remedy}",),
         )
     lobe, limited = on_board(
         "lobe_us",

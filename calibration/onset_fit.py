@@ -275,15 +275,15 @@ def _least_squares(points: Sequence[tuple[float, float]]) -> tuple[float, float]
 
 
 PROBE_HOW = "measured with the contact probe"
-PROBE_TODO = "check the glove's wire and the pad's foil, and redo the probe step"
+PROBE_REMEDY = "check the glove's wire and the pad's foil, and redo the probe step"
 STARTED_HOW = "measured from the start of each slap's pre swing, where the board stamps one (the contact)"
-STARTED_TODO = "check the pad's mount and redo the calibration"
+STARTED_REMEDY = "check the pad's mount and redo the calibration"
 
 
-def contact_fit(slaps: Sequence[ContactSlap], base: PadSettings, least: int, how: str, todo: str) -> OnsetFit | None:
+def contact_fit(slaps: Sequence[ContactSlap], base: PadSettings, least: int, how: str, remedy: str) -> OnsetFit | None:
     """The curve measured from slaps read against their contact (the probe step's,
     :func:`probe_slaps`, or those that opened with a pre swing, :func:`started_slaps`;
-    ``how`` says which, ``todo`` what the operator does if it is refused; ``base``: the
+    ``how`` says which, ``remedy`` what the operator does if it is refused; ``base``: the
     settings the board ran with): each slap's delay from the contact to its main swing's
     half-peak crossing, moved to the reference peak along the kept slope; the level is
     their median.  Checked on held-out slaps first: the level read from every other slap
@@ -308,13 +308,13 @@ def contact_fit(slaps: Sequence[ContactSlap], base: PadSettings, least: int, how
             len(clean),
             f"{how}, it would time the slaps it was not read from {off:.0f} µs off (median), the curve in force "
             f"{off_before:.0f} µs",
-            todo,
+            remedy,
         )
     levels.sort()
     onset, limited = on_board(
         "onset_us",
         round(statistics.median(levels)),
-        f"this pad's slaps are stamped off by the rest; {todo}",
+        f"this pad's slaps are stamped off by the rest; {remedy}",
     )
     q1, q3 = levels[len(levels) // 4], levels[(3 * len(levels)) // 4]
     peaks = [s.peak for s in clean]
@@ -340,12 +340,12 @@ def contact_fit(slaps: Sequence[ContactSlap], base: PadSettings, least: int, how
 def probe_fit(probed: Sequence[ContactSlap], base: PadSettings) -> OnsetFit | None:
     """The curve measured with the contact probe (:func:`contact_fit`), from ``MIN_PROBED``
     of its slaps (:func:`probe_slaps`)."""
-    return contact_fit(probed, base, MIN_PROBED, PROBE_HOW, PROBE_TODO)
+    return contact_fit(probed, base, MIN_PROBED, PROBE_HOW, PROBE_REMEDY)
 
 
-def kept_curve(base: PadSettings, slaps: int, why: str, todo: str, early: Sequence[str] = ()) -> OnsetFit:
+def kept_curve(base: PadSettings, slaps: int, why: str, remedy: str, early: Sequence[str] = ()) -> OnsetFit:
     """The curve in force kept, because the one fitted would time this pad's slaps worse
-    (``why``) or could not be checked; the review says so, and what to do (``todo``),
+    (``why``) or could not be checked; the review says so, and what to do (``remedy``),
     after the warnings ``early``."""
     kept = f"kept at {base.onset_us} µs × (peak/10,000)^−{base.onset_exp / 1000:.3f}"
     return OnsetFit(
@@ -353,7 +353,7 @@ def kept_curve(base: PadSettings, slaps: int, why: str, todo: str, early: Sequen
         base.onset_exp,
         slaps,
         (said("onset curve", kept, f"a new curve was refused: {why}"),),
-        (*early, f"the onset curve was not changed: {why}; {todo}"),
+        (*early, f"the onset curve was not changed: {why}; {remedy}"),
     )
 
 
@@ -404,7 +404,7 @@ def fit_onset(
             "needed): check the glove's wire and the pad's foil (or slap harder: the board reports only slaps over "
             "its threshold while it is calibrated); the curve was read without it"
         )
-    started = contact_fit(started_slaps(groups, hits, sigma), base, MIN_STARTED, STARTED_HOW, STARTED_TODO)
+    started = contact_fit(started_slaps(groups, hits, sigma), base, MIN_STARTED, STARTED_HOW, STARTED_REMEDY)
     if started is not None:
         return replace(started, warnings=(fallback, *started.warnings)) if fallback else started
     points: list[tuple[float, float, int]] = []  # (peak, delay, slaps)
@@ -439,11 +439,11 @@ def fit_onset(
         else ""
     )
     if probed is None:
-        todo = "calibrate this pad with the contact probe (docs/calibration.md)"
+        remedy = "calibrate this pad with the contact probe (docs/calibration.md)"
     else:
-        todo = "check the glove's wire and the pad's foil, and redo the probe step"
+        remedy = PROBE_REMEDY
     if on_lobe and slaps < MIN_SLAPS:
-        return kept_curve(base, slaps, f"only {slaps} slaps showed a clean rising edge{lobes}", todo, early)
+        return kept_curve(base, slaps, f"only {slaps} slaps showed a clean rising edge{lobes}", remedy, early)
     if not points or slaps < MIN_SLAPS:
         return OnsetFit(
             base.onset_us,
@@ -458,7 +458,7 @@ def fit_onset(
             slaps,
             f"only one step's slaps ({slaps}) showed a clean rising edge{lobes}, and a curve read from one force "
             "cannot be checked on slaps it was not read from",
-            todo,
+            remedy,
             early,
         )
     off, off_before = held_out_us(points, sigma, base)
@@ -469,7 +469,7 @@ def fit_onset(
             f"read from the other steps' slaps, it missed each step's own delay by {off:.0f} µs on average, the "
             f"curve in force by {off_before:.0f} µs (this pad's signal does not start as the fit expects: a "
             "narrow first swing before the main one, say)",
-            todo,
+            remedy,
             early,
         )
     onset, limited = on_board(
