@@ -3,7 +3,6 @@ held-out slaps and refused, in the operator's words, where it would time them wo
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 
 from calibration.analysis import Event
@@ -13,30 +12,21 @@ from calibration.lobe_fit import fit_lobe
 from hal.padboard.messages import PadHit
 from hal.padboard.settings import PadSettings
 from tests.bench.bench_calibration_real_pads import p99
+from tests.calibration.half_sines import capture
 from tests.calibration.real_pad_runs import RealPadRun, play, real_pad
 
 CURVE = PadSettings(onset_us=800, onset_exp=0)
-BIAS = 32768
 
 
 def slap(t0: int, lead_us: float) -> tuple[Event, list[int], list[int]]:
     """A slap at ``t0`` as a 20 kHz capture holds it: quiet, then a lobe 150 µs wide and
     1,000 counts up, then the main swing 3,000 counts down, 2 ms wide, whose half-peak
     comes ``lead_us`` after the lobe's (800 µs after contact, the curve's delay)."""
-    times = list(range(t0 - 5_000, t0 + 4_000, 50))
     main_half = t0 + 800.0
     lobe_half = main_half - lead_us
     lobe_at = lobe_half - 150 / 6  # a half-sine is at half its height a sixth of its width in
     main_at = main_half - 2_000 / 6
-    out = []
-    for t in times:
-        v = 0.0
-        if lobe_at < t < lobe_at + 150:
-            v += 1_000 * math.sin(math.pi * (t - lobe_at) / 150)
-        if main_at < t < main_at + 2_000:
-            v -= 3_000 * math.sin(math.pi * (t - main_at) / 2_000)
-        out.append(BIAS + round(v))
-    return Event(0, t0, 3_000, t0 + 1_000, False, (), 0), times, out
+    return capture(t0, [(lobe_at, 150, 1_000), (main_at, 2_000, -3_000)])
 
 
 def fitted(leads: list[float], base: PadSettings = CURVE):  # type: ignore[no-untyped-def]

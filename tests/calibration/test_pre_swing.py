@@ -8,7 +8,6 @@ wizard's four-pad tables and none was fitted at × 1: Karate verdicts 100 µs ap
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 
 import pytest
@@ -18,14 +17,12 @@ from calibration.fit_cabinet import fit_all
 from calibration.lobe_fit import fit_lobe
 from calibration.onset_fit import fit_onset
 from calibration.swings import swings
-from firmware_py.sim.padboard import SimDma
-from firmware_py.sim.piezo import REAL_PAD_KINDS, ModelSlap, PiezoModel
+from firmware_py.sim.piezo import REAL_PAD_KINDS
 from hal.padboard.messages import PadHit
 from hal.padboard.settings import PadSettings
+from tests.calibration.half_sines import capture
 from tests.calibration.real_pad_runs import RealPadRun, play, real_pad
-from tests.calibration.test_real_pad_fit import RecordingBoard
-
-BIAS = 32768
+from tests.calibration.test_real_pad_fit import recorded
 
 
 def test_a_pre_swing_is_read_to_start_where_the_board_stamps_it() -> None:
@@ -36,15 +33,8 @@ def test_a_pre_swing_is_read_to_start_where_the_board_stamps_it() -> None:
     board's integer baseline, over a window a little apart, and its rounding): the rule
     is the board's, so the delays read against it are those its stamps need."""
     pad = replace(REAL_PAD_KINDS["wood"], noise=6.0, drift=0.0, gain=4.0)
-    contacts = [40_000 + 300_011 * n for n in range(12)]
-    model = PiezoModel([pad], seed=3, crosstalk=0.0)
-    for n, t in enumerate(contacts):
-        model.add(ModelSlap(0, t, 300.0 + 25.0 * n))
     settings = {"xtalk_pct": 0, "onset_us": 818, "onset_exp": 98, "sensitivity": 12_000, "threshold": 202}
-    board = RecordingBoard({**settings, "lobe_us": 280})
-    dma = SimDma(model, 50)
-    for t in range(0, contacts[-1] + 60_000, 2_000):
-        dma.feed(board, t, 40)  # type: ignore[arg-type]
+    contacts, board = recorded(pad, [300.0 + 25.0 * n for n in range(12)], {**settings, "lobe_us": 280})
     assert len(board.hits) == len(contacts), board.hits
     for _pad, stamp, _v, peak in board.hits:
         seen = swings(board.times, board.samples, stamp, peak, 8.0)
@@ -58,20 +48,9 @@ def wooden_slap(t0: int, lobe_after_us: float, main_after_us: float) -> tuple[Ev
     contact, a lobe 150 µs wide and 2,000 counts up reaching half its height
     ``lobe_after_us`` after the contact, and the main swing 3,000 counts down, 2 ms wide,
     reaching half its peak ``main_after_us`` after it."""
-    times = list(range(t0 - 5_000, t0 + 4_000, 50))
     lobe_at = t0 + lobe_after_us - 150 / 6  # a half-sine is at half its height a sixth of its width in
     main_at = t0 + main_after_us - 2_000 / 6
-    out = []
-    for t in times:
-        v = 0.0
-        if t0 < t < t0 + 250:
-            v -= 200 * math.sin(math.pi * (t - t0) / 250)
-        if lobe_at < t < lobe_at + 150:
-            v += 2_000 * math.sin(math.pi * (t - lobe_at) / 150)
-        if main_at < t < main_at + 2_000:
-            v -= 3_000 * math.sin(math.pi * (t - main_at) / 2_000)
-        out.append(BIAS + round(v))
-    return Event(0, t0, 3_000, t0 + 1_000, False, (), 0), times, out
+    return capture(t0, [(t0, 250, -200), (lobe_at, 150, 2_000), (main_at, 2_000, -3_000)])
 
 
 CURVE = PadSettings(onset_us=900, onset_exp=0)

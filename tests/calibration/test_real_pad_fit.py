@@ -390,6 +390,20 @@ class RecordingBoard:
         self.hits.extend(self.detector.feed(ring, first, count, t_first, frame_us, shift, stagger))
 
 
+def recorded(pad: PiezoPad, peaks: list[float], settings: dict[str, int]) -> tuple[list[int], RecordingBoard]:
+    """The contacts of ``pad`` slapped with each of ``peaks`` in turn, 300 ms apart, and
+    the :class:`RecordingBoard` running ``settings`` that they were fed to at 20 kHz."""
+    contacts = [40_000 + 300_011 * n for n in range(len(peaks))]
+    model = PiezoModel([pad], seed=3, crosstalk=0.0)
+    for t, peak in zip(contacts, peaks, strict=True):
+        model.add(ModelSlap(0, t, peak))
+    board = RecordingBoard(settings)
+    dma = SimDma(model, 50)
+    for t in range(0, contacts[-1] + 60_000, 2_000):
+        dma.feed(board, t, 40)  # type: ignore[arg-type]
+    return contacts, board
+
+
 @pytest.mark.parametrize("threshold", [900, 2_600])
 def test_a_first_lobe_is_read_at_the_height_the_board_times_it_by(threshold: int) -> None:
     """Rubber strikes (a first lobe at 0.55 × the main swing) at 20 kHz through the
@@ -400,14 +414,8 @@ def test_a_first_lobe_is_read_at_the_height_the_board_times_it_by(threshold: int
     the calibration followed it there only when told the threshold; one rule for both
     now, half the lobe's largest sample (issue 31, i31s)."""
     pad = replace(REAL_PAD_KINDS["rubber"], noise=6.0, drift=0.0)
-    contacts = [40_000 + 300_011 * n for n in range(12)]
-    model = PiezoModel([pad], seed=3, crosstalk=0.0)
-    for n, t in enumerate(contacts):
-        model.add(ModelSlap(0, t, 3_000.0 + 100.0 * n))
-    board = RecordingBoard({"xtalk_pct": 0, "onset_us": 0, "sensitivity": 12_000, "threshold": threshold})
-    dma = SimDma(model, 50)
-    for t in range(0, contacts[-1] + 60_000, 2_000):
-        dma.feed(board, t, 40)  # type: ignore[arg-type]
+    settings = {"xtalk_pct": 0, "onset_us": 0, "sensitivity": 12_000, "threshold": threshold}
+    contacts, board = recorded(pad, [3_000.0 + 100.0 * n for n in range(12)], settings)
     assert len(board.hits) == len(contacts), board.hits
     for _pad, stamp, _v, peak in board.hits:
         seen = swings(board.times, board.samples, stamp, peak, 8.0)
